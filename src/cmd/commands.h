@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+#include "cmd/common.h"
+
+int cmd_disk(int argc, char **argv, struct global_opts *g);
+void usage_disk(void);
+int cmd_help(int argc, char **argv, struct global_opts *g);
+void usage_help(void);
+int cmd_version(int argc, char **argv, struct global_opts *g);
+void usage_version(void);

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+#include "cmd/common.h"
+#include "util/strbuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void log_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("usbperf: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void log_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("usbperf: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int common_option(int c, const char *arg, struct global_opts *g)
+{
+	switch (c) {
+	case 'F':
+		if (format_parse(arg, &g->format) < 0) {
+			log_error("invalid --format '%s': expected text, json or csv", arg);
+			return -1;
+		}
+		return 1;
+	case 'o':
+		if (!*arg) {
+			log_error("invalid --output '': empty path");
+			return -1;
+		}
+		g->output = arg;
+		return 1;
+	case 'q':
+		g->quiet = true;
+		g->progress = false;
+		return 1;
+	}
+	return 0;
+}
+
+int check_output(const struct global_opts *g)
+{
+	char *copy, *dir;
+	int r = 0;
+
+	if (!g->output)
+		return 0;
+	copy = strdup(g->output);
+	if (!copy)
+		return -ENOMEM;
+	dir = dirname(copy);
+	if (access(dir, W_OK) < 0) {
+		log_error("cannot write --output '%s': %s", g->output, strerror(errno));
+		r = -errno;
+	}
+	free(copy);
+	return r;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int emit_report(const struct global_opts *g, const struct report *r)
+{
+	struct strbuf out = STRBUF_INIT, tmp = STRBUF_INIT;
+	int fd, ret;
+
+	ret = render(r, g->format, &out);
+	if (ret < 0) {
+		log_error("cannot render the result as %s",
+			  g->format == FORMAT_CSV ? "csv (no table in it)" : "requested");
+		goto out;
+	}
+	if (!g->output) {
+		ret = write_all(STDOUT_FILENO, out.buf, out.len);
+		if (ret < 0)
+			log_error("cannot write the result to stdout: %s", strerror(-ret));
+		goto out;
+	}
+	/* a reader of FILE never sees half a result: write aside, then rename */
+	strbuf_addf(&tmp, "%s.tmp-%ld", g->output, (long)getpid());
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		log_error("cannot create '%s': %s", tmp.buf, strerror(errno));
+		goto out;
+	}
+	ret = write_all(fd, out.buf, out.len);
+	if (close(fd) < 0 && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp.buf, g->output) < 0)
+		ret = -errno;
+	if (ret < 0) {
+		log_error("cannot write '%s': %s", g->output, strerror(-ret));
+		unlink(tmp.buf);
+	}
+out:
+	strbuf_release(&out);
+	strbuf_release(&tmp);
+	return ret;
+}
+
+void bad_option(const char *cmd, int ret, char **argv)
+{
+	char shortopt[3] = {'-', (char)optopt, '\0'};
+	/* optopt names a bad short option; for a long one the word itself is at optind - 1 */
+	const char *word = optopt ? shortopt : argv[optind - 1];
+
+	if (ret == ':')
+		log_error("%s: option '%s' needs a value (see 'usbperf %s -h')", cmd, word, cmd);
+	else
+		log_error("%s: unknown option '%s' (see 'usbperf %s -h')", cmd, word, cmd);
+}

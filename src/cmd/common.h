@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/* What every subcommand shares: global options, error reporting, writing the result. */
+#include "render/field.h"
+
+#include <getopt.h>
+#include <stdbool.h>
+
+/* exit statuses, documented in the README */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,	  /* ran, but the result fails: verify mismatch (later: regression) */
+	EXIT_USAGE = 2,	  /* bad input or refused: nothing was written */
+	EXIT_RUNTIME = 3, /* a runtime error ended the measurement; partial results printed */
+};
+
+struct global_opts {
+	enum output_format format;
+	const char *output;
+	bool quiet;
+	bool progress; /* stderr is a terminal and not --quiet */
+};
+
+struct command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv, struct global_opts *g);
+	void (*usage)(void);
+};
+
+extern const struct command commands[];
+extern const unsigned ncommands;
+
+/* long options every command accepts; append to its own table */
+#define COMMON_LONG_OPTIONS                                                                      \
+	{"format", required_argument, NULL, 'F'}, {"output", required_argument, NULL, 'o'},       \
+		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}
+/* the leading ":" makes getopt return ':' for a missing value */
+#define COMMON_SHORT_OPTIONS ":F:o:qh"
+
+/* Handle a common option: 1 handled, 0 not common, -1 bad (message printed). */
+int common_option(int c, const char *arg, struct global_opts *g);
+/* Validate --output before any work: its directory must exist and be writable. */
+int check_output(const struct global_opts *g);
+
+__attribute__((format(printf, 1, 2))) void log_error(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void log_warn(const char *fmt, ...);
+
+/* Render the report in the chosen format to stdout or --output (atomically). */
+int emit_report(const struct global_opts *g, const struct report *r);
+
+/* getopt's own message is suppressed: one line of ours, naming the option */
+void bad_option(const char *cmd, int ret, char **argv);

@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: MIT
+/* usbperf disk TARGET: parse options, build the pass list, run, render. */
+#include "cmd/commands.h"
+#include "core/disk/disk.h"
+#include "core/disk/fields.h"
+#include "util/parse.h"
+#include "util/signals.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#define DEFAULT_BS "4K,16K,64K,128K,512K,1M"
+#define DEFAULT_SIZE (128ULL << 20)
+#define DEFAULT_TIME_S 5.0
+#define MAX_BS_ITEMS 32
+
+enum {
+	T_SEQ_READ = 1 << 0,
+	T_SEQ_WRITE = 1 << 1,
+	T_RAND_READ = 1 << 2,
+	T_RAND_WRITE = 1 << 3,
+	T_WRITES = T_SEQ_WRITE | T_RAND_WRITE,
+	T_ALL = 15,
+};
+
+void usage_disk(void)
+{
+	printf("usage: usbperf disk TARGET [options]\n"
+	       "\n"
+	       "Measure storage the way bring-up guides do with dd, properly: sequential read and\n"
+	       "write over a block-size sweep, random 4K IOPS, latency percentiles, CPU use.\n"
+	       "TARGET is a directory (a test file is created there and removed afterwards), a\n"
+	       "file, or a block device (read-only unless --destructive).\n"
+	       "\n"
+	       "options:\n"
+	       "  --bs LIST          sequential block sizes (default " DEFAULT_BS ")\n"
+	       "  --rand-bs SIZE     random block size (default 4K)\n"
+	       "  --tests LIST       seq-read,seq-write,rand-read,rand-write (default all; also\n"
+	       "                     'read', 'write', 'seq', 'rand', 'all')\n"
+	       "  --mode LIST        direct,buffered (default direct): buffered writes include\n"
+	       "                     fsync, buffered reads follow a page-cache drop\n"
+	       "  --engine NAME      psync, io_uring or null (default: psync at QD1, else io_uring)\n"
+	       "  --qd N             queue depth, 1-%u (default 1)\n"
+	       "  --preset cdm       the four CrystalDiskMark rows: SEQ1M Q8T1, SEQ1M Q1T1,\n"
+	       "                     RND4K Q32T1, RND4K Q1T1, read and write\n"
+	       "  --size SIZE        test file size / device region, and the byte cap of a pass\n"
+	       "                     (default 128M; K M G = 1024-based, KB MB GB = 1000-based)\n"
+	       "  --time SEC         time cap of a pass (default 5; 500ms, 2m also accepted)\n"
+	       "  --repeat N         run each pass N times: mean, stdev, min, max (default 1)\n"
+	       "  --verify           write a seeded pattern with a checksum per 512 B, check reads\n"
+	       "  --seed N           pattern seed (default random; printed in the JSON)\n"
+	       "  --destructive      allow writes to a block device (refused if mounted/in use)\n"
+	       "  --keep             keep the test file (named usbperf-*.tmp) for a later run\n"
+	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
+	       "\n"
+	       "Rates: MB/s = 10^6 B/s, MiB/s = 2^20 B/s. Exit: 0 ok, 1 verify mismatch,\n"
+	       "2 bad input or refused (nothing written), 3 runtime error (partial results).\n",
+	       DISK_MAX_QD);
+}
+
+struct disk_opts {
+	uint64_t *bs;
+	size_t nbs;
+	uint64_t rand_bs;
+	unsigned tests;
+	bool tests_explicit;
+	unsigned modes; /* bit per enum disk_mode */
+	const struct disk_engine_ops *engine;
+	uint64_t qd;
+	bool cdm;
+	struct disk_config cfg;
+};
+
+static int parse_tests(const char *s, unsigned *ret)
+{
+	static const struct {
+		const char *name;
+		unsigned bits;
+	} names[] = {
+		{"seq-read", T_SEQ_READ},   {"seq-write", T_SEQ_WRITE},
+		{"rand-read", T_RAND_READ}, {"rand-write", T_RAND_WRITE},
+		{"read", T_SEQ_READ | T_RAND_READ}, {"write", T_WRITES},
+		{"seq", T_SEQ_READ | T_SEQ_WRITE}, {"rand", T_RAND_READ | T_RAND_WRITE},
+		{"all", T_ALL},
+	};
+	char *copy = strdup(s), *tok, *save = NULL;
+	unsigned bits = 0;
+	size_t i;
+	int r = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcmp(tok, names[i].name))
+				break;
+		if (i == sizeof(names) / sizeof(names[0])) {
+			r = -EINVAL;
+			break;
+		}
+		bits |= names[i].bits;
+	}
+	free(copy);
+	if (r == 0 && !bits)
+		r = -EINVAL;
+	if (r == 0)
+		*ret = bits;
+	return r;
+}
+
+static int parse_modes(const char *s, unsigned *ret)
+{
+	char *copy = strdup(s), *tok, *save = NULL;
+	unsigned bits = 0;
+	int r = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "direct"))
+			bits |= 1u << DISK_DIRECT;
+		else if (!strcmp(tok, "buffered"))
+			bits |= 1u << DISK_BUFFERED;
+		else
+			r = -EINVAL;
+	}
+	free(copy);
+	if (r == 0 && !bits)
+		r = -EINVAL;
+	if (r == 0)
+		*ret = bits;
+	return r;
+}
+
+static void add_pass(struct disk_opts *o, const char *name, enum disk_op op, enum disk_access a,
+		     enum disk_mode m, uint64_t bs, uint64_t qd, const struct disk_engine_ops *eng)
+{
+	struct disk_pass_spec *s = &o->cfg.passes[o->cfg.npasses++];
+
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->op = op;
+	s->access = a;
+	s->mode = m;
+	s->bs = (uint32_t)bs;
+	s->qd = (uint32_t)qd;
+	s->engine = eng ? eng : (qd > 1 ? &disk_engine_io_uring : &disk_engine_psync);
+}
+
+static void build_passes(struct disk_opts *o)
+{
+	char sz[24], name[48];
+	unsigned m;
+	size_t i;
+
+	if (o->cdm) {
+		static const struct {
+			const char *name;
+			enum disk_access a;
+			uint64_t bs, qd;
+		} rows[] = {{"SEQ1M Q8T1", DISK_SEQ, 1 << 20, 8},
+			    {"SEQ1M Q1T1", DISK_SEQ, 1 << 20, 1},
+			    {"RND4K Q32T1", DISK_RAND, 4096, 32},
+			    {"RND4K Q1T1", DISK_RAND, 4096, 1}};
+		for (i = 0; i < 4; i++) {
+			if (o->tests & (rows[i].a == DISK_SEQ ? T_SEQ_READ : T_RAND_READ))
+				add_pass(o, rows[i].name, DISK_READ, rows[i].a, DISK_DIRECT, rows[i].bs,
+					 rows[i].qd, o->engine && rows[i].qd == 1 ? o->engine : NULL);
+			if (o->tests & (rows[i].a == DISK_SEQ ? T_SEQ_WRITE : T_RAND_WRITE))
+				add_pass(o, rows[i].name, DISK_WRITE, rows[i].a, DISK_DIRECT, rows[i].bs,
+					 rows[i].qd, o->engine && rows[i].qd == 1 ? o->engine : NULL);
+		}
+		return;
+	}
+	for (m = 0; m < 2; m++) {
+		if (!(o->modes & (1u << m)))
+			continue;
+		for (i = 0; i < o->nbs && (o->tests & T_SEQ_READ); i++) {
+			format_size(o->bs[i], sz, sizeof(sz));
+			snprintf(name, sizeof(name), "seq-read %s", sz);
+			add_pass(o, name, DISK_READ, DISK_SEQ, m, o->bs[i], o->qd, o->engine);
+		}
+		for (i = 0; i < o->nbs && (o->tests & T_SEQ_WRITE); i++) {
+			format_size(o->bs[i], sz, sizeof(sz));
+			snprintf(name, sizeof(name), "seq-write %s", sz);
+			add_pass(o, name, DISK_WRITE, DISK_SEQ, m, o->bs[i], o->qd, o->engine);
+		}
+		format_size(o->rand_bs, sz, sizeof(sz));
+		if (o->tests & T_RAND_READ) {
+			snprintf(name, sizeof(name), "rand-read %s", sz);
+			add_pass(o, name, DISK_READ, DISK_RAND, m, o->rand_bs, o->qd, o->engine);
+		}
+		if (o->tests & T_RAND_WRITE) {
+			snprintf(name, sizeof(name), "rand-write %s", sz);
+			add_pass(o, name, DISK_WRITE, DISK_RAND, m, o->rand_bs, o->qd, o->engine);
+		}
+	}
+}
+
+static bool any_write(const struct disk_config *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->npasses; i++)
+		if (c->passes[i].op == DISK_WRITE)
+			return true;
+	return false;
+}
+
+static void drop_writes(struct disk_config *c)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->npasses; i++)
+		if (c->passes[i].op != DISK_WRITE)
+			c->passes[n++] = c->passes[i];
+	c->npasses = n;
+}
+
+static void progress(void *ctx, const struct disk_progress *p)
+{
+	(void)ctx;
+	if (!strcmp(p->phase, "layout"))
+		fprintf(stderr, "\r\033[Klayout  %3.0f%%  %.1f MB/s", 100.0 * (double)p->done_bytes /
+								   (double)p->total_bytes,
+			p->rate_Bps / 1e6);
+	else {
+		double by_bytes = (double)p->done_bytes / (double)p->total_bytes;
+		double by_time = p->elapsed_s / p->limit_s;
+		double pct = 100.0 * (by_bytes > by_time ? by_bytes : by_time);
+		fprintf(stderr, "\r\033[K[%u/%u] %s %s", p->pass_index, p->pass_count, p->spec->name,
+			disk_mode_name(p->spec->mode));
+		if (p->repeats > 1)
+			fprintf(stderr, " (%u/%u)", p->repeat, p->repeats);
+		fprintf(stderr, "  %3.0f%%  %.1f MB/s", pct > 100 ? 100 : pct, p->rate_Bps / 1e6);
+	}
+	fflush(stderr);
+}
+
+static int parse_args(int argc, char **argv, struct global_opts *g, struct disk_opts *o,
+		      const char **ret_target)
+{
+	enum { O_BS = 256, O_RBS, O_TESTS, O_MODE, O_ENGINE, O_QD, O_PRESET, O_SIZE, O_TIME,
+	       O_REPEAT, O_VERIFY, O_SEED, O_DESTRUCTIVE, O_KEEP };
+	static const struct option longopts[] = {
+		{"bs", required_argument, NULL, O_BS},
+		{"rand-bs", required_argument, NULL, O_RBS},
+		{"tests", required_argument, NULL, O_TESTS},
+		{"mode", required_argument, NULL, O_MODE},
+		{"engine", required_argument, NULL, O_ENGINE},
+		{"qd", required_argument, NULL, O_QD},
+		{"preset", required_argument, NULL, O_PRESET},
+		{"size", required_argument, NULL, O_SIZE},
+		{"time", required_argument, NULL, O_TIME},
+		{"repeat", required_argument, NULL, O_REPEAT},
+		{"verify", no_argument, NULL, O_VERIFY},
+		{"seed", required_argument, NULL, O_SEED},
+		{"destructive", no_argument, NULL, O_DESTRUCTIVE},
+		{"keep", no_argument, NULL, O_KEEP},
+		COMMON_LONG_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	bool seed_set = false, qd_set = false;
+	uint64_t v;
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		r = common_option(c, optarg, g);
+		if (r < 0)
+			return -EINVAL;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 'h':
+			usage_disk();
+			return 1;
+		case O_BS:
+			free(o->bs);
+			o->bs = NULL;
+			r = parse_size_list(optarg, 512, DISK_MAX_BS, MAX_BS_ITEMS, &o->bs, &o->nbs);
+			if (r < 0) {
+				log_error("invalid --bs '%s': expected sizes 512..64M separated by commas "
+					  "(at most %d)",
+					  optarg, MAX_BS_ITEMS);
+				return -EINVAL;
+			}
+			break;
+		case O_RBS:
+			if (parse_size(optarg, 512, DISK_MAX_BS, &o->rand_bs) < 0) {
+				log_error("invalid --rand-bs '%s': expected a size 512..64M", optarg);
+				return -EINVAL;
+			}
+			break;
+		case O_TESTS:
+			if (parse_tests(optarg, &o->tests) < 0) {
+				log_error("invalid --tests '%s': expected seq-read, seq-write, rand-read, "
+					  "rand-write, read, write, seq, rand or all",
+					  optarg);
+				return -EINVAL;
+			}
+			o->tests_explicit = true;
+			break;
+		case O_MODE:
+			if (parse_modes(optarg, &o->modes) < 0) {
+				log_error("invalid --mode '%s': expected direct, buffered or both "
+					  "separated by a comma",
+					  optarg);
+				return -EINVAL;
+			}
+			break;
+		case O_ENGINE:
+			o->engine = disk_engine_find(optarg);
+			if (!o->engine) {
+				log_error("invalid --engine '%s': expected psync, io_uring or null",
+					  optarg);
+				return -EINVAL;
+			}
+			break;
+		case O_QD:
+			if (parse_u64(optarg, 1, DISK_MAX_QD, &o->qd) < 0) {
+				log_error("invalid --qd '%s': expected 1..%u", optarg, DISK_MAX_QD);
+				return -EINVAL;
+			}
+			qd_set = true;
+			break;
+		case O_PRESET:
+			if (strcmp(optarg, "cdm")) {
+				log_error("invalid --preset '%s': expected cdm", optarg);
+				return -EINVAL;
+			}
+			o->cdm = true;
+			break;
+		case O_SIZE:
+			if (parse_size(optarg, 4096, 1ULL << 50, &o->cfg.size) < 0) {
+				log_error("invalid --size '%s': expected a size from 4K, e.g. 256M or 4G",
+					  optarg);
+				return -EINVAL;
+			}
+			break;
+		case O_TIME:
+			if (parse_duration(optarg, 0.01, 86400, &o->cfg.time_s) < 0) {
+				log_error("invalid --time '%s': expected seconds (0.01..86400), e.g. 5, "
+					  "500ms, 2m",
+					  optarg);
+				return -EINVAL;
+			}
+			break;
+		case O_REPEAT:
+			if (parse_u64(optarg, 1, DISK_MAX_REPEAT, &v) < 0) {
+				log_error("invalid --repeat '%s': expected 1..%u", optarg,
+					  DISK_MAX_REPEAT);
+				return -EINVAL;
+			}
+			o->cfg.repeat = (unsigned)v;
+			break;
+		case O_VERIFY:
+			o->cfg.verify = true;
+			break;
+		case O_SEED:
+			if (parse_u64(optarg, 0, UINT64_MAX, &o->cfg.seed) < 0) {
+				log_error("invalid --seed '%s': expected a whole number", optarg);
+				return -EINVAL;
+			}
+			seed_set = true;
+			break;
+		case O_DESTRUCTIVE:
+			o->cfg.allow_write = true;
+			break;
+		case O_KEEP:
+			o->cfg.keep = true;
+			break;
+		default:
+			bad_option("disk", c, argv);
+			return -EINVAL;
+		}
+	}
+	if (optind >= argc) {
+		log_error("disk: missing TARGET (a directory, file or block device; see 'usbperf "
+			  "disk -h')");
+		return -EINVAL;
+	}
+	if (optind + 1 < argc) {
+		log_error("disk: unexpected argument '%s' (one TARGET at a time)", argv[optind + 1]);
+		return -EINVAL;
+	}
+	*ret_target = argv[optind];
+	if (o->engine && o->engine->max_qd < o->qd) {
+		log_error("--engine %s runs at queue depth 1: use --engine io_uring for --qd %llu",
+			  o->engine->name, (unsigned long long)o->qd);
+		return -EINVAL;
+	}
+	if (o->cdm && (qd_set || o->nbs)) {
+		log_error("--preset cdm sets block sizes and queue depths itself: drop --bs/--qd");
+		return -EINVAL;
+	}
+	if (o->cfg.verify && o->rand_bs % PATTERN_UNIT) {
+		log_error("--verify needs block sizes in multiples of %u bytes", PATTERN_UNIT);
+		return -EINVAL;
+	}
+	if (!seed_set && getrandom(&o->cfg.seed, sizeof(o->cfg.seed), 0) != sizeof(o->cfg.seed))
+		o->cfg.seed = (uint64_t)getpid() * 0x9E3779B97F4A7C15ULL;
+	return 0;
+}
+
+static int check_sizes(const struct disk_opts *o, const struct disk_target *t)
+{
+	size_t i;
+
+	for (i = 0; i < o->cfg.npasses; i++) {
+		const struct disk_pass_spec *s = &o->cfg.passes[i];
+		char b[32];
+
+		format_size(s->bs, b, sizeof(b));
+		if (s->bs % t->align) {
+			log_error("block size %s is not a multiple of the %u-byte logical block of "
+				  "'%s'",
+				  b, t->align, t->path);
+			return -EINVAL;
+		}
+		if (s->bs > t->size) {
+			log_error("block size %s is larger than the tested region (%llu bytes): "
+				  "raise --size",
+				  b, (unsigned long long)t->size);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int exit_status(const struct disk_report *rep)
+{
+	if (signal_stop)
+		return 128 + signal_stop;
+	if (rep->verify_errors_total)
+		return EXIT_FAIL;
+	if (rep->error)
+		return EXIT_RUNTIME;
+	return EXIT_OK;
+}
+
+int cmd_disk(int argc, char **argv, struct global_opts *g)
+{
+	struct disk_pass_spec passes[DISK_MAX_PASSES];
+	struct disk_opts o = {
+		.rand_bs = 4096,
+		.tests = T_ALL,
+		.modes = 1u << DISK_DIRECT,
+		.qd = 1,
+		.cfg = {.passes = passes, .repeat = 1, .size = DEFAULT_SIZE, .time_s = DEFAULT_TIME_S},
+	};
+	struct disk_target t = {.fd = -1, .fd_buf = -1};
+	struct disk_report rep = {0};
+	struct report view = {.command = "disk"};
+	const char *target = NULL, *skipped = NULL;
+	char *why = NULL;
+	int r, status = EXIT_USAGE;
+
+	r = parse_args(argc, argv, g, &o, &target);
+	if (r > 0) {
+		status = EXIT_OK;
+		goto out;
+	}
+	if (r < 0)
+		goto out;
+	if (!o.bs && parse_size_list(DEFAULT_BS, 512, DISK_MAX_BS, MAX_BS_ITEMS, &o.bs, &o.nbs) < 0)
+		goto out;
+	if (o.cfg.verify) {
+		size_t i;
+		for (i = 0; i < o.nbs; i++)
+			if (o.bs[i] % PATTERN_UNIT) {
+				log_error("--verify needs block sizes in multiples of %u bytes",
+					  PATTERN_UNIT);
+				goto out;
+			}
+	}
+	if (check_output(g) < 0)
+		goto out;
+	build_passes(&o);
+	o.cfg.stop = &signal_stop;
+	if (g->progress) {
+		o.cfg.progress = progress;
+		o.cfg.progress_ctx = NULL;
+	}
+
+	r = disk_target_open(target, &o.cfg, any_write(&o.cfg), &t, &why);
+	if (r == -EROFS && !o.tests_explicit) {
+		/* no writes asked for by name: measure what is allowed, and say why */
+		skipped = why;
+		why = NULL;
+		drop_writes(&o.cfg);
+		r = disk_target_open(target, &o.cfg, false, &t, &why);
+	}
+	if (r < 0) {
+		log_error("%s", why);
+		status = r == -EIO || r == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+		goto out;
+	}
+	signals_set_cleanup(disk_target_cleanup_path(&t));
+	if (check_sizes(&o, &t) < 0)
+		goto out_close;
+	if (!o.cfg.npasses) {
+		log_error("no tests left to run on '%s'", target);
+		goto out_close;
+	}
+
+	r = disk_run(&t, &o.cfg, &rep);
+	if (g->progress)
+		fputs("\r\033[K", stderr);
+	if (r < 0) {
+		log_error("disk: %s", strerror(-r));
+		status = EXIT_RUNTIME;
+		goto out_close;
+	}
+	if (skipped)
+		disk_report_note(&rep, "write tests skipped: %s", skipped);
+	if (t.keep && t.created)
+		disk_report_note(&rep, "test file kept: '%s'", t.io_path);
+	if (rep.interrupted)
+		disk_report_note(&rep, "interrupted by signal %d: results so far", (int)signal_stop);
+	disk_report_describe(&rep, &view);
+	status = exit_status(&rep);
+	if (emit_report(g, &view) < 0 && status == EXIT_OK)
+		status = EXIT_RUNTIME;
+	if (rep.verify_errors_total)
+		log_error("verify: %llu bad 512-byte units, first at offset %llu",
+			  (unsigned long long)rep.verify_errors_total,
+			  (unsigned long long)(rep.nverrs ? rep.verrs[0].offset : 0));
+	else if (rep.error)
+		log_error("disk: measurement ended early: %s", strerror(-rep.error));
+out_close:
+	disk_target_close(&t);
+	signals_set_cleanup(NULL);
+	disk_report_release(&rep);
+out:
+	free(why);
+	free((char *)skipped);
+	free(o.bs);
+	return status;
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/*
+ * The storage benchmark: what to run (disk_config), where (disk_target), and
+ * what came out (disk_report: one disk_row per pass spec, repeats folded in).
+ * Nothing here prints; progress goes through a callback.
+ */
+#include "core/disk/engine.h"
+#include "core/disk/pattern.h"
+#include "core/sys/cpustat.h"
+#include "util/stats.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum disk_op { DISK_READ, DISK_WRITE };
+enum disk_access { DISK_SEQ, DISK_RAND };
+enum disk_mode { DISK_DIRECT, DISK_BUFFERED };
+
+#define DISK_MAX_BS (64u << 20)
+#define DISK_MAX_QD 1024u
+#define DISK_MAX_PASSES 256u
+#define DISK_MAX_REPEAT 1000u
+#define DISK_VERIFY_KEEP 32u /* mismatches listed individually; the rest counted */
+
+const char *disk_op_name(enum disk_op op);
+const char *disk_access_name(enum disk_access a);
+const char *disk_mode_name(enum disk_mode m);
+
+struct disk_pass_spec {
+	char name[48]; /* "seq-read 64K", "SEQ1M Q8T1" */
+	enum disk_op op;
+	enum disk_access access;
+	enum disk_mode mode;
+	uint32_t bs;
+	uint32_t qd;
+	const struct disk_engine_ops *engine;
+};
+
+enum disk_target_kind { TARGET_DIR, TARGET_FILE, TARGET_BLOCKDEV };
+
+struct disk_target {
+	enum disk_target_kind kind;
+	char *path;	 /* as given */
+	char *io_path;	 /* what is opened: the test file or the device */
+	bool created;	 /* io_path is a file we created and must remove */
+	bool may_write;
+	uint64_t size;	 /* bytes of io_path the passes use */
+	unsigned align;	 /* O_DIRECT alignment: logical block size */
+	char *fs_type;	 /* filesystem holding the file, NULL for a device */
+	char *mount_point;
+	char *source;	 /* the filesystem's device, e.g. /dev/sdb1 */
+	unsigned dev_major, dev_minor; /* block device under test (or under the fs), 0:0 if none */
+	bool direct_ok;	 /* O_DIRECT accepted */
+	bool fd_excl;	 /* device opened with O_EXCL */
+	bool keep;	 /* leave the created file in place */
+	int fd;		 /* O_DIRECT fd if direct_ok, else -1 */
+	int fd_buf;	 /* buffered fd */
+};
+
+struct disk_progress {
+	const struct disk_pass_spec *spec;
+	unsigned pass_index, pass_count; /* 1-based */
+	unsigned repeat, repeats;
+	const char *phase; /* "layout", "pass" */
+	uint64_t done_bytes, total_bytes;
+	double elapsed_s, limit_s;
+	double rate_Bps;
+};
+
+typedef void (*disk_progress_fn)(void *ctx, const struct disk_progress *p);
+
+struct disk_config {
+	struct disk_pass_spec *passes;
+	size_t npasses;
+	unsigned repeat;
+	uint64_t size;	   /* test file size / device region; per-pass byte cap */
+	double time_s;	   /* per-pass time cap */
+	bool verify;
+	uint64_t seed;
+	bool allow_write;  /* --destructive for block devices */
+	bool keep;	   /* keep the test file */
+	bool fallback_buffered; /* O_DIRECT refused: run direct passes buffered */
+	disk_progress_fn progress;
+	void *progress_ctx;
+	const volatile int *stop; /* set asynchronously to end the run early */
+};
+
+struct verify_error {
+	uint64_t offset;
+	const char *fault;
+	const char *pass;
+};
+
+/* One row of results: a pass spec with its repeats folded together. */
+struct disk_row {
+	const char *name, *op, *access, *mode, *engine, *status;
+	uint64_t bs, qd, repeats;
+	uint64_t bytes;	  /* mean per repeat */
+	double seconds;	  /* mean per repeat */
+	double mb_s, mb_s_sd, mb_s_min, mb_s_max;
+	double mib_s;
+	double iops, iops_sd;
+	double lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us, lat_max_us;
+	double cpu_user_pct, cpu_sys_pct, cpu_iowait_pct, cpu_irq_pct;
+	double self_cpu_pct;
+	double cpu_s_per_gb; /* usbperf's CPU seconds per 10^9 bytes */
+	double cached_pct;   /* page-cache residency before a buffered read; NaN if n/a */
+	uint64_t verify_errors;
+};
+
+struct disk_report {
+	/* target facts for the header section */
+	const char *path, *kind, *io_path, *fs_type, *mount_point, *source, *cache_drop;
+	uint64_t size, seed;
+	double time_limit_s;
+	bool verify;
+	struct disk_row *rows;
+	size_t nrows;
+	struct verify_error *verrs;
+	size_t nverrs;
+	uint64_t verify_errors_total;
+	char **warnings;
+	size_t nwarnings;
+	int error; /* first runtime error that ended a pass (negative errno), 0 if none */
+	bool interrupted;
+};
+
+/*
+ * Resolve TARGET, apply the safety rules, open it. On refusal returns -EPERM,
+ * -EBUSY, -EINVAL or -ENOSPC with a one-line reason in *ret_why (malloc'ed).
+ * Nothing is created unless the call succeeds.
+ */
+int disk_target_open(const char *path, const struct disk_config *cfg, bool want_write,
+		     struct disk_target *ret, char **ret_why);
+/* Lay out the test region so reads hit written data. */
+int disk_target_layout(struct disk_target *t, const struct disk_config *cfg);
+void disk_target_close(struct disk_target *t);
+/* The path a signal handler must unlink, or NULL. */
+const char *disk_target_cleanup_path(const struct disk_target *t);
+
+int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_report *ret);
+void disk_report_release(struct disk_report *r);
+/* Add a line to the report's warnings (what could distort or limit the figures). */
+__attribute__((format(printf, 2, 3))) void disk_report_note(struct disk_report *r,
+							  const char *fmt, ...);

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+/* The schema of disk results: one table per struct drives text, JSON, CSV (and SQL). */
+#include "core/disk/fields.h"
+
+#define T FF_TEXT
+
+static const struct field target_fields[] = {
+	FIELD(struct disk_report, path, "target", "target", NULL, FT_STR, 0, T),
+	FIELD(struct disk_report, kind, "kind", "kind", NULL, FT_STR, 0, T),
+	FIELD(struct disk_report, io_path, "io_path", "tested", NULL, FT_STR, 0, T),
+	FIELD(struct disk_report, fs_type, "fs_type", "filesystem", NULL, FT_STR, 0, T),
+	FIELD(struct disk_report, mount_point, "mount_point", "mounted on", NULL, FT_STR, 0, T),
+	FIELD(struct disk_report, source, "source", "device", NULL, FT_STR, 0, T),
+	FIELD(struct disk_report, size, "size_bytes", "region", NULL, FT_SIZE, 0, T),
+	FIELD(struct disk_report, time_limit_s, "time_limit_s", "time limit", "s per pass", FT_DBL,
+	      1, T),
+	FIELD(struct disk_report, cache_drop, "cache_drop", "cache drop", NULL, FT_STR, 0, T),
+	FIELD(struct disk_report, verify, "verify", "verify", NULL, FT_BOOL, 0, T),
+	FIELD(struct disk_report, seed, "seed", "seed", NULL, FT_U64, 0, 0),
+	FIELD(struct disk_report, verify_errors_total, "verify_errors", "verify errors", NULL,
+	      FT_U64, 0, 0),
+	FIELD(struct disk_report, interrupted, "interrupted", "interrupted", NULL, FT_BOOL, 0, 0),
+};
+
+static const struct field row_fields[] = {
+	FIELD(struct disk_row, name, "name", "pass", NULL, FT_STR, 0, T),
+	FIELD(struct disk_row, op, "op", "op", NULL, FT_STR, 0, 0),
+	FIELD(struct disk_row, access, "access", "access", NULL, FT_STR, 0, 0),
+	FIELD(struct disk_row, mode, "mode", "mode", NULL, FT_STR, 0, T),
+	FIELD(struct disk_row, engine, "engine", "engine", NULL, FT_STR, 0, T),
+	FIELD(struct disk_row, bs, "bs_bytes", "bs", NULL, FT_SIZE, 0, 0),
+	FIELD(struct disk_row, qd, "qd", "QD", NULL, FT_U64, 0, T),
+	FIELD(struct disk_row, repeats, "repeats", "n", NULL, FT_U64, 0, 0),
+	FIELD(struct disk_row, bytes, "bytes", "bytes", NULL, FT_U64, 0, 0),
+	FIELD(struct disk_row, seconds, "seconds", "time", "s", FT_DBL, 2, T),
+	FIELD(struct disk_row, mb_s, "mb_s", "rate", "MB/s", FT_DBL, 1, T),
+	FIELD(struct disk_row, mb_s_sd, "mb_s_stdev", "sd", "MB/s", FT_DBL, 1, T | FF_PLUSMINUS),
+	FIELD(struct disk_row, mb_s_min, "mb_s_min", "min", "MB/s", FT_DBL, 1, 0),
+	FIELD(struct disk_row, mb_s_max, "mb_s_max", "max", "MB/s", FT_DBL, 1, 0),
+	FIELD(struct disk_row, mib_s, "mib_s", "rate", "MiB/s", FT_DBL, 1, T),
+	FIELD(struct disk_row, iops, "iops", "IOPS", NULL, FT_DBL, 0, T),
+	FIELD(struct disk_row, iops_sd, "iops_stdev", "sd", NULL, FT_DBL, 0, 0),
+	FIELD(struct disk_row, lat_mean_us, "lat_mean_us", "mean", "us", FT_DBL, 1, 0),
+	FIELD(struct disk_row, lat_p50_us, "lat_p50_us", "p50", "us", FT_DBL, 1, T),
+	FIELD(struct disk_row, lat_p99_us, "lat_p99_us", "p99", "us", FT_DBL, 1, T),
+	FIELD(struct disk_row, lat_p999_us, "lat_p999_us", "p99.9", "us", FT_DBL, 1, T),
+	FIELD(struct disk_row, lat_max_us, "lat_max_us", "max", "us", FT_DBL, 1, T),
+	FIELD(struct disk_row, cpu_user_pct, "cpu_user_pct", "usr", "%", FT_DBL, 1, 0),
+	FIELD(struct disk_row, cpu_sys_pct, "cpu_sys_pct", "sys", "%", FT_DBL, 1, T),
+	FIELD(struct disk_row, cpu_iowait_pct, "cpu_iowait_pct", "iowait", "%", FT_DBL, 1, T),
+	FIELD(struct disk_row, cpu_irq_pct, "cpu_irq_pct", "irq", "%", FT_DBL, 1, 0),
+	FIELD(struct disk_row, self_cpu_pct, "self_cpu_pct", "self", "%", FT_DBL, 1, T),
+	FIELD(struct disk_row, cpu_s_per_gb, "self_cpu_s_per_gb", "cpu/GB", "s", FT_DBL, 3, 0),
+	FIELD(struct disk_row, cached_pct, "cached_pct", "cached", "%", FT_DBL, 1, 0),
+	FIELD(struct disk_row, verify_errors, "verify_errors", "bad", NULL, FT_U64, 0, 0),
+	FIELD(struct disk_row, status, "status", "status", NULL, FT_STR, 0, 0),
+};
+
+static const struct field verr_fields[] = {
+	FIELD(struct verify_error, offset, "offset", "offset", NULL, FT_U64, 0, T),
+	FIELD(struct verify_error, fault, "fault", "fault", NULL, FT_STR, 0, T),
+	FIELD(struct verify_error, pass, "pass", "found by", NULL, FT_STR, 0, T),
+};
+
+const struct record_desc disk_target_desc = RECORD_DESC("disk_target", target_fields);
+const struct record_desc disk_row_desc = RECORD_DESC("disk_result", row_fields);
+const struct record_desc disk_verr_desc = RECORD_DESC("verify_error", verr_fields);
+
+void disk_report_describe(const struct disk_report *rep, struct report *out)
+{
+	report_add_object(out, "target", NULL, &disk_target_desc, rep);
+	report_add_table(out, "results", NULL, &disk_row_desc, rep->rows, rep->nrows,
+			 sizeof(*rep->rows));
+	if (rep->verify)
+		report_add_table(out, "verify_errors",
+				 "verify: data mismatches (offset in bytes from the start of the region)",
+				 &disk_verr_desc, rep->verrs, rep->nverrs, sizeof(*rep->verrs));
+	out->warnings = rep->warnings;
+	out->nwarnings = rep->nwarnings;
+}

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One timed pass: keep qd requests in flight through an engine until the
+ * byte or time budget is spent, timing each request. The clock runs from the
+ * first submission to the last completion, plus the fsync that makes a
+ * buffered write real (dd conv=fsync semantics).
+ */
+#include "core/disk/pass.h"
+#include "core/disk/cache.h"
+#include "util/clock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PROGRESS_NS 250000000ULL
+
+struct slots {
+	struct disk_io *io;
+	void **buf;
+	unsigned *free; /* stack of free slot indexes */
+	unsigned nfree, n;
+};
+
+static void slots_release(struct slots *s)
+{
+	unsigned i;
+
+	if (s->buf)
+		for (i = 0; i < s->n; i++)
+			free(s->buf[i]);
+	free(s->buf);
+	free(s->io);
+	free(s->free);
+	memset(s, 0, sizeof(*s));
+}
+
+static int slots_init(struct slots *s, unsigned n, size_t len, struct prng *rng)
+{
+	unsigned i;
+
+	memset(s, 0, sizeof(*s));
+	s->io = calloc(n, sizeof(*s->io));
+	s->buf = calloc(n, sizeof(*s->buf));
+	s->free = calloc(n, sizeof(*s->free));
+	if (!s->io || !s->buf || !s->free)
+		goto fail;
+	s->n = n;
+	for (i = 0; i < n; i++) {
+		/* 4 KiB alignment satisfies O_DIRECT on every logical block size we accept */
+		if (posix_memalign(&s->buf[i], 4096, len))
+			goto fail;
+		pattern_fill_random(rng, s->buf[i], len);
+		s->io[i].buf = s->buf[i];
+		s->io[i].slot = i;
+		s->free[i] = n - 1 - i;
+	}
+	s->nfree = n;
+	return 0;
+fail:
+	slots_release(s);
+	return -ENOMEM;
+}
+
+static void note_verify(struct pass_env *env, uint64_t bad_off, enum verify_fault f, uint64_t nbad)
+{
+	struct disk_report *rep = env->report;
+
+	if (rep->nverrs < DISK_VERIFY_KEEP) {
+		struct verify_error *v = &rep->verrs[rep->nverrs++];
+		v->offset = bad_off;
+		v->fault = verify_fault_name(f);
+		v->pass = env->spec->name;
+	}
+	rep->verify_errors_total += nbad;
+}
+
+int disk_pass_run(struct pass_env *env, struct pass_out *out)
+{
+	const struct disk_pass_spec *spec = env->spec;
+	const struct disk_config *cfg = env->cfg;
+	struct disk_target *t = env->target;
+	const bool write = spec->op == DISK_WRITE;
+	const bool buffered = spec->mode == DISK_BUFFERED || !t->direct_ok;
+	const int fd = buffered ? t->fd_buf : t->fd;
+	const uint64_t bs = spec->bs;
+	const uint64_t region = t->size - t->size % bs;
+	const uint64_t nblocks = region / bs;
+	const uint64_t limit_ns = (uint64_t)(cfg->time_s * 1e9);
+	struct disk_engine eng = {.fd = -1};
+	struct disk_io *done[64];
+	struct cpu_sample c0, c1;
+	struct slots sl;
+	struct prng rng;
+	uint64_t t0, now, last_progress, issued = 0, next_seq = 0, counter = 0;
+	unsigned inflight = 0, i;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	out->cached_pct = NAN;
+	if (nblocks == 0)
+		return -EINVAL;
+	prng_seed(&rng, cfg->seed ^ ((uint64_t)env->pass_index << 32) ^ env->repeat);
+	r = slots_init(&sl, spec->qd, bs, &rng);
+	if (r < 0)
+		return r;
+	eng.ops = spec->engine;
+	r = eng.ops->open(&eng, fd, spec->qd, sl.buf, sl.n, bs);
+	if (r < 0)
+		goto out_slots;
+
+	if (!write && buffered) {
+		out->cache_drop = cache_drop(fd);
+		out->cached_pct = cache_resident_pct(fd, region);
+		posix_fadvise(fd, 0, 0,
+			      spec->access == DISK_RAND ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
+	}
+
+	cpu_sample_take(&c0);
+	t0 = last_progress = now = clock_now_ns();
+	for (;;) {
+		bool stop_issue = out->error || out->interrupted || issued >= region ||
+				  now - t0 >= limit_ns;
+		int n;
+
+		while (!stop_issue && sl.nfree) {
+			struct disk_io *io = &sl.io[sl.free[--sl.nfree]];
+
+			io->off = spec->access == DISK_SEQ ? next_seq
+							   : (prng_next(&rng) % nblocks) * bs;
+			next_seq += bs;
+			io->len = (uint32_t)bs;
+			io->write = write;
+			if (write) {
+				if (cfg->verify)
+					pattern_fill_verify(io->buf, bs, io->off, cfg->seed);
+				else
+					pattern_stamp(io->buf, bs, io->off, ++counter);
+			}
+			io->t_issue = clock_now_ns();
+			r = eng.ops->queue(&eng, io);
+			if (r < 0) {
+				sl.free[sl.nfree++] = io->slot;
+				out->error = r;
+				break;
+			}
+			inflight++;
+			issued += bs;
+			stop_issue = issued >= region;
+		}
+		r = eng.ops->submit(&eng);
+		if (r < 0 && !out->error)
+			out->error = r;
+		if (!inflight)
+			break;
+		n = eng.ops->reap(&eng, 1, done, inflight < 64 ? inflight : 64);
+		now = clock_now_ns();
+		if (n < 0) {
+			out->error = n;
+			break; /* the ring is unusable: do not wait on it again */
+		}
+		for (i = 0; i < (unsigned)n; i++) {
+			struct disk_io *io = done[i];
+
+			inflight--;
+			sl.free[sl.nfree++] = io->slot;
+			if (io->res < 0) {
+				if (!out->error)
+					out->error = (int)io->res;
+				continue;
+			}
+			if ((uint64_t)io->res < io->len) {
+				if (!out->error)
+					out->error = write ? -ENOSPC : -EIO;
+				continue;
+			}
+			out->bytes += io->len;
+			out->ios++;
+			hist_record(env->lat, now - io->t_issue);
+			if (!write && cfg->verify) {
+				uint64_t bad_off = 0;
+				enum verify_fault f = VERIFY_OK;
+				size_t nbad = pattern_check(io->buf, io->len, io->off, cfg->seed,
+							    &bad_off, &f);
+				if (nbad) {
+					out->verify_bad += nbad;
+					note_verify(env, bad_off, f, nbad);
+				}
+			}
+		}
+		if (cfg->stop && *cfg->stop)
+			out->interrupted = true;
+		if (cfg->progress && now - last_progress >= PROGRESS_NS) {
+			struct disk_progress p = {
+				.spec = spec,
+				.pass_index = env->pass_index + 1,
+				.pass_count = env->pass_count,
+				.repeat = env->repeat + 1,
+				.repeats = cfg->repeat,
+				.phase = "pass",
+				.done_bytes = out->bytes,
+				.total_bytes = region,
+				.elapsed_s = (double)(now - t0) / 1e9,
+				.limit_s = cfg->time_s,
+				.rate_Bps = (double)out->bytes / ((double)(now - t0) / 1e9),
+			};
+			cfg->progress(cfg->progress_ctx, &p);
+			last_progress = now;
+		}
+	}
+	if (write && buffered && !out->error && fsync(fd) < 0)
+		out->error = -errno;
+	now = clock_now_ns();
+	cpu_sample_take(&c1);
+	cpu_use_between(&c0, &c1, &out->cpu);
+	out->seconds = (double)(now - t0) / 1e9;
+	if (!write && buffered)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL);
+	eng.ops->close(&eng);
+	r = 0;
+out_slots:
+	slots_release(&sl);
+	return r;
+}

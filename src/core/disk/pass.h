@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+#include "core/disk/cache.h"
+#include "core/disk/disk.h"
+
+struct pass_env {
+	struct disk_target *target;
+	const struct disk_config *cfg;
+	const struct disk_pass_spec *spec;
+	unsigned pass_index, pass_count, repeat;
+	struct histogram *lat;	   /* latencies are added here */
+	struct disk_report *report; /* verify errors are added here */
+};
+
+struct pass_out {
+	uint64_t bytes, ios;
+	double seconds;
+	struct cpu_use cpu;
+	int error;	 /* negative errno that ended the pass early, 0 if none */
+	bool interrupted;
+	double cached_pct; /* buffered reads: page-cache residency after the drop */
+	enum cache_drop cache_drop;
+	uint64_t verify_bad;
+};
+
+/* Returns a negative errno only when the pass could not start at all. */
+int disk_pass_run(struct pass_env *env, struct pass_out *out);

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: MIT
+/* Orchestration: lay out the test region, run every pass and repeat, fold results into rows. */
+#include "core/disk/cache.h"
+#include "core/disk/disk.h"
+#include "core/disk/pass.h"
+#include "core/sys/cpufreq.h"
+#include "core/sys/mounts.h"
+#include "util/clock.h"
+#include "util/strbuf.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LAYOUT_BS (1u << 20)
+#define SHORT_PASS_S 0.5
+#define NOISY_CV 0.10
+#define CACHED_WARN_PCT 1.0
+
+const char *disk_op_name(enum disk_op op)
+{
+	return op == DISK_WRITE ? "write" : "read";
+}
+
+const char *disk_access_name(enum disk_access a)
+{
+	return a == DISK_RAND ? "random" : "sequential";
+}
+
+const char *disk_mode_name(enum disk_mode m)
+{
+	return m == DISK_BUFFERED ? "buffered" : "direct";
+}
+
+static void vwarn(struct disk_report *r, const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char **nw;
+
+	strbuf_vaddf(&sb, fmt, ap);
+	nw = realloc(r->warnings, (r->nwarnings + 1) * sizeof(*nw));
+	if (!nw)
+		abort();
+	r->warnings = nw;
+	r->warnings[r->nwarnings++] = strbuf_detach(&sb);
+}
+
+__attribute__((format(printf, 2, 3))) static void warn(struct disk_report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(r, fmt, ap);
+	va_end(ap);
+}
+
+void disk_report_note(struct disk_report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(r, fmt, ap);
+	va_end(ap);
+}
+
+/* Write the whole region once so read passes read real data, not holes. */
+static int layout(struct disk_target *t, const struct disk_config *cfg)
+{
+	int fd = t->direct_ok ? t->fd : t->fd_buf;
+	uint64_t off, last = clock_now_ns(), t0 = last;
+	struct prng rng;
+	void *buf;
+	int r = 0;
+
+	if (posix_memalign(&buf, 4096, LAYOUT_BS))
+		return -ENOMEM;
+	prng_seed(&rng, cfg->seed ^ 0x1a70u);
+	pattern_fill_random(&rng, buf, LAYOUT_BS);
+	for (off = 0; off < t->size; off += LAYOUT_BS) {
+		uint64_t len = t->size - off < LAYOUT_BS ? t->size - off : LAYOUT_BS;
+		uint64_t now;
+		ssize_t n;
+
+		/* the tail may be shorter than the O_DIRECT alignment: write it buffered */
+		int wfd = len % t->align ? t->fd_buf : fd;
+		if (cfg->verify)
+			pattern_fill_verify(buf, len - len % PATTERN_UNIT, off, cfg->seed);
+		else
+			pattern_stamp(buf, len, off, 0);
+		n = pwrite(wfd, buf, len, (off_t)off);
+		if (n < 0) {
+			r = -errno;
+			break;
+		}
+		if ((uint64_t)n < len) {
+			r = -ENOSPC;
+			break;
+		}
+		if (cfg->stop && *cfg->stop)
+			break;
+		now = clock_now_ns();
+		if (cfg->progress && now - last >= 250000000ULL) {
+			struct disk_progress p = {
+				.phase = "layout",
+				.done_bytes = off + len,
+				.total_bytes = t->size,
+				.elapsed_s = (double)(now - t0) / 1e9,
+				.rate_Bps = (double)(off + len) / ((double)(now - t0) / 1e9),
+			};
+			cfg->progress(cfg->progress_ctx, &p);
+			last = now;
+		}
+	}
+	if (!r && fsync(t->fd_buf) < 0)
+		r = -errno;
+	free(buf);
+	return r;
+}
+
+int disk_target_layout(struct disk_target *t, const struct disk_config *cfg)
+{
+	return layout(t, cfg);
+}
+
+static const char *target_kind_name(enum disk_target_kind k)
+{
+	switch (k) {
+	case TARGET_DIR:
+		return "directory";
+	case TARGET_FILE:
+		return "file";
+	case TARGET_BLOCKDEV:
+		return "block device";
+	}
+	return "?";
+}
+
+static void fill_row(struct disk_row *row, const struct disk_pass_spec *s, unsigned n,
+		     const double *mb, const double *iops, const struct histogram *lat,
+		     const struct pass_out *sum, double cached_pct)
+{
+	struct summary smb, siops;
+
+	summarize(mb, n, &smb);
+	summarize(iops, n, &siops);
+	row->name = s->name;
+	row->op = disk_op_name(s->op);
+	row->access = disk_access_name(s->access);
+	row->mode = disk_mode_name(s->mode);
+	row->engine = s->engine->name;
+	row->bs = s->bs;
+	row->qd = s->qd;
+	row->repeats = n;
+	row->bytes = n ? sum->bytes / n : 0;
+	row->seconds = n ? sum->seconds / n : NAN;
+	row->mb_s = smb.mean;
+	row->mb_s_sd = n > 1 ? smb.stdev : NAN; /* no spread from one sample */
+	row->mb_s_min = smb.min;
+	row->mb_s_max = smb.max;
+	row->mib_s = smb.mean * 1e6 / (1 << 20);
+	row->iops = siops.mean;
+	row->iops_sd = n > 1 ? siops.stdev : NAN;
+	row->lat_mean_us = hist_mean(lat) / 1e3;
+	row->lat_p50_us = hist_quantile(lat, 0.50) / 1e3;
+	row->lat_p99_us = hist_quantile(lat, 0.99) / 1e3;
+	row->lat_p999_us = hist_quantile(lat, 0.999) / 1e3;
+	row->lat_max_us = lat->count ? (double)lat->max / 1e3 : NAN;
+	row->cpu_user_pct = n ? sum->cpu.user_pct / n : NAN;
+	row->cpu_sys_pct = n ? sum->cpu.sys_pct / n : NAN;
+	row->cpu_iowait_pct = n ? sum->cpu.iowait_pct / n : NAN;
+	row->cpu_irq_pct = n ? sum->cpu.irq_pct / n : NAN;
+	row->self_cpu_pct = sum->seconds > 0 ? 100.0 * sum->cpu.self_s / sum->seconds : NAN;
+	row->cpu_s_per_gb = sum->bytes ? sum->cpu.self_s / ((double)sum->bytes / 1e9) : NAN;
+	row->cached_pct = cached_pct;
+	row->verify_errors = sum->verify_bad;
+}
+
+static void add_out(struct pass_out *sum, const struct pass_out *o)
+{
+	sum->bytes += o->bytes;
+	sum->ios += o->ios;
+	sum->seconds += o->seconds;
+	sum->cpu.user_pct += o->cpu.user_pct;
+	sum->cpu.sys_pct += o->cpu.sys_pct;
+	sum->cpu.iowait_pct += o->cpu.iowait_pct;
+	sum->cpu.irq_pct += o->cpu.irq_pct;
+	sum->cpu.self_s += o->cpu.self_s;
+	sum->verify_bad += o->verify_bad;
+}
+
+static void env_warnings(struct disk_target *t, struct disk_report *rep)
+{
+	struct strbuf gov = STRBUF_INIT;
+
+	if (t->fs_type && (!strcmp(t->fs_type, "tmpfs") || !strcmp(t->fs_type, "ramfs")))
+		warn(rep, "'%s' is on %s: that is memory, not a disk", t->path, t->fs_type);
+	if (t->fs_type && fs_is_fuse(t->fs_type))
+		warn(rep, "'%s' is mounted through FUSE (%s): throughput is likely CPU-bound; "
+			  "a kernel driver (ntfs3, exfat) is faster",
+		     t->path, t->fs_type);
+	if (!t->direct_ok)
+		warn(rep, "O_DIRECT is refused %s%s: direct passes ran buffered "
+			  "(writes end with fsync, reads follow a cache drop)",
+		     t->fs_type ? "by " : "on ", t->fs_type ? t->fs_type : t->io_path);
+	if (cpufreq_non_performance(&gov) > 0)
+		warn(rep, "cpufreq governor is '%s', not 'performance': frequency scaling can "
+			  "lower and scatter the figures",
+		     gov.buf);
+	strbuf_release(&gov);
+}
+
+int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_report *rep)
+{
+	struct histogram *lat;
+	double *mb, *iops;
+	bool any_read = false, any_buffered_read = false;
+	enum cache_drop drop = CACHE_DROP_NONE;
+	const char *shortest = NULL;
+	double shortest_s = INFINITY;
+	unsigned nshort = 0;
+	size_t i;
+	int r = 0;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->path = t->path;
+	rep->kind = target_kind_name(t->kind);
+	rep->io_path = t->io_path;
+	rep->fs_type = t->fs_type;
+	rep->mount_point = t->mount_point;
+	rep->source = t->source;
+	rep->size = t->size;
+	rep->seed = cfg->seed;
+	rep->verify = cfg->verify;
+	rep->time_limit_s = cfg->time_s;
+	rep->rows = calloc(cfg->npasses ? cfg->npasses : 1, sizeof(*rep->rows));
+	rep->verrs = calloc(DISK_VERIFY_KEEP, sizeof(*rep->verrs));
+	lat = malloc(sizeof(*lat));
+	mb = calloc(cfg->repeat, sizeof(*mb));
+	iops = calloc(cfg->repeat, sizeof(*iops));
+	if (!rep->rows || !rep->verrs || !lat || !mb || !iops) {
+		r = -ENOMEM;
+		goto out;
+	}
+	env_warnings(t, rep);
+
+	for (i = 0; i < cfg->npasses; i++) {
+		any_read |= cfg->passes[i].op == DISK_READ;
+		any_buffered_read |= cfg->passes[i].op == DISK_READ &&
+				     (cfg->passes[i].mode == DISK_BUFFERED || !t->direct_ok);
+	}
+	if (any_read && t->may_write) {
+		r = layout(t, cfg);
+		if (r < 0) {
+			rep->error = r;
+			warn(rep, "laying out the test region failed after writing: %s", strerror(-r));
+			r = 0;
+			goto out;
+		}
+	}
+
+	for (i = 0; i < cfg->npasses && !rep->error && !rep->interrupted; i++) {
+		const struct disk_pass_spec *s = &cfg->passes[i];
+		struct pass_out sum = {0};
+		double cached = NAN;
+		unsigned k, n = 0;
+
+		hist_init(lat);
+		for (k = 0; k < cfg->repeat; k++) {
+			struct pass_env env = {t, cfg, s, (unsigned)i, (unsigned)cfg->npasses, k, lat,
+					       rep};
+			struct pass_out o;
+
+			if (cfg->stop && *cfg->stop) {
+				rep->interrupted = true;
+				break;
+			}
+			r = disk_pass_run(&env, &o);
+			if (r < 0) {
+				rep->error = r;
+				warn(rep, "%s could not run: %s", s->name, strerror(-r));
+				r = 0;
+				break;
+			}
+			if (o.cache_drop > drop)
+				drop = o.cache_drop;
+			if (!isnan(o.cached_pct) && (isnan(cached) || o.cached_pct > cached))
+				cached = o.cached_pct;
+			if (o.bytes && o.seconds > 0) {
+				mb[n] = (double)o.bytes / o.seconds / 1e6;
+				iops[n] = (double)o.ios / o.seconds;
+				n++;
+				add_out(&sum, &o);
+			}
+			if (o.interrupted)
+				rep->interrupted = true;
+			if (o.error) {
+				rep->error = o.error;
+				warn(rep, "%s ended early after %llu bytes: %s", s->name,
+				     (unsigned long long)o.bytes, strerror(-o.error));
+				break;
+			}
+			if (o.interrupted)
+				break;
+		}
+		if (!n)
+			continue;
+		fill_row(&rep->rows[rep->nrows], s, n, mb, iops, lat, &sum, cached);
+		rep->rows[rep->nrows].status = rep->error ? "partial" :
+					       rep->interrupted ? "interrupted" : "ok";
+		if (!isnan(cached) && cached > CACHED_WARN_PCT)
+			warn(rep, "%.0f%% of the region was still in the page cache before %s "
+				  "(%s): that figure is partly memory speed",
+			     cached, s->name, disk_mode_name(s->mode));
+		if (sum.seconds / n < SHORT_PASS_S && !rep->interrupted) {
+			nshort++;
+			if (sum.seconds / n < shortest_s) {
+				shortest_s = sum.seconds / n;
+				shortest = s->name;
+			}
+		}
+		if (n > 1 && rep->rows[rep->nrows].mb_s_sd > NOISY_CV * rep->rows[rep->nrows].mb_s)
+			warn(rep, "%s varied by %.0f%% (stdev/mean) over %u repeats", s->name,
+			     100 * rep->rows[rep->nrows].mb_s_sd / rep->rows[rep->nrows].mb_s, n);
+		rep->nrows++;
+	}
+	if (nshort)
+		warn(rep, "%u pass%s lasted under %.1f s (shortest: %s, %.0f ms): timer and start-up "
+			  "effects weigh more; raise --size for steadier figures",
+		     nshort, nshort > 1 ? "es" : "", SHORT_PASS_S, shortest, shortest_s * 1e3);
+	if (any_buffered_read)
+		rep->cache_drop = cache_drop_name(drop);
+	if (any_buffered_read && drop != CACHE_DROP_SYSTEM)
+		warn(rep, "page cache dropped with fadvise for the test region only (%s): run as "
+			  "root for drop_caches",
+		     geteuid() ? "not root" : "drop_caches refused");
+out:
+	free(lat);
+	free(mb);
+	free(iops);
+	return r;
+}
+
+void disk_report_release(struct disk_report *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nwarnings; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
+	free(r->rows);
+	free(r->verrs);
+	memset(r, 0, sizeof(*r));
+}

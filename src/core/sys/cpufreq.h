@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+#include "util/strbuf.h"
+
+/*
+ * 1 if some CPU's cpufreq governor is not "performance" (its name goes to
+ * ret_gov), 0 if all are or there is no cpufreq (VMs), negative errno on error.
+ */
+int cpufreq_non_performance(struct strbuf *ret_gov);

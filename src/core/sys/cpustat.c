@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#include "core/sys/cpustat.h"
+#include "util/clock.h"
+#include "util/parse.h"
+#include "util/sysroot.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <sys/resource.h>
+
+int cpustat_parse(const char *text, struct cpu_times *ret)
+{
+	uint64_t v[8] = {0};
+	const char *p;
+	size_t i;
+
+	if (strncmp(text, "cpu ", 4) != 0)
+		return -EINVAL;
+	p = text + 4;
+	/* older kernels have fewer columns; we need at least user..idle */
+	for (i = 0; i < 8; i++) {
+		char tok[32];
+		size_t n = 0;
+
+		while (*p == ' ')
+			p++;
+		if (*p == '\n' || *p == '\0')
+			break;
+		while (p[n] && p[n] != ' ' && p[n] != '\n')
+			n++;
+		if (n == 0 || n >= sizeof(tok))
+			return -EINVAL;
+		memcpy(tok, p, n);
+		tok[n] = '\0';
+		if (parse_u64(tok, 0, UINT64_MAX, &v[i]) < 0)
+			return -EINVAL;
+		p += n;
+	}
+	if (i < 4)
+		return -EINVAL;
+	*ret = (struct cpu_times){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+	return 0;
+}
+
+int cpu_sample_take(struct cpu_sample *ret)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct rusage ru;
+	struct cpu_sample s;
+	int r;
+
+	r = sysroot_read("/proc/stat", 1 << 20, &sb);
+	if (r == 0)
+		r = cpustat_parse(sb.buf, &s.sys);
+	strbuf_release(&sb);
+	if (r < 0)
+		return r;
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return -errno;
+	s.self_user_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	s.self_sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	s.wall_s = (double)clock_now_ns() / 1e9;
+	*ret = s;
+	return 0;
+}
+
+static uint64_t total(const struct cpu_times *t)
+{
+	return t->user + t->nice + t->system + t->idle + t->iowait + t->irq + t->softirq + t->steal;
+}
+
+void cpu_use_between(const struct cpu_sample *a, const struct cpu_sample *b, struct cpu_use *ret)
+{
+	double dt = (double)(total(&b->sys) - total(&a->sys));
+	double wall = b->wall_s - a->wall_s;
+	struct cpu_use u;
+
+#define PCT(f) (dt > 0 ? 100.0 * (double)(b->sys.f - a->sys.f) / dt : NAN)
+	u.user_pct = dt > 0 ? 100.0 *
+				      (double)((b->sys.user + b->sys.nice) - (a->sys.user + a->sys.nice)) /
+				      dt
+			    : NAN;
+	u.sys_pct = PCT(system);
+	u.iowait_pct = PCT(iowait);
+	u.irq_pct = dt > 0 ? 100.0 *
+				     (double)((b->sys.irq + b->sys.softirq) -
+					      (a->sys.irq + a->sys.softirq)) /
+				     dt
+			   : NAN;
+#undef PCT
+	u.self_s = (b->self_user_s - a->self_user_s) + (b->self_sys_s - a->self_sys_s);
+	u.self_pct = wall > 0 ? 100.0 * u.self_s / wall : NAN;
+	*ret = u;
+}

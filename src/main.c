@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+/*
+ * usbperf: USB and peripheral I/O performance analysis.
+ *
+ * To add a subcommand:
+ *   1. src/cmd/<name>.c: cmd_<name>() parses options (COMMON_LONG_OPTIONS included),
+ *      calls the core, hands the result to emit_report(); usage_<name>() prints -h.
+ *   2. src/cmd/commands.h: declare both.
+ *   3. the commands[] table below: name, one-line summary, the two functions.
+ *   4. meson.build: add the file to usbperf_cmd_sources.
+ *   5. tests: tests/integration/cli.sh walks this table to check -h, add behaviour tests.
+ *   6. README.md: a usage example with real output.
+ */
+#include "cmd/commands.h"
+#include "cmd/common.h"
+#include "util/signals.h"
+#include "version.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+const struct command commands[] = {
+	{"disk", "storage benchmark: sequential sweep, random IOPS, latency, CPU", cmd_disk,
+	 usage_disk},
+	{"help", "list commands, or show one command's options", cmd_help, usage_help},
+	{"version", "print the version", cmd_version, usage_version},
+};
+const unsigned ncommands = sizeof(commands) / sizeof(commands[0]);
+
+static const struct command *find_command(const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < ncommands; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void usage_main(FILE *f)
+{
+	unsigned i;
+
+	fprintf(f, "usage: usbperf [--format text|json|csv] [--output FILE] [--quiet] <command> "
+		   "[options]\n\ncommands:\n");
+	for (i = 0; i < ncommands; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nglobal options (also accepted after the command):\n"
+		   "  -F, --format FMT   text (default), json or csv\n"
+		   "  -o, --output FILE  write the result to FILE instead of stdout\n"
+		   "  -q, --quiet        no progress on stderr\n"
+		   "  -V, --version      print the version\n"
+		   "\n'usbperf <command> -h' shows a command's options.\n");
+}
+
+void usage_help(void)
+{
+	printf("usage: usbperf help [COMMAND]\n");
+}
+
+int cmd_help(int argc, char **argv, struct global_opts *g)
+{
+	const struct command *c;
+
+	(void)g;
+	if (argc < 2) {
+		usage_main(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage_help();
+		return EXIT_OK;
+	}
+	c = find_command(argv[1]);
+	if (!c) {
+		log_error("unknown command '%s' (see 'usbperf help')", argv[1]);
+		return EXIT_USAGE;
+	}
+	c->usage();
+	return EXIT_OK;
+}
+
+void usage_version(void)
+{
+	printf("usage: usbperf version\n");
+}
+
+int cmd_version(int argc, char **argv, struct global_opts *g)
+{
+	(void)g;
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage_version();
+		return EXIT_OK;
+	}
+	if (argc > 1) {
+		log_error("version: unexpected argument '%s'", argv[1]);
+		return EXIT_USAGE;
+	}
+	printf("usbperf %s\n", USBPERF_VERSION);
+	return EXIT_OK;
+}
+
+/* Global flags, dispatch, and a last check that stdout really took the output. */
+static int run_command(int argc, char **argv)
+{
+	struct global_opts g = {.format = FORMAT_TEXT};
+	const struct command *c;
+	int i = 1, r;
+
+	g.progress = isatty(STDERR_FILENO);
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		const char *a = argv[i], *val = NULL;
+		int opt = 0;
+
+		if (!strcmp(a, "-V") || !strcmp(a, "--version"))
+			return cmd_version(1, argv, &g);
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage_main(stdout);
+			return EXIT_OK;
+		}
+		if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+			opt = 'q';
+		else if (!strcmp(a, "-F") || !strcmp(a, "--format"))
+			opt = 'F';
+		else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+			opt = 'o';
+		else if (!strncmp(a, "--format=", 9))
+			opt = 'F', val = a + 9;
+		else if (!strncmp(a, "--output=", 9))
+			opt = 'o', val = a + 9;
+		if (!opt) {
+			log_error("unknown option '%s' (see 'usbperf --help')", a);
+			return EXIT_USAGE;
+		}
+		if (opt != 'q' && !val) {
+			if (i + 1 >= argc) {
+				log_error("option '%s' needs a value", a);
+				return EXIT_USAGE;
+			}
+			val = argv[++i];
+		}
+		if (common_option(opt, val, &g) < 0)
+			return EXIT_USAGE;
+	}
+	if (i >= argc) {
+		usage_main(stderr);
+		return EXIT_USAGE;
+	}
+	c = find_command(argv[i]);
+	if (!c) {
+		log_error("unknown command '%s' (see 'usbperf help')", argv[i]);
+		return EXIT_USAGE;
+	}
+	signals_install();
+	r = c->run(argc - i, argv + i, &g);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		log_error("cannot write to stdout: %s", strerror(errno));
+		if (r == EXIT_OK)
+			r = EXIT_RUNTIME;
+	}
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	return run_command(argc, argv);
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/*
+ * One field table per result type drives every representation: text column
+ * headers, JSON keys, CSV headers (and later SQL columns), so they cannot
+ * drift apart. A report is a list of sections, each an object (one record)
+ * or a table (an array of records), plus free-text warnings.
+ */
+#include "util/strbuf.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum field_type {
+	FT_STR,	 /* const char * (NULL -> unknown) */
+	FT_U64,	 /* uint64_t */
+	FT_DBL,	 /* double (NaN -> unknown) */
+	FT_BOOL, /* bool */
+	FT_SIZE, /* uint64_t bytes, shown as 4K/1M in text */
+};
+
+enum {
+	FF_TEXT = 1 << 0,    /* shown in the text rendering (JSON and CSV show every field) */
+	FF_PLUSMINUS = 1 << 1, /* text: printed as "±value" right after the previous column */
+};
+
+struct field {
+	const char *key;    /* JSON key, CSV column, SQL column: snake_case with unit suffix */
+	const char *header; /* text column header or label */
+	const char *unit;   /* "MB/s", "us", "%", NULL */
+	enum field_type type;
+	size_t offset;
+	unsigned char prec; /* decimals of a double */
+	unsigned flags;
+};
+
+struct record_desc {
+	const char *name;
+	const struct field *fields;
+	size_t nfields;
+};
+
+#define FIELD(st, member, key, header, unit, type, prec, flags)                                  \
+	{key, header, unit, type, offsetof(st, member), prec, flags}
+#define RECORD_DESC(name, arr) {name, arr, sizeof(arr) / sizeof(arr[0])}
+
+enum section_kind { SECTION_OBJECT, SECTION_TABLE };
+
+struct report_section {
+	const char *key;   /* JSON key */
+	const char *title; /* text heading, NULL for none */
+	enum section_kind kind;
+	const struct record_desc *desc;
+	const void *data;
+	size_t count;	/* records (1 for an object) */
+	size_t stride;	/* sizeof one record */
+};
+
+#define REPORT_MAX_SECTIONS 8
+
+struct report {
+	const char *command;
+	struct report_section sec[REPORT_MAX_SECTIONS];
+	size_t nsec;
+	char *const *warnings;
+	size_t nwarnings;
+};
+
+enum output_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
+
+int format_parse(const char *s, enum output_format *ret);
+void report_add_object(struct report *r, const char *key, const char *title,
+		       const struct record_desc *d, const void *data);
+void report_add_table(struct report *r, const char *key, const char *title,
+		      const struct record_desc *d, const void *data, size_t count, size_t stride);
+
+/* Render to out (appended). Text and CSV need no library; JSON uses json-c. */
+int render_text(const struct report *r, struct strbuf *out);
+int render_json(const struct report *r, struct strbuf *out);
+/* CSV: the first table section, one header line of keys, then rows. */
+int render_csv(const struct report *r, struct strbuf *out);
+int render(const struct report *r, enum output_format f, struct strbuf *out);
+
+/* A field's value as text (no unit); "-" for unknown. Exposed for tests. */
+void field_format(const struct field *f, const void *rec, bool human, struct strbuf *out);

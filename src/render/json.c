@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+/* JSON renderer: json-c builds the tree, so escaping and validity are its job. */
+#include "render/field.h"
+#include "version.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+static json_object *field_json(const struct field *f, const void *rec)
+{
+	const char *p = (const char *)rec + f->offset;
+	char buf[64];
+
+	switch (f->type) {
+	case FT_STR: {
+		const char *s = *(const char *const *)p;
+		return s ? json_object_new_string(s) : NULL;
+	}
+	case FT_U64:
+	case FT_SIZE: {
+		uint64_t v = *(const uint64_t *)p;
+		return v > INT64_MAX ? json_object_new_uint64(v) : json_object_new_int64((int64_t)v);
+	}
+	case FT_DBL: {
+		double v = *(const double *)p;
+		if (!isfinite(v))
+			return NULL; /* JSON has no NaN: unknown is null */
+		/* keep the text form short and exact to the shown precision (+3 digits) */
+		snprintf(buf, sizeof(buf), "%.*f", f->prec + 3, v);
+		return json_object_new_double_s(v, buf);
+	}
+	case FT_BOOL:
+		return json_object_new_boolean(*(const bool *)p);
+	}
+	return NULL;
+}
+
+static json_object *record_json(const struct record_desc *d, const void *rec)
+{
+	json_object *o = json_object_new_object();
+	size_t i;
+
+	for (i = 0; i < d->nfields; i++)
+		json_object_object_add(o, d->fields[i].key, field_json(&d->fields[i], rec));
+	return o;
+}
+
+int render_json(const struct report *r, struct strbuf *out)
+{
+	json_object *root = json_object_new_object(), *w;
+	const char *s;
+	size_t i, j;
+
+	if (!root)
+		return -ENOMEM;
+	json_object_object_add(root, "usbperf", json_object_new_string(USBPERF_VERSION));
+	json_object_object_add(root, "command", json_object_new_string(r->command));
+	for (i = 0; i < r->nsec; i++) {
+		const struct report_section *sec = &r->sec[i];
+		if (sec->kind == SECTION_OBJECT) {
+			json_object_object_add(root, sec->key, record_json(sec->desc, sec->data));
+		} else {
+			json_object *a = json_object_new_array();
+			for (j = 0; j < sec->count; j++)
+				json_object_array_add(
+					a, record_json(sec->desc,
+						       (const char *)sec->data + j * sec->stride));
+			json_object_object_add(root, sec->key, a);
+		}
+	}
+	w = json_object_new_array();
+	for (i = 0; i < r->nwarnings; i++)
+		json_object_array_add(w, json_object_new_string(r->warnings[i]));
+	json_object_object_add(root, "warnings", w);
+	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							 JSON_C_TO_STRING_SPACED |
+							 JSON_C_TO_STRING_NOSLASHESCAPE);
+	strbuf_adds(out, s);
+	strbuf_addch(out, '\n');
+	json_object_put(root);
+	return 0;
+}

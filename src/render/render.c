@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+/* Text and CSV renderers, and the field formatting they share. */
+#include "render/field.h"
+#include "util/parse.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int format_parse(const char *s, enum output_format *ret)
+{
+	if (!strcmp(s, "text"))
+		*ret = FORMAT_TEXT;
+	else if (!strcmp(s, "json"))
+		*ret = FORMAT_JSON;
+	else if (!strcmp(s, "csv"))
+		*ret = FORMAT_CSV;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+void report_add_object(struct report *r, const char *key, const char *title,
+		       const struct record_desc *d, const void *data)
+{
+	if (r->nsec < REPORT_MAX_SECTIONS)
+		r->sec[r->nsec++] = (struct report_section){key, title, SECTION_OBJECT, d, data, 1, 0};
+}
+
+void report_add_table(struct report *r, const char *key, const char *title,
+		      const struct record_desc *d, const void *data, size_t count, size_t stride)
+{
+	if (r->nsec < REPORT_MAX_SECTIONS)
+		r->sec[r->nsec++] =
+			(struct report_section){key, title, SECTION_TABLE, d, data, count, stride};
+}
+
+void field_format(const struct field *f, const void *rec, bool human, struct strbuf *out)
+{
+	const char *p = (const char *)rec + f->offset;
+
+	switch (f->type) {
+	case FT_STR: {
+		const char *s = *(const char *const *)p;
+		strbuf_adds(out, s ? s : "-");
+		break;
+	}
+	case FT_U64:
+		strbuf_addf(out, "%llu", (unsigned long long)*(const uint64_t *)p);
+		break;
+	case FT_SIZE: {
+		char b[32];
+		if (human) {
+			format_size(*(const uint64_t *)p, b, sizeof(b));
+			strbuf_adds(out, b);
+		} else {
+			strbuf_addf(out, "%llu", (unsigned long long)*(const uint64_t *)p);
+		}
+		break;
+	}
+	case FT_DBL: {
+		double v = *(const double *)p;
+		if (isnan(v))
+			strbuf_adds(out, human ? "-" : "");
+		else
+			strbuf_addf(out, "%.*f", f->prec, v);
+		break;
+	}
+	case FT_BOOL:
+		strbuf_adds(out, *(const bool *)p ? "yes" : "no");
+		break;
+	}
+}
+
+static const void *record_at(const struct report_section *s, size_t i)
+{
+	return (const char *)s->data + i * s->stride;
+}
+
+static bool is_numeric(enum field_type t)
+{
+	return t != FT_STR && t != FT_BOOL;
+}
+
+static void text_object(const struct report_section *s, struct strbuf *out)
+{
+	struct strbuf v = STRBUF_INIT;
+	size_t i, w = 0;
+
+	for (i = 0; i < s->desc->nfields; i++)
+		if (s->desc->fields[i].flags & FF_TEXT && strlen(s->desc->fields[i].header) > w)
+			w = strlen(s->desc->fields[i].header);
+	if (s->title)
+		strbuf_addf(out, "%s\n", s->title);
+	for (i = 0; i < s->desc->nfields; i++) {
+		const struct field *f = &s->desc->fields[i];
+		if (!(f->flags & FF_TEXT))
+			continue;
+		strbuf_reset(&v);
+		field_format(f, s->data, true, &v);
+		/* unknown strings are left out of the header block: nothing to say */
+		if (f->type == FT_STR && !strcmp(v.buf, "-"))
+			continue;
+		strbuf_addf(out, "  %-*s  %s%s%s\n", (int)w, f->header, v.buf,
+			    f->unit && strcmp(v.buf, "-") ? " " : "",
+			    f->unit && strcmp(v.buf, "-") ? f->unit : "");
+	}
+	strbuf_release(&v);
+}
+
+/* A column: one or two fields ("mean" and its "±stdev"), a width, an alignment. */
+struct column {
+	const struct field *f, *pm;
+	size_t width;
+	bool right;
+};
+
+static void cell(const struct column *c, const void *rec, struct strbuf *out)
+{
+	field_format(c->f, rec, true, out);
+	if (c->pm) {
+		struct strbuf v = STRBUF_INIT;
+		field_format(c->pm, rec, true, &v);
+		if (strcmp(v.buf, "-"))
+			strbuf_addf(out, " ±%s", v.buf);
+		strbuf_release(&v);
+	}
+}
+
+static void text_table(const struct report_section *s, struct strbuf *out)
+{
+	struct column cols[64];
+	struct strbuf v = STRBUF_INIT;
+	size_t nc = 0, i, j;
+	bool any_unit = false;
+
+	for (i = 0; i < s->desc->nfields && nc < 64; i++) {
+		const struct field *f = &s->desc->fields[i];
+		if (!(f->flags & FF_TEXT))
+			continue;
+		if (f->flags & FF_PLUSMINUS && nc) {
+			cols[nc - 1].pm = f;
+			continue;
+		}
+		cols[nc++] = (struct column){f, NULL, strlen(f->header), is_numeric(f->type)};
+		if (f->unit)
+			any_unit = true;
+	}
+	for (j = 0; j < nc; j++) {
+		if (cols[j].f->unit && strlen(cols[j].f->unit) > cols[j].width)
+			cols[j].width = strlen(cols[j].f->unit);
+		for (i = 0; i < s->count; i++) {
+			strbuf_reset(&v);
+			cell(&cols[j], record_at(s, i), &v);
+			/* "±" is two bytes, one column */
+			size_t w = strlen(v.buf) - (cols[j].pm && strstr(v.buf, "±") ? 1 : 0);
+			if (w > cols[j].width)
+				cols[j].width = w;
+		}
+	}
+	if (s->title)
+		strbuf_addf(out, "%s\n", s->title);
+	for (int row = 0; row < (any_unit ? 2 : 1); row++) {
+		strbuf_reset(&v);
+		for (j = 0; j < nc; j++) {
+			const char *h = row == 0 ? cols[j].f->header
+						 : (cols[j].f->unit ? cols[j].f->unit : "");
+			strbuf_addf(&v, j ? "  %*s" : "%*s", cols[j].right ? (int)cols[j].width
+									   : -(int)cols[j].width,
+				    h);
+		}
+		while (v.len && v.buf[v.len - 1] == ' ')
+			v.buf[--v.len] = '\0';
+		strbuf_addf(out, "%s\n", v.buf);
+	}
+	for (i = 0; i < s->count; i++) {
+		struct strbuf line = STRBUF_INIT;
+		for (j = 0; j < nc; j++) {
+			size_t w;
+			strbuf_reset(&v);
+			cell(&cols[j], record_at(s, i), &v);
+			w = strlen(v.buf) - (cols[j].pm && strstr(v.buf, "±") ? 1 : 0);
+			if (j)
+				strbuf_adds(&line, "  ");
+			if (cols[j].right)
+				strbuf_pad(&line, ' ', cols[j].width - w);
+			strbuf_adds(&line, v.buf);
+			if (!cols[j].right && j + 1 < nc)
+				strbuf_pad(&line, ' ', cols[j].width - w);
+		}
+		strbuf_addf(out, "%s\n", line.buf);
+		strbuf_release(&line);
+	}
+	strbuf_release(&v);
+}
+
+int render_text(const struct report *r, struct strbuf *out)
+{
+	size_t i;
+
+	for (i = 0; i < r->nsec; i++) {
+		const struct report_section *s = &r->sec[i];
+		if (s->kind == SECTION_TABLE && s->count == 0)
+			continue;
+		if (i)
+			strbuf_addch(out, '\n');
+		if (s->kind == SECTION_OBJECT)
+			text_object(s, out);
+		else
+			text_table(s, out);
+	}
+	if (r->nwarnings)
+		strbuf_addch(out, '\n');
+	for (i = 0; i < r->nwarnings; i++)
+		strbuf_addf(out, "warning: %s\n", r->warnings[i]);
+	return 0;
+}
+
+static void csv_quote(const char *s, struct strbuf *out)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		strbuf_adds(out, s);
+		return;
+	}
+	strbuf_addch(out, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf_addch(out, '"');
+		strbuf_addch(out, *s);
+	}
+	strbuf_addch(out, '"');
+}
+
+int render_csv(const struct report *r, struct strbuf *out)
+{
+	const struct report_section *s = NULL;
+	struct strbuf v = STRBUF_INIT;
+	size_t i, j;
+
+	for (i = 0; i < r->nsec && !s; i++)
+		if (r->sec[i].kind == SECTION_TABLE)
+			s = &r->sec[i];
+	if (!s)
+		return -EINVAL;
+	for (j = 0; j < s->desc->nfields; j++) {
+		if (j)
+			strbuf_addch(out, ',');
+		strbuf_adds(out, s->desc->fields[j].key);
+	}
+	strbuf_addch(out, '\n');
+	for (i = 0; i < s->count; i++) {
+		for (j = 0; j < s->desc->nfields; j++) {
+			const struct field *f = &s->desc->fields[j];
+			if (j)
+				strbuf_addch(out, ',');
+			strbuf_reset(&v);
+			field_format(f, record_at(s, i), false, &v);
+			if (f->type == FT_STR && !strcmp(v.buf, "-"))
+				continue; /* unknown: empty cell */
+			csv_quote(v.buf, out);
+		}
+		strbuf_addch(out, '\n');
+	}
+	strbuf_release(&v);
+	return 0;
+}
+
+int render(const struct report *r, enum output_format f, struct strbuf *out)
+{
+	switch (f) {
+	case FORMAT_TEXT:
+		return render_text(r, out);
+	case FORMAT_JSON:
+		return render_json(r, out);
+	case FORMAT_CSV:
+		return render_csv(r, out);
+	}
+	return -EINVAL;
+}
