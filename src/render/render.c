@@ -65,7 +65,8 @@ void field_format(const struct field *f, const void *rec, bool human, struct str
 		if (isnan(v))
 			strbuf_adds(out, human ? "-" : "");
 		else
-			strbuf_addf(out, "%.*f", f->prec, v);
+			/* machine formats keep 3 more digits than the terminal shows */
+			strbuf_addf(out, "%.*f", human ? f->prec : f->prec + 3, v);
 		break;
 	}
 	case FT_BOOL:

@@ -1,0 +1,61 @@
+#!/bin/bash
+# Every mode and engine runs on a real loop device and on a filesystem, and
+# the JSON/CSV say what was run.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd jq losetup mkfs.ext4
+
+dev=$(make_loop 256M --direct-io=on)
+run() { # run NAME ARGS...: usbperf JSON into $WORK/NAME.json
+	local name=$1
+	shift
+	expect_status 0 "$name" "$USBPERF" disk "$@" -F json -q
+	cp "$WORK/out" "$WORK/$name.json"
+}
+
+run psync "$dev" --destructive --size 64M --time 1 --bs 64K,1M
+jq_check "$WORK/psync.json" '[.results[].name] == ["seq-read 64K","seq-read 1M","seq-write 64K","seq-write 1M","rand-read 4K","rand-write 4K"]' "default tests: sweep then random"
+jq_check "$WORK/psync.json" 'all(.results[]; .engine == "psync" and .mode == "direct" and .qd == 1 and .bytes > 0 and .mb_s > 0 and .iops > 0 and .status == "ok")' "psync rows are complete"
+jq_check "$WORK/psync.json" 'all(.results[]; .lat_p50_us <= .lat_p99_us and .lat_p99_us <= .lat_p999_us and .lat_p999_us <= .lat_max_us)' "latency percentiles are ordered"
+jq_check "$WORK/psync.json" 'all(.results[]; ((.mib_s * 1048576 / 1000000 - .mb_s) | fabs) < 0.01 * .mb_s)' "MiB/s and MB/s agree"
+jq_check "$WORK/psync.json" 'all(.results[]; ((.bytes / .seconds / 1e6 - .mb_s) | fabs) < 0.001 * .mb_s)' "rate = bytes / seconds"
+jq_check "$WORK/psync.json" '.target.kind == "block device" and .target.size_bytes == 67108864' "target section"
+
+run uring "$dev" --destructive --size 64M --time 1 --tests rand --engine io_uring --qd 16
+jq_check "$WORK/uring.json" 'all(.results[]; .engine == "io_uring" and .qd == 16 and .iops > 0)' "io_uring at QD16"
+
+run buffered "$dev" --destructive --size 64M --time 1 --bs 1M --tests seq --mode buffered
+jq_check "$WORK/buffered.json" 'all(.results[]; .mode == "buffered") and .target.cache_drop != null' "buffered passes name their cache drop"
+jq_check "$WORK/buffered.json" '.results[0].cached_pct < 5' "page cache was empty before the buffered read"
+
+run null "$dev" --destructive --size 64M --time 1 --bs 1M --engine null
+jq_check "$WORK/null.json" 'all(.results[]; .engine == "null" and .bytes == 67108864)' "null engine covers the region"
+
+run cdm "$dev" --destructive --size 64M --time 0.5 --preset cdm
+jq_check "$WORK/cdm.json" '[.results[] | "\(.name) \(.op) \(.qd) \(.engine)"] == ["SEQ1M Q8T1 read 8 io_uring","SEQ1M Q8T1 write 8 io_uring","SEQ1M Q1T1 read 1 psync","SEQ1M Q1T1 write 1 psync","RND4K Q32T1 read 32 io_uring","RND4K Q32T1 write 32 io_uring","RND4K Q1T1 read 1 psync","RND4K Q1T1 write 1 psync"]' "cdm preset rows"
+
+run repeat "$dev" --destructive --size 16M --time 1 --bs 1M --tests seq-read --repeat 3
+jq_check "$WORK/repeat.json" '.results[0].repeats == 3 and .results[0].mb_s_min <= .results[0].mb_s and .results[0].mb_s <= .results[0].mb_s_max and .results[0].mb_s_stdev >= 0' "repeats give mean, stdev, min, max"
+
+# CSV: header is the JSON keys, one line per pass
+expect_status 0 "csv" "$USBPERF" disk "$dev" --destructive --size 16M --time 0.5 --bs 1M --tests seq -F csv -q
+check "csv has header + 2 rows" test "$(wc -l <"$WORK/out")" = 3
+check "csv header names the keys" grep -q '^name,op,access,mode,engine,bs_bytes,qd' "$WORK/out"
+
+# a filesystem: test file created, then gone; text output readable
+mkfs.ext4 -q "$dev"
+mkdir "$WORK/mnt"
+mount "$dev" "$WORK/mnt" && MOUNTS+=("$WORK/mnt")
+expect_status 0 "directory target" "$USBPERF" disk "$WORK/mnt" --size 32M --time 0.5 --bs 1M -q
+check "text names the filesystem" grep -Eq '^  filesystem +ext4$' "$WORK/out"
+check "text has the pass table" grep -Eq '^seq-write 1M +direct +psync' "$WORK/out"
+check "test file removed" test -z "$(ls "$WORK/mnt" | grep usbperf-)"
+expect_status 0 "--output FILE" "$USBPERF" disk "$WORK/mnt" --size 8M --time 0.5 --bs 1M --tests seq-read -F json -q -o "$WORK/res.json"
+check "--output leaves stdout empty" test ! -s "$WORK/out"
+jq_check "$WORK/res.json" '.command == "disk" and (.results | length) == 1' "--output file is valid JSON"
+expect_status 0 "--keep" "$USBPERF" disk "$WORK/mnt" --size 8M --time 0.5 --bs 1M --tests seq-write --keep -F json -q
+kept=$(jq -r .target.io_path "$WORK/out")
+check "--keep keeps the file" test -f "$kept"
+expect_status 0 "kept file can be re-tested with writes" "$USBPERF" disk "$kept" --tests seq-write --bs 1M --time 0.5 -q
+rm -f "$kept"
+finish

@@ -1,0 +1,71 @@
+#!/bin/bash
+# Nothing that damages data: block-device writes need --destructive and are
+# refused on mounted, held or root disks; test files vanish on exit and on
+# SIGINT/SIGTERM.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd jq losetup mkfs.ext4 sfdisk sha1sum
+
+dev=$(make_loop 64M --direct-io=on)
+img=$(losetup -nO BACK-FILE "$dev")
+sum0=$(sha1sum <"$img")
+expect_status 2 "writes without --destructive" "$USBPERF" disk "$dev" --tests write --size 8M
+one_line_error "writes without --destructive"
+check "device untouched" test "$(sha1sum <"$img")" = "$sum0"
+expect_status 0 "default tests on a device run read-only" "$USBPERF" disk "$dev" --size 8M --time 0.5 --bs 1M -F json -q
+jq_check "$WORK/out" 'all(.results[]; .op == "read")' "only reads ran"
+jq_check "$WORK/out" 'any(.warnings[]; test("--destructive"))' "the report says how to enable writes"
+check "device still untouched" test "$(sha1sum <"$img")" = "$sum0"
+
+# a partition of the disk is mounted: the whole disk is refused
+pdev=$(make_loop 64M -P)
+echo ',,L' | sfdisk -q "$pdev" >/dev/null 2>&1 && partx -u "$pdev" 2>/dev/null
+sleep 0.5
+if [ -b "${pdev}p1" ]; then
+	mkfs.ext4 -q "${pdev}p1"
+	mkdir "$WORK/mnt"
+	mount "${pdev}p1" "$WORK/mnt" && MOUNTS+=("$WORK/mnt")
+	expect_status 2 "whole disk with a mounted partition" "$USBPERF" disk "$pdev" --destructive --tests write --size 8M
+	check "names the mount" grep -q "is mounted on '$WORK/mnt'" "$WORK/err"
+	expect_status 2 "the mounted partition itself" "$USBPERF" disk "${pdev}p1" --destructive --tests write --size 8M
+	umount "$WORK/mnt"
+else
+	bad "partition device ${pdev}p1 did not appear"
+fi
+
+# held by another exclusive opener (a running usbperf)
+"$USBPERF" disk "$dev" --destructive --tests seq-write --bs 512 --size 64M --time 20 --repeat 50 -q >/dev/null 2>&1 &
+holder=$!
+sleep 1
+expect_status 2 "device held by another process" "$USBPERF" disk "$dev" --destructive --tests write --size 8M
+check "says it is in use" grep -q "in use" "$WORK/err"
+kill -TERM "$holder"
+wait "$holder"
+check "holder exits 143 on SIGTERM" test $? = 143
+
+# the root disk (null engine, write-only: even a broken check could not write)
+root_src=$(findmnt -no SOURCE / 2>/dev/null)
+if [ -b "$root_src" ]; then
+	expect_status 2 "the disk holding /" "$USBPERF" disk "$root_src" --destructive --tests seq-write --engine null --size 1M
+	check "names the root disk" grep -q "holds '/'" "$WORK/err"
+else
+	echo "note: / is not on a block device here; root-disk refusal not exercised"
+fi
+
+# test files go away on SIGINT and SIGTERM, and results so far are printed
+for sig in INT TERM; do
+	mkdir -p "$WORK/sig$sig"
+	"$USBPERF" disk "$WORK/sig$sig" --tests seq-write --bs 4K --size 256M --time 30 -F json -q >"$WORK/sig.json" 2>"$WORK/sig.err" &
+	pid=$!
+	for _ in $(seq 50); do ls "$WORK/sig$sig" | grep -q usbperf- && break; sleep 0.1; done
+	check "SIG$sig: test file exists while running" test -n "$(ls "$WORK/sig$sig")"
+	sleep 0.5
+	kill -"$sig" "$pid"
+	wait "$pid"
+	st=$?
+	want=$((128 + $(kill -l "$sig")))
+	check "SIG$sig: exit $st = $want" test "$st" = "$want"
+	check "SIG$sig: test file removed" test -z "$(ls -A "$WORK/sig$sig")"
+	jq_check "$WORK/sig.json" '.target.interrupted == true and (.results | length) == 1' "SIG$sig: partial JSON is valid"
+done
+finish

@@ -1,0 +1,90 @@
+# Shared helpers for the integration tests: sourced, not run.
+# Each test runs the real binary against real kernel objects and exits
+# 0 (pass), 1 (fail) or 77 (skip, with the reason on stderr).
+set -u
+
+USBPERF=${USBPERF:?set USBPERF to the usbperf binary}
+TEST_NAME=$(basename "$0" .sh)
+WORK=$(mktemp -d "/tmp/usbperf-it-$TEST_NAME.XXXXXX")
+LOOPS=()
+MOUNTS=()
+CGROUPS=()
+FAILS=0
+CHECKS=0
+
+cleanup() {
+	local m l g
+	for m in "${MOUNTS[@]}"; do umount "$m" 2>/dev/null; done
+	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null; done
+	for g in "${CGROUPS[@]}"; do rmdir "$g" 2>/dev/null; done
+	rm -rf "$WORK" "/dev/shm/usbperf-it-$TEST_NAME-$$".*
+}
+trap cleanup EXIT
+
+skip() { echo "SKIP $TEST_NAME: $*" >&2; exit 77; }
+
+need_root() { [ "$(id -u)" = 0 ] || skip "needs root (loop devices, cgroups)"; }
+
+need_cmd() {
+	local c
+	for c in "$@"; do command -v "$c" >/dev/null || skip "needs '$c'"; done
+}
+
+# make_loop SIZE [losetup options...]: a loop device over a RAM-backed file
+make_loop() {
+	local size=$1 img dev
+	shift
+	img=$(mktemp "/dev/shm/usbperf-it-$TEST_NAME-$$.XXXXXX")
+	truncate -s "$size" "$img"
+	dev=$(losetup -f --show "$@" "$img" 2>/dev/null) || skip "cannot create a loop device"
+	LOOPS+=("$dev")
+	echo "$dev"
+}
+
+ok() { CHECKS=$((CHECKS + 1)); echo "ok   $*"; }
+bad() { CHECKS=$((CHECKS + 1)); FAILS=$((FAILS + 1)); echo "FAIL $*"; }
+
+# check DESCRIPTION COMMAND...: passes when the command succeeds
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else bad "$what"; fi
+}
+
+# expect_status WANT DESCRIPTION COMMAND...: run, compare the exit status
+expect_status() {
+	local want=$1 what=$2 got
+	shift 2
+	"$@" >"$WORK/out" 2>"$WORK/err"
+	got=$?
+	if [ "$got" = "$want" ]; then ok "$what (exit $got)"; else
+		bad "$what: exit $got, wanted $want"
+		sed 's/^/    stderr: /' "$WORK/err" | head -5
+	fi
+}
+
+# stderr of the last expect_status is exactly one line
+one_line_error() {
+	local n
+	n=$(wc -l <"$WORK/err")
+	if [ "$n" = 1 ] && grep -q '^usbperf: ' "$WORK/err"; then ok "$1: one-line error: $(cat "$WORK/err")"
+	else bad "$1: stderr has $n lines"; sed 's/^/    /' "$WORK/err" | head -5; fi
+}
+
+# jq_check FILE FILTER DESCRIPTION: the filter must yield true
+jq_check() {
+	if [ "$(jq -r "$2" "$1" 2>/dev/null)" = true ]; then ok "$3"; else
+		bad "$3 (jq '$2' gave '$(jq -r "$2" "$1" 2>&1 | head -3 | tr '\n' ' ')')"
+	fi
+}
+
+# within PCT MEASURED EXPECTED: |measured/expected - 1| <= pct/100
+within() {
+	awk -v p="$1" -v m="$2" -v e="$3" 'BEGIN { d = m / e - 1; if (d < 0) d = -d; exit !(d <= p / 100) }'
+}
+
+finish() {
+	echo "$TEST_NAME: $((CHECKS - FAILS)) passed, $FAILS failed"
+	[ "$FAILS" = 0 ]
+	exit $?
+}
