@@ -398,6 +398,10 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct disk_
 		log_error("--preset cdm sets block sizes and queue depths itself: drop --bs/--qd");
 		return -EINVAL;
 	}
+	if (o->cfg.verify && o->engine == &disk_engine_null) {
+		log_error("--verify needs an engine that moves data: the null engine reads nothing");
+		return -EINVAL;
+	}
 	if (o->cfg.verify && o->rand_bs % PATTERN_UNIT) {
 		log_error("--verify needs block sizes in multiples of %u bytes", PATTERN_UNIT);
 		return -EINVAL;

@@ -81,5 +81,6 @@ int render_json(const struct report *r, struct strbuf *out);
 int render_csv(const struct report *r, struct strbuf *out);
 int render(const struct report *r, enum output_format f, struct strbuf *out);
 
-/* A field's value as text (no unit); "-" for unknown. Exposed for tests. */
+bool field_known(const struct field *f, const void *rec);
+/* A field's value as text (no unit); unknown is "-" for humans, "" for machines. */
 void field_format(const struct field *f, const void *rec, bool human, struct strbuf *out);

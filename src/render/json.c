@@ -12,7 +12,7 @@
 static json_object *field_json(const struct field *f, const void *rec)
 {
 	const char *p = (const char *)rec + f->offset;
-	char buf[64];
+	char buf[400]; /* %f of DBL_MAX is 309 digits */
 
 	switch (f->type) {
 	case FT_STR: {

@@ -37,16 +37,29 @@ void report_add_table(struct report *r, const char *key, const char *title,
 			(struct report_section){key, title, SECTION_TABLE, d, data, count, stride};
 }
 
+bool field_known(const struct field *f, const void *rec)
+{
+	const char *p = (const char *)rec + f->offset;
+
+	if (f->type == FT_STR)
+		return *(const char *const *)p != NULL;
+	if (f->type == FT_DBL)
+		return !isnan(*(const double *)p);
+	return true;
+}
+
 void field_format(const struct field *f, const void *rec, bool human, struct strbuf *out)
 {
 	const char *p = (const char *)rec + f->offset;
 
-	switch (f->type) {
-	case FT_STR: {
-		const char *s = *(const char *const *)p;
-		strbuf_adds(out, s ? s : "-");
-		break;
+	if (!field_known(f, rec)) {
+		strbuf_adds(out, human ? "-" : "");
+		return;
 	}
+	switch (f->type) {
+	case FT_STR:
+		strbuf_adds(out, *(const char *const *)p);
+		break;
 	case FT_U64:
 		strbuf_addf(out, "%llu", (unsigned long long)*(const uint64_t *)p);
 		break;
@@ -61,12 +74,8 @@ void field_format(const struct field *f, const void *rec, bool human, struct str
 		break;
 	}
 	case FT_DBL: {
-		double v = *(const double *)p;
-		if (isnan(v))
-			strbuf_adds(out, human ? "-" : "");
-		else
-			/* machine formats keep 3 more digits than the terminal shows */
-			strbuf_addf(out, "%.*f", human ? f->prec : f->prec + 3, v);
+		/* machine formats keep 3 more digits than the terminal shows */
+		strbuf_addf(out, "%.*f", human ? f->prec : f->prec + 3, *(const double *)p);
 		break;
 	}
 	case FT_BOOL:
@@ -99,14 +108,15 @@ static void text_object(const struct report_section *s, struct strbuf *out)
 		const struct field *f = &s->desc->fields[i];
 		if (!(f->flags & FF_TEXT))
 			continue;
+		bool known = field_known(f, s->data);
+
+		/* unknown strings are left out of the header block: nothing to say */
+		if (f->type == FT_STR && !known)
+			continue;
 		strbuf_reset(&v);
 		field_format(f, s->data, true, &v);
-		/* unknown strings are left out of the header block: nothing to say */
-		if (f->type == FT_STR && !strcmp(v.buf, "-"))
-			continue;
 		strbuf_addf(out, "  %-*s  %s%s%s\n", (int)w, f->header, v.buf,
-			    f->unit && strcmp(v.buf, "-") ? " " : "",
-			    f->unit && strcmp(v.buf, "-") ? f->unit : "");
+			    f->unit && known ? " " : "", f->unit && known ? f->unit : "");
 	}
 	strbuf_release(&v);
 }
@@ -121,12 +131,9 @@ struct column {
 static void cell(const struct column *c, const void *rec, struct strbuf *out)
 {
 	field_format(c->f, rec, true, out);
-	if (c->pm) {
-		struct strbuf v = STRBUF_INIT;
-		field_format(c->pm, rec, true, &v);
-		if (strcmp(v.buf, "-"))
-			strbuf_addf(out, " ±%s", v.buf);
-		strbuf_release(&v);
+	if (c->pm && field_known(c->pm, rec)) {
+		strbuf_adds(out, " ±");
+		field_format(c->pm, rec, true, out);
 	}
 }
 
@@ -199,14 +206,16 @@ static void text_table(const struct report_section *s, struct strbuf *out)
 
 int render_text(const struct report *r, struct strbuf *out)
 {
+	bool first = true;
 	size_t i;
 
 	for (i = 0; i < r->nsec; i++) {
 		const struct report_section *s = &r->sec[i];
 		if (s->kind == SECTION_TABLE && s->count == 0)
 			continue;
-		if (i)
+		if (!first)
 			strbuf_addch(out, '\n');
+		first = false;
 		if (s->kind == SECTION_OBJECT)
 			text_object(s, out);
 		else
@@ -257,9 +266,7 @@ int render_csv(const struct report *r, struct strbuf *out)
 			if (j)
 				strbuf_addch(out, ',');
 			strbuf_reset(&v);
-			field_format(f, record_at(s, i), false, &v);
-			if (f->type == FT_STR && !strcmp(v.buf, "-"))
-				continue; /* unknown: empty cell */
+			field_format(f, record_at(s, i), false, &v); /* unknown: empty cell */
 			csv_quote(v.buf, out);
 		}
 		strbuf_addch(out, '\n');

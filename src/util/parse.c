@@ -41,8 +41,9 @@ int parse_double(const char *s, double min, double max, double *ret)
 
 	if (!s || has_leading_junk(s))
 		return -EINVAL;
-	if (!isdigit((unsigned char)*s) && *s != '.')
-		return -EINVAL; /* rejects "inf", "nan", hex */
+	/* decimal only: strtod would also take "inf", "nan" and hex ("0x1p3") */
+	if ((!isdigit((unsigned char)*s) && *s != '.') || strspn(s, "0123456789.eE+-") != strlen(s))
+		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
 	if (errno == ERANGE)

@@ -58,4 +58,15 @@ kept=$(jq -r .target.io_path "$WORK/out")
 check "--keep keeps the file" test -f "$kept"
 expect_status 0 "kept file can be re-tested with writes" "$USBPERF" disk "$kept" --tests seq-write --bs 1M --time 0.5 -q
 rm -f "$kept"
+
+# progress: on stderr only when it is a terminal, never with --quiet or when redirected
+expect_status 0 "redirected stderr" "$USBPERF" disk "$WORK/mnt" --size 8M --time 0.5 --bs 1M --tests seq-read
+check "no progress when stderr is not a terminal" test ! -s "$WORK/err"
+if command -v script >/dev/null; then
+	script -qec "$USBPERF disk $WORK/mnt --size 64M --time 2 --bs 4K --tests seq-read -F json -o $WORK/tty.json" /dev/null >"$WORK/tty.log" 2>&1
+	check "progress on a terminal names the pass and rate" grep -q 'seq-read 4K direct.*MB/s' "$WORK/tty.log"
+	jq_check "$WORK/tty.json" '.results | length == 1' "JSON not mixed with progress"
+	script -qec "$USBPERF disk $WORK/mnt --size 64M --time 2 --bs 4K --tests seq-read -q -o $WORK/tty.txt" /dev/null >"$WORK/tty.log" 2>&1
+	check "--quiet silences progress on a terminal" test ! -s "$WORK/tty.log"
+fi
 finish

@@ -97,6 +97,7 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 	struct prng rng;
 	uint64_t t0, now, last_progress, issued = 0, next_seq = 0, counter = 0;
 	unsigned inflight = 0, i;
+	bool cpu_ok;
 	int r;
 
 	memset(out, 0, sizeof(*out));
@@ -119,7 +120,7 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 			      spec->access == DISK_RAND ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
 	}
 
-	cpu_sample_take(&c0);
+	cpu_ok = cpu_sample_take(&c0) == 0;
 	t0 = last_progress = now = clock_now_ns();
 	for (;;) {
 		bool stop_issue = out->error || out->interrupted || issued >= region ||
@@ -214,8 +215,10 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 	if (write && buffered && !out->error && fsync(fd) < 0)
 		out->error = -errno;
 	now = clock_now_ns();
-	cpu_sample_take(&c1);
-	cpu_use_between(&c0, &c1, &out->cpu);
+	if (cpu_ok && cpu_sample_take(&c1) == 0)
+		cpu_use_between(&c0, &c1, &out->cpu);
+	else
+		out->cpu = (struct cpu_use){NAN, NAN, NAN, NAN, NAN, NAN};
 	out->seconds = (double)(now - t0) / 1e9;
 	if (!write && buffered)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL);

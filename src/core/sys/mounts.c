@@ -198,5 +198,6 @@ const struct mount_entry *mounts_find_dev(const struct mount_table *t, unsigned 
 
 bool fs_is_fuse(const char *fs_type)
 {
-	return strncmp(fs_type, "fuse", 4) == 0 || strcmp(fs_type, "fuseblk") == 0;
+	/* fuse, fuseblk, fuse.sshfs…; fusectl is FUSE's control filesystem, not a disk */
+	return strncmp(fs_type, "fuse", 4) == 0 && strcmp(fs_type, "fusectl") != 0;
 }

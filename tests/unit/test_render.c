@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: MIT
+/* render: one field table drives text, CSV and JSON; checked against exact output. */
+#include "unit.h"
+#include "render/field.h"
+#include "version.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+struct item {
+	const char *name;
+	const char *note;
+	uint64_t count;
+	double rate;
+	double rate_sd;
+	bool ok;
+	uint64_t size;
+	uint64_t hidden;
+};
+
+static const struct field item_fields[] = {
+	FIELD(struct item, name, "name", "pass", NULL, FT_STR, 0, FF_TEXT),
+	FIELD(struct item, note, "note", "note", NULL, FT_STR, 0, FF_TEXT),
+	FIELD(struct item, count, "count", "n", NULL, FT_U64, 0, FF_TEXT),
+	FIELD(struct item, rate, "rate_mb_s", "rate", "MB/s", FT_DBL, 1, FF_TEXT),
+	FIELD(struct item, rate_sd, "rate_mb_s_stdev", "sd", "MB/s", FT_DBL, 1,
+	      FF_TEXT | FF_PLUSMINUS),
+	FIELD(struct item, ok, "ok", "ok", NULL, FT_BOOL, 0, FF_TEXT),
+	FIELD(struct item, size, "bs_bytes", "bs", NULL, FT_SIZE, 0, FF_TEXT),
+	FIELD(struct item, hidden, "hidden", "hidden", NULL, FT_U64, 0, 0),
+};
+
+struct info {
+	const char *target;
+	const char *fs;
+	uint64_t size;
+	double limit;
+	double cached;
+	bool verify;
+	uint64_t seed;
+};
+
+static const struct field info_fields[] = {
+	FIELD(struct info, target, "target", "target", NULL, FT_STR, 0, FF_TEXT),
+	FIELD(struct info, fs, "fs_type", "filesystem", NULL, FT_STR, 0, FF_TEXT),
+	FIELD(struct info, size, "size_bytes", "region", NULL, FT_SIZE, 0, FF_TEXT),
+	FIELD(struct info, limit, "time_limit_s", "time limit", "s per pass", FT_DBL, 1, FF_TEXT),
+	FIELD(struct info, cached, "cached_pct", "cached", "%", FT_DBL, 1, FF_TEXT),
+	FIELD(struct info, verify, "verify", "verify", NULL, FT_BOOL, 0, FF_TEXT),
+	FIELD(struct info, seed, "seed", "seed", NULL, FT_U64, 0, 0),
+};
+
+static const struct record_desc item_desc = RECORD_DESC("item", item_fields);
+static const struct record_desc info_desc = RECORD_DESC("info", info_fields);
+
+static const struct item rows[2] = {
+	{"seq-read 1M", "warm", 42, 123.456, 1.25, true, 1 << 20, 7},
+	{"rand, \"4K\"", NULL, UINT64_MAX, NAN, NAN, false, 4097, 8},
+};
+static const struct info info = {"/mnt/usb", NULL, 128ULL << 20, 5, NAN, true, 99};
+static char *const warnings[] = {"first warning", "second: 'x'"};
+
+static void build_report(struct report *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->command = "disk";
+	r->warnings = warnings;
+	r->nwarnings = 2;
+	report_add_object(r, "target", NULL, &info_desc, &info);
+	report_add_table(r, "results", "results", &item_desc, rows, 2, sizeof(rows[0]));
+}
+
+static const char want_text[] =
+	"  target      /mnt/usb\n"
+	"  region      128M\n"
+	"  time limit  5.0 s per pass\n"
+	"  cached      -\n"
+	"  verify      yes\n"
+	"\n"
+	"results\n"
+	"pass         note                     n        rate  ok     bs\n"
+	"                                               MB/s\n"
+	"seq-read 1M  warm                    42  123.5 ±1.2  yes    1M\n"
+	"rand, \"4K\"   -     18446744073709551615           -  no   4097\n"
+	"\n"
+	"warning: first warning\n"
+	"warning: second: 'x'\n";
+
+static const char want_csv[] =
+	"name,note,count,rate_mb_s,rate_mb_s_stdev,ok,bs_bytes,hidden\n"
+	"seq-read 1M,warm,42,123.4560,1.2500,yes,1048576,7\n"
+	"\"rand, \"\"4K\"\"\",,18446744073709551615,,,no,4097,8\n";
+
+static void test_text_exact(void **state)
+{
+	struct strbuf out = STRBUF_INIT, via = STRBUF_INIT;
+	struct report r;
+
+	(void)state;
+	build_report(&r);
+	strbuf_adds(&out, ">"); /* renderers append */
+	assert_int_equal(render_text(&r, &out), 0);
+	assert_int_equal(out.buf[0], '>');
+	assert_string_equal(out.buf + 1, want_text);
+	assert_int_equal(render(&r, FORMAT_TEXT, &via), 0);
+	assert_string_equal(via.buf, want_text);
+	strbuf_release(&out);
+	strbuf_release(&via);
+}
+
+static void test_csv_exact(void **state)
+{
+	struct strbuf out = STRBUF_INIT, via = STRBUF_INIT;
+	struct report r;
+
+	(void)state;
+	build_report(&r);
+	assert_int_equal(render_csv(&r, &out), 0);
+	assert_string_equal(out.buf, want_csv);
+	assert_int_equal(render(&r, FORMAT_CSV, &via), 0);
+	assert_string_equal(via.buf, want_csv);
+	strbuf_release(&out);
+	strbuf_release(&via);
+}
+
+static void test_csv_quoting(void **state)
+{
+	static const struct {
+		const char *value, *cell;
+	} cases[] = {
+		{"plain", "plain"},
+		{"a,b", "\"a,b\""},
+		{"say \"hi\"", "\"say \"\"hi\"\"\""},
+		{"two\nlines", "\"two\nlines\""},
+		{"cr\r", "\"cr\r\""},
+		{"\"", "\"\"\"\""},
+		{"", ""},
+		{NULL, ""},
+	};
+	static const struct field f[] = {
+		FIELD(struct item, name, "name", "name", NULL, FT_STR, 0, FF_TEXT),
+		FIELD(struct item, count, "count", "n", NULL, FT_U64, 0, FF_TEXT),
+	};
+	static const struct record_desc d = RECORD_DESC("q", f);
+	char want[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct item it = {.name = cases[i].value, .count = 3};
+		struct report r = {.command = "x"};
+		struct strbuf out = STRBUF_INIT;
+
+		report_add_table(&r, "t", NULL, &d, &it, 1, sizeof(it));
+		assert_int_equal(render_csv(&r, &out), 0);
+		snprintf(want, sizeof(want), "name,count\n%s,3\n", cases[i].cell);
+		assert_string_equal(out.buf, want);
+		strbuf_release(&out);
+	}
+}
+
+static void test_csv_needs_a_table(void **state)
+{
+	struct report r = {.command = "x"};
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	report_add_object(&r, "target", NULL, &info_desc, &info);
+	assert_int_equal(render_csv(&r, &out), -EINVAL);
+	strbuf_release(&out);
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		fail_msg("JSON key '%s' missing", key);
+	return v;
+}
+
+static void assert_json_string(json_object *o, const char *key, const char *want)
+{
+	json_object *v = get(o, key);
+
+	assert_true(json_object_is_type(v, json_type_string));
+	assert_string_equal(json_object_get_string(v), want);
+}
+
+static void assert_json_int(json_object *o, const char *key, uint64_t want)
+{
+	json_object *v = get(o, key);
+
+	assert_true(json_object_is_type(v, json_type_int));
+	assert_int_equal(json_object_get_uint64(v), want);
+}
+
+static void assert_json_null(json_object *o, const char *key)
+{
+	if (get(o, key) != NULL)
+		fail_msg("JSON '%s' = %s, expected null", key,
+			 json_object_to_json_string(get(o, key)));
+}
+
+static void test_json(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+	json_object *root, *t, *res, *row, *w;
+	struct report r;
+
+	(void)state;
+	build_report(&r);
+	assert_int_equal(render_json(&r, &out), 0);
+	assert_int_equal(out.buf[out.len - 1], '\n');
+	root = json_tokener_parse(out.buf);
+	assert_non_null(root);
+	assert_true(json_object_is_type(root, json_type_object));
+	assert_json_string(root, "usbperf", USBPERF_VERSION);
+	assert_json_string(root, "command", "disk");
+
+	t = get(root, "target");
+	assert_true(json_object_is_type(t, json_type_object));
+	assert_json_string(t, "target", "/mnt/usb");
+	assert_json_null(t, "fs_type");
+	assert_json_int(t, "size_bytes", 128ULL << 20);
+	assert_true(json_object_is_type(get(t, "time_limit_s"), json_type_double));
+	assert_near(json_object_get_double(get(t, "time_limit_s")), 5.0, 0);
+	assert_json_null(t, "cached_pct");
+	assert_true(json_object_is_type(get(t, "verify"), json_type_boolean));
+	assert_true(json_object_get_boolean(get(t, "verify")));
+	assert_json_int(t, "seed", 99); /* not shown in text, still in JSON */
+	assert_int_equal(json_object_object_length(t), ARRAY_SIZE(info_fields));
+
+	res = get(root, "results");
+	assert_true(json_object_is_type(res, json_type_array));
+	assert_int_equal(json_object_array_length(res), 2);
+	row = json_object_array_get_idx(res, 0);
+	assert_int_equal(json_object_object_length(row), ARRAY_SIZE(item_fields));
+	assert_json_string(row, "name", "seq-read 1M");
+	assert_json_string(row, "note", "warm");
+	assert_json_int(row, "count", 42);
+	assert_near(json_object_get_double(get(row, "rate_mb_s")), 123.456, 1e-9);
+	assert_near(json_object_get_double(get(row, "rate_mb_s_stdev")), 1.25, 1e-9);
+	assert_true(json_object_get_boolean(get(row, "ok")));
+	assert_json_int(row, "bs_bytes", 1 << 20);
+	assert_json_int(row, "hidden", 7);
+	row = json_object_array_get_idx(res, 1);
+	assert_json_string(row, "name", "rand, \"4K\"");
+	assert_json_null(row, "note");
+	assert_json_int(row, "count", UINT64_MAX);
+	assert_json_null(row, "rate_mb_s");
+	assert_json_null(row, "rate_mb_s_stdev");
+	assert_true(json_object_is_type(get(row, "ok"), json_type_boolean));
+	assert_false(json_object_get_boolean(get(row, "ok")));
+	assert_json_int(row, "bs_bytes", 4097);
+
+	w = get(root, "warnings");
+	assert_true(json_object_is_type(w, json_type_array));
+	assert_int_equal(json_object_array_length(w), 2);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(w, 0)),
+			    "first warning");
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(w, 1)),
+			    "second: 'x'");
+	json_object_put(root);
+	strbuf_release(&out);
+}
+
+static void test_json_no_warnings_empty_table(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct report r = {.command = "disk"};
+	json_object *root, *w, *res;
+
+	(void)state;
+	report_add_table(&r, "results", NULL, &item_desc, rows, 0, sizeof(rows[0]));
+	assert_int_equal(render(&r, FORMAT_JSON, &out), 0);
+	root = json_tokener_parse(out.buf);
+	assert_non_null(root);
+	/* always present, so consumers need no existence checks */
+	w = get(root, "warnings");
+	assert_true(json_object_is_type(w, json_type_array));
+	assert_int_equal(json_object_array_length(w), 0);
+	res = get(root, "results");
+	assert_true(json_object_is_type(res, json_type_array));
+	assert_int_equal(json_object_array_length(res), 0);
+	json_object_put(root);
+	strbuf_release(&out);
+}
+
+static void test_text_skips_empty_table(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct report r = {.command = "disk"};
+
+	(void)state;
+	report_add_object(&r, "target", NULL, &info_desc, &info);
+	report_add_table(&r, "empty", "never shown", &item_desc, rows, 0, sizeof(rows[0]));
+	report_add_table(&r, "results", NULL, &item_desc, rows, 1, sizeof(rows[0]));
+	assert_int_equal(render_text(&r, &out), 0);
+	assert_null(strstr(out.buf, "never shown"));
+	assert_null(strstr(out.buf, "\n\n\n"));
+	assert_non_null(strstr(out.buf, "  verify      yes\n\npass "));
+	/* no warnings: no trailing blank line */
+	assert_int_not_equal(out.buf[out.len - 2], '\n');
+	strbuf_release(&out);
+}
+
+static void test_field_format(void **state)
+{
+	static const struct {
+		size_t field;
+		bool human;
+		const char *want;
+	} cases[] = {
+		{0, true, "seq-read 1M"},
+		{1, true, "warm"},
+		{2, true, "42"},
+		{3, true, "123.5"},
+		{3, false, "123.4560"}, /* machine formats: 3 more digits */
+		{4, true, "1.2"},
+		{5, true, "yes"},
+		{5, false, "yes"},
+		{6, true, "1M"},
+		{6, false, "1048576"},
+		{7, false, "7"},
+	};
+	static const struct {
+		size_t field;
+		bool human;
+		const char *want;
+	} unknown[] = {
+		/* unknown: "-" for people, empty for machines */
+		{1, true, "-"}, {3, true, "-"}, {3, false, ""}, {5, true, "no"}, {6, true, "4097"},
+	};
+	struct strbuf v = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		strbuf_reset(&v);
+		field_format(&item_fields[cases[i].field], &rows[0], cases[i].human, &v);
+		if (strcmp(v.buf, cases[i].want))
+			fail_msg("field %s (human %d) = \"%s\", expected \"%s\"",
+				 item_fields[cases[i].field].key, cases[i].human, v.buf,
+				 cases[i].want);
+	}
+	for (i = 0; i < ARRAY_SIZE(unknown); i++) {
+		strbuf_reset(&v);
+		field_format(&item_fields[unknown[i].field], &rows[1], unknown[i].human, &v);
+		if (strcmp(v.buf, unknown[i].want))
+			fail_msg("row 2 field %s (human %d) = \"%s\", expected \"%s\"",
+				 item_fields[unknown[i].field].key, unknown[i].human, v.buf,
+				 unknown[i].want);
+	}
+	strbuf_release(&v);
+}
+
+static void test_format_parse(void **state)
+{
+	enum output_format f = FORMAT_CSV;
+
+	(void)state;
+	assert_int_equal(format_parse("text", &f), 0);
+	assert_int_equal(f, FORMAT_TEXT);
+	assert_int_equal(format_parse("json", &f), 0);
+	assert_int_equal(f, FORMAT_JSON);
+	assert_int_equal(format_parse("csv", &f), 0);
+	assert_int_equal(f, FORMAT_CSV);
+	assert_int_equal(format_parse("JSON", &f), -EINVAL);
+	assert_int_equal(format_parse("", &f), -EINVAL);
+	assert_int_equal(format_parse("xml", &f), -EINVAL);
+	assert_int_equal(f, FORMAT_CSV); /* untouched on failure */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_exact),
+		cmocka_unit_test(test_csv_exact),
+		cmocka_unit_test(test_csv_quoting),
+		cmocka_unit_test(test_csv_needs_a_table),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_json_no_warnings_empty_table),
+		cmocka_unit_test(test_text_skips_empty_table),
+		cmocka_unit_test(test_field_format),
+		cmocka_unit_test(test_format_parse),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

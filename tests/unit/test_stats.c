@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+/* util/stats: summaries of repeats and the log-linear latency histogram. */
+#include "unit.h"
+#include "util/stats.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A bucket reports its midpoint: at most half a bucket, 1/256 of the value, away. */
+#define HIST_REL_ERR (1.0 / (2 * HIST_SUB))
+
+struct summary_case {
+	const char *what;
+	double v[8];
+	size_t n;
+	double mean, stdev, min, max;
+};
+
+static void test_summarize(void **state)
+{
+	static const struct summary_case cases[] = {
+		{"one value", {3.5}, 1, 3.5, 0, 3.5, 3.5},
+		{"textbook", {2, 4, 4, 4, 5, 5, 7, 9}, 8, 5, 2.1380899352993950, 2, 9},
+		{"two", {-1, 1}, 2, 0, 1.4142135623730951, -1, 1},
+		{"unsorted", {5, -3, 10, 2}, 4, 3.5, 5.4467115461227307, -3, 10},
+		{"constant", {7, 7, 7}, 3, 7, 0, 7, 7},
+		/* large offset, small spread: naive sum-of-squares loses this */
+		{"offset", {1e9 + 4, 1e9 + 7, 1e9 + 13, 1e9 + 16}, 4, 1e9 + 10, 5.4772255750516612,
+		 1e9 + 4, 1e9 + 16},
+	};
+	struct summary s;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct summary_case *c = &cases[i];
+
+		memset(&s, 0xff, sizeof(s));
+		summarize(c->v, c->n, &s);
+		print_message("summarize: %s\n", c->what);
+		assert_int_equal(s.n, c->n);
+		assert_near(s.mean, c->mean, 1e-9 * fabs(c->mean) + 1e-12);
+		assert_near(s.stdev, c->stdev, 1e-9);
+		assert_true(s.min == c->min);
+		assert_true(s.max == c->max);
+	}
+}
+
+static void test_summarize_empty(void **state)
+{
+	struct summary s;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.n = 99;
+	summarize(NULL, 0, &s);
+	assert_int_equal(s.n, 0);
+	assert_nan(s.mean);
+	assert_nan(s.stdev);
+	assert_nan(s.min);
+	assert_nan(s.max);
+}
+
+static struct histogram *hist_new(void)
+{
+	struct histogram *h = malloc(sizeof(*h));
+
+	assert_non_null(h);
+	memset(h, 0xa5, sizeof(*h)); /* hist_init must clear every byte that matters */
+	hist_init(h);
+	return h;
+}
+
+static void test_hist_exact_below_sub(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	for (v = 0; v < HIST_SUB; v++) {
+		assert_int_equal(hist_index(v), v);
+		assert_int_equal(hist_bucket_value((unsigned)v), v);
+	}
+	assert_int_equal(hist_index(HIST_SUB), HIST_SUB);
+}
+
+static void test_hist_bucket_roundtrip(void **state)
+{
+	unsigned i;
+
+	(void)state;
+	/* every bucket's reported value lies in that bucket */
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		uint64_t v = hist_bucket_value(i);
+
+		if (hist_index(v) != i)
+			fail_msg("bucket %u reports %llu, which maps to bucket %u", i,
+				 (unsigned long long)v, hist_index(v));
+		if (i && v <= hist_bucket_value(i - 1))
+			fail_msg("bucket values not increasing at %u", i);
+	}
+}
+
+static void check_value(uint64_t v, unsigned *prev_idx)
+{
+	unsigned idx = hist_index(v);
+	double rep;
+
+	if (idx >= HIST_BUCKETS)
+		fail_msg("hist_index(%llu) = %u, past the last bucket", (unsigned long long)v, idx);
+	rep = (double)hist_bucket_value(idx);
+	if (fabs(rep - (double)v) > HIST_REL_ERR * (double)v)
+		fail_msg("%llu is reported as %.0f: %.3f%% off", (unsigned long long)v, rep,
+			 100 * fabs(rep - (double)v) / (double)v);
+	if (idx < *prev_idx)
+		fail_msg("hist_index not monotonic at %llu: %u after %u", (unsigned long long)v,
+			 idx, *prev_idx);
+	*prev_idx = idx;
+}
+
+static void test_hist_accuracy_whole_range(void **state)
+{
+	const uint64_t top = (1ULL << HIST_MAX_BITS) - 1;
+	unsigned prev = 0, k;
+	uint64_t v;
+
+	(void)state;
+	/* a geometric walk through the whole range, about 2000 steps per decade */
+	for (v = 1; v <= top; v = v + 1 + v / 1000)
+		check_value(v, &prev);
+	check_value(top, &prev);
+	/* and each power of two's edges */
+	for (k = 1; k < HIST_MAX_BITS; k++) {
+		prev = 0;
+		check_value((1ULL << k) - 1, &prev);
+		check_value(1ULL << k, &prev);
+		check_value((1ULL << k) + 1, &prev);
+		if (k > HIST_SUB_BITS)
+			assert_true(hist_index(1ULL << k) > hist_index((1ULL << k) - 1));
+	}
+	assert_int_equal(hist_index(top), HIST_BUCKETS - 1);
+	/* past the range: clamped into the last bucket, never past the array */
+	assert_int_equal(hist_index(1ULL << HIST_MAX_BITS), HIST_BUCKETS - 1);
+	assert_int_equal(hist_index(UINT64_MAX), HIST_BUCKETS - 1);
+}
+
+static void test_hist_quantiles_uniform(void **state)
+{
+	static const struct {
+		double q, want, tol;
+	} cases[] = {
+		{0.0, 1, 0},
+		{0.10, 10000, 100},
+		{0.50, 50000, 500},
+		{0.99, 99000, 990},
+		{0.999, 99900, 999},
+		{1.0, 100000, 0},
+	};
+	struct histogram *h = hist_new();
+	uint64_t v;
+	size_t i;
+
+	(void)state;
+	for (v = 1; v <= 100000; v++)
+		hist_record(h, v);
+	assert_int_equal(h->count, 100000);
+	assert_int_equal(h->min, 1);
+	assert_int_equal(h->max, 100000);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		double got = hist_quantile(h, cases[i].q);
+
+		if (fabs(got - cases[i].want) > cases[i].tol)
+			fail_msg("quantile %g = %.1f, expected %.0f +- %.0f", cases[i].q, got,
+				 cases[i].want, cases[i].tol);
+	}
+	assert_near(hist_mean(h), 50000.5, 1e-9);
+	free(h);
+}
+
+static void test_hist_quantiles_small(void **state)
+{
+	/* exact region: nearest rank with no bucket rounding */
+	static const struct {
+		double q, want;
+	} cases[] = {
+		{0.01, 10}, {0.25, 10}, {0.26, 20}, {0.50, 20},
+		{0.51, 30}, {0.75, 30}, {0.76, 40}, {0.999, 40},
+	};
+	struct histogram *h = hist_new();
+	size_t i;
+
+	(void)state;
+	hist_record(h, 40);
+	hist_record(h, 10);
+	hist_record(h, 30);
+	hist_record(h, 20);
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		if (hist_quantile(h, cases[i].q) != cases[i].want)
+			fail_msg("quantile %g = %g, expected %g", cases[i].q,
+				 hist_quantile(h, cases[i].q), cases[i].want);
+	assert_near(hist_mean(h), 25, 0);
+	free(h);
+}
+
+static void test_hist_single_and_empty(void **state)
+{
+	struct histogram *h = hist_new();
+
+	(void)state;
+	assert_int_equal(h->count, 0);
+	assert_nan(hist_quantile(h, 0.5));
+	assert_nan(hist_mean(h));
+	/* 1000 sits in a bucket whose midpoint is 1002: clamped to what was seen */
+	hist_record(h, 1000);
+	assert_true(hist_bucket_value(hist_index(1000)) != 1000);
+	assert_near(hist_quantile(h, 0.0), 1000, 0);
+	assert_near(hist_quantile(h, 0.5), 1000, 0);
+	assert_near(hist_quantile(h, 0.99), 1000, 0);
+	assert_near(hist_quantile(h, 1.0), 1000, 0);
+	/* values past the range land in the last bucket but keep an exact max */
+	hist_record(h, UINT64_MAX);
+	assert_int_equal(h->bucket[HIST_BUCKETS - 1], 1);
+	assert_true(hist_quantile(h, 1.0) == (double)UINT64_MAX);
+	free(h);
+}
+
+static void test_hist_merge(void **state)
+{
+	struct histogram *all = hist_new(), *odd = hist_new(), *even = hist_new();
+	struct histogram *empty = hist_new(), *copy = hist_new();
+	uint64_t v;
+
+	(void)state;
+	for (v = 3; v <= 200000; v += 7) {
+		hist_record(all, v * 13);
+		hist_record(v % 2 ? odd : even, v * 13);
+	}
+	memcpy(copy, odd, sizeof(*copy));
+	hist_merge(odd, empty);
+	assert_memory_equal(odd, copy, sizeof(*copy));
+
+	hist_merge(odd, even);
+	assert_int_equal(odd->count, all->count);
+	assert_int_equal(odd->min, all->min);
+	assert_int_equal(odd->max, all->max);
+	assert_true(odd->sum == all->sum);
+	assert_memory_equal(odd->bucket, all->bucket, sizeof(all->bucket));
+	assert_near(hist_quantile(odd, 0.5), hist_quantile(all, 0.5), 0);
+
+	/* into an empty histogram: min must come from src, not the UINT64_MAX start */
+	hist_merge(empty, even);
+	assert_int_equal(empty->count, even->count);
+	assert_int_equal(empty->min, even->min);
+	assert_int_equal(empty->max, even->max);
+	assert_memory_equal(empty->bucket, even->bucket, sizeof(even->bucket));
+	free(all);
+	free(odd);
+	free(even);
+	free(empty);
+	free(copy);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_summarize),
+		cmocka_unit_test(test_summarize_empty),
+		cmocka_unit_test(test_hist_exact_below_sub),
+		cmocka_unit_test(test_hist_bucket_roundtrip),
+		cmocka_unit_test(test_hist_accuracy_whole_range),
+		cmocka_unit_test(test_hist_quantiles_uniform),
+		cmocka_unit_test(test_hist_quantiles_small),
+		cmocka_unit_test(test_hist_single_and_empty),
+		cmocka_unit_test(test_hist_merge),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
