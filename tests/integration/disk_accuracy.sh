@@ -8,7 +8,8 @@ need_cmd jq losetup
 BLKIO=/sys/fs/cgroup/blkio
 [ -f "$BLKIO/blkio.throttle.read_bps_device" ] || skip "no cgroup v1 blkio throttling here"
 
-dev=$(make_loop 512M --direct-io=on)
+make_loop 512M --direct-io=on
+dev=$LOOP
 majmin=$(cat "/sys/block/$(basename "$dev")/dev")
 grp="$BLKIO/usbperf-it-$$"
 mkdir "$grp" || skip "cannot create a blkio cgroup"

@@ -5,7 +5,8 @@
 need_root
 need_cmd jq losetup mkfs.ext4
 
-dev=$(make_loop 256M --direct-io=on)
+make_loop 256M --direct-io=on
+dev=$LOOP
 run() { # run NAME ARGS...: usbperf JSON into $WORK/NAME.json
 	local name=$1
 	shift

@@ -6,7 +6,8 @@
 need_root
 need_cmd jq losetup mkfs.ext4 sfdisk sha1sum
 
-dev=$(make_loop 64M --direct-io=on)
+make_loop 64M --direct-io=on
+dev=$LOOP
 img=$(losetup -nO BACK-FILE "$dev")
 sum0=$(sha1sum <"$img")
 expect_status 2 "writes without --destructive" "$USBPERF" disk "$dev" --tests write --size 8M
@@ -18,7 +19,8 @@ jq_check "$WORK/out" 'any(.warnings[]; test("--destructive"))' "the report says 
 check "device still untouched" test "$(sha1sum <"$img")" = "$sum0"
 
 # a partition of the disk is mounted: the whole disk is refused
-pdev=$(make_loop 64M -P)
+make_loop 64M -P
+pdev=$LOOP
 echo ',,L' | sfdisk -q "$pdev" >/dev/null 2>&1 && partx -u "$pdev" 2>/dev/null
 sleep 0.5
 if [ -b "${pdev}p1" ]; then

@@ -5,7 +5,8 @@
 need_root
 need_cmd jq losetup dd
 
-dev=$(make_loop 64M --direct-io=on)
+make_loop 64M --direct-io=on
+dev=$LOOP
 expect_status 0 "verify run on a device" "$USBPERF" disk "$dev" --destructive --verify --seed 42 --size 32M --bs 64K,1M --time 2 -F json -q
 jq_check "$WORK/out" '.target.verify == true and .target.verify_errors == 0 and (.verify_errors | length) == 0' "clean verify"
 jq_check "$WORK/out" '.target.seed == 42' "seed reported"

@@ -30,15 +30,15 @@ need_cmd() {
 	for c in "$@"; do command -v "$c" >/dev/null || skip "needs '$c'"; done
 }
 
-# make_loop SIZE [losetup options...]: a loop device over a RAM-backed file
+# make_loop SIZE [losetup options...]: a loop device over a RAM-backed file,
+# left in $LOOP (not echoed: a $(...) subshell would lose it from LOOPS)
 make_loop() {
-	local size=$1 img dev
+	local size=$1 img
 	shift
 	img=$(mktemp "/dev/shm/usbperf-it-$TEST_NAME-$$.XXXXXX")
 	truncate -s "$size" "$img"
-	dev=$(losetup -f --show "$@" "$img" 2>/dev/null) || skip "cannot create a loop device"
-	LOOPS+=("$dev")
-	echo "$dev"
+	LOOP=$(losetup -f --show "$@" "$img" 2>/dev/null) || skip "cannot create a loop device"
+	LOOPS+=("$LOOP")
 }
 
 ok() { CHECKS=$((CHECKS + 1)); echo "ok   $*"; }

@@ -30,9 +30,10 @@ struct disk_engine_ops {
 		    size_t buflen);
 	/* queue one request; it may complete immediately (synchronous engines) */
 	int (*queue)(struct disk_engine *e, struct disk_io *io);
-	/* hand queued requests to the kernel */
+	/* hand queued requests to the kernel (an engine may defer this to reap) */
 	int (*submit)(struct disk_engine *e);
-	/* wait for at least min completions; store up to max into done[], return count */
+	/* submit what is queued, wait for at least min completions, store up to max
+	 * into done[], return the count */
 	int (*reap)(struct disk_engine *e, unsigned min, struct disk_io **done, unsigned max);
 	void (*close)(struct disk_engine *e);
 };
