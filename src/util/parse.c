@@ -15,7 +15,8 @@ static bool has_leading_junk(const char *s)
 	return !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+';
 }
 
-int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *ret)
+/* The digits at the start of s; *ret_end points past them. */
+static int leading_u64(const char *s, unsigned long long *ret, char **ret_end)
 {
 	unsigned long long v;
 	char *end;
@@ -26,7 +27,23 @@ int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *ret)
 	v = strtoull(s, &end, 10);
 	if (errno == ERANGE)
 		return -ERANGE;
-	if (errno || end == s || *end)
+	if (errno || end == s)
+		return -EINVAL;
+	*ret = v;
+	*ret_end = end;
+	return 0;
+}
+
+int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *ret)
+{
+	unsigned long long v;
+	char *end;
+	int r;
+
+	r = leading_u64(s, &v, &end);
+	if (r < 0)
+		return r;
+	if (*end)
 		return -EINVAL;
 	if (v < min || v > max)
 		return -ERANGE;
@@ -101,14 +118,9 @@ int parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *ret)
 	char *end;
 	int r;
 
-	if (!s || has_leading_junk(s) || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
-	if (errno || end == s)
-		return -EINVAL;
+	r = leading_u64(s, &v, &end);
+	if (r < 0)
+		return r;
 	r = lookup_suffix(end, &mult);
 	if (r < 0)
 		return r;
