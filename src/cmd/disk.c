@@ -526,6 +526,11 @@ int cmd_disk(int argc, char **argv, struct global_opts *g)
 		disk_report_note(&rep, "test file kept: '%s'", t.io_path);
 	if (rep.interrupted)
 		disk_report_note(&rep, "interrupted by signal %d: results so far", (int)signal_stop);
+	if (o.cdm && disk_report_pair(&rep) < 0) {
+		log_error("disk: out of memory");
+		status = EXIT_RUNTIME;
+		goto out_close;
+	}
 	disk_report_describe(&rep, &view);
 	status = exit_status(&rep);
 	if (emit_report(g, &view) < 0 && status == EXIT_OK)

@@ -34,6 +34,9 @@ jq_check "$WORK/null.json" 'all(.results[]; .engine == "null" and .bytes == 6710
 
 run cdm "$dev" --destructive --size 64M --time 0.5 --preset cdm
 jq_check "$WORK/cdm.json" '[.results[] | "\(.name) \(.op) \(.qd) \(.engine)"] == ["SEQ1M Q8T1 read 8 io_uring","SEQ1M Q8T1 write 8 io_uring","SEQ1M Q1T1 read 1 psync","SEQ1M Q1T1 write 1 psync","RND4K Q32T1 read 32 io_uring","RND4K Q32T1 write 32 io_uring","RND4K Q1T1 read 1 psync","RND4K Q1T1 write 1 psync"]' "cdm preset rows"
+jq_check "$WORK/cdm.json" '[.summary[].name] == ["SEQ1M Q8T1","SEQ1M Q1T1","RND4K Q32T1","RND4K Q1T1"] and all(.summary[]; .read_mb_s > 0 and .write_mb_s > 0)' "cdm summary: four rows, read and write"
+jq_check "$WORK/cdm.json" '.summary[2].read_mb_s == ([.results[] | select(.name == "RND4K Q32T1" and .op == "read")][0].mb_s)' "summary figures are the passes' figures"
+jq_check "$WORK/psync.json" 'has("summary") | not' "no summary without the preset"
 
 run repeat "$dev" --destructive --size 16M --time 1 --bs 1M --tests seq-read --repeat 3
 jq_check "$WORK/repeat.json" '.results[0].repeats == 3 and .results[0].mb_s_min <= .results[0].mb_s and .results[0].mb_s <= .results[0].mb_s_max and .results[0].mb_s_stdev >= 0' "repeats give mean, stdev, min, max"
@@ -49,7 +52,7 @@ mkdir "$WORK/mnt"
 mount "$dev" "$WORK/mnt" && MOUNTS+=("$WORK/mnt")
 expect_status 0 "directory target" "$USBPERF" disk "$WORK/mnt" --size 32M --time 0.5 --bs 1M -q
 check "text names the filesystem" grep -Eq '^  filesystem +ext4$' "$WORK/out"
-check "text has the pass table" grep -Eq '^seq-write 1M +direct +psync' "$WORK/out"
+check "text has the pass table" grep -Eq '^seq-write 1M +write +direct +psync' "$WORK/out"
 check "test file removed" test -z "$(ls "$WORK/mnt" | grep usbperf-)"
 expect_status 0 "--output FILE" "$USBPERF" disk "$WORK/mnt" --size 8M --time 0.5 --bs 1M --tests seq-read -F json -q -o "$WORK/res.json"
 check "--output leaves stdout empty" test ! -s "$WORK/out"

@@ -54,6 +54,19 @@ else
 	echo "note: / is not on a block device here; root-disk refusal not exercised"
 fi
 
+# ENOSPC mid-pass: a sparse usbperf file bigger than its filesystem ends the
+# pass with a clear message; the results so far are kept (exit 3)
+make_loop 24M
+mkfs.ext4 -q "$LOOP"
+mkdir "$WORK/small"
+mount "$LOOP" "$WORK/small" && MOUNTS+=("$WORK/small")
+truncate -s 64M "$WORK/small/usbperf-sparse.tmp"
+expect_status 3 "ENOSPC mid-pass" "$USBPERF" disk "$WORK/small/usbperf-sparse.tmp" --tests seq-write --bs 1M,64K --size 64M -F json -q
+jq_check "$WORK/out" '(.results | length) == 1 and .results[0].status == "partial" and .results[0].bytes > 0' "partial result kept"
+jq_check "$WORK/out" 'any(.warnings[]; test("No space left"))' "the report names ENOSPC"
+check "stderr names ENOSPC" grep -q "No space left on device" "$WORK/err"
+umount "$WORK/small"
+
 # test files go away on SIGINT and SIGTERM, and results so far are printed
 for sig in INT TERM; do
 	mkdir -p "$WORK/sig$sig"

@@ -110,6 +110,13 @@ struct disk_row {
 	uint64_t verify_errors;
 };
 
+/* Read and write of one pass name side by side: the CrystalDiskMark view. */
+struct disk_pair_row {
+	const char *name;
+	double read_mb_s, write_mb_s;
+	double read_iops, write_iops;
+};
+
 struct disk_report {
 	/* target facts for the header section */
 	const char *path, *kind, *io_path, *fs_type, *mount_point, *source, *cache_drop;
@@ -118,6 +125,8 @@ struct disk_report {
 	bool verify;
 	struct disk_row *rows;
 	size_t nrows;
+	struct disk_pair_row *pairs; /* filled by disk_report_pair() */
+	size_t npairs;
 	struct verify_error *verrs;
 	size_t nverrs;
 	uint64_t verify_errors_total;
@@ -142,6 +151,8 @@ const char *disk_target_cleanup_path(const struct disk_target *t);
 
 int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_report *ret);
 void disk_report_release(struct disk_report *r);
+/* Fold rows with the same name (read and write) into pairs, in first-seen order. */
+int disk_report_pair(struct disk_report *r);
 /* Add a line to the report's warnings (what could distort or limit the figures). */
 __attribute__((format(printf, 2, 3))) void disk_report_note(struct disk_report *r,
 							  const char *fmt, ...);

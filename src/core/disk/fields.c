@@ -24,7 +24,7 @@ static const struct field target_fields[] = {
 
 static const struct field row_fields[] = {
 	FIELD(struct disk_row, name, "name", "pass", NULL, FT_STR, 0, T),
-	FIELD(struct disk_row, op, "op", "op", NULL, FT_STR, 0, 0),
+	FIELD(struct disk_row, op, "op", "op", NULL, FT_STR, 0, T),
 	FIELD(struct disk_row, access, "access", "access", NULL, FT_STR, 0, 0),
 	FIELD(struct disk_row, mode, "mode", "mode", NULL, FT_STR, 0, T),
 	FIELD(struct disk_row, engine, "engine", "engine", NULL, FT_STR, 0, T),
@@ -62,6 +62,15 @@ static const struct field verr_fields[] = {
 	FIELD(struct verify_error, pass, "pass", "found by", NULL, FT_STR, 0, T),
 };
 
+static const struct field pair_fields[] = {
+	FIELD(struct disk_pair_row, name, "name", "test", NULL, FT_STR, 0, T),
+	FIELD(struct disk_pair_row, read_mb_s, "read_mb_s", "read", "MB/s", FT_DBL, 1, T),
+	FIELD(struct disk_pair_row, write_mb_s, "write_mb_s", "write", "MB/s", FT_DBL, 1, T),
+	FIELD(struct disk_pair_row, read_iops, "read_iops", "read", "IOPS", FT_DBL, 0, T),
+	FIELD(struct disk_pair_row, write_iops, "write_iops", "write", "IOPS", FT_DBL, 0, T),
+};
+
+const struct record_desc disk_pair_desc = RECORD_DESC("disk_pair", pair_fields);
 const struct record_desc disk_target_desc = RECORD_DESC("disk_target", target_fields);
 const struct record_desc disk_row_desc = RECORD_DESC("disk_result", row_fields);
 const struct record_desc disk_verr_desc = RECORD_DESC("verify_error", verr_fields);
@@ -71,6 +80,9 @@ void disk_report_describe(const struct disk_report *rep, struct report *out)
 	report_add_object(out, "target", NULL, &disk_target_desc, rep);
 	report_add_table(out, "results", NULL, &disk_row_desc, rep->rows, rep->nrows,
 			 sizeof(*rep->rows));
+	if (rep->npairs)
+		report_add_table(out, "summary", "summary (MB/s = 10^6 B/s)", &disk_pair_desc,
+				 rep->pairs, rep->npairs, sizeof(*rep->pairs));
 	if (rep->verify)
 		report_add_table(out, "verify_errors",
 				 "verify: data mismatches (offset in bytes from the start of the region)",

@@ -6,6 +6,7 @@
 extern const struct record_desc disk_target_desc;
 extern const struct record_desc disk_row_desc;
 extern const struct record_desc disk_verr_desc;
+extern const struct record_desc disk_pair_desc;
 
 /* Sections of a disk report, in the order they are shown. */
 void disk_report_describe(const struct disk_report *rep, struct report *out);

@@ -343,6 +343,37 @@ out:
 	return r;
 }
 
+int disk_report_pair(struct disk_report *r)
+{
+	size_t i, j;
+
+	free(r->pairs);
+	r->npairs = 0;
+	r->pairs = calloc(r->nrows ? r->nrows : 1, sizeof(*r->pairs));
+	if (!r->pairs)
+		return -ENOMEM;
+	for (i = 0; i < r->nrows; i++) {
+		const struct disk_row *row = &r->rows[i];
+		struct disk_pair_row *p = NULL;
+
+		for (j = 0; j < r->npairs && !p; j++)
+			if (!strcmp(r->pairs[j].name, row->name))
+				p = &r->pairs[j];
+		if (!p) {
+			p = &r->pairs[r->npairs++];
+			*p = (struct disk_pair_row){row->name, NAN, NAN, NAN, NAN};
+		}
+		if (!strcmp(row->op, "read")) {
+			p->read_mb_s = row->mb_s;
+			p->read_iops = row->iops;
+		} else {
+			p->write_mb_s = row->mb_s;
+			p->write_iops = row->iops;
+		}
+	}
+	return 0;
+}
+
 void disk_report_release(struct disk_report *r)
 {
 	size_t i;
@@ -353,6 +384,7 @@ void disk_report_release(struct disk_report *r)
 		free(r->warnings[i]);
 	free(r->warnings);
 	free(r->rows);
+	free(r->pairs);
 	free(r->verrs);
 	memset(r, 0, sizeof(*r));
 }
