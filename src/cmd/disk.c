@@ -7,6 +7,7 @@
 #include "util/signals.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,7 @@ void usage_disk(void)
 	       "  --seed N           pattern seed (default random; printed in the JSON)\n"
 	       "  --destructive      allow writes to a block device (refused if mounted/in use)\n"
 	       "  --keep             keep the test file (named usbperf-*.tmp) for a later run\n"
+	       "  --cpu N            pin usbperf to CPU N (steadier QD1 figures on small SMP boards)\n"
 	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
 	       "\n"
 	       "Rates: MB/s = 10^6 B/s, MiB/s = 2^20 B/s. Exit: 0 ok, 1 verify mismatch,\n"
@@ -72,6 +74,7 @@ struct disk_opts {
 	const struct disk_engine_ops *engine;
 	uint64_t qd;
 	bool cdm;
+	int cpu; /* -1: not pinned */
 	struct disk_config cfg;
 };
 
@@ -244,7 +247,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct disk_
 		      const char **ret_target)
 {
 	enum { O_BS = 256, O_RBS, O_TESTS, O_MODE, O_ENGINE, O_QD, O_PRESET, O_SIZE, O_TIME,
-	       O_REPEAT, O_VERIFY, O_SEED, O_DESTRUCTIVE, O_KEEP };
+	       O_REPEAT, O_VERIFY, O_SEED, O_DESTRUCTIVE, O_KEEP, O_CPU };
 	static const struct option longopts[] = {
 		{"bs", required_argument, NULL, O_BS},
 		{"rand-bs", required_argument, NULL, O_RBS},
@@ -260,6 +263,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct disk_
 		{"seed", required_argument, NULL, O_SEED},
 		{"destructive", no_argument, NULL, O_DESTRUCTIVE},
 		{"keep", no_argument, NULL, O_KEEP},
+		{"cpu", required_argument, NULL, O_CPU},
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
@@ -374,6 +378,13 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct disk_
 		case O_KEEP:
 			o->cfg.keep = true;
 			break;
+		case O_CPU:
+			if (parse_u64(optarg, 0, CPU_SETSIZE - 1, &v) < 0) {
+				log_error("invalid --cpu '%s': expected a CPU number", optarg);
+				return -EINVAL;
+			}
+			o->cpu = (int)v;
+			break;
 		default:
 			bad_option("disk", c, argv);
 			return -EINVAL;
@@ -455,6 +466,7 @@ int cmd_disk(int argc, char **argv, struct global_opts *g)
 		.tests = T_ALL,
 		.modes = 1u << DISK_DIRECT,
 		.qd = 1,
+		.cpu = -1,
 		.cfg = {.passes = passes, .repeat = 1, .size = DEFAULT_SIZE, .time_s = DEFAULT_TIME_S},
 	};
 	struct disk_target t = {.fd = -1, .fd_buf = -1};
@@ -484,6 +496,16 @@ int cmd_disk(int argc, char **argv, struct global_opts *g)
 	}
 	if (check_output(g) < 0)
 		goto out;
+	if (o.cpu >= 0) {
+		/* the loop/USB worker and we stop trading places: QD1 runs steadier */
+		cpu_set_t set;
+		CPU_ZERO(&set);
+		CPU_SET(o.cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+			log_error("cannot pin to --cpu %d: %s", o.cpu, strerror(errno));
+			goto out;
+		}
+	}
 	build_passes(&o);
 	o.cfg.stop = &signal_stop;
 	if (g->progress) {
@@ -524,6 +546,8 @@ int cmd_disk(int argc, char **argv, struct global_opts *g)
 		disk_report_note(&rep, "write tests skipped: %s", skipped);
 	if (t.keep && t.created)
 		disk_report_note(&rep, "test file kept: '%s'", t.io_path);
+	if (o.cpu >= 0)
+		disk_report_note(&rep, "usbperf was pinned to CPU %d", o.cpu);
 	if (rep.interrupted)
 		disk_report_note(&rep, "interrupted by signal %d: results so far", (int)signal_stop);
 	if (o.cdm && disk_report_pair(&rep) < 0) {

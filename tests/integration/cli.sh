@@ -51,6 +51,7 @@ refuse "not a usable file type" disk /dev/null
 refuse "output dir missing" disk "$dir" --output "$WORK/nope/out.json"
 refuse "cdm with --bs" disk "$dir" --preset cdm --bs 1M
 refuse "verify with the null engine" disk "$dir" --verify --engine null
+refuse "bad --cpu" disk "$dir" --cpu 99999
 refuse "bigger than the filesystem" disk "$dir" --size 1T
 # a file usbperf did not create is never written
 echo "precious" >"$WORK/precious.txt"

@@ -24,6 +24,8 @@ jq_check "$WORK/psync.json" '.target.kind == "block device" and .target.size_byt
 
 run uring "$dev" --destructive --size 64M --time 1 --tests rand --engine io_uring --qd 16
 jq_check "$WORK/uring.json" 'all(.results[]; .engine == "io_uring" and .qd == 16 and .iops > 0)' "io_uring at QD16"
+run pinned "$dev" --destructive --size 16M --time 0.5 --tests rand-read --cpu 0
+jq_check "$WORK/pinned.json" 'any(.warnings[]; test("pinned to CPU 0"))' "--cpu is reported"
 
 run buffered "$dev" --destructive --size 64M --time 1 --bs 1M --tests seq --mode buffered
 jq_check "$WORK/buffered.json" 'all(.results[]; .mode == "buffered") and .target.cache_drop != null' "buffered passes name their cache drop"
