@@ -413,10 +413,6 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct disk_
 		log_error("--verify needs an engine that moves data: the null engine reads nothing");
 		return -EINVAL;
 	}
-	if (o->cfg.verify && o->rand_bs % PATTERN_UNIT) {
-		log_error("--verify needs block sizes in multiples of %u bytes", PATTERN_UNIT);
-		return -EINVAL;
-	}
 	if (!seed_set && getrandom(&o->cfg.seed, sizeof(o->cfg.seed), 0) != sizeof(o->cfg.seed))
 		o->cfg.seed = (uint64_t)getpid() * 0x9E3779B97F4A7C15ULL;
 	return 0;
@@ -485,15 +481,6 @@ int cmd_disk(int argc, char **argv, struct global_opts *g)
 		goto out;
 	if (!o.bs && parse_size_list(DEFAULT_BS, 512, DISK_MAX_BS, MAX_BS_ITEMS, &o.bs, &o.nbs) < 0)
 		goto out;
-	if (o.cfg.verify) {
-		size_t i;
-		for (i = 0; i < o.nbs; i++)
-			if (o.bs[i] % PATTERN_UNIT) {
-				log_error("--verify needs block sizes in multiples of %u bytes",
-					  PATTERN_UNIT);
-				goto out;
-			}
-	}
 	if (check_output(g) < 0)
 		goto out;
 	if (o.cpu >= 0) {
@@ -507,6 +494,12 @@ int cmd_disk(int argc, char **argv, struct global_opts *g)
 		}
 	}
 	build_passes(&o);
+	for (size_t i = 0; o.cfg.verify && i < o.cfg.npasses; i++) {
+		if (o.cfg.passes[i].bs % PATTERN_UNIT) {
+			log_error("--verify needs block sizes in multiples of %u bytes", PATTERN_UNIT);
+			goto out;
+		}
+	}
 	o.cfg.stop = &signal_stop;
 	if (g->progress) {
 		o.cfg.progress = progress;

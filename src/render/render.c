@@ -137,6 +137,12 @@ static void cell(const struct column *c, const void *rec, struct strbuf *out)
 	}
 }
 
+/* display width of a rendered cell: "±" is two bytes, one column */
+static size_t cell_width(const struct column *c, const char *text)
+{
+	return strlen(text) - (c->pm && strstr(text, "±") ? 1 : 0);
+}
+
 static void text_table(const struct report_section *s, struct strbuf *out)
 {
 	struct column cols[64];
@@ -162,10 +168,8 @@ static void text_table(const struct report_section *s, struct strbuf *out)
 		for (i = 0; i < s->count; i++) {
 			strbuf_reset(&v);
 			cell(&cols[j], record_at(s, i), &v);
-			/* "±" is two bytes, one column */
-			size_t w = strlen(v.buf) - (cols[j].pm && strstr(v.buf, "±") ? 1 : 0);
-			if (w > cols[j].width)
-				cols[j].width = w;
+			if (cell_width(&cols[j], v.buf) > cols[j].width)
+				cols[j].width = cell_width(&cols[j], v.buf);
 		}
 	}
 	if (s->title)
@@ -189,7 +193,7 @@ static void text_table(const struct report_section *s, struct strbuf *out)
 			size_t w;
 			strbuf_reset(&v);
 			cell(&cols[j], record_at(s, i), &v);
-			w = strlen(v.buf) - (cols[j].pm && strstr(v.buf, "±") ? 1 : 0);
+			w = cell_width(&cols[j], v.buf);
 			if (j)
 				strbuf_adds(&line, "  ");
 			if (cols[j].right)

@@ -143,8 +143,6 @@ struct disk_report {
  */
 int disk_target_open(const char *path, const struct disk_config *cfg, bool want_write,
 		     struct disk_target *ret, char **ret_why);
-/* Lay out the test region so reads hit written data. */
-int disk_target_layout(struct disk_target *t, const struct disk_config *cfg);
 void disk_target_close(struct disk_target *t);
 /* The path a signal handler must unlink, or NULL. */
 const char *disk_target_cleanup_path(const struct disk_target *t);

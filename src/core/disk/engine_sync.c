@@ -50,26 +50,26 @@ static int64_t do_io(int fd, struct disk_io *io)
 	return (int64_t)done;
 }
 
-static int psync_queue(struct disk_engine *e, struct disk_io *io)
+/* one request at a time: done at once, held until reaped */
+static int sync_queue(struct disk_engine *e, struct disk_io *io, bool move_data)
 {
 	struct sync_priv *p = e->priv;
 
 	if (p->done)
 		return -EBUSY;
-	io->res = do_io(e->fd, io);
+	io->res = move_data ? do_io(e->fd, io) : io->len;
 	p->done = io;
 	return 0;
 }
 
+static int psync_queue(struct disk_engine *e, struct disk_io *io)
+{
+	return sync_queue(e, io, true);
+}
+
 static int null_queue(struct disk_engine *e, struct disk_io *io)
 {
-	struct sync_priv *p = e->priv;
-
-	if (p->done)
-		return -EBUSY;
-	io->res = io->len;
-	p->done = io;
-	return 0;
+	return sync_queue(e, io, false);
 }
 
 static int sync_submit(struct disk_engine *e)

@@ -13,7 +13,6 @@ struct uring_priv {
 	bool fixed;	 /* buffers registered: the kernel skips page pinning per I/O */
 	void **bufs;
 	unsigned nbufs;
-	size_t buflen;
 };
 
 /*
@@ -72,7 +71,6 @@ static int uring_open(struct disk_engine *e, int fd, unsigned qd, void **bufs, u
 	free(iov);
 	p->bufs = bufs;
 	p->nbufs = nbufs;
-	p->buflen = buflen;
 	e->fd = fd;
 	e->priv = p;
 	return 0;

@@ -120,11 +120,6 @@ static int layout(struct disk_target *t, const struct disk_config *cfg)
 	return r;
 }
 
-int disk_target_layout(struct disk_target *t, const struct disk_config *cfg)
-{
-	return layout(t, cfg);
-}
-
 static const char *target_kind_name(enum disk_target_kind k)
 {
 	switch (k) {
