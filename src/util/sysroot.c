@@ -2,29 +2,372 @@
 #include "util/sysroot.h"
 #include "util/parse.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-static const char *root = "";
+#define MAX_LINKS 40	      /* as the kernel's path walk */
+#define MAX_PATH_LEN 4096
+
+static char *root_dir;	      /* NULL: the real root */
+static struct vnode *mem;     /* non-NULL: the in-memory backend */
+static size_t mem_n;
+
+static struct {
+	bool on;
+	struct vnode *v;
+	size_t n, alloc;
+} rec;
+
+void vnodes_free(struct vnode *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].path);
+		free(v[i].data);
+	}
+	free(v);
+}
+
+static void drop_mem(void)
+{
+	vnodes_free(mem, mem_n);
+	mem = NULL;
+	mem_n = 0;
+}
 
 void sysroot_set(const char *r)
 {
-	root = r ? r : "";
+	drop_mem();
+	free(root_dir);
+	root_dir = r && *r ? strdup(r) : NULL;
 }
 
 const char *sysroot_get(void)
 {
-	return root;
+	return root_dir ? root_dir : "";
+}
+
+bool sysroot_is_snapshot(void)
+{
+	return mem != NULL;
+}
+
+static int vnode_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct vnode *)a)->path, ((const struct vnode *)b)->path);
+}
+
+int sysroot_set_nodes(struct vnode *v, size_t n)
+{
+	size_t i;
+
+	qsort(v, n, sizeof(*v), vnode_cmp);
+	for (i = 1; i < n; i++)
+		if (!strcmp(v[i - 1].path, v[i].path))
+			return -EINVAL;
+	sysroot_set(NULL);
+	mem = v;
+	mem_n = n;
+	/* an empty snapshot is still a snapshot: keep mem non-NULL */
+	if (!mem)
+		mem = calloc(1, sizeof(*mem));
+	return 0;
 }
 
 void sysroot_path(struct strbuf *sb, const char *path)
 {
 	strbuf_reset(sb);
-	strbuf_adds(sb, root);
+	strbuf_adds(sb, sysroot_get());
 	strbuf_adds(sb, path);
 }
+
+/* ---- recording ---- */
+
+void sysroot_record_start(void)
+{
+	rec.on = true;
+}
+
+static void record(const char *path, enum vnode_kind kind, const char *data, size_t len)
+{
+	struct vnode *n;
+
+	if (!rec.on)
+		return;
+	if (rec.n == rec.alloc) {
+		size_t na = rec.alloc ? 2 * rec.alloc : 256;
+		struct vnode *nv = realloc(rec.v, na * sizeof(*nv));
+
+		if (!nv)
+			abort();
+		rec.v = nv;
+		rec.alloc = na;
+	}
+	n = &rec.v[rec.n++];
+	n->path = strdup(path);
+	n->kind = kind;
+	n->len = data ? len : 0;
+	n->data = malloc(n->len + 1);
+	if (!n->path || !n->data)
+		abort();
+	if (data)
+		memcpy(n->data, data, len);
+	n->data[n->len] = '\0';
+}
+
+void sysroot_record_take(struct vnode **ret, size_t *ret_n)
+{
+	size_t i, out = 0;
+
+	qsort(rec.v, rec.n, sizeof(*rec.v), vnode_cmp);
+	/* the same path read twice: keep the first, which the probes saw first */
+	for (i = 0; i < rec.n; i++) {
+		if (out && !strcmp(rec.v[out - 1].path, rec.v[i].path)) {
+			free(rec.v[i].path);
+			free(rec.v[i].data);
+			continue;
+		}
+		rec.v[out++] = rec.v[i];
+	}
+	*ret = rec.v;
+	*ret_n = out;
+	rec.v = NULL;
+	rec.n = rec.alloc = 0;
+	rec.on = false;
+}
+
+/* ---- the in-memory backend ---- */
+
+/* first node whose path is >= key */
+static size_t mem_lower_bound(const char *key)
+{
+	size_t lo = 0, hi = mem_n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(mem[mid].path, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static const struct vnode *mem_find(const char *path)
+{
+	size_t i = mem_lower_bound(path);
+
+	return i < mem_n && !strcmp(mem[i].path, path) ? &mem[i] : NULL;
+}
+
+/* a directory exists implicitly when anything lies below it */
+static bool mem_has_children(const char *dir)
+{
+	struct strbuf p = STRBUF_INIT;
+	size_t i;
+	bool r;
+
+	strbuf_addf(&p, "%s/", strcmp(dir, "/") ? dir : "");
+	i = mem_lower_bound(p.buf);
+	r = i < mem_n && !strncmp(mem[i].path, p.buf, p.len);
+	strbuf_release(&p);
+	return r;
+}
+
+/* ---- one lookup, one readlink for both backends ---- */
+
+/* kind of the node at a canonical path, not following a final link */
+static int node_kind(const char *path, enum vnode_kind *ret)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct stat st;
+	int r;
+
+	if (mem) {
+		const struct vnode *n = mem_find(path);
+
+		if (n)
+			*ret = n->kind;
+		else if (!strcmp(path, "/") || mem_has_children(path))
+			*ret = VNODE_DIR;
+		else
+			return -ENOENT;
+		return 0;
+	}
+	sysroot_path(&p, path);
+	r = lstat(p.buf, &st) < 0 ? -errno : 0;
+	strbuf_release(&p);
+	if (r < 0)
+		return r;
+	*ret = S_ISLNK(st.st_mode) ? VNODE_LINK : S_ISDIR(st.st_mode) ? VNODE_DIR : VNODE_FILE;
+	return 0;
+}
+
+static int node_readlink(const char *path, struct strbuf *ret)
+{
+	struct strbuf p = STRBUF_INIT;
+	ssize_t n;
+
+	strbuf_reset(ret);
+	if (mem) {
+		const struct vnode *v = mem_find(path);
+
+		if (!v)
+			return -ENOENT;
+		if (v->kind != VNODE_LINK)
+			return -EINVAL;
+		strbuf_add(ret, v->data, v->len);
+		return 0;
+	}
+	sysroot_path(&p, path);
+	strbuf_grow(ret, MAX_PATH_LEN);
+	n = readlink(p.buf, ret->buf, MAX_PATH_LEN);
+	strbuf_release(&p);
+	if (n < 0)
+		return -errno;
+	if (n >= MAX_PATH_LEN)
+		return -ENAMETOOLONG;
+	ret->len = (size_t)n;
+	ret->buf[n] = '\0';
+	record(path, VNODE_LINK, ret->buf, ret->len);
+	return 0;
+}
+
+/* drop the last component of a canonical path ("/a/b" -> "/a", "/a" -> "") */
+static void pop_component(struct strbuf *p)
+{
+	char *slash = strrchr(p->buf, '/');
+
+	p->len = slash ? (size_t)(slash - p->buf) : 0;
+	p->buf[p->len] = '\0';
+}
+
+/*
+ * Walk path below the root. follow_last: resolve a final symlink too. The
+ * result has no trailing slash; the root itself is "/".
+ */
+static int resolve(const char *path, bool follow_last, struct strbuf *ret)
+{
+	struct strbuf out = STRBUF_INIT, todo = STRBUF_INIT, comp = STRBUF_INIT,
+		      target = STRBUF_INIT;
+	unsigned links = 0;
+	size_t pos = 0;
+	int r = 0;
+
+	if (strlen(path) > MAX_PATH_LEN)
+		return -ENAMETOOLONG;
+	strbuf_adds(&todo, path);
+	while (pos < todo.len) {
+		enum vnode_kind kind;
+		const char *s = todo.buf + pos, *e;
+		bool last;
+
+		while (*s == '/')
+			s++;
+		e = strchrnul(s, '/');
+		pos = (size_t)(e - todo.buf);
+		if (e == s)
+			break;
+		strbuf_reset(&comp);
+		strbuf_add(&comp, s, (size_t)(e - s));
+		while (*e == '/')
+			e++;
+		last = *e == '\0';
+		if (!strcmp(comp.buf, "."))
+			continue;
+		if (!strcmp(comp.buf, "..")) {
+			pop_component(&out);
+			continue;
+		}
+		strbuf_addch(&out, '/');
+		strbuf_adds(&out, comp.buf);
+		r = node_kind(out.buf, &kind);
+		if (r < 0)
+			goto done;
+		if (kind == VNODE_LINK && (follow_last || !last)) {
+			struct strbuf rest = STRBUF_INIT;
+
+			if (++links > MAX_LINKS) {
+				r = -ELOOP;
+				goto done;
+			}
+			r = node_readlink(out.buf, &target);
+			if (r < 0)
+				goto done;
+			pop_component(&out);
+			if (target.buf[0] == '/')
+				strbuf_reset(&out);
+			/* the target replaces this component; what followed it comes after */
+			strbuf_add(&rest, target.buf, target.len);
+			strbuf_addch(&rest, '/');
+			strbuf_adds(&rest, todo.buf + pos);
+			if (rest.len > 8 * MAX_PATH_LEN) {
+				strbuf_release(&rest);
+				r = -ENAMETOOLONG;
+				goto done;
+			}
+			strbuf_reset(&todo);
+			strbuf_add(&todo, rest.buf, rest.len);
+			strbuf_release(&rest);
+			pos = 0;
+			continue;
+		}
+		if (kind == VNODE_FILE && !last) {
+			r = -ENOTDIR;
+			goto done;
+		}
+	}
+	if (!out.len)
+		strbuf_addch(&out, '/');
+	strbuf_reset(ret);
+	strbuf_add(ret, out.buf, out.len);
+done:
+	strbuf_release(&out);
+	strbuf_release(&todo);
+	strbuf_release(&comp);
+	strbuf_release(&target);
+	return r;
+}
+
+int sysroot_resolve(const char *path, struct strbuf *ret)
+{
+	return resolve(path, true, ret);
+}
+
+bool sysroot_exists(const char *path)
+{
+	struct strbuf p = STRBUF_INIT;
+	int r = resolve(path, true, &p);
+
+	strbuf_release(&p);
+	return r == 0;
+}
+
+int sysroot_readlink(const char *path, struct strbuf *ret)
+{
+	struct strbuf canon = STRBUF_INIT, t = STRBUF_INIT;
+	int r;
+
+	r = resolve(path, false, &canon);
+	if (r == 0)
+		r = node_readlink(canon.buf, &t);
+	if (r == 0) {
+		strbuf_reset(ret);
+		strbuf_add(ret, t.buf, t.len);
+	}
+	strbuf_release(&canon);
+	strbuf_release(&t);
+	return r;
+}
+
+/* ---- reading ---- */
 
 int read_fd_all(int fd, size_t max, struct strbuf *sb)
 {
@@ -50,19 +393,45 @@ int read_fd_all(int fd, size_t max, struct strbuf *sb)
 	return 0;
 }
 
-int sysroot_read(const char *path, size_t max, struct strbuf *sb)
+static int read_canonical(const char *canon, size_t max, struct strbuf *sb)
 {
 	struct strbuf p = STRBUF_INIT;
 	int fd, r;
 
-	sysroot_path(&p, path);
-	fd = open(p.buf, O_RDONLY | O_CLOEXEC);
+	strbuf_reset(sb);
+	if (mem) {
+		const struct vnode *n = mem_find(canon);
+
+		if (!n)
+			return node_kind(canon, &(enum vnode_kind){0}) == 0 ? -EISDIR : -ENOENT;
+		if (n->kind != VNODE_FILE)
+			return -EISDIR;
+		if (n->len > max)
+			return -EFBIG;
+		strbuf_add(sb, n->data, n->len);
+		return 0;
+	}
+	sysroot_path(&p, canon);
+	fd = open(p.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	strbuf_release(&p);
 	if (fd < 0)
 		return -errno;
-	strbuf_reset(sb);
 	r = read_fd_all(fd, max, sb);
 	close(fd);
+	if (r == 0)
+		record(canon, VNODE_FILE, sb->buf, sb->len);
+	return r;
+}
+
+int sysroot_read(const char *path, size_t max, struct strbuf *sb)
+{
+	struct strbuf canon = STRBUF_INIT;
+	int r;
+
+	r = resolve(path, true, &canon);
+	if (r == 0)
+		r = read_canonical(canon.buf, max, sb);
+	strbuf_release(&canon);
 	return r;
 }
 
@@ -74,5 +443,114 @@ int sysroot_read_attr(const char *path, struct strbuf *sb)
 		return r;
 	sanitize_string(sb->buf);
 	sb->len = strlen(sb->buf);
+	return 0;
+}
+
+/* ---- listing ---- */
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void push_name(struct name_list *l, const char *name, size_t len)
+{
+	char **nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
+
+	if (!nv)
+		abort();
+	l->v = nv;
+	l->v[l->n] = strndup(name, len);
+	if (!l->v[l->n])
+		abort();
+	l->n++;
+}
+
+void name_list_release(struct name_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static void mem_list(const char *dir, struct name_list *l)
+{
+	struct strbuf p = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addf(&p, "%s/", strcmp(dir, "/") ? dir : "");
+	for (i = mem_lower_bound(p.buf); i < mem_n && !strncmp(mem[i].path, p.buf, p.len); i++) {
+		const char *name = mem[i].path + p.len;
+		size_t len = strcspn(name, "/");
+
+		/* sorted: a repeated first component follows its previous one */
+		if (l->n && strlen(l->v[l->n - 1]) == len && !strncmp(l->v[l->n - 1], name, len))
+			continue;
+		push_name(l, name, len);
+	}
+	strbuf_release(&p);
+}
+
+static int fs_list(const char *dir, struct name_list *l)
+{
+	struct strbuf p = STRBUF_INIT, child = STRBUF_INIT, t = STRBUF_INIT;
+	struct dirent *de;
+	DIR *dh;
+
+	sysroot_path(&p, dir);
+	dh = opendir(p.buf);
+	strbuf_release(&p);
+	if (!dh)
+		return -errno;
+	record(dir, VNODE_DIR, NULL, 0);
+	while ((de = readdir(dh))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		push_name(l, de->d_name, strlen(de->d_name));
+		if (!rec.on)
+			continue;
+		/* a replay must list the same names: keep links and subdirectories */
+		strbuf_reset(&child);
+		strbuf_addf(&child, "%s/%s", strcmp(dir, "/") ? dir : "", de->d_name);
+		if (de->d_type == DT_LNK)
+			node_readlink(child.buf, &t);
+		else if (de->d_type == DT_DIR)
+			record(child.buf, VNODE_DIR, NULL, 0);
+	}
+	closedir(dh);
+	strbuf_release(&child);
+	strbuf_release(&t);
+	return 0;
+}
+
+int sysroot_list(const char *path, struct name_list *ret)
+{
+	struct strbuf canon = STRBUF_INIT;
+	struct name_list l = NAME_LIST_INIT;
+	enum vnode_kind kind;
+	int r;
+
+	r = resolve(path, true, &canon);
+	if (r == 0)
+		r = node_kind(canon.buf, &kind);
+	if (r == 0 && kind != VNODE_DIR)
+		r = -ENOTDIR;
+	if (r == 0) {
+		if (mem)
+			mem_list(canon.buf, &l);
+		else
+			r = fs_list(canon.buf, &l);
+	}
+	strbuf_release(&canon);
+	if (r < 0) {
+		name_list_release(&l);
+		return r;
+	}
+	qsort(l.v, l.n, sizeof(*l.v), name_cmp);
+	*ret = l;
 	return 0;
 }

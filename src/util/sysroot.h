@@ -1,24 +1,73 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 /*
- * Every path under /sys, /proc and /dev is built here from a root that tests
- * override (--sysroot), so probes can be replayed from recorded trees.
+ * Every path under /sys, /proc, /dev and configfs is read through here, from
+ * a root that tests and users override (--sysroot): a directory (a copied or
+ * hand-made tree) or a snapshot file (see util/snapshot.h), held in memory.
+ *
+ * Paths are resolved by our own walk, not the kernel's: symlinks are followed
+ * inside the root (an absolute target restarts at the root, ".." never climbs
+ * above it), so a recorded tree cannot make usbperf read outside it, and the
+ * same code serves the directory and the in-memory backends. While recording
+ * (usbperf snapshot), every link, directory and file this walk touches is
+ * kept, so the snapshot holds exactly what the probes read.
  */
 #include "util/strbuf.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
-/* "" (the real root) by default; no trailing slash. */
+/* "" (the real root) by default; no trailing slash. Drops a loaded snapshot. */
 void sysroot_set(const char *root);
 const char *sysroot_get(void);
-/* root + path into sb (reset first); path starts with '/'. */
-void sysroot_path(struct strbuf *sb, const char *path);
+/* true when reads are served from a loaded snapshot */
+bool sysroot_is_snapshot(void);
 /*
- * Read a whole small file below the root into sb (reset first), at most
- * max bytes; returns 0 or a negative errno.
+ * root + path into sb (reset first); path starts with '/'. Only for code that
+ * must open a real file itself (writing drop_caches): probes use the readers.
+ */
+void sysroot_path(struct strbuf *sb, const char *path);
+
+/*
+ * Read a whole small file below the root into sb (reset first), at most max
+ * bytes; returns 0 or a negative errno (-EFBIG past max).
  */
 int sysroot_read(const char *path, size_t max, struct strbuf *sb);
 /* Append everything readable from fd to sb, failing with -EFBIG past max bytes. */
 int read_fd_all(int fd, size_t max, struct strbuf *sb);
 /* Read a one-line attribute, newline stripped and control chars sanitized. */
 int sysroot_read_attr(const char *path, struct strbuf *sb);
+/* The target text of the symlink at path (its parents resolved). */
+int sysroot_readlink(const char *path, struct strbuf *ret);
+/* The canonical path below the root (no links, no "." or ".."), "/" for the root. */
+int sysroot_resolve(const char *path, struct strbuf *ret);
+/* true when path resolves to something (file, directory) */
+bool sysroot_exists(const char *path);
+
+struct name_list {
+	char **v;
+	size_t n;
+};
+#define NAME_LIST_INIT {NULL, 0}
+/* Names in a directory, sorted, without "." and "..". */
+int sysroot_list(const char *path, struct name_list *ret);
+void name_list_release(struct name_list *l);
+
+/* The in-memory backend, filled by the snapshot loader. */
+enum vnode_kind { VNODE_DIR, VNODE_FILE, VNODE_LINK };
+struct vnode {
+	char *path; /* canonical, starts with '/' */
+	enum vnode_kind kind;
+	char *data; /* file contents or link target, NUL-terminated */
+	size_t len;
+};
+/*
+ * Replace the root by an in-memory tree; takes ownership of the array and
+ * its strings. Returns -EINVAL (nothing taken) on a duplicate path.
+ */
+int sysroot_set_nodes(struct vnode *v, size_t n);
+
+/* Recording: start keeping what is read; take it (sorted, unique) when done. */
+void sysroot_record_start(void);
+void sysroot_record_take(struct vnode **ret, size_t *ret_n);
+void vnodes_free(struct vnode *v, size_t n);

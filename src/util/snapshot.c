@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: MIT
+#include "util/snapshot.h"
+#include "version.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* canonical: "/a/b", no "//", no "." or "..", no trailing slash */
+static bool path_ok(const char *p)
+{
+	const char *s = p;
+
+	if (p[0] != '/' || p[1] == '\0' || strlen(p) > 4096)
+		return false;
+	while (*s == '/') {
+		const char *e = strchrnul(s + 1, '/');
+		size_t n = (size_t)(e - s - 1);
+
+		if (n == 0 || (n == 1 && s[1] == '.') || (n == 2 && s[1] == '.' && s[2] == '.'))
+			return false;
+		s = e;
+	}
+	return true;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int decode_hex(const char *s, size_t len, char **ret, size_t *ret_len)
+{
+	char *out;
+	size_t i;
+
+	if (len % 2)
+		return -EINVAL;
+	out = malloc(len / 2 + 1);
+	if (!out)
+		return -ENOMEM;
+	for (i = 0; i < len / 2; i++) {
+		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+
+		if (hi < 0 || lo < 0) {
+			free(out);
+			return -EINVAL;
+		}
+		out[i] = (char)(hi << 4 | lo);
+	}
+	out[len / 2] = '\0';
+	*ret = out;
+	*ret_len = len / 2;
+	return 0;
+}
+
+static const char *str_member(struct json_object *o, const char *key, size_t *ret_len)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	if (ret_len)
+		*ret_len = (size_t)json_object_get_string_len(v);
+	return json_object_get_string(v);
+}
+
+/* one entry into n (path and data owned by n on success) */
+static int load_entry(struct json_object *e, size_t idx, struct vnode *n, struct strbuf *err)
+{
+	const char *path, *type, *s;
+	size_t len = 0;
+
+	if (!json_object_is_type(e, json_type_object)) {
+		strbuf_addf(err, "entry %zu is not an object", idx);
+		return -EINVAL;
+	}
+	path = str_member(e, "path", NULL);
+	type = str_member(e, "type", NULL);
+	if (!path || !path_ok(path)) {
+		strbuf_addf(err, "entry %zu: missing or non-canonical \"path\"", idx);
+		return -EINVAL;
+	}
+	if (!type) {
+		strbuf_addf(err, "entry %zu (%s): missing \"type\"", idx, path);
+		return -EINVAL;
+	}
+	n->data = NULL;
+	if (!strcmp(type, "dir")) {
+		n->kind = VNODE_DIR;
+		n->data = strdup("");
+		n->len = 0;
+	} else if (!strcmp(type, "link")) {
+		n->kind = VNODE_LINK;
+		s = str_member(e, "target", &len);
+		if (!s || !len || len > 4096 || memchr(s, '\0', len)) {
+			strbuf_addf(err, "entry %zu (%s): bad link \"target\"", idx, path);
+			return -EINVAL;
+		}
+		n->data = strndup(s, len);
+		n->len = len;
+	} else if (!strcmp(type, "file")) {
+		n->kind = VNODE_FILE;
+		if ((s = str_member(e, "text", &len))) {
+			n->data = malloc(len + 1);
+			if (n->data) {
+				memcpy(n->data, s, len);
+				n->data[len] = '\0';
+			}
+			n->len = len;
+		} else if ((s = str_member(e, "hex", &len))) {
+			if (decode_hex(s, len, &n->data, &n->len) < 0) {
+				strbuf_addf(err, "entry %zu (%s): bad \"hex\"", idx, path);
+				return -EINVAL;
+			}
+		} else {
+			strbuf_addf(err, "entry %zu (%s): a file needs \"text\" or \"hex\"", idx,
+				    path);
+			return -EINVAL;
+		}
+		if (n->len > SNAPSHOT_MAX_FILE) {
+			free(n->data);
+			strbuf_addf(err, "entry %zu (%s): contents over %u bytes", idx, path,
+				    SNAPSHOT_MAX_FILE);
+			return -EINVAL;
+		}
+	} else {
+		strbuf_addf(err, "entry %zu (%s): unknown type '%s'", idx, path, type);
+		return -EINVAL;
+	}
+	n->path = strdup(path);
+	if (!n->path || !n->data) {
+		free(n->path);
+		free(n->data);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int snapshot_load_buf(const char *buf, size_t len, struct strbuf *ret_err)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct json_tokener *tok;
+	struct json_object *root = NULL, *ver, *entries;
+	struct vnode *v = NULL;
+	size_t i, n = 0;
+	int r = -EINVAL;
+
+	if (len > SNAPSHOT_MAX_BYTES) {
+		strbuf_addf(&err, "larger than %u MiB", SNAPSHOT_MAX_BYTES >> 20);
+		goto out;
+	}
+	tok = json_tokener_new();
+	if (!tok) {
+		r = -ENOMEM;
+		goto out;
+	}
+	root = json_tokener_parse_ex(tok, buf, (int)len);
+	if (!root || json_tokener_get_error(tok) != json_tokener_success ||
+	    json_tokener_get_parse_end(tok) != len) {
+		/* trailing whitespace is fine; anything else is not */
+		size_t end = root ? json_tokener_get_parse_end(tok) : 0;
+
+		while (root && end < len && strchr(" \t\r\n", buf[end]))
+			end++;
+		if (!root || end != len) {
+			strbuf_addf(&err, "not JSON (%s)",
+				    root ? "trailing data"
+					 : json_tokener_error_desc(json_tokener_get_error(tok)));
+			json_tokener_free(tok);
+			goto out;
+		}
+	}
+	json_tokener_free(tok);
+	if (!json_object_is_type(root, json_type_object) ||
+	    !json_object_object_get_ex(root, "usbperf_snapshot", &ver) ||
+	    !json_object_is_type(ver, json_type_int)) {
+		strbuf_adds(&err, "not a usbperf snapshot (no \"usbperf_snapshot\" version)");
+		goto out;
+	}
+	if (json_object_get_int64(ver) != SNAPSHOT_FORMAT) {
+		strbuf_addf(&err, "snapshot format %lld, this usbperf reads %d",
+			    (long long)json_object_get_int64(ver), SNAPSHOT_FORMAT);
+		goto out;
+	}
+	if (!json_object_object_get_ex(root, "entries", &entries) ||
+	    !json_object_is_type(entries, json_type_array)) {
+		strbuf_adds(&err, "no \"entries\" array");
+		goto out;
+	}
+	n = json_object_array_length(entries);
+	if (n > SNAPSHOT_MAX_ENTRIES) {
+		strbuf_addf(&err, "more than %d entries", SNAPSHOT_MAX_ENTRIES);
+		n = 0;
+		goto out;
+	}
+	v = calloc(n ? n : 1, sizeof(*v));
+	if (!v) {
+		r = -ENOMEM;
+		n = 0;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		r = load_entry(json_object_array_get_idx(entries, i), i, &v[i], &err);
+		if (r < 0) {
+			n = i;
+			goto out;
+		}
+	}
+	r = sysroot_set_nodes(v, n);
+	if (r < 0) {
+		strbuf_adds(&err, "a path appears twice");
+		goto out;
+	}
+	v = NULL;
+	n = 0;
+out:
+	vnodes_free(v, n);
+	json_object_put(root);
+	if (ret_err && err.len) {
+		strbuf_reset(ret_err);
+		strbuf_add(ret_err, err.buf, err.len);
+	}
+	strbuf_release(&err);
+	return r;
+}
+
+int snapshot_load_file(const char *file, struct strbuf *ret_err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int fd, r;
+
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = read_fd_all(fd, SNAPSHOT_MAX_BYTES, &sb);
+	close(fd);
+	if (r == -EFBIG && ret_err) {
+		strbuf_reset(ret_err);
+		strbuf_addf(ret_err, "larger than %u MiB", SNAPSHOT_MAX_BYTES >> 20);
+		r = -EINVAL;
+	}
+	if (r == 0)
+		r = snapshot_load_buf(sb.buf, sb.len, ret_err);
+	strbuf_release(&sb);
+	return r;
+}
+
+static bool is_text(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f)
+			return false;
+	}
+	return true;
+}
+
+void snapshot_dump(const struct vnode *v, size_t n, const char *created, struct strbuf *out)
+{
+	static const char *const kinds[] = {"dir", "file", "link"};
+	struct json_object *root = json_object_new_object(), *entries = json_object_new_array();
+	size_t i;
+
+	json_object_object_add(root, "usbperf_snapshot", json_object_new_int(SNAPSHOT_FORMAT));
+	json_object_object_add(root, "usbperf_version", json_object_new_string(USBPERF_VERSION));
+	if (created)
+		json_object_object_add(root, "created", json_object_new_string(created));
+	for (i = 0; i < n; i++) {
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "path", json_object_new_string(v[i].path));
+		json_object_object_add(e, "type", json_object_new_string(kinds[v[i].kind]));
+		if (v[i].kind == VNODE_LINK) {
+			json_object_object_add(e, "target", json_object_new_string(v[i].data));
+		} else if (v[i].kind == VNODE_FILE && is_text(v[i].data, v[i].len)) {
+			json_object_object_add(e, "text",
+					       json_object_new_string_len(v[i].data, (int)v[i].len));
+		} else if (v[i].kind == VNODE_FILE) {
+			struct strbuf hex = STRBUF_INIT;
+			size_t j;
+
+			for (j = 0; j < v[i].len; j++)
+				strbuf_addf(&hex, "%02x", (unsigned char)v[i].data[j]);
+			json_object_object_add(e, "hex", json_object_new_string(hex.buf));
+			strbuf_release(&hex);
+		}
+		json_object_array_add(entries, e);
+	}
+	json_object_object_add(root, "entries", entries);
+	/* one entry per line: readable, and diffs of fixtures stay small */
+	strbuf_adds(out, "{\n");
+	{
+		struct json_object_iter it;
+		bool first = true;
+
+		json_object_object_foreachC(root, it)
+		{
+			if (!first)
+				strbuf_adds(out, ",\n");
+			first = false;
+			strbuf_addf(out, "  \"%s\": ", it.key);
+			if (it.val == entries) {
+				strbuf_adds(out, "[\n");
+				for (i = 0; i < n; i++)
+					strbuf_addf(out, "    %s%s\n",
+						    json_object_to_json_string_ext(
+							    json_object_array_get_idx(entries, i),
+							    JSON_C_TO_STRING_PLAIN |
+								    JSON_C_TO_STRING_NOSLASHESCAPE),
+						    i + 1 < n ? "," : "");
+				strbuf_adds(out, "  ]");
+			} else {
+				strbuf_adds(out, json_object_to_json_string_ext(
+							 it.val, JSON_C_TO_STRING_PLAIN));
+			}
+		}
+	}
+	strbuf_adds(out, "\n}\n");
+	json_object_put(root);
+}
+
+int sysroot_open(const char *arg, struct strbuf *ret_err)
+{
+	struct stat st;
+	char *real;
+
+	if (stat(arg, &st) < 0)
+		return -errno;
+	if (S_ISREG(st.st_mode))
+		return snapshot_load_file(arg, ret_err);
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	real = realpath(arg, NULL);
+	if (!real)
+		return -errno;
+	sysroot_set(strcmp(real, "/") ? real : NULL);
+	free(real);
+	return 0;
+}
