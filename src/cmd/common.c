@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cmd/common.h"
+#include "util/snapshot.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
@@ -91,10 +92,37 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+int write_file_atomic(const char *path, const char *buf, size_t len)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int fd, ret;
+
+	/* a reader of the file never sees half of it: write aside, then rename */
+	strbuf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		log_error("cannot create '%s': %s", tmp.buf, strerror(errno));
+		goto out;
+	}
+	ret = write_all(fd, buf, len);
+	if (close(fd) < 0 && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp.buf, path) < 0)
+		ret = -errno;
+	if (ret < 0) {
+		log_error("cannot write '%s': %s", path, strerror(-ret));
+		unlink(tmp.buf);
+	}
+out:
+	strbuf_release(&tmp);
+	return ret;
+}
+
 int emit_report(const struct global_opts *g, const struct report *r)
 {
-	struct strbuf out = STRBUF_INIT, tmp = STRBUF_INIT;
-	int fd, ret;
+	struct strbuf out = STRBUF_INIT;
+	int ret;
 
 	ret = render(r, g->format, &out);
 	if (ret < 0) {
@@ -108,27 +136,25 @@ int emit_report(const struct global_opts *g, const struct report *r)
 			log_error("cannot write the result to stdout: %s", strerror(-ret));
 		goto out;
 	}
-	/* a reader of FILE never sees half a result: write aside, then rename */
-	strbuf_addf(&tmp, "%s.tmp-%ld", g->output, (long)getpid());
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = -errno;
-		log_error("cannot create '%s': %s", tmp.buf, strerror(errno));
-		goto out;
-	}
-	ret = write_all(fd, out.buf, out.len);
-	if (close(fd) < 0 && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp.buf, g->output) < 0)
-		ret = -errno;
-	if (ret < 0) {
-		log_error("cannot write '%s': %s", g->output, strerror(-ret));
-		unlink(tmp.buf);
-	}
+	ret = write_file_atomic(g->output, out.buf, out.len);
 out:
 	strbuf_release(&out);
-	strbuf_release(&tmp);
 	return ret;
+}
+
+int open_sysroot(const char *arg)
+{
+	struct strbuf err = STRBUF_INIT;
+	int r = sysroot_open(arg, &err);
+
+	if (r == -EINVAL && err.len)
+		log_error("invalid --sysroot '%s': %s", arg, err.buf);
+	else if (r == -ENOTDIR)
+		log_error("invalid --sysroot '%s': neither a directory nor a snapshot file", arg);
+	else if (r < 0)
+		log_error("invalid --sysroot '%s': %s", arg, strerror(-r));
+	strbuf_release(&err);
+	return r;
 }
 
 void bad_option(const char *cmd, int ret, char **argv)

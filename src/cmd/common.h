@@ -49,5 +49,14 @@ __attribute__((format(printf, 1, 2))) void log_warn(const char *fmt, ...);
 /* Render the report in the chosen format to stdout or --output (atomically). */
 int emit_report(const struct global_opts *g, const struct report *r);
 
+/* Write buf to path atomically (aside, then rename); logs and returns -errno on failure. */
+int write_file_atomic(const char *path, const char *buf, size_t len);
+
+/*
+ * --sysroot ARG: a directory or a snapshot file becomes the root every probe
+ * reads from. Logs the one-line error and returns -errno when it cannot.
+ */
+int open_sysroot(const char *arg);
+
 /* getopt's own message is suppressed: one line of ours, naming the option */
 void bad_option(const char *cmd, int ret, char **argv);
