@@ -10,14 +10,17 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum field_type {
 	FT_STR,	 /* const char * (NULL -> unknown) */
-	FT_U64,	 /* uint64_t */
+	FT_U64,	 /* uint64_t (U64_UNKNOWN -> unknown) */
 	FT_DBL,	 /* double (NaN -> unknown) */
 	FT_BOOL, /* bool */
-	FT_SIZE, /* uint64_t bytes, shown as 4K/1M in text */
+	FT_SIZE, /* uint64_t bytes, shown as 4K/1M in text (U64_UNKNOWN -> unknown) */
 };
+
+#define U64_UNKNOWN UINT64_MAX
 
 enum {
 	FF_TEXT = 1 << 0,    /* shown in the text rendering (JSON and CSV show every field) */

@@ -22,6 +22,8 @@ static json_object *field_json(const struct field *f, const void *rec)
 	case FT_U64:
 	case FT_SIZE: {
 		uint64_t v = *(const uint64_t *)p;
+		if (v == U64_UNKNOWN)
+			return NULL;
 		return v > INT64_MAX ? json_object_new_uint64(v) : json_object_new_int64((int64_t)v);
 	}
 	case FT_DBL: {

@@ -45,6 +45,8 @@ bool field_known(const struct field *f, const void *rec)
 		return *(const char *const *)p != NULL;
 	if (f->type == FT_DBL)
 		return !isnan(*(const double *)p);
+	if (f->type == FT_U64 || f->type == FT_SIZE)
+		return *(const uint64_t *)p != U64_UNKNOWN;
 	return true;
 }
 
