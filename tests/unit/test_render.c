@@ -57,7 +57,7 @@ static const struct record_desc info_desc = RECORD_DESC("info", info_fields);
 
 static const struct item rows[2] = {
 	{"seq-read 1M", "warm", 42, 123.456, 1.25, true, 1 << 20, 7},
-	{"rand, \"4K\"", NULL, UINT64_MAX, NAN, NAN, false, 4097, 8},
+	{"rand, \"4K\"", NULL, UINT64_MAX - 1, NAN, NAN, false, 4097, 8},
 };
 static const struct info info = {"/mnt/usb", NULL, 128ULL << 20, 5, NAN, true, 99};
 static char *const warnings[] = {"first warning", "second: 'x'"};
@@ -83,7 +83,7 @@ static const char want_text[] =
 	"pass         note                     n        rate  ok     bs\n"
 	"                                               MB/s\n"
 	"seq-read 1M  warm                    42  123.5 ±1.2  yes    1M\n"
-	"rand, \"4K\"   -     18446744073709551615           -  no   4097\n"
+	"rand, \"4K\"   -     18446744073709551614           -  no   4097\n"
 	"\n"
 	"warning: first warning\n"
 	"warning: second: 'x'\n";
@@ -91,7 +91,7 @@ static const char want_text[] =
 static const char want_csv[] =
 	"name,note,count,rate_mb_s,rate_mb_s_stdev,ok,bs_bytes,hidden\n"
 	"seq-read 1M,warm,42,123.4560,1.2500,yes,1048576,7\n"
-	"\"rand, \"\"4K\"\"\",,18446744073709551615,,,no,4097,8\n";
+	"\"rand, \"\"4K\"\"\",,18446744073709551614,,,no,4097,8\n";
 
 static void test_text_exact(void **state)
 {
@@ -249,7 +249,7 @@ static void test_json(void **state)
 	row = json_object_array_get_idx(res, 1);
 	assert_json_string(row, "name", "rand, \"4K\"");
 	assert_json_null(row, "note");
-	assert_json_int(row, "count", UINT64_MAX);
+	assert_json_int(row, "count", UINT64_MAX - 1);
 	assert_json_null(row, "rate_mb_s");
 	assert_json_null(row, "rate_mb_s_stdev");
 	assert_true(json_object_is_type(get(row, "ok"), json_type_boolean));
@@ -353,6 +353,18 @@ static void test_field_format(void **state)
 			fail_msg("row 2 field %s (human %d) = \"%s\", expected \"%s\"",
 				 item_fields[unknown[i].field].key, unknown[i].human, v.buf,
 				 unknown[i].want);
+	}
+	{
+		/* U64_UNKNOWN is unknown for integers and sizes */
+		struct item r = rows[0];
+
+		r.count = U64_UNKNOWN;
+		r.size = U64_UNKNOWN;
+		assert_false(field_known(&item_fields[2], &r));
+		assert_false(field_known(&item_fields[6], &r));
+		strbuf_reset(&v);
+		field_format(&item_fields[6], &r, true, &v);
+		assert_string_equal(v.buf, "-");
 	}
 	strbuf_release(&v);
 }
