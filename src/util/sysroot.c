@@ -350,6 +350,17 @@ bool sysroot_exists(const char *path)
 	return r == 0;
 }
 
+int sysroot_lkind(const char *path, enum vnode_kind *ret)
+{
+	struct strbuf canon = STRBUF_INIT;
+	int r = resolve(path, false, &canon);
+
+	if (r == 0)
+		r = node_kind(canon.buf, ret);
+	strbuf_release(&canon);
+	return r;
+}
+
 int sysroot_readlink(const char *path, struct strbuf *ret)
 {
 	struct strbuf canon = STRBUF_INIT, t = STRBUF_INIT;

@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+enum vnode_kind { VNODE_DIR, VNODE_FILE, VNODE_LINK };
+
 /* "" (the real root) by default; no trailing slash. Drops a loaded snapshot. */
 void sysroot_set(const char *root);
 const char *sysroot_get(void);
@@ -41,6 +43,8 @@ int sysroot_read_attr(const char *path, struct strbuf *sb);
 int sysroot_readlink(const char *path, struct strbuf *ret);
 /* The canonical path below the root (no links, no "." or ".."), "/" for the root. */
 int sysroot_resolve(const char *path, struct strbuf *ret);
+/* What path itself is (a final symlink is not followed). */
+int sysroot_lkind(const char *path, enum vnode_kind *ret);
 /* true when path resolves to something (file, directory) */
 bool sysroot_exists(const char *path);
 
@@ -54,7 +58,6 @@ int sysroot_list(const char *path, struct name_list *ret);
 void name_list_release(struct name_list *l);
 
 /* The in-memory backend, filled by the snapshot loader. */
-enum vnode_kind { VNODE_DIR, VNODE_FILE, VNODE_LINK };
 struct vnode {
 	char *path; /* canonical, starts with '/' */
 	enum vnode_kind kind;
