@@ -51,6 +51,32 @@ int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *ret)
 	return 0;
 }
 
+int parse_hex(const char *s, uint64_t max, uint64_t *ret)
+{
+	uint64_t v = 0;
+	size_t i, n;
+
+	if (!s)
+		return -EINVAL;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	n = strlen(s);
+	if (n == 0 || strspn(s, "0123456789abcdefABCDEF") != n)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		unsigned d = isdigit((unsigned char)s[i]) ? (unsigned)(s[i] - '0')
+							  : (unsigned)(tolower((unsigned char)s[i]) - 'a' + 10);
+
+		if (v > (UINT64_MAX - d) / 16)
+			return -ERANGE;
+		v = v * 16 + d;
+	}
+	if (v > max)
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
 int parse_double(const char *s, double min, double max, double *ret)
 {
 	double v;

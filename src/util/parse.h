@@ -12,6 +12,8 @@
 
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
 int parse_double(const char *s, double min, double max, double *ret);
+/* Hexadecimal as sysfs writes it ("0781", "08"), an optional 0x, no sign or spaces. */
+int parse_hex(const char *s, uint64_t max, uint64_t *ret);
 
 /*
  * Byte sizes: a whole number with an optional suffix. K, M, G, T (also KiB,

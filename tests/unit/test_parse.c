@@ -66,6 +66,34 @@ static void test_parse_u64(void **state)
 	assert_int_equal(parse_u64(NULL, 0, 1, NULL), -EINVAL);
 }
 
+static void test_parse_hex(void **state)
+{
+	static const struct {
+		const char *s;
+		uint64_t max;
+		int ret;
+		uint64_t want;
+	} cases[] = {
+		{"0781", 0xffff, 0, 0x781}, {"08", 0xff, 0, 8}, {"0xFF", 0xff, 0, 0xff},
+		{"ffff", 0xffff, 0, 0xffff}, {"10000", 0xffff, -ERANGE, 0}, {"", 0xff, -EINVAL, 0},
+		{"0x", 0xff, -EINVAL, 0},     {" 8", 0xff, -EINVAL, 0},	    {"8\n", 0xff, -EINVAL, 0},
+		{"-1", 0xff, -EINVAL, 0},     {"g", 0xff, -EINVAL, 0},
+		{"ffffffffffffffff", UINT64_MAX, 0, UINT64_MAX},
+		{"10000000000000000", UINT64_MAX, -ERANGE, 0},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		uint64_t v = 12345;
+		int r = parse_hex(cases[i].s, cases[i].max, &v);
+
+		if (r != cases[i].ret)
+			fail_msg("parse_hex(\"%s\") = %d, expected %d", cases[i].s, r, cases[i].ret);
+		assert_int_equal(v, r == 0 ? cases[i].want : 12345);
+	}
+}
+
 static void test_parse_size(void **state)
 {
 	static const struct u64_case cases[] = {
@@ -389,6 +417,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_parse_hex),
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_parse_double),
 		cmocka_unit_test(test_parse_double_rejects_hex),
