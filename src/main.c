@@ -24,6 +24,10 @@
 const struct command commands[] = {
 	{"disk", "storage benchmark: sequential sweep, random IOPS, latency, CPU", cmd_disk,
 	 usage_disk},
+	{"list", "the USB tree: controllers, devices, drivers, disks, netdevs; findings", cmd_list,
+	 usage_list},
+	{"snapshot", "record the sysfs facts usbperf reads into a file for --sysroot", cmd_snapshot,
+	 usage_snapshot},
 	{"help", "list commands, or show one command's options", cmd_help, usage_help},
 	{"version", "print the version", cmd_version, usage_version},
 };

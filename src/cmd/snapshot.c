@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+/* usbperf snapshot FILE: record the sysfs/procfs facts usbperf reads, for --sysroot. */
+#include "cmd/commands.h"
+#include "cmd/common.h"
+#include "core/sys/mounts.h"
+#include "core/usb/topology.h"
+#include "util/snapshot.h"
+#include "util/sysroot.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+void usage_snapshot(void)
+{
+	printf("usage: usbperf snapshot FILE [options]\n"
+	       "\n"
+	       "Record every sysfs and procfs file, directory and link that 'usbperf list' and\n"
+	       "'usbperf sysinfo' read into FILE (JSON), so that '--sysroot FILE' replays this\n"
+	       "machine elsewhere: attach it to a bug report, or keep it as a test fixture.\n"
+	       "Serial numbers and MAC addresses are included; edit them out if they matter.\n"
+	       "\n"
+	       "options:\n"
+	       "  --force            overwrite FILE if it exists\n"
+	       "  --sysroot DIR|FILE record from a recorded tree instead of this machine\n");
+}
+
+struct snapshot_summary {
+	const char *file;
+	uint64_t entries, bytes;
+};
+
+static const struct field summary_fields[] = {
+	FIELD(struct snapshot_summary, file, "file", "wrote", NULL, FT_STR, 0, FF_TEXT),
+	FIELD(struct snapshot_summary, entries, "entries", "entries", NULL, FT_U64, 0, FF_TEXT),
+	FIELD(struct snapshot_summary, bytes, "bytes", "size", "bytes", FT_U64, 0, FF_TEXT),
+};
+static const struct record_desc summary_desc = RECORD_DESC("snapshot", summary_fields);
+
+/* everything the probes of list and sysinfo read, through the recording sysroot */
+static void run_probes(void)
+{
+	struct usb_topology t;
+	struct finding_list fl = FINDING_LIST_INIT;
+
+	if (usb_topology_probe(&t) == 0) {
+		usb_topology_findings(&t, &fl);
+		usb_topology_release(&t);
+	}
+	finding_list_release(&fl);
+}
+
+int cmd_snapshot(int argc, char **argv, struct global_opts *g)
+{
+	enum { O_FORCE = 256, O_SYSROOT };
+	static const struct option longopts[] = {
+		COMMON_LONG_OPTIONS,
+		{"force", no_argument, NULL, O_FORCE},
+		{"sysroot", required_argument, NULL, O_SYSROOT},
+		{NULL, 0, NULL, 0},
+	};
+	struct snapshot_summary sum = {0};
+	struct report rep = {.command = "snapshot"};
+	struct strbuf doc = STRBUF_INIT;
+	const char *sysroot = NULL, *file;
+	bool force = false;
+	struct vnode *v;
+	struct stat st;
+	char created[32];
+	time_t now = time(NULL);
+	size_t n;
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		r = common_option(c, optarg, g);
+		if (r < 0)
+			return EXIT_USAGE;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 'h':
+			usage_snapshot();
+			return EXIT_OK;
+		case O_FORCE:
+			force = true;
+			break;
+		case O_SYSROOT:
+			sysroot = optarg;
+			break;
+		default:
+			bad_option("snapshot", c, argv);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		log_error(optind >= argc ? "snapshot: missing FILE (see 'usbperf snapshot -h')"
+					 : "snapshot: one FILE expected (see 'usbperf snapshot -h')");
+		return EXIT_USAGE;
+	}
+	file = argv[optind];
+	if (!*file) {
+		log_error("invalid snapshot FILE '': empty path");
+		return EXIT_USAGE;
+	}
+	if (!force && lstat(file, &st) == 0) {
+		log_error("snapshot: '%s' exists (use --force to overwrite)", file);
+		return EXIT_USAGE;
+	}
+	if (force && lstat(file, &st) == 0 && !S_ISREG(st.st_mode)) {
+		log_error("snapshot: '%s' is not a regular file", file);
+		return EXIT_USAGE;
+	}
+	{
+		struct global_opts probe = *g;
+
+		probe.output = file;
+		if (check_output(&probe) < 0 || check_output(g) < 0)
+			return EXIT_USAGE;
+	}
+	if (sysroot && open_sysroot(sysroot) < 0)
+		return EXIT_USAGE;
+
+	sysroot_record_start();
+	run_probes();
+	sysroot_record_take(&v, &n);
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	snapshot_dump(v, n, created, &doc);
+	vnodes_free(v, n);
+	r = write_file_atomic(file, doc.buf, doc.len);
+	if (r == 0) {
+		sum.file = file;
+		sum.entries = n;
+		sum.bytes = doc.len;
+		report_add_object(&rep, "snapshot", NULL, &summary_desc, &sum);
+		r = emit_report(g, &rep);
+	}
+	strbuf_release(&doc);
+	return r < 0 ? EXIT_RUNTIME : EXIT_OK;
+}

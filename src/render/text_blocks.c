@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+#include "render/text_blocks.h"
+#include "util/parse.h"
+
+#include <math.h>
+#include <string.h>
+
+static void add_size(struct strbuf *out, uint64_t bytes)
+{
+	static const char units[] = "KMGTP";
+	double v = (double)bytes;
+	int u = -1;
+
+	while (v >= 1000 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		strbuf_addf(out, "%llu B", (unsigned long long)bytes);
+	else
+		strbuf_addf(out, "%.*f %ciB", v < 10 ? 1 : 0, v, units[u]);
+}
+
+static void add_u64(struct strbuf *out, const char *label, uint64_t v)
+{
+	if (v != U64_UNKNOWN)
+		strbuf_addf(out, ", %s %llu", label, (unsigned long long)v);
+}
+
+static void render_node(const struct usb_node *n, unsigned indent, struct strbuf *out)
+{
+	strbuf_pad(out, ' ', indent);
+	if (!strcmp(n->kind, "disk") || !strcmp(n->kind, "partition")) {
+		strbuf_addf(out, "%-9s %s", n->kind, n->dev_node);
+		if (n->size_bytes != U64_UNKNOWN) {
+			strbuf_adds(out, "  ");
+			add_size(out, n->size_bytes);
+		}
+		if (n->fs_type)
+			strbuf_addf(out, "  %s%s on %s", n->fs_type, n->fuse ? " (FUSE)" : "",
+				    n->mount_point ? n->mount_point : "?");
+		if (!strcmp(n->kind, "disk")) {
+			strbuf_adds(out, "\n");
+			strbuf_pad(out, ' ', indent + 10);
+			strbuf_adds(out, "queue: ");
+			strbuf_addf(out, "scheduler %s", n->scheduler ? n->scheduler : "-");
+			add_u64(out, "max_sectors_kb", n->max_sectors_kb);
+			add_u64(out, "max_hw_sectors_kb", n->max_hw_sectors_kb);
+			add_u64(out, "nr_requests", n->nr_requests);
+			add_u64(out, "read_ahead_kb", n->read_ahead_kb);
+			add_u64(out, "rotational", n->rotational);
+		}
+	} else if (!strcmp(n->kind, "net")) {
+		strbuf_addf(out, "%-9s %s  %s  %s", n->kind, n->name, n->mac ? n->mac : "-",
+			    n->operstate ? n->operstate : "-");
+		if (n->link_mbps != U64_UNKNOWN)
+			strbuf_addf(out, "  link %llu Mbit/s", (unsigned long long)n->link_mbps);
+		add_u64(out, "mtu", n->mtu);
+	} else {
+		strbuf_addf(out, "%-9s %s", n->kind, n->dev_node ? n->dev_node : n->name);
+		if (n->label)
+			strbuf_addf(out, "  \"%s\"", n->label);
+	}
+	strbuf_addch(out, '\n');
+}
+
+static void render_interface(const struct usb_topology *t, const struct usb_interface *i,
+			     unsigned indent, struct strbuf *out)
+{
+	size_t k;
+	const char *colon = strchr(i->name, ':');
+
+	strbuf_pad(out, ' ', indent);
+	strbuf_addf(out, "%s  %s", colon ? colon : i->name,
+		    i->class_name ? i->class_name : "class ?");
+	if (i->cls != U64_UNKNOWN)
+		strbuf_addf(out, " (%02llx/%02llx/%02llx)", (unsigned long long)i->cls,
+			    (unsigned long long)(i->subclass == U64_UNKNOWN ? 0 : i->subclass),
+			    (unsigned long long)(i->protocol == U64_UNKNOWN ? 0 : i->protocol));
+	strbuf_addf(out, "  driver %s", i->driver ? i->driver : "(none)");
+	if (i->offers_uas)
+		strbuf_adds(out, "  [offers UAS]");
+	strbuf_addch(out, '\n');
+	for (k = 0; k < t->nnode; k++)
+		if (!strcmp(t->node[k].interface, i->name))
+			render_node(&t->node[k], indent + 4, out);
+}
+
+static void render_device(const struct usb_topology *t, const struct usb_device *d,
+			  struct strbuf *out)
+{
+	unsigned indent = 2 + 4 * (unsigned)(d->depth == U64_UNKNOWN ? 1 : d->depth - 1);
+	size_t k;
+
+	strbuf_pad(out, ' ', indent);
+	strbuf_addf(out, "%s  %s", d->path, d->vid_pid ? d->vid_pid : "????:????");
+	if (d->manufacturer || d->product)
+		strbuf_addf(out, "  %s%s%s", d->manufacturer ? d->manufacturer : "",
+			    d->manufacturer && d->product ? " " : "", d->product ? d->product : "");
+	strbuf_addch(out, '\n');
+	strbuf_pad(out, ' ', indent + 4);
+	strbuf_addf(out, "USB %s, %s", d->usb_version ? d->usb_version : "?",
+		    usb_speed_label(d->speed));
+	if (d->capable && d->capable > d->speed)
+		strbuf_addf(out, " (capable of %s)", usb_speed_label(d->capable));
+	if (!isnan(d->bulk_ceiling_mb_s))
+		strbuf_addf(out, ", bulk ceiling %.1f MB/s", d->bulk_ceiling_mb_s);
+	if (d->hub_ports != U64_UNKNOWN && d->hub_ports > 0)
+		strbuf_addf(out, ", hub with %llu ports", (unsigned long long)d->hub_ports);
+	strbuf_addch(out, '\n');
+	for (k = 0; k < t->nintf; k++)
+		if (!strcmp(t->intf[k].device, d->path) && !(d->hub_ports != U64_UNKNOWN &&
+							      d->hub_ports > 0))
+			render_interface(t, &t->intf[k], indent + 4, out);
+}
+
+static void render_controller(const struct usb_controller *c, struct strbuf *out)
+{
+	strbuf_addf(out, "Bus %llu: %s", (unsigned long long)c->busnum,
+		    usb_speed_label(c->speed));
+	if (c->ports != U64_UNKNOWN)
+		strbuf_addf(out, ", %llu ports", (unsigned long long)c->ports);
+	strbuf_addf(out, "  [%s %s", c->kind ? c->kind : "controller", c->name ? c->name : "?");
+	if (c->bus_type)
+		strbuf_addf(out, " on %s", c->bus_type);
+	if (c->driver)
+		strbuf_addf(out, ", driver %s", c->driver);
+	if (c->glue)
+		strbuf_addf(out, ", core %s", c->glue);
+	if (c->irq)
+		strbuf_addf(out, ", IRQ %s", c->irq);
+	if (c->irq_count != U64_UNKNOWN)
+		strbuf_addf(out, " (%llu interrupts)", (unsigned long long)c->irq_count);
+	strbuf_adds(out, "]\n");
+}
+
+void render_usb_tree(const struct usb_topology *t, struct strbuf *out)
+{
+	size_t i, j;
+
+	if (t->no_usb) {
+		strbuf_adds(out, "no USB: /sys/bus/usb does not exist (no USB support in this "
+				 "kernel, or a machine without USB)\n");
+		return;
+	}
+	for (i = 0; i < t->ndev; i++) {
+		const struct usb_device *d = &t->dev[i];
+
+		if (d->is_root_hub) {
+			for (j = 0; j < t->nctl; j++)
+				if (!strcmp(t->ctl[j].root_hub, d->path))
+					render_controller(&t->ctl[j], out);
+			continue;
+		}
+		render_device(t, d, out);
+	}
+}
+
+void render_findings_text(const struct finding *f, size_t n, struct strbuf *out)
+{
+	size_t i;
+
+	if (!n) {
+		strbuf_adds(out, "\nFindings: none\n");
+		return;
+	}
+	strbuf_adds(out, "\nFindings\n");
+	for (i = 0; i < n; i++) {
+		strbuf_addf(out, "  %-4s  %s: %s\n", f[i].severity, f[i].subject ? f[i].subject : "-",
+			    f[i].message);
+		if (f[i].evidence)
+			strbuf_addf(out, "        evidence: %s\n", f[i].evidence);
+		if (f[i].fix)
+			strbuf_addf(out, "        fix: %s\n", f[i].fix);
+	}
+}

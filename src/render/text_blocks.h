@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/*
+ * Text renderings that are not tables: the USB tree of `usbperf list` and
+ * findings as blocks (a finding's evidence and fix are sentences, too long
+ * for a column). JSON and CSV of the same data go through the field tables.
+ */
+#include "core/findings.h"
+#include "core/usb/topology.h"
+#include "util/strbuf.h"
+
+void render_usb_tree(const struct usb_topology *t, struct strbuf *out);
+void render_findings_text(const struct finding *f, size_t n, struct strbuf *out);
