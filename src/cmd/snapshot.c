@@ -25,7 +25,7 @@ void usage_snapshot(void)
 	       "\n"
 	       "options:\n"
 	       "  --force            overwrite FILE if it exists\n"
-	       "  --sysroot DIR|FILE record from a recorded tree instead of this machine\n");
+	       "  --sysroot DIR      record from a directory tree (a copy of /sys and /proc)\n");
 }
 
 struct snapshot_summary {
@@ -124,6 +124,12 @@ int cmd_snapshot(int argc, char **argv, struct global_opts *g)
 	}
 	if (sysroot && open_sysroot(sysroot) < 0)
 		return EXIT_USAGE;
+	if (sysroot_is_snapshot()) {
+		log_error("invalid --sysroot '%s': snapshot records from a directory tree, and this "
+			  "is already a snapshot file",
+			  sysroot);
+		return EXIT_USAGE;
+	}
 
 	sysroot_record_start();
 	run_probes();

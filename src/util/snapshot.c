@@ -134,6 +134,11 @@ static int load_entry(struct json_object *e, size_t idx, struct vnode *n, struct
 				    SNAPSHOT_MAX_FILE);
 			return -EINVAL;
 		}
+	} else if (!strcmp(type, "unread")) {
+		n->kind = VNODE_FILE;
+		n->unread = true;
+		n->data = strdup("");
+		n->len = 0;
 	} else {
 		strbuf_addf(err, "entry %zu (%s): unknown type '%s'", idx, path, type);
 		return -EINVAL;
@@ -283,9 +288,12 @@ void snapshot_dump(const struct vnode *v, size_t n, const char *created, struct 
 		struct json_object *e = json_object_new_object();
 
 		json_object_object_add(e, "path", json_object_new_string(v[i].path));
-		json_object_object_add(e, "type", json_object_new_string(kinds[v[i].kind]));
+		json_object_object_add(e, "type", json_object_new_string(v[i].unread ? "unread"
+										     : kinds[v[i].kind]));
 		if (v[i].kind == VNODE_LINK) {
 			json_object_object_add(e, "target", json_object_new_string(v[i].data));
+		} else if (v[i].unread) {
+			/* a name only: its contents were never read */
 		} else if (v[i].kind == VNODE_FILE && is_text(v[i].data, v[i].len)) {
 			json_object_object_add(e, "text",
 					       json_object_new_string_len(v[i].data, (int)v[i].len));

@@ -94,7 +94,8 @@ void sysroot_record_start(void)
 	rec.on = true;
 }
 
-static void record(const char *path, enum vnode_kind kind, const char *data, size_t len)
+static void record_node(const char *path, enum vnode_kind kind, const char *data, size_t len,
+			bool unread)
 {
 	struct vnode *n;
 
@@ -119,6 +120,21 @@ static void record(const char *path, enum vnode_kind kind, const char *data, siz
 	if (data)
 		memcpy(n->data, data, len);
 	n->data[n->len] = '\0';
+	n->unread = unread;
+}
+
+static void record(const char *path, enum vnode_kind kind, const char *data, size_t len)
+{
+	record_node(path, kind, data, len, false);
+}
+
+/* a node seen but not read: replays must find it, not its contents */
+static void record_seen(const char *path, enum vnode_kind kind)
+{
+	if (kind == VNODE_FILE)
+		record_node(path, kind, NULL, 0, true);
+	else if (kind == VNODE_DIR)
+		record(path, kind, NULL, 0);
 }
 
 void sysroot_record_take(struct vnode **ret, size_t *ret_n)
@@ -126,11 +142,19 @@ void sysroot_record_take(struct vnode **ret, size_t *ret_n)
 	size_t i, out = 0;
 
 	qsort(rec.v, rec.n, sizeof(*rec.v), vnode_cmp);
-	/* the same path read twice: keep the first, which the probes saw first */
+	/* the same path seen twice: what was read wins over what was only seen */
 	for (i = 0; i < rec.n; i++) {
 		if (out && !strcmp(rec.v[out - 1].path, rec.v[i].path)) {
-			free(rec.v[i].path);
-			free(rec.v[i].data);
+			struct vnode *keep = &rec.v[out - 1], *drop = &rec.v[i];
+
+			if (keep->unread && !drop->unread) {
+				struct vnode tmp = *keep;
+
+				*keep = *drop;
+				*drop = tmp;
+			}
+			free(drop->path);
+			free(drop->data);
 			continue;
 		}
 		rec.v[out++] = rec.v[i];
@@ -344,8 +368,11 @@ int sysroot_resolve(const char *path, struct strbuf *ret)
 bool sysroot_exists(const char *path)
 {
 	struct strbuf p = STRBUF_INIT;
+	enum vnode_kind kind;
 	int r = resolve(path, true, &p);
 
+	if (r == 0 && rec.on && node_kind(p.buf, &kind) == 0)
+		record_seen(p.buf, kind);
 	strbuf_release(&p);
 	return r == 0;
 }
@@ -357,6 +384,8 @@ int sysroot_lkind(const char *path, enum vnode_kind *ret)
 
 	if (r == 0)
 		r = node_kind(canon.buf, ret);
+	if (r == 0 && rec.on)
+		record_seen(canon.buf, *ret);
 	strbuf_release(&canon);
 	return r;
 }
@@ -417,6 +446,8 @@ static int read_canonical(const char *canon, size_t max, struct strbuf *sb)
 			return node_kind(canon, &(enum vnode_kind){0}) == 0 ? -EISDIR : -ENOENT;
 		if (n->kind != VNODE_FILE)
 			return -EISDIR;
+		if (n->unread)
+			return -EACCES;
 		if (n->len > max)
 			return -EFBIG;
 		strbuf_add(sb, n->data, n->len);
@@ -531,6 +562,8 @@ static int fs_list(const char *dir, struct name_list *l)
 			node_readlink(child.buf, &t);
 		else if (de->d_type == DT_DIR)
 			record(child.buf, VNODE_DIR, NULL, 0);
+		else
+			record_seen(child.buf, VNODE_FILE);
 	}
 	closedir(dh);
 	strbuf_release(&child);

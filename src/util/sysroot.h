@@ -63,6 +63,7 @@ struct vnode {
 	enum vnode_kind kind;
 	char *data; /* file contents or link target, NUL-terminated */
 	size_t len;
+	bool unread; /* a file that was listed or tested but not read: reads fail (EACCES) */
 };
 /*
  * Replace the root by an in-memory tree; takes ownership of the array and

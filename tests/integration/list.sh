@@ -1,0 +1,77 @@
+#!/bin/bash
+# usbperf list and snapshot against the hand-made PC tree (tests/fixtures/gen/pc-usb.sh):
+# the directory and its recorded snapshot read the same, the decoded facts and
+# findings are right, bad input is refused, and the live machine reads cleanly.
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+FIX=$SRC/tests/fixtures/pc-usb.json
+TREE=$WORK/tree
+bash "$SRC/tests/fixtures/gen/pc-usb.sh" "$TREE" || { bad "fixture tree generated"; finish; }
+
+# the committed snapshot is what the generator makes, read by usbperf
+expect_status 0 "list --sysroot DIR" "$USBPERF" -F json list --sysroot "$TREE"
+mv "$WORK/out" "$WORK/dir.json"
+expect_status 0 "list --sysroot SNAPSHOT" "$USBPERF" list --sysroot "$FIX" --format json
+mv "$WORK/out" "$WORK/fix.json"
+check "directory and committed snapshot give the same JSON" cmp -s "$WORK/dir.json" "$WORK/fix.json"
+
+# recording a tree and replaying it gives the same result, in every format
+expect_status 0 "snapshot --sysroot DIR" "$USBPERF" snapshot --sysroot "$TREE" "$WORK/snap.json"
+for f in text json csv; do
+	"$USBPERF" list --sysroot "$TREE" -F $f >"$WORK/a.$f" 2>&1
+	"$USBPERF" list --sysroot "$WORK/snap.json" -F $f >"$WORK/b.$f" 2>&1
+	check "replay matches the tree ($f)" cmp -s "$WORK/a.$f" "$WORK/b.$f"
+done
+jq_check "$WORK/snap.json" '.usbperf_snapshot == 1 and (.entries | length) > 300' "snapshot is a versioned JSON document"
+
+J=$WORK/fix.json
+jq_check "$J" '[.devices[].path] == ["usb1","1-2","1-3","1-3.1","1-3.2","1-4","1-5","usb2","2-1","2-2"]' "devices in bus-port order"
+jq_check "$J" '(.controllers | length) == 2 and all(.controllers[]; .kind == "xhci" and .device == "0000:00:14.0" and .bus_type == "pci" and .driver == "xhci_hcd" and .irq == "125" and .irq_count == 188888)' "controllers: xhci on PCI, MSI IRQ and its count"
+jq_check "$J" '.devices[] | select(.path == "2-1") | .id == "0781:5583" and .speed == "super" and .speed_mbit_s == 5000 and .usb_version == "3.20" and .port == "usb2-port1" and .port_peer == "usb1-port1"' "2-1: id, speed, bcdUSB, port and peer"
+jq_check "$J" '.devices[] | select(.path == "1-3.1") | .speed == "low" and .parent == "1-3" and .depth == 2' "1-3.1: low-speed behind the hub"
+jq_check "$J" '.interfaces[] | select(.name == "2-1:1.0") | .driver == "uas" and .class_code == 8 and .protocol == 98' "2-1:1.0 bound to uas"
+jq_check "$J" '.nodes[] | select(.name == "sda1") | .kind == "partition" and .parent == "sda" and .fs_type == "vfat" and .mount_point == "/media/usb" and .fuse == false' "sda1: vfat on /media/usb"
+jq_check "$J" '.nodes[] | select(.name == "sda") | .max_sectors_kb == 1024 and .max_hw_sectors_kb == 65535 and .scheduler == "mq-deadline" and .size_bytes == 30752636928' "sda: queue limits, scheduler, size"
+jq_check "$J" '.nodes[] | select(.name == "enx00249b123456") | .kind == "net" and .mac == "00:24:9b:12:34:56" and .link_mbit_s == 1000' "AX88179 netdev, MAC, link speed"
+jq_check "$J" '.nodes[] | select(.name == "eth1") | .operstate == "down" and .link_mbit_s == null' "link down: speed unknown, not -1"
+jq_check "$J" '[.nodes[] | select(.kind == "video") | .dev_node] == ["/dev/video0","/dev/video1"]' "UVC video nodes"
+jq_check "$J" '[.nodes[] | select(.kind == "hidraw") | .interface] == ["1-3.1:1.0"]' "keyboard hidraw"
+jq_check "$J" '[.findings[].id] | index("usb.fuse_filesystem") != null and index("usb.autosuspend") != null and index("block.small_max_sectors") != null' "findings: FUSE, autosuspend, small max_sectors"
+jq_check "$J" '.findings[] | select(.id == "usb.fuse_filesystem") | .subject == "sdc1" and (.evidence | test("fuseblk")) and (.fix | test("ntfs3"))' "FUSE finding names evidence and fix"
+
+"$USBPERF" list --sysroot "$FIX" >"$WORK/tree.txt"
+check "text: tree with controller line" grep -q '^Bus 2: SuperSpeed Gen 1 (5G), 6 ports  \[xhci 0000:00:14.0 on pci, driver xhci_hcd, IRQ 125' "$WORK/tree.txt"
+check "text: findings block" grep -q '^Findings$' "$WORK/tree.txt"
+"$USBPERF" list --sysroot "$FIX" -F csv --table nodes >"$WORK/nodes.csv"
+check "csv --table nodes: header then one row per node" test "$(head -1 "$WORK/nodes.csv" | cut -d, -f1-4)" = "device,interface,kind,name" -a "$(wc -l <"$WORK/nodes.csv")" = 11
+
+# bad input: one line, exit 2, nothing written
+expect_status 2 "--sysroot missing" "$USBPERF" list --sysroot "$WORK/nope"
+one_line_error "--sysroot missing"
+echo '{"usbperf_snapshot": 1, "entries": [{"path": "x"}]}' >"$WORK/bad.json"
+expect_status 2 "--sysroot bad snapshot" "$USBPERF" list --sysroot "$WORK/bad.json"
+one_line_error "--sysroot bad snapshot"
+expect_status 2 "--table bogus" "$USBPERF" list --table bogus
+one_line_error "--table bogus"
+expect_status 2 "list extra argument" "$USBPERF" list extra
+echo keep >"$WORK/exists.json"
+expect_status 2 "snapshot onto an existing file" "$USBPERF" snapshot --sysroot "$TREE" "$WORK/exists.json"
+one_line_error "snapshot onto an existing file"
+check "existing file untouched" test "$(cat "$WORK/exists.json")" = keep
+expect_status 2 "snapshot without FILE" "$USBPERF" snapshot
+expect_status 2 "snapshot of a snapshot" "$USBPERF" snapshot --sysroot "$FIX" "$WORK/again.json"
+check "nothing written" test ! -e "$WORK/again.json"
+check "no temporary files left" test -z "$(ls "$WORK" | grep tmp-)"
+
+# the live machine: whatever it has (no USB at all is a fact, not an error)
+expect_status 0 "list on this machine" "$USBPERF" list -F json
+jq_check "$WORK/out" '.command == "list" and (.devices | type) == "array"' "live list is valid JSON"
+expect_status 0 "snapshot of this machine" "$USBPERF" snapshot "$WORK/live.json"
+"$USBPERF" list -F json >"$WORK/live-a.json"
+"$USBPERF" list --sysroot "$WORK/live.json" -F json >"$WORK/live-b.json"
+# interrupt counts move between two runs; everything else must replay
+check "live snapshot replays" cmp -s <(jq 'del(.controllers[].irq_count)' "$WORK/live-a.json") <(jq 'del(.controllers[].irq_count)' "$WORK/live-b.json")
+
+finish
