@@ -86,19 +86,17 @@ void *grow(void *v, size_t *n, size_t size)
 }
 
 /* "2-1.4" -> "2-1"; "2-1" -> "usb2"; roots have no parent */
-static char *parent_path(const char *path, uint64_t busnum)
+static char *parent_path(const char *path)
 {
 	const char *dot = strrchr(path, '.'), *dash = strchr(path, '-');
-	char buf[32];
+	struct strbuf p = STRBUF_INIT;
 
-	if (!strncmp(path, "usb", 3))
+	if (!strncmp(path, "usb", 3) || !dash)
 		return NULL;
-	if (dot && dash && dot > dash)
+	if (dot && dot > dash)
 		return strndup(path, (size_t)(dot - path));
-	if (busnum == U64_UNKNOWN)
-		return NULL;
-	snprintf(buf, sizeof(buf), "usb%llu", (unsigned long long)busnum);
-	return strdup(buf);
+	strbuf_addf(&p, "usb%.*s", (int)(dash - path), path);
+	return strbuf_detach(&p);
 }
 
 static uint64_t path_depth(const char *path)
@@ -151,7 +149,7 @@ static void probe_device(struct usb_device *d, const char *name, const char *dir
 	d->is_root_hub = !strncmp(name, "usb", 3);
 	d->busnum = attr_u64(dir, "busnum");
 	d->devnum = attr_u64(dir, "devnum");
-	d->parent = parent_path(name, d->busnum);
+	d->parent = parent_path(name);
 	d->depth = path_depth(name);
 	if (vid && pid) {
 		size_t n = strlen(vid) + strlen(pid) + 2;

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The topology probe on odd trees: missing, malformed and unreadable
+ * attributes come back unknown, never as a crash or a made-up value.
+ */
+#include "unit.h"
+#include "core/usb/topology.h"
+#include "util/snapshot.h"
+
+#include <string.h>
+
+#define DEV "/sys/devices/platform/fc000000.usb/xhci-hcd.0.auto"
+#define E(path, type, rest) "{\"path\": \"" path "\", \"type\": \"" type "\"" rest "},"
+#define TXT(path, text) E(path, "file", ", \"text\": \"" text "\"")
+#define LNK(path, target) E(path, "link", ", \"target\": \"" target "\"")
+
+static const char odd[] = "{\"usbperf_snapshot\": 1, \"entries\": ["
+	LNK("/sys/bus/usb/devices/usb1", "../../../devices/platform/fc000000.usb/xhci-hcd.0.auto/usb1")
+	LNK("/sys/bus/usb/devices/1-1", "../../../devices/platform/fc000000.usb/xhci-hcd.0.auto/usb1/1-1")
+	LNK("/sys/bus/usb/devices/1-1:1.0", "../../../devices/platform/fc000000.usb/xhci-hcd.0.auto/usb1/1-1/1-1:1.0")
+	/* a dangling link and a link loop in the device list */
+	LNK("/sys/bus/usb/devices/1-2", "../../../devices/gone/1-2")
+	LNK("/sys/bus/usb/devices/1-3", "1-3")
+	LNK(DEV "/driver", "../../../../bus/platform/drivers/xhci-hcd")
+	LNK("/sys/devices/platform/fc000000.usb/driver", "../../../bus/platform/drivers/dwc3")
+	TXT(DEV "/usb1/busnum", "1\\n")
+	TXT(DEV "/usb1/speed", "480\\n")
+	TXT(DEV "/usb1/maxchild", "1\\n")
+	TXT(DEV "/usb1/1-1/busnum", "one\\n")
+	TXT(DEV "/usb1/1-1/speed", "banana\\n")
+	TXT(DEV "/usb1/1-1/version", "\\n")
+	TXT(DEV "/usb1/1-1/idVendor", "zzzz\\n")
+	TXT(DEV "/usb1/1-1/bMaxPower", "500\\n")
+	TXT(DEV "/usb1/1-1/manufacturer", "Evil\\u001b[31mCorp\\n")
+	E(DEV "/usb1/1-1/product", "unread", "")
+	E(DEV "/usb1/1-1/serial", "dir", "")
+	TXT(DEV "/usb1/1-1/rx_lanes", "18446744073709551615\\n")
+	TXT(DEV "/usb1/1-1/1-1:1.0/bInterfaceClass", "0x\\n")
+	TXT(DEV "/usb1/1-1/1-1:1.0/bInterfaceNumber", "00\\n")
+	TXT(DEV "/usb1/1-1/1-1:1.0/host0/target0:0:0/0:0:0:0/block/sda/size", "-5\\n")
+	TXT(DEV "/usb1/1-1/1-1:1.0/host0/target0:0:0/0:0:0:0/block/sda/queue/scheduler", "none\\n")
+	TXT(DEV "/usb1/1-1/1-1:1.0/host0/target0:0:0/0:0:0:0/block/sda/queue/max_sectors_kb", "\\n")
+	TXT(DEV "/usb1/1-1/1-1:1.0/host0/target0:0:0/0:0:0:0/block/sda/dev", "8\\n")
+	TXT(DEV "/usb1/1-1/1-1:1.0/net/usb0/speed", "-1\\n")
+	TXT("/proc/interrupts", "garbage\\n 99: x\\n")
+	"{\"path\": \"/proc/self\", \"type\": \"link\", \"target\": \"1\"}"
+	"]}";
+
+static void test_odd_tree(void **state)
+{
+	struct usb_topology t;
+	struct finding_list fl = FINDING_LIST_INIT;
+	const struct usb_device *d;
+	const struct usb_node *n;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(snapshot_load_buf(odd, strlen(odd), NULL), 0);
+	assert_int_equal(usb_topology_probe(&t), 0);
+	assert_false(t.no_usb);
+	/* the dangling and looping entries are skipped, not fatal */
+	assert_int_equal(t.ndev, 2);
+	assert_int_equal(t.nctl, 1);
+	assert_string_equal(t.ctl[0].name, "xhci-hcd.0.auto");
+	assert_string_equal(t.ctl[0].driver, "xhci-hcd");
+	assert_string_equal(t.ctl[0].kind, "dwc3"); /* the core above the xhci platform device */
+	assert_string_equal(t.ctl[0].glue, "fc000000.usb (dwc3)");
+	assert_null(t.ctl[0].irq);
+	assert_int_equal(t.ctl[0].irq_count, U64_UNKNOWN);
+
+	d = &t.dev[1];
+	assert_string_equal(d->path, "1-1");
+	assert_int_equal(d->busnum, U64_UNKNOWN);
+	assert_int_equal(d->speed, USB_SPEED_UNKNOWN);
+	assert_null(d->speed_name);
+	assert_true(isnan(d->speed_mbps));
+	assert_null(d->usb_version);
+	assert_int_equal(d->bcd_usb, 0);
+	assert_null(d->vid_pid); /* no idProduct */
+	assert_int_equal(d->max_power_ma, U64_UNKNOWN); /* "500" without its unit */
+	assert_string_equal(d->manufacturer, "Evil?[31mCorp"); /* control characters replaced */
+	assert_null(d->product);   /* unreadable */
+	assert_null(d->serial);	   /* a directory */
+	assert_int_equal(d->rx_lanes, U64_UNKNOWN);
+	assert_string_equal(d->parent, "usb1"); /* from the name when busnum is unreadable */
+
+	assert_int_equal(t.nintf, 1);
+	assert_int_equal(t.intf[0].cls, U64_UNKNOWN);
+	assert_null(t.intf[0].class_name);
+	assert_int_equal(t.intf[0].number, 0);
+	assert_null(t.intf[0].driver);
+
+	assert_int_equal(t.nnode, 2);
+	for (i = 0; i < t.nnode; i++) {
+		n = &t.node[i];
+		if (!strcmp(n->kind, "disk")) {
+			assert_string_equal(n->name, "sda");
+			assert_int_equal(n->size_bytes, U64_UNKNOWN);
+			assert_string_equal(n->scheduler, "none");
+			assert_int_equal(n->max_sectors_kb, U64_UNKNOWN);
+			assert_null(n->mount_point);
+		} else {
+			assert_string_equal(n->kind, "net");
+			assert_int_equal(n->link_mbps, U64_UNKNOWN); /* -1: link down */
+		}
+	}
+	usb_topology_findings(&t, &fl);
+	assert_int_equal(fl.n, 0);
+	finding_list_release(&fl);
+	usb_topology_release(&t);
+	sysroot_set(NULL);
+}
+
+static void test_no_usb(void **state)
+{
+	static const char empty[] = "{\"usbperf_snapshot\": 1, \"entries\": []}";
+	struct usb_topology t;
+
+	(void)state;
+	assert_int_equal(snapshot_load_buf(empty, strlen(empty), NULL), 0);
+	assert_int_equal(usb_topology_probe(&t), 0);
+	assert_true(t.no_usb);
+	assert_int_equal(t.ndev, 0);
+	usb_topology_release(&t);
+	sysroot_set(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_odd_tree),
+		cmocka_unit_test(test_no_usb),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
