@@ -152,7 +152,8 @@ static int load_entry(struct json_object *e, size_t idx, struct vnode *n, struct
 	return 0;
 }
 
-int snapshot_load_buf(const char *buf, size_t len, struct strbuf *ret_err)
+int snapshot_parse_buf(const char *buf, size_t len, struct vnode **ret, size_t *ret_n,
+		       struct strbuf *ret_err)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct json_tokener *tok;
@@ -222,13 +223,11 @@ int snapshot_load_buf(const char *buf, size_t len, struct strbuf *ret_err)
 			goto out;
 		}
 	}
-	r = sysroot_set_nodes(v, n);
-	if (r < 0) {
-		strbuf_adds(&err, "a path appears twice");
-		goto out;
-	}
+	*ret = v;
+	*ret_n = n;
 	v = NULL;
 	n = 0;
+	r = 0;
 out:
 	vnodes_free(v, n);
 	json_object_put(root);
@@ -237,6 +236,25 @@ out:
 		strbuf_add(ret_err, err.buf, err.len);
 	}
 	strbuf_release(&err);
+	return r;
+}
+
+int snapshot_load_buf(const char *buf, size_t len, struct strbuf *ret_err)
+{
+	struct vnode *v;
+	size_t n;
+	int r = snapshot_parse_buf(buf, len, &v, &n, ret_err);
+
+	if (r < 0)
+		return r;
+	r = sysroot_set_nodes(v, n);
+	if (r < 0) {
+		vnodes_free(v, n);
+		if (ret_err) {
+			strbuf_reset(ret_err);
+			strbuf_adds(ret_err, "a path appears twice");
+		}
+	}
 	return r;
 }
 

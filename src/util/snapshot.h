@@ -31,6 +31,9 @@
  * changes and ret_err (if given) says what was wrong, for a one-line error.
  */
 int snapshot_load_buf(const char *buf, size_t len, struct strbuf *ret_err);
+/* Parse only: the nodes, unsorted, for the caller to change or install. */
+int snapshot_parse_buf(const char *buf, size_t len, struct vnode **ret, size_t *ret_n,
+		       struct strbuf *ret_err);
 int snapshot_load_file(const char *file, struct strbuf *ret_err);
 /* The nodes as a snapshot document (appended to out). */
 void snapshot_dump(const struct vnode *v, size_t n, const char *created, struct strbuf *out);

@@ -67,7 +67,8 @@ int sysroot_set_nodes(struct vnode *v, size_t n)
 {
 	size_t i;
 
-	qsort(v, n, sizeof(*v), vnode_cmp);
+	if (n)
+		qsort(v, n, sizeof(*v), vnode_cmp);
 	for (i = 1; i < n; i++)
 		if (!strcmp(v[i - 1].path, v[i].path))
 			return -EINVAL;
@@ -141,7 +142,8 @@ void sysroot_record_take(struct vnode **ret, size_t *ret_n)
 {
 	size_t i, out = 0;
 
-	qsort(rec.v, rec.n, sizeof(*rec.v), vnode_cmp);
+	if (rec.n)
+		qsort(rec.v, rec.n, sizeof(*rec.v), vnode_cmp);
 	/* the same path seen twice: what was read wins over what was only seen */
 	for (i = 0; i < rec.n; i++) {
 		if (out && !strcmp(rec.v[out - 1].path, rec.v[i].path)) {
@@ -594,7 +596,8 @@ int sysroot_list(const char *path, struct name_list *ret)
 		name_list_release(&l);
 		return r;
 	}
-	qsort(l.v, l.n, sizeof(*l.v), name_cmp);
+	if (l.n)
+		qsort(l.v, l.n, sizeof(*l.v), name_cmp);
 	*ret = l;
 	return 0;
 }

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,16 @@ static void sizes(const char *s)
 	/* a plain number means the same to both parsers */
 	if (parse_u64(s, 0, UINT64_MAX, &u) == 0 &&
 	    (parse_size(s, 0, UINT64_MAX, &v) < 0 || v != u))
+		abort();
+	/* hex: round-trips through %llx, and respects its max */
+	if (parse_hex(s, UINT64_MAX, &u) == 0) {
+		char hb[32];
+
+		snprintf(hb, sizeof(hb), "%llx", (unsigned long long)u);
+		if (parse_hex(hb, UINT64_MAX, &v) < 0 || v != u)
+			abort();
+	}
+	if (parse_hex(s, 0xffff, &u) == 0 && u > 0xffff)
 		abort();
 	if (parse_u64(s, 10, 20, &u) == 0 && (u < 10 || u > 20))
 		abort();
