@@ -3,7 +3,9 @@
 #include "cmd/commands.h"
 #include "cmd/common.h"
 #include "core/sys/mounts.h"
+#include "core/usb/attach.h"
 #include "core/usb/topology.h"
+#include "util/parse.h"
 #include "util/snapshot.h"
 #include "util/sysroot.h"
 
@@ -46,8 +48,19 @@ static void run_probes(void)
 	struct usb_topology t;
 	struct finding_list fl = FINDING_LIST_INIT;
 
+	size_t i;
+
 	if (usb_topology_probe(&t) == 0) {
 		usb_topology_findings(&t, &fl);
+		/* what usbperf disk reads to find the USB link under a block device */
+		for (i = 0; i < t.nnode; i++) {
+			struct usb_attach a;
+			unsigned maj, min;
+
+			if (t.node[i].devnum && parse_devnum(t.node[i].devnum, &maj, &min) == 0 &&
+			    usb_attach_for_block(maj, min, &a) == 0)
+				usb_attach_release(&a);
+		}
 		usb_topology_release(&t);
 	}
 	finding_list_release(&fl);

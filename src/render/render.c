@@ -145,6 +145,16 @@ static size_t cell_width(const struct column *c, const char *text)
 	return strlen(text) - (c->pm && strstr(text, "±") ? 1 : 0);
 }
 
+static bool column_known(const struct report_section *s, const struct field *f)
+{
+	size_t i;
+
+	for (i = 0; i < s->count; i++)
+		if (field_known(f, record_at(s, i)))
+			return true;
+	return false;
+}
+
 static void text_table(const struct report_section *s, struct strbuf *out)
 {
 	struct column cols[64];
@@ -155,6 +165,8 @@ static void text_table(const struct report_section *s, struct strbuf *out)
 	for (i = 0; i < s->desc->nfields && nc < 64; i++) {
 		const struct field *f = &s->desc->fields[i];
 		if (!(f->flags & FF_TEXT))
+			continue;
+		if (f->flags & FF_OPTIONAL && !column_known(s, f))
 			continue;
 		if (f->flags & FF_PLUSMINUS && nc) {
 			cols[nc - 1].pm = f;

@@ -262,3 +262,21 @@ void sanitize_string(char *s)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			*s = '?';
 }
+
+int parse_devnum(const char *s, unsigned *ret_major, unsigned *ret_minor)
+{
+	const char *colon = s ? strchr(s, ':') : NULL;
+	uint64_t maj, min;
+	char buf[16];
+
+	if (!colon || (size_t)(colon - s) >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, (size_t)(colon - s));
+	buf[colon - s] = '\0';
+	/* the kernel's limits: 12-bit major, 20-bit minor */
+	if (parse_u64(buf, 0, 0xfff, &maj) < 0 || parse_u64(colon + 1, 0, 0xfffff, &min) < 0)
+		return -EINVAL;
+	*ret_major = (unsigned)maj;
+	*ret_minor = (unsigned)min;
+	return 0;
+}

@@ -32,6 +32,9 @@ int parse_duration(const char *s, double min, double max, double *ret);
 int parse_size_list(const char *s, uint64_t min, uint64_t max, size_t max_items,
 		    uint64_t **ret_items, size_t *ret_n);
 
+/* "MAJ:MIN" as sysfs "dev" attributes write it. */
+int parse_devnum(const char *s, unsigned *ret_major, unsigned *ret_minor);
+
 /* Human form of a byte size using the largest exact binary suffix: 4096 -> "4K". */
 void format_size(uint64_t v, char *buf, size_t len);
 

@@ -94,6 +94,32 @@ static void test_parse_hex(void **state)
 	}
 }
 
+static void test_parse_devnum(void **state)
+{
+	static const struct {
+		const char *s;
+		int ret;
+		unsigned maj, min;
+	} cases[] = {
+		{"8:16", 0, 8, 16},	   {"259:0", 0, 259, 0}, {"4095:1048575", 0, 4095, 1048575},
+		{"4096:0", -EINVAL, 0, 0}, {"8:", -EINVAL, 0, 0}, {":1", -EINVAL, 0, 0},
+		{"8", -EINVAL, 0, 0},	   {"8:1x", -EINVAL, 0, 0}, {"-8:1", -EINVAL, 0, 0},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		unsigned maj = 77, min = 77;
+		int r = parse_devnum(cases[i].s, &maj, &min);
+
+		if (r != cases[i].ret)
+			fail_msg("parse_devnum(\"%s\") = %d, expected %d", cases[i].s, r, cases[i].ret);
+		assert_int_equal(maj, r == 0 ? cases[i].maj : 77);
+		assert_int_equal(min, r == 0 ? cases[i].min : 77);
+	}
+	assert_int_equal(parse_devnum(NULL, &(unsigned){0}, &(unsigned){0}), -EINVAL);
+}
+
 static void test_parse_size(void **state)
 {
 	static const struct u64_case cases[] = {
@@ -418,6 +444,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_u64),
 		cmocka_unit_test(test_parse_hex),
+		cmocka_unit_test(test_parse_devnum),
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_parse_double),
 		cmocka_unit_test(test_parse_double_rejects_hex),

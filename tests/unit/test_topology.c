@@ -4,9 +4,12 @@
  * attributes come back unknown, never as a crash or a made-up value.
  */
 #include "unit.h"
+#include "core/usb/attach.h"
 #include "core/usb/topology.h"
 #include "util/snapshot.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define DEV "/sys/devices/platform/fc000000.usb/xhci-hcd.0.auto"
@@ -125,11 +128,51 @@ static void test_no_usb(void **state)
 	sysroot_set(NULL);
 }
 
+static void load_fixture(const char *name)
+{
+	struct strbuf p = STRBUF_INIT, err = STRBUF_INIT;
+	const char *dir = getenv("FIXTURES");
+
+	if (!dir)
+		fail_msg("FIXTURES is not set (run through meson test)");
+	strbuf_addf(&p, "%s/%s", dir, name);
+	if (snapshot_load_file(p.buf, &err) < 0)
+		fail_msg("%s: %s", p.buf, err.buf);
+	strbuf_release(&p);
+	strbuf_release(&err);
+}
+
+/* usbperf disk's question: which USB link carries this block device? */
+static void test_attach(void **state)
+{
+	struct usb_attach a;
+
+	(void)state;
+	load_fixture("pc-usb.json");
+	assert_int_equal(usb_attach_for_block(8, 1, &a), 0); /* a partition */
+	assert_string_equal(a.device, "2-1");
+	assert_string_equal(a.interface, "2-1:1.0");
+	assert_string_equal(a.driver, "uas");
+	assert_string_equal(a.vid_pid, "0781:5583");
+	assert_string_equal(a.product, "Ultra Fit");
+	assert_int_equal(a.speed, USB_SPEED_SS);
+	assert_string_equal(a.speed_name, "super");
+	usb_attach_release(&a);
+	assert_int_equal(usb_attach_for_block(8, 16, &a), 0);
+	assert_string_equal(a.device, "1-2");
+	assert_string_equal(a.driver, "usb-storage");
+	assert_int_equal(a.speed, USB_SPEED_HIGH);
+	usb_attach_release(&a);
+	assert_int_equal(usb_attach_for_block(7, 0, &a), -ENOENT);
+	sysroot_set(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_odd_tree),
 		cmocka_unit_test(test_no_usb),
+		cmocka_unit_test(test_attach),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 #include "core/disk/engine.h"
 #include "core/disk/pattern.h"
 #include "core/sys/cpustat.h"
+#include "core/usb/attach.h"
 #include "util/stats.h"
 
 #include <stdbool.h>
@@ -108,6 +109,8 @@ struct disk_row {
 	double cpu_s_per_gb; /* usbperf's CPU seconds per 10^9 bytes */
 	double cached_pct;   /* page-cache residency before a buffered read; NaN if n/a */
 	uint64_t verify_errors;
+	double ceiling_mb_s;   /* bulk ceiling of the USB link under the target; NaN off USB */
+	double efficiency_pct; /* mb_s as a share of that ceiling */
 };
 
 /* Read and write of one pass name side by side: the CrystalDiskMark view. */
@@ -134,6 +137,8 @@ struct disk_report {
 	size_t nwarnings;
 	int error; /* first runtime error that ended a pass (negative errno), 0 if none */
 	bool interrupted;
+	bool on_usb;	      /* the block device sits on USB: usb says how */
+	struct usb_attach usb;
 };
 
 /*

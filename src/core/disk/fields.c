@@ -20,6 +20,15 @@ static const struct field target_fields[] = {
 	FIELD(struct disk_report, verify_errors_total, "verify_errors", "verify errors", NULL,
 	      FT_U64, 0, 0),
 	FIELD(struct disk_report, interrupted, "interrupted", "interrupted", NULL, FT_BOOL, 0, 0),
+	FIELD(struct disk_report, usb.device, "usb_device", "USB device", NULL, FT_STR, 0, T),
+	FIELD(struct disk_report, usb.vid_pid, "usb_id", "USB id", NULL, FT_STR, 0, 0),
+	FIELD(struct disk_report, usb.product, "usb_product", "USB product", NULL, FT_STR, 0, 0),
+	FIELD(struct disk_report, usb.driver, "usb_driver", "USB driver", NULL, FT_STR, 0, T),
+	FIELD(struct disk_report, usb.speed_name, "usb_speed", "USB speed", NULL, FT_STR, 0, T),
+	FIELD(struct disk_report, usb.ceiling_mb_s, "usb_ceiling_mb_s", "bus ceiling", "MB/s",
+	      FT_DBL, 1, T),
+	FIELD(struct disk_report, usb.ceiling_basis, "usb_ceiling_basis", "ceiling basis", NULL,
+	      FT_STR, 0, T),
 };
 
 static const struct field row_fields[] = {
@@ -38,6 +47,10 @@ static const struct field row_fields[] = {
 	FIELD(struct disk_row, mb_s_min, "mb_s_min", "min", "MB/s", FT_DBL, 1, 0),
 	FIELD(struct disk_row, mb_s_max, "mb_s_max", "max", "MB/s", FT_DBL, 1, 0),
 	FIELD(struct disk_row, mib_s, "mib_s", "rate", "MiB/s", FT_DBL, 1, T),
+	FIELD(struct disk_row, ceiling_mb_s, "ceiling_mb_s", "ceiling", "MB/s", FT_DBL, 1,
+	      T | FF_OPTIONAL),
+	FIELD(struct disk_row, efficiency_pct, "efficiency_pct", "of ceil", "%", FT_DBL, 0,
+	      T | FF_OPTIONAL),
 	FIELD(struct disk_row, iops, "iops", "IOPS", NULL, FT_DBL, 0, T),
 	FIELD(struct disk_row, iops_sd, "iops_stdev", "sd", NULL, FT_DBL, 0, 0),
 	FIELD(struct disk_row, lat_mean_us, "lat_mean_us", "mean", "us", FT_DBL, 1, 0),

@@ -186,6 +186,17 @@ static void add_out(struct pass_out *sum, const struct pass_out *o)
 	sum->verify_bad += o->verify_bad;
 }
 
+/* each figure next to the bulk ceiling of the USB link it crossed */
+static void usb_ceiling(struct disk_report *rep, struct disk_row *row)
+{
+	row->ceiling_mb_s = rep->on_usb ? rep->usb.ceiling_mb_s : NAN;
+	row->efficiency_pct = row->mb_s / row->ceiling_mb_s * 100;
+	if (row->efficiency_pct > 100)
+		warn(rep, "%s: %.1f MB/s is above the %.1f MB/s the %s link can carry: caching "
+			  "is in the figure, not the bus",
+		     row->name, row->mb_s, row->ceiling_mb_s, rep->usb.speed_name);
+}
+
 static void env_warnings(struct disk_target *t, struct disk_report *rep)
 {
 	struct strbuf gov = STRBUF_INIT;
@@ -230,6 +241,9 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 	rep->seed = cfg->seed;
 	rep->verify = cfg->verify;
 	rep->time_limit_s = cfg->time_s;
+	rep->usb.ceiling_mb_s = NAN;
+	if (t->dev_major || t->dev_minor)
+		rep->on_usb = usb_attach_for_block(t->dev_major, t->dev_minor, &rep->usb) == 0;
 	rep->rows = calloc(cfg->npasses ? cfg->npasses : 1, sizeof(*rep->rows));
 	rep->verrs = calloc(DISK_VERIFY_KEEP, sizeof(*rep->verrs));
 	lat = malloc(sizeof(*lat));
@@ -305,6 +319,7 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 		fill_row(&rep->rows[rep->nrows], s, n, mb, iops, lat, &sum, cached);
 		rep->rows[rep->nrows].status = rep->error ? "partial" :
 					       rep->interrupted ? "interrupted" : "ok";
+		usb_ceiling(rep, &rep->rows[rep->nrows]);
 		if (!isnan(cached) && cached > CACHED_WARN_PCT)
 			warn(rep, "%.0f%% of the region was still in the page cache before %s "
 				  "(%s): that figure is partly memory speed",
@@ -381,5 +396,6 @@ void disk_report_release(struct disk_report *r)
 	free(r->rows);
 	free(r->pairs);
 	free(r->verrs);
+	usb_attach_release(&r->usb);
 	memset(r, 0, sizeof(*r));
 }

@@ -60,20 +60,12 @@ static void find_mount(struct usb_node *n, const char *dir, const struct mount_t
 {
 	const struct mount_entry *m = NULL;
 	char *dev = attr_str(dir, "dev");
-	uint64_t maj, min;
+	unsigned maj, min;
 	size_t i;
 
-	if (dev) {
-		char *colon = strchr(dev, ':');
-
-		if (colon) {
-			*colon = '\0';
-			if (parse_u64(dev, 0, 0xfffff, &maj) == 0 &&
-			    parse_u64(colon + 1, 0, 0xfffff, &min) == 0)
-				m = mounts_find_dev(mt, (unsigned)maj, (unsigned)min);
-		}
-		free(dev);
-	}
+	n->devnum = dev;
+	if (parse_devnum(dev, &maj, &min) == 0)
+		m = mounts_find_dev(mt, maj, min);
 	/* FUSE mounts (ntfs-3g) carry fuse's own device number: match the source */
 	for (i = 0; !m && n->dev_node && i < mt->n; i++)
 		if (mt->e[i].source && !strcmp(mt->e[i].source, n->dev_node))

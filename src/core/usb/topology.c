@@ -324,7 +324,7 @@ void usb_topology_release(struct usb_topology *t)
 		struct usb_node *n = &t->node[i];
 
 		free(n->device), free(n->interface), free(n->name), free(n->dev_node);
-		free(n->parent_name), free(n->fs_type), free(n->mount_point), free(n->scheduler);
+		free(n->parent_name), free(n->devnum), free(n->fs_type), free(n->mount_point), free(n->scheduler);
 		free(n->mac), free(n->operstate), free(n->label);
 	}
 	free(t->ctl);

@@ -82,6 +82,7 @@ struct usb_node {
 	char *name;	    /* "sdb", "sdb1", "enx...", "video0" */
 	char *dev_node;	    /* "/dev/sdb"; NULL for a network interface */
 	char *parent_name;  /* a partition's disk */
+	char *devnum;	    /* block devices: "8:16" */
 	/* disk and partition */
 	uint64_t size_bytes;
 	char *fs_type, *mount_point;

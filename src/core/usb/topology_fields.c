@@ -78,6 +78,7 @@ static const struct field node_fields[] = {
 	S(struct usb_node, name, "name", "name", T),
 	S(struct usb_node, dev_node, "dev_node", "node", 0),
 	S(struct usb_node, parent_name, "parent", "parent", 0),
+	S(struct usb_node, devnum, "devnum", "dev", 0),
 	FIELD(struct usb_node, size_bytes, "size_bytes", "size", NULL, FT_SIZE, 0, T),
 	S(struct usb_node, fs_type, "fs_type", "fs", T),
 	S(struct usb_node, mount_point, "mount_point", "mounted on", T),

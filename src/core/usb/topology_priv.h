@@ -19,3 +19,5 @@ void probe_nodes(struct usb_topology *t, const char *dev, const char *intf, cons
 /* descriptors and BOS: capable speed, UAS alternate settings */
 void probe_descriptors(struct usb_device *d, const char *dir);
 void link_uas_offers(struct usb_topology *t);
+/* the bulk payload ceiling of a link, MB/s, and how it is derived (NaN, NULL if unknown) */
+void usb_link_ceiling(enum usb_speed s, double *ret_mb_s, const char **ret_basis);

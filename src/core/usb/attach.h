@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/*
+ * Is a block device on USB, and how is it attached? Used by `usbperf disk`
+ * to put each result next to the ceiling of the link it crosses.
+ */
+#include "core/usb/speed.h"
+
+#include <stdint.h>
+
+struct usb_attach {
+	char *device;	  /* "2-1" */
+	char *interface;  /* "2-1:1.0" */
+	char *vid_pid;	  /* "0781:5583" */
+	char *product;
+	char *driver;	  /* the interface driver: "uas", "usb-storage" */
+	enum usb_speed speed;
+	const char *speed_name;
+	double ceiling_mb_s;  /* bulk payload ceiling of the link, MB/s; NaN unknown */
+	const char *ceiling_basis; /* how it is derived: "13 x 512 B per 125 us microframe" */
+};
+
+/* -ENODEV when the device is not below a USB device in sysfs. */
+int usb_attach_for_block(unsigned major, unsigned minor, struct usb_attach *ret);
+void usb_attach_release(struct usb_attach *a);
