@@ -25,7 +25,7 @@ enum field_type {
 enum {
 	FF_TEXT = 1 << 0,    /* shown in the text rendering (JSON and CSV show every field) */
 	FF_PLUSMINUS = 1 << 1, /* text: printed as "±value" right after the previous column */
-	FF_OPTIONAL = 1 << 2,  /* text: the column is left out when no row knows it */
+	FF_OPTIONAL = 1 << 2,  /* text: left out when unknown (a column: in every row) */
 };
 
 struct field {

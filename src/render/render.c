@@ -113,7 +113,7 @@ static void text_object(const struct report_section *s, struct strbuf *out)
 		bool known = field_known(f, s->data);
 
 		/* unknown strings are left out of the header block: nothing to say */
-		if (f->type == FT_STR && !known)
+		if ((f->type == FT_STR || f->flags & FF_OPTIONAL) && !known)
 			continue;
 		strbuf_reset(&v);
 		field_format(f, s->data, true, &v);

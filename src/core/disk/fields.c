@@ -26,7 +26,7 @@ static const struct field target_fields[] = {
 	FIELD(struct disk_report, usb.driver, "usb_driver", "USB driver", NULL, FT_STR, 0, T),
 	FIELD(struct disk_report, usb.speed_name, "usb_speed", "USB speed", NULL, FT_STR, 0, T),
 	FIELD(struct disk_report, usb.ceiling_mb_s, "usb_ceiling_mb_s", "bus ceiling", "MB/s",
-	      FT_DBL, 1, T),
+	      FT_DBL, 1, T | FF_OPTIONAL),
 	FIELD(struct disk_report, usb.ceiling_basis, "usb_ceiling_basis", "ceiling basis", NULL,
 	      FT_STR, 0, T),
 };
