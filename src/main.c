@@ -24,6 +24,8 @@
 const struct command commands[] = {
 	{"disk", "storage benchmark: sequential sweep, random IOPS, latency, CPU", cmd_disk,
 	 usage_disk},
+	{"limits", "theoretical USB ceilings per speed and transfer type; UVC, HID, NCM",
+	 cmd_limits, usage_limits},
 	{"help", "list commands, or show one command's options", cmd_help, usage_help},
 	{"version", "print the version", cmd_version, usage_version},
 };
