@@ -103,6 +103,32 @@ static void test_derivation_matches_numbers(void **state)
 	}
 }
 
+/* SuperSpeed control and bulk: the text names the packet with its framing */
+static void test_ss_derivation_matches_numbers(void **state)
+{
+	char want[64];
+	int s, t;
+
+	(void)state;
+	for (s = USB_SPEED_SS; s < USB_SPEED_COUNT; s++) {
+		for (t = USB_XFER_CONTROL; t <= USB_XFER_BULK; t++) {
+			struct usb_ceiling c;
+			struct usb_link l;
+
+			assert_int_equal(usb_transfer_ceiling(s, t, &c), 0);
+			assert_int_equal(usb_link_info(s, &l), 0);
+			snprintf(want, sizeof(want), "%.0f B payload per %.0f B packet x ",
+				 c.max_packet, c.max_packet + c.overhead_bytes);
+			assert_non_null(strstr(c.derivation, want));
+			snprintf(want, sizeof(want), "%g MB/s", l.coded_Bps / l.lanes / MB);
+			assert_non_null(strstr(c.derivation, want));
+			assert_near(c.payload_Bps,
+				    l.coded_Bps * c.max_packet / (c.max_packet + c.overhead_bytes),
+				    1e-6);
+		}
+	}
+}
+
 struct link_case {
 	enum usb_speed speed;
 	unsigned lanes;
@@ -528,6 +554,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_usb2_and_periodic_exact),
 		cmocka_unit_test(test_derivation_matches_numbers),
+		cmocka_unit_test(test_ss_derivation_matches_numbers),
 		cmocka_unit_test(test_links_and_bulk),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_ncm),
