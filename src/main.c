@@ -28,6 +28,8 @@ const struct command commands[] = {
 	 usage_list},
 	{"snapshot", "record the sysfs facts usbperf reads into a file for --sysroot", cmd_snapshot,
 	 usage_snapshot},
+	{"limits", "theoretical USB ceilings per speed and transfer type; UVC, HID, NCM",
+	 cmd_limits, usage_limits},
 	{"help", "list commands, or show one command's options", cmd_help, usage_help},
 	{"version", "print the version", cmd_version, usage_version},
 };

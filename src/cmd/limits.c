@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: MIT
+/*
+ * usbperf limits [uvc|hid|ncm]: the theoretical USB ceilings as a
+ * calculator. Parse options, call core/usb/limits, render.
+ */
+#include "cmd/commands.h"
+#include "core/usb/limits.h"
+#include "core/usb/limits_fields.h"
+#include "util/parse.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SPEEDS "low, full, high, super, gen1x2, gen2x1 or gen2x2 (also ls, fs, hs, ss, 480 ...)"
+
+void usage_limits(void)
+{
+	printf("usage: usbperf limits [--speed SPEED]\n"
+	       "       usbperf limits uvc --speed SPEED [--maxpacket N] [--mult N] [--burst N]\n"
+	       "                          [--interval N] [--size WxH] [--pixel FMT] "
+	       "[--mjpeg-ratio R]\n"
+	       "       usbperf limits hid --speed SPEED [--report-length N] [--interval N]\n"
+	       "       usbperf limits ncm [--speed SPEED]\n"
+	       "\n"
+	       "What the bus allows, computed: per speed and transfer type the largest packet,\n"
+	       "packets per (micro)frame or burst and the payload ceiling of one endpoint,\n"
+	       "with its derivation; signalling and line coding; published field references\n"
+	       "(not limits). A measurement can approach a ceiling, never pass it.\n"
+	       "\n"
+	       "  --speed SPEED       low, full, high, super, gen1x2, gen2x1, gen2x2\n"
+	       "                      (also ls, fs, hs, ss, 1.5, 12, 480, 5000, 10000, 20000)\n"
+	       "\n"
+	       "uvc: video over an isochronous endpoint, as its descriptor says\n"
+	       "  --maxpacket N       wMaxPacketSize bytes (default: the most the speed allows)\n"
+	       "  --mult N            transactions per microframe (HS) or bursts per interval (SS),\n"
+	       "                      1-3 (default: the most the packet size allows)\n"
+	       "  --burst N           SuperSpeed bMaxBurst 0-15: N+1 packets per burst\n"
+	       "                      (default 15 with 1024 B packets)\n"
+	       "  --interval N        bInterval 1-16: one service interval every 2^(N-1) "
+	       "(micro)frames\n"
+	       "  --size WxH          one frame size (default: 640x480 to 3840x2160)\n"
+	       "  --pixel FMT         yuyv (2 B/px), nv12 (1.5 B/px) or mjpeg (default: all)\n"
+	       "  --mjpeg-ratio R     assumed MJPEG size: the YUYV frame / R (default %.0f)\n"
+	       "  A %d B payload header (2 B + PTS + SCR) is assumed per service interval.\n"
+	       "\n"
+	       "hid: reports over an interrupt IN endpoint, one packet per interval\n"
+	       "  --report-length N   report bytes, report ID included (default: one full "
+	       "packet)\n"
+	       "  --interval N        bInterval: ms at low/full speed (1-255), 2^(N-1) x 125 us\n"
+	       "                      at high speed and above (1-16)\n"
+	       "  Longer reports than the largest packet (LS 8, FS 64, HS/SS 1024 B) span\n"
+	       "  several packets, one per interval.\n"
+	       "\n"
+	       "ncm: the bitrate the Linux NCM gadget reports to the host, per speed\n"
+	       "\n"
+	       "  -F, --format FMT    text, json or csv;  -o, --output FILE;  -q, --quiet\n"
+	       "\n"
+	       "Rates: MB/s = 10^6 B/s, MiB/s = 2^20 B/s, Mbit/s = 10^6 bit/s.\n"
+	       "Exit: 0 ok, 2 bad input (nothing written).\n",
+	       USB_UVC_MJPEG_RATIO, USB_UVC_HEADER_BYTES);
+}
+
+enum {
+	O_SPEED = 256,
+	O_MAXPACKET,
+	O_MULT,
+	O_BURST,
+	O_INTERVAL,
+	O_SIZE,
+	O_PIXEL,
+	O_MJPEG_RATIO,
+	O_REPORT_LENGTH,
+};
+
+static const struct option longopts[] = {
+	{"speed", required_argument, NULL, O_SPEED},
+	{"maxpacket", required_argument, NULL, O_MAXPACKET},
+	{"mult", required_argument, NULL, O_MULT},
+	{"burst", required_argument, NULL, O_BURST},
+	{"interval", required_argument, NULL, O_INTERVAL},
+	{"size", required_argument, NULL, O_SIZE},
+	{"pixel", required_argument, NULL, O_PIXEL},
+	{"mjpeg-ratio", required_argument, NULL, O_MJPEG_RATIO},
+	{"report-length", required_argument, NULL, O_REPORT_LENGTH},
+	COMMON_LONG_OPTIONS,
+	{NULL, 0, NULL, 0},
+};
+
+/* what the user typed, to quote back in messages; NULL: not given */
+struct limits_args {
+	const char *name; /* "limits", "limits uvc", ... */
+	unsigned allowed; /* bit per O_* - O_SPEED accepted by this subcommand */
+	const char *raw[O_REPORT_LENGTH - O_SPEED + 1];
+	enum usb_speed speed;
+	uint64_t maxpacket, mult, interval, report_length, width, height;
+	int burst, pixel;
+	double mjpeg_ratio;
+};
+
+#define BIT(o) (1u << ((o) - O_SPEED))
+
+static const char *const option_names[] = {
+	"speed", "maxpacket", "mult", "burst", "interval", "size", "pixel", "mjpeg-ratio",
+	"report-length",
+};
+
+static int bad_value(int o, const char *value, const char *expected)
+{
+	log_error("invalid --%s '%s': expected %s", option_names[o - O_SPEED], value, expected);
+	return -EINVAL;
+}
+
+/* "1280x720": two strict whole numbers, each 1..USB_UVC_MAX_SIDE */
+static int parse_frame_size(const char *s, uint64_t *ret_w, uint64_t *ret_h)
+{
+	const char *x = strchr(s, 'x');
+	uint64_t w, h;
+	char *left;
+	int r;
+
+	if (!x)
+		return -EINVAL;
+	left = strndup(s, (size_t)(x - s));
+	if (!left)
+		return -ENOMEM;
+	r = parse_u64(left, 1, USB_UVC_MAX_SIDE, &w);
+	free(left);
+	if (r < 0 || parse_u64(x + 1, 1, USB_UVC_MAX_SIDE, &h) < 0)
+		return -EINVAL;
+	*ret_w = w;
+	*ret_h = h;
+	return 0;
+}
+
+static int parse_value(int o, const char *v, struct limits_args *a)
+{
+	uint64_t n;
+
+	switch (o) {
+	case O_SPEED:
+		return usb_speed_parse(v, &a->speed) < 0 ? bad_value(o, v, SPEEDS) : 0;
+	case O_MAXPACKET:
+		return parse_u64(v, 1, 65535, &a->maxpacket) < 0
+			       ? bad_value(o, v, "wMaxPacketSize in bytes, e.g. 1024")
+			       : 0;
+	case O_MULT:
+		return parse_u64(v, 1, 3, &a->mult) < 0 ? bad_value(o, v, "1-3") : 0;
+	case O_BURST:
+		if (parse_u64(v, 0, 15, &n) < 0)
+			return bad_value(o, v, "bMaxBurst 0-15");
+		a->burst = (int)n;
+		return 0;
+	case O_INTERVAL:
+		return parse_u64(v, 1, 255, &a->interval) < 0 ? bad_value(o, v, "bInterval 1-255")
+							       : 0;
+	case O_SIZE:
+		return parse_frame_size(v, &a->width, &a->height) < 0
+			       ? bad_value(o, v, "WIDTHxHEIGHT in pixels, e.g. 1280x720")
+			       : 0;
+	case O_PIXEL: {
+		enum usb_pixel px;
+		if (usb_pixel_parse(v, &px) < 0)
+			return bad_value(o, v, "yuyv, nv12 or mjpeg");
+		a->pixel = (int)px;
+		return 0;
+	}
+	case O_MJPEG_RATIO:
+		return parse_double(v, 1, 1000, &a->mjpeg_ratio) < 0
+			       ? bad_value(o, v, "a compression ratio 1-1000")
+			       : 0;
+	case O_REPORT_LENGTH:
+		return parse_u64(v, 1, USB_HID_MAX_REPORT, &a->report_length) < 0
+			       ? bad_value(o, v, "report bytes 1-65535")
+			       : 0;
+	}
+	return -EINVAL;
+}
+
+/* 0 parsed, 1 help printed, -EINVAL refused (message printed) */
+static int parse_args(int argc, char **argv, struct global_opts *g, struct limits_args *a)
+{
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		r = common_option(c, optarg, g);
+		if (r < 0)
+			return -EINVAL;
+		if (r > 0)
+			continue;
+		if (c == 'h') {
+			usage_limits();
+			return 1;
+		}
+		if (c == ':' && optopt >= O_SPEED && optopt <= O_REPORT_LENGTH) {
+			/* bad_option() can only name short options here */
+			log_error("%s: option '--%s' needs a value (see 'usbperf limits -h')",
+				  a->name, option_names[optopt - O_SPEED]);
+			return -EINVAL;
+		}
+		if (c < O_SPEED || c > O_REPORT_LENGTH) {
+			bad_option(a->name, c, argv);
+			return -EINVAL;
+		}
+		if (!(a->allowed & BIT(c))) {
+			log_error("%s: --%s does not apply here (see 'usbperf limits -h')", a->name,
+				  option_names[c - O_SPEED]);
+			return -EINVAL;
+		}
+		a->raw[c - O_SPEED] = optarg;
+		if (parse_value(c, optarg, a) < 0)
+			return -EINVAL;
+	}
+	if (optind < argc) {
+		log_error("%s: unexpected argument '%s' (see 'usbperf limits -h')", a->name,
+			  argv[optind]);
+		return -EINVAL;
+	}
+	return check_output(g) < 0 ? -EINVAL : 0;
+}
+
+static int refuse(const struct limits_args *a, const struct usb_calc_error *err)
+{
+	const char *option = err->option ? err->option : "speed";
+	const char *raw = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(option_names) / sizeof(option_names[0]); i++)
+		if (!strcmp(option, option_names[i]))
+			raw = a->raw[i];
+	if (raw)
+		log_error("invalid --%s '%s': %s", option, raw, err->why.buf);
+	else
+		log_error("%s: --%s: %s", a->name, option, err->why.buf);
+	return EXIT_USAGE;
+}
+
+static int need_speed(const struct limits_args *a)
+{
+	if (a->speed != USB_SPEED_UNKNOWN)
+		return 0;
+	log_error("%s: missing --speed: %s", a->name, SPEEDS);
+	return -EINVAL;
+}
+
+static int emit(struct global_opts *g, const struct report *r)
+{
+	return emit_report(g, r) < 0 ? EXIT_RUNTIME : EXIT_OK;
+}
+
+static int run_uvc(struct global_opts *g, struct limits_args *a)
+{
+	struct usb_uvc_params p = {
+		.speed = a->speed,
+		.max_packet = (unsigned)a->maxpacket,
+		.mult = (unsigned)a->mult,
+		.burst = a->burst,
+		.interval = (unsigned)a->interval,
+		.width = (unsigned)a->width,
+		.height = (unsigned)a->height,
+		.pixel = a->pixel,
+		.mjpeg_ratio = a->mjpeg_ratio,
+	};
+	struct usb_calc_error err = USB_CALC_ERROR_INIT;
+	struct usb_uvc_result res;
+	struct limits_uvc_view view;
+	struct report r = {.command = "limits uvc"};
+	int status;
+
+	if (need_speed(a) < 0)
+		return EXIT_USAGE;
+	if (usb_uvc_calc(&p, &res, &err) < 0) {
+		status = refuse(a, &err);
+		usb_calc_error_release(&err);
+		return status;
+	}
+	limits_uvc_describe(&res, &view, &r);
+	status = emit(g, &r);
+	usb_uvc_result_release(&res);
+	return status;
+}
+
+static int run_hid(struct global_opts *g, struct limits_args *a)
+{
+	struct usb_hid_params p = {
+		.speed = a->speed,
+		.report_length = (unsigned)a->report_length,
+		.interval = (unsigned)a->interval,
+	};
+	struct usb_calc_error err = USB_CALC_ERROR_INIT;
+	struct usb_hid_result res;
+	struct limits_hid_view view;
+	struct report r = {.command = "limits hid"};
+	int status;
+
+	if (need_speed(a) < 0)
+		return EXIT_USAGE;
+	if (usb_hid_calc(&p, &res, &err) < 0) {
+		status = refuse(a, &err);
+		usb_calc_error_release(&err);
+		return status;
+	}
+	limits_hid_describe(&res, &view, &r);
+	status = emit(g, &r);
+	usb_hid_result_release(&res);
+	return status;
+}
+
+static int run_ncm(struct global_opts *g, struct limits_args *a)
+{
+	struct limits_ncm_view view;
+	struct report r = {.command = "limits ncm"};
+
+	limits_ncm_describe(a->speed, &view, &r);
+	return emit(g, &r);
+}
+
+static int run_table(struct global_opts *g, struct limits_args *a)
+{
+	struct limits_table_view *view = malloc(sizeof(*view));
+	struct report r = {.command = "limits"};
+	int status;
+
+	if (!view) {
+		log_error("limits: out of memory");
+		return EXIT_RUNTIME;
+	}
+	limits_table_describe(a->speed, view, &r);
+	status = emit(g, &r);
+	free(view);
+	return status;
+}
+
+static const struct {
+	const char *name, *full;
+	unsigned allowed;
+	int (*run)(struct global_opts *g, struct limits_args *a);
+} subcommands[] = {
+	{"uvc", "limits uvc",
+	 BIT(O_SPEED) | BIT(O_MAXPACKET) | BIT(O_MULT) | BIT(O_BURST) | BIT(O_INTERVAL) |
+		 BIT(O_SIZE) | BIT(O_PIXEL) | BIT(O_MJPEG_RATIO),
+	 run_uvc},
+	{"hid", "limits hid", BIT(O_SPEED) | BIT(O_REPORT_LENGTH) | BIT(O_INTERVAL), run_hid},
+	{"ncm", "limits ncm", BIT(O_SPEED), run_ncm},
+};
+
+int cmd_limits(int argc, char **argv, struct global_opts *g)
+{
+	struct limits_args a = {
+		.name = "limits",
+		.allowed = BIT(O_SPEED),
+		.burst = -1,
+		.pixel = -1,
+	};
+	int (*run)(struct global_opts *, struct limits_args *) = run_table;
+	size_t i;
+	int r;
+
+	for (i = 0; argc > 1 && i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
+		if (strcmp(argv[1], subcommands[i].name))
+			continue;
+		a.name = subcommands[i].full;
+		a.allowed = subcommands[i].allowed;
+		run = subcommands[i].run;
+		argc--;
+		argv++;
+		break;
+	}
+	r = parse_args(argc, argv, g, &a);
+	if (r != 0)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	return run(g, &a);
+}
