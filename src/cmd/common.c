@@ -160,11 +160,20 @@ int open_sysroot(const char *arg)
 void bad_option(const char *cmd, int ret, char **argv)
 {
 	char shortopt[3] = {'-', (char)optopt, '\0'};
-	/* optopt names a bad short option; for a long one the word itself is at optind - 1 */
-	const char *word = optopt ? shortopt : argv[optind - 1];
+	const char *prev = optind > 0 ? argv[optind - 1] : NULL;
+	struct strbuf word = STRBUF_INIT;
 
-	if (ret == ':')
-		log_error("%s: option '%s' needs a value (see 'usbperf %s -h')", cmd, word, cmd);
+	/*
+	 * A long option is named by what was typed (argv[optind - 1], without
+	 * "=value"); optopt then holds its internal code, not a letter.
+	 */
+	if (prev && !strncmp(prev, "--", 2))
+		strbuf_add(&word, prev, strcspn(prev, "="));
 	else
-		log_error("%s: unknown option '%s' (see 'usbperf %s -h')", cmd, word, cmd);
+		strbuf_adds(&word, optopt > 0 && optopt < 128 ? shortopt : (prev ? prev : "?"));
+	if (ret == ':')
+		log_error("%s: option '%s' needs a value (see 'usbperf %s -h')", cmd, word.buf, cmd);
+	else
+		log_error("%s: unknown option '%s' (see 'usbperf %s -h')", cmd, word.buf, cmd);
+	strbuf_release(&word);
 }

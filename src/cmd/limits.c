@@ -195,12 +195,6 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct limit
 			usage_limits();
 			return 1;
 		}
-		if (c == ':' && optopt >= O_SPEED && optopt <= O_REPORT_LENGTH) {
-			/* bad_option() can only name short options here */
-			log_error("%s: option '--%s' needs a value (see 'usbperf limits -h')",
-				  a->name, option_names[optopt - O_SPEED]);
-			return -EINVAL;
-		}
 		if (c < O_SPEED || c > O_REPORT_LENGTH) {
 			bad_option(a->name, c, argv);
 			return -EINVAL;

@@ -17,6 +17,10 @@ done
 expect_status 2 "no command" "$USBPERF"
 expect_status 2 "unknown command" "$USBPERF" frobnicate
 one_line_error "unknown command"
+expect_status 2 "long option without its value" "$USBPERF" list --sysroot
+check "names the long option as typed" grep -q "option '--sysroot' needs a value" "$WORK/err"
+expect_status 2 "unknown long option with a value" "$USBPERF" list --frob=3
+check "names it without the value" grep -q "unknown option '--frob'" "$WORK/err"
 
 dir="$WORK/target"
 mkdir "$dir"

@@ -157,11 +157,15 @@ static void test_attach(void **state)
 	assert_string_equal(a.product, "Ultra Fit");
 	assert_int_equal(a.speed, USB_SPEED_SS);
 	assert_string_equal(a.speed_name, "super");
+	/* 500 MB/s after 8b/10b, 1024 payload bytes in every 1056 on the wire */
+	assert_near(a.ceiling_mb_s, 500.0 * 1024 / 1056, 1e-9);
+	assert_non_null(a.ceiling_basis);
 	usb_attach_release(&a);
 	assert_int_equal(usb_attach_for_block(8, 16, &a), 0);
 	assert_string_equal(a.device, "1-2");
 	assert_string_equal(a.driver, "usb-storage");
 	assert_int_equal(a.speed, USB_SPEED_HIGH);
+	assert_near(a.ceiling_mb_s, 53.248, 1e-12); /* 13 x 512 B per 125 us */
 	usb_attach_release(&a);
 	assert_int_equal(usb_attach_for_block(7, 0, &a), -ENOENT);
 	sysroot_set(NULL);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/usb/attach.h"
+#include "core/usb/limits.h"
 #include "core/usb/topology_priv.h"
 #include "util/sysroot.h"
 
@@ -17,6 +18,18 @@ static bool is_usb_device_name(const char *s)
 		return false;
 	s += n + 1;
 	return *s && strspn(s, "0123456789.") == strlen(s);
+}
+
+void usb_link_ceiling(enum usb_speed s, double *ret_mb_s, const char **ret_basis)
+{
+	struct usb_ceiling c;
+
+	*ret_mb_s = NAN;
+	*ret_basis = NULL;
+	if (usb_bulk_ceiling(s, &c) == 0 && c.allowed && c.payload_Bps > 0) {
+		*ret_mb_s = c.payload_Bps / 1e6;
+		*ret_basis = c.derivation;
+	}
 }
 
 int usb_attach_for_block(unsigned major, unsigned minor, struct usb_attach *ret)

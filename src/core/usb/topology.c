@@ -203,7 +203,11 @@ static void probe_device(struct usb_device *d, const char *name, const char *dir
 	d->hub_ports = attr_u64(dir, "maxchild");
 	probe_port(d, dir);
 	d->capable = USB_SPEED_UNKNOWN;
-	d->bulk_ceiling_mb_s = NAN;
+	{
+		const char *basis;
+
+		usb_link_ceiling(d->speed, &d->bulk_ceiling_mb_s, &basis);
+	}
 	probe_descriptors(d, dir);
 	d->capable_name = d->capable ? usb_speed_name(d->capable) : NULL;
 }

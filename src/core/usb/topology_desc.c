@@ -2,7 +2,6 @@
 /* What the descriptors say a device can do, against what it negotiated. */
 #include "core/usb/topology_priv.h"
 
-#include <math.h>
 #include <string.h>
 
 void probe_descriptors(struct usb_device *d, const char *dir)
@@ -29,11 +28,4 @@ const char *usb_class_label(unsigned cls)
 {
 	(void)cls;
 	return NULL;
-}
-
-void usb_link_ceiling(enum usb_speed s, double *ret_mb_s, const char **ret_basis)
-{
-	(void)s;
-	*ret_mb_s = NAN;
-	*ret_basis = NULL;
 }
