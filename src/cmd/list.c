@@ -26,6 +26,7 @@ void usage_list(void)
 	       "                      'usbperf snapshot') instead of this machine\n"
 	       "  --table NAME        for --format csv: controllers, devices (default),\n"
 	       "                      interfaces, nodes or findings\n"
+	       "  --schema            print the JSON schema (Markdown) and exit\n"
 	       "  -F, --format FMT    text (default: a tree), json or csv\n"
 	       "  -o, --output FILE   write the result to FILE\n");
 }
@@ -60,11 +61,12 @@ static void build_report(struct report *r, const struct usb_topology *t,
 
 int cmd_list(int argc, char **argv, struct global_opts *g)
 {
-	enum { O_SYSROOT = 256, O_TABLE };
+	enum { O_SYSROOT = 256, O_TABLE, O_SCHEMA };
 	static const struct option longopts[] = {
 		COMMON_LONG_OPTIONS,
 		{"sysroot", required_argument, NULL, O_SYSROOT},
 		{"table", required_argument, NULL, O_TABLE},
+		{"schema", no_argument, NULL, O_SCHEMA},
 		{NULL, 0, NULL, 0},
 	};
 	struct usb_topology t;
@@ -72,6 +74,7 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 	struct report rep = {.command = "list"};
 	const char *sysroot = NULL, *table = "devices";
 	char *warn = NULL;
+	bool schema = false;
 	size_t i;
 	int c, r;
 
@@ -89,6 +92,9 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 			return EXIT_OK;
 		case O_SYSROOT:
 			sysroot = optarg;
+			break;
+		case O_SCHEMA:
+			schema = true;
 			break;
 		case O_TABLE:
 			for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
@@ -113,6 +119,17 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 	}
 	if (check_output(g) < 0 || (sysroot && open_sysroot(sysroot) < 0))
 		return EXIT_USAGE;
+	if (schema) {
+		struct usb_topology none = {0};
+		struct strbuf out = STRBUF_INIT;
+
+		build_report(&rep, &none, &fl, "controllers");
+		render_schema(&rep, &out);
+		r = g->output ? write_file_atomic(g->output, out.buf, out.len)
+			      : (fwrite(out.buf, 1, out.len, stdout) == out.len ? 0 : -EIO);
+		strbuf_release(&out);
+		return r < 0 ? EXIT_RUNTIME : EXIT_OK;
+	}
 
 	r = usb_topology_probe(&t);
 	if (r < 0) {

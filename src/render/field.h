@@ -85,6 +85,12 @@ int render_json(const struct report *r, struct strbuf *out);
 int render_csv(const struct report *r, struct strbuf *out);
 int render(const struct report *r, enum output_format f, struct strbuf *out);
 
+/*
+ * The JSON schema of a report's sections as a Markdown table (key, type,
+ * unit, text label), generated from the field tables so docs cannot drift.
+ */
+void render_schema(const struct report *r, struct strbuf *out);
+
 bool field_known(const struct field *f, const void *rec);
 /* A field's value as text (no unit); unknown is "-" for humans, "" for machines. */
 void field_format(const struct field *f, const void *rec, bool human, struct strbuf *out);

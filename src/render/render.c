@@ -305,3 +305,29 @@ int render(const struct report *r, enum output_format f, struct strbuf *out)
 	}
 	return -EINVAL;
 }
+
+void render_schema(const struct report *r, struct strbuf *out)
+{
+	static const char *const types[] = {
+		[FT_STR] = "string", [FT_U64] = "integer", [FT_DBL] = "number",
+		[FT_BOOL] = "boolean", [FT_SIZE] = "integer (bytes)",
+	};
+	size_t i, j;
+
+	strbuf_addf(out, "# `usbperf %s --format json`\n\nTop level: `usbperf` (version), "
+			 "`command` (\"%s\"), the sections below, `warnings` (array of strings). "
+			 "Any value may be `null`: unknown (not readable, not applicable).\n",
+		    r->command, r->command);
+	for (i = 0; i < r->nsec; i++) {
+		const struct report_section *s = &r->sec[i];
+
+		strbuf_addf(out, "\n## `%s`: %s\n\n| key | type | unit | text label |\n|---|---|---|---|\n",
+			    s->key, s->kind == SECTION_TABLE ? "array of objects" : "object");
+		for (j = 0; j < s->desc->nfields; j++) {
+			const struct field *f = &s->desc->fields[j];
+
+			strbuf_addf(out, "| `%s` | %s | %s | %s |\n", f->key, types[f->type],
+				    f->unit ? f->unit : "", f->header);
+		}
+	}
+}

@@ -47,6 +47,10 @@ check "text: findings block" grep -q '^Findings$' "$WORK/tree.txt"
 "$USBPERF" list --sysroot "$FIX" -F csv --table nodes >"$WORK/nodes.csv"
 check "csv --table nodes: header then one row per node" test "$(head -1 "$WORK/nodes.csv" | cut -d, -f1-4)" = "device,interface,kind,name" -a "$(wc -l <"$WORK/nodes.csv")" = 11
 
+"$USBPERF" list --schema >"$WORK/schema.md"
+check "docs/list-schema.md is what 'list --schema' prints (regenerate it)" cmp -s "$WORK/schema.md" "$SRC/docs/list-schema.md"
+jq_check "$J" "[paths(scalars) | .[-1] | strings] - [$(grep -o '^| `[a-z_0-9]*`' "$SRC/docs/list-schema.md" | tr -d '|` ' | sed 's/.*/"&"/' | paste -sd,)] - [\"usbperf\",\"command\"] | length == 0" "every JSON key is documented"
+
 # bad input: one line, exit 2, nothing written
 expect_status 2 "--sysroot missing" "$USBPERF" list --sysroot "$WORK/nope"
 one_line_error "--sysroot missing"
