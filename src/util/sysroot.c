@@ -138,6 +138,11 @@ static void record_seen(const char *path, enum vnode_kind kind)
 		record(path, kind, NULL, 0);
 }
 
+void sysroot_record_file(const char *path, const char *data, size_t len)
+{
+	record(path, VNODE_FILE, data, len);
+}
+
 void sysroot_record_take(struct vnode **ret, size_t *ret_n)
 {
 	size_t i, out = 0;

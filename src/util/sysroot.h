@@ -74,4 +74,9 @@ int sysroot_set_nodes(struct vnode *v, size_t n);
 /* Recording: start keeping what is read; take it (sorted, unique) when done. */
 void sysroot_record_start(void);
 void sysroot_record_take(struct vnode **ret, size_t *ret_n);
+/*
+ * While recording, keep data as the contents of the canonical path: a fact
+ * read another way (a descriptor through usbfs) that replays as that file.
+ */
+void sysroot_record_file(const char *path, const char *data, size_t len);
 void vnodes_free(struct vnode *v, size_t n);
