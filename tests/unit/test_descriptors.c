@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * core/usb/descriptors: sysfs "descriptors" bytes built by hand from the USB,
- * UAS, UVC, HID and CDC specifications, and the names.
+ * UAS, UVC, HID and CDC specifications, and the names. BOS: test_descriptors_bos.c.
  *
  * "test_descriptors --write-corpus DIR" writes these byte arrays as a fuzz
  * seed corpus, each behind a selector byte: bit 0 device, bit 2 SuperSpeed.

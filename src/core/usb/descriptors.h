@@ -11,10 +11,16 @@
  * wTotalLength inside may claim more than the file holds: the next
  * configuration descriptor starts where the kernel stopped.
  *
+ * <dev>/bos_descriptors (Linux 6.9 and later): the BOS descriptor and its
+ * device capabilities. The kernel reads it only from devices with bcdUSB
+ * 2.01 or later.
+ *
  * The bytes come from the device and may be truncated or lie about lengths
  * and counts. The parsers never read outside the buffer, decode what they
  * can and mark the rest in flags.
  */
+#include "core/usb/speed.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,6 +30,8 @@
 #define USB_DESC_MAX_INTERFACES 256 /* interface descriptors (alt settings) per configuration */
 #define USB_DESC_MAX_ENDPOINTS 32   /* per alt setting: 15 IN + 15 OUT fit */
 #define USB_DESC_MAX_IADS 32	    /* per configuration */
+#define USB_DESC_MAX_CAPS 32	    /* BOS device capabilities */
+#define USB_DESC_MAX_SUBLINKS 32    /* SSP sublink speed attributes: the count field has 5 bits */
 
 /* What was wrong with the bytes; decoding went on wherever it could. */
 enum usb_desc_flag {
@@ -159,6 +167,76 @@ const struct usb_desc_interface *usb_desc_find_interface(const struct usb_desc_c
  * storage, subclass 6 SCSI, protocol 0x62)? Bulk-only transport is 0x50.
  */
 bool usb_desc_offers_uas(const struct usb_desc_config *c, unsigned ifnum);
+
+/* wSpeedsSupported bits of the SuperSpeed USB device capability */
+#define USB_SS_SPEED_LOW (1u << 0)
+#define USB_SS_SPEED_FULL (1u << 1)
+#define USB_SS_SPEED_HIGH (1u << 2)
+#define USB_SS_SPEED_5G (1u << 3)
+
+/* One sublink speed attribute of the SuperSpeedPlus device capability. */
+struct usb_desc_sublink {
+	uint8_t ssid;	   /* sublink speed attribute ID, bits 3:0 */
+	uint8_t exponent;  /* LSE, bits 5:4: 0 b/s, 1 kb/s, 2 Mb/s, 3 Gb/s */
+	bool asymmetric;   /* ST bit 6 */
+	bool tx;	   /* ST bit 7: the attribute describes the transmit sublink */
+	uint8_t protocol;  /* LP, bits 15:14: 0 SuperSpeed (Gen 1), 1 SuperSpeedPlus */
+	uint16_t mantissa; /* LSM, bits 31:16 */
+	uint32_t mbps;	   /* lane speed in Mbit/s, rounded down */
+};
+
+struct usb_desc_bos {
+	uint16_t total_length;		      /* wTotalLength as declared */
+	uint8_t num_caps;		      /* bNumDeviceCaps as declared */
+	size_t length;			      /* bytes parsed */
+	uint8_t cap_types[USB_DESC_MAX_CAPS]; /* bDevCapabilityType of each, in order */
+	size_t n_caps;
+
+	bool has_usb2_ext;	  /* USB 2.0 extension */
+	uint32_t usb2_attributes; /* its bmAttributes */
+	bool has_lpm;		  /* bit 1: link power management (L1) */
+	bool has_besl;		  /* bit 2: BESL and alternate HIRD definitions */
+
+	bool ss_capable; /* SuperSpeed USB device capability */
+	uint8_t ss_attributes;
+	bool ltm_capable;	  /* bmAttributes bit 1 */
+	uint16_t ss_speeds;	  /* wSpeedsSupported: USB_SS_SPEED_* */
+	uint8_t ss_functionality; /* bFunctionalitySupport: lowest fully functional speed */
+	uint8_t u1_exit_lat;	  /* bU1DevExitLat, us */
+	uint16_t u2_exit_lat;	  /* wU2DevExitLat, us */
+
+	bool ssp_capable; /* SuperSpeedPlus USB device capability */
+	uint32_t ssp_attributes;
+	uint16_t ssp_functionality; /* wFunctionalitySupport as sent */
+	uint8_t ssp_min_ssid, ssp_min_rx_lanes, ssp_min_tx_lanes;
+	struct usb_desc_sublink sublinks[USB_DESC_MAX_SUBLINKS];
+	size_t n_sublinks;
+	uint32_t ssp_max_lane_mbps; /* fastest sublink, Mbit/s per lane */
+	/*
+	 * Lanes the capability implies. The BOS has no field for the lane
+	 * count a device can run: 2 only when a symmetric sublink runs the
+	 * SuperSpeedPlus protocol at Gen 1 rate (which only dual-lane Gen 1x2
+	 * does) or the minimum functional lane count is 2 or more; else 1.
+	 */
+	unsigned ssp_lanes;
+
+	bool has_container_id;
+	uint8_t container_id[16];
+
+	unsigned flags; /* enum usb_desc_flag */
+};
+
+/*
+ * Parse the contents of <dev>/bos_descriptors; no allocation.
+ * -EINVAL: fewer than 5 bytes or no BOS descriptor at the start.
+ */
+int usb_desc_bos_parse(const void *data, size_t len, struct usb_desc_bos *ret);
+/*
+ * The fastest speed the BOS claims: from the SuperSpeedPlus sublink speeds
+ * and lanes, else the SuperSpeed wSpeedsSupported bitmap;
+ * USB_SPEED_UNKNOWN when it has neither capability.
+ */
+enum usb_speed usb_desc_bos_max_speed(const struct usb_desc_bos *b);
 
 /*
  * Names (static strings, never NULL). Class codes from the usb.org class
