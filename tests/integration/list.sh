@@ -39,6 +39,11 @@ jq_check "$J" '.nodes[] | select(.name == "eth1") | .operstate == "down" and .li
 jq_check "$J" '[.nodes[] | select(.kind == "video") | .dev_node] == ["/dev/video0","/dev/video1"]' "UVC video nodes"
 jq_check "$J" '[.nodes[] | select(.kind == "hidraw") | .interface] == ["1-3.1:1.0"]' "keyboard hidraw"
 jq_check "$J" '[.findings[].id] | index("usb.fuse_filesystem") != null and index("usb.autosuspend") != null and index("block.small_max_sectors") != null' "findings: FUSE, autosuspend, small max_sectors"
+jq_check "$J" '.devices[] | select(.path == "1-2") | .speed == "high" and .capable_speed == "super" and .capable_source == "bos" and .offers_uas' "1-2: BOS says SuperSpeed, descriptors offer UAS"
+jq_check "$J" '.interfaces[] | select(.name == "1-2:1.0") | .offers_uas and .driver == "usb-storage" and .class == "mass-storage"' "1-2:1.0: UAS alternate setting, usb-storage bound"
+jq_check "$J" '[.findings[] | select(.subject == "1-2") | .id] == ["usb.speed_below_capability", "usb.storage_without_uas"]' "1-2: speed and UAS findings"
+jq_check "$J" '.findings[] | select(.id == "usb.speed_below_capability") | (.message | test("53.2 MB/s instead of 484.8")) and (.evidence | test("peer usb2-port2")) and (.fix | test("USB 3 cable"))' "speed finding: ceilings, peer port, fix"
+jq_check "$J" '[.devices[] | select(.capable_speed != null and .capable_speed != .speed) | .path] == ["1-2"]' "no other device flagged"
 jq_check "$J" '.findings[] | select(.id == "usb.fuse_filesystem") | .subject == "sdc1" and (.evidence | test("fuseblk")) and (.fix | test("ntfs3"))' "FUSE finding names evidence and fix"
 
 "$USBPERF" list --sysroot "$FIX" >"$WORK/tree.txt"

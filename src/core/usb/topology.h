@@ -61,6 +61,7 @@ struct usb_device {
 	double bulk_ceiling_mb_s; /* bulk payload ceiling of the negotiated speed, MB/s */
 	bool is_root_hub;
 	bool offers_uas;    /* an interface has a UAS alternate setting */
+	uint64_t uas_ifmask; /* which interface numbers (< 64) offer it */
 };
 
 struct usb_interface {

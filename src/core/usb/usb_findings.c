@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Findings about how devices are attached: speed, driver, filesystem, queue, power. */
-#include "core/usb/topology.h"
+#include "core/usb/topology_priv.h"
 #include "util/strbuf.h"
 
 #include <string.h>
@@ -37,8 +37,15 @@ static void speed_finding(const struct usb_topology *t, const struct usb_device 
 	struct strbuf ev = STRBUF_INIT, fix = STRBUF_INIT, msg = STRBUF_INIT;
 	const struct usb_device *hub = find_dev(t, d->parent);
 
-	strbuf_addf(&msg, "%s-capable device connected at %s", usb_speed_label(d->capable),
-		    usb_speed_label(d->speed));
+	double now, could;
+	const char *basis;
+
+	usb_link_ceiling(d->speed, &now, &basis);
+	usb_link_ceiling(d->capable, &could, &basis);
+	strbuf_addf(&msg, "connected at %s though capable of %s", usb_speed_label(d->speed),
+		    usb_speed_label(d->capable));
+	if (now > 0 && could > 0)
+		strbuf_addf(&msg, ": bulk ceiling %.1f MB/s instead of %.1f", now, could);
 	strbuf_addf(&ev, "speed %g Mbit/s (%s/speed); %s says %s", d->speed_mbps, d->path,
 		    d->capable_source && !strcmp(d->capable_source, "bos") ? "BOS descriptor"
 									    : "bcdUSB",
