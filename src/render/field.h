@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum field_type {
 	FT_STR,	 /* const char * (NULL -> unknown) */
@@ -17,7 +18,11 @@ enum field_type {
 	FT_DBL,	 /* double (NaN -> unknown) */
 	FT_BOOL, /* bool */
 	FT_SIZE, /* uint64_t bytes, shown as 4K/1M in text */
+	FT_INT,	 /* int64_t, FIELD_INT_UNKNOWN -> unknown: sysfs values that may be absent or -1 */
 };
+
+/* An FT_INT that could not be read: "-" in text, null in JSON, empty in CSV. */
+#define FIELD_INT_UNKNOWN INT64_MIN
 
 enum {
 	FF_TEXT = 1 << 0,    /* shown in the text rendering (JSON and CSV show every field) */
@@ -56,7 +61,7 @@ struct report_section {
 	size_t stride;	/* sizeof one record */
 };
 
-#define REPORT_MAX_SECTIONS 8
+#define REPORT_MAX_SECTIONS 16
 
 struct report {
 	const char *command;

@@ -45,6 +45,8 @@ bool field_known(const struct field *f, const void *rec)
 		return *(const char *const *)p != NULL;
 	if (f->type == FT_DBL)
 		return !isnan(*(const double *)p);
+	if (f->type == FT_INT)
+		return *(const int64_t *)p != FIELD_INT_UNKNOWN;
 	return true;
 }
 
@@ -62,6 +64,9 @@ void field_format(const struct field *f, const void *rec, bool human, struct str
 		break;
 	case FT_U64:
 		strbuf_addf(out, "%llu", (unsigned long long)*(const uint64_t *)p);
+		break;
+	case FT_INT:
+		strbuf_addf(out, "%lld", (long long)*(const int64_t *)p);
 		break;
 	case FT_SIZE: {
 		char b[32];
