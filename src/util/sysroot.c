@@ -550,7 +550,9 @@ int sysroot_list(const char *path, struct name_list *ret)
 		name_list_release(&l);
 		return r;
 	}
-	qsort(l.v, l.n, sizeof(*l.v), name_cmp);
+	/* an empty directory has no array: qsort must not see its NULL */
+	if (l.n)
+		qsort(l.v, l.n, sizeof(*l.v), name_cmp);
 	*ret = l;
 	return 0;
 }
