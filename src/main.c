@@ -24,6 +24,8 @@
 const struct command commands[] = {
 	{"disk", "storage benchmark: sequential sweep, random IOPS, latency, CPU", cmd_disk,
 	 usage_disk},
+	{"sysinfo", "kernel, CPU, memory, usbcore, gadget and UDC facts, with findings", cmd_sysinfo,
+	 usage_sysinfo},
 	{"help", "list commands, or show one command's options", cmd_help, usage_help},
 	{"version", "print the version", cmd_version, usage_version},
 };
