@@ -160,8 +160,12 @@ int open_sysroot(const char *arg)
 void bad_option(const char *cmd, int ret, char **argv)
 {
 	char shortopt[3] = {'-', (char)optopt, '\0'};
-	/* optopt names a bad short option; for a long one the word itself is at optind - 1 */
-	const char *word = optopt ? shortopt : argv[optind - 1];
+	const char *last = argv[optind - 1];
+	/*
+	 * A long option is named by the word the user typed (at optind - 1):
+	 * its optopt is the option's value, 256+ or a letter they never typed.
+	 */
+	const char *word = !strncmp(last, "--", 2) ? last : shortopt;
 
 	if (ret == ':')
 		log_error("%s: option '%s' needs a value (see 'usbperf %s -h')", cmd, word, cmd);
