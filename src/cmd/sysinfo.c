@@ -19,10 +19,11 @@ void usage_sysinfo(void)
 	       "\n"
 	       "options:\n"
 	       "  --sysroot DIR|FILE  read /sys and /proc below DIR, or from a snapshot file\n"
-	       "  -F, --format FMT    text, json or csv (csv: the cpufreq table);\n"
-	       "  -o, --output FILE;  -q, --quiet\n"
+	       "  -F, --format FMT    text, json or csv (csv: the cpufreq table)\n"
+	       "  -o, --output FILE   write the report to FILE;  -q, --quiet\n"
 	       "\n"
-	       "Exit: 0 ok (findings do not fail it), 2 bad input.\n");
+	       "Exit: 0 ok (findings do not fail it), 2 bad input, 3 the report could not\n"
+	       "be written.\n");
 }
 
 static int parse_args(int argc, char **argv, struct global_opts *g, const char **ret_sysroot)

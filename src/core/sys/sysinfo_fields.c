@@ -107,7 +107,7 @@ static const struct field function_fields[] = {
 	S(F, name, "function", "function", T),
 	S(F, type, "type", "type", 0),
 	S(F, instance, "instance", "instance", 0),
-	S(F, configs, "configs", "in", T),
+	S(F, configs, "configs", "configs", T),
 	S(F, settings, "settings", "settings", T),
 	S(F, ifname, "ifname", "ifname", 0),
 	S(F, dev_addr, "dev_addr", "dev_addr", 0),
