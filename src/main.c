@@ -30,6 +30,8 @@ const struct command commands[] = {
 	 usage_snapshot},
 	{"limits", "theoretical USB ceilings per speed and transfer type; UVC, HID, NCM",
 	 cmd_limits, usage_limits},
+	{"sysinfo", "kernel, CPU, memory, usbcore, gadget and UDC facts, with findings", cmd_sysinfo,
+	 usage_sysinfo},
 	{"help", "list commands, or show one command's options", cmd_help, usage_help},
 	{"version", "print the version", cmd_version, usage_version},
 };

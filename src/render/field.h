@@ -18,9 +18,13 @@ enum field_type {
 	FT_DBL,	 /* double (NaN -> unknown) */
 	FT_BOOL, /* bool */
 	FT_SIZE, /* uint64_t bytes, shown as 4K/1M in text (U64_UNKNOWN -> unknown) */
+	FT_INT,	 /* int64_t, FIELD_INT_UNKNOWN -> unknown: sysfs values that may be absent or -1 */
 };
 
+/* An FT_U64/FT_SIZE that could not be read: "-" in text, null in JSON, empty in CSV. */
 #define U64_UNKNOWN UINT64_MAX
+/* The same for an FT_INT. */
+#define FIELD_INT_UNKNOWN INT64_MIN
 
 enum {
 	FF_TEXT = 1 << 0,    /* shown in the text rendering (JSON and CSV show every field) */
@@ -60,7 +64,7 @@ struct report_section {
 	size_t stride;	/* sizeof one record */
 };
 
-#define REPORT_MAX_SECTIONS 8
+#define REPORT_MAX_SECTIONS 16
 
 struct report {
 	const char *command;

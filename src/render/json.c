@@ -36,6 +36,10 @@ static json_object *field_json(const struct field *f, const void *rec)
 	}
 	case FT_BOOL:
 		return json_object_new_boolean(*(const bool *)p);
+	case FT_INT: {
+		int64_t v = *(const int64_t *)p;
+		return v == FIELD_INT_UNKNOWN ? NULL : json_object_new_int64(v);
+	}
 	}
 	return NULL;
 }

@@ -47,6 +47,8 @@ bool field_known(const struct field *f, const void *rec)
 		return !isnan(*(const double *)p);
 	if (f->type == FT_U64 || f->type == FT_SIZE)
 		return *(const uint64_t *)p != U64_UNKNOWN;
+	if (f->type == FT_INT)
+		return *(const int64_t *)p != FIELD_INT_UNKNOWN;
 	return true;
 }
 
@@ -64,6 +66,9 @@ void field_format(const struct field *f, const void *rec, bool human, struct str
 		break;
 	case FT_U64:
 		strbuf_addf(out, "%llu", (unsigned long long)*(const uint64_t *)p);
+		break;
+	case FT_INT:
+		strbuf_addf(out, "%lld", (long long)*(const int64_t *)p);
 		break;
 	case FT_SIZE: {
 		char b[32];
@@ -310,7 +315,7 @@ void render_schema(const struct report *r, struct strbuf *out)
 {
 	static const char *const types[] = {
 		[FT_STR] = "string", [FT_U64] = "integer", [FT_DBL] = "number",
-		[FT_BOOL] = "boolean", [FT_SIZE] = "integer (bytes)",
+		[FT_BOOL] = "boolean", [FT_SIZE] = "integer (bytes)", [FT_INT] = "integer",
 	};
 	size_t i, j;
 

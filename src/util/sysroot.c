@@ -601,6 +601,7 @@ int sysroot_list(const char *path, struct name_list *ret)
 		name_list_release(&l);
 		return r;
 	}
+	/* an empty directory has no array: qsort must not see its NULL */
 	if (l.n)
 		qsort(l.v, l.n, sizeof(*l.v), name_cmp);
 	*ret = l;

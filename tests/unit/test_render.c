@@ -369,6 +369,52 @@ static void test_field_format(void **state)
 	strbuf_release(&v);
 }
 
+/* FT_INT: signed sysfs values (autosuspend -1), and an unknown that is null, "-" and "" */
+static void test_int_field(void **state)
+{
+	struct num {
+		int64_t v;
+	};
+	static const struct field f[] = {
+		FIELD(struct num, v, "autosuspend_s", "autosuspend", "s", FT_INT, 0, FF_TEXT),
+	};
+	static const struct record_desc d = RECORD_DESC("num", f);
+	static const struct num rows3[] = {{-1}, {FIELD_INT_UNKNOWN}, {INT64_MAX}};
+	struct strbuf out = STRBUF_INIT;
+	struct report r = {.command = "x"};
+	json_object *root, *a;
+
+	(void)state;
+	report_add_object(&r, "one", NULL, &d, &rows3[1]);
+	report_add_table(&r, "t", NULL, &d, rows3, 3, sizeof(rows3[0]));
+	assert_int_equal(render_text(&r, &out), 0);
+	assert_string_equal(out.buf, "  autosuspend  -\n"
+				     "\n"
+				     "        autosuspend\n"
+				     "                  s\n"
+				     "                 -1\n"
+				     "                  -\n"
+				     "9223372036854775807\n");
+	strbuf_reset(&out);
+	assert_int_equal(render_csv(&r, &out), 0);
+	assert_string_equal(out.buf, "autosuspend_s\n-1\n\n9223372036854775807\n");
+	strbuf_reset(&out);
+	assert_int_equal(render_json(&r, &out), 0);
+	root = json_tokener_parse(out.buf);
+	assert_non_null(root);
+	assert_json_null(get(root, "one"), "autosuspend_s");
+	a = get(root, "t");
+	assert_true(json_object_is_type(get(json_object_array_get_idx(a, 0), "autosuspend_s"),
+					json_type_int));
+	assert_int_equal(json_object_get_int64(get(json_object_array_get_idx(a, 0), "autosuspend_s")),
+			 -1);
+	assert_json_null(json_object_array_get_idx(a, 1), "autosuspend_s");
+	assert_int_equal(json_object_get_int64(get(json_object_array_get_idx(a, 2), "autosuspend_s")),
+			 INT64_MAX);
+	json_object_put(root);
+	strbuf_release(&out);
+}
+
 static void test_format_parse(void **state)
 {
 	enum output_format f = FORMAT_CSV;
@@ -398,6 +444,7 @@ int main(void)
 		cmocka_unit_test(test_text_skips_empty_table),
 		cmocka_unit_test(test_field_format),
 		cmocka_unit_test(test_format_parse),
+		cmocka_unit_test(test_int_field),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

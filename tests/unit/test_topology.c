@@ -131,10 +131,10 @@ static void test_no_usb(void **state)
 static void load_fixture(const char *name)
 {
 	struct strbuf p = STRBUF_INIT, err = STRBUF_INIT;
-	const char *dir = getenv("FIXTURES");
+	const char *dir = getenv("USBPERF_FIXTURES");
 
 	if (!dir)
-		fail_msg("FIXTURES is not set (run through meson test)");
+		fail_msg("USBPERF_FIXTURES is not set (run through meson test)");
 	strbuf_addf(&p, "%s/%s", dir, name);
 	if (snapshot_load_file(p.buf, &err) < 0)
 		fail_msg("%s: %s", p.buf, err.buf);

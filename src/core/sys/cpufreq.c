@@ -2,34 +2,32 @@
 #include "core/sys/cpufreq.h"
 #include "util/sysroot.h"
 
-#include <dirent.h>
 #include <string.h>
+
+#define CPUFREQ_DIR "/sys/devices/system/cpu/cpufreq"
 
 int cpufreq_non_performance(struct strbuf *ret_gov)
 {
-	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, v = STRBUF_INIT;
-	struct dirent *de;
+	struct name_list l = NAME_LIST_INIT;
+	struct strbuf path = STRBUF_INIT, v = STRBUF_INIT;
 	int found = 0;
-	DIR *dh;
+	size_t i;
 
-	sysroot_path(&dir, "/sys/devices/system/cpu/cpufreq");
-	dh = opendir(dir.buf);
-	if (!dh)
-		goto out;
-	while ((de = readdir(dh)) && !found) {
-		if (strncmp(de->d_name, "policy", 6) != 0)
+	/* no cpufreq directory (VMs, fixed-clock boards): nothing scales */
+	if (sysroot_list(CPUFREQ_DIR, &l) < 0)
+		return 0;
+	for (i = 0; i < l.n && !found; i++) {
+		if (strncmp(l.v[i], "policy", 6) != 0)
 			continue;
 		strbuf_reset(&path);
-		strbuf_addf(&path, "/sys/devices/system/cpu/cpufreq/%s/scaling_governor", de->d_name);
+		strbuf_addf(&path, CPUFREQ_DIR "/%s/scaling_governor", l.v[i]);
 		if (sysroot_read_attr(path.buf, &v) == 0 && strcmp(v.buf, "performance") != 0) {
 			strbuf_reset(ret_gov);
 			strbuf_adds(ret_gov, v.buf);
 			found = 1;
 		}
 	}
-	closedir(dh);
-out:
-	strbuf_release(&dir);
+	name_list_release(&l);
 	strbuf_release(&path);
 	strbuf_release(&v);
 	return found;

@@ -56,17 +56,17 @@ int usb_attach_for_block(unsigned major, unsigned minor, struct usb_attach *ret)
 
 			if (dev && is_usb_device_name(dev)) {
 				a.interface = strdup(base);
-				a.driver = link_name(p.buf, "driver");
+				a.driver = attr_link_name(p.buf, "driver");
 			}
 			free(dev);
 		} else if (is_usb_device_name(base)) {
-			speed = attr_str(p.buf, "speed");
+			speed = attr_get(p.buf, "speed");
 			if (!speed)
 				break;
 			a.device = strdup(base);
-			a.product = attr_str(p.buf, "product");
+			a.product = attr_get(p.buf, "product");
 			{
-				char *vid = attr_str(p.buf, "idVendor"), *pid = attr_str(p.buf, "idProduct");
+				char *vid = attr_get(p.buf, "idVendor"), *pid = attr_get(p.buf, "idProduct");
 				struct strbuf id = STRBUF_INIT;
 
 				if (vid && pid) {
@@ -77,7 +77,7 @@ int usb_attach_for_block(unsigned major, unsigned minor, struct usb_attach *ret)
 				free(pid);
 			}
 			{
-				uint64_t lanes = attr_u64(p.buf, "rx_lanes");
+				uint64_t lanes = attr_get_u64(p.buf, "rx_lanes");
 
 				a.speed = usb_speed_from_sysfs(speed, lanes == U64_UNKNOWN ? 1 : (unsigned)lanes);
 			}

@@ -55,7 +55,7 @@ static char *irq_lines(const char *dev)
 	if (out.len)
 		return strbuf_detach(&out);
 	strbuf_release(&out);
-	irq = attr_str(dev, "irq");
+	irq = attr_get(dev, "irq");
 	if (irq && !strcmp(irq, "0")) {
 		free(irq);
 		irq = NULL;
@@ -150,14 +150,14 @@ void probe_controller(struct usb_topology *t, const struct usb_device *root, con
 		const char *base = strrchr(parent, '/');
 
 		c->name = strdup(base ? base + 1 : parent);
-		c->driver = link_name(parent, "driver");
-		c->bus_type = link_name(parent, "subsystem");
+		c->driver = attr_link_name(parent, "driver");
+		c->bus_type = attr_link_name(parent, "subsystem");
 		c->kind = kind_of(c->driver);
 		c->irq = irq_lines(parent);
 	}
 	if (grand) {
 		/* a dual-role core (dwc3, cdns3) registers xhci as a child platform device */
-		char *gdrv = link_name(grand, "driver");
+		char *gdrv = attr_link_name(grand, "driver");
 		const char *gkind = kind_of(gdrv);
 
 		if (gkind && (!c->kind || strcmp(gkind, c->kind))) {

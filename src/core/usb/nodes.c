@@ -42,7 +42,7 @@ static char *dev_path(const char *name)
 /* "mq-deadline kyber [bfq] none" -> "bfq" */
 static char *active_scheduler(const char *dir)
 {
-	char *s = attr_str(dir, "scheduler"), *open, *close, *r = NULL;
+	char *s = attr_get(dir, "scheduler"), *open, *close, *r = NULL;
 
 	if (!s)
 		return NULL;
@@ -59,7 +59,7 @@ static char *active_scheduler(const char *dir)
 static void find_mount(struct usb_node *n, const char *dir, const struct mount_table *mt)
 {
 	const struct mount_entry *m = NULL;
-	char *dev = attr_str(dir, "dev");
+	char *dev = attr_get(dir, "dev");
 	unsigned maj, min;
 	size_t i;
 
@@ -83,18 +83,18 @@ static void probe_block(struct usb_topology *t, const char *dev, const char *int
 	struct strbuf q = STRBUF_INIT, sub = STRBUF_INIT;
 	struct name_list l = NAME_LIST_INIT;
 	struct usb_node *n = new_node(t, dev, intf, "disk", name);
-	uint64_t sectors = attr_u64(dir, "size");
+	uint64_t sectors = attr_get_u64(dir, "size");
 	size_t i;
 
 	n->dev_node = dev_path(name);
 	if (sectors != U64_UNKNOWN && sectors < UINT64_MAX / 512)
 		n->size_bytes = sectors * 512; /* sysfs counts 512-byte sectors whatever the LBA size */
 	strbuf_addf(&q, "%s/queue", dir);
-	n->max_sectors_kb = attr_u64(q.buf, "max_sectors_kb");
-	n->max_hw_sectors_kb = attr_u64(q.buf, "max_hw_sectors_kb");
-	n->nr_requests = attr_u64(q.buf, "nr_requests");
-	n->rotational = attr_u64(q.buf, "rotational");
-	n->read_ahead_kb = attr_u64(q.buf, "read_ahead_kb");
+	n->max_sectors_kb = attr_get_u64(q.buf, "max_sectors_kb");
+	n->max_hw_sectors_kb = attr_get_u64(q.buf, "max_hw_sectors_kb");
+	n->nr_requests = attr_get_u64(q.buf, "nr_requests");
+	n->rotational = attr_get_u64(q.buf, "rotational");
+	n->read_ahead_kb = attr_get_u64(q.buf, "read_ahead_kb");
 	n->scheduler = active_scheduler(q.buf);
 	find_mount(n, dir, mt);
 	if (sysroot_list(dir, &l) == 0) {
@@ -110,7 +110,7 @@ static void probe_block(struct usb_topology *t, const char *dev, const char *int
 			p = new_node(t, dev, intf, "partition", l.v[i]);
 			p->parent_name = strdup(name);
 			p->dev_node = dev_path(l.v[i]);
-			sectors = attr_u64(sub.buf, "size");
+			sectors = attr_get_u64(sub.buf, "size");
 			if (sectors != U64_UNKNOWN && sectors < UINT64_MAX / 512)
 				p->size_bytes = sectors * 512;
 			find_mount(p, sub.buf, mt);
@@ -126,11 +126,11 @@ static void probe_net(struct usb_topology *t, const char *dev, const char *intf,
 {
 	struct usb_node *n = new_node(t, dev, intf, "net", name);
 
-	n->mac = attr_str(dir, "address");
-	n->operstate = attr_str(dir, "operstate");
+	n->mac = attr_get(dir, "address");
+	n->operstate = attr_get(dir, "operstate");
 	/* "speed" reads -1 or fails with EINVAL while the link is down: unknown */
-	n->link_mbps = attr_u64(dir, "speed");
-	n->mtu = attr_u64(dir, "mtu");
+	n->link_mbps = attr_get_u64(dir, "speed");
+	n->mtu = attr_get_u64(dir, "mtu");
 }
 
 static const struct {
@@ -189,7 +189,7 @@ static void walk(struct usb_topology *t, const char *dev, const char *intf, cons
 				strbuf_reset(&c);
 				strbuf_addf(&c, "%s/%s", p.buf, sub.v[j]);
 				n->dev_node = dev_path(sub.v[j]);
-				n->label = attr_str(c.buf, "name");
+				n->label = attr_get(c.buf, "name");
 			}
 			name_list_release(&sub);
 		}

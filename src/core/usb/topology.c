@@ -13,67 +13,6 @@
 
 #define USB_DEVICES "/sys/bus/usb/devices"
 
-char *attr_str(const char *dir, const char *name)
-{
-	struct strbuf p = STRBUF_INIT, v = STRBUF_INIT;
-	char *r = NULL;
-
-	strbuf_addf(&p, "%s/%s", dir, name);
-	if (sysroot_read_attr(p.buf, &v) == 0 && v.len) {
-		/* sysfs pads some numbers ("  0", " 2.00"): the value is what is inside */
-		const char *s = v.buf + strspn(v.buf, " ");
-		size_t n = strlen(s);
-
-		while (n && s[n - 1] == ' ')
-			n--;
-		if (n)
-			r = strndup(s, n);
-	}
-	strbuf_release(&p);
-	strbuf_release(&v);
-	return r;
-}
-
-uint64_t attr_u64(const char *dir, const char *name)
-{
-	char *s = attr_str(dir, name);
-	uint64_t v = U64_UNKNOWN;
-
-	if (s && parse_u64(s, 0, UINT64_MAX - 1, &v) < 0)
-		v = U64_UNKNOWN;
-	free(s);
-	return v;
-}
-
-uint64_t attr_hex(const char *dir, const char *name)
-{
-	char *s = attr_str(dir, name);
-	uint64_t v = U64_UNKNOWN;
-
-	if (s && parse_hex(s, UINT32_MAX, &v) < 0)
-		v = U64_UNKNOWN;
-	free(s);
-	return v;
-}
-
-char *link_name(const char *dir, const char *name)
-{
-	struct strbuf p = STRBUF_INIT, t = STRBUF_INIT;
-	char *r = NULL;
-
-	strbuf_addf(&p, "%s/%s", dir, name);
-	if (sysroot_readlink(p.buf, &t) == 0) {
-		const char *slash = strrchr(t.buf, '/');
-
-		r = strdup(slash ? slash + 1 : t.buf);
-		if (r)
-			sanitize_string(r);
-	}
-	strbuf_release(&p);
-	strbuf_release(&t);
-	return r;
-}
-
 void *grow(void *v, size_t *n, size_t size)
 {
 	char *nv = realloc(v, (*n + 1) * size);
@@ -130,25 +69,25 @@ static void probe_port(struct usb_device *d, const char *dir)
 {
 	struct strbuf p = STRBUF_INIT;
 
-	d->port = link_name(dir, "port");
+	d->port = attr_link_name(dir, "port");
 	if (d->port) {
 		strbuf_addf(&p, "%s/port", dir);
-		d->port_peer = link_name(p.buf, "peer");
-		d->port_connect_type = attr_str(p.buf, "connect_type");
+		d->port_peer = attr_link_name(p.buf, "peer");
+		d->port_connect_type = attr_get(p.buf, "connect_type");
 	}
 	strbuf_release(&p);
 }
 
 static void probe_device(struct usb_device *d, const char *name, const char *dir)
 {
-	char *vid = attr_str(dir, "idVendor"), *pid = attr_str(dir, "idProduct");
-	char *speed = attr_str(dir, "speed");
+	char *vid = attr_get(dir, "idVendor"), *pid = attr_get(dir, "idProduct");
+	char *speed = attr_get(dir, "speed");
 	uint64_t cls;
 
 	d->path = strdup(name);
 	d->is_root_hub = !strncmp(name, "usb", 3);
-	d->busnum = attr_u64(dir, "busnum");
-	d->devnum = attr_u64(dir, "devnum");
+	d->busnum = attr_get_u64(dir, "busnum");
+	d->devnum = attr_get_u64(dir, "devnum");
 	d->parent = parent_path(name);
 	d->depth = path_depth(name);
 	if (vid && pid) {
@@ -160,23 +99,23 @@ static void probe_device(struct usb_device *d, const char *name, const char *dir
 	}
 	free(vid);
 	free(pid);
-	d->manufacturer = attr_str(dir, "manufacturer");
-	d->product = attr_str(dir, "product");
-	d->serial = attr_str(dir, "serial");
-	d->usb_version = attr_str(dir, "version");
+	d->manufacturer = attr_get(dir, "manufacturer");
+	d->product = attr_get(dir, "product");
+	d->serial = attr_get(dir, "serial");
+	d->usb_version = attr_get(dir, "version");
 	d->bcd_usb = parse_bcd_version(d->usb_version);
-	d->rx_lanes = attr_u64(dir, "rx_lanes");
-	d->tx_lanes = attr_u64(dir, "tx_lanes");
+	d->rx_lanes = attr_get_u64(dir, "rx_lanes");
+	d->tx_lanes = attr_get_u64(dir, "tx_lanes");
 	d->speed = usb_speed_from_sysfs(speed, d->rx_lanes == U64_UNKNOWN ? 1 : (unsigned)d->rx_lanes);
 	d->speed_name = d->speed ? usb_speed_name(d->speed) : NULL;
 	d->speed_mbps = d->speed ? usb_speed_mbps(d->speed) : NAN;
 	free(speed);
-	cls = attr_hex(dir, "bDeviceClass");
+	cls = attr_get_hex(dir, "bDeviceClass");
 	d->class_name = cls == U64_UNKNOWN ? NULL : usb_class_label((unsigned)cls);
-	d->driver = link_name(dir, "driver");
+	d->driver = attr_link_name(dir, "driver");
 	d->max_power_ma = U64_UNKNOWN;
 	{
-		char *mp = attr_str(dir, "bMaxPower"); /* "500mA" */
+		char *mp = attr_get(dir, "bMaxPower"); /* "500mA" */
 		uint64_t v;
 
 		if (mp) {
@@ -194,13 +133,13 @@ static void probe_device(struct usb_device *d, const char *name, const char *dir
 		struct strbuf p = STRBUF_INIT;
 
 		strbuf_addf(&p, "%s/power", dir);
-		d->power_control = attr_str(p.buf, "control");
-		d->autosuspend_delay_ms = attr_u64(p.buf, "autosuspend_delay_ms");
+		d->power_control = attr_get(p.buf, "control");
+		d->autosuspend_delay_ms = attr_get_u64(p.buf, "autosuspend_delay_ms");
 		strbuf_release(&p);
 	}
-	d->removable = attr_str(dir, "removable");
-	d->num_interfaces = attr_u64(dir, "bNumInterfaces");
-	d->hub_ports = attr_u64(dir, "maxchild");
+	d->removable = attr_get(dir, "removable");
+	d->num_interfaces = attr_get_u64(dir, "bNumInterfaces");
+	d->hub_ports = attr_get_u64(dir, "maxchild");
 	probe_port(d, dir);
 	d->capable = USB_SPEED_UNKNOWN;
 	{
@@ -221,15 +160,15 @@ static void probe_interface(struct usb_topology *t, const char *dev, const char 
 	i = &t->intf[t->nintf - 1];
 	i->device = strdup(dev);
 	i->name = strdup(name);
-	i->number = attr_hex(dir, "bInterfaceNumber");
-	i->alt_setting = attr_u64(dir, "bAlternateSetting");
-	i->num_endpoints = attr_hex(dir, "bNumEndpoints");
-	i->cls = attr_hex(dir, "bInterfaceClass");
-	i->subclass = attr_hex(dir, "bInterfaceSubClass");
-	i->protocol = attr_hex(dir, "bInterfaceProtocol");
+	i->number = attr_get_hex(dir, "bInterfaceNumber");
+	i->alt_setting = attr_get_u64(dir, "bAlternateSetting");
+	i->num_endpoints = attr_get_hex(dir, "bNumEndpoints");
+	i->cls = attr_get_hex(dir, "bInterfaceClass");
+	i->subclass = attr_get_hex(dir, "bInterfaceSubClass");
+	i->protocol = attr_get_hex(dir, "bInterfaceProtocol");
 	i->class_name = i->cls == U64_UNKNOWN ? NULL : usb_class_label((unsigned)i->cls);
-	i->driver = link_name(dir, "driver");
-	i->label = attr_str(dir, "interface");
+	i->driver = attr_link_name(dir, "driver");
+	i->label = attr_get(dir, "interface");
 	probe_nodes(t, dev, name, dir);
 }
 

@@ -16,7 +16,7 @@ static void probe_uas(struct usb_device *d, const char *dir)
 	struct strbuf raw = STRBUF_INIT, p = STRBUF_INIT;
 	struct usb_desc_device dd = {0};
 	const struct usb_desc_config *c;
-	uint64_t cfg = attr_u64(dir, "bConfigurationValue");
+	uint64_t cfg = attr_get_u64(dir, "bConfigurationValue");
 	unsigned i;
 
 	strbuf_addf(&p, "%s/descriptors", dir);

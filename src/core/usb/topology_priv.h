@@ -1,15 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 /* Shared by the topology probe's files; not an API. */
+#include "core/sys/attr.h"
 #include "core/usb/topology.h"
 
-/* attribute dir/name through sysroot: trimmed string (NULL if absent or empty) */
-char *attr_str(const char *dir, const char *name);
-/* decimal / hexadecimal attribute, U64_UNKNOWN if absent or malformed */
-uint64_t attr_u64(const char *dir, const char *name);
-uint64_t attr_hex(const char *dir, const char *name);
-/* last component of the symlink dir/name ("driver" -> "uas"), NULL if none */
-char *link_name(const char *dir, const char *name);
 /* append one zeroed element to a malloc'ed array */
 void *grow(void *v, size_t *n, size_t size);
 

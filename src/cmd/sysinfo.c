@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+/* usbperf sysinfo: probe the machine, derive findings, render. */
+#include "cmd/commands.h"
+#include "core/sys/sysinfo.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void usage_sysinfo(void)
+{
+	printf("usage: usbperf sysinfo [options]\n"
+	       "\n"
+	       "What this machine brings to a USB measurement: kernel and preemption model,\n"
+	       "board, CPUs and cpufreq policies, memory and writeback settings, usbcore\n"
+	       "parameters, configfs USB gadgets with their functions, and the UDCs. Ends\n"
+	       "with findings: settings that will distort or cap a result, each with the\n"
+	       "file and value that show it and how to change it. Missing facts (no\n"
+	       "cpufreq on a VM, no UDC on a PC) show as '-' (null in JSON).\n"
+	       "\n"
+	       "options:\n"
+	       "  --sysroot DIR|FILE  read /sys and /proc below DIR, or from a snapshot file\n"
+	       "  -F, --format FMT    text, json or csv (csv: the cpufreq table)\n"
+	       "  -o, --output FILE   write the report to FILE;  -q, --quiet\n"
+	       "\n"
+	       "Exit: 0 ok (findings do not fail it), 2 bad input, 3 the report could not\n"
+	       "be written.\n");
+}
+
+static int parse_args(int argc, char **argv, struct global_opts *g, const char **ret_sysroot)
+{
+	enum { O_SYSROOT = 256 };
+	static const struct option longopts[] = {
+		{"sysroot", required_argument, NULL, O_SYSROOT},
+		COMMON_LONG_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		r = common_option(c, optarg, g);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 'h':
+			usage_sysinfo();
+			return 1;
+		case O_SYSROOT:
+			*ret_sysroot = optarg;
+			break;
+		default:
+			bad_option("sysinfo", c, argv);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		log_error("sysinfo: unexpected argument '%s' (see 'usbperf sysinfo -h')",
+			  argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_sysinfo(int argc, char **argv, struct global_opts *g)
+{
+	struct sysinfo_facts si;
+	struct finding_list findings = FINDING_LIST_INIT;
+	struct report view = {.command = "sysinfo"};
+	const char *sysroot = NULL;
+	int r, status;
+
+	r = parse_args(argc, argv, g, &sysroot);
+	if (r != 0)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	if (check_output(g) < 0)
+		return EXIT_USAGE;
+	if (sysroot && open_sysroot(sysroot) < 0)
+		return EXIT_USAGE;
+	sysinfo_probe(&si);
+	sysinfo_findings(&si, &findings);
+	sysinfo_describe(&si, &findings, &view);
+	status = emit_report(g, &view) < 0 ? EXIT_RUNTIME : EXIT_OK;
+	finding_list_release(&findings);
+	sysinfo_release(&si);
+	return status;
+}
