@@ -3,6 +3,7 @@
 #include "cmd/commands.h"
 #include "cmd/common.h"
 #include "core/findings.h"
+#include "core/sys/sysinfo.h"
 #include "core/usb/topology.h"
 #include "render/text_blocks.h"
 
@@ -70,6 +71,7 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 		{NULL, 0, NULL, 0},
 	};
 	struct usb_topology t;
+	struct sysinfo_facts si;
 	struct finding_list fl = FINDING_LIST_INIT;
 	struct report rep = {.command = "list"};
 	const char *sysroot = NULL, *table = "devices";
@@ -137,6 +139,10 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 		return EXIT_RUNTIME;
 	}
 	usb_topology_findings(&t, &fl);
+	/* what distorts a USB measurement beyond the tree: cpufreq, usbcore, UDCs */
+	if (sysinfo_probe(&si) == 0)
+		sysinfo_findings(&si, &fl);
+	sysinfo_release(&si);
 	if (t.no_usb) {
 		warn = "no /sys/bus/usb: this kernel or machine has no USB";
 		rep.warnings = &warn;
@@ -146,8 +152,8 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 		struct strbuf out = STRBUF_INIT;
 
 		render_usb_tree(&t, &out);
-		if (!t.no_usb)
-			render_findings_text(fl.v, fl.n, &out);
+		strbuf_addch(&out, '\n');
+		render_findings_text(fl.v, fl.n, &out);
 		r = g->output ? write_file_atomic(g->output, out.buf, out.len)
 			      : (fwrite(out.buf, 1, out.len, stdout) == out.len ? 0 : -EIO);
 		strbuf_release(&out);

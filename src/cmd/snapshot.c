@@ -3,6 +3,7 @@
 #include "cmd/commands.h"
 #include "cmd/common.h"
 #include "core/sys/mounts.h"
+#include "core/sys/sysinfo.h"
 #include "core/usb/attach.h"
 #include "core/usb/topology.h"
 #include "util/parse.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Text and CSV renderers, and the field formatting they share. */
 #include "render/field.h"
+#include "render/text_blocks.h"
 #include "util/parse.h"
 
 #include <errno.h>
@@ -241,6 +242,9 @@ int render_text(const struct report *r, struct strbuf *out)
 		first = false;
 		if (s->kind == SECTION_OBJECT)
 			text_object(s, out);
+		else if (s->desc == &finding_desc)
+			/* evidence and fix are sentences: blocks, not columns */
+			render_findings_text(s->data, s->count, out);
 		else
 			text_table(s, out);
 	}

@@ -161,10 +161,10 @@ void render_findings_text(const struct finding *f, size_t n, struct strbuf *out)
 	size_t i;
 
 	if (!n) {
-		strbuf_adds(out, "\nFindings: none\n");
+		strbuf_adds(out, "findings: none\n");
 		return;
 	}
-	strbuf_adds(out, "\nFindings\n");
+	strbuf_adds(out, "findings\n");
 	for (i = 0; i < n; i++) {
 		strbuf_addf(out, "  %-4s  %s: %s\n", f[i].severity, f[i].subject ? f[i].subject : "-",
 			    f[i].message);
