@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target: random attribute contents in a realistic USB tree. The
- * hand-made PC tree (tests/fixtures/pc-usb.json) is loaded once; each input
- * is a list of records [index lo, index hi, length, bytes...] that replace
- * the contents of the chosen files, then the whole `usbperf list` pipeline
- * runs: probe, findings, text tree and JSON.
+ * libFuzzer target: random attribute contents in a realistic tree. A fixture
+ * (FIXTURE: the hand-made PC USB tree for fuzz_sysfs, the RK3588 board with
+ * its gadget side for fuzz_sysinfo) is loaded once; each input is a list of
+ * records [index lo, index hi, length, bytes...] that replace the contents
+ * of the chosen files, then the `usbperf list` and `usbperf sysinfo`
+ * pipelines run: probes, findings, text and JSON.
  */
+#include "core/sys/sysinfo.h"
 #include "core/usb/topology.h"
 #include "render/field.h"
 #include "render/text_blocks.h"
@@ -93,6 +95,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		render_text(&rep, &out);
 		finding_list_release(&fl);
 		usb_topology_release(&t);
+	}
+	{
+		struct sysinfo_facts si;
+		struct finding_list sfl = FINDING_LIST_INIT;
+		struct report srep = {.command = "sysinfo"};
+
+		if (sysinfo_probe(&si) == 0) {
+			sysinfo_findings(&si, &sfl);
+			sysinfo_describe(&si, &sfl, &srep);
+			render_text(&srep, &out);
+			render_json(&srep, &out);
+		}
+		finding_list_release(&sfl);
+		sysinfo_release(&si);
 	}
 	strbuf_release(&out);
 	sysroot_set(NULL);
