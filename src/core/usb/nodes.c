@@ -201,12 +201,8 @@ static void walk(struct usb_topology *t, const char *dev, const char *intf, cons
 	strbuf_release(&c);
 }
 
-void probe_nodes(struct usb_topology *t, const char *dev, const char *intf, const char *dir)
+void probe_nodes(struct usb_topology *t, const char *dev, const char *intf, const char *dir,
+		 const struct mount_table *mt)
 {
-	struct mount_table mt = {0};
-
-	/* no mount table (a snapshot without one) only loses the mount columns */
-	mounts_load(&mt);
-	walk(t, dev, intf, dir, 0, &mt);
-	mount_table_release(&mt);
+	walk(t, dev, intf, dir, 0, mt);
 }

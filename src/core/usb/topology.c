@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Walk /sys/bus/usb/devices into controllers, devices and interfaces. */
+#include "core/sys/mounts.h"
 #include "core/usb/topology.h"
 #include "core/usb/topology_priv.h"
 #include "util/parse.h"
@@ -152,7 +153,7 @@ static void probe_device(struct usb_device *d, const char *name, const char *dir
 }
 
 static void probe_interface(struct usb_topology *t, const char *dev, const char *name,
-			    const char *dir)
+			    const char *dir, const struct mount_table *mt)
 {
 	struct usb_interface *i;
 
@@ -169,7 +170,7 @@ static void probe_interface(struct usb_topology *t, const char *dev, const char 
 	i->class_name = i->cls == U64_UNKNOWN ? NULL : usb_class_label((unsigned)i->cls);
 	i->driver = attr_link_name(dir, "driver");
 	i->label = attr_get(dir, "interface");
-	probe_nodes(t, dev, name, dir);
+	probe_nodes(t, dev, name, dir, mt);
 }
 
 static int cmp_busport(const void *a, const void *b)
@@ -189,6 +190,7 @@ int usb_topology_probe(struct usb_topology *ret)
 	struct usb_topology t = {0};
 	struct name_list l = NAME_LIST_INIT, sub = NAME_LIST_INIT;
 	struct strbuf dir = STRBUF_INIT, idir = STRBUF_INIT;
+	struct mount_table mt = {0};
 	size_t i, j;
 
 	if (sysroot_list(USB_DEVICES, &l) < 0) {
@@ -196,6 +198,8 @@ int usb_topology_probe(struct usb_topology *ret)
 		*ret = t;
 		return 0;
 	}
+	/* no mount table (a snapshot without one) only loses the mount columns */
+	mounts_load(&mt);
 	for (i = 0; i < l.n; i++) {
 		const char *name = l.v[i];
 		struct usb_device *d;
@@ -225,13 +229,14 @@ int usb_topology_probe(struct usb_topology *ret)
 			if (!strncmp(sub.v[j], pre.buf, pre.len)) {
 				strbuf_reset(&idir);
 				strbuf_addf(&idir, "%s/%s", dir.buf, sub.v[j]);
-				probe_interface(&t, name, sub.v[j], idir.buf);
+				probe_interface(&t, name, sub.v[j], idir.buf, &mt);
 			}
 			strbuf_release(&pre);
 		}
 		name_list_release(&sub);
 	}
 	name_list_release(&l);
+	mount_table_release(&mt);
 	strbuf_release(&dir);
 	strbuf_release(&idir);
 	qsort(t.dev, t.ndev, sizeof(*t.dev), cmp_busport);

@@ -9,7 +9,9 @@ void *grow(void *v, size_t *n, size_t size);
 
 const char *usb_class_label(unsigned cls);
 void probe_controller(struct usb_topology *t, const struct usb_device *root, const char *dir);
-void probe_nodes(struct usb_topology *t, const char *dev, const char *intf, const char *dir);
+struct mount_table;
+void probe_nodes(struct usb_topology *t, const char *dev, const char *intf, const char *dir,
+		 const struct mount_table *mt);
 /* descriptors and BOS: capable speed, UAS alternate settings */
 void probe_descriptors(struct usb_device *d, const char *dir);
 void link_uas_offers(struct usb_topology *t);
