@@ -142,6 +142,30 @@ out:
 	return ret;
 }
 
+int emit_schema(const struct global_opts *g, const struct report *r)
+{
+	struct strbuf out = STRBUF_INIT;
+	int ret;
+
+	render_schema(r, &out);
+	ret = g->output ? write_file_atomic(g->output, out.buf, out.len)
+			: write_all(STDOUT_FILENO, out.buf, out.len);
+	if (ret < 0 && !g->output)
+		log_error("cannot write the schema to stdout: %s", strerror(-ret));
+	strbuf_release(&out);
+	return ret;
+}
+
+int emit_text(const struct global_opts *g, const char *buf, size_t len)
+{
+	int ret = g->output ? write_file_atomic(g->output, buf, len)
+			    : write_all(STDOUT_FILENO, buf, len);
+
+	if (ret < 0 && !g->output)
+		log_error("cannot write the result to stdout: %s", strerror(-ret));
+	return ret;
+}
+
 int open_sysroot(const char *arg)
 {
 	struct strbuf err = STRBUF_INIT;

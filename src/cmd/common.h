@@ -49,6 +49,11 @@ __attribute__((format(printf, 1, 2))) void log_warn(const char *fmt, ...);
 /* Render the report in the chosen format to stdout or --output (atomically). */
 int emit_report(const struct global_opts *g, const struct report *r);
 
+/* The report's JSON schema (Markdown) to stdout or --output: what --schema prints. */
+int emit_schema(const struct global_opts *g, const struct report *r);
+/* Text rendered by the command itself (a tree) to stdout or --output. */
+int emit_text(const struct global_opts *g, const char *buf, size_t len);
+
 /* Write buf to path atomically (aside, then rename); logs and returns -errno on failure. */
 int write_file_atomic(const char *path, const char *buf, size_t len);
 

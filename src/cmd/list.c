@@ -123,14 +123,9 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 		return EXIT_USAGE;
 	if (schema) {
 		struct usb_topology none = {0};
-		struct strbuf out = STRBUF_INIT;
 
 		build_report(&rep, &none, &fl, "controllers");
-		render_schema(&rep, &out);
-		r = g->output ? write_file_atomic(g->output, out.buf, out.len)
-			      : (fwrite(out.buf, 1, out.len, stdout) == out.len ? 0 : -EIO);
-		strbuf_release(&out);
-		return r < 0 ? EXIT_RUNTIME : EXIT_OK;
+		return emit_schema(g, &rep) < 0 ? EXIT_RUNTIME : EXIT_OK;
 	}
 
 	r = usb_topology_probe(&t);
@@ -154,8 +149,7 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 		render_usb_tree(&t, &out);
 		strbuf_addch(&out, '\n');
 		render_findings_text(fl.v, fl.n, &out);
-		r = g->output ? write_file_atomic(g->output, out.buf, out.len)
-			      : (fwrite(out.buf, 1, out.len, stdout) == out.len ? 0 : -EIO);
+		r = emit_text(g, out.buf, out.len);
 		strbuf_release(&out);
 	} else {
 		build_report(&rep, &t, &fl, table);

@@ -118,4 +118,8 @@ check "the option is named as typed" grep -q "option '--sysroot' needs a value" 
 refuse "unknown option" --turbo
 refuse "stray argument" extra
 refuse "bad --format" --format xml
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+"$USBPERF" sysinfo --schema >"$WORK/schema.md"
+check "docs/sysinfo-schema.md is what 'sysinfo --schema' prints (regenerate it)" cmp -s "$WORK/schema.md" "$SRC/docs/sysinfo-schema.md"
+
 finish
