@@ -47,10 +47,13 @@ static const struct record_desc summary_desc = RECORD_DESC("snapshot", summary_f
 static void run_probes(void)
 {
 	struct usb_topology t;
+	struct sysinfo_facts si;
 	struct finding_list fl = FINDING_LIST_INIT;
-
 	size_t i;
 
+	if (sysinfo_probe(&si) == 0)
+		sysinfo_findings(&si, &fl);
+	sysinfo_release(&si);
 	if (usb_topology_probe(&t) == 0) {
 		usb_topology_findings(&t, &fl);
 		/* what usbperf disk reads to find the USB link under a block device */

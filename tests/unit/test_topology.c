@@ -171,12 +171,107 @@ static void test_attach(void **state)
 	sysroot_set(NULL);
 }
 
+static const struct usb_device *by_serial(const struct usb_topology *t, const char *serial)
+{
+	size_t i;
+
+	for (i = 0; i < t->ndev; i++)
+		if (t->dev[i].serial && !strcmp(t->dev[i].serial, serial))
+			return &t->dev[i];
+	fail_msg("no device with serial %s", serial);
+	return NULL;
+}
+
+static const char *driver_of(const struct usb_topology *t, const struct usb_device *d)
+{
+	size_t i;
+
+	for (i = 0; i < t->nintf; i++)
+		if (!strcmp(t->intf[i].device, d->path))
+			return t->intf[i].driver;
+	return NULL;
+}
+
+static size_t count_findings(const struct finding_list *fl, const char *id)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < fl->n; i++)
+		n += !strcmp(fl->v[i].id, id);
+	return n;
+}
+
+/* a tree recorded from Debian's 6.1 kernel in the QEMU lab (tests/lab/run --record) */
+static void test_lab_usb_host(void **state)
+{
+	struct usb_topology t;
+	struct finding_list fl = FINDING_LIST_INIT;
+	const struct usb_device *d;
+	size_t i, disks = 0;
+
+	(void)state;
+	load_fixture("lab-usb-host.json");
+	assert_int_equal(usb_topology_probe(&t), 0);
+	assert_int_equal(t.nctl, 3);
+	d = by_serial(&t, "LABBOT");
+	assert_int_equal(d->speed, USB_SPEED_SS);
+	assert_string_equal(driver_of(&t, d), "usb-storage");
+	d = by_serial(&t, "LABUAS");
+	assert_int_equal(d->speed, USB_SPEED_SS);
+	assert_true(d->offers_uas);
+	assert_string_equal(driver_of(&t, d), "uas");
+	d = by_serial(&t, "LABUSB2PORT");
+	assert_int_equal(d->speed, USB_SPEED_HIGH);
+	assert_int_equal(d->capable, USB_SPEED_SS); /* from the BOS, read through usbfs */
+	assert_string_equal(d->capable_source, "bos");
+	assert_null(d->port_peer);
+	assert_near(d->bulk_ceiling_mb_s, 53.248, 1e-12);
+	d = by_serial(&t, "LABEHCI");
+	assert_int_equal(d->speed, USB_SPEED_HIGH);
+	for (i = 0; i < t.nnode; i++)
+		disks += !strcmp(t.node[i].kind, "disk");
+	assert_int_equal(disks, 4);
+	usb_topology_findings(&t, &fl);
+	assert_int_equal(count_findings(&fl, "usb.speed_below_capability"), 2);
+	assert_int_equal(count_findings(&fl, "usb.storage_bot"), 1);
+	assert_int_equal(count_findings(&fl, "usb.storage_without_uas"), 0);
+	finding_list_release(&fl);
+	usb_topology_release(&t);
+	sysroot_set(NULL);
+}
+
+static void test_lab_gadget(void **state)
+{
+	struct usb_topology t;
+	const struct usb_device *d;
+	size_t i, n = 0;
+
+	(void)state;
+	load_fixture("lab-gadget.json");
+	assert_int_equal(usb_topology_probe(&t), 0);
+	assert_int_equal(t.nctl, 4); /* two dummy_hcd instances, a HS and a SS root hub each */
+	for (i = 0; i < t.nctl; i++)
+		assert_string_equal(t.ctl[i].kind, "dummy_hcd");
+	d = by_serial(&t, "LABGADGET1");
+	assert_int_equal(d->speed, USB_SPEED_SS);
+	for (i = 0; i < t.nintf; i++)
+		n += !strcmp(t.intf[i].device, d->path);
+	assert_int_equal(n, 4); /* mass storage, NCM control + data, HID */
+	d = by_serial(&t, "LABGADGET2");
+	assert_int_equal(d->speed, USB_SPEED_HIGH);
+	assert_string_equal(driver_of(&t, d), "usbtest");
+	usb_topology_release(&t);
+	sysroot_set(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_odd_tree),
 		cmocka_unit_test(test_no_usb),
 		cmocka_unit_test(test_attach),
+		cmocka_unit_test(test_lab_usb_host),
+		cmocka_unit_test(test_lab_gadget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -192,8 +192,8 @@ static void usb_ceiling(struct disk_report *rep, struct disk_row *row)
 	row->ceiling_mb_s = rep->on_usb ? rep->usb.ceiling_mb_s : NAN;
 	row->efficiency_pct = row->mb_s / row->ceiling_mb_s * 100;
 	if (row->efficiency_pct > 100)
-		warn(rep, "%s: %.1f MB/s is above the %.1f MB/s the %s link can carry: caching "
-			  "is in the figure, not the bus",
+		warn(rep, "%s: %.1f MB/s is above the %.1f MB/s the %s link can carry: that "
+			  "figure is not the bus's (a cache, or an emulated link)",
 		     row->name, row->mb_s, row->ceiling_mb_s, rep->usb.speed_name);
 }
 

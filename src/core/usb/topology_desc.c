@@ -64,8 +64,13 @@ void probe_descriptors(struct usb_device *d, const char *dir)
 		return;
 	probe_uas(d, dir);
 	d->offers_uas = d->uas_ifmask != 0;
-	/* only USB 2.01+ devices have a BOS; asking older ones can stall them */
-	if (d->bcd_usb >= 0x0201 && read_bos(d, dir, &raw) == 0 &&
+	/*
+	 * USB 2.01+ devices have a BOS. A high-speed device reporting 2.00 may
+	 * still have one (emulators, some bridges): asking is safe, a device
+	 * without one answers with a stall.
+	 */
+	if ((d->bcd_usb >= 0x0201 || (d->bcd_usb >= 0x0200 && d->speed == USB_SPEED_HIGH)) &&
+	    read_bos(d, dir, &raw) == 0 &&
 	    usb_desc_bos_parse(raw.buf, raw.len, &bos) == 0 && usb_desc_bos_max_speed(&bos)) {
 		d->capable = usb_desc_bos_max_speed(&bos);
 		d->capable_source = "bos";

@@ -1,0 +1,128 @@
+#!/bin/bash
+# The virtual USB lab's host side: kernel, static usbperf, initramfs, QEMU.
+# Sourced by tests/lab/run; every function logs to stderr and returns non-zero
+# with a one-line reason when something it needs cannot be had.
+
+LAB_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+LAB_CACHE=${LAB_CACHE:-/var/cache/usbperf-lab}	# kernel packages, extracted trees
+LAB_BUILD=${LAB_BUILD:-$LAB_SRC/build-lab}	# static usbperf, initramfs, results
+
+lab_log() { echo "lab: $*" >&2; }
+lab_die() { echo "lab: error: $*" >&2; exit 1; }
+
+# qemu, busybox and the module tools, from Debian's packages
+lab_install() {
+	local p missing=
+	for p in qemu-system-x86 busybox-static cpio kmod xz-utils; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+			missing="$missing $p"
+	done
+	# the kernel package is found through apt's lists: a fresh machine has none
+	apt-cache show linux-image-amd64 >/dev/null 2>&1 || missing="$missing apt-lists"
+	[ -z "$missing" ] && return 0
+	[ "$(id -u)" = 0 ] || lab_die "missing packages:$missing (run as root)"
+	lab_log "installing$missing"
+	apt-get update -qq >/dev/null || lab_die "apt-get update failed"
+	missing=${missing/ apt-lists/}
+	[ -z "$missing" ] && return 0
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing \
+		>/dev/null || lab_die "apt-get install$missing failed"
+}
+
+# Debian's current kernel image package (what linux-image-amd64 points at),
+# unpacked once into the cache; sets KVER and KROOT, writes the ELF vmlinux.
+lab_kernel() {
+	local pkg deb off
+	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+	[ -n "$pkg" ] || lab_die "cannot resolve linux-image-amd64 (apt-get update?)"
+	KVER=${pkg#linux-image-}
+	KROOT=$LAB_CACHE/$KVER/root
+	if [ ! -f "$LAB_CACHE/$KVER/vmlinux" ]; then
+		mkdir -p "$LAB_CACHE/$KVER"
+		lab_log "fetching $pkg"
+		(cd "$LAB_CACHE/$KVER" && apt-get download -q "$pkg" >/dev/null 2>&1) ||
+			lab_die "apt-get download $pkg failed"
+		deb=$(ls "$LAB_CACHE/$KVER"/"${pkg}"_*.deb | head -1)
+		rm -rf "$KROOT"
+		dpkg -x "$deb" "$KROOT" || lab_die "dpkg -x $deb failed"
+		depmod -b "$KROOT" "$KVER" || lab_die "depmod for $KVER failed"
+		# the ELF inside the bzImage boots through PVH, far faster under TCG
+		off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$KROOT/boot/vmlinuz-$KVER" | head -1 | cut -d: -f1)
+		[ -n "$off" ] || lab_die "no xz payload in vmlinuz-$KVER (not an xz kernel?)"
+		tail -c +$((off + 1)) "$KROOT/boot/vmlinuz-$KVER" | xz -dc 2>/dev/null \
+			>"$LAB_CACHE/$KVER/vmlinux.tmp"
+		file "$LAB_CACHE/$KVER/vmlinux.tmp" 2>/dev/null | grep -q ELF ||
+			head -c 4 "$LAB_CACHE/$KVER/vmlinux.tmp" | grep -q ELF ||
+			lab_die "vmlinux extraction from vmlinuz-$KVER failed"
+		mv "$LAB_CACHE/$KVER/vmlinux.tmp" "$LAB_CACHE/$KVER/vmlinux"
+		rm -f "$deb"
+	fi
+	VMLINUX=$LAB_CACHE/$KVER/vmlinux
+}
+
+# usbperf linked statically: it runs on the guest's bare busybox root
+lab_usbperf() {
+	local dir=$LAB_BUILD/static
+	if [ ! -f "$dir/build.ninja" ]; then
+		meson setup "$dir" "$LAB_SRC" --buildtype=release -Dprefer_static=true \
+			-Dc_link_args=-static >/dev/null || lab_die "meson setup (static) failed"
+	fi
+	ninja -C "$dir" usbperf >/dev/null || lab_die "static usbperf build failed"
+	USBPERF_STATIC=$dir/usbperf
+}
+
+# lab_initramfs OUT MODULE...: busybox, usbperf, the modules with their
+# dependencies (in load order, in /lab/modules.order), the guest scripts;
+# reproducible: sorted names, zero mtimes, root-owned.
+lab_initramfs() {
+	local out=$1 root m line
+	shift
+	root=$(mktemp -d "$LAB_BUILD/initramfs.XXXXXX")
+	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,out,lab,usr/bin,lib/modules/$KVER}
+	cp /bin/busybox "$root/bin/busybox"
+	cp "$USBPERF_STATIC" "$root/usr/bin/usbperf"
+	cp "$LAB_SRC/tests/lab/init" "$root/init"
+	cp "$LAB_SRC"/tests/lab/scenarios/*.guest "$root/lab/"
+	chmod 755 "$root/init"
+	: >"$root/lab/modules.order"
+	for m in "$@"; do
+		modprobe -S "$KVER" -d "$KROOT" --show-depends "$m" >"$root/lab/dep.tmp" 2>&1 ||
+			{ rm -rf "$root"; lab_die "module $m: $(head -1 "$root/lab/dep.tmp")"; }
+		while read -r line; do
+			set -- $line
+			[ "$1" = insmod ] || continue
+			local rel=${2#$KROOT}
+			grep -qx "$rel" "$root/lab/modules.order" && continue
+			mkdir -p "$root$(dirname "$rel")"
+			cp "$2" "$root$rel"
+			echo "$rel" >>"$root/lab/modules.order"
+		done <"$root/lab/dep.tmp"
+	done
+	rm -f "$root/lab/dep.tmp"
+	find "$root" -exec touch -h -d @0 {} +
+	(cd "$root" && find . | LC_ALL=C sort | cpio --reproducible -o -H newc -R 0:0 2>/dev/null |
+		gzip -1 -n >"$out") || lab_die "cpio failed"
+	rm -rf "$root"
+}
+
+# lab_boot LOG SCENARIO QEMU-ARGS...: boot, run the scenario, power off.
+# The guest writes its results to the serial console between markers.
+lab_boot() {
+	local log=$1 scen=$2
+	shift 2
+	timeout "${LAB_TIMEOUT:-180}" qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 768 \
+		-smp 1 -nographic -no-reboot -monitor none -serial stdio -nodefaults \
+		-kernel "$VMLINUX" -initrd "$LAB_BUILD/initramfs-$scen.cpio.gz" \
+		-append "console=ttyS0 quiet loglevel=3 panic=-1 lab=$scen ${LAB_APPEND:-}" \
+		"$@" </dev/null >"$log" 2>&1
+}
+
+# lab_extract LOG DIR: the files the guest printed (base64 between markers)
+lab_extract() {
+	local log=$1 dir=$2
+	mkdir -p "$dir"
+	tr -d '\r' <"$log" | awk -v dir="$dir" '
+		/^@@FILE / { f = dir "/" $2; cmd = "base64 -d > \"" f "\""; on = 1; next }
+		/^@@END/ { if (on) close(cmd); on = 0; next }
+		on && /^[A-Za-z0-9+\/=]+$/ { print | cmd }'
+}

@@ -1,0 +1,56 @@
+# Scenario usb-host: QEMU's emulated devices on real host-side drivers.
+#   xHCI (8 USB 2 ports, 4 of them also SuperSpeed): a Bulk-Only disk and a UAS
+#   disk at 5 Gbit/s, a Bulk-Only disk on a USB 2-only port, a hub with a
+#   keyboard behind it, a CDC Ethernet adapter (switched to RNDIS later);
+#   EHCI: one more disk at 480 Mbit/s.
+MODULES="xhci_pci ehci_pci usb_storage uas sd_mod usbhid hid_generic cdc_ether rndis_host"
+
+qemu_args() { # qemu_args DIR: devices, their backing files created in DIR
+	local d
+	for d in bot uas usb2port ehci; do truncate -s 64M "$1/$d.img"; done
+	echo -device qemu-xhci,id=xhci,p2=8,p3=4 \
+		-drive if=none,id=bot,file="$1/bot.img",format=raw \
+		-device usb-storage,bus=xhci.0,port=1,drive=bot,serial=LABBOT \
+		-drive if=none,id=uas,file="$1/uas.img",format=raw \
+		-device usb-uas,id=uasdev,bus=xhci.0,port=2,serial=LABUAS \
+		-device scsi-hd,bus=uasdev.0,drive=uas \
+		-device usb-hub,bus=xhci.0,port=3 -device usb-kbd,bus=xhci.0,port=3.1 \
+		-netdev user,id=n,restrict=on -device usb-net,bus=xhci.0,port=4,netdev=n \
+		-drive if=none,id=usb2port,file="$1/usb2port.img",format=raw \
+		-device usb-storage,bus=xhci.0,port=5,drive=usb2port,serial=LABUSB2PORT \
+		-device usb-ehci,id=ehci \
+		-drive if=none,id=ehci,file="$1/ehci.img",format=raw \
+		-device usb-storage,bus=ehci.0,drive=ehci,serial=LABEHCI
+}
+
+check() { # check DIR: assertions on what the guest wrote
+	local o=$1 L=$1/list.json d n
+	jq_check "$L" '[.controllers[].kind] | sort == ["ehci", "xhci", "xhci"]' "controllers: xHCI (two root hubs) and EHCI"
+	jq_check "$L" 'all(.controllers[] | select(.kind == "xhci"); .bus_type == "pci" and .driver == "xhci_hcd" and .irq != null)' "xHCI on PCI, driver xhci_hcd, IRQ known"
+	jq_check "$L" '.controllers[] | select(.kind == "ehci") | .driver == "ehci-pci"' "EHCI driver ehci-pci"
+	dev() { echo ".devices[] | select(.serial == \"$1\")"; }
+	jq_check "$L" "$(dev LABBOT) | .speed == \"super\" and .usb_version == \"3.00\"" "Bulk-Only disk at 5 Gbit/s"
+	jq_check "$L" "$(dev LABUAS) | .speed == \"super\"" "UAS disk at 5 Gbit/s"
+	jq_check "$L" "$(dev LABUSB2PORT) | .speed == \"high\" and .capable_speed == \"super\" and .capable_source == \"bos\" and .port_peer == null" "disk on the USB 2-only port: high speed, BOS says SuperSpeed, no peer"
+	jq_check "$L" "$(dev LABEHCI) | .speed == \"high\"" "EHCI disk at 480"
+	jq_check "$L" "($(dev LABBOT) | .path) as \$p | [.interfaces[] | select(.device == \$p) | .driver] == [\"usb-storage\"]" "BOT disk bound to usb-storage"
+	jq_check "$L" "($(dev LABUAS) | .path) as \$p | [.interfaces[] | select(.device == \$p) | .driver] == [\"uas\"]" "UAS disk bound to uas"
+	jq_check "$L" '[.nodes[] | select(.kind == "disk")] | length == 4 and all(.[]; .name | test("^sd[a-z]$"))' "four USB disks mapped to /dev/sdX"
+	jq_check "$L" '[.devices[] | select(.class == "hub" and .depth == 1)] | length == 1' "hub on port 3"
+	jq_check "$L" '.devices[] | select(.parent != null and (.parent | test("-3$"))) | .depth == 2 and .speed == "full"' "keyboard behind the hub, full speed"
+	jq_check "$L" '[.interfaces[] | select(.driver == "usbhid")] | length >= 1' "keyboard bound to usbhid"
+	jq_check "$L" '[.nodes[] | select(.kind == "hidraw")] | length >= 1' "keyboard hidraw node"
+	jq_check "$L" '[.interfaces[] | select(.driver == "cdc_ether")] | length == 2' "usb-net (control and data interfaces) bound to cdc_ether"
+	jq_check "$L" '[.nodes[] | select(.kind == "net")] | length == 1 and (.[0].mac | test("^[0-9a-f:]{17}$"))' "usb-net netdev with its MAC"
+	jq_check "$o/list-rndis.json" '[.interfaces[] | select(.driver == "rndis_host")] | length >= 1' "usb-net in configuration 2 bound to rndis_host"
+	jq_check "$L" "[($(dev LABUSB2PORT) | .path), ($(dev LABEHCI) | .path)] as \$p | [.findings[] | select(.id == \"usb.speed_below_capability\") | .subject] == \$p" "finding: the SuperSpeed disks at 480 (USB 2 port, EHCI), and no other"
+	jq_check "$L" "($(dev LABUSB2PORT) | .path) as \$p | .findings[] | select(.id == \"usb.speed_below_capability\" and .subject == \$p) | .fix | test(\"no SuperSpeed peer\")" "USB 2 port fix: move to a USB 3 port"
+	jq_check "$L" "($(dev LABEHCI) | .path) as \$p | .findings[] | select(.id == \"usb.speed_below_capability\" and .subject == \$p) | .fix | test(\"ehci .* is USB 2 only\")" "EHCI fix: use an xHCI port"
+	jq_check "$L" "($(dev LABBOT) | .path) as \$p | [.findings[] | select(.id == \"usb.storage_bot\") | .subject] == [\$p]" "finding: SuperSpeed disk on Bulk-Only, not UAS"
+	jq_check "$o/sysinfo.json" '.usb.usbcore_loaded == true and .usb.usbfs_memory_mb == 16' "sysinfo: usbcore and usbfs_memory_mb"
+	for d in "$o"/disk-sd?.json; do
+		n=$(basename "$d" .json)
+		jq_check "$d" '.results[0].mb_s > 0 and .target.usb_device != null and (.target.usb_ceiling_mb_s == 53.248 or (.target.usb_ceiling_mb_s | floor) == 484) and .results[0].ceiling_mb_s == .target.usb_ceiling_mb_s and .results[0].efficiency_pct > 0' "$n: read, on USB, with its ceiling and efficiency"
+	done
+	jq_check "$o/disk-summary.json" 'length == 4 and (map(.driver) | sort) == ["uas", "usb-storage", "usb-storage", "usb-storage"]' "disk ran on all four USB disks (uas and usb-storage)"
+}
