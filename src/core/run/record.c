@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#include "core/run/record.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *grow_one(void *v, size_t *n, size_t size)
+{
+	char *nv = realloc(v, (*n + 1) * size);
+
+	if (!nv)
+		abort();
+	memset(nv + *n * size, 0, size);
+	(*n)++;
+	return nv;
+}
+
+static char *dup_or_null(const char *s)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		abort();
+	return d;
+}
+
+struct run_device *run_record_add_device(struct run_record *r)
+{
+	struct run_device *d;
+
+	r->devices = grow_one(r->devices, &r->ndevices, sizeof(*r->devices));
+	d = &r->devices[r->ndevices - 1];
+	d->ceiling_mb_s = NAN;
+	return d;
+}
+
+struct run_metric *run_record_add_metric(struct run_record *r, const char *device_key,
+					 const char *test, const char *name, const char *metric,
+					 const char *unit, bool higher_is_better)
+{
+	struct run_metric *m;
+
+	r->metrics = grow_one(r->metrics, &r->nmetrics, sizeof(*r->metrics));
+	m = &r->metrics[r->nmetrics - 1];
+	m->device_key = dup_or_null(device_key);
+	m->test = dup_or_null(test);
+	m->name = dup_or_null(name);
+	m->metric = dup_or_null(metric);
+	m->unit = dup_or_null(unit);
+	m->value = m->stdev = m->min = m->max = NAN;
+	m->higher_is_better = higher_is_better;
+	return m;
+}
+
+static void env_release(struct run_env *e)
+{
+	free(e->hostname);
+	free(e->board);
+	free(e->kernel);
+	free(e->kernel_build);
+	free(e->preempt);
+	free(e->governor);
+	free(e->usbperf_version);
+}
+
+void run_record_release(struct run_record *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	free(r->id);
+	free(r->started_at);
+	free(r->command_line);
+	env_release(&r->env);
+	for (i = 0; i < r->ndevices; i++) {
+		struct run_device *d = &r->devices[i];
+
+		free(d->key), free(d->kind), free(d->target), free(d->vid_pid), free(d->serial);
+		free(d->product), free(d->port_path), free(d->speed), free(d->driver);
+	}
+	free(r->devices);
+	for (i = 0; i < r->nmetrics; i++) {
+		struct run_metric *m = &r->metrics[i];
+
+		free(m->device_key), free(m->test), free(m->name), free(m->metric), free(m->unit);
+	}
+	free(r->metrics);
+	finding_list_release(&r->findings);
+	memset(r, 0, sizeof(*r));
+}

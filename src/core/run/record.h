@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/*
+ * One run of `usbperf run`, as it is rendered, stored in the history
+ * (src/store/) and exported: where it ran (environment fingerprint), what it
+ * measured (devices), every figure (metrics, each with unit, repeats and
+ * spread) and the findings. Plain data; strings are malloc'ed, NULL unknown.
+ */
+#include "core/findings.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* what two runs must share to be compared without a caveat */
+struct run_env {
+	char *hostname;
+	char *board;	       /* device-tree model or DMI */
+	char *kernel;	       /* uname -r */
+	char *kernel_build;    /* uname -v: tells two builds of one release apart */
+	char *preempt;	       /* PREEMPT_RT, PREEMPT_DYNAMIC ... */
+	char *governor;	       /* cpufreq governor of policy0, NULL without cpufreq */
+	char *usbperf_version;
+};
+
+/* a thing that was measured: a USB device, or the host itself */
+struct run_device {
+	char *key;	 /* stable within the run: the USB path "2-1", or "host" */
+	char *kind;	 /* "usb-storage", "usb-net", "host-disk", "host-net" */
+	char *target;	 /* what was tested: "/media/usb", "/dev/sdb", "net:10.0.0.2" */
+	char *vid_pid;	 /* "0781:5583" */
+	char *serial;
+	char *product;
+	char *port_path; /* bus-port path: "2-1" */
+	char *speed;	 /* negotiated: "high", "super" */
+	char *driver;	 /* "uas", "usb-storage", "cdc_ncm" */
+	double ceiling_mb_s; /* bulk payload ceiling of the link, NaN off USB */
+};
+
+/* one figure: e.g. device "2-1", test "disk", name "seq-read 1M", metric "mb_s" */
+struct run_metric {
+	char *device_key;
+	char *test;   /* "disk", "net" */
+	char *name;   /* the pass: "seq-read 1M", "tcp send" */
+	char *metric; /* "mb_s", "iops", "lat_p99_us", "cpu_sys_pct" */
+	char *unit;   /* "MB/s", "IOPS", "us", "%" */
+	double value; /* mean over repeats */
+	double stdev; /* NaN with one repeat */
+	double min, max;
+	uint64_t repeats;
+	bool higher_is_better; /* for compare: MB/s up is good, latency up is bad */
+};
+
+struct run_record {
+	char *id;	  /* "20261130T051200Z-3f2a": sortable, unique */
+	char *started_at; /* ISO 8601 UTC */
+	double duration_s;
+	char *command_line;
+	struct run_env env;
+	struct run_device *devices;
+	size_t ndevices;
+	struct run_metric *metrics;
+	size_t nmetrics;
+	struct finding_list findings;
+};
+
+void run_record_release(struct run_record *r);
+/* append (all strings copied); return the new element */
+struct run_device *run_record_add_device(struct run_record *r);
+struct run_metric *run_record_add_metric(struct run_record *r, const char *device_key,
+					 const char *test, const char *name, const char *metric,
+					 const char *unit, bool higher_is_better);
