@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 const struct command commands[] = {
+	{"run", "the main job: discover, measure every USB device, find the bottleneck", cmd_run,
+	 usage_run},
 	{"disk", "storage benchmark: sequential sweep, random IOPS, latency, CPU", cmd_disk,
 	 usage_disk},
 	{"list", "the USB tree: controllers, devices, drivers, disks, netdevs; findings", cmd_list,

@@ -16,3 +16,5 @@ int cmd_list(int argc, char **argv, struct global_opts *g);
 void usage_list(void);
 int cmd_snapshot(int argc, char **argv, struct global_opts *g);
 void usage_snapshot(void);
+int cmd_run(int argc, char **argv, struct global_opts *g);
+void usage_run(void);

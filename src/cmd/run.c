@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/* usbperf run: discover, measure each device the right way, find the bottleneck. */
+#include "cmd/commands.h"
+#include "cmd/common.h"
+#include "core/run/run.h"
+#include "util/parse.h"
+#include "util/signals.h"
+#include "util/strbuf.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TARGETS 32
+
+void usage_run(void)
+{
+	printf("usage: usbperf run [TARGET...] [options]\n"
+	       "\n"
+	       "The main job: find the USB devices (as 'usbperf list' does), measure each the\n"
+	       "right way, put every figure next to the ceiling of its link, and say where the\n"
+	       "bottleneck is and what to change. With no TARGET: every USB disk (a test file\n"
+	       "on a writable mounted filesystem, else reads of the raw device); with no USB\n"
+	       "disk at all, the host's scratch directory. TARGET: a directory, a file usbperf\n"
+	       "created, or a block device (reads only, unless --destructive).\n"
+	       "\n"
+	       "options:\n"
+	       "  --quick            three block sizes each way + random 4K (default; ~30 s a device)\n"
+	       "  --full             the complete sweep: 4K..4M each way + random 4K\n"
+	       "  --destructive      allow writes to a block device named as TARGET\n"
+	       "  --scratch DIR      the host's test directory without USB (default /var/tmp)\n"
+	       "  --size SIZE        test region per target (default 256M)\n"
+	       "  --time SECONDS     cap per pass (default 3 quick, 5 full)\n"
+	       "  -F, --format FMT   text (default), json or csv (the results table)\n"
+	       "  -o, --output FILE  write the report to FILE;  -q, --quiet\n"
+	       "\n"
+	       "Exit: 0 ran (findings do not fail it), 2 bad input, 3 nothing could be measured.\n");
+}
+
+static void progress(void *ctx, const struct disk_progress *p)
+{
+	const char *target = ctx;
+
+	if (!strcmp(p->phase, "layout"))
+		fprintf(stderr, "\r\033[K%s: layout %3.0f%%", target,
+			100.0 * (double)p->done_bytes / (double)p->total_bytes);
+	else
+		fprintf(stderr, "\r\033[K%s: [%u/%u] %s  %.1f MB/s", target, p->pass_index,
+			p->pass_count, p->spec->name, p->rate_Bps / 1e6);
+	fflush(stderr);
+}
+
+static int parse_args(int argc, char **argv, struct global_opts *g, struct run_options *o)
+{
+	enum { O_QUICK = 256, O_FULL, O_DESTRUCTIVE, O_SCRATCH, O_SIZE, O_TIME };
+	static const struct option longopts[] = {
+		{"quick", no_argument, NULL, O_QUICK},
+		{"full", no_argument, NULL, O_FULL},
+		{"destructive", no_argument, NULL, O_DESTRUCTIVE},
+		{"scratch", required_argument, NULL, O_SCRATCH},
+		{"size", required_argument, NULL, O_SIZE},
+		{"time", required_argument, NULL, O_TIME},
+		COMMON_LONG_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		r = common_option(c, optarg, g);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 'h':
+			usage_run();
+			return 1;
+		case O_QUICK:
+			o->full = false;
+			break;
+		case O_FULL:
+			o->full = true;
+			break;
+		case O_DESTRUCTIVE:
+			o->destructive = true;
+			break;
+		case O_SCRATCH:
+			o->scratch = optarg;
+			break;
+		case O_SIZE:
+			if (parse_size(optarg, 1 << 20, 1ull << 40, &o->size) < 0) {
+				log_error("invalid --size '%s': expected a size from 1M to 1T", optarg);
+				return -1;
+			}
+			break;
+		case O_TIME:
+			if (parse_duration(optarg, 0.1, 3600, &o->time_s) < 0) {
+				log_error("invalid --time '%s': expected a duration from 0.1s to 1h",
+					  optarg);
+				return -1;
+			}
+			break;
+		default:
+			bad_option("run", c, argv);
+			return -1;
+		}
+	}
+	if (argc - optind > MAX_TARGETS) {
+		log_error("run: at most %d targets", MAX_TARGETS);
+		return -1;
+	}
+	o->targets = argv + optind;
+	o->ntargets = (size_t)(argc - optind);
+	return 0;
+}
+
+static void describe(const struct run_result *res, enum output_format f, struct report *rep)
+{
+	report_add_object(rep, "run", NULL, &run_record_desc, &res->rec);
+	report_add_table(rep, "plan", "what was measured, and why", &run_plan_desc, res->plan,
+			 res->nplan, sizeof(*res->plan));
+	report_add_table(rep, "devices", "devices", &run_device_desc, res->rec.devices,
+			 res->rec.ndevices, sizeof(*res->rec.devices));
+	report_add_table(rep, "results", "results (MB/s = 10^6 B/s)", &run_row_desc, res->rows,
+			 res->nrows, sizeof(*res->rows));
+	/* the per-metric view is what the history stores: for machines, not for reading */
+	if (f == FORMAT_JSON)
+		report_add_table(rep, "metrics", NULL, &run_metric_desc, res->rec.metrics,
+				 res->rec.nmetrics, sizeof(*res->rec.metrics));
+	report_add_table(rep, "findings", "findings", &finding_desc, res->rec.findings.v,
+			 res->rec.findings.n, sizeof(*res->rec.findings.v));
+	rep->warnings = res->notes;
+	rep->nwarnings = res->nnotes;
+}
+
+/* the command line as run, for the record */
+static char *joined(int argc, char **argv)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	strbuf_adds(&sb, "usbperf");
+	for (i = 0; i < argc; i++)
+		strbuf_addf(&sb, " %s", argv[i]);
+	return strbuf_detach(&sb);
+}
+
+int cmd_run(int argc, char **argv, struct global_opts *g)
+{
+	struct run_options o = {.scratch = "/var/tmp", .stop = &signal_stop};
+	struct run_result res;
+	struct report rep = {.command = "run"};
+	char *why = NULL, *cmdline;
+	int r, status;
+
+	r = parse_args(argc, argv, g, &o);
+	if (r != 0)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	if (check_output(g) < 0)
+		return EXIT_USAGE;
+	cmdline = joined(argc, argv);
+	o.command_line = cmdline;
+	if (g->progress) {
+		o.progress = progress;
+		o.progress_ctx = "run";
+	}
+	r = run_execute(&o, &res, &why);
+	if (g->progress)
+		fputs("\r\033[K", stderr);
+	free(cmdline);
+	if (r < 0) {
+		log_error("run: %s", why ? why : strerror(-r));
+		free(why);
+		return EXIT_USAGE;
+	}
+	describe(&res, g->format, &rep);
+	status = res.ndisks ? EXIT_OK : EXIT_RUNTIME;
+	if (emit_report(g, &rep) < 0)
+		status = EXIT_RUNTIME;
+	if (!res.ndisks)
+		log_error("run: nothing could be measured (see the report's warnings)");
+	if (signal_stop)
+		status = 128 + signal_stop;
+	run_result_release(&res);
+	return status;
+}

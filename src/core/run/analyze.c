@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Where the bottleneck is, from the figures: the vendor guides' method.
+ * Each finding names the figures it rests on and what to change.
+ */
+#include "core/run/run.h"
+#include "util/parse.h"
+#include "util/strbuf.h"
+
+#include <math.h>
+#include <string.h>
+
+#define BUS_BOUND_PCT 75.0	/* this close to the ceiling: the link is the limit */
+#define FAR_BELOW_PCT 40.0	/* this far below: the medium or the protocol is */
+#define SMALL_BLOCK_RATIO 0.25	/* smallest block under a quarter of the best */
+#define WRITE_SLOW_RATIO 0.5	/* writes under half the reads */
+#define CPU_SATURATED_PCT 85.0	/* usbperf's own CPU, % of one core */
+#define GOOD_ENOUGH 0.9		/* "reaches the plateau": 90% of the best */
+
+/* the fastest sequential pass in one direction */
+static const struct disk_row *best_seq(const struct disk_report *d, const char *op)
+{
+	const struct disk_row *best = NULL;
+	size_t i;
+
+	for (i = 0; i < d->nrows; i++) {
+		const struct disk_row *r = &d->rows[i];
+
+		if (strcmp(r->op, op) || strcmp(r->access, "sequential") || isnan(r->mb_s))
+			continue;
+		if (!best || r->mb_s > best->mb_s)
+			best = r;
+	}
+	return best;
+}
+
+/* sequential passes in one direction, smallest and the first to reach the plateau */
+static void block_sizes(const struct disk_report *d, const char *op, const struct disk_row *best,
+			const struct disk_row **ret_small, const struct disk_row **ret_enough)
+{
+	size_t i;
+
+	*ret_small = *ret_enough = NULL;
+	for (i = 0; i < d->nrows; i++) {
+		const struct disk_row *r = &d->rows[i];
+
+		if (strcmp(r->op, op) || strcmp(r->access, "sequential") || isnan(r->mb_s))
+			continue;
+		if (!*ret_small || r->bs < (*ret_small)->bs)
+			*ret_small = r;
+		if (r->mb_s >= GOOD_ENOUGH * best->mb_s && (!*ret_enough || r->bs < (*ret_enough)->bs))
+			*ret_enough = r;
+	}
+}
+
+static void efficiency(struct run_result *res, const struct run_device *dev,
+		       const struct disk_report *d, const struct disk_row *rd)
+{
+	struct strbuf ev = STRBUF_INIT, msg = STRBUF_INIT;
+	double pct;
+
+	if (!rd || isnan(dev->ceiling_mb_s) || dev->ceiling_mb_s <= 0)
+		return;
+	pct = 100 * rd->mb_s / dev->ceiling_mb_s;
+	strbuf_addf(&ev, "%s %.1f MB/s = %.0f%% of the %.1f MB/s %s bulk ceiling (%s)", rd->name,
+		    rd->mb_s, pct, dev->ceiling_mb_s, dev->speed, d->usb.ceiling_basis);
+	if (pct > 100) {
+		finding_add(&res->rec.findings, FINDING_WARN, "run.above_ceiling", dev->key,
+			    "a figure above what the link can carry: it is not the bus's (a "
+			    "cache, or an emulated link)",
+			    ev.buf, "measure with direct I/O on real hardware; drop caches first");
+	} else if (pct >= BUS_BOUND_PCT) {
+		strbuf_addf(&msg, "bus-bound: reads run at %.0f%% of the %s link's ceiling", pct,
+			    dev->speed);
+		finding_add(&res->rec.findings, FINDING_INFO, "run.bus_bound", dev->key, msg.buf,
+			    ev.buf,
+			    "only a faster link raises it: a port and cable for the device's best "
+			    "speed (see 'usbperf list')");
+	} else if (pct < FAR_BELOW_PCT) {
+		strbuf_addf(&msg, "medium- or protocol-bound: reads reach only %.0f%% of the %s "
+				  "link's ceiling",
+			    pct, dev->speed);
+		finding_add(&res->rec.findings, FINDING_WARN, "run.medium_bound", dev->key, msg.buf,
+			    ev.buf,
+			    dev->driver && !strcmp(dev->driver, "usb-storage")
+				    ? "the bus has headroom: Bulk-Only Transport serialises commands "
+				      "(UAS queues them) and the flash itself may be slow; compare "
+				      "with the field figures in 'usbperf limits'"
+				    : "the bus has headroom: the storage medium is the limit");
+	}
+	strbuf_release(&ev);
+	strbuf_release(&msg);
+}
+
+static void small_blocks(struct run_result *res, const char *key, const struct disk_report *d,
+			 const char *op, const struct disk_row *best)
+{
+	const struct disk_row *small, *enough;
+	struct strbuf ev = STRBUF_INIT, fix = STRBUF_INIT;
+	char sz[24];
+
+	if (!best)
+		return;
+	block_sizes(d, op, best, &small, &enough);
+	if (!small || small == best || small->mb_s >= SMALL_BLOCK_RATIO * best->mb_s || !enough)
+		return;
+	strbuf_addf(&ev, "%s %.1f MB/s against %s %.1f MB/s", small->name, small->mb_s, best->name,
+		    best->mb_s);
+	format_size(enough->bs, sz, sizeof(sz));
+	strbuf_addf(&fix, "use %s blocks of %s or more (dd bs=, the application's buffer, the "
+			  "filesystem's allocation unit): %s reaches %.0f%% of the best",
+		    op, sz, enough->name, 100 * enough->mb_s / best->mb_s);
+	finding_add(&res->rec.findings, FINDING_INFO, "run.small_blocks", key,
+		    !strcmp(op, "read") ? "small reads are slow: per-command overhead dominates"
+					: "small writes are slow: per-command overhead (on flash, also the "
+					  "program unit) dominates",
+		    ev.buf, fix.buf);
+	strbuf_release(&ev);
+	strbuf_release(&fix);
+}
+
+static void write_vs_read(struct run_result *res, const char *key, const struct disk_row *rd,
+			  const struct disk_row *wr)
+{
+	struct strbuf ev = STRBUF_INIT;
+
+	if (!rd || !wr || wr->mb_s >= WRITE_SLOW_RATIO * rd->mb_s)
+		return;
+	strbuf_addf(&ev, "best read %s %.1f MB/s, best write %s %.1f MB/s (%.0f%%)", rd->name,
+		    rd->mb_s, wr->name, wr->mb_s, 100 * wr->mb_s / rd->mb_s);
+	finding_add(&res->rec.findings, FINDING_INFO, "run.write_slow", key,
+		    "reads are fast, writes slow: the medium's write path is the limit, not the "
+		    "bus (which carried the reads)",
+		    ev.buf,
+		    "a faster medium (SLC/pSLC cache, higher-class card or stick); for sustained "
+		    "writes expect the post-cache rate");
+	strbuf_release(&ev);
+}
+
+static void cpu_bound(struct run_result *res, const char *key, const struct disk_report *d)
+{
+	struct strbuf ev = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < d->nrows; i++) {
+		const struct disk_row *r = &d->rows[i];
+
+		if (isnan(r->self_cpu_pct) || r->self_cpu_pct < CPU_SATURATED_PCT)
+			continue;
+		strbuf_addf(&ev, "%s%s: usbperf used %.0f%% of a core", ev.len ? "; " : "",
+			    r->name, r->self_cpu_pct);
+	}
+	if (ev.len)
+		finding_add(&res->rec.findings, FINDING_WARN, "run.cpu_bound", key,
+			    "a core was saturated during the transfer: those figures are the "
+			    "CPU's limit",
+			    ev.buf,
+			    "larger blocks or a deeper queue (fewer syscalls per byte); the "
+			    "'performance' governor; on a board, check the CPU's max frequency");
+	strbuf_release(&ev);
+}
+
+void run_analyze(struct run_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->ndisks && i < res->rec.ndevices; i++) {
+		const struct disk_report *d = &res->disks[i];
+		const struct run_device *dev = &res->rec.devices[i];
+		const struct disk_row *rd = best_seq(d, "read"), *wr = best_seq(d, "write");
+
+		efficiency(res, dev, d, rd);
+		small_blocks(res, dev->key, d, "read", rd);
+		small_blocks(res, dev->key, d, "write", wr);
+		write_vs_read(res, dev->key, rd, wr);
+		cpu_bound(res, dev->key, d);
+	}
+}

@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: MIT
+/* usbperf run: plan the targets, measure each, build the record. */
+#include "core/run/run.h"
+#include "core/sys/sysinfo.h"
+#include "core/usb/topology.h"
+#include "util/clock.h"
+#include "util/parse.h"
+#include "util/signals.h"
+#include "util/strbuf.h"
+#include "version.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define QUICK_SIZE (256ull << 20)
+#define QUICK_TIME_S 3.0
+#define FULL_TIME_S 5.0
+
+static char *xstrdup(const char *s)
+{
+	char *d = s ? strdup(s) : NULL;
+
+	if (s && !d)
+		abort();
+	return d;
+}
+
+static void *grow_one(void *v, size_t *n, size_t size)
+{
+	char *nv = realloc(v, (*n + 1) * size);
+
+	if (!nv)
+		abort();
+	memset(nv + *n * size, 0, size);
+	(*n)++;
+	return nv;
+}
+
+static void note(struct run_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct run_result *r, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	r->notes = grow_one(r->notes, &r->nnotes, sizeof(*r->notes));
+	r->notes[r->nnotes - 1] = strbuf_detach(&sb);
+}
+
+static void plan_add(struct run_result *r, const char *path, const char *key, const char *kind,
+		     bool read_only, const char *why)
+{
+	struct run_plan_item *p;
+
+	r->plan = grow_one(r->plan, &r->nplan, sizeof(*r->plan));
+	p = &r->plan[r->nplan - 1];
+	p->path = xstrdup(path);
+	p->device_key = xstrdup(key);
+	p->kind = kind;
+	p->read_only = read_only;
+	p->why = xstrdup(why);
+}
+
+/* a mounted, writable filesystem of this disk (the disk itself or a partition) */
+static const struct usb_node *writable_mount(const struct usb_topology *t, const char *disk)
+{
+	size_t i;
+
+	for (i = 0; i < t->nnode; i++) {
+		const struct usb_node *n = &t->node[i];
+
+		if (!n->mount_point || (strcmp(n->name, disk) &&
+					!(n->parent_name && !strcmp(n->parent_name, disk))))
+			continue;
+		if (access(n->mount_point, W_OK) == 0)
+			return n;
+	}
+	return NULL;
+}
+
+/* No targets named: every USB disk, else the host's scratch directory. */
+static void discover(const struct run_options *o, const struct usb_topology *t,
+		     struct run_result *r)
+{
+	struct strbuf why = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < t->nnode; i++) {
+		const struct usb_node *n = &t->node[i], *m;
+
+		if (strcmp(n->kind, "disk"))
+			continue;
+		strbuf_reset(&why);
+		m = writable_mount(t, n->name);
+		if (m) {
+			strbuf_addf(&why, "%s is mounted %s on %s: a test file there", m->name,
+				    m->fs_type ? m->fs_type : "", m->mount_point);
+			plan_add(r, m->mount_point, n->device, "usb-storage", false, why.buf);
+		} else {
+			strbuf_addf(&why, "%s has no writable mount: reads of the raw device only",
+				    n->dev_node);
+			plan_add(r, n->dev_node, n->device, "usb-storage", true, why.buf);
+		}
+	}
+	for (i = 0; i < t->nnode; i++)
+		if (!strcmp(t->node[i].kind, "net"))
+			note(r, "%s (%s) is a USB network interface: 'usbperf net' measures it "
+				"(run tests land in the history once net is folded into run)",
+			     t->node[i].name, t->node[i].device);
+	if (!r->nplan) {
+		r->no_usb = true;
+		strbuf_reset(&why);
+		strbuf_addf(&why, "no USB disk here: the host's %s characterises this machine",
+			    o->scratch);
+		plan_add(r, o->scratch, "host", "host-disk", false, why.buf);
+	}
+	strbuf_release(&why);
+}
+
+static int plan_explicit(const struct run_options *o, struct run_result *r, char **ret_why)
+{
+	struct strbuf why = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < o->ntargets; i++) {
+		const char *t = o->targets[i];
+		struct stat st;
+
+		if (!strncmp(t, "net:", 4)) {
+			strbuf_addf(&why, "target '%s': network targets need 'usbperf net', which "
+					  "run does not drive yet",
+				    t);
+			*ret_why = strbuf_detach(&why);
+			return -EINVAL;
+		}
+		if (stat(t, &st) < 0) {
+			strbuf_addf(&why, "target '%s': %s", t, strerror(errno));
+			*ret_why = strbuf_detach(&why);
+			return -EINVAL;
+		}
+		plan_add(r, t, NULL, S_ISBLK(st.st_mode) ? "block-device" : "path",
+			 S_ISBLK(st.st_mode) && !o->destructive, "named on the command line");
+	}
+	strbuf_release(&why);
+	return 0;
+}
+
+/* the quick sweep: three block sizes each way, random 4K at QD1 and QD32 */
+static size_t build_passes(bool full, bool writes, struct disk_pass_spec *p)
+{
+	static const uint32_t quick_bs[] = {4096, 65536, 1 << 20};
+	static const uint32_t full_bs[] = {4096, 16384, 65536, 131072, 524288, 1 << 20, 4 << 20};
+	const uint32_t *bs = full ? full_bs : quick_bs;
+	size_t nbs = full ? 7 : 3, n = 0, i;
+	int op;
+	char sz[24];
+
+	for (op = 0; op < (writes ? 2 : 1); op++) {
+		for (i = 0; i < nbs; i++) {
+			format_size(bs[i], sz, sizeof(sz));
+			snprintf(p[n].name, sizeof(p[n].name), "seq-%s %s", op ? "write" : "read", sz);
+			p[n].op = op ? DISK_WRITE : DISK_READ;
+			p[n].access = DISK_SEQ;
+			p[n].mode = DISK_DIRECT;
+			p[n].bs = bs[i];
+			p[n].qd = 1;
+			p[n++].engine = &disk_engine_psync;
+		}
+		for (i = 0; i < 2; i++) {
+			uint32_t qd = i ? 32 : 1;
+
+			snprintf(p[n].name, sizeof(p[n].name), "rand-%s 4K Q%u", op ? "write" : "read",
+				 qd);
+			p[n].op = op ? DISK_WRITE : DISK_READ;
+			p[n].access = DISK_RAND;
+			p[n].mode = DISK_DIRECT;
+			p[n].bs = 4096;
+			p[n].qd = qd;
+			p[n++].engine = qd > 1 ? &disk_engine_io_uring : &disk_engine_psync;
+		}
+	}
+	return n;
+}
+
+/* measure one plan item into a disk report; -errno with *ret_why on refusal */
+static int measure(const struct run_options *o, const struct run_plan_item *it,
+		   struct disk_pass_spec *passes, struct disk_report *rep, char **ret_why)
+{
+	struct disk_config cfg = {
+		.passes = passes,
+		.repeat = 1,
+		.size = o->size ? o->size : QUICK_SIZE,
+		.time_s = o->time_s > 0 ? o->time_s : (o->full ? FULL_TIME_S : QUICK_TIME_S),
+		.allow_write = o->destructive,
+		.fallback_buffered = true,
+		.stop = o->stop,
+		.progress = o->progress,
+		.progress_ctx = o->progress_ctx,
+	};
+	struct disk_target t = {.fd = -1, .fd_buf = -1};
+	int r;
+
+	cfg.npasses = build_passes(o->full, !it->read_only, passes);
+	r = disk_target_open(it->path, &cfg, !it->read_only, &t, ret_why);
+	if (r == -EROFS) {
+		/* writes refused (a raw device without --destructive): reads are still worth it */
+		free(*ret_why);
+		*ret_why = NULL;
+		cfg.npasses = build_passes(o->full, false, passes);
+		r = disk_target_open(it->path, &cfg, false, &t, ret_why);
+	}
+	if (r < 0)
+		return r;
+	signals_set_cleanup(disk_target_cleanup_path(&t));
+	if (t.size < cfg.size)
+		cfg.size = t.size;
+	r = disk_run(&t, &cfg, rep);
+	disk_target_close(&t);
+	signals_set_cleanup(NULL);
+	/* these pointed into the target, gone now; the rows point into passes, kept */
+	rep->path = rep->io_path = rep->fs_type = rep->mount_point = rep->source = NULL;
+	return r;
+}
+
+static void fill_env(struct run_env *e, const struct sysinfo_facts *si)
+{
+	char host[256];
+
+	if (gethostname(host, sizeof(host)) == 0) {
+		host[sizeof(host) - 1] = '\0';
+		e->hostname = xstrdup(host);
+	}
+	e->board = xstrdup(si->board);
+	e->kernel = xstrdup(si->kernel);
+	e->kernel_build = xstrdup(si->kernel_version);
+	e->preempt = xstrdup(si->preempt_model);
+	e->governor = si->npolicies ? xstrdup(si->policies[0].governor) : NULL;
+	e->usbperf_version = xstrdup(USBPERF_VERSION);
+}
+
+/* "20261130T051200Z-3f2a1c": sorts by time, unique enough across a board farm */
+static void make_id(struct run_record *rec, time_t now)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char ts[32];
+	uint64_t salt = clock_now_ns() ^ ((uint64_t)getpid() << 20);
+
+	strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", gmtime(&now));
+	strbuf_addf(&sb, "%s-%06llx", ts, (unsigned long long)(salt & 0xffffff));
+	rec->id = strbuf_detach(&sb);
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	rec->started_at = xstrdup(ts);
+}
+
+/* the device a report was measured on: from the USB lookup, else the host */
+static void add_device(struct run_result *r, struct run_plan_item *it,
+		       const struct disk_report *rep, const struct usb_topology *t)
+{
+	struct run_device *d = run_record_add_device(&r->rec);
+	size_t i;
+
+	if (rep->on_usb) {
+		free(it->device_key);
+		it->device_key = xstrdup(rep->usb.device);
+		d->key = xstrdup(rep->usb.device);
+		d->kind = xstrdup(it->read_only ? "usb-storage (read-only)" : "usb-storage");
+		d->vid_pid = xstrdup(rep->usb.vid_pid);
+		d->product = xstrdup(rep->usb.product);
+		d->port_path = xstrdup(rep->usb.device);
+		d->speed = xstrdup(rep->usb.speed_name);
+		d->driver = xstrdup(rep->usb.driver);
+		d->ceiling_mb_s = rep->usb.ceiling_mb_s;
+		for (i = 0; i < t->ndev; i++)
+			if (!strcmp(t->dev[i].path, rep->usb.device))
+				d->serial = xstrdup(t->dev[i].serial);
+	} else {
+		if (!it->device_key)
+			it->device_key = xstrdup("host");
+		d->key = xstrdup(it->device_key);
+		d->kind = xstrdup("host-disk");
+	}
+	d->target = xstrdup(it->path);
+}
+
+static void add_rows(struct run_result *r, const struct run_plan_item *it,
+		     const struct disk_report *rep)
+{
+	static const struct {
+		const char *metric, *unit;
+		size_t off;
+		bool higher;
+	} m[] = {
+		{"mb_s", "MB/s", offsetof(struct disk_row, mb_s), true},
+		{"iops", "IOPS", offsetof(struct disk_row, iops), true},
+		{"lat_p99_us", "us", offsetof(struct disk_row, lat_p99_us), false},
+		{"self_cpu_pct", "%", offsetof(struct disk_row, self_cpu_pct), false},
+	};
+	size_t i, j;
+
+	for (i = 0; i < rep->nrows; i++) {
+		const struct disk_row *dr = &rep->rows[i];
+		struct run_row *row;
+
+		r->rows = grow_one(r->rows, &r->nrows, sizeof(*r->rows));
+		row = &r->rows[r->nrows - 1];
+		row->device = it->device_key;
+		row->target = it->path;
+		row->pass = dr->name;
+		row->op = dr->op;
+		row->bs = dr->bs;
+		row->qd = dr->qd;
+		row->mb_s = dr->mb_s;
+		row->mb_s_sd = dr->mb_s_sd;
+		row->mib_s = dr->mib_s;
+		row->iops = dr->iops;
+		row->lat_p99_us = dr->lat_p99_us;
+		row->self_cpu_pct = dr->self_cpu_pct;
+		row->ceiling_mb_s = dr->ceiling_mb_s;
+		row->efficiency_pct = dr->efficiency_pct;
+		for (j = 0; j < sizeof(m) / sizeof(m[0]); j++) {
+			struct run_metric *rm = run_record_add_metric(&r->rec, it->device_key, "disk",
+								      dr->name, m[j].metric,
+								      m[j].unit, m[j].higher);
+
+			rm->value = *(const double *)((const char *)dr + m[j].off);
+			rm->repeats = dr->repeats;
+			if (!strcmp(m[j].metric, "mb_s")) {
+				rm->stdev = dr->mb_s_sd;
+				rm->min = dr->mb_s_min;
+				rm->max = dr->mb_s_max;
+			} else if (!strcmp(m[j].metric, "iops")) {
+				rm->stdev = dr->iops_sd;
+			}
+		}
+	}
+}
+
+int run_execute(const struct run_options *o, struct run_result *ret, char **ret_why)
+{
+	struct run_result r = {0};
+	struct usb_topology t = {0};
+	struct sysinfo_facts si;
+	uint64_t t0 = clock_now_ns();
+	size_t i, j;
+	int rc;
+
+	*ret_why = NULL;
+	make_id(&r.rec, time(NULL));
+	r.rec.command_line = xstrdup(o->command_line);
+	sysinfo_probe(&si);
+	fill_env(&r.rec.env, &si);
+	usb_topology_probe(&t);
+	if (o->ntargets) {
+		rc = plan_explicit(o, &r, ret_why);
+		if (rc < 0)
+			goto fail;
+	} else {
+		discover(o, &t, &r);
+	}
+	r.disks = calloc(r.nplan ? r.nplan : 1, sizeof(*r.disks));
+	r.specs = calloc(r.nplan ? r.nplan : 1, sizeof(*r.specs));
+	if (!r.disks || !r.specs)
+		abort();
+	for (i = 0; i < r.nplan && !(o->stop && *o->stop); i++) {
+		char *why = NULL;
+
+		rc = measure(o, &r.plan[i], r.specs[r.ndisks], &r.disks[r.ndisks], &why);
+		if (rc < 0) {
+			if (o->ntargets) {
+				/* a target the user named and we cannot use: say so, run nothing */
+				*ret_why = why ? why : xstrdup(strerror(-rc));
+				goto fail;
+			}
+			note(&r, "%s: not measured: %s", r.plan[i].path, why ? why : strerror(-rc));
+			free(why);
+			continue;
+		}
+		add_device(&r, &r.plan[i], &r.disks[r.ndisks], &t);
+		add_rows(&r, &r.plan[i], &r.disks[r.ndisks]);
+		for (j = 0; j < r.disks[r.ndisks].nwarnings; j++)
+			note(&r, "%s: %s", r.plan[i].path, r.disks[r.ndisks].warnings[j]);
+		r.ndisks++;
+	}
+	/* how devices are attached and what the system will distort, then the figures */
+	usb_topology_findings(&t, &r.rec.findings);
+	sysinfo_findings(&si, &r.rec.findings);
+	r.rec.duration_s = (double)(clock_now_ns() - t0) / 1e9;
+	run_analyze(&r);
+	usb_topology_release(&t);
+	sysinfo_release(&si);
+	*ret = r;
+	return 0;
+fail:
+	usb_topology_release(&t);
+	sysinfo_release(&si);
+	run_result_release(&r);
+	return -EINVAL;
+}
+
+void run_result_release(struct run_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nplan; i++) {
+		free(r->plan[i].path);
+		free(r->plan[i].device_key);
+		free(r->plan[i].why);
+	}
+	free(r->plan);
+	for (i = 0; i < r->ndisks; i++)
+		disk_report_release(&r->disks[i]);
+	free(r->disks);
+	free(r->specs);
+	free(r->rows);
+	for (i = 0; i < r->nnotes; i++)
+		free(r->notes[i]);
+	free(r->notes);
+	run_record_release(&r->rec);
+	memset(r, 0, sizeof(*r));
+}

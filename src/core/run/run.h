@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/*
+ * `usbperf run`: find what to measure (USB disks, or the host when there
+ * is no USB), measure each the right way, put every figure next to its
+ * ceiling, and say where the bottleneck is. The result is a run_record
+ * (what the history keeps) plus one row per pass for the report.
+ */
+#include "core/disk/disk.h"
+#include "core/run/record.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct run_options {
+	char *const *targets; /* explicit targets; none: discover */
+	size_t ntargets;
+	bool full;	      /* the complete sweeps; default quick */
+	bool destructive;     /* allow writes to a raw block device named explicitly */
+	const char *scratch;  /* the host's test directory when there is no USB disk */
+	uint64_t size;	      /* test region per target */
+	double time_s;	      /* cap per pass */
+	const char *command_line;
+	const volatile int *stop;
+	disk_progress_fn progress;
+	void *progress_ctx;
+};
+
+/* one pass of one target: the report's table */
+struct run_row {
+	const char *device; /* run_device.key */
+	const char *target;
+	const char *pass, *op;
+	uint64_t bs, qd;
+	double mb_s, mb_s_sd, mib_s, iops, lat_p99_us, self_cpu_pct;
+	double ceiling_mb_s, efficiency_pct;
+};
+
+/* one target as planned: what, why, and how it is attached */
+struct run_plan_item {
+	char *path;	  /* "/media/usb", "/dev/sdb", "/var/tmp" */
+	char *device_key; /* "2-1", "host" */
+	const char *kind; /* "usb-storage", "host-disk" */
+	bool read_only;	  /* a raw device: reads only */
+	char *why;	  /* how it was chosen, for the report */
+};
+
+struct run_result {
+	struct run_record rec;
+	struct run_plan_item *plan;
+	size_t nplan;
+	struct run_row *rows;
+	size_t nrows;
+	struct disk_report *disks; /* one per plan item that ran */
+	size_t ndisks;
+	struct disk_pass_spec (*specs)[DISK_MAX_PASSES]; /* the passes each report's rows name */
+	char **notes;		   /* what was skipped and how to enable it */
+	size_t nnotes;
+	bool no_usb;		   /* nothing on USB: the host was characterised */
+};
+
+/*
+ * Plan (discover or take the explicit targets), measure, analyse.
+ * -EINVAL with *ret_why for a target that cannot be used (nothing ran).
+ */
+int run_execute(const struct run_options *o, struct run_result *ret, char **ret_why);
+void run_result_release(struct run_result *r);
+
+/* findings about the bottleneck, from the measured figures (analyze.c) */
+void run_analyze(struct run_result *r);
+
+extern const struct record_desc run_record_desc, run_env_desc, run_device_desc, run_row_desc,
+	run_metric_desc, run_plan_desc;

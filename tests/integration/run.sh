@@ -1,0 +1,66 @@
+#!/bin/bash
+# usbperf run: the host characterised when there is no USB disk, explicit
+# targets, a throttled "slow USB disk" whose writes are the bottleneck (and
+# the same disk unthrottled, where they are not), bad input refused.
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+
+# no USB here: the scratch directory is measured, nothing is left in it
+mkdir "$WORK/scratch"
+expect_status 0 "run with no USB disk" "$USBPERF" run --scratch "$WORK/scratch" --size 16M --time 0.3 -F json -q
+J=$WORK/out
+if [ -d /sys/bus/usb/devices ] && ls /sys/bus/usb/devices | grep -q ':'; then
+	ok "this machine has USB: the host fallback is checked in the QEMU lab instead"
+else
+	jq_check "$J" '.plan == [{"device": "host", "target": "'"$WORK/scratch"'", "kind": "host-disk", "read_only": false, "why": .plan[0].why}] and (.plan[0].why | test("no USB disk"))' "plan: the host's scratch directory, and why"
+fi
+jq_check "$J" '[.results[].pass] == ["seq-read 4K", "seq-read 64K", "seq-read 1M", "rand-read 4K Q1", "rand-read 4K Q32", "seq-write 4K", "seq-write 64K", "seq-write 1M", "rand-write 4K Q1", "rand-write 4K Q32"]' "quick sweep: three block sizes each way, random 4K at QD1 and QD32"
+jq_check "$J" 'all(.results[]; .mb_s > 0 and .iops > 0)' "every pass measured"
+jq_check "$J" '(.metrics | length) == 40 and all(.metrics[]; .unit != null and .value != null)' "metrics: four per pass, with units"
+jq_check "$J" '.run.id | test("^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$")' "run id"
+jq_check "$J" '.run.kernel == "'"$(uname -r)"'" and .run.usbperf_version != null' "environment fingerprint"
+check "no test file left in the scratch directory" test -z "$(ls -A "$WORK/scratch")"
+
+# bad input: one line, exit 2, nothing written
+expect_status 2 "missing target" "$USBPERF" run "$WORK/nope"
+one_line_error "missing target"
+expect_status 2 "net target" "$USBPERF" run net:192.0.2.1
+one_line_error "net target"
+expect_status 2 "--size 0" "$USBPERF" run --size 0
+one_line_error "--size 0"
+expect_status 2 "--time x" "$USBPERF" run --time x
+
+# a "slow USB disk": ext4 on a loop device, writes throttled to a quarter of reads
+need_root
+need_cmd losetup mkfs.ext4 mount
+BLKIO=/sys/fs/cgroup/blkio
+[ -f "$BLKIO/blkio.throttle.read_bps_device" ] || skip "no cgroup v1 blkio throttling here"
+make_loop 256M --direct-io=on
+mkfs.ext4 -q -F "$LOOP" || skip "mkfs.ext4 failed"
+mkdir "$WORK/mnt"
+mount "$LOOP" "$WORK/mnt" || skip "cannot mount"
+MOUNTS+=("$WORK/mnt")
+majmin=$(cat "/sys/block/$(basename "$LOOP")/dev")
+grp="$BLKIO/usbperf-it-$$"
+mkdir "$grp" || skip "cannot create a blkio cgroup"
+CGROUPS+=("$grp")
+in_cgroup() { bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$grp" "$@"; }
+
+echo "$majmin $((40 * 1048576))" >"$grp/blkio.throttle.read_bps_device"
+echo "$majmin $((10 * 1048576))" >"$grp/blkio.throttle.write_bps_device"
+in_cgroup "$USBPERF" run "$WORK/mnt" --size 32M --time 1.5 -F json -q >"$WORK/slow.json" 2>"$WORK/err"
+jq_check "$WORK/slow.json" '.plan[0].target == "'"$WORK/mnt"'" and (.results | length) == 10' "explicit target: the mounted filesystem, full quick sweep"
+jq_check "$WORK/slow.json" '[.findings[] | select(.id == "run.write_slow")] | length == 1' "throttled writes: the write_slow finding"
+jq_check "$WORK/slow.json" '.findings[] | select(.id == "run.write_slow") | .evidence | test("best read seq-read [0-9]+[KM] 4[0-9]\\.[0-9] MB/s, best write seq-write [0-9]+[KM] 1[01]\\.[0-9] MB/s")' "its evidence: the throttled rates (40 MiB/s = 41.9 MB/s reads, 10 MiB/s = 10.5 MB/s writes)"
+echo "$majmin 0" >"$grp/blkio.throttle.read_bps_device"
+echo "$majmin 0" >"$grp/blkio.throttle.write_bps_device"
+
+in_cgroup "$USBPERF" run "$WORK/mnt" --size 32M --time 1 -F json -q >"$WORK/fast.json" 2>"$WORK/err"
+jq_check "$WORK/fast.json" '[.findings[] | select(.id == "run.write_slow")] | length == 0' "unthrottled: no write_slow finding"
+check "no test file left on the filesystem" test -z "$(ls -A "$WORK/mnt" | grep -v lost+found)"
+
+# a block device named explicitly: reads only without --destructive
+umount "$WORK/mnt" && MOUNTS=()
+expect_status 0 "run on a raw block device" "$USBPERF" run "$LOOP" --size 16M --time 0.3 -F json -q
+jq_check "$WORK/out" '.plan[0].read_only and all(.results[]; .op == "read") and (.results | length) == 5' "raw device: reads only"
+finish
