@@ -35,6 +35,7 @@ static void build(struct run_result *r, const struct pass *p, size_t n, double c
 		row->bs = p[i].bs;
 		row->mb_s = p[i].mb_s;
 		row->self_cpu_pct = p[i].cpu;
+		row->cached_pct = NAN;
 	}
 	d = run_record_add_device(&r->rec);
 	d->key = strdup("2-1");
@@ -103,6 +104,23 @@ static void test_findings(void **state)
 	}
 }
 
+static void test_page_cache(void **state)
+{
+	struct pass p[] = {R(4096, 30), R(1 << 20, 40)};
+	struct run_result r;
+
+	(void)state;
+	build(&r, p, 2, NAN, NULL);
+	run_analyze(&r);
+	assert_false(has(&r, "run.page_cache"));
+	release(&r);
+	build(&r, p, 2, NAN, NULL);
+	r.disks[0].rows[1].cached_pct = 80;
+	run_analyze(&r);
+	assert_true(has(&r, "run.page_cache"));
+	release(&r);
+}
+
 /* the small-block fix names the first block size that reaches the plateau */
 static void test_small_block_advice(void **state)
 {
@@ -124,6 +142,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_findings),
 		cmocka_unit_test(test_small_block_advice),
+		cmocka_unit_test(test_page_cache),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@
 #define WRITE_SLOW_RATIO 0.5	/* writes under half the reads */
 #define CPU_SATURATED_PCT 85.0	/* usbperf's own CPU, % of one core */
 #define GOOD_ENOUGH 0.9		/* "reaches the plateau": 90% of the best */
+#define CACHED_PCT 10.0		/* of the region already cached before a read */
 
 /* the fastest sequential pass in one direction */
 static const struct disk_row *best_seq(const struct disk_report *d, const char *op)
@@ -160,6 +161,25 @@ static void cpu_bound(struct run_result *res, const char *key, const struct disk
 	strbuf_release(&ev);
 }
 
+/* a buffered pass that found its data already cached measured memory, not the device */
+static void page_cache(struct run_result *res, const char *key, const struct disk_report *d)
+{
+	struct strbuf ev = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < d->nrows; i++)
+		if (!isnan(d->rows[i].cached_pct) && d->rows[i].cached_pct > CACHED_PCT)
+			strbuf_addf(&ev, "%s%s: %.0f%% of the region in the page cache before the "
+					 "pass (mincore)",
+				    ev.len ? "; " : "", d->rows[i].name, d->rows[i].cached_pct);
+	if (ev.len)
+		finding_add(&res->rec.findings, FINDING_WARN, "run.page_cache", key,
+			    "figures partly from the page cache: not the device's", ev.buf,
+			    "run as root so caches can be dropped (drop_caches), or use direct "
+			    "I/O; a region larger than RAM also helps");
+	strbuf_release(&ev);
+}
+
 void run_analyze(struct run_result *res)
 {
 	size_t i;
@@ -174,5 +194,6 @@ void run_analyze(struct run_result *res)
 		small_blocks(res, dev->key, d, "write", wr);
 		write_vs_read(res, dev->key, rd, wr);
 		cpu_bound(res, dev->key, d);
+		page_cache(res, dev->key, d);
 	}
 }

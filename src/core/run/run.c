@@ -2,6 +2,7 @@
 /* usbperf run: plan the targets, measure each, build the record. */
 #include "core/run/run.h"
 #include "core/sys/sysinfo.h"
+#include "core/usb/attach.h"
 #include "core/usb/topology.h"
 #include "util/clock.h"
 #include "util/parse.h"
@@ -193,9 +194,33 @@ static size_t build_passes(bool full, bool writes, struct disk_pass_spec *p)
 }
 
 /* measure one plan item into a disk report; -errno with *ret_why on refusal */
-static int measure(const struct run_options *o, const struct run_plan_item *it,
-		   struct disk_pass_spec *passes, struct disk_report *rep, char **ret_why)
+/* the IRQ lines of the controller a block device hangs off, NULL off USB */
+static const char *irq_lines_of(const struct usb_topology *topo, const struct disk_target *t)
 {
+	struct usb_attach a;
+	const char *lines = NULL;
+	size_t i;
+
+	if (usb_attach_for_block(t->dev_major, t->dev_minor, &a) < 0)
+		return NULL;
+	for (i = 0; i < topo->nctl; i++) {
+		char prefix[32];
+
+		/* "2-1" hangs off root hub usb2 */
+		snprintf(prefix, sizeof(prefix), "%llu-", (unsigned long long)topo->ctl[i].busnum);
+		if (!strncmp(a.device, prefix, strlen(prefix)))
+			lines = topo->ctl[i].irq;
+	}
+	usb_attach_release(&a);
+	return lines;
+}
+
+static int measure(const struct run_options *o, const struct usb_topology *topo,
+		   const struct run_plan_item *it, struct disk_pass_spec *passes,
+		   struct disk_report *rep, uint64_t *ret_irqs, char **ret_why)
+{
+	const char *irq_lines;
+	uint64_t irq0;
 	struct disk_config cfg = {
 		.passes = passes,
 		.repeat = 1,
@@ -224,7 +249,12 @@ static int measure(const struct run_options *o, const struct run_plan_item *it,
 	signals_set_cleanup(disk_target_cleanup_path(&t));
 	if (t.size < cfg.size)
 		cfg.size = t.size;
+	irq_lines = irq_lines_of(topo, &t);
+	irq0 = usb_irq_count(irq_lines);
 	r = disk_run(&t, &cfg, rep);
+	*ret_irqs = U64_UNKNOWN;
+	if (irq0 != U64_UNKNOWN && usb_irq_count(irq_lines) != U64_UNKNOWN)
+		*ret_irqs = usb_irq_count(irq_lines) - irq0;
 	disk_target_close(&t);
 	signals_set_cleanup(NULL);
 	/* these pointed into the target, gone now; the rows point into passes, kept */
@@ -345,6 +375,26 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 	}
 }
 
+/* the controller's interrupts per MB moved, over all passes of a target */
+static void add_irq_metric(struct run_result *r, const struct run_plan_item *it,
+			   const struct disk_report *rep, uint64_t irqs)
+{
+	struct run_metric *m;
+	double bytes = 0;
+	size_t i;
+
+	if (irqs == U64_UNKNOWN)
+		return;
+	for (i = 0; i < rep->nrows; i++)
+		bytes += (double)rep->rows[i].bytes * (double)rep->rows[i].repeats;
+	if (bytes <= 0)
+		return;
+	m = run_record_add_metric(&r->rec, it->device_key, "disk", "all passes", "irq_per_mb",
+				  "IRQ/MB", false);
+	m->value = (double)irqs / (bytes / 1e6);
+	m->repeats = 1;
+}
+
 int run_execute(const struct run_options *o, struct run_result *ret, char **ret_why)
 {
 	struct run_result r = {0};
@@ -374,7 +424,9 @@ int run_execute(const struct run_options *o, struct run_result *ret, char **ret_
 	for (i = 0; i < r.nplan && !(o->stop && *o->stop); i++) {
 		char *why = NULL;
 
-		rc = measure(o, &r.plan[i], r.specs[r.ndisks], &r.disks[r.ndisks], &why);
+		uint64_t irqs = U64_UNKNOWN;
+
+		rc = measure(o, &t, &r.plan[i], r.specs[r.ndisks], &r.disks[r.ndisks], &irqs, &why);
 		if (rc < 0) {
 			if (o->ntargets) {
 				/* a target the user named and we cannot use: say so, run nothing */
@@ -387,6 +439,7 @@ int run_execute(const struct run_options *o, struct run_result *ret, char **ret_
 		}
 		add_device(&r, &r.plan[i], &r.disks[r.ndisks], &t);
 		add_rows(&r, &r.plan[i], &r.disks[r.ndisks]);
+		add_irq_metric(&r, &r.plan[i], &r.disks[r.ndisks], irqs);
 		for (j = 0; j < r.disks[r.ndisks].nwarnings; j++)
 			note(&r, "%s: %s", r.plan[i].path, r.disks[r.ndisks].warnings[j]);
 		r.ndisks++;

@@ -174,3 +174,14 @@ void probe_controller(struct usb_topology *t, const struct usb_device *root, con
 	free(parent);
 	free(grand);
 }
+
+uint64_t usb_irq_count(const char *irq_list)
+{
+	struct usb_controller c = {.root_hub = "", .irq = (char *)irq_list,
+				   .irq_count = U64_UNKNOWN};
+
+	if (!irq_list)
+		return U64_UNKNOWN;
+	count_irqs(&c);
+	return c.irq_count;
+}

@@ -115,6 +115,9 @@ void usb_topology_release(struct usb_topology *t);
 /* Findings about how devices are attached; appended to out. */
 void usb_topology_findings(const struct usb_topology *t, struct finding_list *out);
 
+/* Interrupts taken so far on these lines ("24,25"), from /proc/interrupts; U64_UNKNOWN if none. */
+uint64_t usb_irq_count(const char *irq_list);
+
 /* field tables: one per array */
 extern const struct record_desc usb_controller_desc, usb_device_desc, usb_interface_desc,
 	usb_node_desc;

@@ -56,5 +56,6 @@ check() { # check DIR: assertions on what the guest wrote
 	jq_check "$o/run.json" '(.devices | length) == 4 and all(.devices[]; .speed != null and .driver != null and .ceiling_mb_s > 0 and .id == "46f4:0001" or .id == "46f4:0003")' "run: devices with id, speed, driver, ceiling"
 	jq_check "$o/run.json" 'all(.results[]; .op == "read" and .mb_s > 0 and .efficiency_pct > 0) and (.results | length) == 20' "run: five read passes each, with efficiency"
 	jq_check "$o/run.json" '[.findings[].id] | index("usb.speed_below_capability") != null' "run: carries the attachment findings"
+	jq_check "$o/run.json" '[.metrics[] | select(.metric == "irq_per_mb")] | length == 4 and all(.[]; .value > 0 and .unit == "IRQ/MB")' "run: the controller's interrupts per MB, per disk"
 	jq_check "$o/disk-summary.json" 'length == 4 and (map(.driver) | sort) == ["uas", "usb-storage", "usb-storage", "usb-storage"]' "disk ran on all four USB disks (uas and usb-storage)"
 }
