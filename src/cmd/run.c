@@ -28,6 +28,8 @@ void usage_run(void)
 	       "options:\n"
 	       "  --quick            three block sizes each way + random 4K (default; ~30 s a device)\n"
 	       "  --full             the complete sweep: 4K..4M each way + random 4K\n"
+	       "  --copy SRC DST     the copy path (e.g. USB disk to eMMC): SRC's reads, DST's\n"
+	       "                     writes, and a copy between them at 64K/1M/4M chunks\n"
 	       "  --destructive      allow writes to a block device named as TARGET\n"
 	       "  --scratch DIR      the host's test directory without USB (default /var/tmp)\n"
 	       "  --size SIZE        test region per target (default 256M)\n"
@@ -53,7 +55,7 @@ static void progress(void *ctx, const struct disk_progress *p)
 
 static int parse_args(int argc, char **argv, struct global_opts *g, struct run_options *o)
 {
-	enum { O_QUICK = 256, O_FULL, O_DESTRUCTIVE, O_SCRATCH, O_SIZE, O_TIME };
+	enum { O_QUICK = 256, O_FULL, O_DESTRUCTIVE, O_SCRATCH, O_SIZE, O_TIME, O_COPY };
 	static const struct option longopts[] = {
 		{"quick", no_argument, NULL, O_QUICK},
 		{"full", no_argument, NULL, O_FULL},
@@ -61,6 +63,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 		{"scratch", required_argument, NULL, O_SCRATCH},
 		{"size", required_argument, NULL, O_SIZE},
 		{"time", required_argument, NULL, O_TIME},
+		{"copy", required_argument, NULL, O_COPY},
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
@@ -103,10 +106,23 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 				return -1;
 			}
 			break;
+		case O_COPY:
+			/* --copy SRC DST: the destination is the next word */
+			if (optind >= argc || argv[optind][0] == '-') {
+				log_error("run: --copy needs two directories: --copy SRC DST");
+				return -1;
+			}
+			o->copy_src = optarg;
+			o->copy_dst = argv[optind++];
+			break;
 		default:
 			bad_option("run", c, argv);
 			return -1;
 		}
+	}
+	if (o->copy_src && argc > optind) {
+		log_error("run: --copy SRC DST takes no other targets");
+		return -1;
 	}
 	if (argc - optind > MAX_TARGETS) {
 		log_error("run: at most %d targets", MAX_TARGETS);

@@ -12,3 +12,5 @@ extern volatile sig_atomic_t signal_stop; /* the signal number, 0 if none */
 void signals_install(void);
 /* The file to unlink if a second signal arrives; NULL to clear. */
 void signals_set_cleanup(const char *path);
+/* A second path to unlink with the first (set by signals_set_cleanup, which clears it). */
+void signals_add_cleanup(const char *path);

@@ -52,6 +52,12 @@ in_cgroup "$USBPERF" run "$WORK/mnt" --size 32M --time 1.5 -F json -q >"$WORK/sl
 jq_check "$WORK/slow.json" '.plan[0].target == "'"$WORK/mnt"'" and (.results | length) == 10' "explicit target: the mounted filesystem, full quick sweep"
 jq_check "$WORK/slow.json" '[.findings[] | select(.id == "run.write_slow")] | length == 1' "throttled writes: the write_slow finding"
 jq_check "$WORK/slow.json" '.findings[] | select(.id == "run.write_slow") | .evidence | test("best read seq-read [0-9]+[KM] 4[0-9]\\.[0-9] MB/s, best write seq-write [0-9]+[KM] 1[01]\\.[0-9] MB/s")' "its evidence: the throttled rates (40 MiB/s = 41.9 MB/s reads, 10 MiB/s = 10.5 MB/s writes)"
+
+# the copy path: a fast source, the throttled filesystem as destination
+in_cgroup "$USBPERF" run --copy "$WORK/scratch" "$WORK/mnt" --size 32M --time 1.5 -F json -q >"$WORK/copy.json" 2>"$WORK/err"
+jq_check "$WORK/copy.json" '[.plan[].device] == ["source", "destination"] and ([.results[] | select(.op == "copy") | .pass] == ["copy 64K", "copy 1M", "copy 4M"])' "--copy: both sides measured, then the copy at three chunk sizes"
+jq_check "$WORK/copy.json" '.findings[] | select(.id == "run.copy_limit") | .message | test("limited by writing the destination")' "--copy: the throttled destination limits the copy"
+check "--copy: no files left on either side" test -z "$(ls -A "$WORK/scratch"; ls -A "$WORK/mnt" | grep -v lost+found)"
 echo "$majmin 0" >"$grp/blkio.throttle.read_bps_device"
 echo "$majmin 0" >"$grp/blkio.throttle.write_bps_device"
 

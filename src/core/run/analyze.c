@@ -180,6 +180,51 @@ static void page_cache(struct run_result *res, const char *key, const struct dis
 	strbuf_release(&ev);
 }
 
+/* --copy: which side limits the copy, or the copy loop itself */
+static void copy_limit(struct run_result *res)
+{
+	const struct disk_row *rd = best_seq(&res->disks[0], "read");
+	const struct disk_row *wr = best_seq(&res->disks[1], "write");
+	const struct run_copy_row *best = NULL;
+	struct strbuf ev = STRBUF_INIT, msg = STRBUF_INIT, fix = STRBUF_INIT;
+	const char *side;
+	double limit;
+	char sz[24];
+	size_t i;
+
+	for (i = 0; i < res->ncopy; i++)
+		if (!best || res->copy[i].mb_s > best->mb_s)
+			best = &res->copy[i];
+	if (!best || !rd || !wr)
+		return;
+	limit = rd->mb_s < wr->mb_s ? rd->mb_s : wr->mb_s;
+	side = rd->mb_s < wr->mb_s ? "reading the source" : "writing the destination";
+	format_size(best->chunk, sz, sizeof(sz));
+	strbuf_addf(&ev, "copy %s %.1f MB/s; source %s %s %.1f MB/s; destination %s %s %.1f MB/s",
+		    sz, best->mb_s, res->plan[0].path, rd->name, rd->mb_s, res->plan[1].path,
+		    wr->name, wr->mb_s);
+	if (best->mb_s >= 0.7 * limit) {
+		strbuf_addf(&msg, "the copy is limited by %s: %.1f MB/s of the %.1f MB/s that side "
+				  "allows",
+			    side, best->mb_s, limit);
+		strbuf_addf(&fix, "a faster %s is what speeds the copy up; use %s chunks or more",
+			    rd->mb_s < wr->mb_s ? "source" : "destination", sz);
+	} else {
+		strbuf_addf(&msg, "the copy (%.1f MB/s) is slower than either side allows (%.1f "
+				  "MB/s): the copy loop itself costs",
+			    best->mb_s, limit);
+		strbuf_addf(&fix, "reading and writing one after the other leaves each device idle "
+				  "half the time: larger chunks (%s did best), or a copy that "
+				  "overlaps them (two threads, or O_DIRECT with a queue)",
+			    sz);
+	}
+	finding_add(&res->rec.findings, FINDING_INFO, "run.copy_limit", "copy", msg.buf, ev.buf,
+		    fix.buf);
+	strbuf_release(&ev);
+	strbuf_release(&msg);
+	strbuf_release(&fix);
+}
+
 void run_analyze(struct run_result *res)
 {
 	size_t i;
@@ -196,4 +241,6 @@ void run_analyze(struct run_result *res)
 		cpu_bound(res, dev->key, d);
 		page_cache(res, dev->key, d);
 	}
+	if (res->ncopy && res->ndisks == 2)
+		copy_limit(res);
 }

@@ -317,7 +317,7 @@ static void add_device(struct run_result *r, struct run_plan_item *it,
 		if (!it->device_key)
 			it->device_key = xstrdup("host");
 		d->key = xstrdup(it->device_key);
-		d->kind = xstrdup("host-disk");
+		d->kind = xstrdup(it->kind && strncmp(it->kind, "copy-", 5) ? "host-disk" : it->kind);
 	}
 	d->target = xstrdup(it->path);
 }
@@ -395,6 +395,42 @@ static void add_irq_metric(struct run_result *r, const struct run_plan_item *it,
 	m->repeats = 1;
 }
 
+static int measure_copy(const struct run_options *o, struct run_result *r, char **ret_why)
+{
+	size_t i;
+	int rc;
+
+	rc = run_copy(o->copy_src, o->copy_dst, o->size ? o->size : QUICK_SIZE,
+		      o->time_s > 0 ? o->time_s : (o->full ? FULL_TIME_S : QUICK_TIME_S), o->stop,
+		      r->copy, &r->ncopy, ret_why);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < r->ncopy; i++) {
+		struct run_row *row;
+		struct run_metric *m;
+		char sz[24], name[48];
+
+		format_size(r->copy[i].chunk, sz, sizeof(sz));
+		snprintf(name, sizeof(name), "copy %s", sz);
+		m = run_record_add_metric(&r->rec, "copy", "copy", name, "mb_s", "MB/s", true);
+		m->value = r->copy[i].mb_s;
+		m->repeats = 1;
+		r->rows = grow_one(r->rows, &r->nrows, sizeof(*r->rows));
+		row = &r->rows[r->nrows - 1];
+		row->device = "copy";
+		row->target = o->copy_dst;
+		row->pass = m->name; /* owned by the record, which lives as long */
+		row->op = "copy";
+		row->bs = r->copy[i].chunk;
+		row->qd = 1;
+		row->mb_s = r->copy[i].mb_s;
+		row->mib_s = r->copy[i].mb_s * 1e6 / 1048576.0;
+		row->mb_s_sd = row->iops = row->lat_p99_us = row->self_cpu_pct = NAN;
+		row->ceiling_mb_s = row->efficiency_pct = NAN;
+	}
+	return 0;
+}
+
 int run_execute(const struct run_options *o, struct run_result *ret, char **ret_why)
 {
 	struct run_result r = {0};
@@ -410,7 +446,11 @@ int run_execute(const struct run_options *o, struct run_result *ret, char **ret_
 	sysinfo_probe(&si);
 	fill_env(&r.rec.env, &si);
 	usb_topology_probe(&t);
-	if (o->ntargets) {
+	if (o->copy_src) {
+		plan_add(&r, o->copy_src, "source", "copy-source", false, "--copy: the side read");
+		plan_add(&r, o->copy_dst, "destination", "copy-destination", false,
+			 "--copy: the side written");
+	} else if (o->ntargets) {
 		rc = plan_explicit(o, &r, ret_why);
 		if (rc < 0)
 			goto fail;
@@ -428,7 +468,7 @@ int run_execute(const struct run_options *o, struct run_result *ret, char **ret_
 
 		rc = measure(o, &t, &r.plan[i], r.specs[r.ndisks], &r.disks[r.ndisks], &irqs, &why);
 		if (rc < 0) {
-			if (o->ntargets) {
+			if (o->ntargets || o->copy_src) {
 				/* a target the user named and we cannot use: say so, run nothing */
 				*ret_why = why ? why : xstrdup(strerror(-rc));
 				goto fail;
@@ -443,6 +483,11 @@ int run_execute(const struct run_options *o, struct run_result *ret, char **ret_
 		for (j = 0; j < r.disks[r.ndisks].nwarnings; j++)
 			note(&r, "%s: %s", r.plan[i].path, r.disks[r.ndisks].warnings[j]);
 		r.ndisks++;
+	}
+	if (o->copy_src && r.ndisks == 2 && !(o->stop && *o->stop)) {
+		rc = measure_copy(o, &r, ret_why);
+		if (rc < 0)
+			goto fail;
 	}
 	/* how devices are attached and what the system will distort, then the figures */
 	usb_topology_findings(&t, &r.rec.findings);

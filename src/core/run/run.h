@@ -7,6 +7,7 @@
  * (what the history keeps) plus one row per pass for the report.
  */
 #include "core/disk/disk.h"
+#include "core/run/copy.h"
 #include "core/run/record.h"
 
 #include <stdbool.h>
@@ -20,6 +21,7 @@ struct run_options {
 	const char *scratch;  /* the host's test directory when there is no USB disk */
 	uint64_t size;	      /* test region per target */
 	double time_s;	      /* cap per pass */
+	const char *copy_src, *copy_dst; /* --copy SRC DST: the copy path, both sides */
 	const char *command_line;
 	const volatile int *stop;
 	disk_progress_fn progress;
@@ -57,6 +59,8 @@ struct run_result {
 	char **notes;		   /* what was skipped and how to enable it */
 	size_t nnotes;
 	bool no_usb;		   /* nothing on USB: the host was characterised */
+	struct run_copy_row copy[RUN_COPY_CHUNKS]; /* --copy: one per chunk size */
+	size_t ncopy;
 };
 
 /*

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The copy path (`usbperf run --copy SRC DST`): the vendor guides' USB disk
+ * to eMMC case. A file on SRC is copied to DST the way cp and dd do it —
+ * read a chunk, write it, fsync at the end — after the caches are dropped,
+ * at several chunk sizes. Set against SRC's read and DST's write figures,
+ * it says which side limits the copy.
+ */
+#include "core/disk/cache.h"
+#include "core/run/copy.h"
+#include "util/clock.h"
+#include "util/signals.h"
+#include "util/strbuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#define FILL_CHUNK (1u << 20)
+
+static int why(char **ret, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int why(char **ret, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	*ret = strbuf_detach(&sb);
+	return -EINVAL;
+}
+
+static int check_dir(const char *dir, uint64_t size, char **ret_why)
+{
+	struct statvfs vfs;
+	struct stat st;
+
+	if (stat(dir, &st) < 0)
+		return why(ret_why, "--copy '%s': %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return why(ret_why, "--copy '%s': not a directory", dir);
+	if (access(dir, W_OK) < 0)
+		return why(ret_why, "--copy '%s': not writable: %s", dir, strerror(errno));
+	if (statvfs(dir, &vfs) == 0 && (uint64_t)vfs.f_bavail * vfs.f_frsize < size + (size >> 3))
+		return why(ret_why, "--copy '%s': less than %llu MiB free", dir,
+			   (unsigned long long)((size + (size >> 3)) >> 20));
+	return 0;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* incompressible, and no two megabytes alike (no dedupe), so the device does the work */
+static int fill(int fd, uint64_t size, const volatile int *stop)
+{
+	char *buf = malloc(FILL_CHUNK);
+	uint64_t x = 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid(), off;
+	size_t i;
+	int r = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (i = 0; i < FILL_CHUNK; i += 8) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		memcpy(buf + i, &x, 8);
+	}
+	for (off = 0; off < size && !r && !(stop && *stop); off += FILL_CHUNK) {
+		memcpy(buf, &off, sizeof(off));
+		r = write_all(fd, buf, FILL_CHUNK);
+	}
+	if (!r && fsync(fd) < 0)
+		r = -errno;
+	free(buf);
+	return r;
+}
+
+/* one copy at one chunk size: bytes/s, or -errno */
+static int copy_once(int src, const char *dst_path, uint32_t chunk, double cap_s,
+		     const volatile int *stop, struct run_copy_row *row)
+{
+	char *buf = aligned_alloc(4096, chunk);
+	uint64_t t0, bytes = 0;
+	int dst, r = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	dst = open(dst_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (dst < 0) {
+		free(buf);
+		return -errno;
+	}
+	cache_drop(src);
+	lseek(src, 0, SEEK_SET);
+	t0 = clock_now_ns();
+	for (;;) {
+		ssize_t n = read(src, buf, chunk);
+
+		if (n < 0 && errno == EINTR && !(stop && *stop))
+			continue;
+		if (n <= 0) {
+			r = n < 0 ? -errno : 0;
+			break;
+		}
+		r = write_all(dst, buf, (size_t)n);
+		if (r < 0)
+			break;
+		bytes += (uint64_t)n;
+		if ((stop && *stop) || (double)(clock_now_ns() - t0) / 1e9 > cap_s)
+			break;
+	}
+	/* the copy is done when the data is on DST, as dd conv=fsync says */
+	if (!r && fsync(dst) < 0)
+		r = -errno;
+	row->seconds = (double)(clock_now_ns() - t0) / 1e9;
+	row->bytes = bytes;
+	row->mb_s = row->seconds > 0 ? (double)bytes / row->seconds / 1e6 : 0;
+	close(dst);
+	unlink(dst_path);
+	free(buf);
+	return r;
+}
+
+int run_copy(const char *src_dir, const char *dst_dir, uint64_t size, double cap_s,
+	     const volatile int *stop, struct run_copy_row *rows, size_t *ret_n, char **ret_why)
+{
+	static const uint32_t chunks[RUN_COPY_CHUNKS] = {64 << 10, 1 << 20, 4 << 20};
+	struct strbuf sp = STRBUF_INIT, dp = STRBUF_INIT;
+	size_t i, n = 0;
+	int src, r;
+
+	*ret_why = NULL;
+	r = check_dir(src_dir, size, ret_why);
+	if (!r)
+		r = check_dir(dst_dir, size, ret_why);
+	if (r < 0)
+		return r;
+	strbuf_addf(&sp, "%s/usbperf-copy-%ld.src", src_dir, (long)getpid());
+	strbuf_addf(&dp, "%s/usbperf-copy-%ld.dst", dst_dir, (long)getpid());
+	src = open(sp.buf, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (src < 0) {
+		r = why(ret_why, "--copy: cannot create '%s': %s", sp.buf, strerror(errno));
+		goto out;
+	}
+	signals_set_cleanup(sp.buf);
+	signals_add_cleanup(dp.buf);
+	r = fill(src, size, stop);
+	if (r < 0) {
+		why(ret_why, "--copy: cannot write '%s': %s", sp.buf, strerror(-r));
+		goto out_close;
+	}
+	for (i = 0; i < RUN_COPY_CHUNKS && !(stop && *stop); i++) {
+		rows[n].chunk = chunks[i];
+		r = copy_once(src, dp.buf, chunks[i], cap_s, stop, &rows[n]);
+		if (r < 0) {
+			why(ret_why, "--copy to '%s': %s", dst_dir, strerror(-r));
+			goto out_close;
+		}
+		n++;
+	}
+	*ret_n = n;
+out_close:
+	close(src);
+	unlink(sp.buf);
+	unlink(dp.buf);
+	signals_set_cleanup(NULL);
+out:
+	strbuf_release(&sp);
+	strbuf_release(&dp);
+	return r;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/* The copy path of `usbperf run --copy SRC DST`: cp/dd's way, at several chunk sizes. */
+#include <stddef.h>
+#include <stdint.h>
+
+#define RUN_COPY_CHUNKS 3 /* 64K, 1M, 4M */
+
+struct run_copy_row {
+	uint32_t chunk;
+	uint64_t bytes;
+	double seconds;
+	double mb_s; /* 10^6 B/s, fsync on DST included */
+};
+
+/*
+ * Write a size-byte file on src_dir, then copy it to dst_dir at each chunk
+ * size (caches dropped first, capped at cap_s each). Both files are removed,
+ * also on SIGINT/SIGTERM. -EINVAL with *ret_why on a bad directory or error.
+ */
+int run_copy(const char *src_dir, const char *dst_dir, uint64_t size, double cap_s,
+	     const volatile int *stop, struct run_copy_row *rows, size_t *ret_n, char **ret_why);
