@@ -37,8 +37,9 @@ int store_err(struct store *s, int rc)
 		return -EBADMSG;
 	case SQLITE_CONSTRAINT:
 		/* a run id stored twice; anything else breaks the schema's rules */
-		return rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY ? -EEXIST
-											 : -EINVAL;
+		if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+			return -EEXIST;
+		return -EINVAL;
 	case SQLITE_CANTOPEN:
 		return sys ? -sys : -EACCES;
 	case SQLITE_PERM:

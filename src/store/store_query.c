@@ -308,7 +308,8 @@ void store_baselines_free(struct store_baseline *v, size_t n)
 	free(v);
 }
 
-#define S(member, key, header) FIELD(struct store_baseline, member, key, header, NULL, FT_STR, 0, FF_TEXT)
+#define S(member, key, header)                                                                   \
+	FIELD(struct store_baseline, member, key, header, NULL, FT_STR, 0, FF_TEXT)
 static const struct field baseline_fields[] = {
 	S(name, "name", "baseline"),
 	S(run_id, "run", "run"),

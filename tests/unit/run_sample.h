@@ -116,9 +116,11 @@ static inline bool sample_fields_eq(const struct record_desc *d, const void *a, 
 
 static inline bool sample_runs_eq(const struct run_record *a, const struct run_record *b)
 {
-	if (!sample_fields_eq(&run_info_desc, a, b) || !sample_fields_eq(&run_env_desc, &a->env, &b->env))
+	if (!sample_fields_eq(&run_info_desc, a, b) ||
+	    !sample_fields_eq(&run_env_desc, &a->env, &b->env))
 		return false;
-	if (a->ndevices != b->ndevices || a->nmetrics != b->nmetrics || a->findings.n != b->findings.n)
+	if (a->ndevices != b->ndevices || a->nmetrics != b->nmetrics ||
+	    a->findings.n != b->findings.n)
 		return false;
 	for (size_t i = 0; i < a->ndevices; i++)
 		if (!sample_fields_eq(&run_device_desc, &a->devices[i], &b->devices[i]))

@@ -46,15 +46,17 @@ static void test_round_trip(void **state)
 #define MIN_MET "{\"device_key\":\"host\",\"test\":\"disk\",\"name\":\"seq\",\"metric\":\"mb_s\"," \
 		"\"higher_is_better\":true}"
 #define RUNX(id, at, top, env, devs, mets, finds)                                                \
-	"{\"id\":\"" id "\",\"started_at\":\"" at "\"" top ",\"env\":" env                          \
-	",\"devices\":[" devs "],\"metrics\":[" mets "],\"findings\":[" finds "]}"
-#define RUN_(top, env, devs, mets, finds) RUNX("r1", "2026-11-30T05:12:00Z", top, env, devs, mets, finds)
+	"{\"id\":\"" id "\",\"started_at\":\"" at "\"" top ",\"env\":" env ",\"devices\":[" devs   \
+	"],\"metrics\":[" mets "],\"findings\":[" finds "]}"
+#define RUN_(top, env, devs, mets, finds)                                                        \
+	RUNX("r1", "2026-11-30T05:12:00Z", top, env, devs, mets, finds)
 #define AT(t) DOC(RUNX("r1", t, "", "{}", MIN_DEV, MIN_MET, ""))
 #define ID(i) DOC(RUNX(i, "2026-11-30T05:12:00Z", "", "{}", MIN_DEV, MIN_MET, ""))
 #define RUN(top) RUN_(top, "{}", MIN_DEV, MIN_MET, "")
 #define DOC(runs) "{\"usbperf_export\":1,\"runs\":[" runs "]}"
-#define MET(extra) "{\"device_key\":\"host\",\"test\":\"disk\",\"name\":\"seq\",\"metric\":\"mb_s\"," \
-		   "\"higher_is_better\":true" extra "}"
+#define MET(extra)                                                                               \
+	"{\"device_key\":\"host\",\"test\":\"disk\",\"name\":\"seq\",\"metric\":\"mb_s\","        \
+	"\"higher_is_better\":true" extra "}"
 #define RUN_MET(extra) DOC(RUN_("", "{}", MIN_DEV, MET(extra), ""))
 #define FIND(body) DOC(RUN_("", "{}", MIN_DEV, MIN_MET, body))
 
@@ -136,7 +138,8 @@ static const struct {
 	{FIND("{\"severity\":\"error\",\"id\":\"x.y\",\"message\":\"m\"}"),
 	 "findings[0]: 'severity' is not \"info\" or \"warn\""},
 	{FIND("{\"id\":\"x.y\",\"message\":\"m\"}"), "'severity' is not"},
-	{FIND("{\"severity\":\"info\",\"message\":\"m\"}"), "findings[0]: 'id' and 'message' are needed"},
+	{FIND("{\"severity\":\"info\",\"message\":\"m\"}"),
+	 "findings[0]: 'id' and 'message' are needed"},
 	{FIND("{\"severity\":\"info\",\"id\":\"x\",\"message\":\"m\",\"why\":1}"),
 	 "findings[0]: unknown key 'why'"},
 };
@@ -156,8 +159,8 @@ static void test_documents(void **state)
 			run_records_free(v, n);
 		} else {
 			if (r != -EINVAL || !strstr(err.buf, docs[i].err))
-				fail_msg("case %zu: %s: got %d '%s', wanted '%s'", i, docs[i].doc, r,
-					 err.buf, docs[i].err);
+				fail_msg("case %zu: %s: got %d '%s', wanted '%s'", i,
+					 docs[i].doc, r, err.buf, docs[i].err);
 			if (v != (void *)&err || n != 12345)
 				fail_msg("case %zu: ret touched on failure", i);
 		}

@@ -270,9 +270,12 @@ static void device_differences(struct compare_result *c, const char *id,
 	for (size_t i = 0; i < run_device_desc.nfields; i++) {
 		const struct field *f = &run_device_desc.fields[i];
 
-		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-			if (!strcmp(f->key, keys[k]) && !same_str(str_field(f, da), str_field(f, db)))
-				add_caveat(c, id, f->key, str_field(f, da), str_field(f, db));
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			const char *va = str_field(f, da), *vb = str_field(f, db);
+
+			if (!strcmp(f->key, keys[k]) && !same_str(va, vb))
+				add_caveat(c, id, f->key, va, vb);
+		}
 	}
 }
 

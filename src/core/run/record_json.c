@@ -217,9 +217,12 @@ static int fields_from_json(struct json_object *o, const struct record_desc *d, 
 			return fail(err, where, "unknown key '%s'", key);
 		}
 	}
-	for (size_t i = 0; i < d->nfields; i++)
-		if (d->fields[i].type == FT_BOOL && !json_object_object_get_ex(o, d->fields[i].key, NULL))
-			return fail(err, where, "no '%s'", d->fields[i].key);
+	for (size_t i = 0; i < d->nfields; i++) {
+		const struct field *f = &d->fields[i];
+
+		if (f->type == FT_BOOL && !json_object_object_get_ex(o, f->key, NULL))
+			return fail(err, where, "no '%s'", f->key);
+	}
 	return 0;
 }
 
@@ -259,8 +262,9 @@ static int metrics_from_json(struct json_object *o, struct run_record *r, struct
 	int ret = array_member(o, "metrics", RUN_MAX_METRICS, &a, err);
 
 	for (size_t i = 0; ret == 0 && i < json_object_array_length(a); i++) {
-		struct run_metric *m = run_record_add_metric(r, NULL, NULL, NULL, NULL, NULL, false);
+		struct run_metric *m;
 
+		m = run_record_add_metric(r, NULL, NULL, NULL, NULL, NULL, false);
 		snprintf(where, sizeof(where), "metrics[%zu]", i);
 		ret = fields_from_json(json_object_array_get_idx(a, i), &run_metric_desc, m, NULL,
 				       where, err);
