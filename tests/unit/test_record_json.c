@@ -168,6 +168,44 @@ static void test_documents(void **state)
 	}
 }
 
+/* what a file says is quoted in errors: one printable line, of a sane length */
+static void test_error_text(void **state)
+{
+	struct strbuf doc = STRBUF_INIT, err = STRBUF_INIT;
+	struct run_record *v;
+	size_t n;
+
+	(void)state;
+	strbuf_adds(&doc, "{\"usbperf_export\":1,\"runs\":[{\"id\":\"r1\",\"bad\\nkey\\u001b[2J");
+	strbuf_pad(&doc, 'x', 5000);
+	strbuf_adds(&doc, "\":1}]}");
+	assert_int_equal(run_export_parse(doc.buf, doc.len, &v, &n, &err), -EINVAL);
+	assert_true(err.len <= 240);
+	assert_non_null(strstr(err.buf, "runs[0]: unknown key 'bad?key?[2Jxxx"));
+	assert_string_equal(err.buf + err.len - 3, "...");
+	for (size_t i = 0; i < err.len; i++)
+		assert_true(err.buf[i] >= 0x20 && err.buf[i] != 0x7f);
+	strbuf_release(&doc);
+	strbuf_release(&err);
+}
+
+/* -0 is written as 0: "-0" would read back as an integer and not write the same */
+static void test_negative_zero(void **state)
+{
+	struct run_record r;
+	struct json_object *o, *m, *v;
+
+	(void)state;
+	sample_run(&r, "z", "2026-11-30T05:12:00Z");
+	r.metrics[0].min = -0.0;
+	assert_int_equal(run_record_to_json(&r, &o), 0);
+	m = json_object_array_get_idx(json_object_object_get(o, "metrics"), 0);
+	v = json_object_object_get(m, "min");
+	assert_string_equal(json_object_to_json_string(v), "0");
+	json_object_put(o);
+	run_record_release(&r);
+}
+
 /* run_record_from_json on its own leaves ret alone on failure */
 static void test_from_json_untouched(void **state)
 {
@@ -213,6 +251,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_documents),
+		cmocka_unit_test(test_error_text),
+		cmocka_unit_test(test_negative_zero),
 		cmocka_unit_test(test_from_json_untouched),
 		cmocka_unit_test(test_validate),
 	};
