@@ -4,6 +4,7 @@
 #include "util/strbuf.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,16 +283,6 @@ void store_close(struct store *s)
 
 /* ---- checking ---- */
 
-static int count_rows(struct store *s, const char *sql, uint64_t *ret)
-{
-	int64_t n = 0;
-	int r = pragma_int(s, sql, &n);
-
-	if (r == 0)
-		*ret = (uint64_t)n;
-	return r;
-}
-
 static char *pragma_text(struct store *s, const char *sql)
 {
 	sqlite3_stmt *st;
@@ -303,6 +294,32 @@ static char *pragma_text(struct store *s, const char *sql)
 		t = store_column_strdup(st, 0);
 	sqlite3_finalize(st);
 	return t;
+}
+
+/*
+ * A damaged file makes SQLite fail the statement itself (-EBADMSG): that
+ * is a finding of the check, noted, not a reason to stop checking.
+ */
+static int damage(struct store *s, int r, struct strbuf *problems)
+{
+	if (r != -EBADMSG)
+		return r;
+	if (problems->len)
+		strbuf_adds(problems, "; ");
+	strbuf_adds(problems, store_errmsg(s));
+	return 0;
+}
+
+static int count_rows(struct store *s, const char *table, uint64_t *ret, struct strbuf *problems)
+{
+	char sql[64];
+	int64_t n = 0;
+	int r;
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", table);
+	r = pragma_int(s, sql, &n);
+	*ret = r == 0 ? (uint64_t)n : U64_UNKNOWN;
+	return r == 0 ? 0 : damage(s, r, problems);
 }
 
 /* every row of a check pragma, "; "-joined; none means no problem */
@@ -326,12 +343,14 @@ static int check_rows(struct store *s, const char *sql, bool skip_ok, struct str
 		}
 	}
 	sqlite3_finalize(st);
-	return r < 0 ? r : 0;
+	return r < 0 ? damage(s, r, out) : 0;
 }
 
 int store_check(struct store *s, struct store_stats *ret)
 {
+	static const char *const tables[] = {"runs", "devices", "metrics", "findings", "baselines"};
 	struct store_stats st = {.path = s->path};
+	uint64_t *counts[] = {&st.runs, &st.devices, &st.metrics, &st.findings, &st.baselines};
 	struct strbuf problems = STRBUF_INIT;
 	int64_t version = 0;
 	int r;
@@ -341,16 +360,8 @@ int store_check(struct store *s, struct store_stats *ret)
 		r = check_rows(s, "PRAGMA integrity_check", true, &problems);
 	if (r == 0)
 		r = check_rows(s, "PRAGMA foreign_key_check", false, &problems);
-	if (r == 0)
-		r = count_rows(s, "SELECT count(*) FROM runs", &st.runs);
-	if (r == 0)
-		r = count_rows(s, "SELECT count(*) FROM devices", &st.devices);
-	if (r == 0)
-		r = count_rows(s, "SELECT count(*) FROM metrics", &st.metrics);
-	if (r == 0)
-		r = count_rows(s, "SELECT count(*) FROM findings", &st.findings);
-	if (r == 0)
-		r = count_rows(s, "SELECT count(*) FROM baselines", &st.baselines);
+	for (size_t i = 0; r == 0 && i < sizeof(tables) / sizeof(tables[0]); i++)
+		r = count_rows(s, tables[i], counts[i], &problems);
 	if (r < 0) {
 		strbuf_release(&problems);
 		return r;
@@ -360,6 +371,9 @@ int store_check(struct store *s, struct store_stats *ret)
 	st.ok = problems.len == 0;
 	if (st.ok)
 		strbuf_adds(&problems, "ok");
+	for (size_t i = 0; i < problems.len; i++) /* SQLite's report has lines: one field */
+		if ((unsigned char)problems.buf[i] < 0x20)
+			problems.buf[i] = ' ';
 	st.integrity = strbuf_detach(&problems);
 	*ret = st;
 	return 0;

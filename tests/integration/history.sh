@@ -200,4 +200,11 @@ done
 expect_status 0 "history --check at the end" "$USBPERF" history --check --db "$K" -F json
 jq_check "$WORK/out" ".database.ok and .database.runs == 300 * $round and .database.metrics == 45000 * $round" \
 	"all rounds complete: $round x 300 runs"
+
+# ---- and --check tells a damaged file ----
+cp "$K" "$WORK/damaged.db"
+dd if=/dev/urandom of="$WORK/damaged.db" bs=4096 seek=100 count=3 conv=notrunc 2>/dev/null
+expect_status 1 "history --check on a damaged file" "$USBPERF" history --check --db "$WORK/damaged.db" -F json
+jq_check "$WORK/out" '.database.ok == false and (.database.integrity | test("Page|malformed"))' \
+	"the damage is named"
 finish
