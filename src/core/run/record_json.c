@@ -215,7 +215,7 @@ static int fields_from_json(struct json_object *o, const struct record_desc *d, 
 static int array_member(struct json_object *o, const char *key, size_t max,
 			struct json_object **ret, struct strbuf *err)
 {
-	struct json_object *a;
+	struct json_object *a = NULL;
 
 	if (!json_object_object_get_ex(o, key, &a) || !json_object_is_type(a, json_type_array))
 		return run_error(err, NULL, "no '%s' array", key);
@@ -227,7 +227,7 @@ static int array_member(struct json_object *o, const char *key, size_t max,
 
 static int devices_from_json(struct json_object *o, struct run_record *r, struct strbuf *err)
 {
-	struct json_object *a;
+	struct json_object *a = NULL;
 	char where[32];
 	int ret = array_member(o, "devices", RUN_MAX_DEVICES, &a, err);
 
@@ -243,7 +243,7 @@ static int devices_from_json(struct json_object *o, struct run_record *r, struct
 
 static int metrics_from_json(struct json_object *o, struct run_record *r, struct strbuf *err)
 {
-	struct json_object *a;
+	struct json_object *a = NULL;
 	char where[32];
 	int ret = array_member(o, "metrics", RUN_MAX_METRICS, &a, err);
 
@@ -282,7 +282,7 @@ static int finding_from_json(struct json_object *o, struct finding_list *l, cons
 
 static int findings_from_json(struct json_object *o, struct run_record *r, struct strbuf *err)
 {
-	struct json_object *a;
+	struct json_object *a = NULL;
 	char where[32];
 	int ret = array_member(o, "findings", RUN_MAX_FINDINGS, &a, err);
 
@@ -437,7 +437,7 @@ static int check_unique_ids(const struct run_record *v, size_t n, struct strbuf 
 int run_export_parse(const char *buf, size_t len, struct run_record **ret, size_t *ret_n,
 		     struct strbuf *err)
 {
-	struct json_object *root = NULL, *runs;
+	struct json_object *root = NULL, *runs = NULL;
 	struct run_record *v = NULL;
 	size_t i = 0, n = 0;
 	int r;
