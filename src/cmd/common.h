@@ -9,7 +9,7 @@
 /* exit statuses, documented in the README */
 enum {
 	EXIT_OK = 0,
-	EXIT_FAIL = 1,	  /* ran, but the result fails: verify mismatch (later: regression) */
+	EXIT_FAIL = 1,	  /* ran, but the result fails: verify mismatch, regression (compare) */
 	EXIT_USAGE = 2,	  /* bad input or refused: nothing was written */
 	EXIT_RUNTIME = 3, /* a runtime error ended the measurement; partial results printed */
 };

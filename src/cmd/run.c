@@ -2,6 +2,9 @@
 /* usbperf run: discover, measure each device the right way, find the bottleneck. */
 #include "cmd/commands.h"
 #include "cmd/common.h"
+#include "cmd/db.h"
+#include "core/run/record_json.h"
+#include "core/run/record_fields.h"
 #include "core/run/run.h"
 #include "util/parse.h"
 #include "util/signals.h"
@@ -34,6 +37,10 @@ void usage_run(void)
 	       "  --scratch DIR      the host's test directory without USB (default /var/tmp)\n"
 	       "  --size SIZE        test region per target (default 256M)\n"
 	       "  --time SECONDS     cap per pass (default 3 quick, 5 full)\n"
+	       "  --repeat N         run each pass N times: mean and spread, which 'compare' uses\n"
+	       "                     to tell a change from noise (default 1)\n"
+	       DB_OPTION_HELP
+	       "  --no-save          do not keep the run in the history\n"
 	       "  -F, --format FMT   text (default), json or csv (the results table)\n"
 	       "  -o, --output FILE  write the report to FILE;  -q, --quiet\n"
 	       "\n"
@@ -53,9 +60,10 @@ static void progress(void *ctx, const struct disk_progress *p)
 	fflush(stderr);
 }
 
-static int parse_args(int argc, char **argv, struct global_opts *g, struct run_options *o)
+static int parse_args(int argc, char **argv, struct global_opts *g, struct run_options *o,
+		      const char **ret_db, bool *ret_no_save)
 {
-	enum { O_QUICK = 256, O_FULL, O_DESTRUCTIVE, O_SCRATCH, O_SIZE, O_TIME, O_COPY };
+	enum { O_QUICK = 256, O_FULL, O_DESTRUCTIVE, O_SCRATCH, O_SIZE, O_TIME, O_COPY, O_NO_SAVE, O_REPEAT };
 	static const struct option longopts[] = {
 		{"quick", no_argument, NULL, O_QUICK},
 		{"full", no_argument, NULL, O_FULL},
@@ -64,6 +72,9 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 		{"size", required_argument, NULL, O_SIZE},
 		{"time", required_argument, NULL, O_TIME},
 		{"copy", required_argument, NULL, O_COPY},
+		{"no-save", no_argument, NULL, O_NO_SAVE},
+		{"repeat", required_argument, NULL, O_REPEAT},
+		DB_LONG_OPTION,
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
@@ -105,6 +116,23 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 					  optarg);
 				return -1;
 			}
+			break;
+		case O_REPEAT: {
+			uint64_t n;
+
+			if (parse_u64(optarg, 1, 100, &n) < 0) {
+				log_error("invalid --repeat '%s': expected 1 to 100", optarg);
+				return -1;
+			}
+			o->repeat = (unsigned)n;
+			break;
+		}
+		case O_NO_SAVE:
+			*ret_no_save = true;
+			break;
+		case OPT_DB:
+			if (db_option(optarg, ret_db) < 0)
+				return -1;
 			break;
 		case O_COPY:
 			/* --copy SRC DST: the destination is the next word */
@@ -164,19 +192,53 @@ static char *joined(int argc, char **argv)
 	return strbuf_detach(&sb);
 }
 
+/* keep the run in the history; its id is how 'show' and 'compare' name it */
+static int save(struct store *db, const struct run_result *res, const struct global_opts *g)
+{
+	struct strbuf err = STRBUF_INIT;
+	int r = run_record_validate(&res->rec, &err);
+
+	if (r < 0) {
+		log_error("run: not saved: %s", err.buf);
+	} else {
+		r = store_save_run(db, &res->rec);
+		if (r < 0)
+			log_error("run: not saved in the history: %s", store_errmsg(db));
+		else if (!g->quiet)
+			fprintf(stderr, "usbperf: run %s saved: 'usbperf show %s', 'usbperf compare'\n",
+				res->rec.id, res->rec.id);
+	}
+	strbuf_release(&err);
+	return r;
+}
+
 int cmd_run(int argc, char **argv, struct global_opts *g)
 {
 	struct run_options o = {.scratch = "/var/tmp", .stop = &signal_stop};
 	struct run_result res;
 	struct report rep = {.command = "run"};
+	struct store *db = NULL;
+	const char *db_path = NULL;
+	bool no_save = false;
 	char *why = NULL, *cmdline;
 	int r, status;
 
-	r = parse_args(argc, argv, g, &o);
+	r = parse_args(argc, argv, g, &o, &db_path, &no_save);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (check_output(g) < 0)
 		return EXIT_USAGE;
+	if (run_check_targets(&o, &why) < 0) {
+		log_error("run: %s", why);
+		free(why);
+		return EXIT_USAGE;
+	}
+	/* a history that cannot be opened is refused before anything is measured */
+	if (!no_save) {
+		r = db_open(db_path, true, &db);
+		if (r < 0)
+			return db_exit_status(r);
+	}
 	cmdline = joined(argc, argv);
 	o.command_line = cmdline;
 	if (g->progress) {
@@ -190,6 +252,7 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 	if (r < 0) {
 		log_error("run: %s", why ? why : strerror(-r));
 		free(why);
+		store_close(db);
 		return EXIT_USAGE;
 	}
 	describe(&res, g->format, &rep);
@@ -198,8 +261,11 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 		status = EXIT_RUNTIME;
 	if (!res.ndisks)
 		log_error("run: nothing could be measured (see the report's warnings)");
+	else if (db && !signal_stop && save(db, &res, g) < 0)
+		status = EXIT_RUNTIME;
 	if (signal_stop)
 		status = 128 + signal_stop;
+	store_close(db);
 	run_result_release(&res);
 	return status;
 }

@@ -7,7 +7,8 @@ need_cmd jq
 
 # no USB here: the scratch directory is measured, nothing is left in it
 mkdir "$WORK/scratch"
-expect_status 0 "run with no USB disk" "$USBPERF" run --scratch "$WORK/scratch" --size 16M --time 0.3 -F json -q
+DB=$WORK/history.db
+expect_status 0 "run with no USB disk" "$USBPERF" run --scratch "$WORK/scratch" --size 16M --time 0.3 --repeat 2 --db "$DB" -F json -q
 J=$WORK/out
 if [ -d /sys/bus/usb/devices ] && ls /sys/bus/usb/devices | grep -q ':'; then
 	ok "this machine has USB: the host fallback is checked in the QEMU lab instead"
@@ -20,6 +21,27 @@ jq_check "$J" '(.metrics | length) == 40 and all(.metrics[]; .unit != null and .
 jq_check "$J" '.run.id | test("^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$")' "run id"
 jq_check "$J" '.run.kernel == "'"$(uname -r)"'" and .run.usbperf_version != null' "environment fingerprint"
 check "no test file left in the scratch directory" test -z "$(ls -A "$WORK/scratch")"
+jq_check "$J" 'all(.results[]; .mb_s_stdev != null)' "--repeat 2: every pass has its spread"
+
+# the run is in the history, whole
+id=$(jq -r .run.id "$J")
+expect_status 0 "history lists the run" "$USBPERF" history --db "$DB" -F json
+jq_check "$WORK/out" '[.runs[].id] == ["'"$id"'"]' "history: the run just made"
+expect_status 0 "show the run" "$USBPERF" show "$id" --db "$DB" -F json
+jq_check "$WORK/out" '(.metrics | length) == 40 and all(.metrics[]; .repeats == 2) and all(.metrics[] | select(.metric == "mb_s" or .metric == "iops"); .stdev != null)' "show: all 40 metrics, with repeats, and spread for rates"
+expect_status 0 "compare the run with itself" "$USBPERF" compare "$id" "$id" --db "$DB"
+expect_status 2 "a --db in a missing directory" "$USBPERF" run --db "$WORK/nodir/h.db" --scratch "$WORK/scratch"
+one_line_error "a --db in a missing directory"
+check "nothing measured, nothing created" test ! -e "$WORK/nodir" -a -z "$(ls -A "$WORK/scratch")"
+
+# kill -9 mid-run: the history stays usable and keeps what it had
+"$USBPERF" run --scratch "$WORK/scratch" --size 64M --time 1 --db "$DB" -q >/dev/null 2>&1 &
+sleep 1.5
+kill -9 $! 2>/dev/null
+wait $! 2>/dev/null
+expect_status 0 "history after a kill -9 during a run" "$USBPERF" history --db "$DB" --check
+jq_check <("$USBPERF" history --db "$DB" -F json) '[.runs[].id] | index("'"$id"'") != null' "the earlier run is still there"
+rm -f "$WORK"/scratch/usbperf-*
 
 # bad input: one line, exit 2, nothing written
 expect_status 2 "missing target" "$USBPERF" run "$WORK/nope"
@@ -48,25 +70,25 @@ in_cgroup() { bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$grp
 
 echo "$majmin $((40 * 1048576))" >"$grp/blkio.throttle.read_bps_device"
 echo "$majmin $((10 * 1048576))" >"$grp/blkio.throttle.write_bps_device"
-in_cgroup "$USBPERF" run "$WORK/mnt" --size 32M --time 1.5 -F json -q >"$WORK/slow.json" 2>"$WORK/err"
+in_cgroup "$USBPERF" run "$WORK/mnt" --size 32M --time 1.5 --no-save -F json -q >"$WORK/slow.json" 2>"$WORK/err"
 jq_check "$WORK/slow.json" '.plan[0].target == "'"$WORK/mnt"'" and (.results | length) == 10' "explicit target: the mounted filesystem, full quick sweep"
 jq_check "$WORK/slow.json" '[.findings[] | select(.id == "run.write_slow")] | length == 1' "throttled writes: the write_slow finding"
 jq_check "$WORK/slow.json" '.findings[] | select(.id == "run.write_slow") | .evidence | test("best read seq-read [0-9]+[KM] 4[0-9]\\.[0-9] MB/s, best write seq-write [0-9]+[KM] 1[01]\\.[0-9] MB/s")' "its evidence: the throttled rates (40 MiB/s = 41.9 MB/s reads, 10 MiB/s = 10.5 MB/s writes)"
 
 # the copy path: a fast source, the throttled filesystem as destination
-in_cgroup "$USBPERF" run --copy "$WORK/scratch" "$WORK/mnt" --size 32M --time 1.5 -F json -q >"$WORK/copy.json" 2>"$WORK/err"
+in_cgroup "$USBPERF" run --copy "$WORK/scratch" "$WORK/mnt" --size 32M --time 1.5 --db "$DB" -F json -q >"$WORK/copy.json" 2>"$WORK/err"
 jq_check "$WORK/copy.json" '[.plan[].device] == ["source", "destination"] and ([.results[] | select(.op == "copy") | .pass] == ["copy 64K", "copy 1M", "copy 4M"])' "--copy: both sides measured, then the copy at three chunk sizes"
 jq_check "$WORK/copy.json" '.findings[] | select(.id == "run.copy_limit") | .message | test("limited by writing the destination")' "--copy: the throttled destination limits the copy"
 check "--copy: no files left on either side" test -z "$(ls -A "$WORK/scratch"; ls -A "$WORK/mnt" | grep -v lost+found)"
 echo "$majmin 0" >"$grp/blkio.throttle.read_bps_device"
 echo "$majmin 0" >"$grp/blkio.throttle.write_bps_device"
 
-in_cgroup "$USBPERF" run "$WORK/mnt" --size 32M --time 1 -F json -q >"$WORK/fast.json" 2>"$WORK/err"
+in_cgroup "$USBPERF" run "$WORK/mnt" --size 32M --time 1 --no-save -F json -q >"$WORK/fast.json" 2>"$WORK/err"
 jq_check "$WORK/fast.json" '[.findings[] | select(.id == "run.write_slow")] | length == 0' "unthrottled: no write_slow finding"
 check "no test file left on the filesystem" test -z "$(ls -A "$WORK/mnt" | grep -v lost+found)"
 
 # a block device named explicitly: reads only without --destructive
 umount "$WORK/mnt" && MOUNTS=()
-expect_status 0 "run on a raw block device" "$USBPERF" run "$LOOP" --size 16M --time 0.3 -F json -q
+expect_status 0 "run on a raw block device" "$USBPERF" run "$LOOP" --size 16M --time 0.3 --no-save -F json -q
 jq_check "$WORK/out" '.plan[0].read_only and all(.results[]; .op == "read") and (.results | length) == 5' "raw device: reads only"
 finish

@@ -128,14 +128,14 @@ static void discover(const struct run_options *o, const struct usb_topology *t,
 	strbuf_release(&why);
 }
 
-static int plan_explicit(const struct run_options *o, struct run_result *r, char **ret_why)
+int run_check_targets(const struct run_options *o, char **ret_why)
 {
 	struct strbuf why = STRBUF_INIT;
+	struct stat st;
 	size_t i;
 
 	for (i = 0; i < o->ntargets; i++) {
 		const char *t = o->targets[i];
-		struct stat st;
 
 		if (!strncmp(t, "net:", 4)) {
 			strbuf_addf(&why, "target '%s': network targets need 'usbperf net', which "
@@ -149,11 +149,25 @@ static int plan_explicit(const struct run_options *o, struct run_result *r, char
 			*ret_why = strbuf_detach(&why);
 			return -EINVAL;
 		}
+	}
+	return 0;
+}
+
+static int plan_explicit(const struct run_options *o, struct run_result *r, char **ret_why)
+{
+	struct stat st;
+	size_t i;
+	int rc = run_check_targets(o, ret_why);
+
+	for (i = 0; rc == 0 && i < o->ntargets; i++) {
+		const char *t = o->targets[i];
+
+		if (stat(t, &st) < 0)
+			st.st_mode = 0;
 		plan_add(r, t, NULL, S_ISBLK(st.st_mode) ? "block-device" : "path",
 			 S_ISBLK(st.st_mode) && !o->destructive, "named on the command line");
 	}
-	strbuf_release(&why);
-	return 0;
+	return rc;
 }
 
 /* the quick sweep: three block sizes each way, random 4K at QD1 and QD32 */
@@ -223,7 +237,7 @@ static int measure(const struct run_options *o, const struct usb_topology *topo,
 	uint64_t irq0;
 	struct disk_config cfg = {
 		.passes = passes,
-		.repeat = 1,
+		.repeat = o->repeat ? o->repeat : 1,
 		.size = o->size ? o->size : QUICK_SIZE,
 		.time_s = o->time_s > 0 ? o->time_s : (o->full ? FULL_TIME_S : QUICK_TIME_S),
 		.allow_write = o->destructive,
@@ -314,8 +328,9 @@ static void add_device(struct run_result *r, struct run_plan_item *it,
 			if (!strcmp(t->dev[i].path, rep->usb.device))
 				d->serial = xstrdup(t->dev[i].serial);
 	} else {
+		/* off USB, a named target is known by its path: unique in the run, stable across runs */
 		if (!it->device_key)
-			it->device_key = xstrdup("host");
+			it->device_key = xstrdup(it->path);
 		d->key = xstrdup(it->device_key);
 		d->kind = xstrdup(it->kind && strncmp(it->kind, "copy-", 5) ? "host-disk" : it->kind);
 	}
@@ -405,6 +420,15 @@ static int measure_copy(const struct run_options *o, struct run_result *r, char 
 		      r->copy, &r->ncopy, ret_why);
 	if (rc < 0)
 		return rc;
+	if (r->ncopy) {
+		struct run_device *d = run_record_add_device(&r->rec);
+		struct strbuf t = STRBUF_INIT;
+
+		strbuf_addf(&t, "%s -> %s", o->copy_src, o->copy_dst);
+		d->key = xstrdup("copy");
+		d->kind = xstrdup("copy");
+		d->target = strbuf_detach(&t);
+	}
 	for (i = 0; i < r->ncopy; i++) {
 		struct run_row *row;
 		struct run_metric *m;

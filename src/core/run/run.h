@@ -21,6 +21,7 @@ struct run_options {
 	const char *scratch;  /* the host's test directory when there is no USB disk */
 	uint64_t size;	      /* test region per target */
 	double time_s;	      /* cap per pass */
+	unsigned repeat;      /* each pass this many times (0: once) */
 	const char *copy_src, *copy_dst; /* --copy SRC DST: the copy path, both sides */
 	const char *command_line;
 	const volatile int *stop;
@@ -69,9 +70,11 @@ struct run_result {
  */
 int run_execute(const struct run_options *o, struct run_result *ret, char **ret_why);
 void run_result_release(struct run_result *r);
+/* The explicit targets exist and are of a kind run measures: -EINVAL with *ret_why if not. */
+int run_check_targets(const struct run_options *o, char **ret_why);
 
 /* findings about the bottleneck, from the measured figures (analyze.c) */
 void run_analyze(struct run_result *r);
 
-extern const struct record_desc run_record_desc, run_env_desc, run_device_desc, run_row_desc,
-	run_metric_desc, run_plan_desc;
+/* the run's own tables; devices and metrics use record_fields.h's */
+extern const struct record_desc run_record_desc, run_row_desc, run_plan_desc;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The schema of `usbperf run`: one field table per struct (text, JSON, CSV, SQL). */
+#include "core/run/record_fields.h"
 #include "core/run/run.h"
 
 #define T FF_TEXT
@@ -29,21 +30,6 @@ static const struct field plan_fields[] = {
 };
 const struct record_desc run_plan_desc = RECORD_DESC("plan", plan_fields);
 
-static const struct field device_fields[] = {
-	S(struct run_device, key, "key", "device", T),
-	S(struct run_device, kind, "kind", "kind", T),
-	S(struct run_device, target, "target", "target", 0),
-	S(struct run_device, vid_pid, "id", "ID", T),
-	S(struct run_device, product, "product", "product", T),
-	S(struct run_device, serial, "serial", "serial", 0),
-	S(struct run_device, port_path, "port_path", "port", 0),
-	S(struct run_device, speed, "speed", "speed", T),
-	S(struct run_device, driver, "driver", "driver", T),
-	FIELD(struct run_device, ceiling_mb_s, "ceiling_mb_s", "ceiling", "MB/s", FT_DBL, 1,
-	      T | FF_OPTIONAL),
-};
-const struct record_desc run_device_desc = RECORD_DESC("device", device_fields);
-
 static const struct field row_fields[] = {
 	S(struct run_row, device, "device", "device", T),
 	S(struct run_row, target, "target", "target", 0),
@@ -63,19 +49,3 @@ static const struct field row_fields[] = {
 	FIELD(struct run_row, self_cpu_pct, "self_cpu_pct", "cpu", "%", FT_DBL, 1, T),
 };
 const struct record_desc run_row_desc = RECORD_DESC("result", row_fields);
-
-static const struct field metric_fields[] = {
-	S(struct run_metric, device_key, "device", "device", T),
-	S(struct run_metric, test, "test", "test", T),
-	S(struct run_metric, name, "name", "name", T),
-	S(struct run_metric, metric, "metric", "metric", T),
-	S(struct run_metric, unit, "unit", "unit", T),
-	FIELD(struct run_metric, value, "value", "value", NULL, FT_DBL, 3, T),
-	FIELD(struct run_metric, stdev, "stdev", "sd", NULL, FT_DBL, 3, T),
-	FIELD(struct run_metric, min, "min", "min", NULL, FT_DBL, 3, 0),
-	FIELD(struct run_metric, max, "max", "max", NULL, FT_DBL, 3, 0),
-	FIELD(struct run_metric, repeats, "repeats", "n", NULL, FT_U64, 0, 0),
-	FIELD(struct run_metric, higher_is_better, "higher_is_better", "higher is better", NULL,
-	      FT_BOOL, 0, 0),
-};
-const struct record_desc run_metric_desc = RECORD_DESC("metric", metric_fields);

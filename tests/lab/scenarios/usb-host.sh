@@ -53,9 +53,11 @@ check() { # check DIR: assertions on what the guest wrote
 		jq_check "$d" '.results[0].mb_s > 0 and .target.usb_device != null and (.target.usb_ceiling_mb_s == 53.248 or (.target.usb_ceiling_mb_s | floor) == 484) and .results[0].ceiling_mb_s == .target.usb_ceiling_mb_s and .results[0].efficiency_pct > 0' "$n: read, on USB, with its ceiling and efficiency"
 	done
 	jq_check "$o/run.json" '(.plan | length) == 4 and all(.plan[]; .read_only and (.target | test("^/dev/sd[a-d]$")) and (.device | test("^[0-9]+-[0-9]+$")))' "run: the four unmounted USB disks, read-only"
-	jq_check "$o/run.json" '(.devices | length) == 4 and all(.devices[]; .speed != null and .driver != null and .ceiling_mb_s > 0 and .id == "46f4:0001" or .id == "46f4:0003")' "run: devices with id, speed, driver, ceiling"
+	jq_check "$o/run.json" '(.devices | length) == 4 and all(.devices[]; .speed != null and .driver != null and .ceiling_mb_s > 0 and (.vid_pid == "46f4:0001" or .vid_pid == "46f4:0003"))' "run: devices with id, speed, driver, ceiling"
 	jq_check "$o/run.json" 'all(.results[]; .op == "read" and .mb_s > 0 and .efficiency_pct > 0) and (.results | length) == 20' "run: five read passes each, with efficiency"
 	jq_check "$o/run.json" '[.findings[].id] | index("usb.speed_below_capability") != null' "run: carries the attachment findings"
 	jq_check "$o/run.json" '[.metrics[] | select(.metric == "irq_per_mb")] | length == 4 and all(.[]; .value > 0 and .unit == "IRQ/MB")' "run: the controller's interrupts per MB, per disk"
+	jq_check "$o/history.json" '(.runs | length) == 1' "run saved in the history (SQLite in the static binary)"
+	jq_check "$o/show.json" '[.devices[].speed] | sort == ["high", "high", "super", "super"]' "show: the four devices with their speeds"
 	jq_check "$o/disk-summary.json" 'length == 4 and (map(.driver) | sort) == ["uas", "usb-storage", "usb-storage", "usb-storage"]' "disk ran on all four USB disks (uas and usb-storage)"
 }

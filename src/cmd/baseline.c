@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+/* usbperf baseline: name a run to compare later runs against. */
+#include "cmd/commands.h"
+#include "cmd/db.h"
+#include "core/run/record_json.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void usage_baseline(void)
+{
+	printf("usage: usbperf baseline [NAME [RUN]] [options]\n"
+	       "\n"
+	       "Without arguments, list the baselines. 'baseline NAME RUN' points NAME at RUN\n"
+	       "(an id or a unique prefix), moving it if it exists; 'baseline NAME' shows\n"
+	       "it. 'usbperf compare RUN --baseline NAME' then compares RUN against it, e.g.\n"
+	       "in CI after a kernel update. Names are 1 to 64 letters, digits or ._:+-.\n"
+	       "\n"
+	       "options:\n"
+	       "  --delete NAME      remove the baseline NAME (not its run)\n" DB_OPTION_HELP
+	       "  -F, --format FMT   text, json or csv\n"
+	       "  -o, --output FILE  write the result to FILE\n"
+	       "\n"
+	       "Exit: 0 ok, 2 bad input or no such run or baseline, 3 the database could not\n"
+	       "be read or written.\n");
+}
+
+enum { O_DELETE = 256 };
+
+struct baseline_opts {
+	const char *db, *name, *run, *delete;
+};
+
+static int check_name(const char *name)
+{
+	if (run_id_valid(name))
+		return 0;
+	log_error("invalid baseline name '%s': 1 to %d letters, digits or ._:+- (not starting "
+		  "with -)",
+		  name, RUN_ID_MAX);
+	return -EINVAL;
+}
+
+static int positional(int argc, char **argv, struct baseline_opts *o)
+{
+	int n = argc - optind;
+
+	if (n > 2 || (o->delete && n)) {
+		log_error("baseline: unexpected argument '%s' (see 'usbperf baseline -h')",
+			  argv[optind + (o->delete ? 0 : 2)]);
+		return -1;
+	}
+	o->name = n > 0 ? argv[optind] : NULL;
+	o->run = n > 1 ? argv[optind + 1] : NULL;
+	if ((o->name && check_name(o->name) < 0) || (o->delete && check_name(o->delete) < 0))
+		return -1;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct global_opts *g, struct baseline_opts *o)
+{
+	static const struct option longopts[] = {
+		{"delete", required_argument, NULL, O_DELETE},
+		DB_LONG_OPTION,
+		COMMON_LONG_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		r = common_option(c, optarg, g);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		if (c == 'h') {
+			usage_baseline();
+			return 1;
+		}
+		if (c == O_DELETE) {
+			o->delete = optarg;
+		} else if (c == OPT_DB) {
+			if (db_option(optarg, &o->db) < 0)
+				return -1;
+		} else {
+			bad_option("baseline", c, argv);
+			return -1;
+		}
+	}
+	return positional(argc, argv, o);
+}
+
+/* the baselines, or only the one named */
+static int list(struct store *s, const char *only, const struct global_opts *g)
+{
+	static char *const none = "no baselines: 'usbperf baseline NAME RUN' sets one";
+	struct report rep = {.command = "baseline"};
+	struct store_baseline *v;
+	size_t n, first = 0;
+	int r = store_list_baselines(s, &v, &n);
+
+	if (r < 0) {
+		log_error("cannot read the baselines: %s", store_errmsg(s));
+		return EXIT_RUNTIME;
+	}
+	while (only && first < n && strcmp(v[first].name, only))
+		first++;
+	if (only && first == n) {
+		log_error("no baseline '%s' (see 'usbperf baseline')", only);
+		store_baselines_free(v, n);
+		return EXIT_USAGE;
+	}
+	report_add_table(&rep, "baselines", NULL, &store_baseline_desc, v + first,
+			 only ? 1 : n, sizeof(*v));
+	if (n == 0) {
+		rep.warnings = &none;
+		rep.nwarnings = 1;
+	}
+	r = emit_report(g, &rep) < 0 ? EXIT_RUNTIME : EXIT_OK;
+	store_baselines_free(v, n);
+	return r;
+}
+
+static int set(struct store *s, const struct baseline_opts *o, const struct global_opts *g)
+{
+	char *id;
+	int r = db_resolve_run(s, o->run, &id);
+
+	if (r < 0)
+		return db_exit_status(r);
+	r = store_baseline_set(s, o->name, id);
+	free(id);
+	if (r < 0) {
+		log_error("cannot set baseline '%s': %s", o->name, store_errmsg(s));
+		return EXIT_RUNTIME;
+	}
+	return list(s, o->name, g);
+}
+
+int cmd_baseline(int argc, char **argv, struct global_opts *g)
+{
+	struct baseline_opts o = {0};
+	struct store *s;
+	int r;
+
+	r = parse_args(argc, argv, g, &o);
+	if (r != 0)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	if (check_output(g) < 0)
+		return EXIT_USAGE;
+	r = db_open(o.db, false, &s);
+	if (r < 0)
+		return db_exit_status(r);
+	if (o.delete) {
+		r = store_baseline_delete(s, o.delete);
+		if (r == -ENOENT)
+			log_error("no baseline '%s' (see 'usbperf baseline')", o.delete);
+		else if (r < 0)
+			log_error("cannot delete baseline '%s': %s", o.delete, store_errmsg(s));
+		r = r == 0 ? EXIT_OK : db_exit_status(r);
+	} else if (o.run) {
+		r = set(s, &o, g);
+	} else {
+		r = list(s, o.name, g);
+	}
+	store_close(s);
+	return r;
+}

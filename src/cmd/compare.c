@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+/* usbperf compare: two runs metric by metric, with a verdict each; exit 1 on a regression. */
+#include "cmd/commands.h"
+#include "cmd/db.h"
+#include "core/run/compare.h"
+#include "core/run/record_json.h"
+#include "util/parse.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void usage_compare(void)
+{
+	printf("usage: usbperf compare A B [options]\n"
+	       "       usbperf compare RUN --baseline NAME [options]\n"
+	       "\n"
+	       "Every metric of run A (the reference) next to the same metric of run B, with\n"
+	       "the change and a verdict: 'better' or 'worse' only when the difference is\n"
+	       "beyond --threshold and beyond the spread of the repeats (more than 2 standard\n"
+	       "deviations of the difference); 'noise' when only the threshold is passed;\n"
+	       "'same' within the threshold; 'unknown', 'missing' (only in A) and 'new' (only\n"
+	       "in B). A device is the same in both runs when VID:PID and serial match, else\n"
+	       "its port path. What differs in the environment (host, board, kernel,\n"
+	       "preemption, governor, usbperf version) and in each device's port, speed,\n"
+	       "driver and target is listed as caveats. With --baseline the baseline's run\n"
+	       "is A and RUN is B. Runs are ids or unique prefixes.\n"
+	       "\n"
+	       "options:\n"
+	       "  --baseline NAME    compare RUN against this baseline ('usbperf baseline')\n"
+	       "  --threshold PCT    smallest change that counts, in percent (default 5)\n"
+	       DB_OPTION_HELP
+	       "  -F, --format FMT   text, json or csv (csv: the metrics)\n"
+	       "  -o, --output FILE  write the result to FILE\n"
+	       "\n"
+	       "Exit: 0 no metric is worse, 1 a regression (a metric is worse), 2 bad input\n"
+	       "or no such run, 3 the database could not be read.\n");
+}
+
+enum { O_BASELINE = 256, O_THRESHOLD };
+
+struct compare_opts {
+	const char *db, *baseline;
+	const char *a, *b;
+	double threshold;
+};
+
+static int compare_option(int c, const char *arg, struct compare_opts *o)
+{
+	char *copy;
+	size_t n;
+	int r;
+
+	switch (c) {
+	case O_BASELINE:
+		if (!run_id_valid(arg)) {
+			log_error("invalid --baseline '%s': not a baseline name", arg);
+			return -EINVAL;
+		}
+		o->baseline = arg;
+		return 0;
+	case O_THRESHOLD:
+		/* "5" or "5%" */
+		copy = strdup(arg);
+		if (!copy)
+			return -ENOMEM;
+		n = strlen(copy);
+		if (n && copy[n - 1] == '%')
+			copy[n - 1] = '\0';
+		r = parse_double(copy, 0, 1000, &o->threshold);
+		free(copy);
+		if (r < 0)
+			log_error("invalid --threshold '%s': a percentage from 0 to 1000", arg);
+		return r;
+	case OPT_DB:
+		return db_option(arg, &o->db);
+	}
+	return -ENOENT;
+}
+
+static int positional(int argc, char **argv, struct compare_opts *o)
+{
+	int want = o->baseline ? 1 : 2;
+
+	if (argc - optind < want) {
+		log_error(o->baseline ? "compare: which run? (usbperf compare RUN --baseline NAME)"
+				      : "compare: two runs needed (usbperf compare A B, or RUN "
+					"--baseline NAME)");
+		return -1;
+	}
+	if (argc - optind > want) {
+		log_error("compare: unexpected argument '%s' (see 'usbperf compare -h')",
+			  argv[optind + want]);
+		return -1;
+	}
+	o->a = want == 2 ? argv[optind] : NULL;
+	o->b = argv[argc - 1];
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct global_opts *g, struct compare_opts *o)
+{
+	static const struct option longopts[] = {
+		{"baseline", required_argument, NULL, O_BASELINE},
+		{"threshold", required_argument, NULL, O_THRESHOLD},
+		DB_LONG_OPTION,
+		COMMON_LONG_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		r = common_option(c, optarg, g);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		if (c == 'h') {
+			usage_compare();
+			return 1;
+		}
+		r = compare_option(c, optarg, o);
+		if (r == -ENOENT)
+			bad_option("compare", c, argv);
+		if (r < 0)
+			return -1;
+	}
+	return positional(argc, argv, o);
+}
+
+/* A from the baseline or the first argument, B from the last */
+static int load_pair(struct store *s, const struct compare_opts *o, struct run_record *a,
+		     struct run_record *b)
+{
+	char *base_id = NULL;
+	int r;
+
+	if (o->baseline) {
+		r = store_baseline_get(s, o->baseline, &base_id);
+		if (r == -ENOENT)
+			log_error("no baseline '%s' (see 'usbperf baseline')", o->baseline);
+		else if (r < 0)
+			log_error("cannot read baseline '%s': %s", o->baseline, store_errmsg(s));
+		if (r < 0)
+			return r;
+	}
+	r = db_load_run(s, base_id ? base_id : o->a, a);
+	free(base_id);
+	if (r < 0)
+		return r;
+	r = db_load_run(s, o->b, b);
+	if (r < 0)
+		run_record_release(a);
+	return r;
+}
+
+int cmd_compare(int argc, char **argv, struct global_opts *g)
+{
+	struct compare_opts o = {.threshold = COMPARE_DEFAULT_THRESHOLD_PCT};
+	struct report rep = {.command = "compare"};
+	struct run_record a, b;
+	struct compare_result c;
+	struct store *s;
+	int r;
+
+	r = parse_args(argc, argv, g, &o);
+	if (r != 0)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	if (check_output(g) < 0)
+		return EXIT_USAGE;
+	r = db_open(o.db, false, &s);
+	if (r < 0)
+		return db_exit_status(r);
+	r = load_pair(s, &o, &a, &b);
+	store_close(s);
+	if (r < 0)
+		return db_exit_status(r);
+	r = run_compare(&a, &b, o.threshold, &c);
+	if (r == 0) {
+		c.baseline = o.baseline;
+		compare_describe(&c, &rep);
+		r = emit_report(g, &rep) < 0 ? EXIT_RUNTIME : c.worse ? EXIT_FAIL : EXIT_OK;
+		compare_result_release(&c);
+	} else {
+		log_error("cannot compare: %s", strerror(-r));
+		r = EXIT_RUNTIME;
+	}
+	run_record_release(&a);
+	run_record_release(&b);
+	return r;
+}

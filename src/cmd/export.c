@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+/* usbperf export: runs from the history as one JSON document, for 'usbperf import'. */
+#include "cmd/commands.h"
+#include "cmd/db.h"
+#include "core/run/record_json.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void usage_export(void)
+{
+	printf("usage: usbperf export [RUN...] [options]\n"
+	       "\n"
+	       "Write runs from the history as one JSON document (every run: environment,\n"
+	       "devices, metrics, findings), all of them oldest first when no RUN is given.\n"
+	       "'usbperf import' adds them to another history: a board farm pools its results\n"
+	       "this way. Format: {\"usbperf_export\": 1, \"usbperf\": VERSION, \"runs\": [...]},\n"
+	       "each run as 'usbperf show --format json' prints it.\n"
+	       "\n"
+	       "options:\n" DB_OPTION_HELP
+	       "  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
+	       "\n"
+	       "Exit: 0 ok, 2 bad input or no such run, 3 the database could not be read or\n"
+	       "the file written.\n");
+}
+
+#define JSON_FLAGS                                                                               \
+	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+static int parse_args(int argc, char **argv, struct global_opts *g, const char **ret_db)
+{
+	static const struct option longopts[] = {
+		DB_LONG_OPTION,
+		COMMON_LONG_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		r = common_option(c, optarg, g);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		if (c == 'h') {
+			usage_export();
+			return 1;
+		}
+		if (c != OPT_DB) {
+			bad_option("export", c, argv);
+			return -1;
+		}
+		if (db_option(optarg, ret_db) < 0)
+			return -1;
+	}
+	if (g->format == FORMAT_CSV) {
+		log_error("export: the export format is JSON; --format csv does not apply");
+		return -1;
+	}
+	return 0;
+}
+
+static bool listed(char **ids, size_t n, const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(ids[i], id))
+			return true;
+	return false;
+}
+
+/* every argument resolved before anything is written; a run named twice goes once */
+static int resolve_args(struct store *s, char **args, size_t nargs, char ***ret, size_t *ret_n)
+{
+	char **ids = calloc(nargs ? nargs : 1, sizeof(*ids));
+	size_t n = 0;
+
+	if (!ids)
+		return -ENOMEM;
+	for (size_t i = 0; i < nargs; i++) {
+		char *id;
+		int r = db_resolve_run(s, args[i], &id);
+
+		if (r < 0) {
+			while (n)
+				free(ids[--n]);
+			free(ids);
+			return r;
+		}
+		if (listed(ids, n, id))
+			free(id);
+		else
+			ids[n++] = id;
+	}
+	*ret = ids;
+	*ret_n = n;
+	return 0;
+}
+
+static int all_runs(struct store *s, char ***ret, size_t *ret_n)
+{
+	const struct store_filter f = {.oldest_first = true};
+	struct run_summary *v;
+	size_t n;
+	char **ids;
+	int r = store_list_runs(s, &f, &v, &n);
+
+	if (r < 0) {
+		log_error("cannot read the history: %s", store_errmsg(s));
+		return r;
+	}
+	ids = calloc(n ? n : 1, sizeof(*ids));
+	if (!ids) {
+		run_summaries_free(v, n);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		ids[i] = v[i].id; /* taken over */
+		v[i].id = NULL;
+	}
+	run_summaries_free(v, n);
+	*ret = ids;
+	*ret_n = n;
+	return 0;
+}
+
+static int build_document(struct store *s, char **ids, size_t n, struct strbuf *out)
+{
+	struct json_object *doc, *runs, *o;
+	int r = run_export_new(&doc, &runs);
+
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		struct run_record rec;
+
+		r = db_load_run(s, ids[i], &rec);
+		if (r < 0)
+			break;
+		r = run_record_to_json(&rec, &o);
+		if (r == 0)
+			json_object_array_add(runs, o);
+		run_record_release(&rec);
+	}
+	if (r == 0)
+		strbuf_addf(out, "%s\n", json_object_to_json_string_ext(doc, JSON_FLAGS));
+	json_object_put(doc);
+	return r;
+}
+
+int cmd_export(int argc, char **argv, struct global_opts *g)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *db = NULL;
+	struct store *s;
+	char **ids = NULL;
+	size_t n = 0;
+	int r, status = EXIT_OK;
+
+	r = parse_args(argc, argv, g, &db);
+	if (r != 0)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	if (check_output(g) < 0)
+		return EXIT_USAGE;
+	r = db_open(db, false, &s);
+	if (r < 0)
+		return db_exit_status(r);
+	/* runs never change once saved: loading them one by one is consistent */
+	if (optind < argc)
+		r = resolve_args(s, argv + optind, (size_t)(argc - optind), &ids, &n);
+	else
+		r = all_runs(s, &ids, &n);
+	if (r < 0)
+		status = db_exit_status(r);
+	else if (build_document(s, ids, n, &out) < 0)
+		status = EXIT_RUNTIME;
+	store_close(s);
+	if (status == EXIT_OK && emit_text(g, out.buf, out.len) < 0)
+		status = EXIT_RUNTIME;
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+	strbuf_release(&out);
+	return status;
+}

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/* usbperf history: the runs in the history, newest first; --check its integrity. */
+#include "cmd/commands.h"
+#include "cmd/db.h"
+#include "util/parse.h"
+#include "util/utctime.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+void usage_history(void)
+{
+	printf("usage: usbperf history [options]\n"
+	       "\n"
+	       "The runs in the history, newest first: id, date, host, board, kernel, what\n"
+	       "was measured (VID:PID@port), how many metrics and findings, and the baselines\n"
+	       "that point at each. An id prefix is enough for 'show' and 'compare'.\n"
+	       "\n"
+	       "options:\n"
+	       "  --device TEXT      runs that measured a device whose VID:PID, serial or port\n"
+	       "                     path contains TEXT (any case)\n"
+	       "  --since DATE       started at or after DATE (YYYY-MM-DD, or\n"
+	       "                     YYYY-MM-DDTHH:MM:SSZ; UTC)\n"
+	       "  --until DATE       started before DATE (a day: up to its end)\n"
+	       "  --limit N          the newest N\n"
+	       "  --check            check the database instead: SQLite's integrity and\n"
+	       "                     foreign key checks, and what it holds\n" DB_OPTION_HELP
+	       "  -F, --format FMT   text, json or csv (csv: the runs)\n"
+	       "  -o, --output FILE  write the result to FILE\n"
+	       "\n"
+	       "Exit: 0 ok, 1 --check found damage, 2 bad input, 3 the database could not be\n"
+	       "read.\n");
+}
+
+enum { O_DEVICE = 256, O_SINCE, O_UNTIL, O_LIMIT, O_CHECK };
+
+struct history_opts {
+	const char *db;
+	char since[UTC_TIME_LEN + 1], until[UTC_TIME_LEN + 1];
+	struct store_filter f;
+	bool check;
+};
+
+/* the bound as the database compares it; a day given to --until counts whole */
+static int date_option(const char *opt, const char *arg, bool end, char *ret)
+{
+	time_t t;
+	bool day;
+
+	if (utc_date_parse(arg, &t, &day) < 0) {
+		log_error("invalid %s '%s': expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ", opt, arg);
+		return -EINVAL;
+	}
+	utc_time_format(end && day ? t + 86400 : t, ret);
+	return 0;
+}
+
+static int history_option(int c, const char *arg, struct history_opts *o)
+{
+	switch (c) {
+	case O_DEVICE:
+		if (!*arg || strlen(arg) > 256) {
+			log_error("invalid --device '%s': 1 to 256 characters", arg);
+			return -EINVAL;
+		}
+		o->f.device = arg;
+		return 0;
+	case O_SINCE:
+		o->f.since = o->since;
+		return date_option("--since", arg, false, o->since);
+	case O_UNTIL:
+		o->f.until = o->until;
+		return date_option("--until", arg, true, o->until);
+	case O_LIMIT:
+		if (parse_u64(arg, 1, 1000000000, &o->f.limit) < 0) {
+			log_error("invalid --limit '%s': a count from 1", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case O_CHECK:
+		o->check = true;
+		return 0;
+	case OPT_DB:
+		return db_option(arg, &o->db);
+	}
+	return -ENOENT;
+}
+
+static int parse_args(int argc, char **argv, struct global_opts *g, struct history_opts *o)
+{
+	static const struct option longopts[] = {
+		{"device", required_argument, NULL, O_DEVICE},
+		{"since", required_argument, NULL, O_SINCE},
+		{"until", required_argument, NULL, O_UNTIL},
+		{"limit", required_argument, NULL, O_LIMIT},
+		{"check", no_argument, NULL, O_CHECK},
+		DB_LONG_OPTION,
+		COMMON_LONG_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		r = common_option(c, optarg, g);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		if (c == 'h') {
+			usage_history();
+			return 1;
+		}
+		r = history_option(c, optarg, o);
+		if (r == -ENOENT)
+			bad_option("history", c, argv);
+		if (r < 0)
+			return -1;
+	}
+	if (optind < argc) {
+		log_error("history: unexpected argument '%s' (see 'usbperf history -h')",
+			  argv[optind]);
+		return -1;
+	}
+	if (o->check && (o->f.device || o->f.since || o->f.until || o->f.limit)) {
+		log_error("history: --check takes no filters");
+		return -1;
+	}
+	return 0;
+}
+
+static int check(struct store *s, const struct global_opts *g)
+{
+	struct report rep = {.command = "history"};
+	struct store_stats st;
+	int r = store_check(s, &st);
+
+	if (r < 0) {
+		log_error("cannot check the history: %s", store_errmsg(s));
+		return EXIT_RUNTIME;
+	}
+	report_add_object(&rep, "database", NULL, &store_stats_desc, &st);
+	r = emit_report(g, &rep) < 0 ? EXIT_RUNTIME : st.ok ? EXIT_OK : EXIT_FAIL;
+	store_stats_release(&st);
+	return r;
+}
+
+static int list(struct store *s, const struct store_filter *f, const struct global_opts *g)
+{
+	static char *const none[] = {"no runs in the history", "no run matches the filters"};
+	struct report rep = {.command = "history"};
+	bool filtered = f->device || f->since || f->until;
+	struct run_summary *v;
+	size_t n;
+	int r = store_list_runs(s, f, &v, &n);
+
+	if (r < 0) {
+		log_error("cannot read the history: %s", store_errmsg(s));
+		return EXIT_RUNTIME;
+	}
+	report_add_table(&rep, "runs", NULL, &run_summary_desc, v, n, sizeof(*v));
+	if (n == 0) {
+		rep.warnings = &none[filtered];
+		rep.nwarnings = 1;
+	}
+	r = emit_report(g, &rep) < 0 ? EXIT_RUNTIME : EXIT_OK;
+	run_summaries_free(v, n);
+	return r;
+}
+
+int cmd_history(int argc, char **argv, struct global_opts *g)
+{
+	struct history_opts o = {0};
+	struct store *s;
+	int r;
+
+	r = parse_args(argc, argv, g, &o);
+	if (r != 0)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	if (check_output(g) < 0)
+		return EXIT_USAGE;
+	r = db_open(o.db, false, &s);
+	if (r < 0)
+		return db_exit_status(r);
+	r = o.check ? check(s, g) : list(s, &o.f, g);
+	store_close(s);
+	return r;
+}

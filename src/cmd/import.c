@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+/* usbperf import FILE: add the runs of an export file to the history. */
+#include "cmd/commands.h"
+#include "cmd/db.h"
+#include "core/run/record_json.h"
+#include "util/signals.h"
+#include "util/sysroot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+void usage_import(void)
+{
+	printf("usage: usbperf import FILE [options]\n"
+	       "\n"
+	       "Add the runs of FILE (written by 'usbperf export'; '-' reads stdin) to the\n"
+	       "history, creating it if needed. Runs whose id is already there are skipped,\n"
+	       "so importing the same file twice, or overlapping files from several boards,\n"
+	       "is harmless. The whole file is checked first: if any run in it is malformed,\n"
+	       "nothing is imported and the error says where. Each run is saved in one\n"
+	       "transaction: an import that is interrupted leaves whole runs only.\n"
+	       "\n"
+	       "options:\n" DB_OPTION_HELP
+	       "  -F, --format FMT   text, json or csv (the counts)\n"
+	       "  -o, --output FILE  write the counts to FILE\n"
+	       "\n"
+	       "Exit: 0 ok, 2 bad input (nothing imported), 3 the database could not be\n"
+	       "written (the runs before the failure are in it), 128+N stopped by signal N.\n");
+}
+
+struct import_summary {
+	const char *file;
+	uint64_t runs, imported, skipped;
+};
+
+static const struct field summary_fields[] = {
+	FIELD(struct import_summary, file, "file", "file", NULL, FT_STR, 0, FF_TEXT),
+	FIELD(struct import_summary, runs, "runs", "runs in it", NULL, FT_U64, 0, FF_TEXT),
+	FIELD(struct import_summary, imported, "imported", "imported", NULL, FT_U64, 0, FF_TEXT),
+	FIELD(struct import_summary, skipped, "skipped", "already there", NULL, FT_U64, 0,
+	      FF_TEXT),
+};
+static const struct record_desc summary_desc = RECORD_DESC("import", summary_fields);
+
+static int parse_args(int argc, char **argv, struct global_opts *g, const char **ret_db,
+		      const char **ret_file)
+{
+	static const struct option longopts[] = {
+		DB_LONG_OPTION,
+		COMMON_LONG_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		r = common_option(c, optarg, g);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		if (c == 'h') {
+			usage_import();
+			return 1;
+		}
+		if (c != OPT_DB) {
+			bad_option("import", c, argv);
+			return -1;
+		}
+		if (db_option(optarg, ret_db) < 0)
+			return -1;
+	}
+	if (optind != argc - 1) {
+		log_error(optind >= argc ? "import: which file? (see 'usbperf import -h')"
+					 : "import: one file at a time");
+		return -1;
+	}
+	*ret_file = argv[optind];
+	return 0;
+}
+
+/* the file's runs, every one checked; logs the one-line error */
+static int read_runs(const char *file, struct run_record **ret, size_t *ret_n)
+{
+	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
+	bool is_stdin = !strcmp(file, "-");
+	int fd = is_stdin ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
+	int r;
+
+	if (fd < 0) {
+		log_error("cannot open '%s': %s", file, strerror(errno));
+		return -errno;
+	}
+	r = read_fd_all(fd, RUN_EXPORT_MAX_BYTES, &buf);
+	if (!is_stdin)
+		close(fd);
+	if (r == -EFBIG)
+		log_error("invalid export '%s': larger than %u MiB", file,
+			  RUN_EXPORT_MAX_BYTES >> 20);
+	else if (r < 0)
+		log_error("cannot read '%s': %s", file, strerror(-r));
+	if (r == 0) {
+		r = run_export_parse(buf.buf, buf.len, ret, ret_n, &err);
+		if (r == -EINVAL)
+			log_error("invalid export '%s': %s", file, err.buf);
+		else if (r < 0)
+			log_error("cannot read '%s': %s", file, strerror(-r));
+	}
+	strbuf_release(&buf);
+	strbuf_release(&err);
+	return r < 0 ? -EINVAL : 0;
+}
+
+static int save_all(struct store *s, const struct run_record *v, size_t n,
+		    struct import_summary *sum)
+{
+	for (size_t i = 0; i < n && !signal_stop; i++) {
+		int r = store_save_run(s, &v[i]);
+
+		if (r == -EEXIST) {
+			sum->skipped++;
+		} else if (r < 0) {
+			log_error("cannot save run '%s': %s", v[i].id, store_errmsg(s));
+			return r;
+		} else {
+			sum->imported++;
+		}
+	}
+	return 0;
+}
+
+int cmd_import(int argc, char **argv, struct global_opts *g)
+{
+	struct report rep = {.command = "import"};
+	struct import_summary sum = {0};
+	const char *db = NULL, *file = NULL;
+	struct run_record *v = NULL;
+	struct store *s;
+	size_t n = 0;
+	int r, status;
+
+	r = parse_args(argc, argv, g, &db, &file);
+	if (r != 0)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	if (check_output(g) < 0)
+		return EXIT_USAGE;
+	/* a bad file is refused before the history is even created */
+	if (read_runs(file, &v, &n) < 0)
+		return EXIT_USAGE;
+	r = db_open(db, true, &s);
+	if (r < 0) {
+		run_records_free(v, n);
+		return db_exit_status(r);
+	}
+	sum.file = file;
+	sum.runs = n;
+	status = save_all(s, v, n, &sum) < 0 ? EXIT_RUNTIME : EXIT_OK;
+	store_close(s);
+	run_records_free(v, n);
+	if (signal_stop && status == EXIT_OK)
+		status = 128 + signal_stop;
+	report_add_object(&rep, "import", NULL, &summary_desc, &sum);
+	if (emit_report(g, &rep) < 0 && status == EXIT_OK)
+		status = EXIT_RUNTIME;
+	return status;
+}

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+/* usbperf show RUN: one run from the history, as it was reported. */
+#include "cmd/commands.h"
+#include "cmd/db.h"
+#include "core/run/record_fields.h"
+#include "core/run/record_json.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void usage_show(void)
+{
+	printf("usage: usbperf show RUN [options]\n"
+	       "\n"
+	       "One run from the history: where it ran (host, board, kernel, preemption,\n"
+	       "governor, usbperf version), the devices it measured, every metric with its\n"
+	       "unit, repeats and spread, and its findings. RUN is an id or a unique prefix\n"
+	       "of one ('usbperf history' lists them).\n"
+	       "\n"
+	       "options:\n" DB_OPTION_HELP
+	       "  -F, --format FMT   text, json (the run as 'usbperf export' writes it) or\n"
+	       "                     csv (the metrics)\n"
+	       "  -o, --output FILE  write the result to FILE\n"
+	       "\n"
+	       "Exit: 0 ok, 2 bad input or no such run, 3 the database could not be read.\n");
+}
+
+static int parse_args(int argc, char **argv, struct global_opts *g, const char **ret_db,
+		      const char **ret_run)
+{
+	static const struct option longopts[] = {
+		DB_LONG_OPTION,
+		COMMON_LONG_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		r = common_option(c, optarg, g);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		if (c == 'h') {
+			usage_show();
+			return 1;
+		}
+		if (c != OPT_DB) {
+			bad_option("show", c, argv);
+			return -1;
+		}
+		if (db_option(optarg, ret_db) < 0)
+			return -1;
+	}
+	if (optind >= argc) {
+		log_error("show: which run? (see 'usbperf history')");
+		return -1;
+	}
+	if (optind + 1 < argc) {
+		log_error("show: unexpected argument '%s' (one run at a time)", argv[optind + 1]);
+		return -1;
+	}
+	*ret_run = argv[optind];
+	return 0;
+}
+
+static int emit_json(const struct global_opts *g, const struct run_record *r)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct json_object *o;
+	int ret = run_record_to_json(r, &o);
+
+	if (ret < 0) {
+		log_error("cannot render the run: %s", strerror(-ret));
+		return ret;
+	}
+	strbuf_addf(&out, "%s\n",
+		    json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							      JSON_C_TO_STRING_SPACED |
+							      JSON_C_TO_STRING_NOSLASHESCAPE));
+	ret = emit_text(g, out.buf, out.len);
+	json_object_put(o);
+	strbuf_release(&out);
+	return ret;
+}
+
+int cmd_show(int argc, char **argv, struct global_opts *g)
+{
+	struct report rep = {.command = "show"};
+	const char *db = NULL, *run = NULL;
+	struct run_record r;
+	struct store *s;
+	int ret;
+
+	ret = parse_args(argc, argv, g, &db, &run);
+	if (ret != 0)
+		return ret > 0 ? EXIT_OK : EXIT_USAGE;
+	if (check_output(g) < 0)
+		return EXIT_USAGE;
+	ret = db_open(db, false, &s);
+	if (ret < 0)
+		return db_exit_status(ret);
+	ret = db_load_run(s, run, &r);
+	store_close(s);
+	if (ret < 0)
+		return db_exit_status(ret);
+	if (g->format == FORMAT_JSON) {
+		ret = emit_json(g, &r);
+	} else {
+		run_record_describe(&r, g->format == FORMAT_CSV, &rep);
+		ret = emit_report(g, &rep);
+	}
+	run_record_release(&r);
+	return ret < 0 ? EXIT_RUNTIME : EXIT_OK;
+}

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+#include "core/run/record_fields.h"
+
+#include <math.h>
+
+#define T FF_TEXT
+#define S(st, member, key, header, flags) FIELD(st, member, key, header, NULL, FT_STR, 0, flags)
+
+static const struct field info_fields[] = {
+	S(struct run_record, id, "id", "run", T),
+	S(struct run_record, started_at, "started_at", "started", T),
+	FIELD(struct run_record, duration_s, "duration_s", "duration", "s", FT_DBL, 1, T),
+	S(struct run_record, command_line, "command_line", "command", T),
+};
+
+static const struct field env_fields[] = {
+	S(struct run_env, hostname, "hostname", "host", T),
+	S(struct run_env, board, "board", "board", T),
+	S(struct run_env, kernel, "kernel", "kernel", T),
+	S(struct run_env, kernel_build, "kernel_build", "kernel build", T),
+	S(struct run_env, preempt, "preempt", "preemption", T),
+	S(struct run_env, governor, "governor", "governor", T),
+	S(struct run_env, usbperf_version, "usbperf_version", "usbperf", T),
+};
+
+/* the key is usually the port path: the text shows it once */
+static const struct field device_fields[] = {
+	S(struct run_device, key, "key", "device", T),
+	S(struct run_device, kind, "kind", "kind", T),
+	S(struct run_device, target, "target", "target", T),
+	S(struct run_device, vid_pid, "vid_pid", "VID:PID", T),
+	S(struct run_device, serial, "serial", "serial", T),
+	S(struct run_device, product, "product", "product", T),
+	S(struct run_device, port_path, "port_path", "port", 0),
+	S(struct run_device, speed, "speed", "speed", T),
+	S(struct run_device, driver, "driver", "driver", T),
+	FIELD(struct run_device, ceiling_mb_s, "ceiling_mb_s", "ceiling", "MB/s", FT_DBL, 1,
+	      T | FF_OPTIONAL),
+};
+
+/* units differ from row to row: the unit is a column, not a header */
+#define M struct run_metric
+static const struct field metric_fields[] = {
+	S(M, device_key, "device_key", "device", T),
+	S(M, test, "test", "test", T),
+	S(M, name, "name", "pass", T),
+	S(M, metric, "metric", "metric", T),
+	FIELD(M, value, "value", "value", NULL, FT_DBL, 2, T),
+	FIELD(M, stdev, "stdev", "stdev", NULL, FT_DBL, 2, T | FF_PLUSMINUS),
+	FIELD(M, min, "min", "min", NULL, FT_DBL, 2, T | FF_OPTIONAL),
+	FIELD(M, max, "max", "max", NULL, FT_DBL, 2, T | FF_OPTIONAL),
+	S(M, unit, "unit", "unit", T),
+	FIELD(M, repeats, "repeats", "n", NULL, FT_U64, 0, T),
+	FIELD(M, higher_is_better, "higher_is_better", "higher is better", NULL, FT_BOOL, 0, 0),
+};
+#undef M
+#undef S
+#undef T
+
+const struct record_desc run_info_desc = RECORD_DESC("run", info_fields);
+const struct record_desc run_env_desc = RECORD_DESC("run_env", env_fields);
+const struct record_desc run_device_desc = RECORD_DESC("run_device", device_fields);
+const struct record_desc run_metric_desc = RECORD_DESC("run_metric", metric_fields);
+
+void run_record_describe(const struct run_record *r, bool metrics_first, struct report *out)
+{
+	report_add_object(out, "run", "run", &run_info_desc, r);
+	report_add_object(out, "env", "environment", &run_env_desc, &r->env);
+	if (metrics_first)
+		report_add_table(out, "metrics", "metrics", &run_metric_desc, r->metrics,
+				 r->nmetrics, sizeof(*r->metrics));
+	report_add_table(out, "devices", "devices", &run_device_desc, r->devices, r->ndevices,
+			 sizeof(*r->devices));
+	if (!metrics_first)
+		report_add_table(out, "metrics", "metrics", &run_metric_desc, r->metrics,
+				 r->nmetrics, sizeof(*r->metrics));
+	report_add_table(out, "findings", "findings", &finding_desc, r->findings.v, r->findings.n,
+			 sizeof(*r->findings.v));
+}
+
+void fields_set_unknown(const struct record_desc *d, void *rec)
+{
+	for (size_t i = 0; i < d->nfields; i++) {
+		void *p = (char *)rec + d->fields[i].offset;
+
+		switch (d->fields[i].type) {
+		case FT_STR:
+			*(char **)p = NULL;
+			break;
+		case FT_U64:
+		case FT_SIZE:
+			*(uint64_t *)p = U64_UNKNOWN;
+			break;
+		case FT_INT:
+			*(int64_t *)p = FIELD_INT_UNKNOWN;
+			break;
+		case FT_DBL:
+			*(double *)p = NAN;
+			break;
+		case FT_BOOL:
+			*(bool *)p = false;
+			break;
+		}
+	}
+}

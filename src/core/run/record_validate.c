@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+/* What every stored, exported and imported run satisfies (record_json.h). */
+#include "core/run/record_fields.h"
+#include "core/run/record_json.h"
+#include "core/run/record_priv.h"
+#include "util/utctime.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RUN_ERROR_MAX 240
+
+int run_error(struct strbuf *err, const char *where, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return -EINVAL;
+	strbuf_reset(err);
+	if (where && *where)
+		strbuf_addf(err, "%s: ", where);
+	va_start(ap, fmt);
+	strbuf_vaddf(err, fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < err->len; i++)
+		if ((unsigned char)err->buf[i] < 0x20 || err->buf[i] == 0x7f)
+			err->buf[i] = '?';
+	if (err->len > RUN_ERROR_MAX) {
+		err->len = RUN_ERROR_MAX - 3;
+		/* not inside a UTF-8 sequence */
+		while (err->len && ((unsigned char)err->buf[err->len] & 0xc0) == 0x80)
+			err->len--;
+		err->buf[err->len] = '\0';
+		strbuf_adds(err, "...");
+	}
+	return -EINVAL;
+}
+
+bool run_id_valid(const char *id)
+{
+	size_t n;
+
+	if (!id || !*id || *id == '-')
+		return false;
+	n = strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:+-");
+	return n == strlen(id) && n <= RUN_ID_MAX;
+}
+
+/* no control characters: they would reach a terminal through 'show' */
+static int strings_ok(const struct record_desc *d, const void *rec, const char *where,
+		      struct strbuf *err)
+{
+	for (size_t i = 0; i < d->nfields; i++) {
+		const struct field *f = &d->fields[i];
+		const char *s;
+
+		if (f->type != FT_STR)
+			continue;
+		s = *(const char *const *)((const char *)rec + f->offset);
+		if (!s)
+			continue;
+		if (strlen(s) > RUN_MAX_STRING)
+			return run_error(err, where, "'%s' is longer than %d bytes", f->key,
+				       RUN_MAX_STRING);
+		for (; *s; s++)
+			if ((unsigned char)*s < 0x20 || *s == 0x7f)
+				return run_error(err, where, "'%s' contains a control character",
+					       f->key);
+	}
+	return 0;
+}
+
+static int run_ok(const struct run_record *r, struct strbuf *err)
+{
+	time_t t;
+	int ret;
+
+	ret = strings_ok(&run_info_desc, r, NULL, err);
+	if (ret == 0)
+		ret = strings_ok(&run_env_desc, &r->env, "env", err);
+	if (ret < 0)
+		return ret;
+	if (!r->id)
+		return run_error(err, NULL, "no 'id'");
+	if (!run_id_valid(r->id))
+		return run_error(err, NULL, "'id' '%s' is not 1 to %d letters, digits or ._:+- "
+				     "(not starting with -)", r->id, RUN_ID_MAX);
+	if (!r->started_at || utc_time_parse(r->started_at, &t) < 0)
+		return run_error(err, NULL, "'started_at' is not a UTC time YYYY-MM-DDTHH:MM:SSZ");
+	if (isinf(r->duration_s) || r->duration_s < 0)
+		return run_error(err, NULL, "'duration_s' is not a duration in seconds");
+	if (r->ndevices > RUN_MAX_DEVICES || r->nmetrics > RUN_MAX_METRICS ||
+	    r->findings.n > RUN_MAX_FINDINGS)
+		return run_error(err, NULL, "more than %d devices, %d metrics or %d findings",
+			       RUN_MAX_DEVICES, RUN_MAX_METRICS, RUN_MAX_FINDINGS);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* devices: a unique key each; *ret_keys is the sorted keys, for the metrics */
+static int devices_ok(const struct run_record *r, const char ***ret_keys, struct strbuf *err)
+{
+	const char **keys = malloc((r->ndevices ? r->ndevices : 1) * sizeof(*keys));
+	char where[32];
+	int ret = 0;
+
+	if (!keys)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->ndevices && ret == 0; i++) {
+		const struct run_device *d = &r->devices[i];
+
+		snprintf(where, sizeof(where), "devices[%zu]", i);
+		ret = strings_ok(&run_device_desc, d, where, err);
+		if (ret == 0 && !d->key)
+			ret = run_error(err, where, "no 'key'");
+		if (ret == 0 && (isinf(d->ceiling_mb_s) || d->ceiling_mb_s < 0))
+			ret = run_error(err, where, "'ceiling_mb_s' is not a rate");
+		keys[i] = d->key;
+	}
+	if (ret == 0)
+		qsort(keys, r->ndevices, sizeof(*keys), cmp_str);
+	for (size_t i = 1; i < r->ndevices && ret == 0; i++)
+		if (!strcmp(keys[i - 1], keys[i]))
+			ret = run_error(err, NULL, "two devices have the key '%s'", keys[i]);
+	if (ret < 0) {
+		free(keys);
+		return ret;
+	}
+	*ret_keys = keys;
+	return 0;
+}
+
+static bool bad_spread(double v)
+{
+	return isinf(v) || v < 0;
+}
+
+static int metric_ok(const struct run_metric *m, const char **keys, size_t nkeys,
+		     const char *where, struct strbuf *err)
+{
+	int ret = strings_ok(&run_metric_desc, m, where, err);
+
+	if (ret < 0)
+		return ret;
+	if (!m->device_key || !m->test || !m->name || !m->metric)
+		return run_error(err, where, "'device_key', 'test', 'name' and 'metric' are needed");
+	if (!bsearch(&m->device_key, keys, nkeys, sizeof(*keys), cmp_str))
+		return run_error(err, where, "'device_key' '%s' names no device of the run",
+			       m->device_key);
+	if (isinf(m->value) || isinf(m->min) || isinf(m->max))
+		return run_error(err, where, "'value', 'min' and 'max' must be finite");
+	if (bad_spread(m->stdev))
+		return run_error(err, where, "'stdev' is negative");
+	if (m->min > m->max) /* false when either is NaN */
+		return run_error(err, where, "'min' is above 'max'");
+	if (m->repeats == 0 || (m->repeats != U64_UNKNOWN && m->repeats > INT64_MAX))
+		return run_error(err, where, "'repeats' is not a count of 1 or more");
+	return 0;
+}
+
+static int cmp_metric_identity(const void *a, const void *b)
+{
+	const struct run_metric *x = *(const struct run_metric *const *)a;
+	const struct run_metric *y = *(const struct run_metric *const *)b;
+	int c = strcmp(x->device_key, y->device_key);
+
+	if (!c)
+		c = strcmp(x->test, y->test);
+	if (!c)
+		c = strcmp(x->name, y->name);
+	if (!c)
+		c = strcmp(x->metric, y->metric);
+	return c;
+}
+
+/* compare matches metrics by this identity: it must be unique */
+static int metrics_unique(const struct run_record *r, struct strbuf *err)
+{
+	const struct run_metric **s = malloc((r->nmetrics ? r->nmetrics : 1) * sizeof(*s));
+	int ret = 0;
+
+	if (!s)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nmetrics; i++)
+		s[i] = &r->metrics[i];
+	qsort(s, r->nmetrics, sizeof(*s), cmp_metric_identity);
+	for (size_t i = 1; i < r->nmetrics && ret == 0; i++)
+		if (!cmp_metric_identity(&s[i - 1], &s[i]))
+			ret = run_error(err, NULL, "metric '%s' of '%s' %s '%s' appears twice",
+				      s[i]->metric, s[i]->device_key, s[i]->test, s[i]->name);
+	free(s);
+	return ret;
+}
+
+static int findings_ok(const struct finding_list *l, struct strbuf *err)
+{
+	char where[32];
+
+	for (size_t i = 0; i < l->n; i++) {
+		const struct finding *f = &l->v[i];
+		int ret;
+
+		snprintf(where, sizeof(where), "findings[%zu]", i);
+		ret = strings_ok(&finding_desc, f, where, err);
+		if (ret < 0)
+			return ret;
+		if (!f->severity || (strcmp(f->severity, "info") && strcmp(f->severity, "warn")))
+			return run_error(err, where, "'severity' is not \"info\" or \"warn\"");
+		if (!f->id || !f->message)
+			return run_error(err, where, "'id' and 'message' are needed");
+	}
+	return 0;
+}
+
+int run_record_validate(const struct run_record *r, struct strbuf *err)
+{
+	const char **keys = NULL;
+	char where[32];
+	int ret;
+
+	ret = run_ok(r, err);
+	if (ret == 0)
+		ret = devices_ok(r, &keys, err);
+	for (size_t i = 0; ret == 0 && i < r->nmetrics; i++) {
+		snprintf(where, sizeof(where), "metrics[%zu]", i);
+		ret = metric_ok(&r->metrics[i], keys, r->ndevices, where, err);
+	}
+	free(keys);
+	if (ret == 0)
+		ret = metrics_unique(r, err);
+	if (ret == 0)
+		ret = findings_ok(&r->findings, err);
+	return ret;
+}

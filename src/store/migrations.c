@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The schema, as the list of steps that built it. A released step is never
+ * edited: a change is a new step at the end. Column names are the keys of
+ * the field tables (record_fields.h, finding_desc); store_record.c builds
+ * its statements from those tables, and a unit test checks that every key
+ * has its column. runs.pk is the internal key the per-run tables hang on;
+ * runs.id is the run's public id. In findings, "id" is the finding's id.
+ */
+#include "store/store_priv.h"
+#include "util/utctime.h"
+#include "version.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <time.h>
+
+static const char schema_v1[] =
+	"PRAGMA application_id = 1970499686;\n"
+	"CREATE TABLE migrations (\n"
+	"  version INTEGER PRIMARY KEY,\n"
+	"  applied_at TEXT NOT NULL,\n"
+	"  usbperf_version TEXT NOT NULL\n"
+	");\n"
+	"CREATE TABLE runs (\n"
+	"  pk INTEGER PRIMARY KEY,\n"
+	"  id TEXT NOT NULL UNIQUE,\n"
+	"  started_at TEXT NOT NULL,\n"
+	"  duration_s REAL,\n"
+	"  command_line TEXT,\n"
+	"  hostname TEXT,\n"
+	"  board TEXT,\n"
+	"  kernel TEXT,\n"
+	"  kernel_build TEXT,\n"
+	"  preempt TEXT,\n"
+	"  governor TEXT,\n"
+	"  usbperf_version TEXT\n"
+	");\n"
+	"CREATE INDEX runs_by_time ON runs (started_at, id);\n"
+	"CREATE TABLE devices (\n"
+	"  run INTEGER NOT NULL REFERENCES runs (pk) ON DELETE CASCADE,\n"
+	"  seq INTEGER NOT NULL,\n"
+	"  \"key\" TEXT NOT NULL,\n"
+	"  kind TEXT,\n"
+	"  target TEXT,\n"
+	"  vid_pid TEXT,\n"
+	"  serial TEXT,\n"
+	"  product TEXT,\n"
+	"  port_path TEXT,\n"
+	"  speed TEXT,\n"
+	"  driver TEXT,\n"
+	"  ceiling_mb_s REAL,\n"
+	"  PRIMARY KEY (run, seq)\n"
+	");\n"
+	"CREATE TABLE metrics (\n"
+	"  run INTEGER NOT NULL REFERENCES runs (pk) ON DELETE CASCADE,\n"
+	"  seq INTEGER NOT NULL,\n"
+	"  device_key TEXT NOT NULL,\n"
+	"  test TEXT NOT NULL,\n"
+	"  name TEXT NOT NULL,\n"
+	"  metric TEXT NOT NULL,\n"
+	"  unit TEXT,\n"
+	"  value REAL,\n"
+	"  stdev REAL,\n"
+	"  min REAL,\n"
+	"  max REAL,\n"
+	"  repeats INTEGER,\n"
+	"  higher_is_better INTEGER NOT NULL,\n"
+	"  PRIMARY KEY (run, seq)\n"
+	");\n"
+	"CREATE TABLE findings (\n"
+	"  run INTEGER NOT NULL REFERENCES runs (pk) ON DELETE CASCADE,\n"
+	"  seq INTEGER NOT NULL,\n"
+	"  severity TEXT NOT NULL,\n"
+	"  subject TEXT,\n"
+	"  message TEXT NOT NULL,\n"
+	"  evidence TEXT,\n"
+	"  fix TEXT,\n"
+	"  id TEXT NOT NULL,\n"
+	"  PRIMARY KEY (run, seq)\n"
+	");\n"
+	"CREATE TABLE baselines (\n"
+	"  name TEXT PRIMARY KEY,\n"
+	"  run INTEGER NOT NULL REFERENCES runs (pk) ON DELETE CASCADE,\n"
+	"  set_at TEXT NOT NULL\n"
+	");\n"
+	"CREATE INDEX baselines_by_run ON baselines (run);\n";
+
+const struct migration store_migrations[] = {
+	{1, schema_v1},
+};
+const size_t store_nmigrations = sizeof(store_migrations) / sizeof(store_migrations[0]);
+
+int store_schema_version(void)
+{
+	return store_migrations[store_nmigrations - 1].version;
+}
+
+static int user_version(struct store *s, int *ret)
+{
+	sqlite3_stmt *st;
+	int r = store_prepare(s, "PRAGMA user_version", &st);
+
+	if (r < 0)
+		return r;
+	r = store_step(s, st);
+	if (r > 0)
+		*ret = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return r < 0 ? r : 0;
+}
+
+static int log_migration(struct store *s, int version)
+{
+	char now[UTC_TIME_LEN + 1];
+	sqlite3_stmt *st;
+	int r;
+
+	utc_time_format(time(NULL), now);
+	r = store_prepare(s, "INSERT INTO migrations (version, applied_at, usbperf_version) "
+			     "VALUES (?, ?, ?)", &st);
+	if (r < 0)
+		return r;
+	sqlite3_bind_int(st, 1, version);
+	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, USBPERF_VERSION, -1, SQLITE_STATIC);
+	r = store_step(s, st);
+	sqlite3_finalize(st);
+	return r < 0 ? r : 0;
+}
+
+static int apply(struct store *s, const struct migration *m)
+{
+	char pragma[64];
+	int r, v = 0;
+
+	/* IMMEDIATE: two processes opening a new database migrate one after the other */
+	r = store_exec(s, "BEGIN IMMEDIATE");
+	if (r < 0)
+		return r;
+	r = user_version(s, &v);
+	if (r == 0 && v >= m->version)
+		return store_exec(s, "COMMIT"); /* another process did it meanwhile */
+	if (r == 0 && v != m->version - 1)
+		r = -EBADMSG;
+	if (r == 0)
+		r = store_exec(s, m->sql);
+	if (r == 0)
+		r = log_migration(s, m->version);
+	if (r == 0) {
+		/* a pragma takes no parameters: the number is ours, not input */
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m->version);
+		r = store_exec(s, pragma);
+	}
+	if (r == 0)
+		r = store_exec(s, "COMMIT");
+	if (r < 0)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return r;
+}
+
+int store_migrate(struct store *s, const struct migration *m, size_t n)
+{
+	int r, v = 0;
+
+	r = user_version(s, &v);
+	for (size_t i = 0; r == 0 && i < n; i++)
+		if (m[i].version > v)
+			r = apply(s, &m[i]);
+	return r;
+}

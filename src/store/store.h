@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/*
+ * The history: every run in one SQLite file, so that a later run can be
+ * compared with it. WAL mode (readers never block the writer), a schema
+ * version with migrations, foreign keys on, and every save in one
+ * transaction: a process killed mid-save leaves the database as it was.
+ * Columns are the keys of the run record's field tables (record_fields.h).
+ * Every function returns 0 or a negative errno; ret_* are untouched on
+ * failure. store_errmsg() has SQLite's words for the last failure.
+ */
+#include "core/run/record.h"
+#include "render/field.h"
+#include "util/strbuf.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct store;
+
+/*
+ * $XDG_DATA_HOME/usbperf/history.db, else $HOME/.local/share/usbperf/
+ * history.db; with no usable HOME (unset, relative or "/", as for a root
+ * service on a board) the home directory from the password database, and
+ * for root without one "/root". -ENOENT when there is none.
+ */
+int store_default_path(char **ret);
+
+enum {
+	/* the file must exist: -ENOENT otherwise (commands that only read) */
+	STORE_OPEN_EXISTING = 1 << 0,
+};
+
+/*
+ * Open, creating the file and its missing parent directories (mode 0700),
+ * and migrate the schema to the current version. Errors: -ENOENT,
+ * -EACCES, -EISDIR; -EBADMSG not a usbperf database (another SQLite file,
+ * or not SQLite); -EPROTONOSUPPORT written by a newer usbperf; -EBUSY
+ * locked beyond the busy timeout.
+ */
+int store_open(const char *path, struct store **ret);
+int store_open_flags(const char *path, unsigned flags, struct store **ret);
+void store_close(struct store *s);
+const char *store_errmsg(const struct store *s);
+int store_schema_version(void);
+
+/* -EEXIST: a run with this id is stored; -EINVAL: see run_record_validate() */
+int store_save_run(struct store *s, const struct run_record *r);
+
+/*
+ * A run by its id or a unique prefix of it, like git: an exact id wins.
+ * -ENOENT: no such run, -EINVAL: the prefix matches several.
+ */
+int store_resolve_run(struct store *s, const char *id_or_prefix, char **ret_id);
+int store_load_run(struct store *s, const char *id_or_prefix, struct run_record *ret);
+
+struct store_filter {
+	const char *device; /* substring of a device's VID:PID, serial or port path */
+	const char *since;  /* UTC "YYYY-MM-DDTHH:MM:SSZ": started at or after */
+	const char *until;  /* started before */
+	uint64_t limit;	    /* at most this many (the newest); 0: all */
+	bool oldest_first;  /* default: newest first */
+};
+
+/* one line of `usbperf history` */
+struct run_summary {
+	char *id;
+	char *started_at;
+	double duration_s;
+	char *hostname;
+	char *board;
+	char *kernel;
+	char *devices; /* "0781:5583@2-1, host" */
+	uint64_t nmetrics;
+	uint64_t nfindings;
+	uint64_t nwarnings; /* findings of severity warn */
+	char *baselines;    /* names pointing at this run, or NULL */
+};
+
+int store_list_runs(struct store *s, const struct store_filter *f, struct run_summary **ret,
+		    size_t *ret_n);
+void run_summaries_free(struct run_summary *v, size_t n);
+extern const struct record_desc run_summary_desc;
+
+/* baseline names: what run_id_valid() accepts */
+struct store_baseline {
+	char *name;
+	char *run_id;
+	char *set_at;
+	char *started_at; /* of the run */
+	char *board, *kernel;
+};
+
+/* set or move NAME to the run; -ENOENT / -EINVAL as store_resolve_run() */
+int store_baseline_set(struct store *s, const char *name, const char *id_or_prefix);
+/* -ENOENT: no such baseline */
+int store_baseline_get(struct store *s, const char *name, char **ret_run_id);
+int store_baseline_delete(struct store *s, const char *name);
+int store_list_baselines(struct store *s, struct store_baseline **ret, size_t *ret_n);
+void store_baselines_free(struct store_baseline *v, size_t n);
+extern const struct record_desc store_baseline_desc;
+
+/* `usbperf history --check`: SQLite's integrity and foreign key checks, counts */
+struct store_stats {
+	const char *path; /* borrowed from the store */
+	uint64_t schema_version;
+	char *journal_mode;
+	uint64_t runs, devices, metrics, findings, baselines;
+	char *integrity; /* "ok", or the problems SQLite found, "; "-separated */
+	bool ok;
+};
+
+int store_check(struct store *s, struct store_stats *ret);
+void store_stats_release(struct store_stats *st);
+extern const struct record_desc store_stats_desc;

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: MIT
+/* Listing runs and naming baselines. */
+#include "core/run/record_json.h"
+#include "store/store_priv.h"
+#include "util/utctime.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/*
+ * Filters are parameters too: a NULL one matches everything. Devices match
+ * by substring, case-insensitive (VID:PID is lowercase hex in sysfs, a
+ * user may type it in capitals); instr() and not LIKE, so that '%' and '_'
+ * typed by a user are plain characters.
+ */
+#define LIST_SQL(order)                                                                          \
+	"SELECT r.pk, r.id, r.started_at, r.duration_s, r.hostname, r.board, r.kernel,"          \
+	" (SELECT count(*) FROM metrics m WHERE m.run = r.pk),"                                  \
+	" (SELECT count(*) FROM findings f WHERE f.run = r.pk),"                                 \
+	" (SELECT count(*) FROM findings f WHERE f.run = r.pk AND f.severity = 'warn')"          \
+	" FROM runs r"                                                                           \
+	" WHERE (?1 IS NULL OR EXISTS (SELECT 1 FROM devices d WHERE d.run = r.pk AND"           \
+	"  (instr(lower(d.vid_pid), lower(?1)) OR instr(lower(d.serial), lower(?1))"             \
+	"   OR instr(lower(d.port_path), lower(?1)))))"                                          \
+	" AND (?2 IS NULL OR r.started_at >= ?2) AND (?3 IS NULL OR r.started_at < ?3)"          \
+	" ORDER BY r.started_at " order ", r.id " order " LIMIT ?4"
+
+static void bind_opt_text(sqlite3_stmt *st, int idx, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, idx, s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, idx);
+}
+
+/* "0781:5583@2-1, host": what was measured, in the run's order */
+static int device_summary(struct store *s, sqlite3_stmt *st, sqlite3_int64 pk, char **ret)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, pk);
+	while ((r = store_step(s, st)) > 0) {
+		const char *key = (const char *)sqlite3_column_text(st, 0);
+		const char *vid = (const char *)sqlite3_column_text(st, 1);
+		const char *port = (const char *)sqlite3_column_text(st, 2);
+
+		if (sb.len)
+			strbuf_adds(&sb, ", ");
+		if (vid)
+			strbuf_addf(&sb, "%s@%s", vid, port ? port : key);
+		else
+			strbuf_adds(&sb, key);
+	}
+	if (r < 0) {
+		strbuf_release(&sb);
+		return r;
+	}
+	*ret = sb.len ? strbuf_detach(&sb) : NULL;
+	return 0;
+}
+
+static int baseline_names(struct store *s, sqlite3_stmt *st, sqlite3_int64 pk, char **ret)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int r;
+
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, pk);
+	while ((r = store_step(s, st)) > 0) {
+		if (sb.len)
+			strbuf_adds(&sb, ", ");
+		strbuf_adds(&sb, (const char *)sqlite3_column_text(st, 0));
+	}
+	if (r < 0) {
+		strbuf_release(&sb);
+		return r;
+	}
+	*ret = sb.len ? strbuf_detach(&sb) : NULL;
+	return 0;
+}
+
+struct list_stmts {
+	sqlite3_stmt *runs, *devices, *baselines;
+};
+
+static int read_summary(struct store *s, struct list_stmts *q, struct run_summary *v)
+{
+	sqlite3_stmt *st = q->runs;
+	sqlite3_int64 pk = sqlite3_column_int64(st, 0);
+	int r;
+
+	v->id = store_column_strdup(st, 1);
+	v->started_at = store_column_strdup(st, 2);
+	v->duration_s = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN
+								    : sqlite3_column_double(st, 3);
+	v->hostname = store_column_strdup(st, 4);
+	v->board = store_column_strdup(st, 5);
+	v->kernel = store_column_strdup(st, 6);
+	v->nmetrics = (uint64_t)sqlite3_column_int64(st, 7);
+	v->nfindings = (uint64_t)sqlite3_column_int64(st, 8);
+	v->nwarnings = (uint64_t)sqlite3_column_int64(st, 9);
+	r = device_summary(s, q->devices, pk, &v->devices);
+	if (r == 0)
+		r = baseline_names(s, q->baselines, pk, &v->baselines);
+	return r;
+}
+
+static int prepare_list(struct store *s, const struct store_filter *f, struct list_stmts *q)
+{
+	int r;
+
+	r = store_prepare(s, f->oldest_first ? LIST_SQL("ASC") : LIST_SQL("DESC"), &q->runs);
+	if (r == 0)
+		r = store_prepare(s, "SELECT \"key\", vid_pid, port_path FROM devices"
+				     " WHERE run = ? ORDER BY seq", &q->devices);
+	if (r == 0)
+		r = store_prepare(s, "SELECT name FROM baselines WHERE run = ? ORDER BY name",
+				  &q->baselines);
+	if (r < 0)
+		return r;
+	bind_opt_text(q->runs, 1, f->device);
+	bind_opt_text(q->runs, 2, f->since);
+	bind_opt_text(q->runs, 3, f->until);
+	/* a negative LIMIT is none */
+	sqlite3_bind_int64(q->runs, 4, f->limit && f->limit <= INT64_MAX ? (sqlite3_int64)f->limit
+									  : -1);
+	return 0;
+}
+
+int store_list_runs(struct store *s, const struct store_filter *f, struct run_summary **ret,
+		    size_t *ret_n)
+{
+	static const struct store_filter all;
+	struct list_stmts q = {0};
+	struct run_summary *v = NULL;
+	size_t n = 0;
+	int r;
+
+	r = store_exec(s, "BEGIN");
+	if (r < 0)
+		return r;
+	r = prepare_list(s, f ? f : &all, &q);
+	while (r == 0 && (r = store_step(s, q.runs)) > 0) {
+		struct run_summary *nv = realloc(v, (n + 1) * sizeof(*v));
+
+		if (!nv)
+			abort();
+		v = nv;
+		memset(&v[n], 0, sizeof(v[n]));
+		r = read_summary(s, &q, &v[n++]);
+	}
+	sqlite3_finalize(q.runs);
+	sqlite3_finalize(q.devices);
+	sqlite3_finalize(q.baselines);
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	if (r < 0) {
+		run_summaries_free(v, n);
+		return r;
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+void run_summaries_free(struct run_summary *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].id), free(v[i].started_at), free(v[i].hostname), free(v[i].board);
+		free(v[i].kernel), free(v[i].devices), free(v[i].baselines);
+	}
+	free(v);
+}
+
+#define S(member, key, header, flags)                                                            \
+	FIELD(struct run_summary, member, key, header, NULL, FT_STR, 0, flags)
+#define N(member, key, header)                                                                   \
+	FIELD(struct run_summary, member, key, header, NULL, FT_U64, 0, FF_TEXT)
+static const struct field summary_fields[] = {
+	S(id, "id", "run", FF_TEXT),
+	S(started_at, "started_at", "started", FF_TEXT),
+	FIELD(struct run_summary, duration_s, "duration_s", "duration", "s", FT_DBL, 1, 0),
+	S(hostname, "hostname", "host", FF_TEXT),
+	S(board, "board", "board", FF_TEXT),
+	S(kernel, "kernel", "kernel", FF_TEXT),
+	S(devices, "devices", "devices", FF_TEXT),
+	N(nmetrics, "metrics", "metrics"),
+	N(nfindings, "findings", "findings"),
+	N(nwarnings, "warnings", "warn"),
+	S(baselines, "baselines", "baseline", FF_TEXT | FF_OPTIONAL),
+};
+#undef N
+#undef S
+const struct record_desc run_summary_desc = RECORD_DESC("run_summary", summary_fields);
+
+/* ---- baselines ---- */
+
+int store_baseline_set(struct store *s, const char *name, const char *id_or_prefix)
+{
+	char now[UTC_TIME_LEN + 1];
+	sqlite3_stmt *st;
+	char *id = NULL;
+	int r;
+
+	if (!run_id_valid(name))
+		return -EINVAL;
+	r = store_exec(s, "BEGIN IMMEDIATE");
+	if (r < 0)
+		return r;
+	r = store_resolve_run(s, id_or_prefix, &id);
+	if (r == 0)
+		r = store_prepare(s, "INSERT INTO baselines (name, run, set_at)"
+				     " VALUES (?1, (SELECT pk FROM runs WHERE id = ?2), ?3)"
+				     " ON CONFLICT (name) DO UPDATE SET run = excluded.run,"
+				     " set_at = excluded.set_at", &st);
+	if (r == 0) {
+		utc_time_format(time(NULL), now);
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
+		r = store_step(s, st);
+		sqlite3_finalize(st);
+	}
+	if (r == 0)
+		r = store_exec(s, "COMMIT");
+	if (r < 0)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	free(id);
+	return r;
+}
+
+int store_baseline_get(struct store *s, const char *name, char **ret_run_id)
+{
+	sqlite3_stmt *st;
+	int r;
+
+	r = store_prepare(s, "SELECT r.id FROM baselines b JOIN runs r ON r.pk = b.run"
+			     " WHERE b.name = ?", &st);
+	if (r < 0)
+		return r;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	r = store_step(s, st);
+	if (r > 0)
+		*ret_run_id = store_column_strdup(st, 0);
+	sqlite3_finalize(st);
+	return r > 0 ? 0 : r == 0 ? -ENOENT : r;
+}
+
+int store_baseline_delete(struct store *s, const char *name)
+{
+	sqlite3_stmt *st;
+	int r;
+
+	r = store_prepare(s, "DELETE FROM baselines WHERE name = ?", &st);
+	if (r < 0)
+		return r;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	r = store_step(s, st);
+	sqlite3_finalize(st);
+	if (r == 0 && sqlite3_changes(s->db) == 0)
+		r = -ENOENT;
+	return r;
+}
+
+int store_list_baselines(struct store *s, struct store_baseline **ret, size_t *ret_n)
+{
+	struct store_baseline *v = NULL;
+	sqlite3_stmt *st;
+	size_t n = 0;
+	int r;
+
+	r = store_prepare(s, "SELECT b.name, r.id, b.set_at, r.started_at, r.board, r.kernel"
+			     " FROM baselines b JOIN runs r ON r.pk = b.run ORDER BY b.name", &st);
+	if (r < 0)
+		return r;
+	while ((r = store_step(s, st)) > 0) {
+		struct store_baseline *nv = realloc(v, (n + 1) * sizeof(*v));
+
+		if (!nv)
+			abort();
+		v = nv;
+		v[n++] = (struct store_baseline){
+			store_column_strdup(st, 0), store_column_strdup(st, 1),
+			store_column_strdup(st, 2), store_column_strdup(st, 3),
+			store_column_strdup(st, 4), store_column_strdup(st, 5),
+		};
+	}
+	sqlite3_finalize(st);
+	if (r < 0) {
+		store_baselines_free(v, n);
+		return r;
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+void store_baselines_free(struct store_baseline *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].name), free(v[i].run_id), free(v[i].set_at);
+		free(v[i].started_at), free(v[i].board), free(v[i].kernel);
+	}
+	free(v);
+}
+
+#define S(member, key, header)                                                                   \
+	FIELD(struct store_baseline, member, key, header, NULL, FT_STR, 0, FF_TEXT)
+static const struct field baseline_fields[] = {
+	S(name, "name", "baseline"),
+	S(run_id, "run", "run"),
+	S(started_at, "started_at", "started"),
+	S(board, "board", "board"),
+	S(kernel, "kernel", "kernel"),
+	S(set_at, "set_at", "set"),
+};
+#undef S
+const struct record_desc store_baseline_desc = RECORD_DESC("baseline", baseline_fields);

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Saving and loading whole runs. The statements are built from the field
+ * tables (column names only: values are always bound), so a field added to
+ * a table is stored without touching this file, once a migration adds its
+ * column.
+ */
+#include "core/run/record_fields.h"
+#include "core/run/record_json.h"
+#include "store/store_priv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void add_columns(struct strbuf *sql, const struct record_desc *d, bool first)
+{
+	for (size_t i = 0; i < d->nfields; i++)
+		strbuf_addf(sql, "%s\"%s\"", first && !i ? "" : ", ", d->fields[i].key);
+}
+
+static void add_placeholders(struct strbuf *sql, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_adds(sql, i ? ", ?" : "?");
+}
+
+static int bind_field(sqlite3_stmt *st, int idx, const struct field *f, const void *rec)
+{
+	const void *p = (const char *)rec + f->offset;
+
+	if (!field_known(f, rec))
+		return sqlite3_bind_null(st, idx);
+	switch (f->type) {
+	case FT_STR:
+		return sqlite3_bind_text(st, idx, *(const char *const *)p, -1, SQLITE_STATIC);
+	case FT_U64:
+	case FT_SIZE: /* validated to fit */
+		return sqlite3_bind_int64(st, idx, (sqlite3_int64) * (const uint64_t *)p);
+	case FT_INT:
+		return sqlite3_bind_int64(st, idx, *(const int64_t *)p);
+	case FT_DBL:
+		return sqlite3_bind_double(st, idx, *(const double *)p);
+	case FT_BOOL:
+		return sqlite3_bind_int(st, idx, *(const bool *)p);
+	}
+	return SQLITE_MISUSE;
+}
+
+/* the fields of rec to parameters first.. ; returns the next index */
+static int bind_fields(sqlite3_stmt *st, int first, const struct record_desc *d, const void *rec)
+{
+	for (size_t i = 0; i < d->nfields; i++)
+		if (bind_field(st, first + (int)i, &d->fields[i], rec) != SQLITE_OK)
+			return -ENOMEM;
+	return first + (int)d->nfields;
+}
+
+static void read_field(sqlite3_stmt *st, int col, const struct field *f, void *rec)
+{
+	void *p = (char *)rec + f->offset;
+
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		return; /* the record was set to unknown */
+	switch (f->type) {
+	case FT_STR:
+		*(char **)p = store_column_strdup(st, col);
+		break;
+	case FT_U64:
+	case FT_SIZE:
+		*(uint64_t *)p = (uint64_t)sqlite3_column_int64(st, col);
+		break;
+	case FT_INT:
+		*(int64_t *)p = sqlite3_column_int64(st, col);
+		break;
+	case FT_DBL:
+		*(double *)p = sqlite3_column_double(st, col);
+		break;
+	case FT_BOOL:
+		*(bool *)p = sqlite3_column_int(st, col) != 0;
+		break;
+	}
+}
+
+static int read_fields(sqlite3_stmt *st, int first, const struct record_desc *d, void *rec)
+{
+	fields_set_unknown(d, rec);
+	for (size_t i = 0; i < d->nfields; i++)
+		read_field(st, first + (int)i, &d->fields[i], rec);
+	return first + (int)d->nfields;
+}
+
+/* ---- saving ---- */
+
+static int insert_run(struct store *s, const struct run_record *r, sqlite3_int64 *ret_pk)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st;
+	int ret;
+
+	strbuf_adds(&sql, "INSERT INTO runs (");
+	add_columns(&sql, &run_info_desc, true);
+	add_columns(&sql, &run_env_desc, false);
+	strbuf_adds(&sql, ") VALUES (");
+	add_placeholders(&sql, run_info_desc.nfields + run_env_desc.nfields);
+	strbuf_adds(&sql, ")");
+	ret = store_prepare(s, sql.buf, &st);
+	strbuf_release(&sql);
+	if (ret < 0)
+		return ret;
+	ret = bind_fields(st, 1, &run_info_desc, r);
+	if (ret > 0)
+		ret = bind_fields(st, ret, &run_env_desc, &r->env);
+	if (ret > 0)
+		ret = store_step(s, st);
+	sqlite3_finalize(st);
+	if (ret < 0)
+		return ret;
+	*ret_pk = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+/* n records of one per-run table, in order (seq) */
+static int insert_rows(struct store *s, const char *table, const struct record_desc *d,
+		       sqlite3_int64 pk, const void *v, size_t n, size_t stride)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st;
+	int ret;
+
+	strbuf_addf(&sql, "INSERT INTO %s (run, seq, ", table);
+	add_columns(&sql, d, true);
+	strbuf_adds(&sql, ") VALUES (?, ?, ");
+	add_placeholders(&sql, d->nfields);
+	strbuf_adds(&sql, ")");
+	ret = store_prepare(s, sql.buf, &st);
+	strbuf_release(&sql);
+	for (size_t i = 0; ret == 0 && i < n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, pk);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+		ret = bind_fields(st, 3, d, (const char *)v + i * stride);
+		if (ret > 0)
+			ret = store_step(s, st);
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int store_save_run(struct store *s, const struct run_record *r)
+{
+	sqlite3_int64 pk;
+	int ret;
+
+	/* whatever is stored can be exported and imported again */
+	ret = run_record_validate(r, NULL);
+	if (ret < 0)
+		return ret;
+	ret = store_exec(s, "BEGIN IMMEDIATE");
+	if (ret < 0)
+		return ret;
+	ret = insert_run(s, r, &pk);
+	if (ret == 0)
+		ret = insert_rows(s, "devices", &run_device_desc, pk, r->devices, r->ndevices,
+				  sizeof(*r->devices));
+	if (ret == 0)
+		ret = insert_rows(s, "metrics", &run_metric_desc, pk, r->metrics, r->nmetrics,
+				  sizeof(*r->metrics));
+	if (ret == 0)
+		ret = insert_rows(s, "findings", &finding_desc, pk, r->findings.v, r->findings.n,
+				  sizeof(*r->findings.v));
+	if (ret == 0)
+		ret = store_exec(s, "COMMIT");
+	if (ret < 0)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return ret;
+}
+
+/* ---- loading ---- */
+
+int store_resolve_run(struct store *s, const char *id_or_prefix, char **ret_id)
+{
+	struct strbuf end = STRBUF_INIT;
+	sqlite3_stmt *st;
+	char *first = NULL;
+	int ret;
+
+	if (!run_id_valid(id_or_prefix))
+		return -ENOENT;
+	/*
+	 * ids are made of characters below 0x7f: every id that starts with
+	 * the prefix sorts between it and prefix + "\x7f", and the id's index
+	 * finds them. An exact id sorts first.
+	 */
+	strbuf_addf(&end, "%s\x7f", id_or_prefix);
+	ret = store_prepare(s, "SELECT id FROM runs WHERE id >= ?1 AND id < ?2 ORDER BY id LIMIT 2",
+			    &st);
+	if (ret < 0)
+		goto out;
+	sqlite3_bind_text(st, 1, id_or_prefix, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, end.buf, -1, SQLITE_STATIC);
+	ret = store_step(s, st);
+	if (ret == 0)
+		ret = -ENOENT;
+	if (ret > 0) {
+		first = store_column_strdup(st, 0);
+		ret = strcmp(first, id_or_prefix) ? store_step(s, st) : 0;
+		if (ret > 0) /* a second id with that prefix */
+			ret = -EINVAL;
+	}
+	sqlite3_finalize(st);
+	if (ret == 0) {
+		*ret_id = first;
+		first = NULL;
+	}
+out:
+	free(first);
+	strbuf_release(&end);
+	return ret;
+}
+
+static int load_run_row(struct store *s, const char *id, struct run_record *r,
+			sqlite3_int64 *ret_pk)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st;
+	int ret;
+
+	strbuf_adds(&sql, "SELECT pk, ");
+	add_columns(&sql, &run_info_desc, true);
+	add_columns(&sql, &run_env_desc, false);
+	strbuf_adds(&sql, " FROM runs WHERE id = ?");
+	ret = store_prepare(s, sql.buf, &st);
+	strbuf_release(&sql);
+	if (ret < 0)
+		return ret;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	ret = store_step(s, st);
+	if (ret > 0) {
+		*ret_pk = sqlite3_column_int64(st, 0);
+		read_fields(st, read_fields(st, 1, &run_info_desc, r), &run_env_desc, &r->env);
+		ret = 0;
+	} else if (ret == 0) {
+		ret = -ENOENT;
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+enum part { PART_DEVICES, PART_METRICS, PART_FINDINGS };
+
+/* the next record of a part, to read a row into */
+static void *add_part(struct run_record *r, enum part p, struct finding *tmp)
+{
+	if (p == PART_DEVICES)
+		return run_record_add_device(r);
+	if (p == PART_METRICS)
+		return run_record_add_metric(r, NULL, NULL, NULL, NULL, NULL, false);
+	return tmp;
+}
+
+/* a finding is read aside, then added: the list keeps severity as a static string */
+static void add_finding(struct run_record *r, struct finding *t)
+{
+	finding_add(&r->findings, strcmp(t->severity ? t->severity : "", "warn") ? FINDING_INFO
+										     : FINDING_WARN,
+		    t->id, t->subject, t->message, t->evidence, t->fix);
+	free((char *)t->severity);
+	free(t->id), free(t->subject), free(t->message), free(t->evidence), free(t->fix);
+}
+
+static int load_part(struct store *s, sqlite3_int64 pk, enum part p, struct run_record *r)
+{
+	static const char *const tables[] = {"devices", "metrics", "findings"};
+	const struct record_desc *descs[] = {&run_device_desc, &run_metric_desc, &finding_desc};
+	struct strbuf sql = STRBUF_INIT;
+	struct finding tmp;
+	sqlite3_stmt *st;
+	int ret;
+
+	strbuf_adds(&sql, "SELECT ");
+	add_columns(&sql, descs[p], true);
+	strbuf_addf(&sql, " FROM %s WHERE run = ? ORDER BY seq", tables[p]);
+	ret = store_prepare(s, sql.buf, &st);
+	strbuf_release(&sql);
+	if (ret < 0)
+		return ret;
+	sqlite3_bind_int64(st, 1, pk);
+	while ((ret = store_step(s, st)) > 0) {
+		read_fields(st, 0, descs[p], add_part(r, p, &tmp));
+		if (p == PART_FINDINGS)
+			add_finding(r, &tmp);
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int store_load_run(struct store *s, const char *id_or_prefix, struct run_record *ret)
+{
+	struct run_record r = {.findings = FINDING_LIST_INIT};
+	sqlite3_int64 pk = 0;
+	char *id = NULL;
+	int rc;
+
+	/* one read transaction: the run as one snapshot */
+	rc = store_exec(s, "BEGIN");
+	if (rc < 0)
+		return rc;
+	rc = store_resolve_run(s, id_or_prefix, &id);
+	if (rc == 0)
+		rc = load_run_row(s, id, &r, &pk);
+	if (rc == 0)
+		rc = load_part(s, pk, PART_DEVICES, &r);
+	if (rc == 0)
+		rc = load_part(s, pk, PART_METRICS, &r);
+	if (rc == 0)
+		rc = load_part(s, pk, PART_FINDINGS, &r);
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	free(id);
+	if (rc < 0) {
+		run_record_release(&r);
+		return rc;
+	}
+	*ret = r;
+	return 0;
+}

@@ -1,0 +1,210 @@
+#!/bin/bash
+# The history commands on hand-written runs (tests/fixtures/runs-*.json):
+# import, history and its filters, show, compare's exit status on a
+# regression and without, baselines, export -> import round trips, bad
+# input refused without creating anything, and a database that stays whole
+# when imports are killed with SIGKILL at random moments.
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+
+FIXTURES=$(cd "$(dirname "$0")/../fixtures" && pwd)
+DB="$WORK/h.db"
+A=20261130T051200Z-3f2a   # kernel 6.1, the reference
+B1=20261201T051500Z-77c1  # same setup: within noise, one metric better
+B2=20261205T060200Z-9e04  # kernel 6.6, the stick lost UAS and moved port: regression
+u() { "$USBPERF" "$@" --db "$DB"; }
+
+# ---- import, history ----
+expect_status 0 "import runs-a" u import "$FIXTURES/runs-a.json" -F json
+jq_check "$WORK/out" '.import.runs == 1 and .import.imported == 1 and .import.skipped == 0' \
+	"1 run imported"
+expect_status 0 "import runs-b" u import "$FIXTURES/runs-b.json"
+check "text says how many" grep -Eq '^  imported +2$' "$WORK/out"
+expect_status 0 "import runs-a again" u import "$FIXTURES/runs-a.json" -F json
+jq_check "$WORK/out" '.import.imported == 0 and .import.skipped == 1' "ids already there are skipped"
+
+expect_status 0 "history" u history -F json
+jq_check "$WORK/out" "[.runs[].id] == [\"$B2\", \"$B1\", \"$A\"]" "three runs, newest first"
+jq_check "$WORK/out" '[.runs[] | .metrics == 6 and .devices != null] | all' "each with its 6 metrics"
+jq_check "$WORK/out" ".runs[0].devices == \"0781:5583@2-2, host\" and .runs[0].findings == 2" \
+	"devices and findings summarised"
+jq_check "$WORK/out" '.runs[0].board == "Radxa ROCK 5B" and .runs[0].kernel == "6.6.30-rk3588"' \
+	"board and kernel"
+expect_status 0 "history text" u history
+check "text lists the three ids" test "$(grep -c '^2026' "$WORK/out")" = 3
+hist_ids() { u history -F json "$@" | jq -r '[.runs[].id] | join(" ")'; }
+check "--device VID:PID" test "$(hist_ids --device 0781:5583)" = "$B2 $B1 $A"
+check "--device port path" test "$(hist_ids --device 2-2)" = "$B2"
+check "--device serial, any case" test "$(hist_ids --device 4c5300)" = "$B2 $B1 $A"
+check "--device no match" test "$(hist_ids --device 1234:)" = ""
+check "--since day" test "$(hist_ids --since 2026-12-01)" = "$B2 $B1"
+check "--until day includes that day" test "$(hist_ids --until 2026-12-01)" = "$B1 $A"
+check "--until time excludes it" test "$(hist_ids --until 2026-12-01T05:15:00Z)" = "$A"
+check "--limit" test "$(hist_ids --limit 1)" = "$B2"
+expect_status 0 "history csv" u history -F csv
+check "csv header from the field table" \
+	grep -qx 'id,started_at,duration_s,hostname,board,kernel,devices,metrics,findings,warnings,baselines' \
+	"$WORK/out"
+expect_status 0 "no match" u history --device nothing-like-this
+check "says no run matches" grep -q '^warning: no run matches the filters$' "$WORK/out"
+
+# ---- show ----
+expect_status 0 "show by prefix" u show 20261205
+check "text: environment" grep -Eq '^  kernel +6.6.30-rk3588$' "$WORK/out"
+check "text: metric with spread" grep -Eq '^2-2 +disk +seq-write 1M +mb_s +52.10 ±0.50 ' "$WORK/out"
+check "text: findings as blocks" grep -q '^  warn  2-2: mass storage runs on usb-storage' "$WORK/out"
+expect_status 0 "show json" u show 2026113 -F json
+check "show json is the run as exported" \
+	test "$(jq -S . "$WORK/out")" = "$(jq -S '.runs[0]' "$FIXTURES/runs-a.json")"
+expect_status 0 "show csv" u show "$A" -F csv
+check "csv is the metrics" grep -q '^device_key,test,name,metric,value,stdev,min,max,unit,repeats,higher_is_better$' "$WORK/out"
+check "csv: 6 metrics" test "$(wc -l <"$WORK/out")" = 7
+expect_status 2 "show an ambiguous prefix" u show 2026
+one_line_error "ambiguous prefix"
+expect_status 2 "show an unknown run" u show 1999
+one_line_error "unknown run"
+
+# ---- compare ----
+expect_status 0 "compare A B1: no regression" u compare 2026113 20261201 -F json
+jq_check "$WORK/out" '.comparison.result == "ok" and .comparison.worse == 0' "result ok"
+jq_check "$WORK/out" '[.metrics[] | select(.metric == "iops")][0].verdict == "better"' \
+	"IOPS up 8.5% beyond the spread: better"
+jq_check "$WORK/out" '[.metrics[] | select(.name == "seq-write 1M")][0].verdict == "noise"' \
+	"write down 5.4% within 2 sd: noise"
+jq_check "$WORK/out" '(.caveats | length) == 0' "same setup: no caveats"
+expect_status 1 "compare A B2: regression" u compare 2026113 20261205 -F json
+jq_check "$WORK/out" '.comparison.result == "regression" and .comparison.worse == 4' \
+	"4 metrics worse"
+jq_check "$WORK/out" '[.metrics[] | select(.metric == "lat_p99_us")][0].verdict == "worse"' \
+	"latency up: worse (lower is better)"
+jq_check "$WORK/out" '[.metrics[] | .device_key] | index("2-2") != null' \
+	"the stick matched across ports by VID:PID and serial"
+jq_check "$WORK/out" '[.caveats[] | select(.what == "kernel" or .what == "governor" or .what == "driver")] | length == 3' \
+	"caveats: kernel, governor, driver"
+expect_status 0 "a big threshold hides it" u compare 2026113 20261205 --threshold 200%
+expect_status 1 "compare text" u compare 2026113 20261205
+check "text: a worse row" grep -Eq '^2-2 +disk +seq-write 1M +mb_s +MB/s +61.30 ±0.40 +52.10 ±0.50 +-15.0 +worse$' "$WORK/out"
+check "text: the result" grep -Eq '^  result +regression$' "$WORK/out"
+expect_status 0 "compare csv" u compare "$A" "$B1" -F csv
+check "csv is the metrics" grep -q '^device_key,test,name,metric,unit,a,a_stdev,b,b_stdev,change_pct,verdict,' "$WORK/out"
+
+# ---- baselines ----
+expect_status 0 "baselines: none yet" u baseline
+expect_status 0 "baseline set" u baseline rk3588-6.1 2026113
+check "names the run" grep -q "^rk3588-6.1  $A " "$WORK/out"
+expect_status 1 "compare B2 --baseline: regression" u compare 20261205 --baseline rk3588-6.1
+expect_status 0 "compare B1 --baseline: ok" u compare --baseline rk3588-6.1 "$B1" -F json
+jq_check "$WORK/out" ".comparison.a == \"$A\" and .comparison.b == \"$B1\" and .comparison.baseline == \"rk3588-6.1\"" \
+	"the baseline is A"
+expect_status 0 "history marks it" u history -F json
+jq_check "$WORK/out" ".runs[2].baselines == \"rk3588-6.1\"" "history shows the baseline"
+expect_status 0 "baseline moved" u baseline rk3588-6.1 "$B1" -F json
+jq_check "$WORK/out" ".baselines[0].run == \"$B1\"" "moved to B1"
+expect_status 0 "baseline list" u baseline -F json
+jq_check "$WORK/out" '(.baselines | length) == 1' "one baseline"
+expect_status 2 "compare with an unknown baseline" u compare "$B2" --baseline nope
+one_line_error "unknown baseline"
+expect_status 0 "baseline --delete" u baseline --delete rk3588-6.1
+expect_status 2 "deleted" u baseline rk3588-6.1
+
+# ---- export -> import round trip ----
+expect_status 0 "export all" u export -o "$WORK/all.json"
+jq_check "$WORK/all.json" ".usbperf_export == 1 and [.runs[].id] == [\"$A\", \"$B1\", \"$B2\"]" \
+	"export: every run, oldest first"
+check "export: the runs as written in the fixtures" \
+	test "$(jq -S '.runs' "$WORK/all.json")" = "$(jq -S -s '[.[].runs[]]' "$FIXTURES/runs-a.json" "$FIXTURES/runs-b.json")"
+expect_status 0 "import into a fresh database" "$USBPERF" import "$WORK/all.json" --db "$WORK/fresh.db"
+expect_status 0 "export the fresh one" "$USBPERF" export --db "$WORK/fresh.db" -o "$WORK/again.json"
+check "round trip: identical documents" cmp -s "$WORK/all.json" "$WORK/again.json"
+expect_status 0 "export one run, named twice" u export 20261205 "$B2"
+jq_check "$WORK/out" "[.runs[].id] == [\"$B2\"]" "export RUN: that run once"
+
+# ---- bad input: one line, exit 2, nothing created or changed ----
+refuse() {
+	local what=$1
+	shift
+	expect_status 2 "$what" "$USBPERF" "$@"
+	one_line_error "$what"
+}
+mkdir "$WORK/empty"
+refuse "history: --db in a missing directory" history --db "$WORK/empty/nope/h.db"
+refuse "import: --db in a missing directory" import "$FIXTURES/runs-a.json" --db "$WORK/empty/nope/h.db"
+refuse "history: missing --db file" history --db "$WORK/empty/h.db"
+refuse "import: malformed file" import "$FIXTURES/board.json" --db "$WORK/empty/h.db"
+check "nothing created" test -z "$(ls -A "$WORK/empty")"
+jq '.runs[0].metrics[2].value = "fast"' "$FIXTURES/runs-b.json" >"$WORK/bad.json"
+refuse "import: a bad value" import "$WORK/bad.json" --db "$DB"
+check "names where" grep -q "runs\[0\]: metrics\[2\]: 'value' is not a number" "$WORK/err"
+cp "$FIXTURES/runs-a.json" "$WORK/not-a-db.json"
+refuse "--db on a file that is not a history" history --db "$WORK/not-a-db.json"
+check "that file unchanged" cmp -s "$FIXTURES/runs-a.json" "$WORK/not-a-db.json"
+check "no -wal or -shm beside it" test ! -e "$WORK/not-a-db.json-wal" -a ! -e "$WORK/not-a-db.json-shm"
+refuse "bad --since" history --since yesterday --db "$DB"
+refuse "bad --limit" history --limit -1 --db "$DB"
+refuse "bad --threshold" compare "$A" "$B1" --threshold much --db "$DB"
+refuse "compare one run" compare "$A" --db "$DB"
+refuse "bad baseline name" baseline "-x" "$A" --db "$DB"
+refuse "export csv" export -F csv --db "$DB"
+refuse "export an unknown run" export "$A" nope --db "$DB"
+refuse "empty --db" history --db ""
+HOME="$WORK/home" XDG_DATA_HOME="" expect_status 2 "default history missing" "$USBPERF" history
+check "says where it looked" grep -q "no history yet at '$WORK/home/.local/share/usbperf/history.db'" "$WORK/err"
+HOME="$WORK/home" XDG_DATA_HOME="" expect_status 0 "import creates the default history" \
+	"$USBPERF" import "$FIXTURES/runs-a.json"
+check "private directories" test "$(stat -c %a "$WORK/home/.local/share/usbperf")" = 700
+
+# ---- kill -9 during imports: the database stays whole ----
+# 300 runs of 150 metrics each; every round imports the file under new ids
+# and is killed with SIGKILL at a random moment of the import.
+K="$WORK/kill.db"
+jq '.runs[0] as $r | {usbperf_export: 1, runs: [range(300) as $i | $r
+	| .id = "round-\($i)"
+	| .metrics = [range(150) as $k | .metrics[$k % 6] | .name = "\(.name) #\($k)"]]}' \
+	"$FIXTURES/runs-a.json" >"$WORK/big.json"
+start=$(date +%s%N)
+"$USBPERF" import "$WORK/big.json" --db "$WORK/timing.db" >/dev/null
+span_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+echo "     an uninterrupted import of 300 runs takes $span_ms ms"
+partial=0 killed=0
+for round in $(seq 1 12); do
+	sed "s/\"id\": \"round-/\"id\": \"r$round-/" "$WORK/big.json" >"$WORK/round.json"
+	# from late in the parsing (the first 40% or so) to just after the end
+	delay=$(awk -v s="$span_ms" -v r="$RANDOM" 'BEGIN { srand(r); printf "%.3f", (0.4 + 0.7 * rand()) * s / 1000 }')
+	"$USBPERF" import "$WORK/round.json" --db "$K" >/dev/null 2>&1 &
+	pid=$!
+	sleep "$delay"
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid"
+		killed=$((killed + 1))
+	fi
+	wait "$pid" 2>/dev/null
+	n=$("$USBPERF" history --db "$K" -F json 2>/dev/null |
+		jq "[.runs[] | select(.id | startswith(\"r$round-\"))] | length")
+	[ -n "$n" ] && [ "$n" -gt 0 ] && [ "$n" -lt 300 ] && partial=$((partial + 1))
+	echo "     round $round: killed after ${delay}s, $n of 300 runs in"
+	[ "$partial" -ge 4 ] && break
+done
+check "SIGKILL landed in the middle of imports ($partial of $killed kills)" test "$partial" -ge 1
+expect_status 0 "history --check after the kills" "$USBPERF" history --check --db "$K" -F json
+jq_check "$WORK/out" '.database.ok == true and .database.integrity == "ok"' \
+	"integrity and foreign keys ok"
+jq_check "$WORK/out" '.database.metrics == 150 * .database.runs and .database.devices == 2 * .database.runs and .database.findings == .database.runs' \
+	"every run whole: 150 metrics, 2 devices, 1 finding each"
+expect_status 0 "history lists them" "$USBPERF" history --db "$K" -F json
+jq_check "$WORK/out" '[.runs[] | .metrics == 150 and .findings == 1] | all' "no run cut short"
+# the killed rounds complete when run again
+for r in $(seq 1 "$round"); do
+	sed "s/\"id\": \"round-/\"id\": \"r$r-/" "$WORK/big.json" >"$WORK/round.json"
+	"$USBPERF" import "$WORK/round.json" --db "$K" >/dev/null || bad "import round $r again"
+done
+expect_status 0 "history --check at the end" "$USBPERF" history --check --db "$K" -F json
+jq_check "$WORK/out" ".database.ok and .database.runs == 300 * $round and .database.metrics == 45000 * $round" \
+	"all rounds complete: $round x 300 runs"
+
+# ---- and --check tells a damaged file ----
+cp "$K" "$WORK/damaged.db"
+dd if=/dev/urandom of="$WORK/damaged.db" bs=4096 seek=100 count=3 conv=notrunc 2>/dev/null
+expect_status 1 "history --check on a damaged file" "$USBPERF" history --check --db "$WORK/damaged.db" -F json
+jq_check "$WORK/out" '.database.ok == false and (.database.integrity | test("Page|malformed"))' \
+	"the damage is named"
+finish

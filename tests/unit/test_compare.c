@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+/* core/run/compare: noise-aware verdicts, and metrics matched across two runs. */
+#include "unit.h"
+#include "core/run/compare.h"
+#include "run_sample.h"
+
+#include <string.h>
+
+#define X NAN /* unknown */
+
+static const struct {
+	const char *what;
+	double a, sd_a, b, sd_b;
+	bool higher;
+	double threshold;
+	enum compare_verdict want;
+	double change;
+} verdicts[] = {
+	{"equal", 100, 1, 100, 1, true, 5, VERDICT_SAME, 0},
+	{"within the threshold", 100, 0, 104, 0, true, 5, VERDICT_SAME, 4},
+	{"at the threshold is not beyond it", 100, 0, 95, 0, true, 5, VERDICT_SAME, -5},
+	{"beyond, no spread: worse", 100, X, 90, X, true, 5, VERDICT_WORSE, -10},
+	{"beyond, no spread: better", 100, X, 110, X, true, 5, VERDICT_BETTER, 10},
+	{"beyond the threshold, within 2 sd", 100, 5, 90, 5, true, 5, VERDICT_NOISE, -10},
+	{"just within 2 sqrt(sa^2+sb^2)", 100, 3, 90, 4, true, 5, VERDICT_NOISE, -10},
+	{"just beyond 2 sqrt(sa^2+sb^2)", 100, 3, 89.9, 4, true, 5, VERDICT_WORSE, -10.1},
+	{"one repeat in A: B's spread for both", 100, X, 90, 3.6, true, 5, VERDICT_NOISE, -10},
+	{"one repeat in B: A's spread for both", 100, 3.5, 90, X, true, 5, VERDICT_WORSE, -10},
+	{"beyond the spread, within the threshold", 100, 0.1, 103, 0.1, true, 5, VERDICT_SAME, 3},
+	{"lower is better: latency up", 50, 1, 80, 1, false, 5, VERDICT_WORSE, 60},
+	{"lower is better: latency down", 50, 1, 20, 1, false, 5, VERDICT_BETTER, -60},
+	{"threshold 0: any real change", 100, 0, 100.5, 0, true, 0, VERDICT_BETTER, 0.5},
+	{"threshold 50", 100, 0, 60, 0, true, 50, VERDICT_SAME, -40},
+	{"from zero: any change counts", 0, X, 3, X, false, 5, VERDICT_WORSE, X},
+	{"zero to zero", 0, X, 0, X, true, 5, VERDICT_SAME, 0},
+	{"negative reference", -10, 0, -12, 0, true, 5, VERDICT_WORSE, -20},
+	{"A unknown", X, X, 5, X, true, 5, VERDICT_UNKNOWN, X},
+	{"B unknown", 5, X, X, X, true, 5, VERDICT_UNKNOWN, X},
+};
+
+static void test_verdicts(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(verdicts); i++) {
+		double change = 12345;
+		enum compare_verdict v =
+			compare_metric(verdicts[i].a, verdicts[i].sd_a, verdicts[i].b,
+				       verdicts[i].sd_b, verdicts[i].higher, verdicts[i].threshold,
+				       &change);
+		double want = verdicts[i].change;
+
+		if (v != verdicts[i].want)
+			fail_msg("%s: %s, wanted %s", verdicts[i].what, compare_verdict_name(v),
+				 compare_verdict_name(verdicts[i].want));
+		if (isnan(want) ? !isnan(change) : fabs(change - want) > 1e-9)
+			fail_msg("%s: change %g%%, wanted %g%%", verdicts[i].what, change, want);
+	}
+}
+
+static struct run_metric *metric(struct run_record *r, const char *dev, const char *name,
+				 const char *what, double v, double sd)
+{
+	struct run_metric *m = run_record_add_metric(r, dev, "disk", name, what, "MB/s", true);
+
+	m->value = v;
+	m->stdev = sd;
+	m->repeats = 3;
+	return m;
+}
+
+static const struct compare_row *row(const struct compare_result *c, const char *name,
+				     const char *what)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (!strcmp(c->rows[i].name, name) && !strcmp(c->rows[i].metric, what))
+			return &c->rows[i];
+	fail_msg("no row %s %s", name, what);
+	return NULL;
+}
+
+static bool has_caveat(const struct compare_result *c, const char *subject, const char *what,
+		       const char *a, const char *b)
+{
+	for (size_t i = 0; i < c->ncaveats; i++) {
+		const struct compare_caveat *v = &c->caveats[i];
+
+		if (!strcmp(v->subject, subject) && !strcmp(v->what, what) &&
+		    sample_str_eq(v->a, a) && sample_str_eq(v->b, b))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * B: the stick moved from port 2-1 to 2-2 (same VID:PID and serial) and
+ * now links at high speed on a new kernel; one metric gone, one new, a
+ * unit changed, a second stick without serial matched by its port.
+ */
+static void build_pair(struct run_record *a, struct run_record *b)
+{
+	struct run_device *d;
+
+	sample_run(a, "A", "2026-11-30T05:12:00Z");
+	sample_run(b, "B", "2026-12-01T05:12:00Z");
+	free(b->env.kernel);
+	b->env.kernel = strdup("6.6.0");
+	b->env.governor = strdup("performance");
+	free(b->devices[0].key), free(b->devices[0].port_path), free(b->devices[0].speed);
+	b->devices[0].key = strdup("2-2");
+	b->devices[0].port_path = strdup("2-2");
+	b->devices[0].speed = strdup("high");
+	for (size_t i = 0; i < b->nmetrics; i++)
+		if (!strcmp(b->metrics[i].device_key, "2-1")) {
+			free(b->metrics[i].device_key);
+			b->metrics[i].device_key = strdup("2-2");
+		}
+	b->metrics[0].value = 20; /* seq-read 1M mb_s: 33.3 -> 20: worse */
+	b->metrics[1].value = 50000; /* latency p99 down: better */
+	free(b->metrics[2].unit);
+	b->metrics[2].unit = strdup("kIOPS");
+	for (int i = 0; i < 2; i++) {
+		struct run_record *r = i ? b : a;
+
+		d = run_record_add_device(r);
+		d->key = strdup("1-3");
+		d->vid_pid = strdup("0951:1666");
+		d->port_path = strdup("1-3");
+		metric(r, "1-3", "seq-write 1M", "mb_s", 10, 0.5);
+		metric(r, "1-3", i ? "seq-write 4K" : "seq-read 4K", "mb_s", 5, 0.1);
+	}
+}
+
+static void test_match(void **state)
+{
+	struct run_record a, b;
+	struct compare_result c;
+	const struct compare_row *r;
+
+	(void)state;
+	build_pair(&a, &b);
+	assert_int_equal(run_compare(&a, &b, 5, &c), 0);
+	assert_int_equal(c.nrows, 6);
+	/* rows in A's order, then B's new ones */
+	assert_string_equal(c.rows[0].name, "seq-read 1M");
+	assert_string_equal(c.rows[5].name, "seq-write 4K");
+	r = row(&c, "seq-read 1M", "mb_s");
+	assert_string_equal(r->verdict, "worse");
+	assert_string_equal(r->device_key, "2-2");
+	assert_string_equal(r->device_id, "0781:5583 4C530001230914114453");
+	assert_near(r->change_pct, (20 - 100.0 / 3) / (100.0 / 3) * 100, 1e-9);
+	assert_string_equal(row(&c, "seq-read 1M", "lat_p99_us")->verdict, "better");
+	assert_string_equal(row(&c, "rand-read 4K", "iops")->verdict, "unknown");
+	assert_string_equal(row(&c, "seq-write 1M", "mb_s")->verdict, "same");
+	assert_string_equal(row(&c, "seq-write 1M", "mb_s")->device_id, "port 1-3");
+	assert_string_equal(row(&c, "seq-read 4K", "mb_s")->verdict, "missing");
+	assert_nan(row(&c, "seq-read 4K", "mb_s")->b);
+	assert_string_equal(row(&c, "seq-write 4K", "mb_s")->verdict, "new");
+	assert_nan(row(&c, "seq-write 4K", "mb_s")->a);
+	assert_int_equal(c.worse, 1);
+	assert_int_equal(c.better, 1);
+	assert_int_equal(c.same, 1);
+	assert_int_equal(c.unknown, 1);
+	assert_int_equal(c.missing, 1);
+	assert_int_equal(c.added, 1);
+	assert_string_equal(c.result, "regression");
+	/* what may explain it */
+	assert_true(has_caveat(&c, "env", "kernel", "6.1.0-rk3588", "6.6.0"));
+	assert_true(has_caveat(&c, "env", "governor", NULL, "performance"));
+	assert_true(has_caveat(&c, "0781:5583 4C530001230914114453", "speed", "super", "high"));
+	assert_true(has_caveat(&c, "0781:5583 4C530001230914114453", "port_path", "2-1", "2-2"));
+	assert_true(has_caveat(&c, "host", "unit of disk rand-read 4K iops", "IOPS", "kIOPS"));
+	assert_int_equal(c.ncaveats, 5);
+	compare_result_release(&c);
+	compare_result_release(NULL);
+	run_record_release(&a);
+	run_record_release(&b);
+}
+
+static void test_identical_and_empty(void **state)
+{
+	struct run_record a, b = {0};
+	struct compare_result c;
+
+	(void)state;
+	sample_run(&a, "A", "2026-11-30T05:12:00Z");
+	assert_int_equal(run_compare(&a, &a, COMPARE_DEFAULT_THRESHOLD_PCT, &c), 0);
+	assert_int_equal(c.nrows, a.nmetrics);
+	assert_int_equal(c.same, a.nmetrics);
+	assert_int_equal(c.ncaveats, 0);
+	assert_string_equal(c.result, "ok");
+	compare_result_release(&c);
+	/* B measured nothing: every metric missing, not a regression */
+	assert_int_equal(run_compare(&a, &b, 5, &c), 0);
+	assert_int_equal(c.missing, a.nmetrics);
+	assert_string_equal(c.result, "ok");
+	assert_true(has_caveat(&c, "host", "device", "host", NULL));
+	compare_result_release(&c);
+	run_record_release(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_match),
+		cmocka_unit_test(test_identical_and_empty),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: MIT
+/* store: the SQLite history, on real files in a scratch directory. */
+#include "unit.h"
+#include "run_sample.h"
+#include "store/store_priv.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[64];
+
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb, (void)flag, (void)ftw;
+	return remove(p);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/usbperf-test-store.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static char *path_in(const char *name)
+{
+	static char p[256];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return p;
+}
+
+static struct store *open_new(const char *name)
+{
+	struct store *s = NULL;
+	int r = store_open(path_in(name), &s);
+
+	if (r < 0)
+		fail_msg("store_open(%s): %s", name, strerror(-r));
+	return s;
+}
+
+static void save_sample(struct store *s, const char *id, const char *at)
+{
+	struct run_record r;
+	int ret;
+
+	sample_run(&r, id, at);
+	ret = store_save_run(s, &r);
+	if (ret < 0)
+		fail_msg("save %s: %s (%s)", id, strerror(-ret), store_errmsg(s));
+	run_record_release(&r);
+}
+
+static struct store_stats stats(struct store *s)
+{
+	struct store_stats st;
+
+	assert_int_equal(store_check(s, &st), 0);
+	return st;
+}
+
+static void test_round_trip(void **state)
+{
+	struct store *s = open_new("rt.db");
+	struct run_record a, b;
+	struct store_stats st;
+
+	(void)state;
+	sample_run(&a, "20261130T051200Z-3f2a", "2026-11-30T05:12:00Z");
+	assert_int_equal(store_save_run(s, &a), 0);
+	assert_int_equal(store_load_run(s, "20261130T051200Z-3f2a", &b), 0);
+	assert_true(sample_runs_eq(&a, &b));
+	assert_string_equal(b.findings.v[0].severity, "warn");
+	run_record_release(&b);
+	/* the same id again: refused, nothing added */
+	assert_int_equal(store_save_run(s, &a), -EEXIST);
+	st = stats(s);
+	assert_true(st.ok);
+	assert_string_equal(st.integrity, "ok");
+	assert_string_equal(st.journal_mode, "wal");
+	assert_int_equal(st.runs, 1);
+	assert_int_equal(st.devices, 2);
+	assert_int_equal(st.metrics, 3);
+	assert_int_equal(st.findings, 2);
+	store_stats_release(&st);
+	/* invalid records are refused whole */
+	free(a.id);
+	a.id = strdup("other");
+	a.metrics[1].repeats = 0;
+	assert_int_equal(store_save_run(s, &a), -EINVAL);
+	st = stats(s);
+	assert_int_equal(st.runs, 1);
+	assert_int_equal(st.metrics, 3);
+	store_stats_release(&st);
+	run_record_release(&a);
+	store_close(s);
+	store_close(NULL);
+}
+
+/* a failure half-way through a save leaves nothing of the run behind */
+static void test_save_is_atomic(void **state)
+{
+	struct store *s = open_new("atomic.db");
+	struct run_record r;
+	struct store_stats st;
+
+	(void)state;
+	assert_int_equal(sqlite3_exec(s->db, "CREATE TEMP TRIGGER fail BEFORE INSERT ON findings"
+					     " BEGIN SELECT RAISE(ABORT, 'injected'); END",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sample_run(&r, "half", "2026-11-30T05:12:00Z");
+	assert_true(store_save_run(s, &r) < 0);
+	assert_string_equal(store_errmsg(s), "injected");
+	st = stats(s);
+	assert_int_equal(st.runs + st.devices + st.metrics + st.findings, 0);
+	store_stats_release(&st);
+	assert_int_equal(store_load_run(s, "half", &r), -ENOENT);
+	run_record_release(&r);
+	store_close(s);
+}
+
+static void test_prefix(void **state)
+{
+	struct store *s = open_new("prefix.db");
+	struct run_record r;
+	char *id = (char *)"untouched";
+
+	(void)state;
+	save_sample(s, "20261130T051200Z-aaaa", "2026-11-30T05:12:00Z");
+	save_sample(s, "20261130T051200Z-aabb", "2026-11-30T05:12:00Z");
+	save_sample(s, "20261201T000000Z-0001", "2026-12-01T00:00:00Z");
+	save_sample(s, "abc", "2026-12-02T00:00:00Z");
+	save_sample(s, "abcd", "2026-12-02T00:00:00Z");
+	assert_int_equal(store_resolve_run(s, "2026113", &id), -EINVAL);
+	assert_int_equal(store_resolve_run(s, "20261130T051200Z-aa", &id), -EINVAL);
+	assert_int_equal(store_resolve_run(s, "x", &id), -ENOENT);
+	assert_int_equal(store_resolve_run(s, "", &id), -ENOENT);
+	assert_int_equal(store_resolve_run(s, "abcde", &id), -ENOENT);
+	assert_int_equal(store_resolve_run(s, "%", &id), -ENOENT);
+	assert_string_equal(id, "untouched");
+	assert_int_equal(store_resolve_run(s, "20261201", &id), 0);
+	assert_string_equal(id, "20261201T000000Z-0001");
+	free(id);
+	assert_int_equal(store_resolve_run(s, "20261130T051200Z-aab", &id), 0);
+	assert_string_equal(id, "20261130T051200Z-aabb");
+	free(id);
+	/* an exact id wins over the longer ids it is a prefix of */
+	assert_int_equal(store_resolve_run(s, "abc", &id), 0);
+	assert_string_equal(id, "abc");
+	free(id);
+	assert_int_equal(store_load_run(s, "2026120", &r), 0);
+	assert_string_equal(r.id, "20261201T000000Z-0001");
+	assert_int_equal(r.nmetrics, 3);
+	run_record_release(&r);
+	assert_int_equal(store_load_run(s, "2026", &r), -EINVAL);
+	store_close(s);
+}
+
+/* run i: its own device (VID:PID, serial, port) and date */
+static void save_listed(struct store *s, int i)
+{
+	static const char *const vid[] = {"0781:5583", "0951:1666", "0781:5591"};
+	static const char *const serial[] = {"4C5300AA", "XYZ_1", "4C5300BB"};
+	static const char *const port[] = {"2-1", "1-3.2", "4-1"};
+	char id[32], at[32];
+	struct run_record r;
+
+	snprintf(id, sizeof(id), "run%d", i);
+	snprintf(at, sizeof(at), "2026-11-%02dT10:00:00Z", 10 + i);
+	sample_run(&r, id, at);
+	free(r.devices[0].vid_pid), free(r.devices[0].serial), free(r.devices[0].port_path);
+	r.devices[0].vid_pid = strdup(vid[i]);
+	r.devices[0].serial = strdup(serial[i]);
+	r.devices[0].port_path = strdup(port[i]);
+	assert_int_equal(store_save_run(s, &r), 0);
+	run_record_release(&r);
+}
+
+static const struct {
+	struct store_filter f;
+	const char *want; /* ids, in order */
+} filters[] = {
+	{{0}, "run2 run1 run0"},
+	{{.oldest_first = true}, "run0 run1 run2"},
+	{{.limit = 2}, "run2 run1"},
+	{{.limit = 2, .oldest_first = true}, "run0 run1"},
+	{{.device = "0781"}, "run2 run0"},
+	{{.device = "0781:5583"}, "run0"},
+	{{.device = "4c5300"}, "run2 run0"}, /* serial, any case */
+	{{.device = "1-3"}, "run1"},	     /* port path */
+	{{.device = "_"}, "run1"},	     /* not a LIKE wildcard */
+	{{.device = "%"}, ""},
+	{{.device = "host"}, ""}, /* keys are not searched */
+	{{.since = "2026-11-11T10:00:00Z"}, "run2 run1"},
+	{{.until = "2026-11-11T10:00:00Z"}, "run0"},
+	{{.since = "2026-11-11T00:00:00Z", .until = "2026-11-12T00:00:00Z"}, "run1"},
+	{{.since = "2027-01-01T00:00:00Z"}, ""},
+	{{.device = "0781", .since = "2026-11-11T00:00:00Z", .limit = 5}, "run2"},
+};
+
+static void test_list(void **state)
+{
+	struct store *s = open_new("list.db");
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		save_listed(s, i);
+	assert_int_equal(store_baseline_set(s, "main", "run1"), 0);
+	assert_int_equal(store_baseline_set(s, "alpha", "run1"), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(filters); i++) {
+		struct run_summary *v = NULL;
+		struct strbuf ids = STRBUF_INIT;
+		size_t n = 0;
+
+		assert_int_equal(store_list_runs(s, &filters[i].f, &v, &n), 0);
+		for (size_t j = 0; j < n; j++)
+			strbuf_addf(&ids, "%s%s", j ? " " : "", v[j].id);
+		if (strcmp(ids.buf, filters[i].want))
+			fail_msg("filter %zu: '%s', wanted '%s'", i, ids.buf, filters[i].want);
+		for (size_t j = 0; j < n; j++) {
+			assert_int_equal(v[j].nmetrics, 3);
+			assert_int_equal(v[j].nfindings, 2);
+			assert_int_equal(v[j].nwarnings, 1);
+			assert_string_equal(v[j].board, "Radxa ROCK 5B");
+			if (!strcmp(v[j].id, "run1")) {
+				assert_string_equal(v[j].devices, "0951:1666@1-3.2, host");
+				assert_string_equal(v[j].baselines, "alpha, main");
+			} else {
+				assert_null(v[j].baselines);
+			}
+		}
+		run_summaries_free(v, n);
+		strbuf_release(&ids);
+	}
+	store_close(s);
+}
+
+static void test_baselines(void **state)
+{
+	struct store *s = open_new("base.db");
+	struct store_baseline *v;
+	char *id = (char *)"untouched";
+	size_t n;
+
+	(void)state;
+	save_sample(s, "20261130T051200Z-aaaa", "2026-11-30T05:12:00Z");
+	save_sample(s, "20261201T000000Z-bbbb", "2026-12-01T00:00:00Z");
+	assert_int_equal(store_baseline_get(s, "main", &id), -ENOENT);
+	assert_int_equal(store_baseline_set(s, "main", "nope"), -ENOENT);
+	assert_int_equal(store_baseline_set(s, "main", "2026"), -EINVAL);
+	assert_int_equal(store_baseline_set(s, "bad name", "20261130"), -EINVAL);
+	assert_int_equal(store_baseline_set(s, "main", "20261130"), 0);
+	assert_int_equal(store_baseline_get(s, "main", &id), 0);
+	assert_string_equal(id, "20261130T051200Z-aaaa");
+	free(id);
+	/* moving it */
+	assert_int_equal(store_baseline_set(s, "main", "20261201T000000Z-bbbb"), 0);
+	assert_int_equal(store_baseline_set(s, "v6.1", "20261130"), 0);
+	assert_int_equal(store_list_baselines(s, &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].name, "main");
+	assert_string_equal(v[0].run_id, "20261201T000000Z-bbbb");
+	assert_string_equal(v[0].started_at, "2026-12-01T00:00:00Z");
+	assert_int_equal(strlen(v[0].set_at), 20);
+	assert_string_equal(v[1].name, "v6.1");
+	store_baselines_free(v, n);
+	assert_int_equal(store_baseline_delete(s, "v6.1"), 0);
+	assert_int_equal(store_baseline_delete(s, "v6.1"), -ENOENT);
+	assert_int_equal(store_list_baselines(s, &v, &n), 0);
+	assert_int_equal(n, 1);
+	store_baselines_free(v, n);
+	store_close(s);
+}
+
+static int64_t query_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static bool has_column(sqlite3 *db, const char *table, const char *column)
+{
+	char sql[128];
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM pragma_table_info('%s') WHERE name = '%s'",
+		 table, column);
+	return query_int(db, sql) == 1;
+}
+
+/* every key of every field table has its column: a new field needs a migration */
+static void test_columns_follow_field_tables(void **state)
+{
+	const struct {
+		const char *table;
+		const struct record_desc *d;
+	} t[] = {
+		{"runs", &run_info_desc},	{"runs", &run_env_desc},
+		{"devices", &run_device_desc},	{"metrics", &run_metric_desc},
+		{"findings", &finding_desc},
+	};
+	struct store *s = open_new("columns.db");
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		for (size_t j = 0; j < t[i].d->nfields; j++)
+			if (!has_column(s->db, t[i].table, t[i].d->fields[j].key))
+				fail_msg("table %s has no column '%s'", t[i].table,
+					 t[i].d->fields[j].key);
+	store_close(s);
+}
+
+static void test_migrations(void **state)
+{
+	static const char *const bad_tail = "CREATE TABLE t3 (x); SELECT nonsense FROM nowhere;";
+	struct migration m[] = {
+		store_migrations[0],
+		{2, "CREATE TABLE extra (x);"},
+		{3, bad_tail},
+	};
+	struct store *s = open_new("migrate.db");
+
+	(void)state;
+	/* a new file: at the current version, marked as ours, the step logged */
+	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(query_int(s->db, "PRAGMA application_id"), STORE_APPLICATION_ID);
+	assert_int_equal(query_int(s->db, "SELECT count(*) FROM migrations"), store_nmigrations);
+	assert_int_equal(query_int(s->db, "PRAGMA foreign_keys"), 1);
+	save_sample(s, "keep", "2026-11-30T05:12:00Z");
+	store_close(s);
+	/* reopening changes nothing */
+	s = open_new("migrate.db");
+	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(query_int(s->db, "SELECT count(*) FROM migrations"), store_nmigrations);
+	assert_int_equal(query_int(s->db, "SELECT count(*) FROM runs"), 1);
+	/* later steps apply in order, each whole or not at all */
+	assert_true(store_migrate(s, m, ARRAY_SIZE(m)) < 0);
+	assert_int_equal(query_int(s->db, "PRAGMA user_version"), 2);
+	assert_int_equal(query_int(s->db, "SELECT count(*) FROM extra"), 0);
+	assert_int_equal(query_int(s->db, "SELECT count(*) FROM sqlite_master WHERE name='t3'"), 0);
+	assert_int_equal(query_int(s->db, "SELECT max(version) FROM migrations"), 2);
+	/* a database from a newer usbperf is not touched */
+	assert_int_equal(sqlite3_exec(s->db, "PRAGMA user_version = 99", NULL, NULL, NULL), 0);
+	store_close(s);
+	assert_int_equal(store_open(path_in("migrate.db"), &s), -EPROTONOSUPPORT);
+}
+
+/* two processes creating one database at once: one migrates, the other waits */
+static void test_concurrent_create(void **state)
+{
+	struct store *s;
+	pid_t pid[4];
+	int status;
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		pid[i] = fork();
+		assert_true(pid[i] >= 0);
+		if (pid[i] == 0) {
+			char id[16];
+
+			int r = store_open(path_in("race.db"), &s);
+
+			if (r < 0) {
+				fprintf(stderr, "child %d: %s\n", i, strerror(-r));
+				_exit(1);
+			}
+			snprintf(id, sizeof(id), "race%d", i);
+			save_sample(s, id, "2026-11-30T05:12:00Z");
+			store_close(s);
+			_exit(0);
+		}
+	}
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(waitpid(pid[i], &status, 0), pid[i]);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	s = open_new("race.db");
+	assert_int_equal(query_int(s->db, "SELECT count(*) FROM runs"), 4);
+	assert_int_equal(query_int(s->db, "SELECT count(*) FROM migrations"), store_nmigrations);
+	store_close(s);
+}
+
+static bool exists(const char *p)
+{
+	struct stat sb;
+
+	return stat(p, &sb) == 0;
+}
+
+static void write_file(const char *p, const char *text)
+{
+	FILE *f = fopen(p, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* what is not ours is refused untouched, and nothing is created by a refusal */
+static void test_refusals(void **state)
+{
+	static const char notes[] = "not a database, and longer than a header may be ..........."
+				    "........................................................\n";
+	struct store *s = (void *)&s;
+	struct stat sb;
+	sqlite3 *db;
+	char other[300];
+
+	(void)state;
+	assert_int_equal(store_open_flags(path_in("missing.db"), STORE_OPEN_EXISTING, &s), -ENOENT);
+	assert_false(exists(path_in("missing.db")));
+	assert_int_equal(store_open(dir, &s), -EISDIR);
+	/* a text file */
+	write_file(path_in("notes.txt"), notes);
+	assert_int_equal(store_open(path_in("notes.txt"), &s), -EBADMSG);
+	assert_int_equal(stat(path_in("notes.txt"), &sb), 0);
+	assert_int_equal(sb.st_size, strlen(notes));
+	snprintf(other, sizeof(other), "%s-wal", path_in("notes.txt"));
+	assert_false(exists(other));
+	/* somebody else's SQLite database */
+	assert_int_equal(sqlite3_open(path_in("other.db"), &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE runs (x)", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open(path_in("other.db"), &s), -EBADMSG);
+	assert_true(s == (void *)&s);
+	/* missing parents are made, private */
+	s = open_new("a/b/history.db");
+	store_close(s);
+	assert_int_equal(stat(path_in("a/b"), &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0700);
+	assert_int_equal(stat(path_in("a"), &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0700);
+	write_file(path_in("file"), "x");
+	assert_int_equal(store_open(path_in("file/history.db"), &s), -ENOTDIR);
+}
+
+/* WAL: another connection, and another process, see a committed run at once */
+static void test_second_connection(void **state)
+{
+	struct store *s1 = open_new("wal.db"), *s2 = open_new("wal.db");
+	struct run_record r;
+	pid_t pid;
+	int status;
+
+	(void)state;
+	save_sample(s1, "from-s1", "2026-11-30T05:12:00Z");
+	assert_int_equal(store_load_run(s2, "from-s1", &r), 0);
+	run_record_release(&r);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct store *c;
+
+		if (store_open(path_in("wal.db"), &c) < 0)
+			_exit(1);
+		save_sample(c, "from-child", "2026-11-30T05:13:00Z");
+		_exit(0); /* no close: no checkpoint, the run is only in the WAL */
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(store_load_run(s1, "from-child", &r), 0);
+	assert_int_equal(r.nmetrics, 3);
+	run_record_release(&r);
+	assert_int_equal(store_load_run(s2, "from-child", &r), 0);
+	run_record_release(&r);
+	store_close(s1);
+	store_close(s2);
+}
+
+static void test_default_path(void **state)
+{
+	char *p = NULL;
+
+	(void)state;
+	setenv("XDG_DATA_HOME", "/data", 1);
+	setenv("HOME", "/home/u", 1);
+	assert_int_equal(store_default_path(&p), 0);
+	assert_string_equal(p, "/data/usbperf/history.db");
+	free(p);
+	setenv("XDG_DATA_HOME", "relative", 1); /* invalid in the XDG spec */
+	assert_int_equal(store_default_path(&p), 0);
+	assert_string_equal(p, "/home/u/.local/share/usbperf/history.db");
+	free(p);
+	unsetenv("XDG_DATA_HOME");
+	assert_int_equal(store_default_path(&p), 0);
+	assert_string_equal(p, "/home/u/.local/share/usbperf/history.db");
+	free(p);
+	/* "/" or nothing: the password database's home, "/root" for root without one */
+	setenv("HOME", "/", 1);
+	assert_int_equal(store_default_path(&p), 0);
+	assert_true(strncmp(p, "/", 1) == 0 && strncmp(p, "//", 2) != 0);
+	assert_non_null(strstr(p, "/.local/share/usbperf/history.db"));
+	if (geteuid() == 0)
+		assert_string_equal(p, "/root/.local/share/usbperf/history.db");
+	free(p);
+	unsetenv("HOME");
+	assert_int_equal(store_default_path(&p), 0);
+	assert_non_null(strstr(p, "/.local/share/usbperf/history.db"));
+	free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_save_is_atomic),
+		cmocka_unit_test(test_prefix),
+		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_baselines),
+		cmocka_unit_test(test_columns_follow_field_tables),
+		cmocka_unit_test(test_migrations),
+		cmocka_unit_test(test_concurrent_create),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_second_connection),
+		cmocka_unit_test(test_default_path),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
