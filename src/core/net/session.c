@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <linux/sockios.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -518,6 +520,47 @@ static void stop_streams(struct net_session *s)
 	}
 }
 
+/* Bytes a socket still holds: sent but unacknowledged (SIOCOUTQ) or unread (SIOCINQ). */
+static int queued(int fd, unsigned long req)
+{
+	int n = 0;
+
+	return ioctl(fd, req, &n) < 0 ? 0 : n;
+}
+
+/*
+ * Let the last bytes land before the count stops. A client that sent a
+ * byte count waits until the peer has acknowledged them all (iperf3's
+ * server stops counting when TEST_END arrives, before it reads what is
+ * still queued); a server at TEST_END first reads what already arrived.
+ */
+static void settle(struct net_session *s)
+{
+	bool client_limit = s->client && (s->sh.limit_bytes || s->sh.limit_blocks);
+	uint64_t until;
+
+	if (s->end != NET_END_DONE || (s->client && !client_limit))
+		return;
+	until = clock_now_ns() + (uint64_t)(s->client ? 2000 : 250) * 1000000u;
+	while (clock_now_ns() < until) {
+		struct timespec ms = {.tv_nsec = 1000000};
+		bool busy = false;
+		size_t i;
+
+		for (i = 0; i < s->nstreams && !busy; i++) {
+			const struct net_stream *st = &s->streams[i];
+
+			if (s->client && st->sender)
+				busy = queued(st->fd, SIOCOUTQ) > 0;
+			else if (!s->client && !st->sender)
+				busy = queued(st->fd, SIOCINQ) > 0;
+		}
+		if (!busy)
+			return;
+		nanosleep(&ms, NULL);
+	}
+}
+
 void net_session_run(struct net_session *s)
 {
 	int r;
@@ -538,6 +581,7 @@ void net_session_run(struct net_session *s)
 		s->end_err = -r;
 	}
 	run_loop(s);
+	settle(s);
 	stop_streams(s);
 }
 
