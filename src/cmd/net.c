@@ -270,6 +270,17 @@ static const struct option long_options[] = {
 	{NULL, 0, NULL, 0},
 };
 
+/* an option as the user typed it, for a message: "-t" or "--udp-64bit" */
+static void opt_name(int c, char *buf, size_t len)
+{
+	size_t i;
+
+	snprintf(buf, len, "-%c", c > 32 && c < 127 ? c : '?');
+	for (i = 0; long_options[i].name; i++)
+		if (long_options[i].val == c && c >= 256)
+			snprintf(buf, len, "--%s", long_options[i].name);
+}
+
 static int parse_args(int argc, char **argv, struct global_opts *g, struct net_opts *o)
 {
 	const char *name = o->server ? "net server" : "net client";
@@ -298,12 +309,15 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct net_o
 		if (r < 0)
 			return r;
 		if (r == 0) {
-			if (c != '?' && c != ':') {
-				log_error("%s: option '%s' is for the %s (see 'usbperf net -h')", name,
-					  argv[optind - 1], o->server ? "client" : "server");
+			char opt[32];
+
+			if (c == '?' || c == ':') {
+				bad_option("net", c, argv);
 				return -EINVAL;
 			}
-			bad_option(name, c, argv);
+			opt_name(c, opt, sizeof(opt));
+			log_error("%s: option '%s' is for the %s (see 'usbperf net -h')", name, opt,
+				  o->server ? "client" : "server");
 			return -EINVAL;
 		}
 	}

@@ -546,8 +546,9 @@ int net_server_run(const struct net_server_config *c, char **ret_why)
 		r = listen_fresh(&sv);
 	net_addr_str((struct sockaddr *)&sv.addr.ss, true, buf, sizeof(buf));
 	if (r < 0) {
-		if (asprintf(ret_why, "cannot listen on %s: %s", c->bind_addr ? buf : "port",
-			     strerror(-r)) < 0)
+		if ((c->bind_addr ? asprintf(ret_why, "cannot listen on %s: %s", buf, strerror(-r))
+				  : asprintf(ret_why, "cannot listen on port %u: %s", c->port,
+					     strerror(-r))) < 0)
 			*ret_why = NULL;
 		return r;
 	}
