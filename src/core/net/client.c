@@ -155,7 +155,7 @@ static void shared_setup(struct client *cl)
 	bool sends = !cl->p.reverse;
 
 	*sh = (struct net_shared){.proto = cl->p.proto, .udp_64bit = cl->p.udp_64bit,
-				  .len = cl->p.len, .rate_bps = cl->p.rate_bps,
+				  .len = cl->p.len, .window = cl->p.window, .rate_bps = cl->p.rate_bps,
 				  .pacing_us = cl->p.pacing_timer_us, .wake_fd = -1};
 	/* iperf3's end rule: bytes or blocks this end sent, or received when it only receives */
 	if (sends) {

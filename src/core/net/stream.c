@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Stream threads: TCP and UDP, send and receive, paced to an absolute schedule. */
-#include "core/net/stream.h"
+#include "core/net/stream_priv.h"
 #include "core/net/sock.h"
 #include "util/clock.h"
 
@@ -47,7 +47,7 @@ int net_stream_id(unsigned index)
 	return index == 0 ? 1 : (int)index + 2;
 }
 
-static void wake(struct net_shared *sh)
+void net_stream_wake(struct net_shared *sh)
 {
 	uint64_t one = 1;
 
@@ -56,13 +56,13 @@ static void wake(struct net_shared *sh)
 	}
 }
 
-static bool running(const struct net_stream *s)
+bool net_stream_running(const struct net_stream *s)
 {
 	return net_phase_get(s->sh) == NET_PHASE_RUN;
 }
 
 /* Take the next block from a shared byte or block budget; false when it is spent. */
-static bool claim(struct net_shared *sh)
+bool net_stream_claim(struct net_shared *sh)
 {
 	if (sh->limit_bytes &&
 	    __atomic_fetch_add(&sh->claimed_bytes, sh->len, __ATOMIC_RELAXED) >= sh->limit_bytes)
@@ -73,23 +73,31 @@ static bool claim(struct net_shared *sh)
 	return true;
 }
 
+void net_stream_unclaim(struct net_shared *sh, uint64_t blocks)
+{
+	if (sh->limit_bytes)
+		__atomic_fetch_sub(&sh->claimed_bytes, blocks * sh->len, __ATOMIC_RELAXED);
+	if (sh->limit_blocks)
+		__atomic_fetch_sub(&sh->claimed_blocks, blocks, __ATOMIC_RELAXED);
+}
+
 /*
  * Sleep until `sent` bytes are due on the rate's schedule from t0: the
  * schedule is absolute, so an oversleep is made up by the next sends and the
  * average holds exactly. Long waits are cut so a phase change is seen.
  */
-static bool pace(struct net_stream *s, uint64_t sent)
+bool net_stream_pace(struct net_stream *s, uint64_t sent)
 {
 	const struct net_shared *sh = s->sh;
 	uint64_t due, now;
 
 	if (!sh->rate_bps)
-		return running(s);
+		return net_stream_running(s);
 	due = sh->t0_ns + (uint64_t)((double)sent * 8e9 / (double)sh->rate_bps);
 	for (;;) {
 		struct timespec ts;
 
-		if (!running(s))
+		if (!net_stream_running(s))
 			return false;
 		now = clock_now_ns();
 		if (now >= due)
@@ -106,25 +114,25 @@ static bool pace(struct net_stream *s, uint64_t sent)
 	}
 }
 
-static void add(struct net_stream *s, size_t n, bool block_done, uint64_t packets)
+void net_stream_add(struct net_stream *s, size_t n, uint64_t blocks, uint64_t packets)
 {
 	pthread_mutex_lock(&s->lock);
 	s->c.bytes += n;
-	s->c.blocks += block_done;
+	s->c.blocks += blocks;
 	if (packets)
 		s->c.packets = packets;
 	pthread_mutex_unlock(&s->lock);
 }
 
 /* Soft errors a stream rides over; anything else ends it. */
-static bool transient(int err)
+bool net_stream_transient(int err)
 {
 	return err == EAGAIN || err == EWOULDBLOCK || err == EINTR || err == ENOBUFS;
 }
 
-static void end_stream(struct net_stream *s, int err)
+void net_stream_end(struct net_stream *s, int err)
 {
-	if (err && running(s))
+	if (err && net_stream_running(s))
 		s->error = -err;
 }
 
@@ -143,65 +151,32 @@ static void tcp_send(struct net_stream *s)
 		if (per < chunk)
 			chunk = per;
 	}
-	while (running(s)) {
+	while (net_stream_running(s)) {
 		size_t want = sh->len - off < chunk ? sh->len - off : chunk;
 		ssize_t n;
 
-		if (off == 0 && !claim(s->sh))
+		if (off == 0 && !net_stream_claim(s->sh))
 			break;
-		if (!pace(s, sent))
+		if (!net_stream_pace(s, sent))
 			break;
 		n = send(s->fd, s->buf + off, want, MSG_NOSIGNAL);
 		if (n < 0) {
-			if (transient(errno))
+			if (net_stream_transient(errno))
 				continue;
-			end_stream(s, errno);
+			net_stream_end(s, errno);
 			break;
 		}
 		sent += (size_t)n;
 		off += (size_t)n;
-		add(s, (size_t)n, off >= sh->len, 0);
+		net_stream_add(s, (size_t)n, off >= sh->len, 0);
 		if (off >= sh->len)
 			off = 0;
 	}
 }
 
-static void udp_send(struct net_stream *s)
-{
-	const struct net_shared *sh = s->sh;
-	uint64_t counter = 0, sent = 0;
-
-	while (running(s)) {
-		ssize_t n;
-
-		if (!claim(s->sh) || !pace(s, sent))
-			break;
-		net_udp_stamp(s->buf, clock_now_ns(), counter + 1, sh->udp_64bit);
-		n = send(s->fd, s->buf, sh->len, MSG_NOSIGNAL);
-		if (n < 0) {
-			if (transient(errno)) {
-				/* the claimed block is given back: it was not sent */
-				if (sh->limit_bytes)
-					__atomic_fetch_sub(&s->sh->claimed_bytes, sh->len,
-							   __ATOMIC_RELAXED);
-				if (sh->limit_blocks)
-					__atomic_fetch_sub(&s->sh->claimed_blocks, 1,
-							   __ATOMIC_RELAXED);
-				continue;
-			}
-			end_stream(s, errno);
-			break;
-		}
-		counter++;
-		sent += (size_t)n;
-		add(s, (size_t)n, true, counter);
-	}
-}
-
-static void count_received(struct net_stream *s, size_t n)
+void net_stream_received(struct net_stream *s, size_t n)
 {
 	struct net_shared *sh = s->sh;
-
 	uint64_t total;
 
 	if (!sh->recv_limit)
@@ -209,7 +184,7 @@ static void count_received(struct net_stream *s, size_t n)
 	total = __atomic_add_fetch(&sh->received, n, __ATOMIC_RELAXED);
 	/* only the receive that crosses the limit wakes the main loop */
 	if (total >= sh->recv_limit && total - n < sh->recv_limit)
-		wake(sh);
+		net_stream_wake(sh);
 }
 
 static void tcp_recv(struct net_stream *s)
@@ -220,47 +195,16 @@ static void tcp_recv(struct net_stream *s)
 		if (n == 0)
 			break;
 		if (n < 0) {
-			if (transient(errno))
+			if (net_stream_transient(errno))
 				continue;
-			end_stream(s, errno);
+			net_stream_end(s, errno);
 			break;
 		}
 		/* after the end, keep draining so the peer's sender never blocks */
-		if (!running(s))
+		if (!net_stream_running(s))
 			continue;
-		add(s, (size_t)n, false, 0);
-		count_received(s, (size_t)n);
-	}
-}
-
-static void udp_recv(struct net_stream *s)
-{
-	bool c64 = s->sh->udp_64bit;
-
-	while (net_phase_get(s->sh) != NET_PHASE_EXIT) {
-		ssize_t n = recv(s->fd, s->buf, s->buflen, 0);
-		uint64_t sent_ns, counter, now;
-
-		if (n < 0) {
-			if (transient(errno) || errno == ECONNREFUSED)
-				continue;
-			end_stream(s, errno);
-			break;
-		}
-		if (!running(s))
-			continue;
-		now = clock_now_ns();
-		pthread_mutex_lock(&s->lock);
-		s->c.bytes += (size_t)n;
-		if (net_udp_parse(s->buf, (size_t)n, c64, &sent_ns, &counter) == 0) {
-			double transit = now >= sent_ns ? (double)(now - sent_ns) / 1e9
-							: (double)(sent_ns - now) / 1e9;
-
-			net_udp_rx_account(&s->c.rx, counter, transit);
-			s->c.packets = s->c.rx.packets;
-		}
-		pthread_mutex_unlock(&s->lock);
-		count_received(s, (size_t)n);
+		net_stream_add(s, (size_t)n, 0, 0);
+		net_stream_received(s, (size_t)n);
 	}
 }
 
@@ -271,11 +215,11 @@ static void *stream_main(void *arg)
 	if (s->sender && s->sh->rate_bps)
 		prctl(PR_SET_TIMERSLACK, 1UL); /* short paced sleeps end on time */
 	if (s->sender)
-		s->sh->proto == NET_UDP ? udp_send(s) : tcp_send(s);
+		s->sh->proto == NET_UDP ? net_udp_send(s) : tcp_send(s);
 	else
-		s->sh->proto == NET_UDP ? udp_recv(s) : tcp_recv(s);
+		s->sh->proto == NET_UDP ? net_udp_recv(s) : tcp_recv(s);
 	__atomic_store_n(&s->done, true, __ATOMIC_RELEASE);
-	wake(s->sh);
+	net_stream_wake(s->sh);
 	return NULL;
 }
 
@@ -288,10 +232,11 @@ int net_stream_init(struct net_stream *s, int id, int fd, bool sender, struct ne
 	s->fd = fd;
 	s->sender = sender;
 	s->sh = sh;
+	s->batch = 1;
 	if (!sender && sh->proto == NET_TCP)
 		len = len < TCP_RECV_MIN ? TCP_RECV_MIN : len;
-	if (!sender && sh->proto == NET_UDP)
-		len = NET_MAX_UDP_LEN; /* a longer datagram than agreed is still read whole */
+	if (sh->proto == NET_UDP)
+		net_udp_setup(s, &len);
 	s->buf = malloc(len);
 	if (!s->buf)
 		return -ENOMEM;

@@ -25,6 +25,7 @@ struct net_shared {
 	enum net_proto proto;
 	bool udp_64bit;
 	uint64_t len;		 /* block / datagram length */
+	uint64_t window;	 /* socket buffers the test set, 0: the defaults */
 	uint64_t rate_bps;	 /* per stream, 0: unpaced */
 	uint64_t pacing_us;	 /* TCP with a rate: write what this much time carries */
 	uint64_t limit_bytes;	 /* senders stop when all of them together sent this; 0 none */
@@ -76,6 +77,8 @@ struct net_stream {
 	struct net_counters c; /* under lock */
 	unsigned char *buf;
 	size_t buflen;
+	unsigned batch;	 /* UDP datagrams (or merged buffers) per system call */
+	size_t slot;	 /* bytes of buf per datagram of a batch */
 };
 
 /* iperf3's stream ids: 1, then 3, 4, 5 ... (2 is never used) */
