@@ -34,6 +34,7 @@ void usage_net(void)
 	       "  -4, -6              IPv4 or IPv6 only\n"
 	       "  -i, --interval SEC  interval rows every SEC (default 1, 0 for none)\n"
 	       "  --timeout SEC       a silent peer is given up after SEC (default 10)\n"
+	       "  --sysroot DIR|FILE  read the interface's USB facts from a recorded tree\n"
 	       "  -F, --format FMT    text, json or csv;  -o, --output FILE;  -q, --quiet\n"
 	       "server:\n"
 	       "  -1, --one-off       serve one test, then exit\n"
@@ -66,13 +67,14 @@ enum {
 	O_TIMEOUT,
 	O_BIDIR,
 	O_UDP64,
+	O_SYSROOT,
 };
 
 struct net_opts {
 	bool server;
 	unsigned port;
 	int family;
-	const char *bind_addr, *bind_dev, *host;
+	const char *bind_addr, *bind_dev, *host, *sysroot;
 	double interval_s, timeout_s;
 	bool one_off;
 	bool time_set, bytes_set, blocks_set, len_set, rate_set;
@@ -130,6 +132,9 @@ static int opt_common(int c, const char *arg, struct net_opts *o)
 	case O_TIMEOUT:
 		if (parse_duration(arg, 0.1, 3600, &o->timeout_s) < 0)
 			return bad("--timeout", arg, "0.1..3600 seconds");
+		return 1;
+	case O_SYSROOT:
+		o->sysroot = arg;
 		return 1;
 	}
 	return 0;
@@ -266,6 +271,7 @@ static const struct option long_options[] = {
 	{"congestion", required_argument, NULL, 'C'},
 	{"tos", required_argument, NULL, 'S'},
 	{"udp-64bit", no_argument, NULL, O_UDP64},
+	{"sysroot", required_argument, NULL, O_SYSROOT},
 	COMMON_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
@@ -473,7 +479,7 @@ int cmd_net(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc - 1, argv + 1, g, &o);
 	if (r > 0)
 		return EXIT_OK;
-	if (r < 0 || check_output(g) < 0)
+	if (r < 0 || check_output(g) < 0 || (o.sysroot && open_sysroot(o.sysroot) < 0))
 		return EXIT_USAGE;
 	return o.server ? run_server(g, &o) : run_client(g, &o);
 }

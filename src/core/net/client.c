@@ -357,9 +357,11 @@ static void check_route(struct client *cl)
 		if (cl->c->on_event)
 			cl->c->on_event(cl->c->ctx, cl->rep->warnings[cl->rep->nwarnings - 1]);
 	}
-	if (dev || via[0])
+	if (dev || via[0]) {
 		net_link_describe(cl->rep, dev ? dev : via, cl->p.proto == NET_UDP,
 				  (unsigned)cl->p.len);
+		net_link_notes(cl->rep, &cl->p);
+	}
 }
 
 static int connect_control(struct client *cl)

@@ -51,3 +51,5 @@ double net_goodput_ceiling(double bulk_Bps, const struct net_framing *f, unsigne
  * the device, driver, speed, bulk ceiling, framing and goodput ceilings.
  */
 void net_link_describe(struct net_report *rep, const char *ifname, bool udp, unsigned len);
+/* Notes on what the USB link means for this test: the ceiling's derivation, half duplex. */
+void net_link_notes(struct net_report *rep, const struct net_params *p);

@@ -442,9 +442,11 @@ static void describe(struct conn *cn)
 	if (!dev && getpeername(cn->ctrl, (struct sockaddr *)&a.ss, &len) == 0 &&
 	    net_route_iface((struct sockaddr *)&a.ss, via, sizeof(via)) < 0)
 		via[0] = '\0';
-	if (dev || via[0])
+	if (dev || via[0]) {
 		net_link_describe(&cn->rep, dev ? dev : via, cn->p.proto == NET_UDP,
 				  (unsigned)cn->p.len);
+		net_link_notes(&cn->rep, &cn->p);
+	}
 }
 
 static void finish(struct conn *cn)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <linux/sockios.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -230,6 +231,19 @@ static void tick(struct net_session *s, uint64_t now, bool last)
 	memcpy(s->retr_prev, retr, s->nstreams * sizeof(*retr));
 }
 
+/* getrusage, not /proc/stat: nothing here may depend on --sysroot */
+static void cpu_now(struct net_cpu *ret)
+{
+	struct rusage ru;
+
+	memset(ret, 0, sizeof(*ret));
+	if (getrusage(RUSAGE_SELF, &ru) == 0) {
+		ret->user_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+		ret->sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	}
+	ret->wall_s = (double)clock_now_ns() / NS;
+}
+
 /* The omitted seconds are over: everything counts from here. */
 static void end_omit(struct net_session *s, uint64_t now)
 {
@@ -245,7 +259,7 @@ static void end_omit(struct net_session *s, uint64_t now)
 	s->t_omit = now;
 	s->t_tick_base = now;
 	s->tick = 1;
-	cpu_sample_take(&s->cpu0);
+	cpu_now(&s->cpu0);
 }
 
 static uint64_t at(uint64_t base, double secs)
@@ -475,15 +489,15 @@ static void finals(struct net_session *s, const struct net_counters *cur, const 
 }
 
 /* iperf3's figure: this process's CPU time over wall time, percent of one CPU */
-static void cpu_percent(struct net_session *s, const struct cpu_sample *c1)
+static void cpu_percent(struct net_session *s, const struct net_cpu *c1)
 {
 	double wall = c1->wall_s - s->cpu0.wall_s;
 
 	s->cpu_user = s->cpu_sys = s->cpu_total = NAN;
 	if (wall <= 0)
 		return;
-	s->cpu_user = 100.0 * (c1->self_user_s - s->cpu0.self_user_s) / wall;
-	s->cpu_sys = 100.0 * (c1->self_sys_s - s->cpu0.self_sys_s) / wall;
+	s->cpu_user = 100.0 * (c1->user_s - s->cpu0.user_s) / wall;
+	s->cpu_sys = 100.0 * (c1->sys_s - s->cpu0.sys_s) / wall;
 	s->cpu_total = s->cpu_user + s->cpu_sys;
 }
 
@@ -491,7 +505,7 @@ static void stop_streams(struct net_session *s)
 {
 	struct net_counters cur[s->nstreams ? s->nstreams : 1];
 	int64_t retr[s->nstreams ? s->nstreams : 1];
-	struct cpu_sample c1;
+	struct net_cpu c1;
 	size_t i;
 
 	net_phase_set(&s->sh, NET_PHASE_STOP);
@@ -499,7 +513,7 @@ static void stop_streams(struct net_session *s)
 	for (i = 0; i < s->nstreams; i++)
 		if (s->streams[i].sender)
 			net_stream_join(&s->streams[i]);
-	cpu_sample_take(&c1);
+	cpu_now(&c1);
 	snapshot_all(s, cur, retr);
 	if (s->omitting) {
 		/* stopped inside the omitted seconds: nothing was measured */
@@ -573,7 +587,7 @@ void net_session_run(struct net_session *s)
 	s->tick = 1;
 	s->cut_s = 0;
 	s->end = NET_END_NONE;
-	cpu_sample_take(&s->cpu0);
+	cpu_now(&s->cpu0);
 	net_phase_set(&s->sh, NET_PHASE_RUN);
 	r = start_threads(s);
 	if (r < 0) {

@@ -9,7 +9,6 @@
  */
 #include "core/net/net.h"
 #include "core/net/stream.h"
-#include "core/sys/cpustat.h"
 
 /* A stream's totals at the end; "meas" values leave the omitted seconds out. */
 struct net_stream_final {
@@ -22,6 +21,11 @@ struct net_stream_final {
 	uint64_t ooo, ooo_omit;
 	double jitter_s;
 	int error;
+};
+
+/* This process's CPU time and the wall clock: iperf3's CPU figure is their ratio. */
+struct net_cpu {
+	double user_s, sys_s, wall_s;
 };
 
 enum net_end {
@@ -65,7 +69,7 @@ struct net_session {
 	double cut_s;		/* start of the current interval, from t_start */
 	struct net_counters *base, *prev;
 	int64_t *retr_base, *retr_prev;
-	struct cpu_sample cpu0;
+	struct net_cpu cpu0;
 };
 
 /* Allocate the per-stream state; streams[] and nstreams must be set. */
