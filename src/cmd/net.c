@@ -369,6 +369,13 @@ static void show_event(void *ctx, const char *msg)
 		fprintf(stderr, "usbperf: net: %s\n", msg);
 }
 
+/* the client's early warnings (a bound device the route does not use) */
+static void client_event(void *ctx, const char *msg)
+{
+	(void)ctx;
+	log_warn("%s", msg);
+}
+
 struct server_ctx {
 	struct global_opts *g;
 	bool interrupted;
@@ -430,7 +437,7 @@ static int run_client(struct global_opts *g, const struct net_opts *o)
 		.host = o->host, .port = o->port, .family = o->family, .bind_addr = o->bind_addr,
 		.bind_dev = o->bind_dev, .p = o->p, .interval_s = o->interval_s,
 		.timeout_s = o->timeout_s, .stop = &signal_stop,
-		.on_interval = g->progress ? show_interval : NULL, .on_event = show_event, .ctx = g,
+		.on_interval = g->progress ? show_interval : NULL, .on_event = client_event, .ctx = g,
 	};
 	struct net_report rep = {0};
 	struct report view = {.command = "net"};

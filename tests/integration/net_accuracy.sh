@@ -78,6 +78,20 @@ points() {	# WHAT MEASURED EXPECTED POINTS
 }
 tcp_goodput() { awk -v r="$1" -v m="$MTU" 'BEGIN { printf "%.3f", r * (m - 52) / (m + 14) }'; }
 
+# --bind-dev: bound to the interface the route uses, quiet; bound to another, a warning first
+PORT=$((PORT + 1))
+timeout 30 ip netns exec "$B" "$USBPERF" -q net server -1 -i 0 -p "$PORT" >/dev/null 2>&1 &
+sleep 0.3
+timeout 30 ip netns exec "$A" "$USBPERF" -F json net client 10.77.1.2 -p "$PORT" -t 1 --bind-dev aR \
+	>"$WORK/c.json" 2>"$WORK/c.err"
+jq_check "$WORK/c.json" '.test.bind_dev == "aR" and .test.iface == "aR"' "--bind-dev aR: the test runs"
+check "--bind-dev aR: no warning" test ! -s "$WORK/c.err"
+wait
+expect_status 3 "--bind-dev lo towards 10.77.1.2" timeout 30 ip netns exec "$A" "$USBPERF" net client \
+	10.77.1.2 -p "$PORT" -t 1 --bind-dev lo --timeout 2
+check "warns that the route goes through aR, not lo" \
+	grep -q "warning: the route to 10.77.1.2 goes through aR, not lo" "$WORK/err"
+
 for rate in 95 750; do
 	burst=$([ $rate = 95 ] && echo 32kb || echo 128kb)
 	shape "${rate}mbit" "$burst"
