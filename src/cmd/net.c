@@ -29,8 +29,8 @@ void usage_net(void)
 	       "both:\n"
 	       "  -p, --port N        port (default 5201)\n"
 	       "  -B, --bind ADDR     bind to this local address\n"
-	       "  --bind-dev IFACE    bind every socket to this interface (SO_BINDTODEVICE), so the\n"
-	       "                      traffic really crosses it; needs CAP_NET_RAW\n"
+	       "  --bind-dev IFACE    bind every socket to this interface (SO_BINDTODEVICE),\n"
+	       "                      so the traffic really crosses it; needs CAP_NET_RAW\n"
 	       "  -4, -6              IPv4 or IPv6 only\n"
 	       "  -i, --interval SEC  interval rows every SEC (default 1, 0 for none)\n"
 	       "  --timeout SEC       a silent peer is given up after SEC (default 10)\n"
@@ -41,7 +41,8 @@ void usage_net(void)
 	       "client:\n"
 	       "  -u, --udp           UDP (default TCP)\n"
 	       "  -t, --time SEC      whole seconds to send (default 10)\n"
-	       "  -n, --bytes SIZE    send SIZE bytes instead (K M G = 1024-based, KB MB GB = 1000)\n"
+	       "  -n, --bytes SIZE    send SIZE bytes instead (K M G = 1024-based,\n"
+	       "                      KB MB GB = 1000-based)\n"
 	       "  -k, --blocks N      send N blocks instead\n"
 	       "  -l, --length SIZE   block length: TCP write (default 128K), UDP datagram\n"
 	       "                      (default 1460, 16..65507)\n"
@@ -177,6 +178,7 @@ static int opt_client(int c, const char *arg, struct net_opts *o)
 {
 	struct net_params *p = &o->p;
 	uint64_t v;
+	int r;
 
 	switch (c) {
 	case 'u':
@@ -184,9 +186,11 @@ static int opt_client(int c, const char *arg, struct net_opts *o)
 		return 1;
 	case 't':
 		o->time_set = true;
-		return whole_seconds("--time", arg, 1, NET_MAX_TIME_S, &p->time_s) < 0 ? -EINVAL : 1;
+		r = whole_seconds("--time", arg, 1, NET_MAX_TIME_S, &p->time_s);
+		return r < 0 ? r : 1;
 	case 'O':
-		return whole_seconds("--omit", arg, 0, NET_MAX_OMIT_S, &p->omit_s) < 0 ? -EINVAL : 1;
+		r = whole_seconds("--omit", arg, 0, NET_MAX_OMIT_S, &p->omit_s);
+		return r < 0 ? r : 1;
 	case 'P':
 		if (parse_u64(arg, 1, NET_MAX_STREAMS, &p->parallel) < 0)
 			return bad("--parallel", arg, "1..128 streams");
@@ -291,11 +295,11 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct net_o
 {
 	const char *name = o->server ? "net server" : "net client";
 	int c, r;
+	static const char shortopts[] = COMMON_SHORT_OPTIONS "p:B:46i:1ut:n:k:l:b:P:RO:w:M:NC:S:";
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS "p:B:46i:1ut:n:k:l:b:P:RO:w:M:NC:S:",
-				long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, long_options, NULL)) != -1) {
 		r = common_option(c, optarg, g);
 		if (r < 0)
 			return -EINVAL;
@@ -437,7 +441,8 @@ static int run_client(struct global_opts *g, const struct net_opts *o)
 		.host = o->host, .port = o->port, .family = o->family, .bind_addr = o->bind_addr,
 		.bind_dev = o->bind_dev, .p = o->p, .interval_s = o->interval_s,
 		.timeout_s = o->timeout_s, .stop = &signal_stop,
-		.on_interval = g->progress ? show_interval : NULL, .on_event = client_event, .ctx = g,
+		.on_interval = g->progress ? show_interval : NULL,
+		.on_event = client_event, .ctx = g,
 	};
 	struct net_report rep = {0};
 	struct report view = {.command = "net"};

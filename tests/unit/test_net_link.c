@@ -103,13 +103,14 @@ static const struct {
 	{"/sys/class/net/lo/mtu", "65536\n"},
 };
 
+#define USB_IF "/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0"
+
 static const struct {
 	const char *path, *target;
 } tree_links[] = {
 	{"/sys/class/net/usb0", "../../devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0/net/usb0"},
-	{"/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0/net/usb0/device", "../../../1-2:1.0"},
-	{"/sys/devices/pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0/driver",
-	 "../../../../../../bus/usb/drivers/cdc_ncm"},
+	{USB_IF "/net/usb0/device", "../../../1-2:1.0"},
+	{USB_IF "/driver", "../../../../../../bus/usb/drivers/cdc_ncm"},
 };
 
 static int make_tree(void **state)

@@ -20,9 +20,10 @@ static void test_msg_length(void **state)
 		{{0, 0, 0, 123}, 8192, 0, 123},	      /* iperf3 3.12's TCP parameters */
 		{{0, 0, 0x20, 0}, 8192, 0, 8192},     /* exactly the cap */
 		{{0, 0, 0x20, 1}, 8192, -EMSGSIZE, 0}, /* one past it */
-		{{0, 0, 0, 0}, 8192, -EBADMSG, 0},    /* empty: iperf3 would calloc(1) and parse "" */
+		{{0, 0, 0, 0}, 8192, -EBADMSG, 0},    /* empty: nothing to parse */
 		{{0xff, 0xff, 0xff, 0xff}, NET_RESULTS_MAX, -EMSGSIZE, 0},
-		{{0x80, 0, 0, 1}, NET_RESULTS_MAX, -EMSGSIZE, 0}, /* a negative int32 read as length */
+		/* a negative int32 read as a length */
+		{{0x80, 0, 0, 1}, NET_RESULTS_MAX, -EMSGSIZE, 0},
 	};
 	size_t i;
 
@@ -32,8 +33,8 @@ static void test_msg_length(void **state)
 		int r = net_msg_length(cases[i].hdr, cases[i].max, &got);
 
 		if (r != cases[i].ret || (r == 0 && got != cases[i].want))
-			fail_msg("case %zu: ret %d len %zu, expected %d %zu", i, r, got, cases[i].ret,
-				 cases[i].want);
+			fail_msg("case %zu: ret %d len %zu, expected %d %zu", i, r, got,
+				 cases[i].ret, cases[i].want);
 		if (r < 0 && got != 77)
 			fail_msg("case %zu: length written on failure", i);
 	}
@@ -166,12 +167,14 @@ static void test_params_decode(void **state)
 			if (ie != c->ie)
 				fail_msg("case %zu: iperf3 error %d, expected %d", i, ie, c->ie);
 			if (!strstr(why.buf, c->why))
-				fail_msg("case %zu: reason \"%s\" lacks \"%s\"", i, why.buf, c->why);
+				fail_msg("case %zu: reason \"%s\" lacks \"%s\"", i, why.buf,
+					 c->why);
 			if (p.time_s != 4242)
 				fail_msg("case %zu: params written on failure", i);
 		} else if (p.proto != c->proto || p.time_s != c->time_s || p.omit_s != c->omit_s ||
 			   p.bytes != c->bytes || p.parallel != c->parallel || p.len != c->len ||
-			   p.rate_bps != c->rate || p.reverse != c->reverse || p.bidir != c->bidir) {
+			   p.rate_bps != c->rate || p.reverse != c->reverse ||
+			   p.bidir != c->bidir) {
 			fail_msg("case %zu (%s): decoded wrong", i, c->json);
 		}
 		strbuf_release(&why);
@@ -312,7 +315,8 @@ static void test_results_decode_bad(void **state)
 				       bad_results[i].max_streams, &r, &why) != -EINVAL)
 			fail_msg("case %zu accepted", i);
 		if (!strstr(why.buf, bad_results[i].why))
-			fail_msg("case %zu: reason \"%s\" lacks \"%s\"", i, why.buf, bad_results[i].why);
+			fail_msg("case %zu: reason \"%s\" lacks \"%s\"", i, why.buf,
+				 bad_results[i].why);
 		assert_int_equal(r.nstreams, 99);
 		strbuf_release(&why);
 	}

@@ -156,9 +156,13 @@ static void shared_setup(struct client *cl)
 	struct net_shared *sh = &cl->s.sh;
 	bool sends = !cl->p.reverse;
 
-	*sh = (struct net_shared){.proto = cl->p.proto, .udp_64bit = cl->p.udp_64bit,
-				  .len = cl->p.len, .window = cl->p.window, .rate_bps = cl->p.rate_bps,
-				  .pacing_us = cl->p.pacing_timer_us, .wake_fd = -1};
+	*sh = (struct net_shared){.proto = cl->p.proto,
+				  .udp_64bit = cl->p.udp_64bit,
+				  .len = cl->p.len,
+				  .window = cl->p.window,
+				  .rate_bps = cl->p.rate_bps,
+				  .pacing_us = cl->p.pacing_timer_us,
+				  .wake_fd = -1};
 	/* iperf3's end rule: bytes or blocks this end sent, or received when it only receives */
 	if (sends) {
 		sh->limit_bytes = cl->p.bytes;
@@ -191,13 +195,14 @@ static int create_streams(struct client *cl)
 
 		r = connect_stream(cl, &fd);
 		if (r < 0)
-			return fail(cl, r, "cannot open data stream %zu to %s: %s", i + 1, cl->rep->peer,
-				    strerror(-r));
+			return fail(cl, r, "cannot open data stream %zu to %s: %s", i + 1,
+				    cl->rep->peer, strerror(-r));
 		r = net_stream_init(&cl->s.streams[i], net_stream_id((unsigned)i), fd, sender,
 				    &cl->s.sh);
 		if (r < 0) {
 			cl->s.streams[i].fd = fd;
-			return fail(cl, r, "cannot set up data stream %zu: %s", i + 1, strerror(-r));
+			return fail(cl, r, "cannot set up data stream %zu: %s", i + 1,
+				    strerror(-r));
 		}
 	}
 	return 0;
@@ -209,8 +214,10 @@ static int server_error(struct client *cl)
 	int32_t ie = 0, err = 0;
 
 	if (net_read_full(cl->ctrl, b, 8, deadline(cl), NULL) == 0) {
-		ie = (int32_t)((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]);
-		err = (int32_t)((uint32_t)b[4] << 24 | (uint32_t)b[5] << 16 | (uint32_t)b[6] << 8 | b[7]);
+		ie = (int32_t)((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 |
+			       b[3]);
+		err = (int32_t)((uint32_t)b[4] << 24 | (uint32_t)b[5] << 16 | (uint32_t)b[6] << 8 |
+				b[7]);
 	}
 	if (err > 0)
 		return fail(cl, -EPROTO, "the server refused the test: %s (iperf3 error %d: %s)",
@@ -335,9 +342,10 @@ static int protocol(struct client *cl)
 			return fail(cl, r, "interrupted before the test started");
 		}
 		if (r < 0)
-			return fail(cl, r, "%s", r == -ECONNRESET ? "the server closed the connection"
-							       : r == -ETIMEDOUT ? "the server went silent"
-										 : strerror(-r));
+			return fail(cl, r, "%s",
+				    r == -ECONNRESET  ? "the server closed the connection"
+				    : r == -ETIMEDOUT ? "the server went silent"
+						      : strerror(-r));
 		r = on_state(cl, st, &done);
 		if (r < 0)
 			return r;

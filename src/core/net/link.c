@@ -248,20 +248,23 @@ void net_link_notes(struct net_report *rep, const struct net_params *p)
 	if (!rep->on_usb || !isfinite(rep->ceiling_tx_mbit_s))
 		return;
 	if (p->proto == NET_TCP)
-		net_report_note(rep, "USB ceiling: %.1f MB/s of bulk payload x %u B of TCP payload per "
-				     "%.1f B on the bus (a %u B frame, its headers and framing) = "
-				     "%.1f Mbit/s of goodput sent, %.1f received",
+		net_report_note(rep,
+				"USB ceiling: %.1f MB/s of bulk payload x %u B of TCP payload per "
+				"%.1f B on the bus (a %u B frame, its headers and framing) = "
+				"%.1f Mbit/s of goodput sent, %.1f received",
 				rep->usb.ceiling_mb_s, mtu - IPV4_HEADER - TCP_HEADER_TS,
 				rep->frame_tx_bytes, ETH_HEADER + mtu, rep->ceiling_tx_mbit_s,
 				rep->ceiling_rx_mbit_s);
 	else
-		net_report_note(rep, "USB ceiling: %.1f MB/s of bulk payload, %llu B datagrams with "
-				     "their UDP, IP and Ethernet headers and framing = %.1f Mbit/s "
-				     "of goodput sent, %.1f received",
+		net_report_note(rep,
+				"USB ceiling: %.1f MB/s of bulk payload, %llu B datagrams with "
+				"their UDP, IP and Ethernet headers and framing = %.1f Mbit/s "
+				"of goodput sent, %.1f received",
 				rep->usb.ceiling_mb_s, (unsigned long long)p->len,
 				rep->ceiling_tx_mbit_s, rep->ceiling_rx_mbit_s);
 	/* high speed and below: one half-duplex bus carries IN and OUT (and the ACKs) */
 	if ((p->bidir || p->proto == NET_TCP) && rep->usb.speed <= USB_SPEED_HIGH)
 		net_report_note(rep, "USB 2.0 is half duplex: %s share the one ceiling",
-				p->bidir ? "both directions" : "the data and the returning TCP ACKs");
+				p->bidir ? "both directions"
+					 : "the data and the returning TCP ACKs");
 }

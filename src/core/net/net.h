@@ -73,7 +73,8 @@ struct net_report {
 	bool on_usb;
 	struct usb_attach usb;
 	char *framing;	       /* the USB framing accounted for, in words */
-	double frame_tx_bytes, frame_rx_bytes; /* bus bytes per full-size frame sent / received here */
+	/* bus bytes per full-size frame, sent and received here */
+	double frame_tx_bytes, frame_rx_bytes;
 	/* the goodput the USB link allows after all headers, per direction; NaN off USB */
 	double ceiling_tx_mbit_s, ceiling_rx_mbit_s;
 	struct net_sum_row *rows;

@@ -11,44 +11,64 @@
 #include <string.h>
 #include <sys/random.h>
 
+struct code_name {
+	int code;
+	const char *name;
+};
+
+static const struct code_name states[] = {
+	{NET_TEST_START, "TEST_START"},
+	{NET_TEST_RUNNING, "TEST_RUNNING"},
+	{NET_TEST_END, "TEST_END"},
+	{NET_PARAM_EXCHANGE, "PARAM_EXCHANGE"},
+	{NET_CREATE_STREAMS, "CREATE_STREAMS"},
+	{NET_SERVER_TERMINATE, "SERVER_TERMINATE"},
+	{NET_CLIENT_TERMINATE, "CLIENT_TERMINATE"},
+	{NET_EXCHANGE_RESULTS, "EXCHANGE_RESULTS"},
+	{NET_DISPLAY_RESULTS, "DISPLAY_RESULTS"},
+	{NET_IPERF_DONE, "IPERF_DONE"},
+	{NET_ACCESS_DENIED, "ACCESS_DENIED"},
+	{NET_SERVER_ERROR, "SERVER_ERROR"},
+};
+
+/* iperf3's own words for the errors a server may answer with */
+static const struct code_name ie_texts[] = {
+	{5, "test duration too long"},
+	{NET_IE_NUMSTREAMS, "too many parallel streams"},
+	{NET_IE_BLOCKSIZE, "block size too large"},
+	{8, "socket buffer size too large"},
+	{NET_IE_OMIT, "bogus value for --omit"},
+	{NET_IE_UDPBLOCKSIZE, "block size invalid"},
+	{25, "cannot be both reverse and bidirectional"},
+	{27, "total required bandwidth is larger than the server's limit"},
+	{100, "unable to create a new test"},
+	{NET_IE_RECVPARAMS, "unable to receive parameters from the client"},
+	{117, "unable to receive results"},
+	{NET_IE_ACCESSDENIED, "the server is busy running a test"},
+	{142, "test authorization failed"},
+	{143, "unable to bind to the device"},
+};
+
+static const char *lookup(const struct code_name *t, size_t n, int code)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].code == code)
+			return t[i].name;
+	return NULL;
+}
+
 const char *net_state_name(int state)
 {
-	switch (state) {
-	case NET_TEST_START: return "TEST_START";
-	case NET_TEST_RUNNING: return "TEST_RUNNING";
-	case NET_TEST_END: return "TEST_END";
-	case NET_PARAM_EXCHANGE: return "PARAM_EXCHANGE";
-	case NET_CREATE_STREAMS: return "CREATE_STREAMS";
-	case NET_SERVER_TERMINATE: return "SERVER_TERMINATE";
-	case NET_CLIENT_TERMINATE: return "CLIENT_TERMINATE";
-	case NET_EXCHANGE_RESULTS: return "EXCHANGE_RESULTS";
-	case NET_DISPLAY_RESULTS: return "DISPLAY_RESULTS";
-	case NET_IPERF_DONE: return "IPERF_DONE";
-	case NET_ACCESS_DENIED: return "ACCESS_DENIED";
-	case NET_SERVER_ERROR: return "SERVER_ERROR";
-	}
-	return NULL;
+	return lookup(states, sizeof(states) / sizeof(states[0]), state);
 }
 
 const char *net_ie_text(int32_t ie)
 {
-	switch (ie) {
-	case 5: return "test duration too long";
-	case NET_IE_NUMSTREAMS: return "too many parallel streams";
-	case NET_IE_BLOCKSIZE: return "block size too large";
-	case 8: return "socket buffer size too large";
-	case NET_IE_OMIT: return "bogus value for --omit";
-	case NET_IE_UDPBLOCKSIZE: return "block size invalid";
-	case 25: return "cannot be both reverse and bidirectional";
-	case 27: return "total required bandwidth is larger than the server's limit";
-	case 100: return "unable to create a new test";
-	case NET_IE_RECVPARAMS: return "unable to receive parameters from the client";
-	case 117: return "unable to receive results";
-	case NET_IE_ACCESSDENIED: return "the server is busy running a test";
-	case 142: return "test authorization failed";
-	case 143: return "unable to bind to the device";
-	}
-	return "server error";
+	const char *t = lookup(ie_texts, sizeof(ie_texts) / sizeof(ie_texts[0]), ie);
+
+	return t ? t : "server error";
 }
 
 /* iperf3's alphabet: base32 without padding */
@@ -87,7 +107,8 @@ void net_msg_header(size_t len, unsigned char ret[4])
 
 int net_msg_length(const unsigned char hdr[4], size_t max, size_t *ret)
 {
-	uint32_t n = (uint32_t)hdr[0] << 24 | (uint32_t)hdr[1] << 16 | (uint32_t)hdr[2] << 8 | hdr[3];
+	uint32_t n =
+	    (uint32_t)hdr[0] << 24 | (uint32_t)hdr[1] << 16 | (uint32_t)hdr[2] << 8 | hdr[3];
 
 	if (n == 0)
 		return -EBADMSG;
@@ -157,7 +178,8 @@ static json_object *parse_object(const char *buf, size_t len, struct strbuf *why
 	if (!o || json_tokener_get_error(tok) != json_tokener_success ||
 	    json_tokener_get_parse_end(tok) != len) {
 		strbuf_addf(why, "not JSON (%s)",
-			    o ? "trailing data" : json_tokener_error_desc(json_tokener_get_error(tok)));
+			    o ? "trailing data"
+			      : json_tokener_error_desc(json_tokener_get_error(tok)));
 		json_object_put(o);
 		o = NULL;
 	} else if (!json_object_is_type(o, json_type_object)) {
@@ -342,19 +364,19 @@ static int params_numbers(json_object *o, struct net_params *p, struct strbuf *w
 		uint64_t min, max;
 		int32_t ie;
 	} nums[] = {
-		{"omit", offsetof(struct net_params, omit_s), 0, NET_MAX_OMIT_S, NET_IE_OMIT},
-		{"time", offsetof(struct net_params, time_s), 0, NET_MAX_TIME_S, 5},
-		{"num", offsetof(struct net_params, bytes), 0, INT64_MAX, NET_IE_RECVPARAMS},
-		{"blockcount", offsetof(struct net_params, blocks), 0, INT64_MAX, NET_IE_RECVPARAMS},
-		{"MSS", offsetof(struct net_params, mss), 0, 9216, 10},
-		{"parallel", offsetof(struct net_params, parallel), 1, NET_MAX_STREAMS,
-		 NET_IE_NUMSTREAMS},
-		{"window", offsetof(struct net_params, window), 0, 512u << 20, 8},
-		{"len", offsetof(struct net_params, len), 1, NET_MAX_LEN, NET_IE_BLOCKSIZE},
-		{"bandwidth", offsetof(struct net_params, rate_bps), 0, INT64_MAX, NET_IE_RECVPARAMS},
-		{"pacing_timer", offsetof(struct net_params, pacing_timer_us), 0, 1000000,
-		 NET_IE_RECVPARAMS},
-		{"TOS", offsetof(struct net_params, tos), 0, 255, 21},
+	    {"omit", offsetof(struct net_params, omit_s), 0, NET_MAX_OMIT_S, NET_IE_OMIT},
+	    {"time", offsetof(struct net_params, time_s), 0, NET_MAX_TIME_S, 5},
+	    {"num", offsetof(struct net_params, bytes), 0, INT64_MAX, NET_IE_RECVPARAMS},
+	    {"blockcount", offsetof(struct net_params, blocks), 0, INT64_MAX, NET_IE_RECVPARAMS},
+	    {"MSS", offsetof(struct net_params, mss), 0, 9216, 10},
+	    {"parallel", offsetof(struct net_params, parallel), 1, NET_MAX_STREAMS,
+	     NET_IE_NUMSTREAMS},
+	    {"window", offsetof(struct net_params, window), 0, 512u << 20, 8},
+	    {"len", offsetof(struct net_params, len), 1, NET_MAX_LEN, NET_IE_BLOCKSIZE},
+	    {"bandwidth", offsetof(struct net_params, rate_bps), 0, INT64_MAX, NET_IE_RECVPARAMS},
+	    {"pacing_timer", offsetof(struct net_params, pacing_timer_us), 0, 1000000,
+	     NET_IE_RECVPARAMS},
+	    {"TOS", offsetof(struct net_params, tos), 0, 255, 21},
 	};
 	size_t i;
 
@@ -398,7 +420,8 @@ int net_params_decode(const char *buf, size_t len, struct net_params *ret, struc
 	get_str(o, "congestion", p.congestion, sizeof(p.congestion));
 	get_str(o, "client_version", p.client_version, sizeof(p.client_version));
 	if (!json_object_object_get_ex(o, "bandwidth", NULL))
-		p.rate_bps = 0; /* iperf3 clients always name the UDP rate; absent means unlimited */
+		p.rate_bps =
+		    0; /* iperf3 clients always name the UDP rate; absent means unlimited */
 	if (params_check(&p, why, &ie) < 0)
 		goto out;
 	*ret = p;
@@ -527,7 +550,8 @@ int net_results_decode(const char *buf, size_t len, size_t max_streams, struct n
 
 	if (!o || results_header(o, &r, why) < 0)
 		goto out;
-	if (!json_object_object_get_ex(o, "streams", &a) || !json_object_is_type(a, json_type_array)) {
+	if (!json_object_object_get_ex(o, "streams", &a) ||
+	    !json_object_is_type(a, json_type_array)) {
 		strbuf_adds(why, "no \"streams\" array");
 		goto out;
 	}

@@ -142,10 +142,15 @@ static void shared_setup(struct conn *cn)
 {
 	struct net_shared *sh = &cn->s.sh;
 
-	*sh = (struct net_shared){.proto = cn->p.proto, .udp_64bit = cn->p.udp_64bit,
-				  .len = cn->p.len, .window = cn->p.window, .rate_bps = cn->p.rate_bps,
-				  .pacing_us = cn->p.pacing_timer_us, .wake_fd = -1,
-				  .limit_bytes = cn->p.bytes, .limit_blocks = cn->p.blocks};
+	*sh = (struct net_shared){.proto = cn->p.proto,
+				  .udp_64bit = cn->p.udp_64bit,
+				  .len = cn->p.len,
+				  .window = cn->p.window,
+				  .rate_bps = cn->p.rate_bps,
+				  .pacing_us = cn->p.pacing_timer_us,
+				  .wake_fd = -1,
+				  .limit_bytes = cn->p.bytes,
+				  .limit_blocks = cn->p.blocks};
 	cn->data_opts = (struct net_sockopts){
 		.dev = cn->sv->c->bind_dev, .window = cn->p.window, .tos = cn->p.tos,
 		.mss = cn->p.mss, .nodelay = cn->p.nodelay,

@@ -102,7 +102,8 @@ static struct net_interval_row *new_row(struct net_report *rep)
 {
 	if (rep->nintervals >= NET_MAX_INTERVAL_ROWS) {
 		if (!rep->intervals_truncated)
-			net_report_note(rep, "interval rows stop after %u; totals cover the whole test",
+			net_report_note(rep,
+					"interval rows stop after %u; totals cover the whole test",
 					NET_MAX_INTERVAL_ROWS);
 		rep->intervals_truncated = true;
 		return NULL;

@@ -16,7 +16,8 @@ struct net_stream_final {
 	bool sender;
 	uint64_t bytes;		  /* measured */
 	int64_t retrans;	  /* measured, -1 unknown */
-	uint64_t packets, packets_omit; /* sender: sent; receiver: highest counter; total and at omit end */
+	/* UDP sender: datagrams sent; receiver: highest counter; in all, and at the end of omit */
+	uint64_t packets, packets_omit;
 	uint64_t errors, errors_omit;
 	uint64_t ooo, ooo_omit;
 	double jitter_s;
@@ -46,7 +47,7 @@ struct net_session {
 	int ctrl;		/* control connection */
 	int deny_fd;		/* listener to answer ACCESS_DENIED on, -1 */
 	double interval_s;
-	double guard_s;		/* server: give up this long after the test should have ended */
+	double guard_s;		/* server: give up this long after the planned end */
 	double idle_s;		/* server: give up after this long without data or control */
 	const volatile int *stop;
 	net_interval_fn on_interval;

@@ -120,7 +120,8 @@ void net_udp_send(struct net_stream *s)
 			uint64_t q = (uint64_t)((double)sh->rate_bps * UDP_QUANTUM_NS / 8e9);
 
 			/* wake when the next datagram, or a quantum's worth of them, is due */
-			if (!net_stream_pace(s, counter * sh->len + (q > sh->len ? q - sh->len : 0)))
+			if (!net_stream_pace(s,
+					     counter * sh->len + (q > sh->len ? q - sh->len : 0)))
 				break;
 			continue;
 		}
@@ -154,7 +155,8 @@ static size_t segment_size(const struct msghdr *mh, size_t got)
 {
 	struct cmsghdr *cm;
 
-	for (cm = CMSG_FIRSTHDR((struct msghdr *)mh); cm; cm = CMSG_NXTHDR((struct msghdr *)mh, cm)) {
+	for (cm = CMSG_FIRSTHDR((struct msghdr *)mh); cm;
+	     cm = CMSG_NXTHDR((struct msghdr *)mh, cm)) {
 		if (cm->cmsg_level == SOL_UDP && cm->cmsg_type == UDP_GRO) {
 			int seg;
 
