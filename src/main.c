@@ -26,6 +26,8 @@ const struct command commands[] = {
 	 usage_run},
 	{"disk", "storage benchmark: sequential sweep, random IOPS, latency, CPU", cmd_disk,
 	 usage_disk},
+	{"net", "network throughput, iperf3-compatible client and server; USB link ceilings",
+	 cmd_net, usage_net},
 	{"list", "the USB tree: controllers, devices, drivers, disks, netdevs; findings", cmd_list,
 	 usage_list},
 	{"snapshot", "record the sysfs facts usbperf reads into a file for --sysroot", cmd_snapshot,

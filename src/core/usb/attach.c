@@ -32,64 +32,61 @@ void usb_link_ceiling(enum usb_speed s, double *ret_mb_s, const char **ret_basis
 	}
 }
 
-int usb_attach_for_block(unsigned major, unsigned minor, struct usb_attach *ret)
+/* The device's identity and link speed, from its sysfs directory. */
+static void attach_device(const char *dir, const char *speed, struct usb_attach *a)
 {
-	struct strbuf p = STRBUF_INIT;
+	char *vid = attr_get(dir, "idVendor"), *pid = attr_get(dir, "idProduct");
+	uint64_t lanes = attr_get_u64(dir, "rx_lanes");
+
+	a->product = attr_get(dir, "product");
+	if (vid && pid) {
+		struct strbuf id = STRBUF_INIT;
+
+		strbuf_addf(&id, "%s:%s", vid, pid);
+		a->vid_pid = strbuf_detach(&id);
+	}
+	free(vid);
+	free(pid);
+	a->speed = usb_speed_from_sysfs(speed, lanes == U64_UNKNOWN ? 1 : (unsigned)lanes);
+}
+
+/*
+ * Walk up from a resolved sysfs device path (a block device, a netdev's
+ * parent) to the USB interface its driver bound to and the USB device
+ * above it. -ENODEV when no USB device is on the way.
+ */
+static int attach_walk(struct strbuf *p, struct usb_attach *ret)
+{
 	struct usb_attach a = {0};
 	char *slash, *speed = NULL;
-	int r;
+	int r = -ENODEV;
 
-	strbuf_addf(&p, "/sys/dev/block/%u:%u", major, minor);
-	r = sysroot_resolve(p.buf, &p);
-	if (r < 0)
-		goto out;
-	r = -ENODEV;
-	/* walk up from the block device to the USB device that carries it */
-	while ((slash = strrchr(p.buf, '/')) && slash != p.buf) {
+	while ((slash = strrchr(p->buf, '/')) && slash != p->buf) {
 		const char *base = slash + 1;
-
 		const char *colon = strchr(base, ':');
 
 		if (colon && !a.interface) {
-			/* "2-1:1.0": the interface the storage driver bound to */
+			/* "2-1:1.0": the interface the storage or network driver bound to */
 			char *dev = strndup(base, (size_t)(colon - base));
 
 			if (dev && is_usb_device_name(dev)) {
 				a.interface = strdup(base);
-				a.driver = attr_link_name(p.buf, "driver");
+				a.driver = attr_link_name(p->buf, "driver");
 			}
 			free(dev);
 		} else if (is_usb_device_name(base)) {
-			speed = attr_get(p.buf, "speed");
+			speed = attr_get(p->buf, "speed");
 			if (!speed)
 				break;
 			a.device = strdup(base);
-			a.product = attr_get(p.buf, "product");
-			{
-				char *vid = attr_get(p.buf, "idVendor"), *pid = attr_get(p.buf, "idProduct");
-				struct strbuf id = STRBUF_INIT;
-
-				if (vid && pid) {
-					strbuf_addf(&id, "%s:%s", vid, pid);
-					a.vid_pid = strbuf_detach(&id);
-				}
-				free(vid);
-				free(pid);
-			}
-			{
-				uint64_t lanes = attr_get_u64(p.buf, "rx_lanes");
-
-				a.speed = usb_speed_from_sysfs(speed, lanes == U64_UNKNOWN ? 1 : (unsigned)lanes);
-			}
+			attach_device(p->buf, speed, &a);
 			r = 0;
 			break;
 		}
-		p.len = (size_t)(slash - p.buf);
-		p.buf[p.len] = '\0';
+		p->len = (size_t)(slash - p->buf);
+		p->buf[p->len] = '\0';
 	}
-out:
 	free(speed);
-	strbuf_release(&p);
 	if (r < 0) {
 		usb_attach_release(&a);
 		return r;
@@ -99,6 +96,36 @@ out:
 	usb_link_ceiling(a.speed, &a.ceiling_mb_s, &a.ceiling_basis);
 	*ret = a;
 	return 0;
+}
+
+int usb_attach_for_block(unsigned major, unsigned minor, struct usb_attach *ret)
+{
+	struct strbuf p = STRBUF_INIT;
+	int r;
+
+	strbuf_addf(&p, "/sys/dev/block/%u:%u", major, minor);
+	r = sysroot_resolve(p.buf, &p);
+	if (r == 0)
+		r = attach_walk(&p, ret);
+	strbuf_release(&p);
+	return r;
+}
+
+int usb_attach_for_netdev(const char *ifname, struct usb_attach *ret)
+{
+	struct strbuf p = STRBUF_INIT;
+	int r = -ENODEV;
+
+	/* a name with a slash would leave /sys/class/net */
+	if (!*ifname || strchr(ifname, '/') || !strcmp(ifname, ".") || !strcmp(ifname, ".."))
+		return -EINVAL;
+	strbuf_addf(&p, "/sys/class/net/%s/device", ifname);
+	if (sysroot_exists(p.buf))
+		r = sysroot_resolve(p.buf, &p);
+	if (r == 0)
+		r = attach_walk(&p, ret);
+	strbuf_release(&p);
+	return r;
 }
 
 void usb_attach_release(struct usb_attach *a)

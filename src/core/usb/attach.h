@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 /*
- * Is a block device on USB, and how is it attached? Used by `usbperf disk`
- * to put each result next to the ceiling of the link it crosses.
+ * Is a block device or a network interface on USB, and how is it attached?
+ * Used by `usbperf disk` and `usbperf net` to put each result next to the
+ * ceiling of the link it crosses.
  */
 #include "core/usb/speed.h"
 
@@ -22,4 +23,11 @@ struct usb_attach {
 
 /* -ENODEV when the device is not below a USB device in sysfs. */
 int usb_attach_for_block(unsigned major, unsigned minor, struct usb_attach *ret);
+/*
+ * The same for a network interface, from /sys/class/net/IFNAME/device:
+ * driver is the interface driver ("cdc_ncm", "rndis_host", "r8152").
+ * -ENODEV when it is not on USB (loopback, veth, PCI), -EINVAL for a name
+ * that is no interface name.
+ */
+int usb_attach_for_netdev(const char *ifname, struct usb_attach *ret);
 void usb_attach_release(struct usb_attach *a);

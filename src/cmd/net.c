@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: MIT
+/* usbperf net server | client HOST: parse options, run, render. */
+#include "cmd/commands.h"
+#include "core/net/fields.h"
+#include "core/net/net.h"
+#include "util/parse.h"
+#include "util/signals.h"
+
+#include <errno.h>
+#include <math.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#define DEFAULT_TIMEOUT_S 10.0
+
+void usage_net(void)
+{
+	printf("usage: usbperf net server [options]\n"
+	       "       usbperf net client HOST [options]\n"
+	       "\n"
+	       "Network throughput over iperf3's protocol: the client runs against 'iperf3 -s' or\n"
+	       "'usbperf net server', the server takes 'iperf3 -c' or 'usbperf net client'. TCP\n"
+	       "and UDP, several streams, reverse and both ways; totals as both ends counted\n"
+	       "them, CPU of both ends, and the USB link's ceiling when the interface is on USB.\n"
+	       "\n"
+	       "both:\n"
+	       "  -p, --port N        port (default 5201)\n"
+	       "  -B, --bind ADDR     bind to this local address\n"
+	       "  --bind-dev IFACE    bind every socket to this interface (SO_BINDTODEVICE),\n"
+	       "                      so the traffic really crosses it; needs CAP_NET_RAW\n"
+	       "  -4, -6              IPv4 or IPv6 only\n"
+	       "  -i, --interval SEC  interval rows every SEC (default 1, 0 for none)\n"
+	       "  --timeout SEC       a silent peer is given up after SEC (default 10)\n"
+	       "  --sysroot DIR|FILE  read the interface's USB facts from a recorded tree\n"
+	       "  -F, --format FMT    text, json or csv;  -o, --output FILE;  -q, --quiet\n"
+	       "server:\n"
+	       "  -1, --one-off       serve one test, then exit\n"
+	       "client:\n"
+	       "  -u, --udp           UDP (default TCP)\n"
+	       "  -t, --time SEC      whole seconds to send (default 10)\n"
+	       "  -n, --bytes SIZE    send SIZE bytes instead (K M G = 1024-based,\n"
+	       "                      KB MB GB = 1000-based)\n"
+	       "  -k, --blocks N      send N blocks instead\n"
+	       "  -l, --length SIZE   block length: TCP write (default 128K), UDP datagram\n"
+	       "                      (default 1460, 16..65507)\n"
+	       "  -b, --bitrate RATE  bit/s per stream, paced evenly (k m g = 10^3 10^6 10^9; UDP\n"
+	       "                      default 1M, 0 = unlimited)\n"
+	       "  -P, --parallel N    streams per direction, 1..128 (default 1)\n"
+	       "  -R, --reverse       the server sends\n"
+	       "  --bidir             both send at once\n"
+	       "  -O, --omit SEC      leave the first whole SEC seconds out (TCP slow start)\n"
+	       "  -w, --window SIZE   socket buffer size (SO_SNDBUF/SO_RCVBUF), both ends\n"
+	       "  -M, --mss N         TCP maximum segment size\n"
+	       "  -N, --no-delay      TCP_NODELAY on the data streams\n"
+	       "  -C, --congestion ALGO  TCP congestion control (cubic, bbr ...)\n"
+	       "  -S, --tos N         IP type of service, 0..255\n"
+	       "  --udp-64bit         64-bit UDP packet counters\n"
+	       "\n"
+	       "Rates: MB/s = 10^6 B/s, Mbit/s = 10^6 bit/s. Exit: 0 ok, 2 bad input (nothing\n"
+	       "written), 3 runtime error (partial results printed), 128+N stopped by signal N.\n");
+}
+
+enum {
+	O_BIND_DEV = 256,
+	O_TIMEOUT,
+	O_BIDIR,
+	O_UDP64,
+	O_SYSROOT,
+};
+
+struct net_opts {
+	bool server;
+	unsigned port;
+	int family;
+	const char *bind_addr, *bind_dev, *host, *sysroot;
+	double interval_s, timeout_s;
+	bool one_off;
+	bool time_set, bytes_set, blocks_set, len_set, rate_set;
+	struct net_params p;
+};
+
+static int bad(const char *opt, const char *arg, const char *what)
+{
+	log_error("invalid %s '%s': expected %s", opt, arg, what);
+	return -EINVAL;
+}
+
+/* whole seconds in [min, max], as iperf3's protocol carries them */
+static int whole_seconds(const char *opt, const char *arg, double min, double max, uint64_t *ret)
+{
+	double v;
+
+	if (parse_duration(arg, min, max, &v) < 0 || v != floor(v))
+		return bad(opt, arg, "whole seconds");
+	*ret = (uint64_t)v;
+	return 0;
+}
+
+static int opt_common(int c, const char *arg, struct net_opts *o)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'p':
+		if (parse_u64(arg, 1, 65535, &v) < 0)
+			return bad("--port", arg, "a port 1..65535");
+		o->port = (unsigned)v;
+		return 1;
+	case 'B':
+		if (!*arg)
+			return bad("--bind", arg, "an address");
+		o->bind_addr = arg;
+		return 1;
+	case O_BIND_DEV:
+		if (!*arg || strlen(arg) >= IF_NAMESIZE || strchr(arg, '/') || !if_nametoindex(arg))
+			return bad("--bind-dev", arg, "the name of an interface of this machine");
+		o->bind_dev = arg;
+		return 1;
+	case '4':
+		o->family = AF_INET;
+		return 1;
+	case '6':
+		o->family = AF_INET6;
+		return 1;
+	case 'i':
+		if (parse_duration(arg, 0, 60, &o->interval_s) < 0 ||
+		    (o->interval_s > 0 && o->interval_s < 0.1))
+			return bad("--interval", arg, "0 (none) or 0.1..60 seconds");
+		return 1;
+	case O_TIMEOUT:
+		if (parse_duration(arg, 0.1, 3600, &o->timeout_s) < 0)
+			return bad("--timeout", arg, "0.1..3600 seconds");
+		return 1;
+	case O_SYSROOT:
+		o->sysroot = arg;
+		return 1;
+	}
+	return 0;
+}
+
+static int opt_sizes(int c, const char *arg, struct net_opts *o)
+{
+	struct net_params *p = &o->p;
+
+	switch (c) {
+	case 'n':
+		o->bytes_set = true;
+		return parse_size(arg, 1, INT64_MAX, &p->bytes) < 0
+			       ? bad("--bytes", arg, "a size, e.g. 100M or 1GB")
+			       : 1;
+	case 'k':
+		o->blocks_set = true;
+		return parse_u64(arg, 1, INT64_MAX, &p->blocks) < 0
+			       ? bad("--blocks", arg, "a number of blocks")
+			       : 1;
+	case 'l':
+		o->len_set = true;
+		return parse_size(arg, 1, NET_MAX_LEN, &p->len) < 0
+			       ? bad("--length", arg, "a size up to 1M")
+			       : 1;
+	case 'w':
+		return parse_size(arg, 1024, 512u << 20, &p->window) < 0
+			       ? bad("--window", arg, "a size 1K..512M")
+			       : 1;
+	case 'b':
+		o->rate_set = true;
+		return net_parse_rate(arg, INT64_MAX, &p->rate_bps) < 0
+			       ? bad("--bitrate", arg, "bit/s, e.g. 100M or 1.5G (0 unlimited)")
+			       : 1;
+	}
+	return 0;
+}
+
+static int opt_client(int c, const char *arg, struct net_opts *o)
+{
+	struct net_params *p = &o->p;
+	uint64_t v;
+	int r;
+
+	switch (c) {
+	case 'u':
+		p->proto = NET_UDP;
+		return 1;
+	case 't':
+		o->time_set = true;
+		r = whole_seconds("--time", arg, 1, NET_MAX_TIME_S, &p->time_s);
+		return r < 0 ? r : 1;
+	case 'O':
+		r = whole_seconds("--omit", arg, 0, NET_MAX_OMIT_S, &p->omit_s);
+		return r < 0 ? r : 1;
+	case 'P':
+		if (parse_u64(arg, 1, NET_MAX_STREAMS, &p->parallel) < 0)
+			return bad("--parallel", arg, "1..128 streams");
+		return 1;
+	case 'R':
+		p->reverse = true;
+		return 1;
+	case O_BIDIR:
+		p->bidir = true;
+		return 1;
+	case 'M':
+		if (parse_u64(arg, 88, 9216, &p->mss) < 0)
+			return bad("--mss", arg, "88..9216 bytes");
+		return 1;
+	case 'N':
+		p->nodelay = true;
+		return 1;
+	case 'C':
+		if (!*arg || strlen(arg) >= sizeof(p->congestion))
+			return bad("--congestion", arg, "an algorithm name such as cubic");
+		snprintf(p->congestion, sizeof(p->congestion), "%s", arg);
+		return 1;
+	case 'S':
+		if (parse_u64(arg, 0, 255, &v) < 0)
+			return bad("--tos", arg, "0..255");
+		p->tos = v;
+		return 1;
+	case O_UDP64:
+		p->udp_64bit = true;
+		return 1;
+	}
+	return opt_sizes(c, arg, o);
+}
+
+/* what a client option set means together; the defaults that depend on the protocol */
+static int check_client(struct net_opts *o)
+{
+	struct net_params *p = &o->p;
+
+	if (o->time_set + o->bytes_set + o->blocks_set > 1) {
+		log_error("net client: give one end condition: --time, --bytes or --blocks");
+		return -EINVAL;
+	}
+	if (p->reverse && p->bidir) {
+		log_error("net client: --reverse and --bidir exclude each other");
+		return -EINVAL;
+	}
+	if (o->bytes_set || o->blocks_set)
+		p->time_s = 0;
+	if (!o->len_set)
+		p->len = p->proto == NET_UDP ? NET_DEFAULT_UDP_LEN : NET_DEFAULT_TCP_LEN;
+	if (p->proto == NET_UDP && (p->len < NET_MIN_UDP_LEN || p->len > NET_MAX_UDP_LEN)) {
+		log_error("invalid --length %llu for UDP: expected %u..%u bytes",
+			  (unsigned long long)p->len, NET_MIN_UDP_LEN, NET_MAX_UDP_LEN);
+		return -EINVAL;
+	}
+	if (!o->rate_set)
+		p->rate_bps = p->proto == NET_UDP ? NET_DEFAULT_UDP_RATE : 0;
+	return 0;
+}
+
+static const struct option long_options[] = {
+	{"port", required_argument, NULL, 'p'},
+	{"bind", required_argument, NULL, 'B'},
+	{"bind-dev", required_argument, NULL, O_BIND_DEV},
+	{"interval", required_argument, NULL, 'i'},
+	{"timeout", required_argument, NULL, O_TIMEOUT},
+	{"one-off", no_argument, NULL, '1'},
+	{"udp", no_argument, NULL, 'u'},
+	{"time", required_argument, NULL, 't'},
+	{"bytes", required_argument, NULL, 'n'},
+	{"blocks", required_argument, NULL, 'k'},
+	{"length", required_argument, NULL, 'l'},
+	{"bitrate", required_argument, NULL, 'b'},
+	{"parallel", required_argument, NULL, 'P'},
+	{"reverse", no_argument, NULL, 'R'},
+	{"bidir", no_argument, NULL, O_BIDIR},
+	{"omit", required_argument, NULL, 'O'},
+	{"window", required_argument, NULL, 'w'},
+	{"mss", required_argument, NULL, 'M'},
+	{"no-delay", no_argument, NULL, 'N'},
+	{"congestion", required_argument, NULL, 'C'},
+	{"tos", required_argument, NULL, 'S'},
+	{"udp-64bit", no_argument, NULL, O_UDP64},
+	{"sysroot", required_argument, NULL, O_SYSROOT},
+	COMMON_LONG_OPTIONS,
+	{NULL, 0, NULL, 0},
+};
+
+/* an option as the user typed it, for a message: "-t" or "--udp-64bit" */
+static void opt_name(int c, char *buf, size_t len)
+{
+	size_t i;
+
+	snprintf(buf, len, "-%c", c > 32 && c < 127 ? c : '?');
+	for (i = 0; long_options[i].name; i++)
+		if (long_options[i].val == c && c >= 256)
+			snprintf(buf, len, "--%s", long_options[i].name);
+}
+
+static int parse_args(int argc, char **argv, struct global_opts *g, struct net_opts *o)
+{
+	const char *name = o->server ? "net server" : "net client";
+	int c, r;
+	static const char shortopts[] = COMMON_SHORT_OPTIONS "p:B:46i:1ut:n:k:l:b:P:RO:w:M:NC:S:";
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shortopts, long_options, NULL)) != -1) {
+		r = common_option(c, optarg, g);
+		if (r < 0)
+			return -EINVAL;
+		if (r > 0)
+			continue;
+		if (c == 'h') {
+			usage_net();
+			return 1;
+		}
+		r = opt_common(c, optarg, o);
+		if (r == 0 && o->server && c == '1') {
+			o->one_off = true;
+			r = 1;
+		}
+		if (r == 0 && !o->server && c != '1' && c != '?' && c != ':')
+			r = opt_client(c, optarg, o);
+		if (r < 0)
+			return r;
+		if (r == 0) {
+			char opt[32];
+
+			if (c == '?' || c == ':') {
+				bad_option("net", c, argv);
+				return -EINVAL;
+			}
+			opt_name(c, opt, sizeof(opt));
+			log_error("%s: option '%s' is for the %s (see 'usbperf net -h')", name, opt,
+				  o->server ? "client" : "server");
+			return -EINVAL;
+		}
+	}
+	if (!o->server) {
+		if (optind >= argc) {
+			log_error("net client: missing HOST (see 'usbperf net -h')");
+			return -EINVAL;
+		}
+		o->host = argv[optind++];
+	}
+	if (optind < argc) {
+		log_error("%s: unexpected argument '%s'", name, argv[optind]);
+		return -EINVAL;
+	}
+	return o->server ? 0 : check_client(o);
+}
+
+/* live interval lines on stderr, when it is a terminal */
+static void show_interval(void *ctx, const struct net_interval_row *rows, size_t n)
+{
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < n; i++) {
+		const struct net_interval_row *r = &rows[i];
+
+		fprintf(stderr, "%7.2f-%-7.2f s  %s %-4s %10.2f MB/s %10.1f Mbit/s", r->start_s,
+			r->end_s, r->dir, r->stream, r->mb_s, r->mbit_s);
+		if (r->retransmits != FIELD_INT_UNKNOWN)
+			fprintf(stderr, "  retr %lld", (long long)r->retransmits);
+		if (r->lost != FIELD_INT_UNKNOWN)
+			fprintf(stderr, "  jitter %.3f ms  lost %lld/%lld", r->jitter_ms,
+				(long long)r->lost, (long long)r->packets);
+		fprintf(stderr, "%s\n", r->omitted ? "  (omitted)" : "");
+	}
+}
+
+static void show_event(void *ctx, const char *msg)
+{
+	const struct global_opts *g = ctx;
+
+	if (!g->quiet)
+		fprintf(stderr, "usbperf: net: %s\n", msg);
+}
+
+/* the client's early warnings (a bound device the route does not use) */
+static void client_event(void *ctx, const char *msg)
+{
+	(void)ctx;
+	log_warn("%s", msg);
+}
+
+struct server_ctx {
+	struct global_opts *g;
+	bool interrupted;
+	bool write_failed;
+};
+
+static void server_report(void *ctx, const struct net_report *rep)
+{
+	struct server_ctx *sc = ctx;
+	struct report view = {.command = "net"};
+
+	net_report_describe(rep, &view);
+	if (emit_report(sc->g, &view) < 0)
+		sc->write_failed = true;
+	if (rep->interrupted)
+		sc->interrupted = true;
+}
+
+static void server_event(void *ctx, const char *msg)
+{
+	struct server_ctx *sc = ctx;
+
+	show_event(sc->g, msg);
+}
+
+static void server_interval(void *ctx, const struct net_interval_row *rows, size_t n)
+{
+	struct server_ctx *sc = ctx;
+
+	if (sc->g->progress)
+		show_interval(NULL, rows, n);
+}
+
+static int run_server(struct global_opts *g, const struct net_opts *o)
+{
+	struct server_ctx sc = {.g = g};
+	struct net_server_config c = {
+		.port = o->port, .family = o->family, .bind_addr = o->bind_addr,
+		.bind_dev = o->bind_dev, .one_off = o->one_off, .interval_s = o->interval_s,
+		.timeout_s = o->timeout_s, .stop = &signal_stop, .on_interval = server_interval,
+		.on_event = server_event, .on_report = server_report, .ctx = &sc,
+	};
+	char *why = NULL;
+	int r = net_server_run(&c, &why);
+
+	if (r < 0) {
+		log_error("net server: %s", why ? why : strerror(-r));
+		free(why);
+		return EXIT_USAGE;
+	}
+	if (sc.interrupted)
+		return 128 + signal_stop;
+	return sc.write_failed ? EXIT_RUNTIME : EXIT_OK;
+}
+
+static int run_client(struct global_opts *g, const struct net_opts *o)
+{
+	struct net_client_config c = {
+		.host = o->host, .port = o->port, .family = o->family, .bind_addr = o->bind_addr,
+		.bind_dev = o->bind_dev, .p = o->p, .interval_s = o->interval_s,
+		.timeout_s = o->timeout_s, .stop = &signal_stop,
+		.on_interval = g->progress ? show_interval : NULL,
+		.on_event = client_event, .ctx = g,
+	};
+	struct net_report rep = {0};
+	struct report view = {.command = "net"};
+	int r = net_client_run(&c, &rep), status = EXIT_OK;
+
+	if (r < 0) {
+		log_error("net client: %s", rep.error_msg ? rep.error_msg : strerror(-r));
+		status = rep.interrupted && signal_stop ? 128 + signal_stop : EXIT_RUNTIME;
+		goto out;
+	}
+	net_report_describe(&rep, &view);
+	if (emit_report(g, &view) < 0)
+		status = EXIT_RUNTIME;
+	if (rep.interrupted && signal_stop)
+		status = 128 + signal_stop;
+	else if (rep.error) {
+		log_error("net client: %s", rep.error_msg ? rep.error_msg : strerror(-rep.error));
+		status = EXIT_RUNTIME;
+	}
+out:
+	net_report_release(&rep);
+	return status;
+}
+
+int cmd_net(int argc, char **argv, struct global_opts *g)
+{
+	struct net_opts o = {.port = NET_DEFAULT_PORT, .family = AF_UNSPEC, .interval_s = 1,
+			     .timeout_s = DEFAULT_TIMEOUT_S};
+	int r;
+
+	if (argc < 2) {
+		log_error("net: expected 'server' or 'client HOST' (see 'usbperf net -h')");
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage_net();
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "server")) {
+		o.server = true;
+	} else if (strcmp(argv[1], "client")) {
+		log_error("net: unknown mode '%s': expected 'server' or 'client HOST'", argv[1]);
+		return EXIT_USAGE;
+	}
+	net_params_defaults(&o.p, NET_TCP);
+	r = parse_args(argc - 1, argv + 1, g, &o);
+	if (r > 0)
+		return EXIT_OK;
+	if (r < 0 || check_output(g) < 0 || (o.sysroot && open_sysroot(o.sysroot) < 0))
+		return EXIT_USAGE;
+	return o.server ? run_server(g, &o) : run_client(g, &o);
+}

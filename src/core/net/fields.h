@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+#include "core/net/net.h"
+#include "render/field.h"
+
+extern const struct record_desc net_test_desc;
+extern const struct record_desc net_sum_desc;
+extern const struct record_desc net_interval_desc;
+
+/* Sections of a net report: the test, the totals (the CSV: the first table), the intervals. */
+void net_report_describe(const struct net_report *rep, struct report *out);

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/* Filling a net_report: the header from the parameters, the totals from a finished session. */
+#include "core/net/net.h"
+#include "core/net/session.h"
+
+/*
+ * The test facts from the parameters; NaN/unknown for what a run fills later.
+ * The USB ceilings (ceiling_*_mbit_s) must be set before, or left 0.
+ */
+void net_report_header(struct net_report *rep, const struct net_params *p, bool client);
+/* Totals per direction and role from this end's counts and the peer's results (may be NULL). */
+int net_report_totals(struct net_report *rep, const struct net_session *s,
+		      const struct net_results *peer);

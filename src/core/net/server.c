@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: MIT
+/*
+ * usbperf net server: iperf3's server side. One test at a time (a client
+ * arriving during a test is told ACCESS_DENIED without a byte read from
+ * it), every wait bounded, and whatever a client does ends only its own
+ * test: the server goes on to the next.
+ */
+#include "core/net/link.h"
+#include "core/net/result.h"
+#include "core/net/sock.h"
+#include "util/clock.h"
+
+#include <errno.h>
+#include <math.h>
+#include <net/if.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct server {
+	const struct net_server_config *c;
+	struct net_addr addr;
+	int lfd;
+	bool lfd_tuned; /* a test set its window on the listener: take a fresh one after */
+	unsigned served;
+};
+
+/* One client and its test. */
+struct conn {
+	struct server *sv;
+	int ctrl;
+	char who[80];
+	char cookie[NET_COOKIE_SIZE];
+	struct net_params p;
+	struct net_report rep;
+	struct net_session s;
+	bool session_ready, ran;
+	struct net_results peer;
+	bool have_peer;
+	int udp_fd; /* where the next UDP stream says hello */
+	struct net_sockopts data_opts;
+};
+
+__attribute__((format(printf, 2, 3))) static void event(struct server *sv, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	if (!sv->c->on_event)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) >= 0) {
+		sv->c->on_event(sv->c->ctx, msg);
+		free(msg);
+	}
+	va_end(ap);
+}
+
+static uint64_t deadline(const struct server *sv)
+{
+	return clock_now_ns() + (uint64_t)(sv->c->timeout_s * 1e9);
+}
+
+static int send_state(struct conn *cn, signed char st)
+{
+	return net_write_full(cn->ctrl, &st, 1, deadline(cn->sv));
+}
+
+/* SERVER_ERROR and the two numbers iperf3 clients print */
+static void refuse(struct conn *cn, int32_t ie, int32_t err)
+{
+	unsigned char b[9] = {(unsigned char)NET_SERVER_ERROR};
+	uint32_t v[2] = {(uint32_t)ie, (uint32_t)err};
+	int i;
+
+	for (i = 0; i < 8; i++)
+		b[1 + i] = (unsigned char)(v[i / 4] >> (24 - 8 * (i % 4)));
+	(void)net_write_full(cn->ctrl, b, sizeof(b), deadline(cn->sv));
+}
+
+static int read_json(struct conn *cn, size_t max, struct strbuf *ret)
+{
+	unsigned char hdr[4];
+	size_t len;
+	int r = net_read_full(cn->ctrl, hdr, 4, deadline(cn->sv), cn->sv->c->stop);
+
+	if (r < 0)
+		return r;
+	r = net_msg_length(hdr, max, &len);
+	if (r < 0)
+		return r;
+	strbuf_reset(ret);
+	strbuf_grow(ret, len);
+	r = net_read_full(cn->ctrl, ret->buf, len, deadline(cn->sv), cn->sv->c->stop);
+	if (r < 0)
+		return r;
+	ret->len = len;
+	ret->buf[len] = '\0';
+	return 0;
+}
+
+static const char *read_error(int r)
+{
+	switch (r) {
+	case -ETIMEDOUT: return "went silent";
+	case -ECONNRESET: return "closed the connection";
+	case -EBADMSG: return "sent an empty message";
+	case -EMSGSIZE: return "sent an oversized message";
+	case -EINTR: return "was cut off by a signal";
+	}
+	return strerror(-r);
+}
+
+static int get_params(struct conn *cn)
+{
+	struct strbuf body = STRBUF_INIT, why = STRBUF_INIT;
+	int32_t ie = NET_IE_RECVPARAMS;
+	int r = read_json(cn, NET_PARAMS_MAX, &body);
+
+	if (r < 0) {
+		event(cn->sv, "%s: parameters: the client %s", cn->who, read_error(r));
+		if (r == -EMSGSIZE || r == -EBADMSG)
+			refuse(cn, NET_IE_RECVPARAMS, r == -EMSGSIZE ? EMSGSIZE : EBADMSG);
+		goto out;
+	}
+	r = net_params_decode(body.buf, body.len, &cn->p, &why, &ie);
+	if (r < 0) {
+		event(cn->sv, "%s: refused: %s", cn->who, why.buf);
+		refuse(cn, ie, 0);
+	}
+out:
+	strbuf_release(&body);
+	strbuf_release(&why);
+	return r;
+}
+
+static void shared_setup(struct conn *cn)
+{
+	struct net_shared *sh = &cn->s.sh;
+
+	*sh = (struct net_shared){.proto = cn->p.proto,
+				  .udp_64bit = cn->p.udp_64bit,
+				  .len = cn->p.len,
+				  .window = cn->p.window,
+				  .rate_bps = cn->p.rate_bps,
+				  .pacing_us = cn->p.pacing_timer_us,
+				  .wake_fd = -1,
+				  .limit_bytes = cn->p.bytes,
+				  .limit_blocks = cn->p.blocks};
+	cn->data_opts = (struct net_sockopts){
+		.dev = cn->sv->c->bind_dev, .window = cn->p.window, .tos = cn->p.tos,
+		.mss = cn->p.mss, .nodelay = cn->p.nodelay,
+		.congestion = cn->p.congestion[0] ? cn->p.congestion : NULL,
+	};
+}
+
+/* The listener takes the window before the SYNs come, so the window scale is right. */
+static int prepare_listeners(struct conn *cn)
+{
+	struct server *sv = cn->sv;
+
+	if (cn->p.proto == NET_UDP)
+		return net_bind_udp(&sv->addr, &cn->data_opts, &cn->udp_fd);
+	if (!cn->p.window)
+		return 0;
+	sv->lfd_tuned = true;
+	return net_apply_opts(sv->lfd, sv->addr.ss.ss_family, true,
+			      &(struct net_sockopts){.window = cn->p.window});
+}
+
+static void deny(int fd)
+{
+	signed char b = NET_ACCESS_DENIED;
+
+	if (fd < 0)
+		return;
+	(void)send(fd, &b, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+	close(fd);
+}
+
+/* A TCP connection during stream setup: one of ours if it shows our cookie. */
+static int tcp_stream(struct conn *cn, int *ret_fd)
+{
+	char cookie[NET_COOKIE_SIZE];
+	struct net_addr a;
+	socklen_t len = sizeof(a.ss);
+	int fd = accept4(cn->sv->lfd, (struct sockaddr *)&a.ss, &len, SOCK_CLOEXEC), r;
+
+	if (fd < 0)
+		return 0;
+	r = net_read_full(fd, cookie, sizeof(cookie), clock_now_ns() + 5000000000ull, NULL);
+	if (r < 0 || memcmp(cookie, cn->cookie, sizeof(cookie))) {
+		char who[80];
+
+		net_addr_str((struct sockaddr *)&a.ss, true, who, sizeof(who));
+		event(cn->sv, "%s: denied %s: %s", cn->who, who,
+		      r < 0 ? "no cookie" : "another test's cookie (busy)");
+		deny(fd);
+		return 0;
+	}
+	if (net_apply_opts(fd, a.ss.ss_family, true, &cn->data_opts) < 0) {
+		/* the client asked for something this kernel refuses: run without it */
+	}
+	*ret_fd = fd;
+	return 1;
+}
+
+/* A UDP hello: the socket becomes that stream's, a fresh one waits for the next. */
+static int udp_stream(struct conn *cn, int *ret_fd)
+{
+	static const unsigned char reply[4] = {0x36, 0x37, 0x38, 0x39};
+	struct net_addr a;
+	socklen_t len = sizeof(a.ss);
+	unsigned char buf[16];
+	int fd = cn->udp_fd, next, r;
+
+	if (recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&a.ss, &len) < 0)
+		return 0;
+	if (connect(fd, (struct sockaddr *)&a.ss, len) < 0)
+		return -errno;
+	r = net_bind_udp(&cn->sv->addr, &cn->data_opts, &next);
+	if (r < 0)
+		return r;
+	cn->udp_fd = next;
+	if (send(fd, reply, sizeof(reply), MSG_NOSIGNAL) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	*ret_fd = fd;
+	return 1;
+}
+
+/* The client ends or drops its test before the streams are up. */
+static int control_during_setup(struct conn *cn)
+{
+	signed char b;
+	ssize_t n = recv(cn->ctrl, &b, 1, MSG_DONTWAIT);
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (n <= 0)
+		return -ECONNRESET;
+	return b == NET_CLIENT_TERMINATE ? -ECONNRESET : -EPROTO;
+}
+
+static int accept_one(struct conn *cn, int *ret_fd)
+{
+	bool udp = cn->p.proto == NET_UDP;
+	struct pollfd pf[3] = {{.fd = cn->ctrl, .events = POLLIN},
+			       {.fd = cn->sv->lfd, .events = POLLIN},
+			       {.fd = udp ? cn->udp_fd : -1, .events = POLLIN}};
+	uint64_t end = deadline(cn->sv);
+	int r;
+
+	for (;;) {
+		uint64_t now = clock_now_ns();
+
+		if (now >= end)
+			return -ETIMEDOUT;
+		if (cn->sv->c->stop && *cn->sv->c->stop)
+			return -EINTR;
+		pf[2].fd = udp ? cn->udp_fd : -1;
+		if (poll(pf, 3, 200) <= 0)
+			continue;
+		if (pf[0].revents && (r = control_during_setup(cn)) < 0)
+			return r;
+		if (pf[1].revents & POLLIN) {
+			if (!udp && tcp_stream(cn, ret_fd))
+				return 0;
+			if (udp)
+				deny(accept4(cn->sv->lfd, NULL, NULL, SOCK_CLOEXEC));
+		}
+		if (udp && (pf[2].revents & POLLIN) && (r = udp_stream(cn, ret_fd)) != 0)
+			return r < 0 ? r : 0;
+	}
+}
+
+static int accept_streams(struct conn *cn)
+{
+	size_t n = cn->p.parallel * (cn->p.bidir ? 2 : 1), i;
+	int r;
+
+	cn->s.streams = calloc(n, sizeof(*cn->s.streams));
+	if (!cn->s.streams)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		cn->s.streams[i].fd = -1;
+	cn->s.nstreams = n;
+	cn->session_ready = true;
+	r = net_session_init(&cn->s);
+	for (i = 0; r == 0 && i < n; i++) {
+		/* the client opens its senders first: the first ones here receive */
+		bool sender = cn->p.bidir ? i >= cn->p.parallel : cn->p.reverse;
+		int fd = -1;
+
+		r = accept_one(cn, &fd);
+		if (r == 0) {
+			r = net_stream_init(&cn->s.streams[i], net_stream_id((unsigned)i), fd,
+					    sender, &cn->s.sh);
+			cn->s.streams[i].fd = fd;
+		}
+	}
+	if (r < 0)
+		event(cn->sv, "%s: streams: %s", cn->who,
+		      r == -ETIMEDOUT ? "the client went silent" : read_error(r));
+	return r;
+}
+
+static double idle_limit(const struct conn *cn)
+{
+	double t = cn->sv->c->timeout_s;
+
+	/* a slow UDP rate sends seldom: allow a few datagrams' time */
+	if (cn->p.rate_bps) {
+		double gap = (double)cn->p.len * 8 / (double)cn->p.rate_bps * 4;
+
+		if (gap > t)
+			t = gap;
+	}
+	return t;
+}
+
+static void run_test(struct conn *cn)
+{
+	struct net_session *s = &cn->s;
+
+	s->p = &cn->p;
+	s->client = false;
+	s->ctrl = cn->ctrl;
+	s->deny_fd = cn->sv->lfd;
+	s->interval_s = cn->sv->c->interval_s;
+	s->guard_s = cn->sv->c->timeout_s;
+	s->idle_s = idle_limit(cn);
+	s->stop = cn->sv->c->stop;
+	s->on_interval = cn->sv->c->on_interval;
+	s->ctx = cn->sv->c->ctx;
+	s->rep = &cn->rep;
+	net_session_run(s);
+	cn->ran = true;
+	if (cn->p.proto == NET_TCP && s->nstreams) {
+		char cc[16];
+
+		net_tcp_congestion(s->streams[0].fd, cc, sizeof(cc));
+		cn->rep.congestion = cc[0] ? strdup(cc) : NULL;
+	}
+	/* iperf3 closes its streams before EXCHANGE_RESULTS; its client drains until EOF */
+	net_session_close_streams(s);
+}
+
+static int exchange_results(struct conn *cn)
+{
+	struct strbuf body = STRBUF_INIT, why = STRBUF_INIT, msg = STRBUF_INIT;
+	struct net_results mine;
+	unsigned char hdr[4];
+	int r;
+
+	r = send_state(cn, NET_EXCHANGE_RESULTS);
+	/* iperf3's order: the client's results first, then ours */
+	if (r == 0)
+		r = read_json(cn, NET_RESULTS_MAX, &body);
+	if (r == 0) {
+		r = net_results_decode(body.buf, body.len, cn->s.nstreams, &cn->peer, &why);
+		cn->have_peer = r == 0;
+		if (r < 0)
+			event(cn->sv, "%s: malformed results: %s", cn->who, why.buf);
+	}
+	net_session_results(&cn->s, &mine);
+	strbuf_reset(&body);
+	if (r == 0)
+		r = net_results_encode(&mine, &body);
+	net_results_release(&mine);
+	if (r == 0) {
+		net_msg_header(body.len, hdr);
+		strbuf_add(&msg, hdr, 4);
+		strbuf_add(&msg, body.buf, body.len);
+		r = net_write_full(cn->ctrl, msg.buf, msg.len, deadline(cn->sv));
+	}
+	if (r == 0)
+		r = send_state(cn, NET_DISPLAY_RESULTS);
+	strbuf_release(&body);
+	strbuf_release(&why);
+	strbuf_release(&msg);
+	return r;
+}
+
+static void wait_done(struct conn *cn)
+{
+	signed char b;
+
+	/* IPERF_DONE, or the client just leaving: either way the test is over */
+	if (net_read_full(cn->ctrl, &b, 1, deadline(cn->sv), cn->sv->c->stop) == 0 &&
+	    b != NET_IPERF_DONE)
+		event(cn->sv, "%s: ended with %d instead of IPERF_DONE", cn->who, b);
+}
+
+static void after_test(struct conn *cn)
+{
+	struct net_session *s = &cn->s;
+	int r;
+
+	switch (s->end) {
+	case NET_END_DONE:
+		r = exchange_results(cn);
+		if (r < 0) {
+			event(cn->sv, "%s: results: the client %s", cn->who, read_error(r));
+			cn->rep.error = r;
+			cn->rep.error_msg = strdup("the results exchange failed");
+		} else {
+			wait_done(cn);
+		}
+		return;
+	case NET_END_SIGNAL:
+		(void)send_state(cn, NET_SERVER_TERMINATE);
+		cn->rep.interrupted = true;
+		break;
+	default:
+		event(cn->sv, "%s: test ended early: %s", cn->who, net_end_text(s->end));
+		break;
+	}
+	cn->rep.error = -ECONNABORTED;
+	cn->rep.error_msg = strdup(net_end_text(s->end));
+}
+
+static void describe(struct conn *cn)
+{
+	struct net_addr a;
+	socklen_t len = sizeof(a.ss);
+	char buf[80], via[IF_NAMESIZE] = "";
+	const char *dev = cn->sv->c->bind_dev;
+
+	net_report_header(&cn->rep, &cn->p, false);
+	cn->rep.interval_s = cn->sv->c->interval_s;
+	cn->rep.peer = strdup(cn->who);
+	cn->rep.peer_version = strdup(cn->p.client_version[0] ? cn->p.client_version : "?");
+	cn->rep.cookie = strdup(cn->cookie);
+	cn->rep.bind_dev = dev ? strdup(dev) : NULL;
+	if (getsockname(cn->ctrl, (struct sockaddr *)&a.ss, &len) == 0) {
+		net_addr_str((struct sockaddr *)&a.ss, true, buf, sizeof(buf));
+		cn->rep.local = strdup(buf);
+	}
+	len = sizeof(a.ss);
+	if (!dev && getpeername(cn->ctrl, (struct sockaddr *)&a.ss, &len) == 0 &&
+	    net_route_iface((struct sockaddr *)&a.ss, via, sizeof(via)) < 0)
+		via[0] = '\0';
+	if (dev || via[0]) {
+		net_link_describe(&cn->rep, dev ? dev : via, cn->p.proto == NET_UDP,
+				  (unsigned)cn->p.len);
+		net_link_notes(&cn->rep, &cn->p);
+	}
+}
+
+static void finish(struct conn *cn)
+{
+	if (cn->ran) {
+		net_report_totals(&cn->rep, &cn->s, cn->have_peer ? &cn->peer : NULL);
+		if (cn->sv->c->on_report)
+			cn->sv->c->on_report(cn->sv->c->ctx, &cn->rep);
+	}
+	if (cn->session_ready)
+		net_session_release(&cn->s);
+	free(cn->s.streams);
+	net_results_release(&cn->peer);
+	net_report_release(&cn->rep);
+	if (cn->udp_fd >= 0)
+		close(cn->udp_fd);
+	close(cn->ctrl);
+}
+
+static int handshake(struct conn *cn)
+{
+	int r = net_read_full(cn->ctrl, cn->cookie, NET_COOKIE_SIZE, deadline(cn->sv),
+			      cn->sv->c->stop);
+
+	if (r < 0) {
+		event(cn->sv, "%s: cookie: the client %s", cn->who, read_error(r));
+		return r;
+	}
+	if (!net_cookie_valid(cn->cookie)) {
+		event(cn->sv, "%s: dropped: the first 37 bytes are not a cookie", cn->who);
+		return -EBADMSG;
+	}
+	r = send_state(cn, NET_PARAM_EXCHANGE);
+	if (r == 0)
+		r = get_params(cn);
+	if (r < 0)
+		return r;
+	shared_setup(cn);
+	describe(cn);
+	event(cn->sv, "%s: %s %s, %llu stream%s, %s", cn->who, cn->p.client_version[0]
+									? cn->p.client_version
+									: "client",
+	      cn->rep.protocol, (unsigned long long)cn->p.parallel, cn->p.parallel > 1 ? "s" : "",
+	      cn->rep.direction);
+	r = prepare_listeners(cn);
+	if (r < 0) {
+		event(cn->sv, "%s: cannot set up the data listener: %s", cn->who, strerror(-r));
+		refuse(cn, 100, -r);
+		return r;
+	}
+	r = send_state(cn, NET_CREATE_STREAMS);
+	if (r == 0)
+		r = accept_streams(cn);
+	if (r == 0)
+		r = send_state(cn, NET_TEST_START);
+	if (r == 0)
+		r = send_state(cn, NET_TEST_RUNNING);
+	return r;
+}
+
+static void serve(struct server *sv, int fd, const struct net_addr *from)
+{
+	struct conn cn = {.sv = sv, .ctrl = fd, .udp_fd = -1};
+
+	net_addr_str((const struct sockaddr *)&from->ss, true, cn.who, sizeof(cn.who));
+	cn.s.sh.wake_fd = -1;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){1}, sizeof(int));
+	if (handshake(&cn) == 0) {
+		if (cn.udp_fd >= 0) {
+			close(cn.udp_fd);
+			cn.udp_fd = -1;
+		}
+		run_test(&cn);
+		after_test(&cn);
+		sv->served++;
+	}
+	finish(&cn);
+}
+
+static int listen_fresh(struct server *sv)
+{
+	struct net_sockopts o = {.dev = sv->c->bind_dev};
+
+	if (sv->lfd >= 0)
+		close(sv->lfd);
+	sv->lfd = -1;
+	sv->lfd_tuned = false;
+	return net_listen_tcp(&sv->addr, &o, &sv->lfd);
+}
+
+int net_server_run(const struct net_server_config *c, char **ret_why)
+{
+	struct server sv = {.c = c, .lfd = -1};
+	char buf[80];
+	int r;
+
+	r = net_resolve(c->bind_addr, c->port, c->family, true, &sv.addr);
+	if (r == 0)
+		r = listen_fresh(&sv);
+	net_addr_str((struct sockaddr *)&sv.addr.ss, true, buf, sizeof(buf));
+	if (r < 0) {
+		if ((c->bind_addr ? asprintf(ret_why, "cannot listen on %s: %s", buf, strerror(-r))
+				  : asprintf(ret_why, "cannot listen on port %u: %s", c->port,
+					     strerror(-r))) < 0)
+			*ret_why = NULL;
+		return r;
+	}
+	event(&sv, "listening on %s", buf);
+	while (!(c->stop && *c->stop) && !(c->one_off && sv.served)) {
+		struct net_addr from;
+		socklen_t len = sizeof(from.ss);
+		int fd;
+
+		if (net_wait_readable(sv.lfd, clock_now_ns() + 1000000000ull, c->stop) <= 0)
+			continue;
+		fd = accept4(sv.lfd, (struct sockaddr *)&from.ss, &len, SOCK_CLOEXEC);
+		if (fd < 0)
+			continue;
+		serve(&sv, fd, &from);
+		if (sv.lfd_tuned && listen_fresh(&sv) < 0) {
+			if (asprintf(ret_why, "cannot listen again on %s", buf) < 0)
+				*ret_why = NULL;
+			return -EADDRINUSE;
+		}
+	}
+	close(sv.lfd);
+	return 0;
+}
