@@ -26,11 +26,13 @@ void usage_run(void)
 	       "bottleneck is and what to change. With no TARGET: every USB disk (a test file\n"
 	       "on a writable mounted filesystem, else reads of the raw device); with no USB\n"
 	       "disk at all, the host's scratch directory. TARGET: a directory, a file usbperf\n"
-	       "created, or a block device (reads only, unless --destructive).\n"
+	       "created, a block device (reads only, unless --destructive), or net:HOST.\n"
 	       "\n"
 	       "options:\n"
 	       "  --quick            three block sizes each way + random 4K (default; ~30 s a device)\n"
 	       "  --full             the complete sweep: 4K..4M each way + random 4K\n"
+	       "  --peer HOST        measure USB network interfaces: TCP each way to HOST (usbperf\n"
+	       "                     net server or iperf3 -s) through each interface\n"
 	       "  --copy SRC DST     the copy path (e.g. USB disk to eMMC): SRC's reads, DST's\n"
 	       "                     writes, and a copy between them at 64K/1M/4M chunks\n"
 	       "  --destructive      allow writes to a block device named as TARGET\n"
@@ -63,7 +65,7 @@ static void progress(void *ctx, const struct disk_progress *p)
 static int parse_args(int argc, char **argv, struct global_opts *g, struct run_options *o,
 		      const char **ret_db, bool *ret_no_save)
 {
-	enum { O_QUICK = 256, O_FULL, O_DESTRUCTIVE, O_SCRATCH, O_SIZE, O_TIME, O_COPY, O_NO_SAVE, O_REPEAT };
+	enum { O_QUICK = 256, O_FULL, O_DESTRUCTIVE, O_SCRATCH, O_SIZE, O_TIME, O_COPY, O_NO_SAVE, O_REPEAT, O_PEER };
 	static const struct option longopts[] = {
 		{"quick", no_argument, NULL, O_QUICK},
 		{"full", no_argument, NULL, O_FULL},
@@ -74,6 +76,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 		{"copy", required_argument, NULL, O_COPY},
 		{"no-save", no_argument, NULL, O_NO_SAVE},
 		{"repeat", required_argument, NULL, O_REPEAT},
+		{"peer", required_argument, NULL, O_PEER},
 		DB_LONG_OPTION,
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
@@ -127,6 +130,14 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 			o->repeat = (unsigned)n;
 			break;
 		}
+		case O_PEER:
+			if (!*optarg) {
+				log_error("invalid --peer '': expected a host running usbperf net "
+					  "server or iperf3 -s");
+				return -1;
+			}
+			o->peer = optarg;
+			break;
 		case O_NO_SAVE:
 			*ret_no_save = true;
 			break;
@@ -256,10 +267,10 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 		return EXIT_USAGE;
 	}
 	describe(&res, g->format, &rep);
-	status = res.ndisks ? EXIT_OK : EXIT_RUNTIME;
+	status = res.nrows ? EXIT_OK : EXIT_RUNTIME;
 	if (emit_report(g, &rep) < 0)
 		status = EXIT_RUNTIME;
-	if (!res.ndisks)
+	if (!res.nrows)
 		log_error("run: nothing could be measured (see the report's warnings)");
 	else if (db && !signal_stop && save(db, &res, g) < 0)
 		status = EXIT_RUNTIME;

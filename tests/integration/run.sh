@@ -43,11 +43,21 @@ expect_status 0 "history after a kill -9 during a run" "$USBPERF" history --db "
 jq_check <("$USBPERF" history --db "$DB" -F json) '[.runs[].id] | index("'"$id"'") != null' "the earlier run is still there"
 rm -f "$WORK"/scratch/usbperf-*
 
+# a network target: TCP each way against a usbperf server (iperf3 -s would do too)
+"$USBPERF" net server -q >/dev/null 2>&1 &
+srv=$!
+sleep 0.5
+expect_status 0 "run net:127.0.0.1" "$USBPERF" run net:127.0.0.1 --db "$DB" -F json -q
+kill "$srv" 2>/dev/null
+wait "$srv" 2>/dev/null
+jq_check "$WORK/out" '[.results[] | .pass] == ["tcp send", "tcp receive"] and all(.results[]; .mb_s > 0) and .devices[0].kind == "host-net"' "net target: TCP send and receive measured"
+jq_check "$WORK/out" '[.metrics[] | select(.test == "net" and .metric == "mbit_s")] | length == 2' "net target: Mbit/s metrics for the history"
+
 # bad input: one line, exit 2, nothing written
 expect_status 2 "missing target" "$USBPERF" run "$WORK/nope"
 one_line_error "missing target"
-expect_status 2 "net target" "$USBPERF" run net:192.0.2.1
-one_line_error "net target"
+expect_status 2 "empty net target" "$USBPERF" run net: --no-save
+one_line_error "empty net target"
 expect_status 2 "--size 0" "$USBPERF" run --size 0
 one_line_error "--size 0"
 expect_status 2 "--time x" "$USBPERF" run --time x

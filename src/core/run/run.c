@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* usbperf run: plan the targets, measure each, build the record. */
-#include "core/run/run.h"
+#include "core/run/run_priv.h"
 #include "core/sys/sysinfo.h"
 #include "core/usb/attach.h"
 #include "core/usb/topology.h"
@@ -25,7 +25,7 @@
 #define QUICK_TIME_S 3.0
 #define FULL_TIME_S 5.0
 
-static char *xstrdup(const char *s)
+char *run_strdup(const char *s)
 {
 	char *d = s ? strdup(s) : NULL;
 
@@ -45,8 +45,13 @@ static void *grow_one(void *v, size_t *n, size_t size)
 	return nv;
 }
 
-static void note(struct run_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct run_result *r, const char *fmt, ...)
+struct run_row *run_add_row(struct run_result *r)
+{
+	r->rows = grow_one(r->rows, &r->nrows, sizeof(*r->rows));
+	return &r->rows[r->nrows - 1];
+}
+
+void run_note(struct run_result *r, const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
@@ -65,11 +70,11 @@ static void plan_add(struct run_result *r, const char *path, const char *key, co
 
 	r->plan = grow_one(r->plan, &r->nplan, sizeof(*r->plan));
 	p = &r->plan[r->nplan - 1];
-	p->path = xstrdup(path);
-	p->device_key = xstrdup(key);
+	p->path = run_strdup(path);
+	p->device_key = run_strdup(key);
 	p->kind = kind;
 	p->read_only = read_only;
-	p->why = xstrdup(why);
+	p->why = run_strdup(why);
 }
 
 /* a mounted, writable filesystem of this disk (the disk itself or a partition) */
@@ -87,6 +92,16 @@ static const struct usb_node *writable_mount(const struct usb_topology *t, const
 			return n;
 	}
 	return NULL;
+}
+
+static bool has_disk(const struct run_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nplan; i++)
+		if (!r->plan[i].net_host)
+			return true;
+	return false;
 }
 
 /* No targets named: every USB disk, else the host's scratch directory. */
@@ -113,12 +128,30 @@ static void discover(const struct run_options *o, const struct usb_topology *t,
 			plan_add(r, n->dev_node, n->device, "usb-storage", true, why.buf);
 		}
 	}
-	for (i = 0; i < t->nnode; i++)
-		if (!strcmp(t->node[i].kind, "net"))
-			note(r, "%s (%s) is a USB network interface: 'usbperf net' measures it "
-				"(run tests land in the history once net is folded into run)",
-			     t->node[i].name, t->node[i].device);
-	if (!r->nplan) {
+	for (i = 0; i < t->nnode; i++) {
+		const struct usb_node *n = &t->node[i];
+		struct strbuf path = STRBUF_INIT;
+
+		if (strcmp(n->kind, "net"))
+			continue;
+		if (!o->peer) {
+			run_note(r, "%s (USB %s) is a network interface: 'usbperf run --peer HOST' "
+				    "measures it against a usbperf or iperf3 server (usbperf net server, "
+				    "iperf3 -s) reached through it",
+				 n->name, n->device);
+			continue;
+		}
+		strbuf_addf(&path, "net:%s via %s", o->peer, n->name);
+		strbuf_reset(&why);
+		strbuf_addf(&why, "%s is a USB network interface: TCP each way to --peer %s through it",
+			    n->name, o->peer);
+		plan_add(r, path.buf, n->device, "usb-net", false, why.buf);
+		r->plan[r->nplan - 1].net_host = run_strdup(o->peer);
+		r->plan[r->nplan - 1].net_iface = run_strdup(n->name);
+		r->plan[r->nplan - 1].device_key_from_usb = true;
+		strbuf_release(&path);
+	}
+	if (!has_disk(r)) {
 		r->no_usb = true;
 		strbuf_reset(&why);
 		strbuf_addf(&why, "no USB disk here: the host's %s characterises this machine",
@@ -138,8 +171,10 @@ int run_check_targets(const struct run_options *o, char **ret_why)
 		const char *t = o->targets[i];
 
 		if (!strncmp(t, "net:", 4)) {
-			strbuf_addf(&why, "target '%s': network targets need 'usbperf net', which "
-					  "run does not drive yet",
+			if (t[4])
+				continue;
+			strbuf_addf(&why, "target '%s': expected net:HOST (a usbperf or iperf3 "
+					  "server)",
 				    t);
 			*ret_why = strbuf_detach(&why);
 			return -EINVAL;
@@ -162,6 +197,11 @@ static int plan_explicit(const struct run_options *o, struct run_result *r, char
 	for (i = 0; rc == 0 && i < o->ntargets; i++) {
 		const char *t = o->targets[i];
 
+		if (!strncmp(t, "net:", 4)) {
+			plan_add(r, t, t, "net", false, "named on the command line: TCP each way");
+			r->plan[r->nplan - 1].net_host = run_strdup(t + 4);
+			continue;
+		}
 		if (stat(t, &st) < 0)
 			st.st_mode = 0;
 		plan_add(r, t, NULL, S_ISBLK(st.st_mode) ? "block-device" : "path",
@@ -282,14 +322,14 @@ static void fill_env(struct run_env *e, const struct sysinfo_facts *si)
 
 	if (gethostname(host, sizeof(host)) == 0) {
 		host[sizeof(host) - 1] = '\0';
-		e->hostname = xstrdup(host);
+		e->hostname = run_strdup(host);
 	}
-	e->board = xstrdup(si->board);
-	e->kernel = xstrdup(si->kernel);
-	e->kernel_build = xstrdup(si->kernel_version);
-	e->preempt = xstrdup(si->preempt_model);
-	e->governor = si->npolicies ? xstrdup(si->policies[0].governor) : NULL;
-	e->usbperf_version = xstrdup(USBPERF_VERSION);
+	e->board = run_strdup(si->board);
+	e->kernel = run_strdup(si->kernel);
+	e->kernel_build = run_strdup(si->kernel_version);
+	e->preempt = run_strdup(si->preempt_model);
+	e->governor = si->npolicies ? run_strdup(si->policies[0].governor) : NULL;
+	e->usbperf_version = run_strdup(USBPERF_VERSION);
 }
 
 /* "20261130T051200Z-3f2a1c": sorts by time, unique enough across a board farm */
@@ -303,7 +343,7 @@ static void make_id(struct run_record *rec, time_t now)
 	strbuf_addf(&sb, "%s-%06llx", ts, (unsigned long long)(salt & 0xffffff));
 	rec->id = strbuf_detach(&sb);
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	rec->started_at = xstrdup(ts);
+	rec->started_at = run_strdup(ts);
 }
 
 /* the device a report was measured on: from the USB lookup, else the host */
@@ -315,26 +355,26 @@ static void add_device(struct run_result *r, struct run_plan_item *it,
 
 	if (rep->on_usb) {
 		free(it->device_key);
-		it->device_key = xstrdup(rep->usb.device);
-		d->key = xstrdup(rep->usb.device);
-		d->kind = xstrdup(it->read_only ? "usb-storage (read-only)" : "usb-storage");
-		d->vid_pid = xstrdup(rep->usb.vid_pid);
-		d->product = xstrdup(rep->usb.product);
-		d->port_path = xstrdup(rep->usb.device);
-		d->speed = xstrdup(rep->usb.speed_name);
-		d->driver = xstrdup(rep->usb.driver);
+		it->device_key = run_strdup(rep->usb.device);
+		d->key = run_strdup(rep->usb.device);
+		d->kind = run_strdup(it->read_only ? "usb-storage (read-only)" : "usb-storage");
+		d->vid_pid = run_strdup(rep->usb.vid_pid);
+		d->product = run_strdup(rep->usb.product);
+		d->port_path = run_strdup(rep->usb.device);
+		d->speed = run_strdup(rep->usb.speed_name);
+		d->driver = run_strdup(rep->usb.driver);
 		d->ceiling_mb_s = rep->usb.ceiling_mb_s;
 		for (i = 0; i < t->ndev; i++)
 			if (!strcmp(t->dev[i].path, rep->usb.device))
-				d->serial = xstrdup(t->dev[i].serial);
+				d->serial = run_strdup(t->dev[i].serial);
 	} else {
 		/* off USB, a named target is known by its path: unique in the run, stable across runs */
 		if (!it->device_key)
-			it->device_key = xstrdup(it->path);
-		d->key = xstrdup(it->device_key);
-		d->kind = xstrdup(it->kind && strncmp(it->kind, "copy-", 5) ? "host-disk" : it->kind);
+			it->device_key = run_strdup(it->path);
+		d->key = run_strdup(it->device_key);
+		d->kind = run_strdup(it->kind && strncmp(it->kind, "copy-", 5) ? "host-disk" : it->kind);
 	}
-	d->target = xstrdup(it->path);
+	d->target = run_strdup(it->path);
 }
 
 static void add_rows(struct run_result *r, const struct run_plan_item *it,
@@ -356,8 +396,7 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 		const struct disk_row *dr = &rep->rows[i];
 		struct run_row *row;
 
-		r->rows = grow_one(r->rows, &r->nrows, sizeof(*r->rows));
-		row = &r->rows[r->nrows - 1];
+		row = run_add_row(r);
 		row->device = it->device_key;
 		row->target = it->path;
 		row->pass = dr->name;
@@ -425,8 +464,8 @@ static int measure_copy(const struct run_options *o, struct run_result *r, char 
 		struct strbuf t = STRBUF_INIT;
 
 		strbuf_addf(&t, "%s -> %s", o->copy_src, o->copy_dst);
-		d->key = xstrdup("copy");
-		d->kind = xstrdup("copy");
+		d->key = run_strdup("copy");
+		d->kind = run_strdup("copy");
 		d->target = strbuf_detach(&t);
 	}
 	for (i = 0; i < r->ncopy; i++) {
@@ -439,8 +478,7 @@ static int measure_copy(const struct run_options *o, struct run_result *r, char 
 		m = run_record_add_metric(&r->rec, "copy", "copy", name, "mb_s", "MB/s", true);
 		m->value = r->copy[i].mb_s;
 		m->repeats = 1;
-		r->rows = grow_one(r->rows, &r->nrows, sizeof(*r->rows));
-		row = &r->rows[r->nrows - 1];
+		row = run_add_row(r);
 		row->device = "copy";
 		row->target = o->copy_dst;
 		row->pass = m->name; /* owned by the record, which lives as long */
@@ -466,7 +504,7 @@ int run_execute(const struct run_options *o, struct run_result *ret, char **ret_
 
 	*ret_why = NULL;
 	make_id(&r.rec, time(NULL));
-	r.rec.command_line = xstrdup(o->command_line);
+	r.rec.command_line = run_strdup(o->command_line);
 	sysinfo_probe(&si);
 	fill_env(&r.rec.env, &si);
 	usb_topology_probe(&t);
@@ -487,17 +525,18 @@ int run_execute(const struct run_options *o, struct run_result *ret, char **ret_
 		abort();
 	for (i = 0; i < r.nplan && !(o->stop && *o->stop); i++) {
 		char *why = NULL;
-
 		uint64_t irqs = U64_UNKNOWN;
 
+		if (r.plan[i].net_host)
+			continue; /* after the disks: devices[0..ndisks) pair with disks[] */
 		rc = measure(o, &t, &r.plan[i], r.specs[r.ndisks], &r.disks[r.ndisks], &irqs, &why);
 		if (rc < 0) {
 			if (o->ntargets || o->copy_src) {
 				/* a target the user named and we cannot use: say so, run nothing */
-				*ret_why = why ? why : xstrdup(strerror(-rc));
+				*ret_why = why ? why : run_strdup(strerror(-rc));
 				goto fail;
 			}
-			note(&r, "%s: not measured: %s", r.plan[i].path, why ? why : strerror(-rc));
+			run_note(&r, "%s: not measured: %s", r.plan[i].path, why ? why : strerror(-rc));
 			free(why);
 			continue;
 		}
@@ -505,8 +544,23 @@ int run_execute(const struct run_options *o, struct run_result *ret, char **ret_
 		add_rows(&r, &r.plan[i], &r.disks[r.ndisks]);
 		add_irq_metric(&r, &r.plan[i], &r.disks[r.ndisks], irqs);
 		for (j = 0; j < r.disks[r.ndisks].nwarnings; j++)
-			note(&r, "%s: %s", r.plan[i].path, r.disks[r.ndisks].warnings[j]);
+			run_note(&r, "%s: %s", r.plan[i].path, r.disks[r.ndisks].warnings[j]);
 		r.ndisks++;
+	}
+	for (i = 0; i < r.nplan && !(o->stop && *o->stop); i++) {
+		char *why = NULL;
+
+		if (!r.plan[i].net_host)
+			continue;
+		rc = run_net_target(o, &r, &r.plan[i], &why);
+		if (rc < 0) {
+			if (o->ntargets) {
+				*ret_why = why;
+				goto fail;
+			}
+			run_note(&r, "not measured: %s", why);
+			free(why);
+		}
 	}
 	if (o->copy_src && r.ndisks == 2 && !(o->stop && *o->stop)) {
 		rc = measure_copy(o, &r, ret_why);
@@ -537,6 +591,8 @@ void run_result_release(struct run_result *r)
 		free(r->plan[i].path);
 		free(r->plan[i].device_key);
 		free(r->plan[i].why);
+		free(r->plan[i].net_host);
+		free(r->plan[i].net_iface);
 	}
 	free(r->plan);
 	for (i = 0; i < r->ndisks; i++)

@@ -23,6 +23,7 @@ struct run_options {
 	double time_s;	      /* cap per pass */
 	unsigned repeat;      /* each pass this many times (0: once) */
 	const char *copy_src, *copy_dst; /* --copy SRC DST: the copy path, both sides */
+	const char *peer;     /* --peer HOST: a usbperf or iperf3 server for USB netdevs */
 	const char *command_line;
 	const volatile int *stop;
 	disk_progress_fn progress;
@@ -46,6 +47,9 @@ struct run_plan_item {
 	const char *kind; /* "usb-storage", "host-disk" */
 	bool read_only;	  /* a raw device: reads only */
 	char *why;	  /* how it was chosen, for the report */
+	char *net_host;	  /* a network target: the usbperf/iperf3 server */
+	char *net_iface;  /* ... through this interface (SO_BINDTODEVICE), NULL: the route's */
+	bool device_key_from_usb;
 };
 
 struct run_result {

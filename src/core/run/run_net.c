@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Network targets of `usbperf run`: a USB network interface against --peer,
+ * or net:HOST. TCP each way against a usbperf or iperf3 server, each rate
+ * next to the goodput the USB link allows after its framing.
+ */
+#include "core/net/net.h"
+#include "core/run/run_priv.h"
+#include "util/strbuf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NET_QUICK_S 5
+#define NET_FULL_S 10
+
+/* the receiver's count of one direction: what arrived is what counts */
+static const struct net_sum_row *received(const struct net_report *rep)
+{
+	size_t i;
+
+	for (i = 0; i < rep->nrows; i++)
+		if (!strcmp(rep->rows[i].stream, "sum") && !strcmp(rep->rows[i].role, "receiver"))
+			return &rep->rows[i];
+	return NULL;
+}
+
+static void add_net_device(struct run_result *r, struct run_plan_item *it,
+			   const struct net_report *rep)
+{
+	struct run_device *d;
+	size_t i;
+
+	for (i = 0; i < r->rec.ndevices; i++)
+		if (!strcmp(r->rec.devices[i].key, it->device_key))
+			return;
+	d = run_record_add_device(&r->rec);
+	d->key = run_strdup(it->device_key);
+	d->kind = run_strdup(rep->on_usb ? "usb-net" : "host-net");
+	d->target = run_strdup(it->path);
+	if (rep->on_usb) {
+		d->vid_pid = run_strdup(rep->usb.vid_pid);
+		d->product = run_strdup(rep->usb.product);
+		d->port_path = run_strdup(rep->usb.device);
+		d->speed = run_strdup(rep->usb.speed_name);
+		d->driver = run_strdup(rep->usb.driver);
+		d->ceiling_mb_s = rep->usb.ceiling_mb_s;
+	}
+}
+
+static void add_net_row(struct run_result *r, const struct run_plan_item *it, const char *pass,
+			const struct net_report *rep, const struct net_sum_row *s)
+{
+	struct run_row *row;
+	struct run_metric *m;
+
+	m = run_record_add_metric(&r->rec, it->device_key, "net", pass, "mbit_s", "Mbit/s", true);
+	m->value = s->mbit_s;
+	m->repeats = 1;
+	if (s->retransmits >= 0) {
+		m = run_record_add_metric(&r->rec, it->device_key, "net", pass, "retransmits", "segments",
+					  false);
+		m->value = (double)s->retransmits;
+		m->repeats = 1;
+	}
+	row = run_add_row(r);
+	row->device = it->device_key;
+	row->target = it->path;
+	row->pass = m->name;
+	row->op = "net";
+	row->bs = rep->len;
+	row->qd = rep->streams;
+	row->mb_s = s->mb_s;
+	row->mib_s = s->mb_s * 1e6 / 1048576.0;
+	row->mb_s_sd = row->iops = row->lat_p99_us = NAN;
+	row->self_cpu_pct = rep->cpu_total;
+	/* the goodput ceiling after framing, in MB/s like every other row */
+	row->ceiling_mb_s = s->ceiling_mbit_s / 8;
+	row->efficiency_pct = s->efficiency_pct;
+}
+
+static void efficiency_finding(struct run_result *r, const struct run_plan_item *it,
+			       const char *pass, const struct net_sum_row *s)
+{
+	struct strbuf ev = STRBUF_INIT;
+
+	if (isnan(s->efficiency_pct))
+		return;
+	strbuf_addf(&ev, "%s: %.1f Mbit/s received = %.0f%% of the %.1f Mbit/s the link allows "
+			 "after USB framing",
+		    pass, s->mbit_s, s->efficiency_pct, s->ceiling_mbit_s);
+	if (s->efficiency_pct >= 75)
+		finding_add(&r->rec.findings, FINDING_INFO, "run.net_bus_bound", it->device_key,
+			    "network throughput is at the USB link's limit", ev.buf,
+			    "only a faster USB link (SuperSpeed, a port and cable for it) raises it");
+	else if (s->efficiency_pct < 40)
+		finding_add(&r->rec.findings, FINDING_WARN, "run.net_below_link", it->device_key,
+			    "network throughput far below what the USB link carries: the "
+			    "adapter, the driver's aggregation, the peer or the CPU limits it",
+			    ev.buf,
+			    "check the peer (a wired host that does line rate), the CPU "
+			    "('cpu' column), and for NCM/RNDIS gadgets the function's qmult");
+	strbuf_release(&ev);
+}
+
+/* TCP send, then receive (-R), against the peer */
+int run_net_target(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
+		   char **ret_why)
+{
+	static const struct {
+		const char *pass;
+		bool reverse;
+	} dirs[] = {{"tcp send", false}, {"tcp receive", true}};
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < 2 && !(o->stop && *o->stop); i++) {
+		struct net_client_config c = {
+			.host = it->net_host,
+			.port = NET_DEFAULT_PORT,
+			.bind_dev = it->net_iface,
+			.timeout_s = 10,
+			.stop = o->stop,
+		};
+		struct net_report rep = {0};
+		const struct net_sum_row *s;
+
+		net_params_defaults(&c.p, NET_TCP);
+		c.p.time_s = o->full ? NET_FULL_S : NET_QUICK_S;
+		c.p.omit_s = 1;
+		c.p.reverse = dirs[i].reverse;
+		rc = net_client_run(&c, &rep);
+		if (rc < 0) {
+			struct strbuf w = STRBUF_INIT;
+
+			strbuf_addf(&w, "%s: %s", it->path,
+				    rep.error_msg ? rep.error_msg : strerror(-rc));
+			*ret_why = strbuf_detach(&w);
+			net_report_release(&rep);
+			return rc;
+		}
+		if (rep.on_usb && !it->device_key_from_usb) {
+			free(it->device_key);
+			it->device_key = run_strdup(rep.usb.device);
+			it->device_key_from_usb = true;
+		}
+		add_net_device(r, it, &rep);
+		s = received(&rep);
+		if (s) {
+			add_net_row(r, it, dirs[i].pass, &rep, s);
+			efficiency_finding(r, it, dirs[i].pass, s);
+		}
+		for (size_t j = 0; j < rep.nwarnings; j++)
+			run_note(r, "%s: %s", it->path, rep.warnings[j]);
+		net_report_release(&rep);
+	}
+	return rc;
+}

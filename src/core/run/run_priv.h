@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/* Shared by the files of `usbperf run`; not an API. */
+#include "core/run/run.h"
+
+char *run_strdup(const char *s); /* NULL stays NULL; aborts on ENOMEM */
+struct run_row *run_add_row(struct run_result *r);
+__attribute__((format(printf, 2, 3))) void run_note(struct run_result *r, const char *fmt, ...);
+/* a network plan item: TCP each way against it->net_host */
+int run_net_target(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
+		   char **ret_why);
