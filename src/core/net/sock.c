@@ -142,7 +142,7 @@ static int bound_socket(const struct net_addr *a, int type, const struct net_soc
 
 int net_listen_tcp(const struct net_addr *a, const struct net_sockopts *o, int *ret_fd)
 {
-	int fd, r = bound_socket(a, SOCK_STREAM, o, &fd);
+	int fd = -1, r = bound_socket(a, SOCK_STREAM, o, &fd);
 
 	if (r < 0)
 		return r;
@@ -198,7 +198,7 @@ int net_wait_readable(int fd, uint64_t deadline_ns, const volatile int *stop)
 int net_connect(const struct net_addr *peer, const struct net_addr *local, int type,
 		const struct net_sockopts *o, uint64_t deadline_ns, int *ret_fd)
 {
-	int fd, r, err = 0;
+	int fd = -1, r, err = 0;
 	socklen_t elen = sizeof(err);
 
 	if (local)
