@@ -13,22 +13,23 @@ J=$WORK/out
 if [ -d /sys/bus/usb/devices ] && ls /sys/bus/usb/devices | grep -q ':'; then
 	ok "this machine has USB: the host fallback is checked in the QEMU lab instead"
 else
-	jq_check "$J" '.plan == [{"device": "host", "target": "'"$WORK/scratch"'", "kind": "host-disk", "read_only": false, "why": .plan[0].why}] and (.plan[0].why | test("no USB disk"))' "plan: the host's scratch directory, and why"
+	jq_check "$J" '.plan[0] == {"device": "host", "target": "'"$WORK/scratch"'", "kind": "host-disk", "read_only": false, "why": .plan[0].why} and (.plan[0].why | test("no USB disk"))' "plan: the host's scratch directory, and why"
+	jq_check "$J" '.plan[1].target == "net:127.0.0.1 (loopback)" and ([.results[] | select(.op == "net") | .pass] == ["tcp send", "tcp receive"]) and all(.results[] | select(.op == "net"); .mb_s > 0)' "plan: and the loopback network, TCP each way"
 fi
-jq_check "$J" '[.results[].pass] == ["seq-read 4K", "seq-read 64K", "seq-read 1M", "rand-read 4K Q1", "rand-read 4K Q32", "seq-write 4K", "seq-write 64K", "seq-write 1M", "rand-write 4K Q1", "rand-write 4K Q32"]' "quick sweep: three block sizes each way, random 4K at QD1 and QD32"
-jq_check "$J" 'all(.results[]; .mb_s > 0 and .iops > 0)' "every pass measured"
-jq_check "$J" '(.metrics | length) == 40 and all(.metrics[]; .unit != null and .value != null)' "metrics: four per pass, with units"
+jq_check "$J" '[.results[] | select(.op != "net") | .pass] == ["seq-read 4K", "seq-read 64K", "seq-read 1M", "rand-read 4K Q1", "rand-read 4K Q32", "seq-write 4K", "seq-write 64K", "seq-write 1M", "rand-write 4K Q1", "rand-write 4K Q32"]' "quick sweep: three block sizes each way, random 4K at QD1 and QD32"
+jq_check "$J" 'all(.results[] | select(.op != "net"); .mb_s > 0 and .iops > 0)' "every disk pass measured"
+jq_check "$J" '([.metrics[] | select(.test == "disk")] | length) == 40 and all(.metrics[]; .unit != null and .value != null)' "metrics: four per disk pass, with units"
 jq_check "$J" '.run.id | test("^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$")' "run id"
 jq_check "$J" '.run.kernel == "'"$(uname -r)"'" and .run.usbperf_version != null' "environment fingerprint"
 check "no test file left in the scratch directory" test -z "$(ls -A "$WORK/scratch")"
-jq_check "$J" 'all(.results[]; .mb_s_stdev != null)' "--repeat 2: every pass has its spread"
+jq_check "$J" 'all(.results[] | select(.op != "net"); .mb_s_stdev != null)' "--repeat 2: every disk pass has its spread"
 
 # the run is in the history, whole
 id=$(jq -r .run.id "$J")
 expect_status 0 "history lists the run" "$USBPERF" history --db "$DB" -F json
 jq_check "$WORK/out" '[.runs[].id] == ["'"$id"'"]' "history: the run just made"
 expect_status 0 "show the run" "$USBPERF" show "$id" --db "$DB" -F json
-jq_check "$WORK/out" '(.metrics | length) == 40 and all(.metrics[]; .repeats == 2) and all(.metrics[] | select(.metric == "mb_s" or .metric == "iops"); .stdev != null)' "show: all 40 metrics, with repeats, and spread for rates"
+jq_check "$WORK/out" '([.metrics[] | select(.test == "disk")] | length) == 40 and all(.metrics[] | select(.test == "disk"); .repeats == 2) and all(.metrics[] | select(.metric == "mb_s" or .metric == "iops"); .stdev != null)' "show: all 40 disk metrics, with repeats, and spread for rates"
 expect_status 0 "compare the run with itself" "$USBPERF" compare "$id" "$id" --db "$DB"
 expect_status 2 "a --db in a missing directory" "$USBPERF" run --db "$WORK/nodir/h.db" --scratch "$WORK/scratch"
 one_line_error "a --db in a missing directory"

@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #define QUICK_SIZE (256ull << 20)
+/* not iperf3's 5201: a server the user runs there stays undisturbed */
+#define RUN_LOOPBACK_PORT 5299u
 #define QUICK_TIME_S 3.0
 #define FULL_TIME_S 5.0
 
@@ -157,6 +159,11 @@ static void discover(const struct run_options *o, const struct usb_topology *t,
 		strbuf_addf(&why, "no USB disk here: the host's %s characterises this machine",
 			    o->scratch);
 		plan_add(r, o->scratch, "host", "host-disk", false, why.buf);
+		plan_add(r, "net:127.0.0.1 (loopback)", "loopback", "host-net", false,
+			 "no USB network interface here: the host's loopback, against a usbperf "
+			 "server run for it");
+		r->plan[r->nplan - 1].net_host = run_strdup("127.0.0.1");
+		r->plan[r->nplan - 1].net_port = RUN_LOOPBACK_PORT;
 	}
 	strbuf_release(&why);
 }
@@ -552,7 +559,9 @@ int run_execute(const struct run_options *o, struct run_result *ret, char **ret_
 
 		if (!r.plan[i].net_host)
 			continue;
-		rc = run_net_target(o, &r, &r.plan[i], &why);
+		rc = r.plan[i].net_port == RUN_LOOPBACK_PORT
+			     ? run_net_loopback(o, &r, &r.plan[i], &why)
+			     : run_net_target(o, &r, &r.plan[i], &why);
 		if (rc < 0) {
 			if (o->ntargets) {
 				*ret_why = why;

@@ -49,6 +49,7 @@ struct run_plan_item {
 	char *why;	  /* how it was chosen, for the report */
 	char *net_host;	  /* a network target: the usbperf/iperf3 server */
 	char *net_iface;  /* ... through this interface (SO_BINDTODEVICE), NULL: the route's */
+	unsigned net_port; /* 0: iperf3's 5201 */
 	bool device_key_from_usb;
 };
 

@@ -8,7 +8,13 @@
 #include "core/run/run_priv.h"
 #include "util/strbuf.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,7 +124,7 @@ int run_net_target(const struct run_options *o, struct run_result *r, struct run
 	for (i = 0; i < 2 && !(o->stop && *o->stop); i++) {
 		struct net_client_config c = {
 			.host = it->net_host,
-			.port = NET_DEFAULT_PORT,
+			.port = it->net_port ? it->net_port : NET_DEFAULT_PORT,
 			.bind_dev = it->net_iface,
 			.timeout_s = 10,
 			.stop = o->stop,
@@ -155,5 +161,69 @@ int run_net_target(const struct run_options *o, struct run_result *r, struct run
 			run_note(r, "%s: %s", it->path, rep.warnings[j]);
 		net_report_release(&rep);
 	}
+	return rc;
+}
+
+/*
+ * No USB here: the host's loopback, against a usbperf server in a child
+ * process, so the first run on any machine measures the network path too.
+ */
+static void ready(void *ctx, const char *msg)
+{
+	int fd = *(int *)ctx;
+
+	if (fd >= 0 && strstr(msg, "listening")) {
+		(void)!write(fd, "", 1);
+		close(fd);
+		*(int *)ctx = -1;
+	}
+}
+
+int run_net_loopback(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
+		     char **ret_why)
+{
+	int pfd[2], status, rc;
+	pid_t pid;
+	char c;
+
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -errno;
+	}
+	if (pid == 0) {
+		static volatile int child_stop;
+		struct net_server_config sc = {
+			.port = it->net_port,
+			.bind_addr = "127.0.0.1",
+			.timeout_s = 10,
+			.stop = &child_stop,
+			.on_event = ready,
+			.ctx = &pfd[1],
+		};
+		char *why = NULL;
+
+		close(pfd[0]);
+		/* a parent killed with -9 must not leave a server behind */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() == 1)
+			_exit(0);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		net_server_run(&sc, &why);
+		_exit(0); /* the parent's buffers and cleanups are not the child's */
+	}
+	close(pfd[1]);
+	/* listening, or gone (EOF): then the client reports the refusal */
+	while (read(pfd[0], &c, 1) < 0 && errno == EINTR)
+		;
+	close(pfd[0]);
+	rc = run_net_target(o, r, it, ret_why);
+	kill(pid, SIGTERM);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
 	return rc;
 }

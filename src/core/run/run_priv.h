@@ -9,3 +9,6 @@ __attribute__((format(printf, 2, 3))) void run_note(struct run_result *r, const 
 /* a network plan item: TCP each way against it->net_host */
 int run_net_target(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
 		   char **ret_why);
+/* the same against a usbperf server this process starts on 127.0.0.1:it->net_port */
+int run_net_loopback(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
+		     char **ret_why);
