@@ -129,3 +129,35 @@ int db_load_run(struct store *s, const char *arg, struct run_record *ret)
 		log_run_error(s, arg, r);
 	return r;
 }
+
+int db_parse_args(int argc, char **argv, struct global_opts *g, const char *cmd,
+		  void (*usage)(void), const char **ret_db)
+{
+	static const struct option longopts[] = {
+		DB_LONG_OPTION,
+		COMMON_LONG_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		r = common_option(c, optarg, g);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		if (c == 'h') {
+			usage();
+			return 1;
+		}
+		if (c != OPT_DB) {
+			bad_option(cmd, c, argv);
+			return -1;
+		}
+		if (db_option(optarg, ret_db) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -15,6 +15,14 @@
 	"  --db PATH          the history (default: $XDG_DATA_HOME/usbperf/history.db or\n"        \
 	"                     ~/.local/share/usbperf/history.db)\n"
 
+/*
+ * Options of a command that takes only --db and the common ones (show,
+ * export, import): 0 parsed (operands from optind), 1 -h shown, -1 bad
+ * (one line logged).
+ */
+int db_parse_args(int argc, char **argv, struct global_opts *g, const char *cmd,
+		  void (*usage)(void), const char **ret_db);
+
 /* --db PATH: refused at once when empty */
 int db_option(const char *arg, const char **ret);
 

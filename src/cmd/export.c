@@ -31,32 +31,10 @@ void usage_export(void)
 
 static int parse_args(int argc, char **argv, struct global_opts *g, const char **ret_db)
 {
-	static const struct option longopts[] = {
-		DB_LONG_OPTION,
-		COMMON_LONG_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
-	int c, r;
+	int r = db_parse_args(argc, argv, g, "export", usage_export, ret_db);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		r = common_option(c, optarg, g);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		if (c == 'h') {
-			usage_export();
-			return 1;
-		}
-		if (c != OPT_DB) {
-			bad_option("export", c, argv);
-			return -1;
-		}
-		if (db_option(optarg, ret_db) < 0)
-			return -1;
-	}
+	if (r != 0)
+		return r;
 	if (g->format == FORMAT_CSV) {
 		log_error("export: the export format is JSON; --format csv does not apply");
 		return -1;

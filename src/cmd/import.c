@@ -48,32 +48,10 @@ static const struct record_desc summary_desc = RECORD_DESC("import", summary_fie
 static int parse_args(int argc, char **argv, struct global_opts *g, const char **ret_db,
 		      const char **ret_file)
 {
-	static const struct option longopts[] = {
-		DB_LONG_OPTION,
-		COMMON_LONG_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
-	int c, r;
+	int r = db_parse_args(argc, argv, g, "import", usage_import, ret_db);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		r = common_option(c, optarg, g);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		if (c == 'h') {
-			usage_import();
-			return 1;
-		}
-		if (c != OPT_DB) {
-			bad_option("import", c, argv);
-			return -1;
-		}
-		if (db_option(optarg, ret_db) < 0)
-			return -1;
-	}
+	if (r != 0)
+		return r;
 	if (optind != argc - 1) {
 		log_error(optind >= argc ? "import: which file? (see 'usbperf import -h')"
 					 : "import: one file at a time");

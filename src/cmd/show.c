@@ -28,32 +28,10 @@ void usage_show(void)
 static int parse_args(int argc, char **argv, struct global_opts *g, const char **ret_db,
 		      const char **ret_run)
 {
-	static const struct option longopts[] = {
-		DB_LONG_OPTION,
-		COMMON_LONG_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
-	int c, r;
+	int r = db_parse_args(argc, argv, g, "show", usage_show, ret_db);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		r = common_option(c, optarg, g);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		if (c == 'h') {
-			usage_show();
-			return 1;
-		}
-		if (c != OPT_DB) {
-			bad_option("show", c, argv);
-			return -1;
-		}
-		if (db_option(optarg, ret_db) < 0)
-			return -1;
-	}
+	if (r != 0)
+		return r;
 	if (optind >= argc) {
 		log_error("show: which run? (see 'usbperf history')");
 		return -1;

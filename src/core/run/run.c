@@ -281,7 +281,7 @@ static int measure(const struct run_options *o, const struct usb_topology *topo,
 		   struct disk_report *rep, uint64_t *ret_irqs, char **ret_why)
 {
 	const char *irq_lines;
-	uint64_t irq0;
+	uint64_t irq0, irq1;
 	struct disk_config cfg = {
 		.passes = passes,
 		.repeat = o->repeat ? o->repeat : 1,
@@ -313,9 +313,8 @@ static int measure(const struct run_options *o, const struct usb_topology *topo,
 	irq_lines = irq_lines_of(topo, &t);
 	irq0 = usb_irq_count(irq_lines);
 	r = disk_run(&t, &cfg, rep);
-	*ret_irqs = U64_UNKNOWN;
-	if (irq0 != U64_UNKNOWN && usb_irq_count(irq_lines) != U64_UNKNOWN)
-		*ret_irqs = usb_irq_count(irq_lines) - irq0;
+	irq1 = usb_irq_count(irq_lines);
+	*ret_irqs = irq0 != U64_UNKNOWN && irq1 != U64_UNKNOWN ? irq1 - irq0 : U64_UNKNOWN;
 	disk_target_close(&t);
 	signals_set_cleanup(NULL);
 	/* these pointed into the target, gone now; the rows point into passes, kept */
