@@ -189,6 +189,62 @@ static void test_error_text(void **state)
 	strbuf_release(&err);
 }
 
+/* what report and check accept: a record, an export, the report of run -F json */
+static void test_any_document(void **state)
+{
+	static const char *const rec =
+		"{\"id\":\"r1\",\"started_at\":\"2026-11-30T05:12:00Z\",\"duration_s\":1,"
+		"\"command_line\":\"usbperf run\",\"env\":{\"hostname\":\"b\"},"
+		"\"devices\":[{\"key\":\"2-1\"}],\"metrics\":[{\"device_key\":\"2-1\","
+		"\"test\":\"disk\",\"name\":\"seq-read 1M\",\"metric\":\"mb_s\","
+		"\"unit\":\"MB/s\",\"value\":36.5,\"repeats\":1,\"higher_is_better\":true}],\"findings\":[]}";
+	static const char *const report =
+		"{\"usbperf\":\"0.1.0\",\"command\":\"run\",\"run\":{\"id\":\"r2\","
+		"\"started_at\":\"2026-11-30T05:12:00Z\",\"duration_s\":1,\"hostname\":\"b\","
+		"\"kernel\":\"6.1\",\"command_line\":\"usbperf run\"},\"plan\":[],\"results\":[],"
+		"\"devices\":[{\"key\":\"2-1\"}],\"metrics\":[],\"findings\":[],\"warnings\":[]}";
+	struct strbuf doc = STRBUF_INIT, err = STRBUF_INIT;
+	struct run_record *v;
+	size_t n;
+
+	(void)state;
+	if (run_document_parse(rec, strlen(rec), &v, &n, &err) != 0)
+		fail_msg("record refused: %s", err.buf);
+	assert_int_equal(n, 1);
+	assert_string_equal(v[0].id, "r1");
+	assert_int_equal(v[0].nmetrics, 1);
+	assert_true(v[0].metrics[0].value == 36.5);
+	run_records_free(v, n);
+
+	if (run_document_parse(report, strlen(report), &v, &n, &err) != 0)
+		fail_msg("run report refused: %s", err.buf);
+	assert_int_equal(n, 1);
+	assert_string_equal(v[0].id, "r2");
+	assert_string_equal(v[0].env.kernel, "6.1");
+	assert_string_equal(v[0].env.hostname, "b");
+	run_records_free(v, n);
+
+	strbuf_addf(&doc, "{\"usbperf_export\":1,\"runs\":[%s]}", rec);
+	assert_int_equal(run_document_parse(doc.buf, doc.len, &v, &n, &err), 0);
+	assert_int_equal(n, 1);
+	run_records_free(v, n);
+
+	assert_int_equal(run_document_parse("[1]", 3, &v, &n, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "not a usbperf run"));
+	strbuf_reset(&err);
+	assert_int_equal(run_document_parse("{\"command\":\"list\"}", 18, &v, &n, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.buf, "not a usbperf run"));
+	strbuf_reset(&err);
+	/* a run report with a field the record does not know names it */
+	strbuf_reset(&doc);
+	strbuf_adds(&doc, report);
+	*strstr(doc.buf, "\"hostname\"") = 'X';
+	assert_int_equal(run_document_parse(doc.buf, doc.len, &v, &n, &err), -EINVAL);
+	strbuf_release(&doc);
+	strbuf_release(&err);
+}
+
 /* -0 is written as 0: "-0" would read back as an integer and not write the same */
 static void test_negative_zero(void **state)
 {
@@ -251,6 +307,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_documents),
+		cmocka_unit_test(test_any_document),
 		cmocka_unit_test(test_error_text),
 		cmocka_unit_test(test_negative_zero),
 		cmocka_unit_test(test_from_json_untouched),

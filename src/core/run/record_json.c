@@ -434,26 +434,18 @@ static int check_unique_ids(const struct run_record *v, size_t n, struct strbuf 
 	return r;
 }
 
-int run_export_parse(const char *buf, size_t len, struct run_record **ret, size_t *ret_n,
-		     struct strbuf *err)
+/* every element of runs (NULL: root itself is the one run) read and checked */
+static int records_from(struct json_object *root, struct json_object *runs,
+			struct run_record **ret, size_t *ret_n, struct strbuf *err)
 {
-	struct json_object *root = NULL, *runs = NULL;
-	struct run_record *v = NULL;
-	size_t i = 0, n = 0;
-	int r;
+	size_t i, n = runs ? json_object_array_length(runs) : 1;
+	struct run_record *v = calloc(n ? n : 1, sizeof(*v));
+	int r = v ? 0 : -ENOMEM;
 
-	r = parse_document(buf, len, &root, err);
-	if (r == 0)
-		r = check_header(root, &runs, err);
-	if (r == 0) {
-		n = json_object_array_length(runs);
-		v = calloc(n ? n : 1, sizeof(*v));
-		if (!v)
-			r = -ENOMEM;
-	}
 	for (i = 0; r == 0 && i < n; i++) {
-		r = run_record_from_json(json_object_array_get_idx(runs, i), &v[i], err);
-		if (r == -EINVAL && err) {
+		r = run_record_from_json(runs ? json_object_array_get_idx(runs, i) : root, &v[i],
+					 err);
+		if (r == -EINVAL && err && runs) {
 			/* the run's own message, placed in the file */
 			char *inner = strbuf_detach(err);
 
@@ -463,7 +455,6 @@ int run_export_parse(const char *buf, size_t len, struct run_record **ret, size_
 	}
 	if (r == 0)
 		r = check_unique_ids(v, n, err);
-	json_object_put(root);
 	if (r < 0) {
 		/* the run that failed, v[i - 1], was left zeroed */
 		run_records_free(v, i);
@@ -472,4 +463,85 @@ int run_export_parse(const char *buf, size_t len, struct run_record **ret, size_
 	*ret = v;
 	*ret_n = n;
 	return 0;
+}
+
+int run_export_parse(const char *buf, size_t len, struct run_record **ret, size_t *ret_n,
+		     struct strbuf *err)
+{
+	struct json_object *root = NULL, *runs = NULL;
+	int r;
+
+	r = parse_document(buf, len, &root, err);
+	if (r == 0)
+		r = check_header(root, &runs, err);
+	if (r == 0)
+		r = records_from(root, runs, ret, ret_n, err);
+	json_object_put(root);
+	return r;
+}
+
+/*
+ * `usbperf run --format json` puts the run's facts and its environment in
+ * one "run" object, next to devices, metrics and findings (and the plan and
+ * results tables, which the record does not keep): rebuild the record's
+ * shape from it.
+ */
+static int record_from_run_report(struct json_object *root, struct json_object **ret,
+				  struct strbuf *err)
+{
+	static const char *const parts[] = {"devices", "metrics", "findings"};
+	struct json_object *info, *rec, *env, *v;
+
+	if (!json_object_object_get_ex(root, "run", &info) ||
+	    !json_object_is_type(info, json_type_object))
+		return run_error(err, NULL, "no 'run' object");
+	rec = json_object_new_object();
+	env = json_object_new_object();
+	if (!rec || !env) {
+		json_object_put(rec);
+		json_object_put(env);
+		return -ENOMEM;
+	}
+	json_object_object_foreach(info, key, val)
+	{
+		bool mine = false;
+
+		for (size_t i = 0; i < run_info_desc.nfields; i++)
+			mine |= !strcmp(run_info_desc.fields[i].key, key);
+		json_object_object_add(mine ? rec : env, key, json_object_get(val));
+	}
+	json_object_object_add(rec, "env", env);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (json_object_object_get_ex(root, parts[i], &v))
+			json_object_object_add(rec, parts[i], json_object_get(v));
+	*ret = rec;
+	return 0;
+}
+
+int run_document_parse(const char *buf, size_t len, struct run_record **ret, size_t *ret_n,
+		       struct strbuf *err)
+{
+	struct json_object *root = NULL, *runs = NULL, *rec = NULL, *v;
+	int r;
+
+	r = parse_document(buf, len, &root, err);
+	if (r < 0)
+		return r;
+	if (!json_object_is_type(root, json_type_object))
+		r = run_error(err, NULL, "not a usbperf run, export or report");
+	else if (json_object_object_get_ex(root, "usbperf_export", NULL))
+		r = check_header(root, &runs, err);
+	else if (json_object_object_get_ex(root, "command", &v) &&
+		 json_object_is_type(v, json_type_string) &&
+		 !strcmp(json_object_get_string(v), "run"))
+		r = record_from_run_report(root, &rec, err);
+	else if (!json_object_object_get_ex(root, "id", NULL) ||
+		 !json_object_object_get_ex(root, "env", NULL))
+		r = run_error(err, NULL, "not a usbperf run, export or report (written by "
+					 "'usbperf run -F json', 'show -F json' or 'export')");
+	if (r == 0)
+		r = records_from(rec ? rec : root, runs, ret, ret_n, err);
+	json_object_put(rec);
+	json_object_put(root);
+	return r;
 }

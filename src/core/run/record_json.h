@@ -62,4 +62,11 @@ int run_export_new(struct json_object **ret_doc, struct json_object **ret_runs);
  */
 int run_export_parse(const char *buf, size_t len, struct run_record **ret, size_t *ret_n,
 		     struct strbuf *err);
+/*
+ * Any document that holds runs: an export file, one record (`usbperf show
+ * --format json`) or the report of `usbperf run --format json`. Same
+ * contract as run_export_parse().
+ */
+int run_document_parse(const char *buf, size_t len, struct run_record **ret, size_t *ret_n,
+		       struct strbuf *err);
 void run_records_free(struct run_record *v, size_t n);

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+/* The RUN operands of report and check: history ids, 'last', or JSON files. */
+#include "cmd/runs_arg.h"
+#include "cmd/db.h"
+#include "core/run/record_json.h"
+#include "util/sysroot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static bool is_file_arg(const char *a)
+{
+	size_t n = strlen(a);
+
+	return !strcmp(a, "-") || strchr(a, '/') || (n > 5 && !strcmp(a + n - 5, ".json"));
+}
+
+/* the runs of one file; one line logged on failure */
+static int load_file(const char *file, struct run_record **ret, size_t *ret_n)
+{
+	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
+	bool is_stdin = !strcmp(file, "-");
+	int fd = is_stdin ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
+	int r;
+
+	if (fd < 0) {
+		r = -errno;
+		log_error("cannot open '%s': %s", file, strerror(-r));
+		return r == -ENOENT ? -EINVAL : r;
+	}
+	r = read_fd_all(fd, RUN_EXPORT_MAX_BYTES, &buf);
+	if (!is_stdin)
+		close(fd);
+	if (r == -EFBIG)
+		log_error("invalid run file '%s': larger than %u MiB", file,
+			  RUN_EXPORT_MAX_BYTES >> 20);
+	else if (r < 0)
+		log_error("cannot read '%s': %s", file, strerror(-r));
+	if (r == 0) {
+		r = run_document_parse(buf.buf, buf.len, ret, ret_n, &err);
+		if (r == -EINVAL)
+			log_error("invalid run file '%s': %s", file, err.buf);
+		else if (r < 0)
+			log_error("cannot read '%s': %s", file, strerror(-r));
+	}
+	strbuf_release(&buf);
+	strbuf_release(&err);
+	return r < 0 && r != -ENOMEM ? -EINVAL : r;
+}
+
+/* "last": the newest run */
+static int load_last(struct store *s, struct run_record *ret)
+{
+	struct store_filter f = {.limit = 1};
+	struct run_summary *v = NULL;
+	size_t n = 0;
+	int r;
+
+	r = store_list_runs(s, &f, &v, &n);
+	if (r < 0) {
+		log_error("cannot read the history: %s", store_errmsg(s));
+		return r;
+	}
+	if (n == 0) {
+		log_error("no run in the history yet (see 'usbperf run')");
+		run_summaries_free(v, n);
+		return -ENOENT;
+	}
+	r = db_load_run(s, v[0].id, ret);
+	run_summaries_free(v, n);
+	return r;
+}
+
+static int append(struct run_record **all, size_t *nall, struct run_record *v, size_t n)
+{
+	struct run_record *grown = realloc(*all, (*nall + n + 1) * sizeof(**all));
+
+	if (!grown)
+		return -ENOMEM;
+	memcpy(grown + *nall, v, n * sizeof(*v));
+	*all = grown;
+	*nall += n;
+	return 0;
+}
+
+int runs_load(const char *db, char *const *args, size_t n, struct run_record **ret,
+	      size_t *ret_n)
+{
+	struct run_record *all = NULL, *v, one;
+	struct store *s = NULL;
+	size_t nall = 0, nv;
+	int r = 0;
+
+	for (size_t i = 0; i < n && r == 0; i++) {
+		if (is_file_arg(args[i])) {
+			r = load_file(args[i], &v, &nv);
+			if (r == 0) {
+				r = append(&all, &nall, v, nv);
+				if (r < 0)
+					run_records_free(v, nv);
+				else
+					free(v);
+			}
+			continue;
+		}
+		if (!s)
+			r = db_open(db, false, &s);
+		if (r < 0)
+			break;
+		r = !strcmp(args[i], "last") ? load_last(s, &one) : db_load_run(s, args[i], &one);
+		if (r == 0) {
+			r = append(&all, &nall, &one, 1);
+			if (r < 0)
+				run_record_release(&one);
+		}
+	}
+	store_close(s);
+	if (r == -ENOMEM)
+		log_error("out of memory");
+	if (r < 0) {
+		run_records_free(all, nall);
+		return r;
+	}
+	*ret = all;
+	*ret_n = nall;
+	return 0;
+}

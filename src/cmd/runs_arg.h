@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/*
+ * The RUN operands of `report` and `check`. Each one is:
+ *   - a JSON file, when it is "-" (stdin), contains a '/' or ends in
+ *     ".json": an export, one record (`show -F json`) or the report of
+ *     `run -F json`; every run in it is taken;
+ *   - "last": the newest run in the history;
+ *   - else a run id or unique prefix in the history.
+ * So a board farm can check the file `run -F json -o run.json` wrote without
+ * any history, and a desk user can name runs as `history` lists them.
+ */
+#include "core/run/record.h"
+
+#include <stddef.h>
+
+#define RUNS_ARG_HELP                                                                            \
+	"RUN: a run id or unique prefix in the history, 'last' for the newest, or a\n"         \
+	"JSON file (a path with '/' or ending in .json; '-' for stdin) written by\n"            \
+	"'usbperf run -F json', 'show -F json' or 'export'.\n"
+
+/*
+ * Load every run named by args[0..n) in order; db is --db (NULL: default).
+ * Logs one line on failure and returns -errno for db_exit_status() (a bad
+ * file gives -EINVAL: exit 2). *ret: run_records_free().
+ */
+int runs_load(const char *db, char *const *args, size_t n, struct run_record **ret,
+	      size_t *ret_n);
