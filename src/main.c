@@ -44,6 +44,8 @@ const struct command commands[] = {
 	 usage_compare},
 	{"baseline", "name a run to compare against; list the baselines", cmd_baseline,
 	 usage_baseline},
+	{"report", "runs as a self-contained HTML page, or text with bars and sparklines",
+	 cmd_report, usage_report},
 	{"export", "runs from the history as JSON, for another machine's history", cmd_export,
 	 usage_export},
 	{"import", "add the runs of an export file to the history", cmd_import, usage_import},

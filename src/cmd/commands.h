@@ -28,6 +28,8 @@ int cmd_compare(int argc, char **argv, struct global_opts *g);
 void usage_compare(void);
 int cmd_baseline(int argc, char **argv, struct global_opts *g);
 void usage_baseline(void);
+int cmd_report(int argc, char **argv, struct global_opts *g);
+void usage_report(void);
 int cmd_export(int argc, char **argv, struct global_opts *g);
 void usage_export(void);
 int cmd_import(int argc, char **argv, struct global_opts *g);

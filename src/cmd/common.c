@@ -58,23 +58,28 @@ int common_option(int c, const char *arg, struct global_opts *g)
 	return 0;
 }
 
-int check_output(const struct global_opts *g)
+int check_writable(const char *option, const char *path)
 {
 	char *copy, *dir;
 	int r = 0;
 
-	if (!g->output)
+	if (!path)
 		return 0;
-	copy = strdup(g->output);
+	copy = strdup(path);
 	if (!copy)
 		return -ENOMEM;
 	dir = dirname(copy);
 	if (access(dir, W_OK) < 0) {
-		log_error("cannot write --output '%s': %s", g->output, strerror(errno));
 		r = -errno;
+		log_error("cannot write %s '%s': %s", option, path, strerror(-r));
 	}
 	free(copy);
 	return r;
+}
+
+int check_output(const struct global_opts *g)
+{
+	return check_writable("--output", g->output);
 }
 
 static int write_all(int fd, const char *buf, size_t len)

@@ -42,6 +42,8 @@ extern const unsigned ncommands;
 int common_option(int c, const char *arg, struct global_opts *g);
 /* Validate --output before any work: its directory must exist and be writable. */
 int check_output(const struct global_opts *g);
+/* The same for a file option ("--html"): one line logged, -errno. */
+int check_writable(const char *option, const char *path);
 
 __attribute__((format(printf, 1, 2))) void log_error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void log_warn(const char *fmt, ...);

@@ -58,20 +58,6 @@ static char *xstrdup(const char *s)
 	return d;
 }
 
-/* a device across runs: VID:PID and serial, else the port, else the key */
-static char *device_identity(const struct run_device *d)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (d->vid_pid && d->serial)
-		strbuf_addf(&sb, "%s %s", d->vid_pid, d->serial);
-	else if (d->port_path)
-		strbuf_addf(&sb, "port %s", d->port_path);
-	else
-		strbuf_adds(&sb, d->key ? d->key : "?");
-	return strbuf_detach(&sb);
-}
-
 static const struct run_device *find_device(const struct run_record *r, const char *key)
 {
 	for (size_t i = 0; key && i < r->ndevices; i++)
@@ -115,7 +101,7 @@ static struct entry *build_entries(const struct run_record *r)
 		const struct run_device *d = find_device(r, m->device_key);
 		struct strbuf sb = STRBUF_INIT;
 
-		e[i].dev = d ? device_identity(d) : xstrdup(m->device_key ? m->device_key : "?");
+		e[i].dev = d ? run_device_identity(d) : xstrdup(m->device_key ? m->device_key : "?");
 		strbuf_addf(&sb, "%s\x1f%s\x1f%s\x1f%s", e[i].dev, m->test ? m->test : "",
 			    m->name ? m->name : "", m->metric ? m->metric : "");
 		e[i].match = strbuf_detach(&sb);
@@ -289,9 +275,9 @@ static void device_caveats(struct compare_result *c, const struct run_record *a,
 	if (!ib || !seen)
 		abort();
 	for (j = 0; j < b->ndevices; j++)
-		ib[j] = device_identity(&b->devices[j]);
+		ib[j] = run_device_identity(&b->devices[j]);
 	for (i = 0; i < a->ndevices; i++) {
-		char *ia = device_identity(&a->devices[i]);
+		char *ia = run_device_identity(&a->devices[i]);
 
 		for (j = 0; j < b->ndevices; j++)
 			if (!seen[j] && !strcmp(ia, ib[j]))

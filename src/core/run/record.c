@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/run/record.h"
+#include "util/strbuf.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -92,4 +93,17 @@ void run_record_release(struct run_record *r)
 	free(r->metrics);
 	finding_list_release(&r->findings);
 	memset(r, 0, sizeof(*r));
+}
+
+char *run_device_identity(const struct run_device *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (d->vid_pid && d->serial)
+		strbuf_addf(&sb, "%s %s", d->vid_pid, d->serial);
+	else if (d->port_path)
+		strbuf_addf(&sb, "port %s", d->port_path);
+	else
+		strbuf_adds(&sb, d->key ? d->key : "?");
+	return strbuf_detach(&sb);
 }

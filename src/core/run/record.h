@@ -69,3 +69,9 @@ struct run_device *run_record_add_device(struct run_record *r);
 struct run_metric *run_record_add_metric(struct run_record *r, const char *device_key,
 					 const char *test, const char *name, const char *metric,
 					 const char *unit, bool higher_is_better);
+
+/*
+ * The same device in two runs: "VID:PID serial" when both are known (it may
+ * have moved to another port), else "port 2-1", else the key. malloc'ed.
+ */
+char *run_device_identity(const struct run_device *d);

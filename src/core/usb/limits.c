@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 #include <stddef.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -286,14 +287,30 @@ double usb_bulk_payload_Bps(enum usb_speed s)
  * not what the bus allows. Kept apart from the ceilings on purpose.
  */
 static const struct usb_field_ref field_refs[] = {
-	{"USB 2.0 disk (mass storage)", USB_SPEED_HIGH, "25-35 MB/s", 25e6, 35e6, NULL},
-	{"USB 3.0 disk, no UAS (BOT)", USB_SPEED_SS, "60-100 MB/s", 60e6, 100e6, NULL},
-	{"USB 3.0 disk with UAS", USB_SPEED_SS, "up to ~350 MB/s", NAN, 350e6, NULL},
+	{"USB 2.0 disk (mass storage)", USB_SPEED_HIGH, "25-35 MB/s", 25e6, 35e6, NULL,
+	 "usb-storage", NULL},
+	{"USB 3.0 disk, no UAS (BOT)", USB_SPEED_SS, "60-100 MB/s", 60e6, 100e6, NULL,
+	 "usb-storage", "usb-storage"},
+	{"USB 3.0 disk with UAS", USB_SPEED_SS, "up to ~350 MB/s", NAN, 350e6, NULL, "usb-storage",
+	 "uas"},
 	{"USB Ethernet on USB 2.0", USB_SPEED_HIGH, "95-100 Mbit/s", 95e6 / 8, 100e6 / 8,
-	 "usually a 100 Mbit/s adapter: the Ethernet side limits"},
+	 "usually a 100 Mbit/s adapter: the Ethernet side limits", "usb-net", NULL},
 	{"USB Ethernet on USB 3.0", USB_SPEED_SS, "750-800 Mbit/s", 750e6 / 8, 800e6 / 8,
-	 "gigabit adapters"},
+	 "gigabit adapters", "usb-net", NULL},
 };
+
+const struct usb_field_ref *usb_field_ref_for(enum usb_speed s, const char *kind,
+					      const char *driver)
+{
+	for (size_t i = 0; kind && i < ARRAY_SIZE(field_refs); i++) {
+		const struct usb_field_ref *f = &field_refs[i];
+
+		if (f->speed == s && !strcmp(f->kind, kind) &&
+		    (!f->driver || (driver && !strcmp(f->driver, driver))))
+			return f;
+	}
+	return NULL;
+}
 
 const struct usb_field_ref *usb_field_refs(size_t *ret_n)
 {

@@ -87,10 +87,15 @@ struct usb_field_ref {
 	const char *range;	/* "25-35 MB/s" as published */
 	double min_Bps, max_Bps; /* min NaN for "up to" figures */
 	const char *note;
+	const char *kind;   /* what usbperf run measured: "usb-storage", "usb-net" */
+	const char *driver; /* the driver it applies to, NULL any */
 };
 
 /* The table and its length; static data. */
 const struct usb_field_ref *usb_field_refs(size_t *ret_n);
+/* The reference for a device of this kind and driver at this speed, or NULL. */
+const struct usb_field_ref *usb_field_ref_for(enum usb_speed s, const char *kind,
+					      const char *driver);
 
 /*
  * The bitrate the Linux NCM gadget function reports to the host in its CDC

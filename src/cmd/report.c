@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+/* usbperf report: runs as a self-contained HTML page, or as text with bars and sparklines. */
+#include "cmd/commands.h"
+#include "cmd/db.h"
+#include "cmd/runs_arg.h"
+#include "core/report/model.h"
+#include "core/run/compare.h"
+#include "core/run/record_json.h"
+#include "render/html.h"
+#include "render/report_text.h"
+#include "render/spark.h"
+#include "util/parse.h"
+#include "util/utctime.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void usage_report(void)
+{
+	printf("usage: usbperf report RUN... [--html FILE] [options]\n"
+	       "\n"
+	       "Runs as people look at them. With --html: one self-contained page (inline\n"
+	       "CSS and SVG, no script, nothing fetched) that opens offline in any browser,\n"
+	       "prints, and reads on a phone: the setup, the topology with speeds and\n"
+	       "drivers, per device throughput against block size with the bus ceiling and\n"
+	       "the field reference band drawn in, repeat spread as error bars, the other\n"
+	       "rates and CPU use, the findings, and with two or more runs every metric\n"
+	       "against the first run (as 'usbperf compare' judges it). Without --html, or\n"
+	       "with -o: the same on the terminal, with sparklines and bars (Unicode when the\n"
+	       "locale is UTF-8). At most %d runs.\n"
+	       "\n"
+	       RUNS_ARG_HELP
+	       "\n"
+	       "options:\n"
+	       "  --html FILE        write the HTML page to FILE (the text report is not printed)\n"
+	       "  --threshold PCT    smallest change the comparison counts (default 5)\n"
+	       DB_OPTION_HELP
+	       "  -o, --output FILE  write the text report to FILE\n"
+	       "\n"
+	       "Exit: 0 written, 2 bad input or no such run, 3 a file could not be written.\n",
+	       REPORT_MAX_RUNS);
+}
+
+enum { O_HTML = 256, O_THRESHOLD };
+
+struct report_opts {
+	const char *db, *html;
+	double threshold;
+	char **runs;
+	size_t nruns;
+};
+
+static int report_option(int c, const char *arg, struct report_opts *o)
+{
+	switch (c) {
+	case O_HTML:
+		if (!*arg) {
+			log_error("invalid --html '': a file name is needed");
+			return -EINVAL;
+		}
+		o->html = arg;
+		return 0;
+	case O_THRESHOLD:
+		if (parse_double(arg, 0, 1000, &o->threshold) < 0) {
+			log_error("invalid --threshold '%s': a percentage from 0 to 1000", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_DB:
+		return db_option(arg, &o->db);
+	}
+	return -ENOENT;
+}
+
+static int parse_args(int argc, char **argv, struct global_opts *g, struct report_opts *o)
+{
+	static const struct option longopts[] = {
+		{"html", required_argument, NULL, O_HTML},
+		{"threshold", required_argument, NULL, O_THRESHOLD},
+		DB_LONG_OPTION,
+		COMMON_LONG_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		r = common_option(c, optarg, g);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		if (c == 'h') {
+			usage_report();
+			return 1;
+		}
+		r = report_option(c, optarg, o);
+		if (r == -ENOENT)
+			bad_option("report", c, argv);
+		if (r < 0)
+			return -1;
+	}
+	if (g->format != FORMAT_TEXT) {
+		log_error("report: text or --html only (for JSON: 'usbperf show -F json' or "
+			  "'usbperf export')");
+		return -1;
+	}
+	if (optind >= argc) {
+		log_error("report: which runs? (usbperf report RUN... [--html FILE]; see "
+			  "'usbperf history')");
+		return -1;
+	}
+	if ((size_t)(argc - optind) > REPORT_MAX_RUNS) {
+		log_error("report: at most %d runs at a time, %d given", REPORT_MAX_RUNS,
+			  argc - optind);
+		return -1;
+	}
+	o->runs = argv + optind;
+	o->nruns = (size_t)(argc - optind);
+	return 0;
+}
+
+/* run 0 against each later run, as compare does it */
+static int compare_all(const struct run_record *v, size_t n, double threshold,
+		       struct compare_result **ret)
+{
+	struct compare_result *c;
+	size_t i;
+	int r;
+
+	*ret = NULL;
+	if (n < 2)
+		return 0;
+	c = calloc(n - 1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	for (i = 1; i < n; i++) {
+		r = run_compare(&v[0], &v[i], threshold, &c[i - 1]);
+		if (r < 0) {
+			while (--i > 0)
+				compare_result_release(&c[i - 1]);
+			free(c);
+			return r;
+		}
+	}
+	*ret = c;
+	return 0;
+}
+
+static int write_html(const char *path, const struct report_model *m,
+		      const struct compare_result *cmp)
+{
+	char now[UTC_TIME_LEN + 1];
+	struct strbuf out = STRBUF_INIT;
+	struct html_input in = {.model = m, .cmp = cmp, .generated_at = now};
+	int r;
+
+	utc_time_format(time(NULL), now);
+	html_report(&out, &in);
+	r = write_file_atomic(path, out.buf, out.len);
+	strbuf_release(&out);
+	return r;
+}
+
+int cmd_report(int argc, char **argv, struct global_opts *g)
+{
+	struct report_opts o = {.threshold = COMPARE_DEFAULT_THRESHOLD_PCT};
+	struct compare_result *cmp = NULL;
+	struct run_record *v = NULL;
+	struct report_model m;
+	size_t n = 0;
+	int r, status = EXIT_OK;
+
+	r = parse_args(argc, argv, g, &o);
+	if (r != 0)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	if (check_output(g) < 0 || check_writable("--html", o.html) < 0)
+		return EXIT_USAGE;
+	r = runs_load(o.db, o.runs, o.nruns, &v, &n);
+	if (r < 0)
+		return db_exit_status(r);
+	if (n > REPORT_MAX_RUNS) {
+		log_error("report: at most %d runs at a time, the files hold %zu", REPORT_MAX_RUNS,
+			  n);
+		run_records_free(v, n);
+		return EXIT_USAGE;
+	}
+	r = report_model_build(v, n, &m);
+	if (r == 0) {
+		r = compare_all(v, n, o.threshold, &cmp);
+		if (r < 0)
+			report_model_release(&m);
+	}
+	if (r < 0) {
+		log_error("cannot build the report: %s", strerror(-r));
+		run_records_free(v, n);
+		return EXIT_RUNTIME;
+	}
+	if (o.html) {
+		if (write_html(o.html, &m, cmp) < 0)
+			status = EXIT_RUNTIME;
+	} else {
+		struct strbuf out = STRBUF_INIT;
+
+		report_text(&out, &m, cmp, text_utf8());
+		if (emit_text(g, out.buf, out.len) < 0)
+			status = EXIT_RUNTIME;
+		strbuf_release(&out);
+	}
+	for (size_t i = 0; cmp && i + 1 < n; i++)
+		compare_result_release(&cmp[i]);
+	free(cmp);
+	report_model_release(&m);
+	run_records_free(v, n);
+	return status;
+}

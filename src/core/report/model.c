@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+/* The report model: runs taken apart into per-device sweeps, rates and CPU use. */
+#include "core/report/model.h"
+#include "core/usb/speed.h"
+#include "util/parse.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t report_model_run_of(const struct report_model *m, const struct run_metric *x)
+{
+	for (size_t i = 0; i < m->nruns; i++)
+		if (x >= m->runs[i].metrics && x < m->runs[i].metrics + m->runs[i].nmetrics)
+			return i;
+	return 0;
+}
+
+bool report_sweep_name(const char *name, char *ret_label, size_t label_size,
+		       uint64_t *ret_block)
+{
+	const char *sp = strchr(name, ' ');
+	size_t n;
+	uint64_t block;
+
+	if (!sp || strchr(sp + 1, ' '))
+		return false;
+	n = (size_t)(sp - name);
+	if (!((n == 8 && !strncmp(name, "seq-read", 8)) || (n == 9 && !strncmp(name, "seq-write", 9)) ||
+	      (n == 4 && !strncmp(name, "copy", 4))))
+		return false;
+	if (n >= label_size || parse_size(sp + 1, 1, UINT64_MAX, &block) < 0)
+		return false;
+	memcpy(ret_label, name, n);
+	ret_label[n] = '\0';
+	*ret_block = block;
+	return true;
+}
+
+const struct run_metric *report_find_metric(const struct run_record *r, const char *device_key,
+					    const char *name, const char *metric)
+{
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		const struct run_metric *m = &r->metrics[i];
+
+		if (!strcmp(m->device_key, device_key) && !strcmp(m->name, name) &&
+		    !strcmp(m->metric, metric))
+			return m;
+	}
+	return NULL;
+}
+
+static bool is_cpu(const struct run_metric *m)
+{
+	return m->unit && !strcmp(m->unit, "%") && strstr(m->metric, "cpu");
+}
+
+/* a figure worth a bar: a throughput or a rate, not a latency or a count */
+static bool is_rate(const struct run_metric *m)
+{
+	static const char *const units[] = {"MB/s", "MiB/s", "Mbit/s", "IOPS"};
+
+	for (size_t i = 0; m->unit && i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(m->unit, units[i]))
+			return true;
+	return false;
+}
+
+static struct rm_device *device_for(struct report_model *m, size_t run,
+				    const struct run_device *d)
+{
+	char *id = run_device_identity(d);
+	struct rm_device *v;
+
+	for (size_t i = 0; i < m->ndevices; i++) {
+		if (!strcmp(m->devices[i].identity, id) && !m->devices[i].dev[run]) {
+			free(id);
+			m->devices[i].dev[run] = d;
+			return &m->devices[i];
+		}
+	}
+	v = realloc(m->devices, (m->ndevices + 1) * sizeof(*v));
+	if (!v) {
+		free(id);
+		return NULL;
+	}
+	m->devices = v;
+	v = &v[m->ndevices++];
+	memset(v, 0, sizeof(*v));
+	v->identity = id;
+	v->dev[run] = d;
+	v->first = d;
+	v->ceiling_mb_s = NAN;
+	return v;
+}
+
+static void set_limits(struct rm_device *d)
+{
+	const struct run_device *f = d->first;
+	enum usb_speed s = USB_SPEED_UNKNOWN;
+	struct usb_ceiling c;
+
+	d->ceiling_mb_s = f->ceiling_mb_s;
+	if (!f->speed || usb_speed_parse(f->speed, &s) < 0)
+		return;
+	if (usb_bulk_ceiling(s, &c) == 0)
+		d->ceiling_how = c.derivation;
+	d->ref = usb_field_ref_for(s, f->kind, f->driver);
+}
+
+static int push_ptr(const struct run_metric ***v, size_t *n, const struct run_metric *x)
+{
+	const struct run_metric **g = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!g)
+		return -ENOMEM;
+	g[(*n)++] = x;
+	*v = g;
+	return 0;
+}
+
+static struct rm_series *series_for(struct rm_device *d, size_t run, const char *label,
+				    const char *unit)
+{
+	struct rm_series *v;
+
+	for (size_t i = 0; i < d->nsweeps; i++)
+		if (d->sweeps[i].run == run && !strcmp(d->sweeps[i].label, label))
+			return &d->sweeps[i];
+	v = realloc(d->sweeps, (d->nsweeps + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	d->sweeps = v;
+	v = &v[d->nsweeps++];
+	*v = (struct rm_series){.run = run, .label = NULL, .unit = unit};
+	v->label = strdup(label);
+	return v->label ? v : NULL;
+}
+
+static int add_point(struct rm_device *d, size_t run, const struct run_metric *m,
+		     const char *label, uint64_t block)
+{
+	struct rm_series *s = series_for(d, run, label, m->unit);
+	struct rm_point *p;
+	size_t i;
+
+	if (!s)
+		return -ENOMEM;
+	p = realloc(s->pts, (s->npts + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	s->pts = p;
+	for (i = s->npts; i > 0 && p[i - 1].block > block; i--)
+		p[i] = p[i - 1];
+	p[i] = (struct rm_point){block, m};
+	s->npts++;
+	return 0;
+}
+
+static struct rm_device *device_of(struct report_model *m, size_t run, const char *key)
+{
+	for (size_t i = 0; i < m->ndevices; i++) {
+		const struct run_device *d = m->devices[i].dev[run];
+
+		if (d && !strcmp(d->key, key))
+			return &m->devices[i];
+	}
+	return NULL;
+}
+
+static int add_metric(struct report_model *model, size_t run, const struct run_metric *m)
+{
+	struct rm_device *d = device_of(model, run, m->device_key);
+	uint64_t block;
+	char label[16];
+
+	if (!d)
+		return 0; /* validated records do not get here */
+	if (is_cpu(m))
+		return push_ptr(&d->cpu, &d->ncpu, m);
+	if (!is_rate(m))
+		return 0;
+	if (report_sweep_name(m->name, label, sizeof(label), &block))
+		/* the sweep's IOPS are its MB/s over the block size: not drawn again */
+		return strcmp(m->metric, "mb_s") ? 0 : add_point(d, run, m, label, block);
+	return push_ptr(&d->rates, &d->nrates, m);
+}
+
+int report_model_build(const struct run_record *runs, size_t nruns, struct report_model *ret)
+{
+	struct report_model m = {.runs = runs, .nruns = nruns};
+	int r = 0;
+
+	if (nruns == 0 || nruns > REPORT_MAX_RUNS)
+		return -EINVAL;
+	for (size_t i = 0; i < nruns && r == 0; i++)
+		for (size_t j = 0; j < runs[i].ndevices && r == 0; j++)
+			if (!device_for(&m, i, &runs[i].devices[j]))
+				r = -ENOMEM;
+	for (size_t i = 0; i < m.ndevices; i++)
+		set_limits(&m.devices[i]);
+	for (size_t i = 0; i < nruns && r == 0; i++)
+		for (size_t j = 0; j < runs[i].nmetrics && r == 0; j++)
+			r = add_metric(&m, i, &runs[i].metrics[j]);
+	if (r < 0) {
+		report_model_release(&m);
+		return r;
+	}
+	*ret = m;
+	return 0;
+}
+
+void report_model_release(struct report_model *m)
+{
+	for (size_t i = 0; i < m->ndevices; i++) {
+		struct rm_device *d = &m->devices[i];
+
+		for (size_t j = 0; j < d->nsweeps; j++) {
+			free(d->sweeps[j].label);
+			free(d->sweeps[j].pts);
+		}
+		free(d->sweeps);
+		free(d->rates);
+		free(d->cpu);
+		free(d->identity);
+	}
+	free(m->devices);
+	m->devices = NULL;
+	m->ndevices = 0;
+}

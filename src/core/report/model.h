@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/*
+ * What `usbperf report` draws, taken apart from one or more run records:
+ * for each device (matched across runs as `compare` matches them), its
+ * sweeps — throughput against block size, one series per run and direction
+ * — with the bus ceiling and the published field reference of its speed and
+ * class, the other throughput figures (random I/O, network, copy), CPU use
+ * per pass, and the findings. Pure: no I/O; everything points into the
+ * records, which must outlive the model.
+ */
+#include "core/run/record.h"
+#include "core/usb/limits.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* beyond this a chart stops being readable: one colour per run */
+#define REPORT_MAX_RUNS 8
+
+/* one point of a sweep: a metric of the pass "seq-read 64K" */
+struct rm_point {
+	uint64_t block; /* bytes */
+	const struct run_metric *m;
+};
+
+/* throughput against block size: "seq-read" of run 0 */
+struct rm_series {
+	size_t run;	    /* index into the model's runs */
+	char *label;	    /* "seq-read", "seq-write", "copy" */
+	const char *unit;   /* "MB/s" */
+	struct rm_point *pts; /* by block size, ascending */
+	size_t npts;
+};
+
+struct rm_device {
+	char *identity;					 /* run_device_identity() */
+	const struct run_device *dev[REPORT_MAX_RUNS];	 /* NULL: not in that run */
+	const struct run_device *first;			 /* the first run's that has it */
+	double ceiling_mb_s;				 /* NaN off USB */
+	const char *ceiling_how; /* "13 x 512 B per 125 us microframe", or NULL */
+	const struct usb_field_ref *ref; /* the published range of its class, or NULL */
+	struct rm_series *sweeps;
+	size_t nsweeps;
+	/* throughput and rate figures outside the sweeps, in run order */
+	const struct run_metric **rates;
+	size_t nrates;
+	/* CPU use, one per pass and run ("self_cpu_pct", "cpu_sys_pct") */
+	const struct run_metric **cpu;
+	size_t ncpu;
+};
+
+struct report_model {
+	const struct run_record *runs;
+	size_t nruns;
+	struct rm_device *devices;
+	size_t ndevices;
+};
+
+/* the run of a metric in the model (by address) */
+size_t report_model_run_of(const struct report_model *m, const struct run_metric *x);
+
+/*
+ * 0, -EINVAL when nruns is 0 or above REPORT_MAX_RUNS, -ENOMEM. Devices in
+ * the order they first appear.
+ */
+int report_model_build(const struct run_record *runs, size_t nruns, struct report_model *ret);
+void report_model_release(struct report_model *m);
+
+/*
+ * "seq-read 64K" -> "seq-read" and 65536; "copy 1M" -> "copy", 1048576.
+ * false when the name is not a sweep pass (random I/O carries a queue depth
+ * after the size: "rand-read 4K Q1" is not a sweep).
+ */
+bool report_sweep_name(const char *name, char *ret_label, size_t label_size,
+		       uint64_t *ret_block);
+
+/* the metric of a pass: run r's metric named name/metric of device d, or NULL */
+const struct run_metric *report_find_metric(const struct run_record *r, const char *device_key,
+					    const char *name, const char *metric);

@@ -1,0 +1,686 @@
+// SPDX-License-Identifier: MIT
+/* The self-contained HTML report: setup, topology, per-device charts, findings, comparison. */
+#include "render/html.h"
+#include "core/usb/speed.h"
+#include "render/svg.h"
+#include "version.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char css[] =
+	":root{--fg:#1b1b1b;--mut:#5b5b5b;--line:#d0d0d0;--bg:#fff;--warn:#a33a00;--ok:#1d6b2f}"
+	"*{box-sizing:border-box}"
+	"body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:var(--fg);"
+	"background:var(--bg);max-width:1000px;margin:0 auto;padding:12px 16px}"
+	"h1{font-size:1.5em;margin:.2em 0}h2{font-size:1.25em;margin:1.4em 0 .4em;"
+	"border-bottom:2px solid var(--line)}h3{font-size:1.05em;margin:1em 0 .3em}"
+	".mut{color:var(--mut)}.scroll{overflow-x:auto}"
+	"table{border-collapse:collapse;margin:.3em 0 .8em;font-variant-numeric:tabular-nums}"
+	"th,td{border-bottom:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}"
+	"td.n,th.n{text-align:right;white-space:nowrap}"
+	"svg.chart{width:100%;height:auto;max-width:760px;min-width:460px;display:block}"
+	"table.figures td:not(.n){white-space:nowrap}"
+	"svg .grid{stroke:#e4e4e4}svg .frame{stroke:#888}"
+	"svg text{font:13px system-ui,sans-serif;fill:#333}svg .axis{fill:#555}"
+	"svg .ceiling{stroke:#b00020;stroke-width:1.5;stroke-dasharray:6 4}"
+	"svg .ceillabel{fill:#b00020}svg rect.ref{fill:#3a9d5d;opacity:.16}"
+	"svg line.ref{stroke:#3a9d5d;stroke-width:1.5;stroke-dasharray:2 3}"
+	"svg .reflabel{fill:#2a7444}svg .err{stroke-width:1.3;fill:none}"
+	".legend{list-style:none;padding:0;margin:.2em 0 .6em;display:flex;flex-wrap:wrap;gap:4px 16px}"
+	".legend svg{vertical-align:middle}"
+	"ul.tree,ul.tree ul{list-style:none;padding-left:1.2em;margin:.1em 0}"
+	"ul.tree li{margin:.15em 0}ul.tree>li{padding-left:0}"
+	".tag{display:inline-block;border:1px solid var(--line);border-radius:3px;padding:0 4px;"
+	"font-size:.85em;margin-left:4px}"
+	".sev-warn{color:#fff;background:var(--warn);border-color:var(--warn)}"
+	".sev-info{background:#eef}"
+	".v-worse{color:var(--warn);font-weight:600}.v-better{color:var(--ok);font-weight:600}"
+	".finding{margin:.5em 0 .8em}.finding p{margin:.1em 0 .1em 1em}"
+	"code{font:13px ui-monospace,monospace;background:#f4f4f4;padding:0 3px;overflow-wrap:anywhere}"
+	"footer{margin-top:2em;font-size:.9em;color:var(--mut)}"
+	"@media (max-width:600px){body{font-size:14px;padding:8px}th,td{padding:2px 4px}"
+	"figure{margin:0}}"
+	"@media print{body{max-width:none;font-size:11pt}section.device,figure,.finding"
+	"{break-inside:avoid}h2{break-after:avoid}.scroll{overflow:visible}"
+	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}";
+
+static void esc(struct strbuf *out, const char *s)
+{
+	html_escape(out, s ? s : "-");
+}
+
+static void num(struct strbuf *out, double v, int prec)
+{
+	if (isnan(v))
+		strbuf_adds(out, "-");
+	else
+		strbuf_addf(out, "%.*f", prec, v);
+}
+
+static int prec_for(double v)
+{
+	v = fabs(v);
+	return v >= 1000 ? 0 : v >= 100 ? 1 : v >= 1 ? 2 : 3;
+}
+
+static const char *speed_label(const char *name)
+{
+	enum usb_speed s;
+
+	return name && usb_speed_parse(name, &s) == 0 ? usb_speed_label(s) : name;
+}
+
+static void run_heading(struct strbuf *out, const struct report_model *m, size_t i)
+{
+	if (m->nruns > 1)
+		strbuf_addf(out, "<span class=\"tag\" style=\"border-color:%s;color:%s\">run %zu</span> ",
+			    svg_run_color(i), svg_run_color(i), i + 1);
+	strbuf_adds(out, "<code>");
+	esc(out, m->runs[i].id);
+	strbuf_adds(out, "</code>");
+}
+
+/* ---- setup ---- */
+
+static void setup_row(struct strbuf *out, const struct report_model *m, const char *what,
+		      size_t off)
+{
+	strbuf_adds(out, "<tr><th>");
+	strbuf_adds(out, what);
+	strbuf_adds(out, "</th>");
+	for (size_t i = 0; i < m->nruns; i++) {
+		const char *v = *(char *const *)((const char *)&m->runs[i] + off);
+
+		strbuf_adds(out, "<td>");
+		esc(out, v);
+		strbuf_adds(out, "</td>");
+	}
+	strbuf_adds(out, "</tr>\n");
+}
+
+static void setup(struct strbuf *out, const struct report_model *m)
+{
+	static const struct {
+		const char *what;
+		size_t off;
+	} rows[] = {
+		{"started (UTC)", offsetof(struct run_record, started_at)},
+		{"host", offsetof(struct run_record, env.hostname)},
+		{"board", offsetof(struct run_record, env.board)},
+		{"kernel", offsetof(struct run_record, env.kernel)},
+		{"kernel build", offsetof(struct run_record, env.kernel_build)},
+		{"preemption", offsetof(struct run_record, env.preempt)},
+		{"CPU governor", offsetof(struct run_record, env.governor)},
+		{"usbperf", offsetof(struct run_record, env.usbperf_version)},
+		{"command", offsetof(struct run_record, command_line)},
+	};
+
+	strbuf_adds(out, "<section id=\"setup\"><h2>Setup</h2><div class=\"scroll\"><table>"
+			 "<tr><th>run</th>");
+	for (size_t i = 0; i < m->nruns; i++) {
+		strbuf_adds(out, "<td>");
+		run_heading(out, m, i);
+		strbuf_adds(out, "</td>");
+	}
+	strbuf_adds(out, "</tr>\n");
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++)
+		setup_row(out, m, rows[r].what, rows[r].off);
+	strbuf_adds(out, "<tr><th>took</th>");
+	for (size_t i = 0; i < m->nruns; i++) {
+		strbuf_adds(out, "<td>");
+		num(out, m->runs[i].duration_s, 1);
+		strbuf_adds(out, " s</td>");
+	}
+	strbuf_adds(out, "</tr></table></div></section>\n");
+}
+
+/* ---- topology: buses and ports from the port paths ---- */
+
+static void device_line(struct strbuf *out, const struct run_device *d)
+{
+	strbuf_adds(out, "<b>");
+	esc(out, d->port_path ? d->port_path : d->key);
+	strbuf_adds(out, "</b> ");
+	if (d->product)
+		esc(out, d->product);
+	if (d->vid_pid) {
+		strbuf_adds(out, " <code>");
+		esc(out, d->vid_pid);
+		strbuf_adds(out, "</code>");
+	}
+	if (d->speed) {
+		strbuf_adds(out, "<span class=\"tag\">");
+		esc(out, speed_label(d->speed));
+		strbuf_adds(out, "</span>");
+	}
+	if (d->driver) {
+		strbuf_adds(out, "<span class=\"tag\">driver ");
+		esc(out, d->driver);
+		strbuf_adds(out, "</span>");
+	}
+	strbuf_adds(out, " <span class=\"mut\">");
+	esc(out, d->kind);
+	strbuf_adds(out, ", ");
+	esc(out, d->target);
+	if (!isnan(d->ceiling_mb_s)) {
+		strbuf_adds(out, ", bulk ceiling ");
+		num(out, d->ceiling_mb_s, 1);
+		strbuf_adds(out, " MB/s");
+	}
+	strbuf_adds(out, "</span>");
+}
+
+/* "2-1.10" after "2-1.9": bus, then ports, numerically */
+static int cmp_port(const void *x, const void *y)
+{
+	const char *a = *(const char *const *)x, *b = *(const char *const *)y;
+
+	while (*a && *b) {
+		unsigned long na = strtoul(a, (char **)&a, 10), nb = strtoul(b, (char **)&b, 10);
+
+		if (na != nb)
+			return na < nb ? -1 : 1;
+		if (*a != *b)
+			return *a ? (*b ? *a - *b : 1) : -1;
+		if (*a)
+			a++, b++;
+	}
+	return *a ? 1 : *b ? -1 : 0;
+}
+
+static bool usb_path(const char *pp)
+{
+	return pp && strchr(pp, '-') && strspn(pp, "0123456789-.") == strlen(pp);
+}
+
+/* every port on the way to a measured device: its hubs appear even unmeasured */
+static size_t port_nodes(const struct run_record *r, char ***ret)
+{
+	char **v = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->ndevices; i++) {
+		const char *pp = r->devices[i].port_path;
+
+		if (!usb_path(pp))
+			continue;
+		for (const char *c = strchr(pp, '-') + 1;; c++) {
+			if (*c != '.' && *c)
+				continue;
+			char *node = strndup(pp, (size_t)(c - pp));
+			bool dup = false;
+
+			for (size_t j = 0; node && j < n && !dup; j++)
+				dup = !strcmp(v[j], node);
+			if (!node || !(v = realloc(v, (n + 1) * sizeof(*v))))
+				abort();
+			if (dup)
+				free(node);
+			else
+				v[n++] = node;
+			if (!*c)
+				break;
+		}
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_port);
+	*ret = v;
+	return n;
+}
+
+static void port_node(struct strbuf *out, const struct run_record *r, const char *path)
+{
+	for (size_t i = 0; i < r->ndevices; i++) {
+		if (r->devices[i].port_path && !strcmp(r->devices[i].port_path, path)) {
+			device_line(out, &r->devices[i]);
+			return;
+		}
+	}
+	strbuf_adds(out, "<b>");
+	esc(out, path);
+	strbuf_adds(out, "</b> <span class=\"mut\">hub (not measured)</span>");
+}
+
+static void topology_run(struct strbuf *out, const struct run_record *r)
+{
+	char **nodes;
+	size_t n = port_nodes(r, &nodes), depth = 0;
+	long bus = -1;
+	bool other = false;
+
+	strbuf_adds(out, "<ul class=\"tree\">");
+	for (size_t i = 0; i < n; i++) {
+		long b = strtol(nodes[i], NULL, 10);
+		size_t d = 1;
+
+		for (const char *c = nodes[i]; *c; c++)
+			d += *c == '.';
+		if (b != bus) {
+			for (; depth > 0; depth--)
+				strbuf_adds(out, "</li></ul>");
+			if (bus >= 0)
+				strbuf_adds(out, "</li>\n");
+			strbuf_addf(out, "<li>USB bus <b>%ld</b>", b);
+			bus = b;
+		}
+		if (d > depth)
+			strbuf_adds(out, "<ul>");
+		else
+			strbuf_adds(out, "</li>");
+		for (; depth > d; depth--)
+			strbuf_adds(out, "</ul></li>");
+		depth = d;
+		strbuf_adds(out, "<li>");
+		port_node(out, r, nodes[i]);
+		free(nodes[i]);
+	}
+	for (; depth > 0; depth--)
+		strbuf_adds(out, "</li></ul>");
+	if (bus >= 0)
+		strbuf_adds(out, "</li>\n");
+	free(nodes);
+	for (size_t i = 0; i < r->ndevices; i++) {
+		if (usb_path(r->devices[i].port_path))
+			continue;
+		strbuf_adds(out, other ? "<li>" : "<li>not on USB<ul><li>");
+		other = true;
+		device_line(out, &r->devices[i]);
+		strbuf_adds(out, "</li>");
+	}
+	if (other)
+		strbuf_adds(out, "</ul></li>");
+	strbuf_adds(out, "</ul>\n");
+}
+
+static void topology(struct strbuf *out, const struct report_model *m)
+{
+	strbuf_adds(out, "<section id=\"topology\"><h2>Topology</h2>"
+			 "<p class=\"mut\">What was measured, where it is attached: negotiated "
+			 "speed, bound driver, and the bulk payload ceiling of that link.</p>\n");
+	for (size_t i = 0; i < m->nruns; i++) {
+		if (m->nruns > 1) {
+			strbuf_adds(out, "<h3>");
+			run_heading(out, m, i);
+			strbuf_adds(out, "</h3>");
+		}
+		topology_run(out, &m->runs[i]);
+	}
+	strbuf_adds(out, "</section>\n");
+}
+
+/* ---- per device ---- */
+
+static void legend(struct strbuf *out, const struct report_model *m, const struct rm_device *d)
+{
+	strbuf_adds(out, "<ul class=\"legend\">");
+	for (size_t i = 0; i < d->nsweeps; i++) {
+		const struct rm_series *s = &d->sweeps[i];
+		struct svg_style st = svg_series_style(m->nruns, s->run, s->label);
+
+		strbuf_addf(out,
+			    "<li><svg width=\"28\" height=\"10\" aria-hidden=\"true\"><line x1=\"0\" "
+			    "x2=\"28\" y1=\"5\" y2=\"5\" stroke=\"%s\" stroke-width=\"2\"",
+			    st.color);
+		if (st.dash)
+			strbuf_addf(out, " stroke-dasharray=\"%s\"", st.dash);
+		strbuf_adds(out, "/></svg> ");
+		if (m->nruns > 1)
+			strbuf_addf(out, "run %zu ", s->run + 1);
+		esc(out, s->label);
+		strbuf_adds(out, "</li>");
+	}
+	strbuf_adds(out, "</ul>\n");
+}
+
+static void figures_caption(struct strbuf *out, const struct rm_device *d)
+{
+	strbuf_adds(out, "<figcaption class=\"mut\">Mean of the repeats; error bars span the "
+			 "fastest and slowest repeat (the standard deviation when only it is "
+			 "known).");
+	if (!isnan(d->ceiling_mb_s))
+		strbuf_adds(out, " Dashed red: the bulk payload ceiling of the negotiated speed.");
+	if (d->ref && !strcmp(d->first->kind, "usb-storage"))
+		strbuf_adds(out, " Green: what boards are typically seen to reach (a field "
+				 "reference from vendor bring-up guides, not a limit).");
+	strbuf_adds(out, "</figcaption>\n");
+}
+
+static void rates_charts(struct strbuf *out, const struct report_model *m,
+			 const struct rm_device *d)
+{
+	static const char *const units[] = {"MB/s", "MiB/s", "Mbit/s", "IOPS"};
+	struct svg_bar *bars = calloc(d->nrates + d->ncpu + 1, sizeof(*bars));
+	size_t n;
+
+	if (!bars)
+		abort();
+	for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++) {
+		double limit = NAN;
+		char label[64] = "";
+
+		n = 0;
+		for (size_t i = 0; i < d->nrates; i++)
+			if (!strcmp(d->rates[i]->unit, units[u]))
+				bars[n++] = (struct svg_bar){d->rates[i]->name,
+							     report_model_run_of(m, d->rates[i]),
+							     d->rates[i]};
+		if (!n)
+			continue;
+		if (!isnan(d->ceiling_mb_s) && !strcmp(units[u], "MB/s"))
+			limit = d->ceiling_mb_s;
+		if (!isnan(d->ceiling_mb_s) && !strcmp(units[u], "Mbit/s"))
+			limit = d->ceiling_mb_s * 8;
+		if (!isnan(limit))
+			snprintf(label, sizeof(label), "bus ceiling %.0f %s", limit, units[u]);
+		strbuf_addf(out, "<figure><h3>%s</h3>", !strcmp(units[u], "IOPS") ? "I/O operations per second" : "Other passes: throughput");
+		strbuf_adds(out, "<div class=\"scroll\">");
+		svg_bar_chart(out, units[u], bars, n, m->nruns, units[u], limit, label, NAN);
+		strbuf_adds(out, "</div>");
+		strbuf_adds(out, "</figure>\n");
+	}
+	n = 0;
+	for (size_t i = 0; i < d->ncpu; i++)
+		bars[n++] = (struct svg_bar){d->cpu[i]->name, report_model_run_of(m, d->cpu[i]),
+					     d->cpu[i]};
+	if (n) {
+		strbuf_adds(out, "<figure><h3>CPU use during each pass</h3>");
+		strbuf_adds(out, "<div class=\"scroll\">");
+		svg_bar_chart(out, "CPU use", bars, n, m->nruns, "% of one CPU", NAN, NULL, 100);
+		strbuf_adds(out, "</div>");
+		strbuf_adds(out, "</figure>\n");
+	}
+	free(bars);
+}
+
+/* the metric keys a device has in any run, in the order they first appear */
+static size_t metric_columns(const struct report_model *m, const struct rm_device *d,
+			     const struct run_metric ***ret)
+{
+	const struct run_metric **cols = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nruns; i++) {
+		for (size_t j = 0; d->dev[i] && j < m->runs[i].nmetrics; j++) {
+			const struct run_metric *x = &m->runs[i].metrics[j];
+			bool seen = false;
+
+			if (strcmp(x->device_key, d->dev[i]->key))
+				continue;
+			for (size_t k = 0; k < n && !seen; k++)
+				seen = !strcmp(cols[k]->metric, x->metric) &&
+				       !strcmp(cols[k]->unit, x->unit);
+			if (seen)
+				continue;
+			cols = realloc(cols, (n + 1) * sizeof(*cols));
+			if (!cols)
+				abort();
+			cols[n++] = x;
+		}
+	}
+	*ret = cols;
+	return n;
+}
+
+static bool has_ceiling_share(const struct rm_device *d, const struct run_metric *col)
+{
+	return !isnan(d->ceiling_mb_s) && d->ceiling_mb_s > 0 &&
+	       (!strcmp(col->unit, "MB/s") || !strcmp(col->unit, "Mbit/s"));
+}
+
+static void figure_cell(struct strbuf *out, const struct rm_device *d,
+			const struct run_metric *x, const struct run_metric *col)
+{
+	int p;
+
+	strbuf_addf(out, "<td class=\"n\" data-metric=\"%s\">", col->metric);
+	if (!x) {
+		strbuf_adds(out, "</td>");
+		if (has_ceiling_share(d, col))
+			strbuf_adds(out, "<td></td>");
+		return;
+	}
+	p = prec_for(x->value);
+	num(out, x->value, p);
+	if (!isnan(x->stdev)) {
+		strbuf_adds(out, "<small> \u00b1");
+		num(out, x->stdev, p);
+		strbuf_adds(out, "</small>");
+	}
+	if (!isnan(x->min) && !isnan(x->max) && x->max > x->min) {
+		strbuf_adds(out, "<br><small class=\"mut\">");
+		num(out, x->min, p);
+		strbuf_adds(out, "\u2013");
+		num(out, x->max, p);
+		strbuf_adds(out, "</small>");
+	}
+	strbuf_adds(out, "</td>");
+	if (has_ceiling_share(d, col))
+		strbuf_addf(out, "<td class=\"n\">%.0f%%</td>",
+			    100 * x->value / (d->ceiling_mb_s * (!strcmp(x->unit, "Mbit/s") ? 8 : 1)));
+}
+
+/* one row per pass and run, one column per metric: every figure kept for it */
+static void figures_table(struct strbuf *out, const struct report_model *m,
+			  const struct rm_device *d)
+{
+	const struct run_metric **cols;
+	size_t ncols = metric_columns(m, d, &cols);
+
+	strbuf_adds(out, "<div class=\"scroll\"><table class=\"figures\"><tr>");
+	if (m->nruns > 1)
+		strbuf_adds(out, "<th>run</th>");
+	strbuf_adds(out, "<th>pass</th>");
+	for (size_t k = 0; k < ncols; k++) {
+		strbuf_addf(out, "<th class=\"n\">%s<br><small>", cols[k]->metric);
+		esc(out, cols[k]->unit);
+		strbuf_adds(out, "</small></th>");
+		if (has_ceiling_share(d, cols[k]))
+			strbuf_adds(out, "<th class=\"n\">of<br><small>ceiling</small></th>");
+	}
+	strbuf_adds(out, "<th class=\"n\">repeats</th></tr>\n");
+	for (size_t i = 0; i < m->nruns; i++) {
+		const struct run_record *r = &m->runs[i];
+
+		for (size_t j = 0; d->dev[i] && j < r->nmetrics; j++) {
+			const struct run_metric *x = &r->metrics[j];
+			bool first = true;
+
+			if (strcmp(x->device_key, d->dev[i]->key))
+				continue;
+			/* a row per pass: at its first metric */
+			for (size_t k = 0; k < j && first; k++)
+				first = strcmp(r->metrics[k].device_key, x->device_key) ||
+					strcmp(r->metrics[k].name, x->name);
+			if (!first)
+				continue;
+			strbuf_adds(out, "<tr>");
+			if (m->nruns > 1)
+				strbuf_addf(out, "<td>%zu</td>", i + 1);
+			strbuf_adds(out, "<td>");
+			esc(out, x->name);
+			strbuf_adds(out, "</td>");
+			for (size_t k = 0; k < ncols; k++)
+				figure_cell(out, d,
+					    report_find_metric(r, x->device_key, x->name,
+							       cols[k]->metric),
+					    cols[k]);
+			strbuf_addf(out, "<td class=\"n\">%llu</td></tr>\n",
+				    (unsigned long long)x->repeats);
+		}
+	}
+	strbuf_adds(out, "</table></div>\n");
+	free(cols);
+}
+
+static void device(struct strbuf *out, const struct report_model *m, size_t idx)
+{
+	const struct rm_device *d = &m->devices[idx];
+
+	strbuf_addf(out, "<section class=\"device\" id=\"device-%zu\"><h2>", idx + 1);
+	esc(out, d->first->port_path ? d->first->port_path : d->first->key);
+	if (d->first->product) {
+		strbuf_adds(out, " \u2014 ");
+		esc(out, d->first->product);
+	}
+	strbuf_adds(out, "</h2><p>");
+	device_line(out, d->first);
+	strbuf_adds(out, "</p>\n");
+	if (d->nsweeps) {
+		strbuf_adds(out, "<figure><h3>Throughput against block size</h3>");
+		legend(out, m, d);
+		strbuf_adds(out, "<div class=\"scroll\">");
+		svg_sweep_chart(out, m, d);
+		strbuf_adds(out, "</div>");
+		figures_caption(out, d);
+		strbuf_adds(out, "</figure>\n");
+	}
+	rates_charts(out, m, d);
+	strbuf_adds(out, "<h3>Figures</h3>");
+	figures_table(out, m, d);
+	strbuf_adds(out, "</section>\n");
+}
+
+/* ---- findings and comparison ---- */
+
+static void findings(struct strbuf *out, const struct report_model *m)
+{
+	strbuf_adds(out, "<section id=\"findings\"><h2>Findings</h2>\n");
+	for (size_t i = 0; i < m->nruns; i++) {
+		const struct finding_list *fl = &m->runs[i].findings;
+
+		if (m->nruns > 1) {
+			strbuf_adds(out, "<h3>");
+			run_heading(out, m, i);
+			strbuf_adds(out, "</h3>");
+		}
+		if (!fl->n)
+			strbuf_adds(out, "<p class=\"mut\">None.</p>\n");
+		for (size_t j = 0; j < fl->n; j++) {
+			const struct finding *f = &fl->v[j];
+
+			strbuf_addf(out, "<div class=\"finding\" data-id=\"");
+			esc(out, f->id);
+			strbuf_addf(out, "\"><span class=\"tag sev-%s\">%s</span> <b>",
+				    !strcmp(f->severity, "warn") ? "warn" : "info", f->severity);
+			esc(out, f->subject);
+			strbuf_adds(out, "</b>: ");
+			esc(out, f->message);
+			if (f->evidence) {
+				strbuf_adds(out, "<p><span class=\"mut\">evidence:</span> <code>");
+				esc(out, f->evidence);
+				strbuf_adds(out, "</code></p>");
+			}
+			if (f->fix) {
+				strbuf_adds(out, "<p><span class=\"mut\">fix:</span> <code>");
+				esc(out, f->fix);
+				strbuf_adds(out, "</code></p>");
+			}
+			strbuf_adds(out, "</div>\n");
+		}
+	}
+	strbuf_adds(out, "</section>\n");
+}
+
+static void comparison_one(struct strbuf *out, const struct report_model *m,
+			   const struct compare_result *c, size_t b)
+{
+	strbuf_adds(out, "<h3>");
+	run_heading(out, m, 0);
+	strbuf_adds(out, " \u2192 ");
+	run_heading(out, m, b);
+	strbuf_addf(out, "</h3><p>%llu better, %llu worse, %llu same, %llu within noise, "
+			 "%llu missing, %llu new (threshold %.1f%%, and beyond 2 standard "
+			 "deviations of the difference): <b>%s</b></p>\n",
+		    (unsigned long long)c->better, (unsigned long long)c->worse,
+		    (unsigned long long)c->same, (unsigned long long)c->noise,
+		    (unsigned long long)c->missing, (unsigned long long)c->added,
+		    c->threshold_pct, c->result);
+	if (c->ncaveats) {
+		strbuf_adds(out, "<p>Differences that may explain a change:</p><ul>");
+		for (size_t i = 0; i < c->ncaveats; i++) {
+			strbuf_adds(out, "<li>");
+			esc(out, c->caveats[i].subject);
+			strbuf_adds(out, " ");
+			esc(out, c->caveats[i].what);
+			strbuf_adds(out, ": ");
+			esc(out, c->caveats[i].a);
+			strbuf_adds(out, " \u2192 ");
+			esc(out, c->caveats[i].b);
+			strbuf_adds(out, "</li>");
+		}
+		strbuf_adds(out, "</ul>\n");
+	}
+	strbuf_adds(out, "<div class=\"scroll\"><table class=\"compare\"><tr><th>device</th>"
+			 "<th>pass</th><th>metric</th><th class=\"n\">run 1</th><th class=\"n\">"
+			 "this run</th><th>unit</th><th class=\"n\">change</th><th>verdict</th>"
+			 "</tr>\n");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct compare_row *r = &c->rows[i];
+
+		strbuf_addf(out, "<tr class=\"v-%s\"><td>", r->verdict);
+		esc(out, r->device_key);
+		strbuf_adds(out, "</td><td>");
+		esc(out, r->name);
+		strbuf_adds(out, "</td><td>");
+		esc(out, r->metric);
+		strbuf_adds(out, "</td><td class=\"n\">");
+		num(out, r->a, prec_for(r->a));
+		strbuf_adds(out, "</td><td class=\"n\">");
+		num(out, r->b, prec_for(r->b));
+		strbuf_adds(out, "</td><td>");
+		esc(out, r->unit);
+		strbuf_adds(out, "</td><td class=\"n\">");
+		if (!isnan(r->change_pct))
+			strbuf_addf(out, "%+.1f%%", r->change_pct);
+		else
+			strbuf_adds(out, "-");
+		strbuf_addf(out, "</td><td>%s</td></tr>\n", r->verdict);
+	}
+	strbuf_adds(out, "</table></div>\n");
+}
+
+void html_report(struct strbuf *out, const struct html_input *in)
+{
+	const struct report_model *m = in->model;
+
+	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+			 "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+			 "<meta name=\"generator\" content=\"usbperf " USBPERF_VERSION "\">"
+			 "<title>usbperf report: ");
+	esc(out, m->runs[0].env.hostname);
+	strbuf_adds(out, " ");
+	esc(out, m->runs[0].id);
+	if (m->nruns > 1)
+		strbuf_addf(out, " and %zu more", m->nruns - 1);
+	strbuf_addf(out, "</title><style>%s</style></head><body>\n<header><h1>usbperf report</h1>"
+			 "<p class=\"mut\">",
+		    css);
+	strbuf_addf(out, "%zu run%s", m->nruns, m->nruns > 1 ? "s" : "");
+	strbuf_adds(out, " \u00b7 generated ");
+	esc(out, in->generated_at);
+	strbuf_adds(out, " by usbperf " USBPERF_VERSION " \u00b7 MB/s = 10<sup>6</sup> B/s, "
+			 "Mbit/s = 10<sup>6</sup> bit/s</p></header>\n");
+	setup(out, m);
+	topology(out, m);
+	for (size_t i = 0; i < m->ndevices; i++)
+		device(out, m, i);
+	findings(out, m);
+	if (m->nruns > 1 && in->cmp) {
+		strbuf_adds(out, "<section id=\"comparison\"><h2>Comparison</h2>"
+				 "<p class=\"mut\">Every metric of each run against run 1, as "
+				 "<code>usbperf compare</code> judges it.</p>\n");
+		for (size_t i = 1; i < m->nruns; i++)
+			comparison_one(out, m, &in->cmp[i - 1], i);
+		strbuf_adds(out, "</section>\n");
+	}
+	strbuf_adds(out, "<footer>Figures are what was measured on the runs above: the mean of "
+			 "the repeats, the standard deviation and the range between the slowest "
+			 "and fastest repeat. Ceilings are protocol limits of the negotiated "
+			 "link, not promises; field references are typical published figures. "
+			 "Page cache, CPU frequency scaling and a device on a slower port than it "
+			 "supports can all distort a figure: see the findings.</footer>\n"
+			 "</body></html>\n");
+}

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: MIT
+/* The report on a terminal: per device, sweeps as sparklines and every rate as a bar. */
+#include "render/report_text.h"
+#include "core/usb/speed.h"
+#include "render/spark.h"
+
+#include "util/parse.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BAR_WIDTH 16
+
+static const char *s_or(const char *s)
+{
+	return s ? s : "-";
+}
+
+static void runs(struct strbuf *out, const struct report_model *m)
+{
+	for (size_t i = 0; i < m->nruns; i++) {
+		const struct run_record *r = &m->runs[i];
+
+		strbuf_addf(out, "run %zu  %s  %s  %s", i + 1, r->id, s_or(r->started_at),
+			    s_or(r->env.hostname));
+		if (r->env.board)
+			strbuf_addf(out, "  %s", r->env.board);
+		strbuf_addf(out, "  kernel %s  governor %s\n", s_or(r->env.kernel),
+			    s_or(r->env.governor));
+	}
+}
+
+static void device_header(struct strbuf *out, const struct rm_device *d)
+{
+	const struct run_device *f = d->first;
+	enum usb_speed s;
+
+	strbuf_addf(out, "\n%s", f->port_path ? f->port_path : f->key);
+	if (f->product)
+		strbuf_addf(out, "  %s", f->product);
+	if (f->vid_pid)
+		strbuf_addf(out, "  %s", f->vid_pid);
+	if (f->speed)
+		strbuf_addf(out, "  %s", usb_speed_parse(f->speed, &s) == 0 ? usb_speed_label(s)
+									 : f->speed);
+	if (f->driver)
+		strbuf_addf(out, "  %s", f->driver);
+	strbuf_addf(out, "  %s %s\n", s_or(f->kind), s_or(f->target));
+	if (!isnan(d->ceiling_mb_s))
+		strbuf_addf(out, "  bus ceiling %.1f MB/s%s%s%s\n", d->ceiling_mb_s,
+			    d->ceiling_how ? " (" : "", d->ceiling_how ? d->ceiling_how : "",
+			    d->ceiling_how ? ")" : "");
+	if (d->ref)
+		strbuf_addf(out, "  field reference %s (%s), not a limit\n", d->ref->range,
+			    d->ref->what);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* each series over the union of the block sizes, all on one scale */
+static void sweeps(struct strbuf *out, const struct report_model *m, const struct rm_device *d,
+		   bool utf8)
+{
+	uint64_t *blocks = NULL;
+	double *v, top = 0;
+	size_t nb = 0;
+	char lo[24], hi[24];
+
+	for (size_t i = 0; i < d->nsweeps; i++)
+		for (size_t j = 0; j < d->sweeps[i].npts; j++) {
+			const struct rm_point *p = &d->sweeps[i].pts[j];
+			bool seen = false;
+
+			top = fmax(top, p->m->value);
+			for (size_t k = 0; k < nb && !seen; k++)
+				seen = blocks[k] == p->block;
+			if (seen)
+				continue;
+			blocks = realloc(blocks, (nb + 1) * sizeof(*blocks));
+			if (!blocks)
+				abort();
+			blocks[nb++] = p->block;
+		}
+	if (!nb)
+		return;
+	qsort(blocks, nb, sizeof(*blocks), cmp_u64);
+	v = calloc(nb, sizeof(*v));
+	if (!v)
+		abort();
+	format_size(blocks[0], lo, sizeof(lo));
+	format_size(blocks[nb - 1], hi, sizeof(hi));
+	strbuf_addf(out, "  MB/s against block size, %s to %s (one scale, top %.1f MB/s)\n", lo,
+		    hi, top);
+	for (size_t i = 0; i < d->nsweeps; i++) {
+		const struct rm_series *s = &d->sweeps[i];
+		const struct run_metric *best = NULL;
+
+		for (size_t k = 0; k < nb; k++)
+			v[k] = NAN;
+		for (size_t j = 0; j < s->npts; j++) {
+			for (size_t k = 0; k < nb; k++)
+				if (blocks[k] == s->pts[j].block)
+					v[k] = s->pts[j].m->value;
+			if (!best || s->pts[j].m->value > best->value)
+				best = s->pts[j].m;
+		}
+		strbuf_adds(out, "    ");
+		if (m->nruns > 1)
+			strbuf_addf(out, "%zu ", s->run + 1);
+		strbuf_addf(out, "%-10s ", s->label);
+		text_sparkline(out, v, nb, top, utf8);
+		strbuf_addf(out, "  best %.1f MB/s at %s\n", best->value,
+			    strchr(best->name, ' ') + 1);
+	}
+	free(v);
+	free(blocks);
+}
+
+static double scale_of(const struct rm_device *d, const struct run_metric *x,
+		       const struct report_model *m)
+{
+	double top = 0;
+
+	if (!isnan(d->ceiling_mb_s) && !strcmp(x->unit, "MB/s"))
+		return d->ceiling_mb_s;
+	if (!isnan(d->ceiling_mb_s) && !strcmp(x->unit, "Mbit/s"))
+		return d->ceiling_mb_s * 8;
+	/* no ceiling: the device's best figure of that unit */
+	for (size_t i = 0; i < m->nruns; i++)
+		for (size_t j = 0; d->dev[i] && j < m->runs[i].nmetrics; j++) {
+			const struct run_metric *y = &m->runs[i].metrics[j];
+
+			if (!strcmp(y->device_key, d->dev[i]->key) && !strcmp(y->unit, x->unit))
+				top = fmax(top, y->value);
+		}
+	return top;
+}
+
+static bool is_rate(const struct run_metric *x)
+{
+	return !strcmp(x->unit, "MB/s") || !strcmp(x->unit, "Mbit/s") || !strcmp(x->unit, "IOPS");
+}
+
+static void rates(struct strbuf *out, const struct report_model *m, const struct rm_device *d,
+		  bool utf8)
+{
+	bool any_ceiling = !isnan(d->ceiling_mb_s);
+
+	strbuf_addf(out, "  %s%-20s %24s  %-*s %8s %6s\n", m->nruns > 1 ? "run " : "", "pass",
+		    "figure", BAR_WIDTH, any_ceiling ? "against ceiling" : "against best",
+		    any_ceiling ? "ceiling" : "", "cpu %");
+	for (size_t i = 0; i < m->nruns; i++) {
+		const struct run_record *r = &m->runs[i];
+
+		for (size_t j = 0; d->dev[i] && j < r->nmetrics; j++) {
+			const struct run_metric *x = &r->metrics[j], *cpu = NULL;
+			double scale = 0;
+			struct strbuf fig = STRBUF_INIT;
+
+			if (strcmp(x->device_key, d->dev[i]->key) || !is_rate(x))
+				continue;
+			for (size_t k = 0; k < r->nmetrics && !cpu; k++)
+				if (!strcmp(r->metrics[k].device_key, x->device_key) &&
+				    !strcmp(r->metrics[k].name, x->name) &&
+				    strstr(r->metrics[k].metric, "cpu") &&
+				    !strcmp(r->metrics[k].unit, "%"))
+					cpu = &r->metrics[k];
+			/* with a ceiling, the bars are shares of it: IOPS get none */
+			if (!any_ceiling || strcmp(x->unit, "IOPS"))
+				scale = scale_of(d, x, m);
+			strbuf_addf(&fig, "%.1f", x->value);
+			if (!isnan(x->stdev))
+				strbuf_addf(&fig, " \u00b1%.1f", x->stdev);
+			strbuf_addf(&fig, " %s", x->unit);
+			if (m->nruns > 1)
+				strbuf_addf(out, "  %-3zu %-20s ", i + 1, x->name);
+			else
+				strbuf_addf(out, "  %-20s ", x->name);
+			/* the ± sign is two bytes, one column */
+			strbuf_pad(out, ' ', 24 > fig.len - !isnan(x->stdev) ? 24 - (fig.len - !isnan(x->stdev)) : 0);
+			strbuf_adds(out, fig.buf);
+			strbuf_adds(out, "  ");
+			text_bar(out, scale > 0 ? x->value / scale : NAN, BAR_WIDTH, utf8);
+			if (any_ceiling && scale > 0)
+				strbuf_addf(out, " %7.0f%%", 100 * x->value / scale);
+			else
+				strbuf_adds(out, "         ");
+			if (cpu)
+				strbuf_addf(out, " %6.1f", cpu->value);
+			while (out->len && out->buf[out->len - 1] == ' ')
+				out->buf[--out->len] = '\0';
+			strbuf_addch(out, '\n');
+			strbuf_release(&fig);
+		}
+	}
+}
+
+static void findings(struct strbuf *out, const struct report_model *m)
+{
+	for (size_t i = 0; i < m->nruns; i++) {
+		const struct finding_list *fl = &m->runs[i].findings;
+		size_t warn = 0;
+
+		for (size_t j = 0; j < fl->n; j++)
+			warn += !strcmp(fl->v[j].severity, "warn");
+		strbuf_addf(out, "\nfindings of run %zu: %zu (%zu warn)\n", i + 1, fl->n, warn);
+		for (size_t j = 0; j < fl->n; j++)
+			strbuf_addf(out, "  %-4s  %s: %s\n", fl->v[j].severity, s_or(fl->v[j].subject),
+				    s_or(fl->v[j].message));
+	}
+}
+
+static void comparison(struct strbuf *out, const struct report_model *m,
+		       const struct compare_result *cmp)
+{
+	for (size_t i = 1; cmp && i < m->nruns; i++) {
+		const struct compare_result *c = &cmp[i - 1];
+
+		strbuf_addf(out,
+			    "\nrun %zu against run 1: %s — %llu worse, %llu better, %llu same, "
+			    "%llu noise, %llu missing, %llu new\n",
+			    i + 1, c->result, (unsigned long long)c->worse,
+			    (unsigned long long)c->better, (unsigned long long)c->same,
+			    (unsigned long long)c->noise, (unsigned long long)c->missing,
+			    (unsigned long long)c->added);
+		for (size_t j = 0; j < c->nrows; j++) {
+			const struct compare_row *r = &c->rows[j];
+
+			if (strcmp(r->verdict, "worse") && strcmp(r->verdict, "better"))
+				continue;
+			strbuf_addf(out, "  %-6s %s %s %s: %.1f -> %.1f %s (%+.1f%%)\n", r->verdict,
+				    s_or(r->device_key), r->name, r->metric, r->a, r->b,
+				    s_or(r->unit), r->change_pct);
+		}
+		for (size_t j = 0; j < c->ncaveats; j++)
+			strbuf_addf(out, "  caveat: %s %s: %s -> %s\n", c->caveats[j].subject,
+				    c->caveats[j].what, s_or(c->caveats[j].a), s_or(c->caveats[j].b));
+	}
+}
+
+void report_text(struct strbuf *out, const struct report_model *m,
+		 const struct compare_result *cmp, bool utf8)
+{
+	strbuf_addf(out, "usbperf report: %zu run%s (MB/s = 10^6 B/s; bars: share of the bus "
+			 "ceiling, or of the best figure without one)\n",
+		    m->nruns, m->nruns > 1 ? "s" : "");
+	runs(out, m);
+	for (size_t i = 0; i < m->ndevices; i++) {
+		const struct rm_device *d = &m->devices[i];
+
+		device_header(out, d);
+		sweeps(out, m, d, utf8);
+		rates(out, m, d, utf8);
+	}
+	findings(out, m);
+	comparison(out, m, cmp);
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/*
+ * Inline SVG charts for the HTML report: drawn from the report model, sized
+ * by a viewBox so they scale to a phone and to paper, with a <title> on
+ * every mark (a tooltip, no script) and the figures also in the tables next
+ * to them. Colours and dashes come from svg_style() so the HTML legend
+ * matches.
+ */
+#include "core/report/model.h"
+#include "util/strbuf.h"
+
+/* text made safe for HTML and SVG: & < > " ' escaped */
+void html_escape(struct strbuf *out, const char *s);
+
+/* how a series is drawn: its colour and dash (NULL: solid) */
+struct svg_style {
+	const char *color;
+	const char *dash;
+};
+struct svg_style svg_series_style(size_t nruns, size_t run, const char *label);
+const char *svg_run_color(size_t run);
+
+/*
+ * Throughput against block size (log2 axis) for one device: a line per
+ * series, min-max error bars, the bus ceiling as a dashed line and the field
+ * reference as a band. Nothing when the device has no sweep.
+ */
+void svg_sweep_chart(struct strbuf *out, const struct report_model *m,
+		     const struct rm_device *d);
+
+/* one horizontal bar: a figure with its spread */
+struct svg_bar {
+	const char *label; /* "rand-read 4K Q1" */
+	size_t run;
+	const struct run_metric *m;
+};
+
+/*
+ * Horizontal bars of one unit with min-max whiskers; limit (NaN: none) is
+ * drawn as a dashed line with limit_label; axis_max NaN: from the data.
+ */
+void svg_bar_chart(struct strbuf *out, const char *title, const struct svg_bar *bars, size_t n,
+		   size_t nruns, const char *unit, double limit, const char *limit_label,
+		   double axis_max);
