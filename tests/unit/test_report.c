@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+/* core/report/model and the renderers it feeds: sweeps, matching, bars, the HTML tree. */
+#include "unit.h"
+#include "core/report/model.h"
+#include "render/html.h"
+#include "render/spark.h"
+#include "render/svg.h"
+#include "render/report_text.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void test_sweep_name(void **state)
+{
+	static const struct {
+		const char *name, *label;
+		uint64_t block;
+	} cases[] = {
+		{"seq-read 4K", "seq-read", 4096},
+		{"seq-write 1M", "seq-write", 1 << 20},
+		{"copy 64K", "copy", 65536},
+		{"seq-read 512", "seq-read", 512},
+		{"rand-read 4K Q1", NULL, 0},
+		{"rand-read 4K", NULL, 0},
+		{"tcp send", NULL, 0},
+		{"seq-read", NULL, 0},
+		{"seq-read 4Q", NULL, 0},
+		{"seq-readx 4K", NULL, 0},
+		{"all passes", NULL, 0},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char label[16];
+		uint64_t b = 0;
+		bool ok = report_sweep_name(cases[i].name, label, sizeof(label), &b);
+
+		if (ok != !!cases[i].label)
+			fail_msg("'%s': %s", cases[i].name, ok ? "taken" : "refused");
+		if (ok && (strcmp(label, cases[i].label) || b != cases[i].block))
+			fail_msg("'%s': got %s %llu", cases[i].name, label, (unsigned long long)b);
+	}
+}
+
+static char *dup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static struct run_device *device(struct run_record *r, const char *key, const char *port,
+				 const char *serial, const char *speed, const char *driver)
+{
+	struct run_device *d = run_record_add_device(r);
+
+	d->key = dup(key);
+	d->kind = dup(port ? "usb-storage" : "host-disk");
+	d->target = dup("/media/usb");
+	d->port_path = dup(port);
+	d->vid_pid = dup(port ? "0781:5583" : NULL);
+	d->serial = dup(serial);
+	d->speed = dup(speed);
+	d->driver = dup(driver);
+	d->product = dup(port ? "Stick <b>&\"" : NULL);
+	d->ceiling_mb_s = !speed ? NAN : !strcmp(speed, "high") ? 53.248 : 484.848;
+	return d;
+}
+
+static void metric(struct run_record *r, const char *key, const char *name, const char *metric,
+		   const char *unit, double v, double lo, double hi)
+{
+	struct run_metric *m = run_record_add_metric(r, key, "disk", name, metric, unit, true);
+
+	m->value = v;
+	m->min = lo;
+	m->max = hi;
+	m->stdev = isnan(lo) ? NAN : (hi - lo) / 2;
+	m->repeats = isnan(lo) ? 1 : 3;
+}
+
+static void two_runs(struct run_record *r)
+{
+	memset(r, 0, 2 * sizeof(*r));
+	for (int i = 0; i < 2; i++) {
+		r[i].id = dup(i ? "b" : "a");
+		r[i].env.hostname = dup("board");
+	}
+	/* the same stick, moved from 2-1 (UAS) to 1-1.4.1 behind two hubs (BOT) */
+	device(&r[0], "2-1", "2-1", "S1", "super", "uas");
+	device(&r[0], "host", NULL, NULL, NULL, NULL);
+	metric(&r[0], "2-1", "seq-read 1M", "mb_s", "MB/s", 300, 290, 310);
+	metric(&r[0], "2-1", "seq-read 4K", "mb_s", "MB/s", 20, NAN, NAN);
+	metric(&r[0], "2-1", "seq-read 4K", "iops", "IOPS", 4883, NAN, NAN);
+	metric(&r[0], "2-1", "seq-read 64K", "mb_s", "MB/s", 150, 140, 160);
+	metric(&r[0], "2-1", "seq-read 64K", "self_cpu_pct", "%", 12, NAN, NAN);
+	metric(&r[0], "2-1", "rand-read 4K Q1", "iops", "IOPS", 2000, 1900, 2100);
+	metric(&r[0], "2-1", "seq-read 64K", "lat_p99_us", "us", 900, NAN, NAN);
+	metric(&r[0], "host", "seq-read 1M", "mb_s", "MB/s", 1500, NAN, NAN);
+	device(&r[1], "1-1.4.1", "1-1.4.1", "S1", "high", "usb-storage");
+	device(&r[1], "1-1.2", "1-1.2", "S2", "high", "uas");
+	metric(&r[1], "1-1.4.1", "seq-write 1M", "mb_s", "MB/s", 30, 29, 31);
+	metric(&r[1], "1-1.4.1", "seq-read 1M", "mb_s", "MB/s", 35, NAN, NAN);
+}
+
+static void test_model(void **state)
+{
+	struct run_record r[2];
+	struct report_model m;
+	const struct rm_device *d;
+
+	(void)state;
+	two_runs(r);
+	assert_int_equal(report_model_build(r, 0, &m), -EINVAL);
+	assert_int_equal(report_model_build(r, REPORT_MAX_RUNS + 1, &m), -EINVAL);
+	assert_int_equal(report_model_build(r, 2, &m), 0);
+	/* the stick once, by VID:PID and serial; the host; the second stick */
+	assert_int_equal(m.ndevices, 3);
+	d = &m.devices[0];
+	assert_string_equal(d->identity, "0781:5583 S1");
+	assert_ptr_equal(d->dev[0], &r[0].devices[0]);
+	assert_ptr_equal(d->dev[1], &r[1].devices[0]);
+	assert_ptr_equal(d->first, &r[0].devices[0]);
+	assert_true(d->ceiling_mb_s == 484.848);
+	assert_non_null(d->ceiling_how);
+	assert_non_null(d->ref);
+	assert_string_equal(d->ref->range, "up to ~350 MB/s"); /* SuperSpeed with UAS */
+	/* run 0 seq-read, sorted by block; run 1 seq-write and seq-read */
+	assert_int_equal(d->nsweeps, 3);
+	assert_int_equal(d->sweeps[0].run, 0);
+	assert_string_equal(d->sweeps[0].label, "seq-read");
+	assert_int_equal(d->sweeps[0].npts, 3);
+	assert_int_equal(d->sweeps[0].pts[0].block, 4096);
+	assert_int_equal(d->sweeps[0].pts[1].block, 65536);
+	assert_int_equal(d->sweeps[0].pts[2].block, 1 << 20);
+	assert_true(d->sweeps[0].pts[2].m->value == 300);
+	assert_int_equal(d->sweeps[1].run, 1);
+	assert_string_equal(d->sweeps[1].label, "seq-write");
+	/* the random IOPS are a rate; the sweep's IOPS are not drawn twice */
+	assert_int_equal(d->nrates, 1);
+	assert_string_equal(d->rates[0]->name, "rand-read 4K Q1");
+	assert_int_equal(d->ncpu, 1);
+	assert_int_equal(report_model_run_of(&m, d->sweeps[1].pts[0].m), 1);
+	assert_null(m.devices[1].dev[1]); /* the host only in run 0 */
+	assert_true(isnan(m.devices[1].ceiling_mb_s));
+	assert_null(m.devices[1].ref);
+	/* a high-speed disk on uas still gets the USB 2.0 disk reference */
+	assert_non_null(m.devices[2].ref);
+	assert_string_equal(m.devices[2].ref->range, "25-35 MB/s");
+	report_model_release(&m);
+	run_record_release(&r[0]);
+	run_record_release(&r[1]);
+}
+
+static void test_bars(void **state)
+{
+	static const struct {
+		double frac;
+		unsigned width;
+		bool utf8;
+		const char *want;
+	} cases[] = {
+		{0.5, 4, false, "##  "},
+		{1.7, 3, false, "###"},
+		{NAN, 2, false, "  "},
+		{-1, 2, true, "  "},
+		{1, 2, true, "\u2588\u2588"},
+		{0.5625, 2, true, "\u2588\u258f"}, /* 9 eighths of 16 */
+		{0.001, 3, true, "\u258f  "},	   /* above zero: a sliver */
+		{0, 3, true, "   "},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		text_bar(&sb, cases[i].frac, cases[i].width, cases[i].utf8);
+		if (strcmp(sb.buf, cases[i].want))
+			fail_msg("case %zu: '%s', wanted '%s'", i, sb.buf, cases[i].want);
+		strbuf_release(&sb);
+	}
+}
+
+static void test_sparkline(void **state)
+{
+	double v[] = {0, 50, NAN, 100, 200};
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	text_sparkline(&sb, v, 5, 100, false);
+	assert_string_equal(sb.buf, ".= ##");
+	strbuf_reset(&sb);
+	text_sparkline(&sb, v, 4, 0, true); /* scaled to its own top, 100 */
+	assert_string_equal(sb.buf, "\u2581\u2585 \u2588");
+	strbuf_release(&sb);
+	setenv("LC_ALL", "", 1);
+	setenv("LC_CTYPE", "en_GB.UTF-8", 1);
+	assert_true(text_utf8());
+	setenv("LC_ALL", "C", 1);
+	assert_false(text_utf8());
+	unsetenv("LC_ALL");
+	unsetenv("LC_CTYPE");
+	setenv("LANG", "de_DE.utf8", 1);
+	assert_true(text_utf8());
+}
+
+static void test_escape(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	html_escape(&sb, "<script>a&b\"c'</script>");
+	assert_string_equal(sb.buf, "&lt;script&gt;a&amp;b&quot;c&#39;&lt;/script&gt;");
+	strbuf_release(&sb);
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* the page: balanced lists, the hubs on the way, escaped strings, the sections */
+static void test_html(void **state)
+{
+	struct run_record r[2];
+	struct report_model m;
+	struct compare_result c;
+	struct strbuf sb = STRBUF_INIT;
+	struct html_input in = {.model = &m, .cmp = &c, .generated_at = "2026-11-30T08:00:00Z"};
+	const char *hub, *leaf, *sib;
+
+	(void)state;
+	two_runs(r);
+	assert_int_equal(report_model_build(r, 2, &m), 0);
+	assert_int_equal(run_compare(&r[0], &r[1], 5, &c), 0);
+	html_report(&sb, &in);
+	assert_int_equal(count(sb.buf, "<ul"), count(sb.buf, "</ul>"));
+	assert_int_equal(count(sb.buf, "<li>"), count(sb.buf, "</li>"));
+	assert_int_equal(count(sb.buf, "<section"), count(sb.buf, "</section>"));
+	for (const char *id = "setup\0topology\0device-1\0device-2\0device-3\0findings\0comparison\0";
+	     *id; id += strlen(id) + 1) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "<section id=\"%s\"", id);
+		if (!strstr(sb.buf, want) && !strstr(sb.buf, strstr(want, "id=")))
+			fail_msg("no section %s", id);
+	}
+	/* 1-1 and 1-1.4 are hubs seen only in the paths, 1-1.2 sorts before 1-1.4 */
+	hub = strstr(sb.buf, "<b>1-1</b> <span class=\"mut\">hub (not measured)");
+	assert_non_null(hub);
+	sib = strstr(hub, "<b>1-1.2</b>");
+	leaf = strstr(hub, "<b>1-1.4.1</b>");
+	assert_non_null(sib);
+	assert_non_null(strstr(hub, "<b>1-1.4</b> <span class=\"mut\">hub"));
+	assert_non_null(leaf);
+	assert_true(sib < leaf);
+	/* untrusted strings never reach the page raw */
+	assert_null(strstr(sb.buf, "<b>&\""));
+	assert_non_null(strstr(sb.buf, "Stick &lt;b&gt;&amp;&quot;"));
+	/* the ceiling, the field reference, a point's figures, the verdict */
+	assert_non_null(strstr(sb.buf, "bus ceiling 484.8 MB/s"));
+	assert_non_null(strstr(sb.buf, "field reference up to ~350 MB/s"));
+	assert_non_null(strstr(sb.buf, "seq-read 1M: 300 MB/s \u00b110 (min 290, max 310, 3 repeats)"));
+	assert_non_null(strstr(sb.buf, "<tr class=\"v-worse\">"));
+	/* self-contained: no script, nothing fetched */
+	assert_null(strstr(sb.buf, "<script"));
+	assert_null(strstr(sb.buf, "src="));
+	assert_null(strstr(sb.buf, "<link"));
+	assert_int_equal(count(sb.buf, "http"), count(sb.buf, "xmlns=\"http://www.w3.org/2000/svg\""));
+
+	strbuf_reset(&sb);
+	report_text(&sb, &m, &c, false);
+	assert_non_null(strstr(sb.buf, "bus ceiling 484.8 MB/s"));
+	assert_non_null(strstr(sb.buf, "run 2 against run 1: regression"));
+	/* 4K, 64K, 1M of run 1's seq-read on one scale: 20, 150, 300 of 300 */
+	if (!strstr(sb.buf, "1 seq-read   .=#  best 300.0 MB/s at 1M"))
+		fail_msg("no sparkline in:\n%s", sb.buf);
+	strbuf_release(&sb);
+	compare_result_release(&c);
+	report_model_release(&m);
+	run_record_release(&r[0]);
+	run_record_release(&r[1]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sweep_name), cmocka_unit_test(test_model),
+		cmocka_unit_test(test_bars),	   cmocka_unit_test(test_sparkline),
+		cmocka_unit_test(test_escape),	   cmocka_unit_test(test_html),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
