@@ -163,6 +163,7 @@ static void rates(struct strbuf *out, const struct report_model *m, const struct
 			const struct run_metric *x = &r->metrics[j], *cpu = NULL;
 			double scale = 0;
 			struct strbuf fig = STRBUF_INIT;
+			size_t cols;
 
 			if (strcmp(x->device_key, d->dev[i]->key) || !is_rate(x))
 				continue;
@@ -177,14 +178,15 @@ static void rates(struct strbuf *out, const struct report_model *m, const struct
 				scale = scale_of(d, x, m);
 			strbuf_addf(&fig, "%.1f", x->value);
 			if (!isnan(x->stdev))
-				strbuf_addf(&fig, " \u00b1%.1f", x->stdev);
+				strbuf_addf(&fig, " %s%.1f", utf8 ? "\u00b1" : "+-", x->stdev);
 			strbuf_addf(&fig, " %s", x->unit);
 			if (m->nruns > 1)
 				strbuf_addf(out, "  %-3zu %-20s ", i + 1, x->name);
 			else
 				strbuf_addf(out, "  %-20s ", x->name);
-			/* the ± sign is two bytes, one column */
-			strbuf_pad(out, ' ', 24 > fig.len - !isnan(x->stdev) ? 24 - (fig.len - !isnan(x->stdev)) : 0);
+			/* the UTF-8 ± is two bytes, one column */
+			cols = fig.len - (utf8 && !isnan(x->stdev));
+			strbuf_pad(out, ' ', cols < 24 ? 24 - cols : 0);
 			strbuf_adds(out, fig.buf);
 			strbuf_adds(out, "  ");
 			text_bar(out, scale > 0 ? x->value / scale : NAN, BAR_WIDTH, utf8);
@@ -224,7 +226,7 @@ static void comparison(struct strbuf *out, const struct report_model *m,
 		const struct compare_result *c = &cmp[i - 1];
 
 		strbuf_addf(out,
-			    "\nrun %zu against run 1: %s — %llu worse, %llu better, %llu same, "
+			    "\nrun %zu against run 1: %s: %llu worse, %llu better, %llu same, "
 			    "%llu noise, %llu missing, %llu new\n",
 			    i + 1, c->result, (unsigned long long)c->worse,
 			    (unsigned long long)c->better, (unsigned long long)c->same,

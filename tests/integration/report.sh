@@ -1,0 +1,144 @@
+#!/bin/bash
+# usbperf report: the HTML page in a real browser (headless Chromium) and the
+# text report. Runs come from the hand-written fixtures (three runs of one
+# stick, one a regression) and from a real `usbperf run` on this machine,
+# read back from its JSON and from the history. In the browser a probe
+# script, added to a copy of the page (the page itself has none), reads the
+# DOM and the layout: the sections, one sweep mark per measured point, the
+# ceiling, the figures, the charts' rendered size, and no sideways scrolling
+# of the page on a 400 px wide phone. Screenshots (desktop, phone) and a
+# printed PDF are kept in $ARTEFACTS.
+. "$(dirname "$0")/lib.sh"
+need_cmd jq base64
+
+FIXTURES=$(cd "$(dirname "$0")/../fixtures" && pwd)
+ARTEFACTS=${ARTEFACTS:-$WORK/artefacts}
+mkdir -p "$ARTEFACTS"
+A=20261130T051200Z-3f2a
+DB="$WORK/h.db"
+
+# ---- bad input: one line, exit 2, nothing written ----
+expect_status 2 "no run named" "$USBPERF" report --db "$DB" --html "$WORK/x.html"
+one_line_error "no run"
+expect_status 2 "unknown run" "$USBPERF" report --db "$DB" nosuchrun --html "$WORK/x.html"
+one_line_error "unknown run"
+expect_status 2 "missing file" "$USBPERF" report "$WORK/none.json" --html "$WORK/x.html"
+one_line_error "missing file"
+printf '{"usbperf_export":1,"runs":[{"id":"r"}]}' >"$WORK/bad.json"
+expect_status 2 "malformed run file" "$USBPERF" report "$WORK/bad.json" --html "$WORK/x.html"
+one_line_error "malformed run file"
+expect_status 2 "html in a missing directory" "$USBPERF" report "$FIXTURES/runs-a.json" \
+	--html "$WORK/no/dir/x.html"
+one_line_error "html directory"
+expect_status 2 "json is not a report format" "$USBPERF" report "$FIXTURES/runs-a.json" -F json
+one_line_error "json format"
+expect_status 2 "nine runs" "$USBPERF" report r1 r2 r3 r4 r5 r6 r7 r8 r9
+one_line_error "too many runs"
+check "nothing written on bad input" test ! -e "$WORK/x.html" -a ! -e "$DB"
+
+# ---- the fixtures: three runs from two files, no history needed ----
+expect_status 0 "report of three runs from files" "$USBPERF" report "$FIXTURES/runs-a.json" \
+	"$FIXTURES/runs-b.json" --html "$WORK/three.html"
+H="$WORK/three.html"
+check "a complete page" grep -q '</html>' "$H"
+check "no script in the page" sh -c "! grep -qi '<script' '$H'"
+check "nothing fetched: no src=, <link, url(" sh -c "! grep -Eqi 'src=|<link|url\\(' '$H'"
+check "the only http is the SVG namespace" \
+	test "$(grep -o 'http[^\"]*' "$H" | sort -u)" = "http://www.w3.org/2000/svg"
+expect_status 0 "text report of the same" env LANG=C.UTF-8 "$USBPERF" report \
+	"$FIXTURES/runs-a.json" "$FIXTURES/runs-b.json"
+check "text: regression of run 3 named" grep -q '^run 3 against run 1: regression' "$WORK/out"
+check "text: a bar against the ceiling" grep -Eq 'seq-read 1M +182.4 ±1.1 MB/s  ██████ +38%' \
+	"$WORK/out"
+expect_status 0 "text report in the C locale" env LC_ALL=C "$USBPERF" report \
+	"$FIXTURES/runs-a.json"
+check "C locale: plain ASCII" sh -c "! LC_ALL=C grep -q '[^[:print:]]' '$WORK/out'"
+check "C locale: '#' bars and +- spread" grep -Eq 'seq-read 1M +182.4 \+-1.1 MB/s  ###### +38%' "$WORK/out"
+
+# ---- a real run: its JSON and the history ----
+mkdir -p "$WORK/scratch"
+expect_status 0 "a real run" "$USBPERF" run "$WORK/scratch" --quick --size 16M --time 1 \
+	--repeat 2 --db "$DB" -q -F json -o "$WORK/run.json"
+expect_status 0 "report of run -F json's output" "$USBPERF" report "$WORK/run.json" \
+	--html "$WORK/real.html"
+expect_status 0 "report of 'last' in the history" "$USBPERF" report --db "$DB" last -o \
+	"$WORK/real.txt"
+check "text names the run" grep -q "$(jq -r .run.id "$WORK/run.json")" "$WORK/real.txt"
+
+# ---- in the browser ----
+BROWSER=$(command -v chromium || command -v chromium-browser || true)
+[ -n "$BROWSER" ] || skip "needs chromium (Debian package 'chromium') for the browser checks"
+browse() { # WIDTH FLAGS... : headless Chromium with a private profile
+	local w=$1
+	shift
+	timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+		--no-first-run --user-data-dir="$WORK/chromium" --hide-scrollbars \
+		--window-size="$w,1200" "$@" 2>>"$WORK/chromium.log"
+}
+# The probe runs in a copy of the page shown in an iframe of the width under
+# test (headless Chromium's own window is at least 500 px wide) and posts what
+# it finds to the frame around it, which keeps it in its DOM for --dump-dom.
+PROBE='<script>addEventListener("load",function(){
+var q=function(s){return Array.prototype.slice.call(document.querySelectorAll(s));};
+var r={sections:q("section[id]").map(function(s){return s.id;}),
+charts:q("svg.chart").map(function(s){var b=s.getBoundingClientRect();return [b.width,b.height];}),
+points:q("svg.sweep circle").length,
+ceilings:q("svg .ceillabel").map(function(t){return t.textContent;}),
+figures:q("table.figures").map(function(t){return t.textContent;}).join(" "),
+worse:q("table.compare tr.v-worse").length,
+overflow:document.documentElement.scrollWidth>window.innerWidth,width:window.innerWidth};
+parent.postMessage(btoa(unescape(encodeURIComponent(JSON.stringify(r)))),"*");});
+</script>'
+frame() { # PAGE WIDTH: a page showing PAGE in an iframe WIDTH px wide
+	printf '<!DOCTYPE html><html><body style="margin:0"><pre id="probe"></pre>
+<iframe src="file://%s" style="border:0;width:%spx;height:2600px"></iframe>
+<script>addEventListener("message",function(e){document.getElementById("probe").textContent=e.data;});</script>
+</body></html>' "$1" "$2" >"$WORK/frame.html"
+}
+probe() { # PAGE WIDTH OUT: the probe's JSON for PAGE at WIDTH
+	sed "s|</body>|$(printf '%s' "$PROBE" | tr '\n' ' ' | sed 's/[&|]/\\&/g')</body>|" "$1" \
+		>"$WORK/probed.html"
+	frame "$WORK/probed.html" "$2"
+	browse 1100 --allow-file-access-from-files --virtual-time-budget=5000 \
+		--dump-dom "file://$WORK/frame.html" >"$WORK/dom.html"
+	sed -n 's|.*<pre id="probe">\([A-Za-z0-9+/=]*\)</pre>.*|\1|p' "$WORK/dom.html" |
+		base64 -d >"$3" 2>/dev/null
+}
+
+probe "$H" 1000 "$WORK/p3.json"
+jq_check "$WORK/p3.json" '.sections == ["setup","topology","device-1","device-2","findings","comparison"]' \
+	"three runs: setup, topology, a section per device, findings, comparison"
+# one mark per sweep point: every mb_s of a "seq-read 1M"-like pass in the files
+want=$(jq -s '[.[].runs[].metrics[] | select(.metric == "mb_s" and
+	(.name | test("^(seq-read|seq-write|copy) [0-9]+[KMG]?$")))] | length' \
+	"$FIXTURES/runs-a.json" "$FIXTURES/runs-b.json")
+jq_check "$WORK/p3.json" ".points == $want" "one sweep mark per measured point ($want)"
+jq_check "$WORK/p3.json" '[.charts[] | .[0] > 300 and .[1] > 100] | all' "every chart drawn at a real size"
+jq_check "$WORK/p3.json" '.ceilings | map(test("bus ceiling 484.8 MB/s")) | any' "the SuperSpeed ceiling drawn"
+jq_check "$WORK/p3.json" '.figures | test("182.4") and test("171.0")' "run 1's and run 3's seq-read 1M in the figures"
+jq_check "$WORK/p3.json" ".worse == 4" "run 3's four regressions marked worse"
+jq_check "$WORK/p3.json" '.overflow == false' "desktop: no sideways scrolling"
+
+probe "$H" 375 "$WORK/p3-phone.json"
+jq_check "$WORK/p3-phone.json" '.width == 375 and .overflow == false' \
+	"phone (375 px): the page does not scroll sideways (wide parts scroll in place)"
+
+probe "$WORK/real.html" 1000 "$WORK/preal.json"
+want=$(jq '[.metrics[] | select(.metric == "mb_s" and (.name | test("^(seq-read|seq-write|copy) [0-9]+[KMG]?$")))] | length' "$WORK/run.json")
+jq_check "$WORK/preal.json" ".points == $want and .points >= 6" "real run: a mark per sweep point ($want)"
+read1m=$(jq -r '.metrics[] | select(.name == "seq-read 1M" and .metric == "mb_s") | .value' "$WORK/run.json")
+shown=$(printf '%.0f' "$read1m")
+jq_check "$WORK/preal.json" ".figures | test(\"(^|[^0-9])$shown\")" \
+	"real run: its seq-read 1M ($read1m MB/s) in the figures"
+
+# ---- artefacts: what a person would look at ----
+browse 1000 --screenshot="$ARTEFACTS/report-desktop.png" --window-size=1000,2600 "file://$H" >/dev/null
+frame "$H" 375
+browse 500 --screenshot="$ARTEFACTS/report-phone.png" --window-size=500,2600 "file://$WORK/frame.html" >/dev/null
+browse 1000 --print-to-pdf="$ARTEFACTS/report.pdf" --no-pdf-header-footer "file://$H" >/dev/null
+cp "$H" "$ARTEFACTS/report.html"
+check "desktop screenshot kept" sh -c "head -c 8 '$ARTEFACTS/report-desktop.png' | grep -q PNG"
+check "phone screenshot kept" sh -c "head -c 8 '$ARTEFACTS/report-phone.png' | grep -q PNG"
+check "printed to PDF" sh -c "head -c 5 '$ARTEFACTS/report.pdf' | grep -q '%PDF-'"
+echo "artefacts: $ARTEFACTS"
+finish
