@@ -30,6 +30,8 @@ enum {
 	FF_TEXT = 1 << 0,    /* shown in the text rendering (JSON and CSV show every field) */
 	FF_PLUSMINUS = 1 << 1, /* text: printed as "±value" right after the previous column */
 	FF_OPTIONAL = 1 << 2,  /* text: left out when unknown (a column: in every row) */
+	FF_BAR = 1 << 3,       /* text: a bar after the column, against the column's largest
+				  value (100 for a "%" unit), so the shape shows at a glance */
 };
 
 struct field {

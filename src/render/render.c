@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Text and CSV renderers, and the field formatting they share. */
 #include "render/field.h"
+#include "render/spark.h"
 #include "render/text_blocks.h"
 #include "util/parse.h"
 
@@ -134,7 +135,42 @@ struct column {
 	const struct field *f, *pm;
 	size_t width;
 	bool right;
+	double bar_max; /* FF_BAR: the scale of its bars; NaN: none */
 };
+
+#define BAR_CELLS 10
+
+static double value_of(const struct field *f, const void *rec)
+{
+	const char *p = (const char *)rec + f->offset;
+
+	if (!field_known(f, rec))
+		return NAN;
+	switch (f->type) {
+	case FT_DBL: return *(const double *)p;
+	case FT_U64:
+	case FT_SIZE: return (double)*(const uint64_t *)p;
+	case FT_INT: return (double)*(const int64_t *)p;
+	default: return NAN;
+	}
+}
+
+static double bar_scale(const struct report_section *s, const struct field *f)
+{
+	double max = 0;
+
+	if (!(f->flags & FF_BAR))
+		return NAN;
+	if (f->unit && !strcmp(f->unit, "%"))
+		return 100;
+	for (size_t i = 0; i < s->count; i++) {
+		double v = value_of(f, record_at(s, i));
+
+		if (!isnan(v) && v > max)
+			max = v;
+	}
+	return max > 0 ? max : NAN;
+}
 
 static void cell(const struct column *c, const void *rec, struct strbuf *out)
 {
@@ -166,7 +202,7 @@ static void text_table(const struct report_section *s, struct strbuf *out)
 	struct column cols[64];
 	struct strbuf v = STRBUF_INIT;
 	size_t nc = 0, i, j;
-	bool any_unit = false;
+	bool any_unit = false, utf8 = text_utf8();
 
 	for (i = 0; i < s->desc->nfields && nc < 64; i++) {
 		const struct field *f = &s->desc->fields[i];
@@ -178,7 +214,8 @@ static void text_table(const struct report_section *s, struct strbuf *out)
 			cols[nc - 1].pm = f;
 			continue;
 		}
-		cols[nc++] = (struct column){f, NULL, strlen(f->header), is_numeric(f->type)};
+		cols[nc++] = (struct column){f, NULL, strlen(f->header), is_numeric(f->type),
+					     bar_scale(s, f)};
 		if (f->unit)
 			any_unit = true;
 	}
@@ -202,6 +239,8 @@ static void text_table(const struct report_section *s, struct strbuf *out)
 			strbuf_addf(&v, j ? "  %*s" : "%*s", cols[j].right ? (int)cols[j].width
 									   : -(int)cols[j].width,
 				    h);
+			if (!isnan(cols[j].bar_max))
+				strbuf_addf(&v, "  %*s", BAR_CELLS, "");
 		}
 		while (v.len && v.buf[v.len - 1] == ' ')
 			v.buf[--v.len] = '\0';
@@ -219,9 +258,16 @@ static void text_table(const struct report_section *s, struct strbuf *out)
 			if (cols[j].right)
 				strbuf_pad(&line, ' ', cols[j].width - w);
 			strbuf_adds(&line, v.buf);
-			if (!cols[j].right && j + 1 < nc)
+			if (!cols[j].right && (j + 1 < nc || !isnan(cols[j].bar_max)))
 				strbuf_pad(&line, ' ', cols[j].width - w);
+			if (!isnan(cols[j].bar_max)) {
+				strbuf_adds(&line, "  ");
+				text_bar(&line, value_of(cols[j].f, record_at(s, i)) / cols[j].bar_max,
+					 BAR_CELLS, utf8);
+			}
 		}
+		while (line.len && line.buf[line.len - 1] == ' ')
+			line.buf[--line.len] = '\0';
 		strbuf_addf(out, "%s\n", line.buf);
 		strbuf_release(&line);
 	}

@@ -42,7 +42,7 @@ static const struct field row_fields[] = {
 	FIELD(struct disk_row, repeats, "repeats", "n", NULL, FT_U64, 0, 0),
 	FIELD(struct disk_row, bytes, "bytes", "bytes", NULL, FT_U64, 0, 0),
 	FIELD(struct disk_row, seconds, "seconds", "time", "s", FT_DBL, 3, T),
-	FIELD(struct disk_row, mb_s, "mb_s", "rate", "MB/s", FT_DBL, 1, T),
+	FIELD(struct disk_row, mb_s, "mb_s", "rate", "MB/s", FT_DBL, 1, T | FF_BAR),
 	FIELD(struct disk_row, mb_s_sd, "mb_s_stdev", "sd", "MB/s", FT_DBL, 1, T | FF_PLUSMINUS),
 	FIELD(struct disk_row, mb_s_min, "mb_s_min", "min", "MB/s", FT_DBL, 1, 0),
 	FIELD(struct disk_row, mb_s_max, "mb_s_max", "max", "MB/s", FT_DBL, 1, 0),

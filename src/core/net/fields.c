@@ -84,7 +84,7 @@ static const struct field interval_fields[] = {
 	FIELD(I, omitted, "omitted", "omitted", NULL, FT_BOOL, 0, T),
 	FIELD(I, bytes, "bytes", "bytes", NULL, FT_U64, 0, 0),
 	FIELD(I, seconds, "seconds", "time", "s", FT_DBL, 3, 0),
-	FIELD(I, mb_s, "mb_s", "rate", "MB/s", FT_DBL, 2, T),
+	FIELD(I, mb_s, "mb_s", "rate", "MB/s", FT_DBL, 2, T | FF_BAR),
 	FIELD(I, mbit_s, "mbit_s", "rate", "Mbit/s", FT_DBL, 1, T),
 	FIELD(I, retransmits, "retransmits", "retr", NULL, FT_INT, 0, TO),
 	FIELD(I, jitter_ms, "jitter_ms", "jitter", "ms", FT_DBL, 3, TO),

@@ -37,7 +37,7 @@ static const struct field row_fields[] = {
 	S(struct run_row, op, "op", "op", 0),
 	FIELD(struct run_row, bs, "bs_bytes", "bs", NULL, FT_SIZE, 0, 0),
 	FIELD(struct run_row, qd, "qd", "QD", NULL, FT_U64, 0, 0),
-	FIELD(struct run_row, mb_s, "mb_s", "rate", "MB/s", FT_DBL, 1, T),
+	FIELD(struct run_row, mb_s, "mb_s", "rate", "MB/s", FT_DBL, 1, T | FF_BAR),
 	FIELD(struct run_row, mb_s_sd, "mb_s_stdev", "sd", "MB/s", FT_DBL, 1, T | FF_PLUSMINUS),
 	FIELD(struct run_row, mib_s, "mib_s", "rate", "MiB/s", FT_DBL, 1, T),
 	FIELD(struct run_row, ceiling_mb_s, "ceiling_mb_s", "ceiling", "MB/s", FT_DBL, 1,
