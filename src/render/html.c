@@ -342,7 +342,7 @@ static void figures_caption(struct strbuf *out, const struct rm_device *d)
 			 "known).");
 	if (!isnan(d->ceiling_mb_s))
 		strbuf_adds(out, " Dashed red: the bulk payload ceiling of the negotiated speed.");
-	if (d->ref && !strcmp(d->first->kind, "usb-storage"))
+	if (d->ref && !strcmp(d->ref->kind, "usb-storage"))
 		strbuf_adds(out, " Green: what boards are typically seen to reach (a field "
 				 "reference from vendor bring-up guides, not a limit).");
 	strbuf_adds(out, "</figcaption>\n");

@@ -148,58 +148,89 @@ static bool is_rate(const struct run_metric *x)
 	return !strcmp(x->unit, "MB/s") || !strcmp(x->unit, "Mbit/s") || !strcmp(x->unit, "IOPS");
 }
 
+/* the pass's metric of run r with this unit (and "cpu" in its name for "%") */
+static const struct run_metric *pass_metric(const struct run_record *r,
+					    const struct run_metric *x, const char *unit)
+{
+	for (size_t k = 0; k < r->nmetrics; k++) {
+		const struct run_metric *y = &r->metrics[k];
+
+		if (!strcmp(y->device_key, x->device_key) && !strcmp(y->name, x->name) &&
+		    !strcmp(y->unit, unit) && (strcmp(unit, "%") || strstr(y->metric, "cpu")))
+			return y;
+	}
+	return NULL;
+}
+
+/* the figure a pass is shown by: its throughput, else its rate */
+static const struct run_metric *headline(const struct run_record *r, const struct run_metric *x)
+{
+	const struct run_metric *h = pass_metric(r, x, "MB/s");
+
+	if (!h)
+		h = pass_metric(r, x, "Mbit/s");
+	return h ? h : pass_metric(r, x, "IOPS");
+}
+
+static void rate_row(struct strbuf *out, const struct report_model *m,
+		     const struct rm_device *d, size_t run, const struct run_metric *x, bool utf8)
+{
+	const struct run_record *r = &m->runs[run];
+	const struct run_metric *iops = pass_metric(r, x, "IOPS"), *cpu = pass_metric(r, x, "%");
+	bool share = !isnan(d->ceiling_mb_s) && strcmp(x->unit, "IOPS");
+	double scale = !isnan(d->ceiling_mb_s) && !share ? NAN : scale_of(d, x, m);
+	struct strbuf fig = STRBUF_INIT;
+	size_t cols;
+
+	strbuf_addf(&fig, "%.1f", x->value);
+	if (!isnan(x->stdev))
+		strbuf_addf(&fig, " %s%.1f", utf8 ? "\u00b1" : "+-", x->stdev);
+	strbuf_addf(&fig, " %s", x->unit);
+	if (m->nruns > 1)
+		strbuf_addf(out, "  %-3zu %-18s ", run + 1, x->name);
+	else
+		strbuf_addf(out, "  %-18s ", x->name);
+	/* the UTF-8 ± is two bytes, one column */
+	cols = fig.len - (utf8 && !isnan(x->stdev));
+	strbuf_pad(out, ' ', cols < 24 ? 24 - cols : 0);
+	strbuf_adds(out, fig.buf);
+	strbuf_adds(out, "  ");
+	text_bar(out, scale > 0 ? x->value / scale : NAN, BAR_WIDTH, utf8);
+	if (share && scale > 0)
+		strbuf_addf(out, " %5.0f%%", 100 * x->value / scale);
+	else
+		strbuf_adds(out, "       ");
+	if (iops && iops != x)
+		strbuf_addf(out, " %9.0f", iops->value);
+	else
+		strbuf_adds(out, "          ");
+	if (cpu)
+		strbuf_addf(out, " %6.1f", cpu->value);
+	while (out->len && out->buf[out->len - 1] == ' ')
+		out->buf[--out->len] = '\0';
+	strbuf_addch(out, '\n');
+	strbuf_release(&fig);
+}
+
+/* a row per pass: its headline figure with a bar, IOPS and CPU beside it */
 static void rates(struct strbuf *out, const struct report_model *m, const struct rm_device *d,
 		  bool utf8)
 {
-	bool any_ceiling = !isnan(d->ceiling_mb_s);
+	bool ceiling = !isnan(d->ceiling_mb_s);
 
-	strbuf_addf(out, "  %s%-20s %24s  %-*s %8s %6s\n", m->nruns > 1 ? "run " : "", "pass",
-		    "figure", BAR_WIDTH, any_ceiling ? "against ceiling" : "against best",
-		    any_ceiling ? "ceiling" : "", "cpu %");
+	strbuf_addf(out, "  %s%-18s %24s  %-*s %6s %9s %6s\n", m->nruns > 1 ? "run " : "", "pass",
+		    "figure", BAR_WIDTH, ceiling ? "against ceiling" : "against best",
+		    ceiling ? "share" : "", "IOPS", "cpu %");
 	for (size_t i = 0; i < m->nruns; i++) {
 		const struct run_record *r = &m->runs[i];
 
 		for (size_t j = 0; d->dev[i] && j < r->nmetrics; j++) {
-			const struct run_metric *x = &r->metrics[j], *cpu = NULL;
-			double scale = 0;
-			struct strbuf fig = STRBUF_INIT;
-			size_t cols;
+			const struct run_metric *x = &r->metrics[j];
 
-			if (strcmp(x->device_key, d->dev[i]->key) || !is_rate(x))
+			if (strcmp(x->device_key, d->dev[i]->key) || !is_rate(x) ||
+			    headline(r, x) != x)
 				continue;
-			for (size_t k = 0; k < r->nmetrics && !cpu; k++)
-				if (!strcmp(r->metrics[k].device_key, x->device_key) &&
-				    !strcmp(r->metrics[k].name, x->name) &&
-				    strstr(r->metrics[k].metric, "cpu") &&
-				    !strcmp(r->metrics[k].unit, "%"))
-					cpu = &r->metrics[k];
-			/* with a ceiling, the bars are shares of it: IOPS get none */
-			if (!any_ceiling || strcmp(x->unit, "IOPS"))
-				scale = scale_of(d, x, m);
-			strbuf_addf(&fig, "%.1f", x->value);
-			if (!isnan(x->stdev))
-				strbuf_addf(&fig, " %s%.1f", utf8 ? "\u00b1" : "+-", x->stdev);
-			strbuf_addf(&fig, " %s", x->unit);
-			if (m->nruns > 1)
-				strbuf_addf(out, "  %-3zu %-20s ", i + 1, x->name);
-			else
-				strbuf_addf(out, "  %-20s ", x->name);
-			/* the UTF-8 ± is two bytes, one column */
-			cols = fig.len - (utf8 && !isnan(x->stdev));
-			strbuf_pad(out, ' ', cols < 24 ? 24 - cols : 0);
-			strbuf_adds(out, fig.buf);
-			strbuf_adds(out, "  ");
-			text_bar(out, scale > 0 ? x->value / scale : NAN, BAR_WIDTH, utf8);
-			if (any_ceiling && scale > 0)
-				strbuf_addf(out, " %7.0f%%", 100 * x->value / scale);
-			else
-				strbuf_adds(out, "         ");
-			if (cpu)
-				strbuf_addf(out, " %6.1f", cpu->value);
-			while (out->len && out->buf[out->len - 1] == ' ')
-				out->buf[--out->len] = '\0';
-			strbuf_addch(out, '\n');
-			strbuf_release(&fig);
+			rate_row(out, m, d, i, x, utf8);
 		}
 	}
 }

@@ -148,7 +148,7 @@ static void sweep_axes(const struct rm_device *d, struct axes *a)
 	}
 	if (!isnan(d->ceiling_mb_s))
 		top = fmax(top, d->ceiling_mb_s);
-	if (d->ref && !strcmp(d->first->kind, "usb-storage"))
+	if (d->ref && !strcmp(d->ref->kind, "usb-storage"))
 		top = fmax(top, d->ref->max_Bps / 1e6);
 	a->ymax = nice_step(top * 1.05) * ceil(top * 1.05 / nice_step(top * 1.05));
 	if (!(a->ymax > 0))
@@ -201,7 +201,7 @@ static void limits(struct strbuf *out, const struct rm_device *d, const struct a
 {
 	char v[32];
 
-	if (d->ref && !strcmp(d->first->kind, "usb-storage")) {
+	if (d->ref && !strcmp(d->ref->kind, "usb-storage")) {
 		double hi = d->ref->max_Bps / 1e6, lo = d->ref->min_Bps / 1e6;
 
 		if (isnan(lo))

@@ -82,6 +82,8 @@ static void metric(struct run_record *r, const char *key, const char *name, cons
 
 static void two_runs(struct run_record *r)
 {
+	struct run_device *d;
+
 	memset(r, 0, 2 * sizeof(*r));
 	for (int i = 0; i < 2; i++) {
 		r[i].id = dup(i ? "b" : "a");
@@ -99,7 +101,9 @@ static void two_runs(struct run_record *r)
 	metric(&r[0], "2-1", "seq-read 64K", "lat_p99_us", "us", 900, NAN, NAN);
 	metric(&r[0], "host", "seq-read 1M", "mb_s", "MB/s", 1500, NAN, NAN);
 	device(&r[1], "1-1.4.1", "1-1.4.1", "S1", "high", "usb-storage");
-	device(&r[1], "1-1.2", "1-1.2", "S2", "high", "uas");
+	d = device(&r[1], "1-1.2", "1-1.2", "S2", "high", "uas");
+	free(d->kind);
+	d->kind = dup("usb-storage (read-only)"); /* what run says of a raw device */
 	metric(&r[1], "1-1.4.1", "seq-write 1M", "mb_s", "MB/s", 30, 29, 31);
 	metric(&r[1], "1-1.4.1", "seq-read 1M", "mb_s", "MB/s", 35, NAN, NAN);
 }
@@ -145,7 +149,7 @@ static void test_model(void **state)
 	assert_null(m.devices[1].dev[1]); /* the host only in run 0 */
 	assert_true(isnan(m.devices[1].ceiling_mb_s));
 	assert_null(m.devices[1].ref);
-	/* a high-speed disk on uas still gets the USB 2.0 disk reference */
+	/* a high-speed disk on uas, read-only, still gets the USB 2.0 disk reference */
 	assert_non_null(m.devices[2].ref);
 	assert_string_equal(m.devices[2].ref->range, "25-35 MB/s");
 	report_model_release(&m);

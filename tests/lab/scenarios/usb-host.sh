@@ -60,4 +60,17 @@ check() { # check DIR: assertions on what the guest wrote
 	jq_check "$o/history.json" '(.runs | length) == 1' "run saved in the history (SQLite in the static binary)"
 	jq_check "$o/show.json" '[.devices[].speed] | sort == ["high", "high", "super", "super"]' "show: the four devices with their speeds"
 	jq_check "$o/disk-summary.json" 'length == 4 and (map(.driver) | sort) == ["uas", "usb-storage", "usb-storage", "usb-storage"]' "disk ran on all four USB disks (uas and usb-storage)"
+	# the report of that run, read back from its JSON on the host
+	if "$USBPERF_STATIC" report "$o/run.json" --html "$o/report.html" &&
+		LANG=C.UTF-8 "$USBPERF_STATIC" report "$o/run.json" >"$o/report.txt"; then
+		ok "report: HTML and text of the guest's run"
+	else bad "report: exit $?"; fi
+	n=$(grep -o '<section class="device" id="device-[0-9]*"' "$o/report.html" | wc -l)
+	[ "$n" = 4 ] && ok "report: a section per USB disk" || bad "report: $n device sections, wanted 4"
+	grep -q 'bus ceiling 53.2 MB/s' "$o/report.html" && grep -q 'bus ceiling 484.8 MB/s' "$o/report.html" &&
+		ok "report: the high-speed and SuperSpeed ceilings drawn" || bad "report: ceilings missing"
+	grep -q 'field reference 25-35 MB/s' "$o/report.html" &&
+		ok "report: the USB 2.0 disk field reference band" || bad "report: no field reference"
+	[ "$(grep -c '^  bus ceiling' "$o/report.txt")" = 4 ] &&
+		ok "report: text names each disk's ceiling" || bad "report: text ceilings"
 }
