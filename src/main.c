@@ -42,6 +42,8 @@ const struct command commands[] = {
 	 usage_show},
 	{"compare", "two runs metric by metric, noise-aware; exit 1 on a regression", cmd_compare,
 	 usage_compare},
+	{"check", "runs against criteria or a baseline: pass/fail, JUnit, LAVA; exit 1 on a fail",
+	 cmd_check, usage_check},
 	{"baseline", "name a run to compare against; list the baselines", cmd_baseline,
 	 usage_baseline},
 	{"export", "runs from the history as JSON, for another machine's history", cmd_export,
