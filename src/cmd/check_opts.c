@@ -106,7 +106,7 @@ static int load_criteria(const char *file, struct criteria *ret)
 	r = read_fd_all(fd, CRITERIA_MAX_BYTES, &buf);
 	close(fd);
 	if (r == -EFBIG)
-		log_error("invalid criteria '%s': larger than %u KiB", file, CRITERIA_MAX_BYTES >> 10);
+		log_error("invalid criteria '%s': larger than %u MiB", file, CRITERIA_MAX_BYTES >> 20);
 	else if (r < 0)
 		log_error("cannot read criteria '%s': %s", file, strerror(-r));
 	if (r == 0) {

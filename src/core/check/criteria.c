@@ -225,7 +225,7 @@ static int parse_json(const char *buf, size_t len, struct json_object **ret, str
 	size_t end;
 
 	if (len > CRITERIA_MAX_BYTES)
-		return crit_error(err, NULL, "larger than %u KiB", CRITERIA_MAX_BYTES >> 10);
+		return crit_error(err, NULL, "larger than %u MiB", CRITERIA_MAX_BYTES >> 20);
 	tok = json_tokener_new();
 	if (!tok)
 		return -ENOMEM;
@@ -238,10 +238,11 @@ static int parse_json(const char *buf, size_t len, struct json_object **ret, str
 
 		json_tokener_free(tok);
 		/* a document that is only "null" parses to NULL too */
+		if (e == json_tokener_success)
+			return crit_error(err, NULL, "not a criteria file (null)");
 		return crit_error(err, NULL, "not JSON (%s)",
 				  e == json_tokener_continue ? "unexpected end"
-				  : e == json_tokener_success ? "null"
-							      : json_tokener_error_desc(e));
+							     : json_tokener_error_desc(e));
 	}
 	end = json_tokener_get_parse_end(tok);
 	json_tokener_free(tok);
