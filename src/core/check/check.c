@@ -267,8 +267,11 @@ static void criterion_unmatched(struct builder *b, const struct run_record *run,
 	row->criterion_id = c->id;
 	row->criterion = criterion_text(c, NULL, NAN);
 	row->note = strdup(c->optional ? "no metric matches (optional)" : "no metric matches");
+	/* "*" says nothing in an id */
 	row->case_id = c->id ? strdup(c->id)
-			     : metric_case_id(NULL, c->device, c->test, c->name, c->metric, NULL);
+			     : metric_case_id(NULL, strcmp(c->device, "*") ? c->device : NULL,
+					      c->test, strcmp(c->name, "*") ? c->name : NULL,
+					      c->metric, NULL);
 }
 
 /* ---- baseline ---- */
@@ -359,8 +362,11 @@ static void check_baseline(struct builder *b, const struct check_input *in,
 	set_metric(row, m);
 	row->criterion = baseline_text(in, cr->change_pct);
 	strbuf_addf(&note, "%s: baseline %.2f", cr->verdict, cr->a);
-	if (unknown && !eq(cr->unit, m->unit))
+	/* compare says unknown for an unknown value or for units that differ */
+	if (unknown && !isnan(cr->a) && !isnan(cr->b))
 		strbuf_adds(&note, " (units differ)");
+	else if (unknown)
+		strbuf_adds(&note, " (a value is unknown)");
 	else if (worse)
 		strbuf_addf(&note, ", beyond %g%% and the spread", in->threshold_pct);
 	row->note = strbuf_detach(&note);
