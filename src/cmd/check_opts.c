@@ -106,7 +106,8 @@ static int load_criteria(const char *file, struct criteria *ret)
 	r = read_fd_all(fd, CRITERIA_MAX_BYTES, &buf);
 	close(fd);
 	if (r == -EFBIG)
-		log_error("invalid criteria '%s': larger than %u MiB", file, CRITERIA_MAX_BYTES >> 20);
+		log_error("invalid criteria '%s': larger than %u MiB", file,
+			  CRITERIA_MAX_BYTES >> 20);
 	else if (r < 0)
 		log_error("cannot read criteria '%s': %s", file, strerror(-r));
 	if (r == 0) {
@@ -174,12 +175,12 @@ struct check_input check_sources_input(const struct check_opts *o, const struct 
 				       const struct run_record *runs, size_t nruns)
 {
 	return (struct check_input){
-		.runs = runs,
-		.nruns = nruns,
-		.criteria = s->criteria.n ? &s->criteria : NULL,
-		.baseline_run = s->has_baseline ? &s->baseline_run : NULL,
-		.baseline = o->baseline,
-		.threshold_pct = o->threshold_pct,
+	    .runs = runs,
+	    .nruns = nruns,
+	    .criteria = s->criteria.n ? &s->criteria : NULL,
+	    .baseline_run = s->has_baseline ? &s->baseline_run : NULL,
+	    .baseline = o->baseline,
+	    .threshold_pct = o->threshold_pct,
 	};
 }
 

@@ -105,12 +105,12 @@ static const char *or_dash(const char *s)
 	return s ? s : "-";
 }
 
-static void case_name(const struct check_row *r, const struct check_result *c,
-		      struct strbuf *out)
+static void case_name(const struct check_row *r, const struct check_result *c, struct strbuf *out)
 {
 	strbuf_addf(out, "%s %s", or_dash(r->name), or_dash(r->metric));
 	if (r->source == SOURCE_BASELINE)
-		strbuf_addf(out, " vs baseline %s", c->baseline ? c->baseline : or_dash(c->baseline_id));
+		strbuf_addf(out, " vs baseline %s",
+			    c->baseline ? c->baseline : or_dash(c->baseline_id));
 	else if (r->source == SOURCE_CRITERION && r->criterion_id)
 		strbuf_addf(out, " [%s]", r->criterion_id);
 	else if (r->source == SOURCE_CRITERION)
@@ -152,9 +152,10 @@ static void testcase(const struct check_result *c, const struct check_row *r, st
 		strbuf_addf(out, "      <%s", failed(r) ? "failure" : "skipped");
 		attr(out, "message", sb.buf);
 		if (failed(r))
-			attr(out, "type", r->status == CHECK_MISSING ? "missing"
-					  : r->source == SOURCE_BASELINE ? "baseline"
-									 : "criterion");
+			attr(out, "type",
+			     r->status == CHECK_MISSING	    ? "missing"
+			     : r->source == SOURCE_BASELINE ? "baseline"
+							    : "criterion");
 		strbuf_adds(out, "/>\n");
 	}
 	strbuf_reset(&sb);

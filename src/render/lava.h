@@ -6,8 +6,8 @@
  * prints them:
  *
  *   <LAVA_SIGNAL_TESTSET START 20261130T051200Z-3f2a>
- *   <LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.seq-read_1M.mb_s RESULT=pass MEASUREMENT=182.4 UNITS=MB/s>
- *   <LAVA_SIGNAL_TESTSET STOP>
+ *   <LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.seq-read_1M.mb_s RESULT=pass MEASUREMENT=182.4
+ * UNITS=MB/s> <LAVA_SIGNAL_TESTSET STOP>
  *
  * The dispatcher matches <LAVA_SIGNAL_(\S+) ([^>]+)>, splits the rest on
  * whitespace and each part on '=', which must give exactly two pieces; and

@@ -22,49 +22,50 @@
 static const struct {
 	const char *doc, *err;
 } bad_docs[] = {
-	{"", "not JSON (unexpected end)"},
-	{"null", "not JSON (unexpected end)"}, /* json-c waits for the literal's end */
-	{"null\n", "not a criteria file (null)"},
-	{"[]", "not a criteria file (no \"usbperf_criteria\": 1 at the top)"},
-	{"{\"criteria\": []}", "not a criteria file (no \"usbperf_criteria\": 1 at the top)"},
-	{"{\"usbperf_criteria\": \"1\", \"criteria\": []}",
-	 "not a criteria file (no \"usbperf_criteria\": 1 at the top)"},
-	{"{\"usbperf_criteria\": 2, \"criteria\": []}", "criteria format 2, this usbperf reads 1"},
-	{"{\"usbperf_criteria\": 1}", "no 'criteria' array"},
-	{"{\"usbperf_criteria\": 1, \"criteria\": {}}", "no 'criteria' array"},
-	{HDR "[]}", "'criteria' is empty: a gate that checks nothing"},
-	{HDR "[], \"extra\": 1}", "unknown key 'extra'"},
-	{HDR "[{\"metric\": \"mb_s\", \"min\": 1}]} x", "not JSON (trailing data at byte 68)"},
-	{HDR "[{\"metric\": \"mb_s\", \"min\": 1,}]}", "not JSON (unexpected character)"},
-	{HDR "[{\"metric\": \"mb_s\", \"min\": 1}, 3]}", "criteria[1]: not an object"},
-	{HDR "[{\"metric\": \"mb_s\", \"min\": 1}, {\"metric\": \"mb_s\", \"min\": 1}, "
-	     "{\"metric\": \"mb_s\", \"mni\": 3}]}",
-	 "criteria[2]: unknown key 'mni'"},
-	{HDR "[{\"metric\": \"mb_s\", \"min\": \"30\"}]}", "criteria[0]: 'min' is not a number"},
-	{HDR "[{\"metric\": \"mb_s\", \"max\": true}]}", "criteria[0]: 'max' is not a number"},
-	{HDR "[{\"metric\": \"mb_s\", \"min\": NaN}]}", "criteria[0]: 'min' is not a finite number"},
-	{HDR "[{\"metric\": \"mb_s\", \"min\": 1}, {\"metric\": \"mb_s\"}]}",
-	 "criteria[1]: needs one of 'min', 'max', 'min_ceiling_pct'"},
-	{HDR "[{\"min\": 1}]}", "criteria[0]: no 'metric'"},
-	{HDR "[{\"metric\": \"mb_s\", \"min\": 50, \"max\": 20}]}",
-	 "criteria[0]: 'min' 50 is greater than 'max' 20"},
-	{HDR "[{\"metric\": \"mb_s\", \"min\": 1, \"of\": \"median\"}]}",
-	 "criteria[0]: 'of' is not \"mean\", \"min\" or \"max\""},
-	{HDR "[{\"metric\": \"mb_s\", \"min_ceiling_pct\": 0}]}",
-	 "criteria[0]: 'min_ceiling_pct' 0 is not above 0 and at most 100"},
-	{HDR "[{\"metric\": \"mb_s\", \"min_ceiling_pct\": 101}]}",
-	 "criteria[0]: 'min_ceiling_pct' 101 is not above 0 and at most 100"},
-	{HDR "[{\"metric\": \"mb_s\", \"min\": 1, \"optional\": 1}]}",
-	 "criteria[0]: 'optional' is not true or false"},
-	{HDR "[{\"metric\": \"\", \"min\": 1}]}", "criteria[0]: 'metric' is empty"},
-	{HDR "[{\"metric\": \"mb_s\", \"min\": 1, \"device\": null}]}", "criteria[0]: 'device' is null"},
-	{HDR "[{\"metric\": \"mb_s\", \"min\": 1, \"name\": \"a\\u0001b\"}]}",
-	 "criteria[0]: 'name' contains a control character"},
-	{HDR "[{\"metric\": \"mb_s\", \"min\": 1, \"id\": \"a\"}, {\"metric\": \"iops\", \"min\": "
-	     "1, \"id\": \"a\"}]}",
-	 "criteria[1]: id 'a' is already criteria[0]'s"},
-	{HDR "[{\"metric\": \"mb_s\", \"min\": 1, \"unit\": [\"MB/s\"]}]}",
-	 "criteria[0]: 'unit' is not a string"},
+    {"", "not JSON (unexpected end)"},
+    {"null", "not JSON (unexpected end)"}, /* json-c waits for the literal's end */
+    {"null\n", "not a criteria file (null)"},
+    {"[]", "not a criteria file (no \"usbperf_criteria\": 1 at the top)"},
+    {"{\"criteria\": []}", "not a criteria file (no \"usbperf_criteria\": 1 at the top)"},
+    {"{\"usbperf_criteria\": \"1\", \"criteria\": []}",
+     "not a criteria file (no \"usbperf_criteria\": 1 at the top)"},
+    {"{\"usbperf_criteria\": 2, \"criteria\": []}", "criteria format 2, this usbperf reads 1"},
+    {"{\"usbperf_criteria\": 1}", "no 'criteria' array"},
+    {"{\"usbperf_criteria\": 1, \"criteria\": {}}", "no 'criteria' array"},
+    {HDR "[]}", "'criteria' is empty: a gate that checks nothing"},
+    {HDR "[], \"extra\": 1}", "unknown key 'extra'"},
+    {HDR "[{\"metric\": \"mb_s\", \"min\": 1}]} x", "not JSON (trailing data at byte 68)"},
+    {HDR "[{\"metric\": \"mb_s\", \"min\": 1,}]}", "not JSON (unexpected character)"},
+    {HDR "[{\"metric\": \"mb_s\", \"min\": 1}, 3]}", "criteria[1]: not an object"},
+    {HDR "[{\"metric\": \"mb_s\", \"min\": 1}, {\"metric\": \"mb_s\", \"min\": 1}, "
+	 "{\"metric\": \"mb_s\", \"mni\": 3}]}",
+     "criteria[2]: unknown key 'mni'"},
+    {HDR "[{\"metric\": \"mb_s\", \"min\": \"30\"}]}", "criteria[0]: 'min' is not a number"},
+    {HDR "[{\"metric\": \"mb_s\", \"max\": true}]}", "criteria[0]: 'max' is not a number"},
+    {HDR "[{\"metric\": \"mb_s\", \"min\": NaN}]}", "criteria[0]: 'min' is not a finite number"},
+    {HDR "[{\"metric\": \"mb_s\", \"min\": 1}, {\"metric\": \"mb_s\"}]}",
+     "criteria[1]: needs one of 'min', 'max', 'min_ceiling_pct'"},
+    {HDR "[{\"min\": 1}]}", "criteria[0]: no 'metric'"},
+    {HDR "[{\"metric\": \"mb_s\", \"min\": 50, \"max\": 20}]}",
+     "criteria[0]: 'min' 50 is greater than 'max' 20"},
+    {HDR "[{\"metric\": \"mb_s\", \"min\": 1, \"of\": \"median\"}]}",
+     "criteria[0]: 'of' is not \"mean\", \"min\" or \"max\""},
+    {HDR "[{\"metric\": \"mb_s\", \"min_ceiling_pct\": 0}]}",
+     "criteria[0]: 'min_ceiling_pct' 0 is not above 0 and at most 100"},
+    {HDR "[{\"metric\": \"mb_s\", \"min_ceiling_pct\": 101}]}",
+     "criteria[0]: 'min_ceiling_pct' 101 is not above 0 and at most 100"},
+    {HDR "[{\"metric\": \"mb_s\", \"min\": 1, \"optional\": 1}]}",
+     "criteria[0]: 'optional' is not true or false"},
+    {HDR "[{\"metric\": \"\", \"min\": 1}]}", "criteria[0]: 'metric' is empty"},
+    {HDR "[{\"metric\": \"mb_s\", \"min\": 1, \"device\": null}]}",
+     "criteria[0]: 'device' is null"},
+    {HDR "[{\"metric\": \"mb_s\", \"min\": 1, \"name\": \"a\\u0001b\"}]}",
+     "criteria[0]: 'name' contains a control character"},
+    {HDR "[{\"metric\": \"mb_s\", \"min\": 1, \"id\": \"a\"}, {\"metric\": \"iops\", \"min\": "
+	 "1, \"id\": \"a\"}]}",
+     "criteria[1]: id 'a' is already criteria[0]'s"},
+    {HDR "[{\"metric\": \"mb_s\", \"min\": 1, \"unit\": [\"MB/s\"]}]}",
+     "criteria[0]: 'unit' is not a string"},
 };
 
 static void test_parse_errors(void **state)
@@ -102,13 +103,14 @@ static void test_parse_too_large(void **state)
 static void test_parse_ok(void **state)
 {
 	static const char doc[] =
-		"{\"usbperf_criteria\": 1, \"description\": \"rock5b gate\", \"criteria\": [\n"
-		" {\"device\": \"2-1\", \"test\": \"disk\", \"name\": \"seq-read 1M\", \"metric\": "
-		"\"mb_s\", \"min\": 30},\n"
-		" {\"device\": \"0781:5583\", \"name\": \"rand-read 4K*\", \"metric\": \"lat_p99_us\", "
-		"\"max\": 2000, \"unit\": \"us\", \"description\": \"p99\"},\n"
-		" {\"metric\": \"mb_s\", \"min_ceiling_pct\": 50.5, \"of\": \"min\", \"optional\": true, "
-		"\"id\": \"half\"}]}\n";
+	    "{\"usbperf_criteria\": 1, \"description\": \"rock5b gate\", \"criteria\": [\n"
+	    " {\"device\": \"2-1\", \"test\": \"disk\", \"name\": \"seq-read 1M\", \"metric\": "
+	    "\"mb_s\", \"min\": 30},\n"
+	    " {\"device\": \"0781:5583\", \"name\": \"rand-read 4K*\", \"metric\": \"lat_p99_us\", "
+	    "\"max\": 2000, \"unit\": \"us\", \"description\": \"p99\"},\n"
+	    " {\"metric\": \"mb_s\", \"min_ceiling_pct\": 50.5, \"of\": \"min\", \"optional\": "
+	    "true, "
+	    "\"id\": \"half\"}]}\n";
 	struct strbuf err = STRBUF_INIT;
 	struct criteria c;
 
@@ -192,25 +194,25 @@ static const struct {
 	const char *crit;
 	bool m[4]; /* each metric of sample() */
 } matching[] = {
-	{"\"device\": \"2-1\", \"metric\": \"mb_s\"", {1, 0, 0, 0}},
-	{"\"device\": \"0781:5583\", \"metric\": \"lat_p99_us\"", {0, 1, 1, 0}},
-	{"\"device\": \"0781:5583\", \"name\": \"rand-read 4K\", \"metric\": \"lat_p99_us\"",
-	 {0, 1, 0, 0}},
-	{"\"device\": \"0781:5583\", \"name\": \"rand-read 4K*\", \"metric\": \"lat_p99_us\"",
-	 {0, 1, 1, 0}},
-	{"\"device\": \"4c5300012309\", \"metric\": \"lat_p99_us\"", {0, 1, 1, 0}}, /* any case */
-	{"\"device\": \"usb-storage\", \"metric\": \"mb_s\"", {1, 0, 0, 0}},
-	{"\"device\": \"host-disk\", \"metric\": \"mb_s\"", {0, 0, 0, 1}},
-	{"\"device\": \"host\", \"metric\": \"mb_s\"", {0, 0, 0, 1}},
-	{"\"device\": \"*\", \"metric\": \"mb_s\"", {1, 0, 0, 1}},
-	{"\"metric\": \"mb_s\"", {1, 0, 0, 1}},
-	{"\"metric\": \"mb_s\", \"test\": \"disk\"", {1, 0, 0, 1}},
-	{"\"metric\": \"mb_s\", \"test\": \"net\"", {0, 0, 0, 0}},
-	{"\"metric\": \"mb_s\", \"name\": \"seq-*\"", {1, 0, 0, 1}},
-	{"\"metric\": \"mb_s\", \"name\": \"seq-read 4K\"", {0, 0, 0, 0}},
-	{"\"metric\": \"mb\"", {0, 0, 0, 0}}, /* metric is exact */
-	{"\"device\": \"2-2\", \"metric\": \"mb_s\"", {0, 0, 0, 0}},
-	{"\"device\": \"0781\", \"metric\": \"mb_s\"", {0, 0, 0, 0}}, /* no partial ids */
+    {"\"device\": \"2-1\", \"metric\": \"mb_s\"", {1, 0, 0, 0}},
+    {"\"device\": \"0781:5583\", \"metric\": \"lat_p99_us\"", {0, 1, 1, 0}},
+    {"\"device\": \"0781:5583\", \"name\": \"rand-read 4K\", \"metric\": \"lat_p99_us\"",
+     {0, 1, 0, 0}},
+    {"\"device\": \"0781:5583\", \"name\": \"rand-read 4K*\", \"metric\": \"lat_p99_us\"",
+     {0, 1, 1, 0}},
+    {"\"device\": \"4c5300012309\", \"metric\": \"lat_p99_us\"", {0, 1, 1, 0}}, /* any case */
+    {"\"device\": \"usb-storage\", \"metric\": \"mb_s\"", {1, 0, 0, 0}},
+    {"\"device\": \"host-disk\", \"metric\": \"mb_s\"", {0, 0, 0, 1}},
+    {"\"device\": \"host\", \"metric\": \"mb_s\"", {0, 0, 0, 1}},
+    {"\"device\": \"*\", \"metric\": \"mb_s\"", {1, 0, 0, 1}},
+    {"\"metric\": \"mb_s\"", {1, 0, 0, 1}},
+    {"\"metric\": \"mb_s\", \"test\": \"disk\"", {1, 0, 0, 1}},
+    {"\"metric\": \"mb_s\", \"test\": \"net\"", {0, 0, 0, 0}},
+    {"\"metric\": \"mb_s\", \"name\": \"seq-*\"", {1, 0, 0, 1}},
+    {"\"metric\": \"mb_s\", \"name\": \"seq-read 4K\"", {0, 0, 0, 0}},
+    {"\"metric\": \"mb\"", {0, 0, 0, 0}}, /* metric is exact */
+    {"\"device\": \"2-2\", \"metric\": \"mb_s\"", {0, 0, 0, 0}},
+    {"\"device\": \"0781\", \"metric\": \"mb_s\"", {0, 0, 0, 0}}, /* no partial ids */
 };
 
 static void test_matching(void **state)
@@ -242,44 +244,44 @@ static const struct {
 	const char *want; /* "result|criterion|note" of each row, "; " between rows */
 	int exit_fail;	  /* the result fails */
 } evals[] = {
-	{"{\"device\": \"2-1\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 30}",
-	 "pass|>= 30 MB/s|-", 0},
-	{"{\"device\": \"2-1\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 200}",
-	 "fail|>= 200 MB/s|182.4 below the minimum 200", 1},
-	{"{\"device\": \"2-1\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 30, "
-	 "\"max\": 100}",
-	 "fail|>= 30 MB/s, <= 100 MB/s|182.4 above the maximum 100", 1},
-	{"{\"device\": \"2-1\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 182, "
-	 "\"of\": \"min\"}",
-	 "fail|min >= 182 MB/s|181.2 below the minimum 182", 1},
-	{"{\"device\": \"2-1\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"max\": 183, "
-	 "\"of\": \"max\"}",
-	 "fail|max <= 183 MB/s|183.5 above the maximum 183", 1},
-	{"{\"device\": \"host\", \"metric\": \"mb_s\", \"min\": 1000, \"of\": \"min\"}",
-	 "pass|min >= 1000 MB/s|min of the repeats unknown: mean used", 0},
-	{"{\"device\": \"2-1\", \"metric\": \"mb_s\", \"min\": 30, \"unit\": \"MiB/s\"}",
-	 "fail|>= 30 MiB/s|unit is 'MB/s', the criterion wants 'MiB/s'", 1},
-	{"{\"device\": \"2-1\", \"metric\": \"mb_s\", \"min\": 30, \"unit\": \"MB/s\"}",
-	 "pass|>= 30 MB/s|-", 0},
-	{"{\"device\": \"2-1\", \"metric\": \"mb_s\", \"min_ceiling_pct\": 40}",
-	 "pass|>= 40% of ceiling 400.0 MB/s|45.6% of the ceiling", 0},
-	{"{\"device\": \"2-1\", \"metric\": \"mb_s\", \"min_ceiling_pct\": 50}",
-	 "fail|>= 50% of ceiling 400.0 MB/s|45.6% of the ceiling, below 50%", 1},
-	{"{\"device\": \"host\", \"metric\": \"mb_s\", \"min_ceiling_pct\": 50}",
-	 "fail|>= 50% of ceiling|no ceiling: device 'host' has no known link ceiling", 1},
-	{"{\"device\": \"2-1\", \"metric\": \"lat_p99_us\", \"min_ceiling_pct\": 50}",
-	 "fail|>= 50% of ceiling 400.0 MB/s|min_ceiling_pct needs a MB/s metric, this one is in "
-	 "'us'; fail|>= 50% of ceiling 400.0 MB/s|min_ceiling_pct needs a MB/s metric, this one "
-	 "is in 'us'",
-	 1},
-	{"{\"device\": \"0781:5583\", \"name\": \"rand-read 4K*\", \"metric\": \"lat_p99_us\", "
-	 "\"max\": 2000, \"unit\": \"us\"}",
-	 "pass|<= 2000 us|-; fail|<= 2000 us|2400 above the maximum 2000", 1},
-	{"{\"device\": \"2-2\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 30}",
-	 "missing|>= 30|no metric matches", 1},
-	{"{\"device\": \"2-2\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 30, "
-	 "\"optional\": true}",
-	 "skipped|>= 30|no metric matches (optional)", 0},
+    {"{\"device\": \"2-1\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 30}",
+     "pass|>= 30 MB/s|-", 0},
+    {"{\"device\": \"2-1\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 200}",
+     "fail|>= 200 MB/s|182.4 below the minimum 200", 1},
+    {"{\"device\": \"2-1\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 30, "
+     "\"max\": 100}",
+     "fail|>= 30 MB/s, <= 100 MB/s|182.4 above the maximum 100", 1},
+    {"{\"device\": \"2-1\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 182, "
+     "\"of\": \"min\"}",
+     "fail|min >= 182 MB/s|181.2 below the minimum 182", 1},
+    {"{\"device\": \"2-1\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"max\": 183, "
+     "\"of\": \"max\"}",
+     "fail|max <= 183 MB/s|183.5 above the maximum 183", 1},
+    {"{\"device\": \"host\", \"metric\": \"mb_s\", \"min\": 1000, \"of\": \"min\"}",
+     "pass|min >= 1000 MB/s|min of the repeats unknown: mean used", 0},
+    {"{\"device\": \"2-1\", \"metric\": \"mb_s\", \"min\": 30, \"unit\": \"MiB/s\"}",
+     "fail|>= 30 MiB/s|unit is 'MB/s', the criterion wants 'MiB/s'", 1},
+    {"{\"device\": \"2-1\", \"metric\": \"mb_s\", \"min\": 30, \"unit\": \"MB/s\"}",
+     "pass|>= 30 MB/s|-", 0},
+    {"{\"device\": \"2-1\", \"metric\": \"mb_s\", \"min_ceiling_pct\": 40}",
+     "pass|>= 40% of ceiling 400.0 MB/s|45.6% of the ceiling", 0},
+    {"{\"device\": \"2-1\", \"metric\": \"mb_s\", \"min_ceiling_pct\": 50}",
+     "fail|>= 50% of ceiling 400.0 MB/s|45.6% of the ceiling, below 50%", 1},
+    {"{\"device\": \"host\", \"metric\": \"mb_s\", \"min_ceiling_pct\": 50}",
+     "fail|>= 50% of ceiling|no ceiling: device 'host' has no known link ceiling", 1},
+    {"{\"device\": \"2-1\", \"metric\": \"lat_p99_us\", \"min_ceiling_pct\": 50}",
+     "fail|>= 50% of ceiling 400.0 MB/s|min_ceiling_pct needs a MB/s metric, this one is in "
+     "'us'; fail|>= 50% of ceiling 400.0 MB/s|min_ceiling_pct needs a MB/s metric, this one "
+     "is in 'us'",
+     1},
+    {"{\"device\": \"0781:5583\", \"name\": \"rand-read 4K*\", \"metric\": \"lat_p99_us\", "
+     "\"max\": 2000, \"unit\": \"us\"}",
+     "pass|<= 2000 us|-; fail|<= 2000 us|2400 above the maximum 2000", 1},
+    {"{\"device\": \"2-2\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 30}",
+     "missing|>= 30|no metric matches", 1},
+    {"{\"device\": \"2-2\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 30, "
+     "\"optional\": true}",
+     "skipped|>= 30|no metric matches (optional)", 0},
 };
 
 static void rows_text(const struct check_result *res, enum check_source src, struct strbuf *sb)
@@ -364,18 +366,21 @@ static void test_baseline(void **state)
 {
 	struct run_record base, run;
 	struct check_result res;
-	struct check_input in = {.runs = &run, .nruns = 1, .baseline_run = &base,
-				 .baseline = "nightly", .threshold_pct = 5};
+	struct check_input in = {.runs = &run,
+				 .nruns = 1,
+				 .baseline_run = &base,
+				 .baseline = "nightly",
+				 .threshold_pct = 5};
 	struct strbuf got = STRBUF_INIT;
 
 	(void)state;
 	sample(&base, "b");
 	sample(&run, "r");
-	run.metrics[0].value = 150;		     /* -17.8%, far beyond 2 sd: worse */
-	run.metrics[1].value = 830;		     /* latency +2.2%: same */
-	free(run.metrics[2].unit);		     /* units differ: cannot compare */
+	run.metrics[0].value = 150; /* -17.8%, far beyond 2 sd: worse */
+	run.metrics[1].value = 830; /* latency +2.2%: same */
+	free(run.metrics[2].unit);  /* units differ: cannot compare */
 	run.metrics[2].unit = strdup("ms");
-	run.nmetrics--;				     /* host seq-read: not in the run */
+	run.nmetrics--; /* host seq-read: not in the run */
 	assert_int_equal(check_evaluate(&in, &res), 0);
 	rows_text(&res, SOURCE_BASELINE, &got);
 	assert_string_equal(got.buf,
@@ -407,17 +412,17 @@ static void test_baseline(void **state)
 static const struct {
 	const char *in, *want;
 } escapes[] = {
-	{"plain", "plain"},
-	{"a&b<c>d\"e'f", "a&amp;b&lt;c&gt;d&quot;e&apos;f"},
-	{"tab\there\nnl\rcr", "tab&#9;here&#10;nl&#13;cr"},
-	{"bell\x07 del\x7f", "bell? del?"},
-	{"caf\xc3\xa9 \xe2\x84\xa2 \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x84\xa2 \xf0\x9f\x98\x80"},
-	{"bad \xff\xfe lead", "bad ?? lead"},
-	{"cut \xc3", "cut ?"},
-	{"overlong \xc0\xaf", "overlong ??"},
-	{"surrogate \xed\xa0\x80", "surrogate ???"},
-	{"nonchar \xef\xbf\xbe", "nonchar ???"},
-	{"", ""},
+    {"plain", "plain"},
+    {"a&b<c>d\"e'f", "a&amp;b&lt;c&gt;d&quot;e&apos;f"},
+    {"tab\there\nnl\rcr", "tab&#9;here&#10;nl&#13;cr"},
+    {"bell\x07 del\x7f", "bell? del?"},
+    {"caf\xc3\xa9 \xe2\x84\xa2 \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x84\xa2 \xf0\x9f\x98\x80"},
+    {"bad \xff\xfe lead", "bad ?? lead"},
+    {"cut \xc3", "cut ?"},
+    {"overlong \xc0\xaf", "overlong ??"},
+    {"surrogate \xed\xa0\x80", "surrogate ???"},
+    {"nonchar \xef\xbf\xbe", "nonchar ???"},
+    {"", ""},
 };
 
 static void test_xml_escape(void **state)
@@ -438,18 +443,18 @@ static const struct {
 	bool units;
 	const char *want;
 } sanitized[] = {
-	{"2-1.disk.seq-read 1M.mb_s", false, "2-1.disk.seq-read_1M.mb_s"},
-	{"a  b\tc", false, "a_b_c"},
-	{"x=1 RESULT=pass>", false, "x_1_RESULT_pass_"},
-	{"dir/name", false, "dir_name"},
-	{"20261130T051200Z:host+1", false, "20261130T051200Z_host_1"},
-	{"caf\xc3\xa9", false, "caf_"},
-	{"", false, "_"},
-	{"MB/s", true, "MB/s"},
-	{"%", true, "%"},
-	{"us", true, "us"},
-	{"MB /s>", true, "MB_/s_"},
-	{"a=b", true, "a_b"},
+    {"2-1.disk.seq-read 1M.mb_s", false, "2-1.disk.seq-read_1M.mb_s"},
+    {"a  b\tc", false, "a_b_c"},
+    {"x=1 RESULT=pass>", false, "x_1_RESULT_pass_"},
+    {"dir/name", false, "dir_name"},
+    {"20261130T051200Z:host+1", false, "20261130T051200Z_host_1"},
+    {"caf\xc3\xa9", false, "caf_"},
+    {"", false, "_"},
+    {"MB/s", true, "MB/s"},
+    {"%", true, "%"},
+    {"us", true, "us"},
+    {"MB /s>", true, "MB_/s_"},
+    {"a=b", true, "a_b"},
 };
 
 static void test_lava_sanitize(void **state)
@@ -493,21 +498,21 @@ static void test_lava_render(void **state)
 	assert_int_equal(check_evaluate(&in, &res), 0);
 	render_lava(&res, &out);
 	assert_string_equal(
-		out.buf,
-		"<LAVA_SIGNAL_TESTSET START 20261130T051200Z-3f2a>\n"
-		"<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.seq-read_1M.mb_s RESULT=pass "
-		"MEASUREMENT=182.4 UNITS=MB/s>\n"
-		"<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.seq-read_1M.mb_s.2 RESULT=fail "
-		"MEASUREMENT=182.4 UNITS=MB/s>\n"
-		"<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.rand-read_4K.lat_p99_us RESULT=pass "
-		"MEASUREMENT=812.5 UNITS=us>\n"
-		"<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.rand-read_4K_QD32.lat_p99_us "
-		"RESULT=pass MEASUREMENT=2400 UNITS=us>\n"
-		"<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=host.disk.seq-read_1M.mb_s RESULT=pass "
-		"MEASUREMENT=1450 UNITS=MB/s>\n"
-		"<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=gone RESULT=fail>\n"
-		"<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=3-1.iops RESULT=skip>\n"
-		"<LAVA_SIGNAL_TESTSET STOP>\n");
+	    out.buf,
+	    "<LAVA_SIGNAL_TESTSET START 20261130T051200Z-3f2a>\n"
+	    "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.seq-read_1M.mb_s RESULT=pass "
+	    "MEASUREMENT=182.4 UNITS=MB/s>\n"
+	    "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.seq-read_1M.mb_s.2 RESULT=fail "
+	    "MEASUREMENT=182.4 UNITS=MB/s>\n"
+	    "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.rand-read_4K.lat_p99_us RESULT=pass "
+	    "MEASUREMENT=812.5 UNITS=us>\n"
+	    "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.rand-read_4K_QD32.lat_p99_us "
+	    "RESULT=pass MEASUREMENT=2400 UNITS=us>\n"
+	    "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=host.disk.seq-read_1M.mb_s RESULT=pass "
+	    "MEASUREMENT=1450 UNITS=MB/s>\n"
+	    "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=gone RESULT=fail>\n"
+	    "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=3-1.iops RESULT=skip>\n"
+	    "<LAVA_SIGNAL_TESTSET STOP>\n");
 	check_result_release(&res);
 	criteria_release(&c);
 	run_record_release(&r);
@@ -548,10 +553,11 @@ static void test_junit_render(void **state)
 	assert_non_null(strstr(out.buf, "<testsuite name=\"r1\" tests=\"6\" failures=\"2\" "
 					"errors=\"0\" skipped=\"1\" hostname=\"rock5b &amp; "
 					"&lt;co&gt;\" timestamp=\"2026-11-30T05:12:00\">"));
-	assert_non_null(strstr(out.buf, "<testcase classname=\"usbperf.2-1&lt;&amp;&gt;&quot;.disk\" "
-					"name=\"seq-read 1M mb_s [seq&lt;1&gt;]\" time=\"0\">\n"
-					"      <failure message=\"&gt;= 1000 MB/s: 182.4 below the "
-					"minimum 1000\" type=\"criterion\"/>"));
+	assert_non_null(strstr(out.buf,
+			       "<testcase classname=\"usbperf.2-1&lt;&amp;&gt;&quot;.disk\" "
+			       "name=\"seq-read 1M mb_s [seq&lt;1&gt;]\" time=\"0\">\n"
+			       "      <failure message=\"&gt;= 1000 MB/s: 182.4 below the "
+			       "minimum 1000\" type=\"criterion\"/>"));
 	assert_non_null(strstr(out.buf, "type=\"missing\""));
 	assert_non_null(strstr(out.buf, "<skipped message="));
 	assert_int_equal(count_of(out.buf, "<testcase "), 6);
@@ -568,12 +574,12 @@ static void test_junit_render(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_errors),  cmocka_unit_test(test_parse_too_large),
-		cmocka_unit_test(test_parse_ok),      cmocka_unit_test(test_matching),
-		cmocka_unit_test(test_evaluate),      cmocka_unit_test(test_counts_and_ids),
-		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_xml_escape),
-		cmocka_unit_test(test_lava_sanitize), cmocka_unit_test(test_lava_render),
-		cmocka_unit_test(test_junit_render),
+	    cmocka_unit_test(test_parse_errors),  cmocka_unit_test(test_parse_too_large),
+	    cmocka_unit_test(test_parse_ok),	  cmocka_unit_test(test_matching),
+	    cmocka_unit_test(test_evaluate),	  cmocka_unit_test(test_counts_and_ids),
+	    cmocka_unit_test(test_baseline),	  cmocka_unit_test(test_xml_escape),
+	    cmocka_unit_test(test_lava_sanitize), cmocka_unit_test(test_lava_render),
+	    cmocka_unit_test(test_junit_render),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

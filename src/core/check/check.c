@@ -13,8 +13,8 @@
 #include <strings.h>
 
 static const char *const status_names[] = {
-	[CHECK_PASS] = "pass",	     [CHECK_FAIL] = "fail",	  [CHECK_MISSING] = "missing",
-	[CHECK_SKIPPED] = "skipped", [CHECK_MEASURED] = "measured",
+    [CHECK_PASS] = "pass",	 [CHECK_FAIL] = "fail",		[CHECK_MISSING] = "missing",
+    [CHECK_SKIPPED] = "skipped", [CHECK_MEASURED] = "measured",
 };
 
 const char *check_status_name(enum check_status s)
@@ -94,8 +94,13 @@ static struct check_row *add_row(struct builder *b, const struct run_record *run
 		b->alloc = n;
 	}
 	row = &b->res->rows[b->res->nrows++];
-	*row = (struct check_row){.run_id = run->id, .value = NAN, .stdev = NAN, .of = "mean",
-				  .status = st, .source = src, .run_index = ri};
+	*row = (struct check_row){.run_id = run->id,
+				  .value = NAN,
+				  .stdev = NAN,
+				  .of = "mean",
+				  .status = st,
+				  .source = src,
+				  .run_index = ri};
 	return row;
 }
 
@@ -111,8 +116,8 @@ static void set_metric(struct check_row *row, const struct run_metric *m)
 }
 
 /* "2-1.disk.seq-read 1M.mb_s": LAVA and JUnit writers sanitize it for their syntax */
-static char *metric_case_id(const char *prefix, const char *dev, const char *test,
-			    const char *name, const char *metric, const char *suffix)
+static char *metric_case_id(const char *prefix, const char *dev, const char *test, const char *name,
+			    const char *metric, const char *suffix)
 {
 	const char *parts[] = {prefix, dev, test, name, metric, suffix};
 	struct strbuf sb = STRBUF_INIT;
@@ -127,7 +132,8 @@ static char *metric_case_id(const char *prefix, const char *dev, const char *tes
 	return strbuf_detach(&sb);
 }
 
-static void note_add(struct strbuf *note, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note_add(struct strbuf *note, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void note_add(struct strbuf *note, const char *fmt, ...)
 {
 	va_list ap;
@@ -246,15 +252,15 @@ static void check_criterion(struct builder *b, const struct run_record *run, siz
 	if (c->id && nmatches == 1)
 		row->case_id = strdup(c->id);
 	else
-		row->case_id = metric_case_id(c->id, m->device_key, m->test, m->name, m->metric,
-					      NULL);
+		row->case_id =
+		    metric_case_id(c->id, m->device_key, m->test, m->name, m->metric, NULL);
 }
 
 static void criterion_unmatched(struct builder *b, const struct run_record *run, size_t ri,
 				const struct criterion *c)
 {
 	struct check_row *row =
-		add_row(b, run, ri, c->optional ? CHECK_SKIPPED : CHECK_MISSING, SOURCE_CRITERION);
+	    add_row(b, run, ri, c->optional ? CHECK_SKIPPED : CHECK_MISSING, SOURCE_CRITERION);
 
 	if (!row)
 		return;
@@ -268,10 +274,10 @@ static void criterion_unmatched(struct builder *b, const struct run_record *run,
 	row->criterion = criterion_text(c, NULL, NAN);
 	row->note = strdup(c->optional ? "no metric matches (optional)" : "no metric matches");
 	/* "*" says nothing in an id */
-	row->case_id = c->id ? strdup(c->id)
-			     : metric_case_id(NULL, strcmp(c->device, "*") ? c->device : NULL,
-					      c->test, strcmp(c->name, "*") ? c->name : NULL,
-					      c->metric, NULL);
+	row->case_id =
+	    c->id ? strdup(c->id)
+		  : metric_case_id(NULL, strcmp(c->device, "*") ? c->device : NULL, c->test,
+				   strcmp(c->name, "*") ? c->name : NULL, c->metric, NULL);
 }
 
 /* ---- baseline ---- */
@@ -354,7 +360,7 @@ static void check_baseline(struct builder *b, const struct check_input *in,
 	bool worse = !strcmp(cr->verdict, compare_verdict_name(VERDICT_WORSE));
 	bool unknown = !strcmp(cr->verdict, compare_verdict_name(VERDICT_UNKNOWN));
 	struct check_row *row =
-		add_row(b, run, ri, worse || unknown ? CHECK_FAIL : CHECK_PASS, SOURCE_BASELINE);
+	    add_row(b, run, ri, worse || unknown ? CHECK_FAIL : CHECK_PASS, SOURCE_BASELINE);
 	struct strbuf note = STRBUF_INIT;
 
 	if (!row)
@@ -388,7 +394,7 @@ static void baseline_missing(struct builder *b, const struct check_input *in,
 	row->criterion = baseline_text(in, NAN);
 	row->note = strdup("in the baseline, not in this run");
 	row->case_id =
-		metric_case_id(NULL, cr->device_key, cr->test, cr->name, cr->metric, "baseline");
+	    metric_case_id(NULL, cr->device_key, cr->test, cr->name, cr->metric, "baseline");
 }
 
 /* ---- one run ---- */
@@ -422,8 +428,8 @@ static void check_run(struct builder *b, const struct check_input *in, size_t ri
 
 			if (row) {
 				set_metric(row, m);
-				row->case_id = metric_case_id(NULL, m->device_key, m->test,
-							      m->name, m->metric, NULL);
+				row->case_id = metric_case_id(NULL, m->device_key, m->test, m->name,
+							      m->metric, NULL);
 			}
 		}
 	}
@@ -465,7 +471,9 @@ static void count(struct check_result *c)
 
 int check_evaluate(const struct check_input *in, struct check_result *ret)
 {
-	struct check_result res = {.runs = in->runs, .nruns = in->nruns, .runs_n = in->nruns,
+	struct check_result res = {.runs = in->runs,
+				   .nruns = in->nruns,
+				   .runs_n = in->nruns,
 				   .ncriteria = in->criteria ? in->criteria->n : 0,
 				   .baseline = in->baseline,
 				   .baseline_id = in->baseline_run ? in->baseline_run->id : NULL,
@@ -527,18 +535,18 @@ const struct run_record *check_row_run(const struct check_result *c, const struc
 #define R struct check_result
 #define N(member, key) FIELD(R, member, key, key, NULL, FT_U64, 0, T)
 static const struct field summary_fields[] = {
-	FIELD(R, result, "result", "result", NULL, FT_STR, 0, T),
-	N(checked, "checked"),
-	N(passed, "passed"),
-	N(failed, "failed"),
-	N(missing, "missing"),
-	N(skipped, "skipped"),
-	N(measured, "measured"),
-	FIELD(R, runs_n, "runs", "runs", NULL, FT_U64, 0, T),
-	FIELD(R, ncriteria, "criteria", "criteria", NULL, FT_U64, 0, T),
-	FIELD(R, baseline, "baseline", "baseline", NULL, FT_STR, 0, T | FF_OPTIONAL),
-	FIELD(R, baseline_id, "baseline_run", "baseline run", NULL, FT_STR, 0, T | FF_OPTIONAL),
-	FIELD(R, threshold_pct, "threshold_pct", "threshold", "%", FT_DBL, 1, T | FF_OPTIONAL),
+    FIELD(R, result, "result", "result", NULL, FT_STR, 0, T),
+    N(checked, "checked"),
+    N(passed, "passed"),
+    N(failed, "failed"),
+    N(missing, "missing"),
+    N(skipped, "skipped"),
+    N(measured, "measured"),
+    FIELD(R, runs_n, "runs", "runs", NULL, FT_U64, 0, T),
+    FIELD(R, ncriteria, "criteria", "criteria", NULL, FT_U64, 0, T),
+    FIELD(R, baseline, "baseline", "baseline", NULL, FT_STR, 0, T | FF_OPTIONAL),
+    FIELD(R, baseline_id, "baseline_run", "baseline run", NULL, FT_STR, 0, T | FF_OPTIONAL),
+    FIELD(R, threshold_pct, "threshold_pct", "threshold", "%", FT_DBL, 1, T | FF_OPTIONAL),
 };
 #undef N
 #undef R
@@ -546,19 +554,19 @@ static const struct field summary_fields[] = {
 #define W struct check_row
 #define S(member, key, header, flags) FIELD(W, member, key, header, NULL, FT_STR, 0, flags)
 static const struct field row_fields[] = {
-	S(run_id, "run", "run", T),
-	S(device_key, "device_key", "device", T),
-	S(test, "test", "test", T),
-	S(name, "name", "pass", T),
-	S(metric, "metric", "metric", T),
-	FIELD(W, value, "value", "value", NULL, FT_DBL, 2, T),
-	FIELD(W, stdev, "stdev", "sd", NULL, FT_DBL, 2, T | FF_PLUSMINUS),
-	S(unit, "unit", "unit", T),
-	S(of, "of", "of", 0),
-	S(criterion, "criterion", "criterion", T),
-	S(result, "result", "result", T),
-	S(note, "note", "note", T),
-	S(case_id, "case_id", "case id", 0),
+    S(run_id, "run", "run", T),
+    S(device_key, "device_key", "device", T),
+    S(test, "test", "test", T),
+    S(name, "name", "pass", T),
+    S(metric, "metric", "metric", T),
+    FIELD(W, value, "value", "value", NULL, FT_DBL, 2, T),
+    FIELD(W, stdev, "stdev", "sd", NULL, FT_DBL, 2, T | FF_PLUSMINUS),
+    S(unit, "unit", "unit", T),
+    S(of, "of", "of", 0),
+    S(criterion, "criterion", "criterion", T),
+    S(result, "result", "result", T),
+    S(note, "note", "note", T),
+    S(case_id, "case_id", "case id", 0),
 };
 #undef S
 #undef W
@@ -570,6 +578,5 @@ const struct record_desc check_row_desc = RECORD_DESC("check_row", row_fields);
 void check_describe(const struct check_result *c, struct report *out)
 {
 	report_add_object(out, "check", NULL, &check_summary_desc, c);
-	report_add_table(out, "checks", NULL, &check_row_desc, c->rows, c->nrows,
-			 sizeof(*c->rows));
+	report_add_table(out, "checks", NULL, &check_row_desc, c->rows, c->nrows, sizeof(*c->rows));
 }

@@ -37,9 +37,9 @@ enum check_source { SOURCE_NONE, SOURCE_CRITERION, SOURCE_BASELINE };
 
 /* strings marked borrowed point into the runs, the criteria or the baseline */
 struct check_row {
-	const char *run_id;				/* borrowed */
-	const char *device_key, *test, *name, *metric;	/* borrowed; NULL unknown */
-	const char *unit;				/* borrowed */
+	const char *run_id;			       /* borrowed */
+	const char *device_key, *test, *name, *metric; /* borrowed; NULL unknown */
+	const char *unit;			       /* borrowed */
 	double value;	 /* the statistic compared (of); NaN unknown or missing */
 	double stdev;	 /* the spread of the repeats */
 	const char *of;	 /* "mean", "min", "max": what value is */
@@ -57,7 +57,7 @@ struct check_row {
 struct check_result {
 	const struct run_record *runs; /* borrowed */
 	size_t nruns;
-	uint64_t runs_n;   /* nruns, for the field table */
+	uint64_t runs_n; /* nruns, for the field table */
 	uint64_t ncriteria;
 	const char *baseline;	 /* the name, borrowed; NULL none */
 	const char *baseline_id; /* its run, borrowed */
@@ -74,9 +74,9 @@ struct check_result {
 struct check_input {
 	const struct run_record *runs;
 	size_t nruns;
-	const struct criteria *criteria; /* NULL: none */
+	const struct criteria *criteria;       /* NULL: none */
 	const struct run_record *baseline_run; /* NULL: none */
-	const char *baseline;		      /* its name */
+	const char *baseline;		       /* its name */
 	double threshold_pct;
 };
 

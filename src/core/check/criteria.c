@@ -231,7 +231,7 @@ static int parse_json(const char *buf, size_t len, struct json_object **ret, str
 		return -ENOMEM;
 	/* strict: no comments, NaN or single quotes; valid UTF-8 only */
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS |
-					    JSON_TOKENER_VALIDATE_UTF8);
+					JSON_TOKENER_VALIDATE_UTF8);
 	root = json_tokener_parse_ex(tok, buf, (int)len);
 	if (!root) {
 		enum json_tokener_error e = json_tokener_get_error(tok);
@@ -256,8 +256,7 @@ static int parse_json(const char *buf, size_t len, struct json_object **ret, str
 	return 0;
 }
 
-static int check_header(struct json_object *root, struct json_object **ret_list,
-			struct strbuf *err)
+static int check_header(struct json_object *root, struct json_object **ret_list, struct strbuf *err)
 {
 	struct json_object *v, *list = NULL;
 

@@ -31,12 +31,12 @@ enum criterion_of { OF_MEAN, OF_MIN, OF_MAX };
 const char *criterion_of_name(enum criterion_of of);
 
 struct criterion {
-	char *id;     /* the test case id, NULL: made from what it matched */
-	char *device; /* key, port path, VID:PID, serial or kind; "*" any */
-	char *test;   /* NULL: any */
-	char *name;   /* fnmatch(3) glob over the pass name; "*" any */
-	char *metric; /* exact */
-	char *unit;   /* NULL: not checked; else the metric's unit must be this */
+	char *id;		/* the test case id, NULL: made from what it matched */
+	char *device;		/* key, port path, VID:PID, serial or kind; "*" any */
+	char *test;		/* NULL: any */
+	char *name;		/* fnmatch(3) glob over the pass name; "*" any */
+	char *metric;		/* exact */
+	char *unit;		/* NULL: not checked; else the metric's unit must be this */
 	double min, max;	/* NaN: not set */
 	double min_ceiling_pct; /* NaN: not set; MB/s as % of the device's ceiling */
 	enum criterion_of of;
