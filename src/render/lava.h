@@ -6,8 +6,9 @@
  * prints them:
  *
  *   <LAVA_SIGNAL_TESTSET START 20261130T051200Z-3f2a>
- *   <LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.seq-read_1M.mb_s RESULT=pass MEASUREMENT=182.4
- * UNITS=MB/s> <LAVA_SIGNAL_TESTSET STOP>
+ *   <LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.seq-read_1M.mb_s RESULT=pass
+ *    MEASUREMENT=182.4 UNITS=MB/s>     (one line)
+ *   <LAVA_SIGNAL_TESTSET STOP>
  *
  * The dispatcher matches <LAVA_SIGNAL_(\S+) ([^>]+)>, splits the rest on
  * whitespace and each part on '=', which must give exactly two pieces; and
@@ -15,7 +16,7 @@
  * [A-Za-z0-9._-] (anything else becomes '_'), units [A-Za-z0-9._/%-]
  * ("MB/s" stays), both at most LAVA_ID_MAX bytes. RESULT is pass, fail or
  * skip; MEASUREMENT (and with it UNITS) only for a known value. One test
- * set per run; within it, a repeated id gets ".2", ".3".
+ * set per run; within it, a repeated id gets ".2", ".3" (after the cut).
  */
 #include "core/check/check.h"
 #include "util/strbuf.h"
