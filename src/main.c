@@ -42,6 +42,8 @@ const struct command commands[] = {
 	 usage_show},
 	{"compare", "two runs metric by metric, noise-aware; exit 1 on a regression", cmd_compare,
 	 usage_compare},
+	{"check", "runs against criteria or a baseline: pass/fail, JUnit, LAVA; exit 1 on a fail",
+	 cmd_check, usage_check},
 	{"baseline", "name a run to compare against; list the baselines", cmd_baseline,
 	 usage_baseline},
 	{"report", "runs as a self-contained HTML page, or text with bars and sparklines",

@@ -34,3 +34,5 @@ int cmd_export(int argc, char **argv, struct global_opts *g);
 void usage_export(void);
 int cmd_import(int argc, char **argv, struct global_opts *g);
 void usage_import(void);
+int cmd_check(int argc, char **argv, struct global_opts *g);
+void usage_check(void);

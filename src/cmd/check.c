@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+/* usbperf check: runs against criteria and/or a baseline; exit 1 when a check fails. */
+#include "cmd/check_opts.h"
+#include "cmd/commands.h"
+#include "cmd/db.h"
+#include "cmd/runs_arg.h"
+#include "core/run/record_json.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+void usage_check(void)
+{
+	printf("usage: usbperf check RUN... --criteria FILE [options]\n"
+	       "       usbperf check RUN... --baseline NAME [options]\n"
+	       "\n"
+	       "Hold runs against pass/fail criteria, for CI and board farms. Each RUN is\n"
+	       "checked; one row per check: the value, the criterion ('>= 30 MB/s',\n"
+	       "'baseline nightly: -12.1%%') and the result:\n"
+	       "  pass, fail     the value meets the criterion or not; with --baseline, a\n"
+	       "                 metric 'worse' than the baseline (see 'usbperf compare -h')\n"
+	       "                 fails, and so does one that cannot be compared (units differ)\n"
+	       "  missing        a criterion matched no metric, or a baseline metric is not\n"
+	       "                 in the run: a failure, so a gate does not pass because the\n"
+	       "                 device was not plugged in\n"
+	       "  skipped        an \"optional\" criterion matched nothing\n"
+	       "  measured       a metric nothing was asked of (not a check)\n"
+	       "The criteria file is JSON; its format, every key and the matching rules are\n"
+	       "in docs/criteria.md. For example, the 1M sequential read of the device at\n"
+	       "port 2-1 at least 30 MB/s:\n"
+	       "  {\"usbperf_criteria\": 1, \"criteria\": [{\"device\": \"2-1\",\n"
+	       "   \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 30}]}\n"
+	       "\n" RUNS_ARG_HELP "\n"
+	       "options:\n" CHECK_OPTIONS_HELP
+	       "                     one test set per run; ids like 2-1.disk.seq-read_1M.mb_s.\n"
+	       "                     The table then goes only to --output, if given.\n" DB_OPTION_HELP
+	       "  -F, --format FMT   text, json or csv (csv: the checks)\n"
+	       "  -o, --output FILE  write the result to FILE\n"
+	       "\n"
+	       "Exit: 0 every check passed, 1 a check failed or is missing, 2 bad input (bad\n"
+	       "criteria file, no such run or baseline), 3 a runtime error (the database or\n"
+	       "--junit could not be read or written).\n");
+}
+
+struct cmd_check_opts {
+	struct check_opts co;
+	const char *db;
+};
+
+static int parse_args(int argc, char **argv, struct global_opts *g, struct cmd_check_opts *o)
+{
+	static const struct option longopts[] = {
+		CHECK_LONG_OPTIONS,
+		DB_LONG_OPTION,
+		COMMON_LONG_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		r = common_option(c, optarg, g);
+		if (r == 0)
+			r = check_option(c, optarg, &o->co);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		if (c == 'h') {
+			usage_check();
+			return 1;
+		}
+		if (c == OPT_DB) {
+			if (db_option(optarg, &o->db) < 0)
+				return -1;
+			continue;
+		}
+		bad_option("check", c, argv);
+		return -1;
+	}
+	if (optind >= argc) {
+		log_error("check: which runs? (usbperf check RUN... --criteria FILE)");
+		return -1;
+	}
+	return check_opts_validate(&o->co, "check");
+}
+
+/* the result to stdout, --output, --junit: the exit status */
+static int emit(const struct global_opts *g, const struct check_opts *co,
+		const struct check_result *res)
+{
+	struct report rep = {.command = "check"};
+	int status = res->failed || res->missing ? EXIT_FAIL : EXIT_OK;
+
+	check_describe(res, &rep);
+	if (check_write_junit(co, res) < 0)
+		status = EXIT_RUNTIME;
+	if (co->lava && check_emit_lava(res) < 0)
+		status = EXIT_RUNTIME;
+	/* with --lava, stdout is the signals' alone: the report only to --output */
+	if ((!co->lava || g->output) && emit_report(g, &rep) < 0)
+		status = EXIT_RUNTIME;
+	return status;
+}
+
+int cmd_check(int argc, char **argv, struct global_opts *g)
+{
+	struct cmd_check_opts o = {.co = CHECK_OPTS_INIT};
+	struct check_sources src;
+	struct check_result res;
+	struct check_input in;
+	struct run_record *runs;
+	size_t nruns;
+	int r;
+
+	r = parse_args(argc, argv, g, &o);
+	if (r != 0)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	if (check_output(g) < 0)
+		return EXIT_USAGE;
+	r = check_sources_load(&o.co, o.db, &src);
+	if (r < 0)
+		return db_exit_status(r);
+	r = runs_load(o.db, argv + optind, (size_t)(argc - optind), &runs, &nruns);
+	if (r < 0) {
+		check_sources_release(&src);
+		return db_exit_status(r);
+	}
+	in = check_sources_input(&o.co, &src, runs, nruns);
+	r = check_evaluate(&in, &res);
+	if (r == 0) {
+		r = emit(g, &o.co, &res);
+		check_result_release(&res);
+	} else {
+		log_error("cannot check: %s",
+			  r == -E2BIG ? "more than a million checks" : strerror(-r));
+		r = EXIT_RUNTIME;
+	}
+	run_records_free(runs, nruns);
+	check_sources_release(&src);
+	return r;
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+/* The pass/fail options: --criteria, --baseline, --threshold, --junit, --lava (check_opts.h). */
+#include "cmd/check_opts.h"
+#include "cmd/db.h"
+#include "core/run/record_json.h"
+#include "render/junit.h"
+#include "render/lava.h"
+#include "util/parse.h"
+#include "util/sysroot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int threshold_option(const char *arg, double *ret)
+{
+	/* "5" or "5%" */
+	char *copy = strdup(arg);
+	size_t n;
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	n = strlen(copy);
+	if (n && copy[n - 1] == '%')
+		copy[n - 1] = '\0';
+	r = parse_double(copy, 0, 1000, ret);
+	free(copy);
+	if (r < 0)
+		log_error("invalid --threshold '%s': a percentage from 0 to 1000", arg);
+	return r;
+}
+
+int check_option(int c, const char *arg, struct check_opts *o)
+{
+	switch (c) {
+	case OPT_CRITERIA:
+		if (!*arg) {
+			log_error("invalid --criteria '': empty path");
+			return -1;
+		}
+		o->criteria = arg;
+		return 1;
+	case OPT_BASELINE:
+		if (!run_id_valid(arg)) {
+			log_error("invalid --baseline '%s': not a baseline name", arg);
+			return -1;
+		}
+		o->baseline = arg;
+		return 1;
+	case OPT_THRESHOLD:
+		return threshold_option(arg, &o->threshold_pct) < 0 ? -1 : 1;
+	case OPT_JUNIT:
+		if (!*arg) {
+			log_error("invalid --junit '': empty path");
+			return -1;
+		}
+		o->junit = arg;
+		return 1;
+	case OPT_LAVA:
+		o->lava = true;
+		return 1;
+	}
+	return 0;
+}
+
+int check_opts_validate(const struct check_opts *o, const char *cmd)
+{
+	char *copy;
+	int r = 0;
+
+	if (!o->criteria && !o->baseline) {
+		log_error("%s: what should the runs pass? (--criteria FILE and/or --baseline NAME)",
+			  cmd);
+		return -1;
+	}
+	if (!o->junit)
+		return 0;
+	/* refused before any work, as --output is */
+	copy = strdup(o->junit);
+	if (!copy)
+		return -1;
+	if (access(dirname(copy), W_OK) < 0) {
+		log_error("cannot write --junit '%s': %s", o->junit, strerror(errno));
+		r = -1;
+	}
+	free(copy);
+	return r;
+}
+
+static int load_criteria(const char *file, struct criteria *ret)
+{
+	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	int r;
+
+	if (fd < 0) {
+		r = -errno;
+		log_error("cannot open criteria '%s': %s", file, strerror(-r));
+		/* a path the user gave that is not there: bad input */
+		return -EINVAL;
+	}
+	r = read_fd_all(fd, CRITERIA_MAX_BYTES, &buf);
+	close(fd);
+	if (r == -EFBIG)
+		log_error("invalid criteria '%s': larger than %u MiB", file,
+			  CRITERIA_MAX_BYTES >> 20);
+	else if (r < 0)
+		log_error("cannot read criteria '%s': %s", file, strerror(-r));
+	if (r == 0) {
+		r = criteria_parse(buf.buf, buf.len, ret, &err);
+		if (r == -EINVAL)
+			log_error("invalid criteria '%s': %s", file, err.buf);
+		else if (r < 0)
+			log_error("cannot read criteria '%s': %s", file, strerror(-r));
+	}
+	strbuf_release(&buf);
+	strbuf_release(&err);
+	return r < 0 && r != -ENOMEM ? -EINVAL : r;
+}
+
+static int load_baseline(const char *name, const char *db, struct run_record *ret)
+{
+	struct store *s;
+	char *id = NULL;
+	int r = db_open(db, false, &s);
+
+	if (r < 0)
+		return r;
+	r = store_baseline_get(s, name, &id);
+	if (r == -ENOENT)
+		log_error("no baseline '%s' (see 'usbperf baseline')", name);
+	else if (r < 0)
+		log_error("cannot read baseline '%s': %s", name, store_errmsg(s));
+	if (r == 0)
+		r = db_load_run(s, id, ret);
+	free(id);
+	store_close(s);
+	return r;
+}
+
+int check_sources_load(const struct check_opts *o, const char *db, struct check_sources *ret)
+{
+	struct check_sources s = {0};
+	int r = 0;
+
+	if (o->criteria)
+		r = load_criteria(o->criteria, &s.criteria);
+	if (r == 0 && o->baseline) {
+		r = load_baseline(o->baseline, db, &s.baseline_run);
+		s.has_baseline = r == 0;
+	}
+	if (r < 0) {
+		check_sources_release(&s);
+		return r;
+	}
+	*ret = s;
+	return 0;
+}
+
+void check_sources_release(struct check_sources *s)
+{
+	if (!s)
+		return;
+	criteria_release(&s->criteria);
+	if (s->has_baseline)
+		run_record_release(&s->baseline_run);
+	s->has_baseline = false;
+}
+
+struct check_input check_sources_input(const struct check_opts *o, const struct check_sources *s,
+				       const struct run_record *runs, size_t nruns)
+{
+	return (struct check_input){
+	    .runs = runs,
+	    .nruns = nruns,
+	    .criteria = s->criteria.n ? &s->criteria : NULL,
+	    .baseline_run = s->has_baseline ? &s->baseline_run : NULL,
+	    .baseline = o->baseline,
+	    .threshold_pct = o->threshold_pct,
+	};
+}
+
+int check_write_junit(const struct check_opts *o, const struct check_result *c)
+{
+	struct strbuf out = STRBUF_INIT;
+	int r;
+
+	if (!o->junit)
+		return 0;
+	render_junit(c, &out);
+	r = write_file_atomic(o->junit, out.buf, out.len);
+	strbuf_release(&out);
+	return r;
+}
+
+int check_emit_lava(const struct check_result *c)
+{
+	struct global_opts stdout_only = {.format = FORMAT_TEXT};
+	struct strbuf out = STRBUF_INIT;
+	int r;
+
+	render_lava(c, &out);
+	r = emit_text(&stdout_only, out.buf, out.len);
+	strbuf_release(&out);
+	return r;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/*
+ * The pass/fail options of `usbperf check`, shared with any command that
+ * gates runs (`usbperf report` will take the same):
+ *
+ *   static const struct option longopts[] = {CHECK_LONG_OPTIONS, DB_LONG_OPTION,
+ *                                            COMMON_LONG_OPTIONS, {NULL, 0, NULL, 0}};
+ *   struct check_opts co = CHECK_OPTS_INIT;
+ *   ... in the getopt loop: r = check_option(c, optarg, &co); 1 taken, 0 not
+ *       ours, -1 bad (logged: exit 2);
+ *   ... then check_opts_validate(&co) (exit 2), check_sources_load() (exit
+ *       db_exit_status()), check_evaluate() (core/check/check.h) over the
+ *       runs, check_write_junit() and check_emit_lava() (exit 3 on failure).
+ */
+#include "cmd/common.h"
+#include "core/check/check.h"
+#include "core/run/compare.h"
+
+/* getopt values no letter can take (next to OPT_DB, 0x1db) */
+#define OPT_CRITERIA 0x1c1
+#define OPT_BASELINE 0x1c2
+#define OPT_THRESHOLD 0x1c3
+#define OPT_JUNIT 0x1c4
+#define OPT_LAVA 0x1c5
+
+#define CHECK_LONG_OPTIONS                                                                       \
+	{"criteria", required_argument, NULL, OPT_CRITERIA},                                     \
+		{"baseline", required_argument, NULL, OPT_BASELINE},                             \
+		{"threshold", required_argument, NULL, OPT_THRESHOLD},                           \
+		{"junit", required_argument, NULL, OPT_JUNIT},                                   \
+		{"lava", no_argument, NULL, OPT_LAVA}
+
+#define CHECK_OPTIONS_HELP                                                                       \
+	"  --criteria FILE    thresholds per metric (docs/criteria.md)\n"                       \
+	"  --baseline NAME    a metric 'worse' than in this baseline fails\n"                    \
+	"  --threshold PCT    smallest change from the baseline that counts (default 5)\n"       \
+	"  --junit FILE       also write the checks as JUnit XML to FILE\n"                      \
+	"  --lava             print LAVA test-case signals on stdout instead of the table\n"
+
+struct check_opts {
+	const char *criteria; /* file */
+	const char *baseline; /* name */
+	const char *junit;    /* file */
+	double threshold_pct;
+	bool lava;
+};
+
+#define CHECK_OPTS_INIT {.threshold_pct = COMPARE_DEFAULT_THRESHOLD_PCT}
+
+/* 1 taken, 0 not one of these, -1 bad value (one line logged) */
+int check_option(int c, const char *arg, struct check_opts *o);
+/* after parsing: a source is given, --junit can be written; -1 logged */
+int check_opts_validate(const struct check_opts *o, const char *cmd);
+
+/* what the runs are held against */
+struct check_sources {
+	struct criteria criteria; /* n == 0: none */
+	struct run_record baseline_run;
+	bool has_baseline;
+};
+
+/*
+ * Read and validate --criteria, load --baseline's run from the history at
+ * db (NULL: the default). One line logged on failure; -errno for
+ * db_exit_status() (a bad criteria file is -EINVAL: exit 2).
+ */
+int check_sources_load(const struct check_opts *o, const char *db, struct check_sources *ret);
+void check_sources_release(struct check_sources *s);
+/* the input check_evaluate() takes, borrowing from s and runs */
+struct check_input check_sources_input(const struct check_opts *o, const struct check_sources *s,
+				       const struct run_record *runs, size_t nruns);
+
+/* JUnit to o->junit (atomically) when given; 0 or -errno (logged) */
+int check_write_junit(const struct check_opts *o, const struct check_result *c);
+/* LAVA signals to stdout; 0 or -errno (logged) */
+int check_emit_lava(const struct check_result *c);

@@ -1,0 +1,179 @@
+#!/bin/bash
+# usbperf check on hand-written runs (tests/fixtures/runs-*.json), from a
+# history and as file operands: exit 0 when every check passes, 1 on a
+# failed or missing one, 2 for bad input; baselines; JUnit that is
+# well-formed XML with counts that match its test cases; LAVA signal
+# lines; bad criteria files refused with one line, leaving no JUnit file.
+. "$(dirname "$0")/lib.sh"
+need_cmd jq xmllint
+
+FIXTURES=$(cd "$(dirname "$0")/../fixtures" && pwd)
+DB="$WORK/h.db"
+A=20261130T051200Z-3f2a   # kernel 6.1, the stick at 2-1: the reference
+B1=20261201T051500Z-77c1  # same setup
+B2=20261205T060200Z-9e04  # kernel 6.6, the stick moved to 2-2 and is slower
+u() { "$USBPERF" "$@" --db "$DB"; }
+crit() { cat >"$WORK/$1"; }
+
+"$USBPERF" import "$FIXTURES/runs-a.json" --db "$DB" >/dev/null &&
+	"$USBPERF" import "$FIXTURES/runs-b.json" --db "$DB" >/dev/null ||
+	{ bad "import the fixtures"; finish; }
+
+# the issue's example: the 1M sequential read of the device at port 2-1 at least 30 MB/s
+crit ok.json <<'J'
+{"usbperf_criteria": 1,
+ "criteria": [
+  {"device": "2-1", "test": "disk", "name": "seq-read 1M", "metric": "mb_s", "min": 30},
+  {"device": "0781:5583", "name": "rand-read 4K*", "metric": "lat_p99_us", "max": 2000, "unit": "us"},
+  {"device": "usb-storage", "name": "seq-read 1M", "metric": "mb_s", "min_ceiling_pct": 30,
+   "of": "min", "id": "seq-read-ceiling"},
+  {"device": "9-9", "metric": "iops", "min": 1, "optional": true}
+ ]}
+J
+
+# ---- pass: from the history and from a file ----
+expect_status 0 "check A: every criterion met" u check "$A" --criteria "$WORK/ok.json" -F json
+jq_check "$WORK/out" '.check.result == "pass" and .check.checked == 3 and .check.passed == 3 and .check.failed == 0 and .check.missing == 0 and .check.skipped == 1 and .check.measured == 4' \
+	"summary: 3 checked, 3 passed, 1 skipped, 4 measured"
+jq_check "$WORK/out" '[.checks[] | select(.metric == "mb_s" and .device_key == "2-1")][0].criterion == ">= 30 MB/s"' \
+	"criterion as text"
+jq_check "$WORK/out" '[.checks[] | select(.case_id == "seq-read-ceiling")][0] | .of == "min" and .value == 181.2 and .note == "37.4% of the ceiling"' \
+	"min of the repeats against the ceiling"
+expect_status 0 "check the file, no history needed" "$USBPERF" check "$FIXTURES/runs-a.json" \
+	--criteria "$WORK/ok.json" --db "$WORK/none.db"
+check "text table has the pass row" grep -Eq '^20261130T051200Z-3f2a +2-1 +disk +seq-read 1M +mb_s +182.40 ±1.10 +MB/s +>= 30 MB/s +pass' "$WORK/out"
+expect_status 0 "check csv" u check "$A" --criteria "$WORK/ok.json" -F csv
+check "csv header from the field table" \
+	grep -qx 'run,device_key,test,name,metric,value,stdev,unit,of,criterion,result,note,case_id' "$WORK/out"
+
+# ---- fail: a threshold, a missing device ----
+expect_status 1 "B2: the stick moved to 2-2: '2-1' is missing" u check "$B2" --criteria "$WORK/ok.json" -F json
+jq_check "$WORK/out" '.check.result == "fail" and .check.missing == 1' "one missing"
+jq_check "$WORK/out" '[.checks[] | select(.result == "missing")][0] | .device_key == "2-1" and .note == "no metric matches"' \
+	"the missing row names the criterion"
+crit high.json <<'J'
+{"usbperf_criteria": 1, "criteria": [{"device": "2-1", "name": "seq-read 1M", "metric": "mb_s", "min": 200}]}
+J
+expect_status 1 "min 200 MB/s fails" u check "$A" --criteria "$WORK/high.json"
+check "says why" grep -q '182.4 below the minimum 200' "$WORK/out"
+crit mib.json <<'J'
+{"usbperf_criteria": 1, "criteria": [{"device": "2-1", "name": "seq-read 1M", "metric": "mb_s", "min": 30, "unit": "MiB/s"}]}
+J
+expect_status 1 "a unit mix-up fails" u check "$A" --criteria "$WORK/mib.json"
+check "names both units" grep -q "unit is 'MB/s', the criterion wants 'MiB/s'" "$WORK/out"
+expect_status 1 "several runs: each checked, one fails" u check "$A" "$B1" "$B2" --criteria "$WORK/ok.json" -F json
+jq_check "$WORK/out" '([.checks[].run] | unique | length) == 3 and .check.runs == 3' "rows of all three runs"
+
+# ---- baseline ----
+u baseline nightly "$A" >/dev/null
+expect_status 0 "B1 against the baseline" u check "$B1" --baseline nightly -F json
+jq_check "$WORK/out" '.check.result == "pass" and .check.checked == 6 and .check.baseline_run == "'"$A"'"' "6 metrics, none worse"
+expect_status 1 "B2 against the baseline: regression" u check "$B2" --baseline nightly -F json
+jq_check "$WORK/out" '.check.failed == 4' "4 metrics worse"
+jq_check "$WORK/out" '[.checks[] | select(.metric == "lat_p99_us")][0].criterion | startswith("baseline nightly: +")' \
+	"criterion names the baseline and the change"
+expect_status 0 "a threshold of 200% forgives it" u check "$B2" --baseline nightly --threshold 200
+expect_status 1 "both sources" u check "$B1" --baseline nightly --criteria "$WORK/high.json" -F json
+jq_check "$WORK/out" '.check.failed == 1 and .check.passed == 6' "criterion fails, baseline passes"
+expect_status 2 "unknown baseline" u check "$B1" --baseline nope
+one_line_error "unknown baseline"
+
+# ---- JUnit ----
+expect_status 1 "junit" u check "$A" "$B2" --criteria "$WORK/ok.json" --junit "$WORK/j.xml"
+check "junit is well-formed XML" xmllint --noout "$WORK/j.xml"
+junit_counts() {
+	local f=$1 tests failures cases fails
+	tests=$(xmllint --xpath 'string(/testsuites/@tests)' "$f")
+	failures=$(xmllint --xpath 'string(/testsuites/@failures)' "$f")
+	cases=$(xmllint --xpath 'count(//testcase)' "$f")
+	fails=$(xmllint --xpath 'count(//testcase[failure])' "$f")
+	[ "$tests" = "$cases" ] && [ "$failures" = "$fails" ] || return 1
+	# and per suite
+	for i in $(seq 1 "$(xmllint --xpath 'count(//testsuite)' "$f")"); do
+		[ "$(xmllint --xpath "string(//testsuite[$i]/@tests)" "$f")" = \
+			"$(xmllint --xpath "count(//testsuite[$i]/testcase)" "$f")" ] || return 1
+		[ "$(xmllint --xpath "string(//testsuite[$i]/@failures)" "$f")" = \
+			"$(xmllint --xpath "count(//testsuite[$i]/testcase[failure])" "$f")" ] || return 1
+		[ "$(xmllint --xpath "string(//testsuite[$i]/@skipped)" "$f")" = \
+			"$(xmllint --xpath "count(//testsuite[$i]/testcase[skipped])" "$f")" ] || return 1
+	done
+}
+check "junit counts match its test cases" junit_counts "$WORK/j.xml"
+check "two suites named by run id" test "$(xmllint --xpath 'string(//testsuite[2]/@name)' "$WORK/j.xml")" = "$B2"
+check "kernel as a property" test "$(xmllint --xpath 'string(//testsuite[2]/properties/property[@name="kernel"]/@value)' "$WORK/j.xml")" = 6.6.30-rk3588
+check "a missing criterion is a failure" test "$(xmllint --xpath 'count(//testcase/failure[@type="missing"])' "$WORK/j.xml")" = 1
+check "measured metrics are passing test cases" test "$(xmllint --xpath 'count(//testsuite[1]/testcase[not(failure) and not(skipped)])' "$WORK/j.xml")" = 7
+# untrusted strings: a product and a device key that would break the XML
+jq '.runs[0].devices[0].key = "2-1\"<&>" | .runs[0].devices[0].product = "</testcase><x a=\"" |
+    .runs[0].metrics |= map(if .device_key == "2-1" then .device_key = "2-1\"<&>" else . end) |
+    .runs[0].env.hostname = "h&<>\u0027"' "$FIXTURES/runs-a.json" >"$WORK/evil.json"
+expect_status 0 "hostile strings" "$USBPERF" check "$WORK/evil.json" --criteria "$WORK/ok.json" --junit "$WORK/evil.xml" --db "$WORK/none.db"
+check "still well-formed" xmllint --noout "$WORK/evil.xml"
+check "device key escaped in classname" test "$(xmllint --xpath 'string(//testcase[1]/@classname)' "$WORK/evil.xml")" = 'usbperf.2-1"<&>.disk'
+
+# ---- LAVA ----
+expect_status 1 "lava" u check "$A" "$B2" --criteria "$WORK/ok.json" --lava
+check "lava: only signal lines on stdout" test "$(grep -cv '^<LAVA_SIGNAL_' "$WORK/out")" = 0
+check "lava: a test set per run" test "$(grep -c '^<LAVA_SIGNAL_TESTSET START ' "$WORK/out")" = 2
+check "lava: the pass with its measurement" \
+	grep -qx '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.seq-read_1M.mb_s RESULT=pass MEASUREMENT=182.4 UNITS=MB/s>' "$WORK/out"
+check "lava: the missing one fails, without a measurement" \
+	grep -qx '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.seq-read_1M.mb_s RESULT=fail>' "$WORK/out"
+check "lava: optional is skip" grep -qx '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=9-9.iops RESULT=skip>' "$WORK/out"
+lava_syntax() {
+	# what the dispatcher parses: <LAVA_SIGNAL_(\S+) ([^>]+)>, KEY=VALUE words
+	grep '^<LAVA_SIGNAL_TESTCASE' "$1" | grep -Evx '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=[A-Za-z0-9._-]+ RESULT=(pass|fail|skip)( MEASUREMENT=-?[0-9.]+( UNITS=[A-Za-z0-9._/%-]+)?)?>' | grep -q . && return 1
+	return 0
+}
+check "lava: every line in the dispatcher's syntax" lava_syntax "$WORK/out"
+check "lava: ids unique within each set" \
+	test -z "$(awk '/TESTSET START/ { set++ } /TESTCASE/ { print set, $2 }' "$WORK/out" | sort | uniq -d)"
+expect_status 1 "lava with -o keeps the report" u check "$A" --criteria "$WORK/high.json" --lava -o "$WORK/rep.json" -F json
+jq_check "$WORK/rep.json" '.check.failed == 1' "report in the file"
+expect_status 0 "lava on the hostile run" "$USBPERF" check "$WORK/evil.json" --criteria "$WORK/ok.json" --lava --db "$WORK/none.db"
+check "lava: hostile key sanitized" lava_syntax "$WORK/out"
+
+# ---- bad input: one line, exit 2, no junit file ----
+refuse() {
+	local what=$1 doc=$2 want=$3
+	printf '%s' "$doc" >"$WORK/bad.json"
+	rm -f "$WORK/bad.xml"
+	expect_status 2 "$what" u check "$A" --criteria "$WORK/bad.json" --junit "$WORK/bad.xml"
+	one_line_error "$what"
+	check "$what: says '$want'" grep -qF "usbperf: invalid criteria '$WORK/bad.json': $want" "$WORK/err"
+	check "$what: no junit file" test ! -e "$WORK/bad.xml"
+	check "$what: nothing on stdout" test ! -s "$WORK/out"
+}
+H='{"usbperf_criteria": 1, "criteria": '
+refuse "typo in a key" "$H"'[{"metric": "mb_s", "min": 1}, {"metric": "mb_s", "min": 1}, {"metric": "mb_s", "mni": 3}]}' \
+	"criteria[2]: unknown key 'mni'"
+refuse "min as a string" "$H"'[{"metric": "mb_s", "min": "30"}]}' "criteria[0]: 'min' is not a number"
+refuse "no bound" "$H"'[{"metric": "mb_s", "min": 1}, {"metric": "mb_s"}]}' \
+	"criteria[1]: needs one of 'min', 'max', 'min_ceiling_pct'"
+refuse "min above max" "$H"'[{"metric": "mb_s", "min": 50, "max": 20}]}' "criteria[0]: 'min' 50 is greater than 'max' 20"
+refuse "bad of" "$H"'[{"metric": "mb_s", "min": 1, "of": "median"}]}' "criteria[0]: 'of' is not"
+refuse "empty criteria" "$H"'[]}' "'criteria' is empty"
+refuse "format 2" '{"usbperf_criteria": 2, "criteria": []}' "criteria format 2, this usbperf reads 1"
+refuse "not JSON" '{"usbperf_criteria": 1,' "not JSON"
+head -c 1100000 /dev/zero | tr '\0' ' ' >"$WORK/big.json"
+expect_status 2 "criteria file too large" u check "$A" --criteria "$WORK/big.json" --junit "$WORK/bad.xml"
+one_line_error "too large"
+check "too large: no junit file" test ! -e "$WORK/bad.xml"
+expect_status 2 "criteria file missing" u check "$A" --criteria "$WORK/nope.json" --junit "$WORK/bad.xml"
+one_line_error "criteria file missing"
+expect_status 2 "no criteria nor baseline" u check "$A"
+one_line_error "no source"
+expect_status 2 "no run" u check --criteria "$WORK/ok.json"
+one_line_error "no run"
+expect_status 2 "unknown run" u check 1999 --criteria "$WORK/ok.json" --junit "$WORK/bad.xml"
+one_line_error "unknown run"
+check "unknown run: no junit file" test ! -e "$WORK/bad.xml"
+expect_status 2 "bad run file" u check "$WORK/bad.json" --criteria "$WORK/ok.json"
+one_line_error "bad run file"
+expect_status 2 "bad threshold" u check "$A" --baseline nightly --threshold lots
+one_line_error "bad threshold"
+expect_status 2 "junit in a missing directory" u check "$A" --criteria "$WORK/ok.json" --junit "$WORK/no/dir/j.xml"
+one_line_error "junit dir"
+check "no temporary files left" test -z "$(ls "$WORK" | grep '\.tmp-')"
+
+finish
