@@ -7,6 +7,7 @@
 #include "core/run/record_json.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,6 +36,8 @@ void usage_check(void)
 	       "options:\n" CHECK_OPTIONS_HELP
 	       "                     one test set per run; ids like 2-1.disk.seq-read_1M.mb_s.\n"
 	       "                     The table then goes only to --output, if given.\n" DB_OPTION_HELP
+	       "  --all              text: also the metrics nothing was asked of ('measured';\n"
+	       "                     JSON and CSV always have them)\n"
 	       "  -F, --format FMT   text, json or csv (csv: the checks)\n"
 	       "  -o, --output FILE  write the result to FILE\n"
 	       "\n"
@@ -46,12 +49,16 @@ void usage_check(void)
 struct cmd_check_opts {
 	struct check_opts co;
 	const char *db;
+	bool all;
 };
+
+#define O_ALL 0x1a11
 
 static int parse_args(int argc, char **argv, struct global_opts *g, struct cmd_check_opts *o)
 {
 	static const struct option longopts[] = {
 		CHECK_LONG_OPTIONS,
+		{"all", no_argument, NULL, O_ALL},
 		DB_LONG_OPTION,
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
@@ -72,6 +79,10 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct cmd_c
 			usage_check();
 			return 1;
 		}
+		if (c == O_ALL) {
+			o->all = true;
+			continue;
+		}
 		if (c == OPT_DB) {
 			if (db_option(optarg, &o->db) < 0)
 				return -1;
@@ -88,13 +99,25 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct cmd_c
 }
 
 /* the result to stdout, --output, --junit: the exit status */
-static int emit(const struct global_opts *g, const struct check_opts *co,
+static int emit(const struct global_opts *g, const struct cmd_check_opts *o,
 		const struct check_result *res)
 {
+	const struct check_opts *co = &o->co;
 	struct report rep = {.command = "check"};
 	int status = res->failed || res->missing ? EXIT_FAIL : EXIT_OK;
+	struct check_result shown = *res;
 
-	check_describe(res, &rep);
+	/* on a terminal the checks; the metrics nothing was asked of are counted */
+	if (g->format == FORMAT_TEXT && !o->all) {
+		shown.rows = malloc((res->nrows + 1) * sizeof(*shown.rows));
+		if (!shown.rows)
+			return EXIT_RUNTIME;
+		shown.nrows = 0;
+		for (size_t i = 0; i < res->nrows; i++)
+			if (res->rows[i].status != CHECK_MEASURED)
+				shown.rows[shown.nrows++] = res->rows[i];
+	}
+	check_describe(&shown, &rep);
 	if (check_write_junit(co, res) < 0)
 		status = EXIT_RUNTIME;
 	if (co->lava && check_emit_lava(res) < 0)
@@ -102,6 +125,8 @@ static int emit(const struct global_opts *g, const struct check_opts *co,
 	/* with --lava, stdout is the signals' alone: the report only to --output */
 	if ((!co->lava || g->output) && emit_report(g, &rep) < 0)
 		status = EXIT_RUNTIME;
+	if (shown.rows != res->rows)
+		free(shown.rows);
 	return status;
 }
 
@@ -131,7 +156,7 @@ int cmd_check(int argc, char **argv, struct global_opts *g)
 	in = check_sources_input(&o.co, &src, runs, nruns);
 	r = check_evaluate(&in, &res);
 	if (r == 0) {
-		r = emit(g, &o.co, &res);
+		r = emit(g, &o, &res);
 		check_result_release(&res);
 	} else {
 		log_error("cannot check: %s",

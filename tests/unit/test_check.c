@@ -162,7 +162,8 @@ static void sample(struct run_record *r, const char *id)
 	r->env.kernel = strdup("6.1.75");
 	d = run_record_add_device(r);
 	d->key = strdup("2-1");
-	d->kind = strdup("usb-storage");
+	/* what run calls a raw disk it only reads: a usb-storage all the same */
+	d->kind = strdup("usb-storage (read-only)");
 	d->vid_pid = strdup("0781:5583");
 	d->serial = strdup("4C5300012309");
 	d->port_path = strdup("2-1");
@@ -203,6 +204,8 @@ static const struct {
     {"\"device\": \"4c5300012309\", \"metric\": \"lat_p99_us\"", {0, 1, 1, 0}}, /* any case */
     {"\"device\": \"usb-storage\", \"metric\": \"mb_s\"", {1, 0, 0, 0}},
     {"\"device\": \"host-disk\", \"metric\": \"mb_s\"", {0, 0, 0, 1}},
+    {"\"device\": \"usb-storage (read-only)\", \"metric\": \"mb_s\"", {1, 0, 0, 0}},
+    {"\"device\": \"usb\", \"metric\": \"mb_s\"", {0, 0, 0, 0}}, /* no partial kinds */
     {"\"device\": \"host\", \"metric\": \"mb_s\"", {0, 0, 0, 1}},
     {"\"device\": \"*\", \"metric\": \"mb_s\"", {1, 0, 0, 1}},
     {"\"metric\": \"mb_s\"", {1, 0, 0, 1}},
