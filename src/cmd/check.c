@@ -95,7 +95,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct cmd_c
 		log_error("check: which runs? (usbperf check RUN... --criteria FILE)");
 		return -1;
 	}
-	return check_opts_validate(&o->co, "check");
+	return check_opts_validate(&o->co, "check", true);
 }
 
 /* the result to stdout, --output, --junit: the exit status */

@@ -67,28 +67,20 @@ int check_option(int c, const char *arg, struct check_opts *o)
 	return 0;
 }
 
-int check_opts_validate(const struct check_opts *o, const char *cmd)
+int check_opts_validate(const struct check_opts *o, const char *cmd, bool need_source)
 {
-	char *copy;
-	int r = 0;
-
-	if (!o->criteria && !o->baseline) {
+	if (need_source && !o->criteria && !o->baseline) {
 		log_error("%s: what should the runs pass? (--criteria FILE and/or --baseline NAME)",
 			  cmd);
 		return -1;
 	}
-	if (!o->junit)
-		return 0;
 	/* refused before any work, as --output is */
-	copy = strdup(o->junit);
-	if (!copy)
-		return -1;
-	if (access(dirname(copy), W_OK) < 0) {
-		log_error("cannot write --junit '%s': %s", o->junit, strerror(errno));
-		r = -1;
-	}
-	free(copy);
-	return r;
+	return check_writable("--junit", o->junit) < 0 ? -1 : 0;
+}
+
+bool check_opts_any(const struct check_opts *o)
+{
+	return o->criteria || o->baseline || o->junit || o->lava;
 }
 
 static int load_criteria(const char *file, struct criteria *ret)

@@ -50,8 +50,13 @@ struct check_opts {
 
 /* 1 taken, 0 not one of these, -1 bad value (one line logged) */
 int check_option(int c, const char *arg, struct check_opts *o);
-/* after parsing: a source is given, --junit can be written; -1 logged */
-int check_opts_validate(const struct check_opts *o, const char *cmd);
+/*
+ * After parsing: a source is given (when need_source: check needs one,
+ * report does not), --junit can be written; -1 logged.
+ */
+int check_opts_validate(const struct check_opts *o, const char *cmd, bool need_source);
+/* any of these options given */
+bool check_opts_any(const struct check_opts *o);
 
 /* what the runs are held against */
 struct check_sources {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* usbperf report: runs as a self-contained HTML page, or as text with bars and sparklines. */
+#include "cmd/check_opts.h"
 #include "cmd/commands.h"
 #include "cmd/db.h"
 #include "cmd/runs_arg.h"
@@ -32,23 +33,30 @@ void usage_report(void)
 	       "with -o: the same on the terminal, with sparklines and bars (Unicode when the\n"
 	       "locale is UTF-8). At most %d runs.\n"
 	       "\n"
+	       "With --criteria or --baseline the runs are also checked as 'usbperf check'\n"
+	       "does it: a Checks section in the page, --junit and --lava as there, and\n"
+	       "exit 1 when a check fails. --junit and --lava alone give every measurement as\n"
+	       "a passing test case.\n"
+	       "\n"
 	       RUNS_ARG_HELP
 	       "\n"
 	       "options:\n"
 	       "  --html FILE        write the HTML page to FILE (the text report is not printed)\n"
-	       "  --threshold PCT    smallest change the comparison counts (default 5)\n"
+	       CHECK_OPTIONS_HELP
+	       "                     (--threshold is also what the comparison of runs counts)\n"
 	       DB_OPTION_HELP
 	       "  -o, --output FILE  write the text report to FILE\n"
 	       "\n"
-	       "Exit: 0 written, 2 bad input or no such run, 3 a file could not be written.\n",
+	       "Exit: 0 written (and every check passed), 1 a check failed or is missing, 2 bad\n"
+	       "input or no such run, 3 a file could not be written.\n",
 	       REPORT_MAX_RUNS);
 }
 
-enum { O_HTML = 256, O_THRESHOLD };
+enum { O_HTML = 256 };
 
 struct report_opts {
 	const char *db, *html;
-	double threshold;
+	struct check_opts co;
 	char **runs;
 	size_t nruns;
 };
@@ -63,12 +71,6 @@ static int report_option(int c, const char *arg, struct report_opts *o)
 		}
 		o->html = arg;
 		return 0;
-	case O_THRESHOLD:
-		if (parse_double(arg, 0, 1000, &o->threshold) < 0) {
-			log_error("invalid --threshold '%s': a percentage from 0 to 1000", arg);
-			return -EINVAL;
-		}
-		return 0;
 	case OPT_DB:
 		return db_option(arg, &o->db);
 	}
@@ -79,7 +81,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 {
 	static const struct option longopts[] = {
 		{"html", required_argument, NULL, O_HTML},
-		{"threshold", required_argument, NULL, O_THRESHOLD},
+		CHECK_LONG_OPTIONS,
 		DB_LONG_OPTION,
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
@@ -90,6 +92,8 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 	optind = 1;
 	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
 		r = common_option(c, optarg, g);
+		if (r == 0)
+			r = check_option(c, optarg, &o->co);
 		if (r < 0)
 			return -1;
 		if (r > 0)
@@ -121,7 +125,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 	}
 	o->runs = argv + optind;
 	o->nruns = (size_t)(argc - optind);
-	return 0;
+	return check_opts_validate(&o->co, "report", false);
 }
 
 /* run 0 against each later run, as compare does it */
@@ -152,11 +156,12 @@ static int compare_all(const struct run_record *v, size_t n, double threshold,
 }
 
 static int write_html(const char *path, const struct report_model *m,
-		      const struct compare_result *cmp)
+		      const struct compare_result *cmp, const struct check_result *checks)
 {
 	char now[UTC_TIME_LEN + 1];
 	struct strbuf out = STRBUF_INIT;
-	struct html_input in = {.model = m, .cmp = cmp, .generated_at = now};
+	struct html_input in = {
+		.model = m, .cmp = cmp, .generated_at = now, .checks = checks};
 	int r;
 
 	utc_time_format(time(NULL), now);
@@ -166,14 +171,62 @@ static int write_html(const char *path, const struct report_model *m,
 	return r;
 }
 
+/* the runs held against --criteria/--baseline; 0, 1 none asked, or -errno (logged) */
+static int run_checks(const struct report_opts *o, const struct run_record *v, size_t n,
+		      struct check_sources *src, struct check_result *ret)
+{
+	struct check_input in;
+	int r;
+
+	if (!check_opts_any(&o->co))
+		return 1;
+	r = check_sources_load(&o->co, o->db, src);
+	if (r < 0)
+		return r;
+	in = check_sources_input(&o->co, src, v, n);
+	r = check_evaluate(&in, ret);
+	if (r < 0) {
+		log_error("cannot check: %s", strerror(-r));
+		check_sources_release(src);
+	}
+	return r;
+}
+
+/* every output asked for; the exit status */
+static int emit_all(const struct global_opts *g, const struct report_opts *o,
+		    const struct report_model *m, const struct compare_result *cmp,
+		    const struct check_result *checks)
+{
+	int status = checks && (checks->failed || checks->missing) ? EXIT_FAIL : EXIT_OK;
+
+	if (o->html && write_html(o->html, m, cmp, checks) < 0)
+		status = EXIT_RUNTIME;
+	if (checks && check_write_junit(&o->co, checks) < 0)
+		status = EXIT_RUNTIME;
+	if (o->co.lava && check_emit_lava(checks) < 0)
+		status = EXIT_RUNTIME;
+	/* the text when nothing else takes stdout, or to --output */
+	if ((!o->html && !o->co.lava) || g->output) {
+		struct strbuf out = STRBUF_INIT;
+
+		report_text(&out, m, cmp, text_utf8());
+		if (emit_text(g, out.buf, out.len) < 0)
+			status = EXIT_RUNTIME;
+		strbuf_release(&out);
+	}
+	return status;
+}
+
 int cmd_report(int argc, char **argv, struct global_opts *g)
 {
-	struct report_opts o = {.threshold = COMPARE_DEFAULT_THRESHOLD_PCT};
+	struct report_opts o = {.co = CHECK_OPTS_INIT};
 	struct compare_result *cmp = NULL;
+	struct check_sources src;
+	struct check_result checks;
 	struct run_record *v = NULL;
 	struct report_model m;
 	size_t n = 0;
-	int r, status = EXIT_OK;
+	int r, status, has_checks;
 
 	r = parse_args(argc, argv, g, &o);
 	if (r != 0)
@@ -189,32 +242,31 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 		run_records_free(v, n);
 		return EXIT_USAGE;
 	}
+	has_checks = run_checks(&o, v, n, &src, &checks);
+	if (has_checks < 0) {
+		run_records_free(v, n);
+		return has_checks == -ENOMEM ? EXIT_RUNTIME : db_exit_status(has_checks);
+	}
 	r = report_model_build(v, n, &m);
 	if (r == 0) {
-		r = compare_all(v, n, o.threshold, &cmp);
+		r = compare_all(v, n, o.co.threshold_pct, &cmp);
 		if (r < 0)
 			report_model_release(&m);
 	}
 	if (r < 0) {
 		log_error("cannot build the report: %s", strerror(-r));
-		run_records_free(v, n);
-		return EXIT_RUNTIME;
-	}
-	if (o.html) {
-		if (write_html(o.html, &m, cmp) < 0)
-			status = EXIT_RUNTIME;
+		status = EXIT_RUNTIME;
 	} else {
-		struct strbuf out = STRBUF_INIT;
-
-		report_text(&out, &m, cmp, text_utf8());
-		if (emit_text(g, out.buf, out.len) < 0)
-			status = EXIT_RUNTIME;
-		strbuf_release(&out);
+		status = emit_all(g, &o, &m, cmp, has_checks == 0 ? &checks : NULL);
+		for (size_t i = 0; cmp && i + 1 < n; i++)
+			compare_result_release(&cmp[i]);
+		free(cmp);
+		report_model_release(&m);
 	}
-	for (size_t i = 0; cmp && i + 1 < n; i++)
-		compare_result_release(&cmp[i]);
-	free(cmp);
-	report_model_release(&m);
+	if (has_checks == 0) {
+		check_result_release(&checks);
+		check_sources_release(&src);
+	}
 	run_records_free(v, n);
 	return status;
 }

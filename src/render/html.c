@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The self-contained HTML report: setup, topology, per-device charts, findings, comparison. */
 #include "render/html.h"
+#include "render/html_priv.h"
 #include "core/usb/speed.h"
 #include "render/svg.h"
 #include "version.h"
@@ -38,6 +39,7 @@ static const char css[] =
 	".sev-warn{color:#fff;background:var(--warn);border-color:var(--warn)}"
 	".sev-info{background:#eef}"
 	".v-worse{color:var(--warn);font-weight:600}.v-better{color:var(--ok);font-weight:600}"
+	".r-fail,.r-missing{color:var(--warn);font-weight:600}.r-pass{color:var(--ok)}"
 	".finding{margin:.5em 0 .8em}.finding p{margin:.1em 0 .1em 1em}"
 	"code{font:13px ui-monospace,monospace;background:#f4f4f4;padding:0 3px;overflow-wrap:anywhere}"
 	"footer{margin-top:2em;font-size:.9em;color:var(--mut)}"
@@ -47,12 +49,12 @@ static const char css[] =
 	"{break-inside:avoid}h2{break-after:avoid}.scroll{overflow:visible}"
 	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}";
 
-static void esc(struct strbuf *out, const char *s)
+void html_esc(struct strbuf *out, const char *s)
 {
 	html_escape(out, s ? s : "-");
 }
 
-static void num(struct strbuf *out, double v, int prec)
+void html_num(struct strbuf *out, double v, int prec)
 {
 	if (isnan(v))
 		strbuf_adds(out, "-");
@@ -60,26 +62,26 @@ static void num(struct strbuf *out, double v, int prec)
 		strbuf_addf(out, "%.*f", prec, v);
 }
 
-static int prec_for(double v)
+int html_prec(double v)
 {
 	v = fabs(v);
 	return v >= 1000 ? 0 : v >= 100 ? 1 : v >= 1 ? 2 : 3;
 }
 
-static const char *speed_label(const char *name)
+const char *html_speed_label(const char *name)
 {
 	enum usb_speed s;
 
 	return name && usb_speed_parse(name, &s) == 0 ? usb_speed_label(s) : name;
 }
 
-static void run_heading(struct strbuf *out, const struct report_model *m, size_t i)
+void html_run_heading(struct strbuf *out, const struct report_model *m, size_t i)
 {
 	if (m->nruns > 1)
 		strbuf_addf(out, "<span class=\"tag\" style=\"border-color:%s;color:%s\">run %zu</span> ",
 			    svg_run_color(i), svg_run_color(i), i + 1);
 	strbuf_adds(out, "<code>");
-	esc(out, m->runs[i].id);
+	html_esc(out, m->runs[i].id);
 	strbuf_adds(out, "</code>");
 }
 
@@ -95,7 +97,7 @@ static void setup_row(struct strbuf *out, const struct report_model *m, const ch
 		const char *v = *(char *const *)((const char *)&m->runs[i] + off);
 
 		strbuf_adds(out, "<td>");
-		esc(out, v);
+		html_esc(out, v);
 		strbuf_adds(out, "</td>");
 	}
 	strbuf_adds(out, "</tr>\n");
@@ -122,7 +124,7 @@ static void setup(struct strbuf *out, const struct report_model *m)
 			 "<tr><th>run</th>");
 	for (size_t i = 0; i < m->nruns; i++) {
 		strbuf_adds(out, "<td>");
-		run_heading(out, m, i);
+		html_run_heading(out, m, i);
 		strbuf_adds(out, "</td>");
 	}
 	strbuf_adds(out, "</tr>\n");
@@ -131,7 +133,7 @@ static void setup(struct strbuf *out, const struct report_model *m)
 	strbuf_adds(out, "<tr><th>took</th>");
 	for (size_t i = 0; i < m->nruns; i++) {
 		strbuf_adds(out, "<td>");
-		num(out, m->runs[i].duration_s, 1);
+		html_num(out, m->runs[i].duration_s, 1);
 		strbuf_adds(out, " s</td>");
 	}
 	strbuf_adds(out, "</tr></table></div></section>\n");
@@ -142,32 +144,32 @@ static void setup(struct strbuf *out, const struct report_model *m)
 static void device_line(struct strbuf *out, const struct run_device *d)
 {
 	strbuf_adds(out, "<b>");
-	esc(out, d->port_path ? d->port_path : d->key);
+	html_esc(out, d->port_path ? d->port_path : d->key);
 	strbuf_adds(out, "</b> ");
 	if (d->product)
-		esc(out, d->product);
+		html_esc(out, d->product);
 	if (d->vid_pid) {
 		strbuf_adds(out, " <code>");
-		esc(out, d->vid_pid);
+		html_esc(out, d->vid_pid);
 		strbuf_adds(out, "</code>");
 	}
 	if (d->speed) {
 		strbuf_adds(out, "<span class=\"tag\">");
-		esc(out, speed_label(d->speed));
+		html_esc(out, html_speed_label(d->speed));
 		strbuf_adds(out, "</span>");
 	}
 	if (d->driver) {
 		strbuf_adds(out, "<span class=\"tag\">driver ");
-		esc(out, d->driver);
+		html_esc(out, d->driver);
 		strbuf_adds(out, "</span>");
 	}
 	strbuf_adds(out, " <span class=\"mut\">");
-	esc(out, d->kind);
+	html_esc(out, d->kind);
 	strbuf_adds(out, ", ");
-	esc(out, d->target);
+	html_esc(out, d->target);
 	if (!isnan(d->ceiling_mb_s)) {
 		strbuf_adds(out, ", bulk ceiling ");
-		num(out, d->ceiling_mb_s, 1);
+		html_num(out, d->ceiling_mb_s, 1);
 		strbuf_adds(out, " MB/s");
 	}
 	strbuf_adds(out, "</span>");
@@ -240,7 +242,7 @@ static void port_node(struct strbuf *out, const struct run_record *r, const char
 		}
 	}
 	strbuf_adds(out, "<b>");
-	esc(out, path);
+	html_esc(out, path);
 	strbuf_adds(out, "</b> <span class=\"mut\">hub (not measured)</span>");
 }
 
@@ -303,7 +305,7 @@ static void topology(struct strbuf *out, const struct report_model *m)
 	for (size_t i = 0; i < m->nruns; i++) {
 		if (m->nruns > 1) {
 			strbuf_adds(out, "<h3>");
-			run_heading(out, m, i);
+			html_run_heading(out, m, i);
 			strbuf_adds(out, "</h3>");
 		}
 		topology_run(out, &m->runs[i]);
@@ -329,7 +331,7 @@ static void legend(struct strbuf *out, const struct report_model *m, const struc
 		strbuf_adds(out, "/></svg> ");
 		if (m->nruns > 1)
 			strbuf_addf(out, "run %zu ", s->run + 1);
-		esc(out, s->label);
+		html_esc(out, s->label);
 		strbuf_adds(out, "</li>");
 	}
 	strbuf_adds(out, "</ul>\n");
@@ -442,18 +444,18 @@ static void figure_cell(struct strbuf *out, const struct rm_device *d,
 			strbuf_adds(out, "<td></td>");
 		return;
 	}
-	p = prec_for(x->value);
-	num(out, x->value, p);
+	p = html_prec(x->value);
+	html_num(out, x->value, p);
 	if (!isnan(x->stdev)) {
 		strbuf_adds(out, "<small> \u00b1");
-		num(out, x->stdev, p);
+		html_num(out, x->stdev, p);
 		strbuf_adds(out, "</small>");
 	}
 	if (!isnan(x->min) && !isnan(x->max) && x->max > x->min) {
 		strbuf_adds(out, "<br><small class=\"mut\">");
-		num(out, x->min, p);
+		html_num(out, x->min, p);
 		strbuf_adds(out, "\u2013");
-		num(out, x->max, p);
+		html_num(out, x->max, p);
 		strbuf_adds(out, "</small>");
 	}
 	strbuf_adds(out, "</td>");
@@ -475,7 +477,7 @@ static void figures_table(struct strbuf *out, const struct report_model *m,
 	strbuf_adds(out, "<th>pass</th>");
 	for (size_t k = 0; k < ncols; k++) {
 		strbuf_addf(out, "<th class=\"n\">%s<br><small>", cols[k]->metric);
-		esc(out, cols[k]->unit);
+		html_esc(out, cols[k]->unit);
 		strbuf_adds(out, "</small></th>");
 		if (has_ceiling_share(d, cols[k]))
 			strbuf_adds(out, "<th class=\"n\">of<br><small>ceiling</small></th>");
@@ -500,7 +502,7 @@ static void figures_table(struct strbuf *out, const struct report_model *m,
 			if (m->nruns > 1)
 				strbuf_addf(out, "<td>%zu</td>", i + 1);
 			strbuf_adds(out, "<td>");
-			esc(out, x->name);
+			html_esc(out, x->name);
 			strbuf_adds(out, "</td>");
 			for (size_t k = 0; k < ncols; k++)
 				figure_cell(out, d,
@@ -520,10 +522,10 @@ static void device(struct strbuf *out, const struct report_model *m, size_t idx)
 	const struct rm_device *d = &m->devices[idx];
 
 	strbuf_addf(out, "<section class=\"device\" id=\"device-%zu\"><h2>", idx + 1);
-	esc(out, d->first->port_path ? d->first->port_path : d->first->key);
+	html_esc(out, d->first->port_path ? d->first->port_path : d->first->key);
 	if (d->first->product) {
 		strbuf_adds(out, " \u2014 ");
-		esc(out, d->first->product);
+		html_esc(out, d->first->product);
 	}
 	strbuf_adds(out, "</h2><p>");
 	device_line(out, d->first);
@@ -543,105 +545,6 @@ static void device(struct strbuf *out, const struct report_model *m, size_t idx)
 	strbuf_adds(out, "</section>\n");
 }
 
-/* ---- findings and comparison ---- */
-
-static void findings(struct strbuf *out, const struct report_model *m)
-{
-	strbuf_adds(out, "<section id=\"findings\"><h2>Findings</h2>\n");
-	for (size_t i = 0; i < m->nruns; i++) {
-		const struct finding_list *fl = &m->runs[i].findings;
-
-		if (m->nruns > 1) {
-			strbuf_adds(out, "<h3>");
-			run_heading(out, m, i);
-			strbuf_adds(out, "</h3>");
-		}
-		if (!fl->n)
-			strbuf_adds(out, "<p class=\"mut\">None.</p>\n");
-		for (size_t j = 0; j < fl->n; j++) {
-			const struct finding *f = &fl->v[j];
-
-			strbuf_addf(out, "<div class=\"finding\" data-id=\"");
-			esc(out, f->id);
-			strbuf_addf(out, "\"><span class=\"tag sev-%s\">%s</span> <b>",
-				    !strcmp(f->severity, "warn") ? "warn" : "info", f->severity);
-			esc(out, f->subject);
-			strbuf_adds(out, "</b>: ");
-			esc(out, f->message);
-			if (f->evidence) {
-				strbuf_adds(out, "<p><span class=\"mut\">evidence:</span> <code>");
-				esc(out, f->evidence);
-				strbuf_adds(out, "</code></p>");
-			}
-			if (f->fix) {
-				strbuf_adds(out, "<p><span class=\"mut\">fix:</span> <code>");
-				esc(out, f->fix);
-				strbuf_adds(out, "</code></p>");
-			}
-			strbuf_adds(out, "</div>\n");
-		}
-	}
-	strbuf_adds(out, "</section>\n");
-}
-
-static void comparison_one(struct strbuf *out, const struct report_model *m,
-			   const struct compare_result *c, size_t b)
-{
-	strbuf_adds(out, "<h3>");
-	run_heading(out, m, 0);
-	strbuf_adds(out, " \u2192 ");
-	run_heading(out, m, b);
-	strbuf_addf(out, "</h3><p>%llu better, %llu worse, %llu same, %llu within noise, "
-			 "%llu missing, %llu new (threshold %.1f%%, and beyond 2 standard "
-			 "deviations of the difference): <b>%s</b></p>\n",
-		    (unsigned long long)c->better, (unsigned long long)c->worse,
-		    (unsigned long long)c->same, (unsigned long long)c->noise,
-		    (unsigned long long)c->missing, (unsigned long long)c->added,
-		    c->threshold_pct, c->result);
-	if (c->ncaveats) {
-		strbuf_adds(out, "<p>Differences that may explain a change:</p><ul>");
-		for (size_t i = 0; i < c->ncaveats; i++) {
-			strbuf_adds(out, "<li>");
-			esc(out, c->caveats[i].subject);
-			strbuf_adds(out, " ");
-			esc(out, c->caveats[i].what);
-			strbuf_adds(out, ": ");
-			esc(out, c->caveats[i].a);
-			strbuf_adds(out, " \u2192 ");
-			esc(out, c->caveats[i].b);
-			strbuf_adds(out, "</li>");
-		}
-		strbuf_adds(out, "</ul>\n");
-	}
-	strbuf_adds(out, "<div class=\"scroll\"><table class=\"compare\"><tr><th>device</th>"
-			 "<th>pass</th><th>metric</th><th class=\"n\">run 1</th><th class=\"n\">"
-			 "this run</th><th>unit</th><th class=\"n\">change</th><th>verdict</th>"
-			 "</tr>\n");
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct compare_row *r = &c->rows[i];
-
-		strbuf_addf(out, "<tr class=\"v-%s\"><td>", r->verdict);
-		esc(out, r->device_key);
-		strbuf_adds(out, "</td><td>");
-		esc(out, r->name);
-		strbuf_adds(out, "</td><td>");
-		esc(out, r->metric);
-		strbuf_adds(out, "</td><td class=\"n\">");
-		num(out, r->a, prec_for(r->a));
-		strbuf_adds(out, "</td><td class=\"n\">");
-		num(out, r->b, prec_for(r->b));
-		strbuf_adds(out, "</td><td>");
-		esc(out, r->unit);
-		strbuf_adds(out, "</td><td class=\"n\">");
-		if (!isnan(r->change_pct))
-			strbuf_addf(out, "%+.1f%%", r->change_pct);
-		else
-			strbuf_adds(out, "-");
-		strbuf_addf(out, "</td><td>%s</td></tr>\n", r->verdict);
-	}
-	strbuf_adds(out, "</table></div>\n");
-}
-
 void html_report(struct strbuf *out, const struct html_input *in)
 {
 	const struct report_model *m = in->model;
@@ -650,9 +553,9 @@ void html_report(struct strbuf *out, const struct html_input *in)
 			 "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
 			 "<meta name=\"generator\" content=\"usbperf " USBPERF_VERSION "\">"
 			 "<title>usbperf report: ");
-	esc(out, m->runs[0].env.hostname);
+	html_esc(out, m->runs[0].env.hostname);
 	strbuf_adds(out, " ");
-	esc(out, m->runs[0].id);
+	html_esc(out, m->runs[0].id);
 	if (m->nruns > 1)
 		strbuf_addf(out, " and %zu more", m->nruns - 1);
 	strbuf_addf(out, "</title><style>%s</style></head><body>\n<header><h1>usbperf report</h1>"
@@ -660,22 +563,18 @@ void html_report(struct strbuf *out, const struct html_input *in)
 		    css);
 	strbuf_addf(out, "%zu run%s", m->nruns, m->nruns > 1 ? "s" : "");
 	strbuf_adds(out, " \u00b7 generated ");
-	esc(out, in->generated_at);
+	html_esc(out, in->generated_at);
 	strbuf_adds(out, " by usbperf " USBPERF_VERSION " \u00b7 MB/s = 10<sup>6</sup> B/s, "
 			 "Mbit/s = 10<sup>6</sup> bit/s</p></header>\n");
 	setup(out, m);
 	topology(out, m);
 	for (size_t i = 0; i < m->ndevices; i++)
 		device(out, m, i);
-	findings(out, m);
-	if (m->nruns > 1 && in->cmp) {
-		strbuf_adds(out, "<section id=\"comparison\"><h2>Comparison</h2>"
-				 "<p class=\"mut\">Every metric of each run against run 1, as "
-				 "<code>usbperf compare</code> judges it.</p>\n");
-		for (size_t i = 1; i < m->nruns; i++)
-			comparison_one(out, m, &in->cmp[i - 1], i);
-		strbuf_adds(out, "</section>\n");
-	}
+	if (in->checks)
+		html_checks(out, m, in->checks);
+	html_findings(out, m);
+	if (m->nruns > 1 && in->cmp)
+		html_comparison(out, m, in->cmp);
 	strbuf_adds(out, "<footer>Figures are what was measured on the runs above: the mean of "
 			 "the repeats, the standard deviation and the range between the slowest "
 			 "and fastest repeat. Ceilings are protocol limits of the negotiated "

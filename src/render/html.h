@@ -8,9 +8,11 @@
  *   #topology    each run's devices as a tree of buses and ports
  *   #device-N    per device: the sweep chart with ceiling and field
  *                reference, the other rates, CPU use, the figures table
+ *   #checks      with criteria or a baseline: each check and its result
  *   #findings    what usbperf concluded, per run
  *   #comparison  two or more runs: every metric against the first run
  */
+#include "core/check/check.h"
 #include "core/report/model.h"
 #include "core/run/compare.h"
 #include "util/strbuf.h"
@@ -20,6 +22,8 @@ struct html_input {
 	/* run 0 against run i + 1, for i < model->nruns - 1; NULL with one run */
 	const struct compare_result *cmp;
 	const char *generated_at; /* "2026-11-30T08:00:00Z" */
+	/* the runs held against criteria or a baseline (#checks); NULL none */
+	const struct check_result *checks;
 };
 
 void html_report(struct strbuf *out, const struct html_input *in);

@@ -55,6 +55,26 @@ expect_status 0 "text report in the C locale" env LC_ALL=C "$USBPERF" report \
 check "C locale: plain ASCII" sh -c "! LC_ALL=C grep -q '[^[:print:]]' '$WORK/out'"
 check "C locale: '#' bars and +- spread" grep -Eq 'seq-read 1M +182.4 \+-1.1 MB/s  ###### +38%' "$WORK/out"
 
+# ---- with criteria: the checks in the page, JUnit, LAVA, the exit status ----
+cat >"$WORK/crit.json" <<'J'
+{"usbperf_criteria": 1, "criteria": [
+ {"device": "0781:5583", "name": "seq-read 1M", "metric": "mb_s", "min": 175, "unit": "MB/s"}]}
+J
+expect_status 1 "report with criteria: run 3's 171 MB/s fails it" "$USBPERF" report \
+	"$FIXTURES/runs-a.json" "$FIXTURES/runs-b.json" --criteria "$WORK/crit.json" \
+	--html "$WORK/checked.html" --junit "$WORK/checked.xml"
+check "a Checks section with two passes and one failure" sh -c "grep -q '<section id=\"checks\">' \
+	'$WORK/checked.html' && [ \$(grep -o '<tr class=\"r-pass\">' '$WORK/checked.html' | wc -l) = 2 ] &&
+	[ \$(grep -o '<tr class=\"r-fail\">' '$WORK/checked.html' | wc -l) = 1 ]"
+check "the JUnit file has the failure" grep -q '<failure message="&gt;= 175 MB/s: 171 below the minimum 175"' "$WORK/checked.xml"
+if command -v xmllint >/dev/null; then
+	check "the JUnit file is well-formed" xmllint --noout "$WORK/checked.xml"
+fi
+expect_status 0 "report --lava alone: every measurement passes" "$USBPERF" report \
+	"$FIXTURES/runs-a.json" --lava
+check "stdout is LAVA signals only" sh -c "! grep -qv '^<LAVA_SIGNAL_' '$WORK/out' &&
+	[ \$(grep -c 'RESULT=pass MEASUREMENT=' '$WORK/out') = 6 ]"
+
 # ---- a real run: its JSON and the history ----
 mkdir -p "$WORK/scratch"
 expect_status 0 "a real run" "$USBPERF" run "$WORK/scratch" --quick --size 16M --time 1 \

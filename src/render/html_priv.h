@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/* What the parts of the HTML report share (render/html.c, html_verdicts.c). */
+#include "core/check/check.h"
+#include "core/report/model.h"
+#include "core/run/compare.h"
+#include "util/strbuf.h"
+
+/* escaped text, "-" for NULL */
+void html_esc(struct strbuf *out, const char *s);
+/* a number with prec decimals, "-" for NaN */
+void html_num(struct strbuf *out, double v, int prec);
+/* decimals that keep about four significant digits */
+int html_prec(double v);
+/* "high" -> "high-speed (480M)"; unknown names as they are */
+const char *html_speed_label(const char *name);
+/* "run 2" in its colour and the run's id */
+void html_run_heading(struct strbuf *out, const struct report_model *m, size_t i);
+
+void html_findings(struct strbuf *out, const struct report_model *m);
+/* cmp[i - 1]: run 0 against run i */
+void html_comparison(struct strbuf *out, const struct report_model *m,
+		     const struct compare_result *cmp);
+/* the checks (not the metrics only measured) with their results */
+void html_checks(struct strbuf *out, const struct report_model *m, const struct check_result *c);

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/* The HTML report's verdicts: findings, the comparison against run 1, the checks. */
+#include "render/html_priv.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- findings and comparison ---- */
+
+void html_findings(struct strbuf *out, const struct report_model *m)
+{
+	strbuf_adds(out, "<section id=\"findings\"><h2>Findings</h2>\n");
+	for (size_t i = 0; i < m->nruns; i++) {
+		const struct finding_list *fl = &m->runs[i].findings;
+
+		if (m->nruns > 1) {
+			strbuf_adds(out, "<h3>");
+			html_run_heading(out, m, i);
+			strbuf_adds(out, "</h3>");
+		}
+		if (!fl->n)
+			strbuf_adds(out, "<p class=\"mut\">None.</p>\n");
+		for (size_t j = 0; j < fl->n; j++) {
+			const struct finding *f = &fl->v[j];
+
+			strbuf_addf(out, "<div class=\"finding\" data-id=\"");
+			html_esc(out, f->id);
+			strbuf_addf(out, "\"><span class=\"tag sev-%s\">%s</span> <b>",
+				    !strcmp(f->severity, "warn") ? "warn" : "info", f->severity);
+			html_esc(out, f->subject);
+			strbuf_adds(out, "</b>: ");
+			html_esc(out, f->message);
+			if (f->evidence) {
+				strbuf_adds(out, "<p><span class=\"mut\">evidence:</span> <code>");
+				html_esc(out, f->evidence);
+				strbuf_adds(out, "</code></p>");
+			}
+			if (f->fix) {
+				strbuf_adds(out, "<p><span class=\"mut\">fix:</span> <code>");
+				html_esc(out, f->fix);
+				strbuf_adds(out, "</code></p>");
+			}
+			strbuf_adds(out, "</div>\n");
+		}
+	}
+	strbuf_adds(out, "</section>\n");
+}
+
+static void comparison_one(struct strbuf *out, const struct report_model *m,
+			   const struct compare_result *c, size_t b)
+{
+	strbuf_adds(out, "<h3>");
+	html_run_heading(out, m, 0);
+	strbuf_adds(out, " \u2192 ");
+	html_run_heading(out, m, b);
+	strbuf_addf(out, "</h3><p>%llu better, %llu worse, %llu same, %llu within noise, "
+			 "%llu missing, %llu new (threshold %.1f%%, and beyond 2 standard "
+			 "deviations of the difference): <b>%s</b></p>\n",
+		    (unsigned long long)c->better, (unsigned long long)c->worse,
+		    (unsigned long long)c->same, (unsigned long long)c->noise,
+		    (unsigned long long)c->missing, (unsigned long long)c->added,
+		    c->threshold_pct, c->result);
+	if (c->ncaveats) {
+		strbuf_adds(out, "<p>Differences that may explain a change:</p><ul>");
+		for (size_t i = 0; i < c->ncaveats; i++) {
+			strbuf_adds(out, "<li>");
+			html_esc(out, c->caveats[i].subject);
+			strbuf_adds(out, " ");
+			html_esc(out, c->caveats[i].what);
+			strbuf_adds(out, ": ");
+			html_esc(out, c->caveats[i].a);
+			strbuf_adds(out, " \u2192 ");
+			html_esc(out, c->caveats[i].b);
+			strbuf_adds(out, "</li>");
+		}
+		strbuf_adds(out, "</ul>\n");
+	}
+	strbuf_adds(out, "<div class=\"scroll\"><table class=\"compare\"><tr><th>device</th>"
+			 "<th>pass</th><th>metric</th><th class=\"n\">run 1</th><th class=\"n\">"
+			 "this run</th><th>unit</th><th class=\"n\">change</th><th>verdict</th>"
+			 "</tr>\n");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct compare_row *r = &c->rows[i];
+
+		strbuf_addf(out, "<tr class=\"v-%s\"><td>", r->verdict);
+		html_esc(out, r->device_key);
+		strbuf_adds(out, "</td><td>");
+		html_esc(out, r->name);
+		strbuf_adds(out, "</td><td>");
+		html_esc(out, r->metric);
+		strbuf_adds(out, "</td><td class=\"n\">");
+		html_num(out, r->a, html_prec(r->a));
+		strbuf_adds(out, "</td><td class=\"n\">");
+		html_num(out, r->b, html_prec(r->b));
+		strbuf_adds(out, "</td><td>");
+		html_esc(out, r->unit);
+		strbuf_adds(out, "</td><td class=\"n\">");
+		if (!isnan(r->change_pct))
+			strbuf_addf(out, "%+.1f%%", r->change_pct);
+		else
+			strbuf_adds(out, "-");
+		strbuf_addf(out, "</td><td>%s</td></tr>\n", r->verdict);
+	}
+	strbuf_adds(out, "</table></div>\n");
+}
+
+void html_comparison(struct strbuf *out, const struct report_model *m,
+		     const struct compare_result *cmp)
+{
+	strbuf_adds(out, "<section id=\"comparison\"><h2>Comparison</h2>"
+			 "<p class=\"mut\">Every metric of each run against run 1, as "
+			 "<code>usbperf compare</code> judges it.</p>\n");
+	for (size_t i = 1; i < m->nruns; i++)
+		comparison_one(out, m, &cmp[i - 1], i);
+	strbuf_adds(out, "</section>\n");
+}
+
+void html_checks(struct strbuf *out, const struct report_model *m, const struct check_result *c)
+{
+	strbuf_addf(out, "<section id=\"checks\"><h2>Checks</h2><p>%llu checked: %llu passed, "
+			 "%llu failed, %llu missing, %llu skipped: <b class=\"r-%s\">%s</b></p>\n",
+		    (unsigned long long)c->checked, (unsigned long long)c->passed,
+		    (unsigned long long)c->failed, (unsigned long long)c->missing,
+		    (unsigned long long)c->skipped, c->result, c->result);
+	strbuf_adds(out, "<div class=\"scroll\"><table class=\"checks\"><tr>");
+	if (m->nruns > 1)
+		strbuf_adds(out, "<th>run</th>");
+	strbuf_adds(out, "<th>device</th><th>pass</th><th>metric</th><th class=\"n\">value</th>"
+			 "<th>unit</th><th>criterion</th><th>result</th><th>note</th></tr>\n");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct check_row *r = &c->rows[i];
+
+		if (r->status == CHECK_MEASURED)
+			continue;
+		strbuf_addf(out, "<tr class=\"r-%s\">", r->result);
+		if (m->nruns > 1)
+			strbuf_addf(out, "<td>%zu</td>", r->run_index + 1);
+		strbuf_adds(out, "<td>");
+		html_esc(out, r->device_key);
+		strbuf_adds(out, "</td><td>");
+		html_esc(out, r->name);
+		strbuf_adds(out, "</td><td>");
+		html_esc(out, r->metric);
+		strbuf_adds(out, "</td><td class=\"n\">");
+		html_num(out, r->value, html_prec(r->value));
+		strbuf_adds(out, "</td><td>");
+		html_esc(out, r->unit);
+		strbuf_adds(out, "</td><td>");
+		html_esc(out, r->criterion);
+		strbuf_addf(out, "</td><td>%s</td><td>", r->result);
+		html_esc(out, r->note);
+		strbuf_adds(out, "</td></tr>\n");
+	}
+	strbuf_adds(out, "</table></div></section>\n");
+}
