@@ -377,7 +377,9 @@ static void rates_charts(struct strbuf *out, const struct report_model *m,
 			limit = d->ceiling_mb_s * 8;
 		if (!isnan(limit))
 			snprintf(label, sizeof(label), "bus ceiling %.0f %s", limit, units[u]);
-		strbuf_addf(out, "<figure><h3>%s</h3>", !strcmp(units[u], "IOPS") ? "I/O operations per second" : "Other passes: throughput");
+		strbuf_addf(out, "<figure><h3>%s</h3>",
+			    !strcmp(units[u], "IOPS") ? "I/O operations per second"
+						      : "Other passes: throughput");
 		strbuf_adds(out, "<div class=\"scroll\">");
 		svg_bar_chart(out, units[u], bars, n, m->nruns, units[u], limit, label, NAN);
 		strbuf_adds(out, "</div>");
@@ -413,7 +415,7 @@ static size_t metric_columns(const struct report_model *m, const struct rm_devic
 				continue;
 			for (size_t k = 0; k < n && !seen; k++)
 				seen = !strcmp(cols[k]->metric, x->metric) &&
-				       !strcmp(cols[k]->unit, x->unit);
+				       report_same_unit(cols[k], x);
 			if (seen)
 				continue;
 			cols = realloc(cols, (n + 1) * sizeof(*cols));
@@ -429,7 +431,7 @@ static size_t metric_columns(const struct report_model *m, const struct rm_devic
 static bool has_ceiling_share(const struct rm_device *d, const struct run_metric *col)
 {
 	return !isnan(d->ceiling_mb_s) && d->ceiling_mb_s > 0 &&
-	       (!strcmp(col->unit, "MB/s") || !strcmp(col->unit, "Mbit/s"));
+	       (report_unit_is(col, "MB/s") || report_unit_is(col, "Mbit/s"));
 }
 
 static void figure_cell(struct strbuf *out, const struct rm_device *d,
@@ -461,7 +463,7 @@ static void figure_cell(struct strbuf *out, const struct rm_device *d,
 	strbuf_adds(out, "</td>");
 	if (has_ceiling_share(d, col))
 		strbuf_addf(out, "<td class=\"n\">%.0f%%</td>",
-			    100 * x->value / (d->ceiling_mb_s * (!strcmp(x->unit, "Mbit/s") ? 8 : 1)));
+			    100 * x->value / (d->ceiling_mb_s * (report_unit_is(x, "Mbit/s") ? 8 : 1)));
 }
 
 /* one row per pass and run, one column per metric: every figure kept for it */

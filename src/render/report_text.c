@@ -128,16 +128,16 @@ static double scale_of(const struct rm_device *d, const struct run_metric *x,
 {
 	double top = 0;
 
-	if (!isnan(d->ceiling_mb_s) && !strcmp(x->unit, "MB/s"))
+	if (!isnan(d->ceiling_mb_s) && report_unit_is(x, "MB/s"))
 		return d->ceiling_mb_s;
-	if (!isnan(d->ceiling_mb_s) && !strcmp(x->unit, "Mbit/s"))
+	if (!isnan(d->ceiling_mb_s) && report_unit_is(x, "Mbit/s"))
 		return d->ceiling_mb_s * 8;
 	/* no ceiling: the device's best figure of that unit */
 	for (size_t i = 0; i < m->nruns; i++)
 		for (size_t j = 0; d->dev[i] && j < m->runs[i].nmetrics; j++) {
 			const struct run_metric *y = &m->runs[i].metrics[j];
 
-			if (!strcmp(y->device_key, d->dev[i]->key) && !strcmp(y->unit, x->unit))
+			if (!strcmp(y->device_key, d->dev[i]->key) && report_same_unit(y, x))
 				top = fmax(top, y->value);
 		}
 	return top;
@@ -145,7 +145,7 @@ static double scale_of(const struct rm_device *d, const struct run_metric *x,
 
 static bool is_rate(const struct run_metric *x)
 {
-	return !strcmp(x->unit, "MB/s") || !strcmp(x->unit, "Mbit/s") || !strcmp(x->unit, "IOPS");
+	return report_unit_is(x, "MB/s") || report_unit_is(x, "Mbit/s") || report_unit_is(x, "IOPS");
 }
 
 /* the pass's metric of run r with this unit (and "cpu" in its name for "%") */
@@ -156,7 +156,7 @@ static const struct run_metric *pass_metric(const struct run_record *r,
 		const struct run_metric *y = &r->metrics[k];
 
 		if (!strcmp(y->device_key, x->device_key) && !strcmp(y->name, x->name) &&
-		    !strcmp(y->unit, unit) && (strcmp(unit, "%") || strstr(y->metric, "cpu")))
+		    report_unit_is(y, unit) && (strcmp(unit, "%") || strstr(y->metric, "cpu")))
 			return y;
 	}
 	return NULL;
@@ -177,7 +177,7 @@ static void rate_row(struct strbuf *out, const struct report_model *m,
 {
 	const struct run_record *r = &m->runs[run];
 	const struct run_metric *iops = pass_metric(r, x, "IOPS"), *cpu = pass_metric(r, x, "%");
-	bool share = !isnan(d->ceiling_mb_s) && strcmp(x->unit, "IOPS");
+	bool share = !isnan(d->ceiling_mb_s) && !report_unit_is(x, "IOPS");
 	double scale = !isnan(d->ceiling_mb_s) && !share ? NAN : scale_of(d, x, m);
 	struct strbuf fig = STRBUF_INIT;
 	size_t cols;
@@ -185,7 +185,7 @@ static void rate_row(struct strbuf *out, const struct report_model *m,
 	strbuf_addf(&fig, "%.1f", x->value);
 	if (!isnan(x->stdev))
 		strbuf_addf(&fig, " %s%.1f", utf8 ? "\u00b1" : "+-", x->stdev);
-	strbuf_addf(&fig, " %s", x->unit);
+	strbuf_addf(&fig, " %s", report_unit(x));
 	if (m->nruns > 1)
 		strbuf_addf(out, "  %-3zu %-18s ", run + 1, x->name);
 	else

@@ -51,6 +51,21 @@ const struct run_metric *report_find_metric(const struct run_record *r, const ch
 	return NULL;
 }
 
+const char *report_unit(const struct run_metric *m)
+{
+	return m->unit ? m->unit : "";
+}
+
+bool report_unit_is(const struct run_metric *m, const char *unit)
+{
+	return !strcmp(report_unit(m), unit);
+}
+
+bool report_same_unit(const struct run_metric *a, const struct run_metric *b)
+{
+	return !strcmp(report_unit(a), report_unit(b));
+}
+
 static bool is_cpu(const struct run_metric *m)
 {
 	return m->unit && !strcmp(m->unit, "%") && strstr(m->metric, "cpu");

@@ -78,3 +78,8 @@ bool report_sweep_name(const char *name, char *ret_label, size_t label_size,
 /* the metric of a pass: run r's metric named name/metric of device d, or NULL */
 const struct run_metric *report_find_metric(const struct run_record *r, const char *device_key,
 					    const char *name, const char *metric);
+
+/* a metric's unit, "" when the record has none */
+const char *report_unit(const struct run_metric *m);
+bool report_unit_is(const struct run_metric *m, const char *unit);
+bool report_same_unit(const struct run_metric *a, const struct run_metric *b);
