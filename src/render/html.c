@@ -158,6 +158,11 @@ static void device_line(struct strbuf *out, const struct run_device *d)
 		html_esc(out, html_speed_label(d->speed));
 		strbuf_adds(out, "</span>");
 	}
+	if (d->capable_speed && d->speed && strcmp(d->capable_speed, d->speed)) {
+		strbuf_adds(out, "<span class=\"tag sev-warn\">capable of ");
+		html_esc(out, html_speed_label(d->capable_speed));
+		strbuf_adds(out, "</span>");
+	}
 	if (d->driver) {
 		strbuf_adds(out, "<span class=\"tag\">driver ");
 		html_esc(out, d->driver);
@@ -233,6 +238,36 @@ static size_t port_nodes(const struct run_record *r, char ***ret)
 	return n;
 }
 
+/* what a device's "via" says of the hub at path: "2-1 05e3:0610 high > ..." */
+static void hub_facts(struct strbuf *out, const struct run_record *r, const char *path)
+{
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < r->ndevices; i++) {
+		const char *v = r->devices[i].via;
+
+		for (; v && *v; v = strstr(v, " > ") ? strstr(v, " > ") + 3 : NULL) {
+			char vid[16], speed[16];
+
+			if (strncmp(v, path, n) || v[n] != ' ' ||
+			    sscanf(v + n + 1, "%15s %15s", vid, speed) != 2)
+				continue;
+			strbuf_adds(out, " ");
+			if (strcmp(vid, "-")) {
+				strbuf_adds(out, "<code>");
+				html_esc(out, vid);
+				strbuf_adds(out, "</code> ");
+			}
+			if (strcmp(speed, "-")) {
+				strbuf_adds(out, "<span class=\"tag\">");
+				html_esc(out, html_speed_label(speed));
+				strbuf_adds(out, "</span>");
+			}
+			return;
+		}
+	}
+}
+
 static void port_node(struct strbuf *out, const struct run_record *r, const char *path)
 {
 	for (size_t i = 0; i < r->ndevices; i++) {
@@ -243,7 +278,24 @@ static void port_node(struct strbuf *out, const struct run_record *r, const char
 	}
 	strbuf_adds(out, "<b>");
 	html_esc(out, path);
-	strbuf_adds(out, "</b> <span class=\"mut\">hub (not measured)</span>");
+	strbuf_adds(out, "</b> <span class=\"mut\">hub");
+	hub_facts(out, r, path);
+	strbuf_adds(out, " (not measured)</span>");
+}
+
+/* the controller of bus b, as a device on it recorded it */
+static void bus_controller(struct strbuf *out, const struct run_record *r, long b)
+{
+	for (size_t i = 0; i < r->ndevices; i++) {
+		const struct run_device *d = &r->devices[i];
+
+		if (usb_path(d->port_path) && strtol(d->port_path, NULL, 10) == b && d->controller) {
+			strbuf_adds(out, " <span class=\"mut\">");
+			html_esc(out, d->controller);
+			strbuf_adds(out, "</span>");
+			return;
+		}
+	}
 }
 
 static void topology_run(struct strbuf *out, const struct run_record *r)
@@ -266,6 +318,7 @@ static void topology_run(struct strbuf *out, const struct run_record *r)
 			if (bus >= 0)
 				strbuf_adds(out, "</li>\n");
 			strbuf_addf(out, "<li>USB bus <b>%ld</b>", b);
+			bus_controller(out, r, b);
 			bus = b;
 		}
 		if (d > depth)

@@ -48,6 +48,12 @@ static void device_header(struct strbuf *out, const struct rm_device *d)
 	if (f->driver)
 		strbuf_addf(out, "  %s", f->driver);
 	strbuf_addf(out, "  %s %s\n", s_or(f->kind), s_or(f->target));
+	if (f->controller || f->via)
+		strbuf_addf(out, "  attached %s%s%s\n", s_or(f->controller), f->via ? " > " : "",
+			    f->via ? f->via : "");
+	if (f->capable_speed && f->speed && strcmp(f->capable_speed, f->speed) &&
+	    usb_speed_parse(f->capable_speed, &s) == 0)
+		strbuf_addf(out, "  capable of %s: running slower than it can\n", usb_speed_label(s));
 	if (!isnan(d->ceiling_mb_s))
 		strbuf_addf(out, "  bus ceiling %.1f MB/s%s%s%s\n", d->ceiling_mb_s,
 			    d->ceiling_how ? " (" : "", d->ceiling_how ? d->ceiling_how : "",

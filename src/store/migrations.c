@@ -86,8 +86,15 @@ static const char schema_v1[] =
 	");\n"
 	"CREATE INDEX baselines_by_run ON baselines (run);\n";
 
+/* how each device hangs off its controller: for the report's topology */
+static const char schema_v2[] =
+	"ALTER TABLE devices ADD COLUMN capable_speed TEXT;\n"
+	"ALTER TABLE devices ADD COLUMN controller TEXT;\n"
+	"ALTER TABLE devices ADD COLUMN via TEXT;\n";
+
 const struct migration store_migrations[] = {
 	{1, schema_v1},
+	{2, schema_v2},
 };
 const size_t store_nmigrations = sizeof(store_migrations) / sizeof(store_migrations[0]);
 

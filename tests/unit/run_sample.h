@@ -46,6 +46,9 @@ static inline void sample_run(struct run_record *r, const char *id, const char *
 	d->speed = sample_dup("super");
 	d->driver = sample_dup("uas");
 	d->ceiling_mb_s = 484.848;
+	d->capable_speed = sample_dup("super");
+	d->controller = sample_dup("xhci_hcd 0000:00:14.0");
+	d->via = sample_dup("2 05e3:0610 super");
 	d = run_record_add_device(r);
 	d->key = sample_dup("host");
 	d->kind = sample_dup("host-disk");

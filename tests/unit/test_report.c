@@ -100,7 +100,10 @@ static void two_runs(struct run_record *r)
 	metric(&r[0], "2-1", "rand-read 4K Q1", "iops", "IOPS", 2000, 1900, 2100);
 	metric(&r[0], "2-1", "seq-read 64K", "lat_p99_us", "us", 900, NAN, NAN);
 	metric(&r[0], "host", "seq-read 1M", "mb_s", "MB/s", 1500, NAN, NAN);
-	device(&r[1], "1-1.4.1", "1-1.4.1", "S1", "high", "usb-storage");
+	d = device(&r[1], "1-1.4.1", "1-1.4.1", "S1", "high", "usb-storage");
+	d->capable_speed = dup("super");
+	d->controller = dup("ehci-pci 0000:00:1d.0");
+	d->via = dup("1-1 8087:0024 high > 1-1.4 05e3:0608 high");
 	d = device(&r[1], "1-1.2", "1-1.2", "S2", "high", "uas");
 	free(d->kind);
 	d->kind = dup("usb-storage (read-only)"); /* what run says of a raw device */
@@ -255,12 +258,15 @@ static void test_html(void **state)
 			fail_msg("no section %s", id);
 	}
 	/* 1-1 and 1-1.4 are hubs seen only in the paths, 1-1.2 sorts before 1-1.4 */
-	hub = strstr(sb.buf, "<b>1-1</b> <span class=\"mut\">hub (not measured)");
+	hub = strstr(sb.buf, "<b>1-1</b> <span class=\"mut\">hub <code>8087:0024</code>");
 	assert_non_null(hub);
 	sib = strstr(hub, "<b>1-1.2</b>");
 	leaf = strstr(hub, "<b>1-1.4.1</b>");
 	assert_non_null(sib);
-	assert_non_null(strstr(hub, "<b>1-1.4</b> <span class=\"mut\">hub"));
+	assert_non_null(strstr(hub, "<b>1-1.4</b> <span class=\"mut\">hub <code>05e3:0608</code> "
+				    "<span class=\"tag\">high-speed (480M)</span> (not measured)"));
+	assert_non_null(strstr(sb.buf, "USB bus <b>1</b> <span class=\"mut\">ehci-pci 0000:00:1d.0"));
+	assert_non_null(strstr(sb.buf, "<span class=\"tag sev-warn\">capable of SuperSpeed"));
 	assert_non_null(leaf);
 	assert_true(sib < leaf);
 	/* untrusted strings never reach the page raw */
@@ -281,9 +287,18 @@ static void test_html(void **state)
 	report_text(&sb, &m, &c, false);
 	assert_non_null(strstr(sb.buf, "bus ceiling 484.8 MB/s"));
 	assert_non_null(strstr(sb.buf, "run 2 against run 1: regression"));
+
 	/* 4K, 64K, 1M of run 1's seq-read on one scale: 20, 150, 300 of 300 */
 	if (!strstr(sb.buf, "1 seq-read   .=#  best 300.0 MB/s at 1M"))
 		fail_msg("no sparkline in:\n%s", sb.buf);
+	/* run 2 alone: where its stick hangs, and that it could go faster */
+	report_model_release(&m);
+	assert_int_equal(report_model_build(&r[1], 1, &m), 0);
+	strbuf_reset(&sb);
+	report_text(&sb, &m, NULL, false);
+	assert_non_null(strstr(sb.buf, "  attached ehci-pci 0000:00:1d.0 > 1-1 8087:0024 high > 1-1.4 "
+				       "05e3:0608 high\n"
+				       "  capable of SuperSpeed Gen 1 (5G): running slower than it can\n"));
 	strbuf_release(&sb);
 	compare_result_release(&c);
 	report_model_release(&m);

@@ -333,12 +333,10 @@ static void test_columns_follow_field_tables(void **state)
 static void test_migrations(void **state)
 {
 	static const char *const bad_tail = "CREATE TABLE t3 (x); SELECT nonsense FROM nowhere;";
-	struct migration m[] = {
-		store_migrations[0],
-		{2, "CREATE TABLE extra (x);"},
-		{3, bad_tail},
-	};
+	const int v = store_schema_version();
+	struct migration m[16];
 	struct store *s = open_new("migrate.db");
+	size_t n = store_nmigrations;
 
 	(void)state;
 	/* a new file: at the current version, marked as ours, the step logged */
@@ -354,15 +352,49 @@ static void test_migrations(void **state)
 	assert_int_equal(query_int(s->db, "SELECT count(*) FROM migrations"), store_nmigrations);
 	assert_int_equal(query_int(s->db, "SELECT count(*) FROM runs"), 1);
 	/* later steps apply in order, each whole or not at all */
-	assert_true(store_migrate(s, m, ARRAY_SIZE(m)) < 0);
-	assert_int_equal(query_int(s->db, "PRAGMA user_version"), 2);
+	assert_true(n + 2 <= ARRAY_SIZE(m));
+	memcpy(m, store_migrations, n * sizeof(*m));
+	m[n] = (struct migration){v + 1, "CREATE TABLE extra (x);"};
+	m[n + 1] = (struct migration){v + 2, bad_tail};
+	assert_true(store_migrate(s, m, n + 2) < 0);
+	assert_int_equal(query_int(s->db, "PRAGMA user_version"), v + 1);
 	assert_int_equal(query_int(s->db, "SELECT count(*) FROM extra"), 0);
 	assert_int_equal(query_int(s->db, "SELECT count(*) FROM sqlite_master WHERE name='t3'"), 0);
-	assert_int_equal(query_int(s->db, "SELECT max(version) FROM migrations"), 2);
+	assert_int_equal(query_int(s->db, "SELECT max(version) FROM migrations"), v + 1);
 	/* a database from a newer usbperf is not touched */
 	assert_int_equal(sqlite3_exec(s->db, "PRAGMA user_version = 99", NULL, NULL, NULL), 0);
 	store_close(s);
 	assert_int_equal(store_open(path_in("migrate.db"), &s), -EPROTONOSUPPORT);
+}
+
+/* a history written by the first release opens, upgrades, and its runs read back */
+static void test_upgrade_from_v1(void **state)
+{
+	static const char run_v1[] =
+		"PRAGMA user_version = 1;"
+		"INSERT INTO migrations VALUES (1, '2026-11-01T00:00:00Z', '0.1.0');"
+		"INSERT INTO runs (pk, id, started_at) VALUES (1, 'old', '2026-11-01T00:00:00Z');"
+		"INSERT INTO devices (run, seq, \"key\", speed) VALUES (1, 0, '2-1', 'high');";
+	struct run_record r;
+	struct store *s;
+	sqlite3 *db;
+
+	(void)state;
+	assert_int_equal(sqlite3_open(path_in("v1.db"), &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, store_migrations[0].sql, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, run_v1, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open(path_in("v1.db"), &s), 0);
+	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(store_load_run(s, "old", &r), 0);
+	assert_int_equal(r.ndevices, 1);
+	assert_string_equal(r.devices[0].speed, "high");
+	assert_null(r.devices[0].capable_speed); /* added in v2: unknown for old runs */
+	assert_null(r.devices[0].via);
+	run_record_release(&r);
+	/* and new runs, with every field, go in beside it */
+	save_sample(s, "new", "2026-11-30T05:12:00Z");
+	store_close(s);
 }
 
 /* two processes creating one database at once: one migrates, the other waits */
@@ -530,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_baselines),
 		cmocka_unit_test(test_columns_follow_field_tables),
 		cmocka_unit_test(test_migrations),
+		cmocka_unit_test(test_upgrade_from_v1),
 		cmocka_unit_test(test_concurrent_create),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_second_connection),

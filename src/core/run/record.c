@@ -83,6 +83,7 @@ void run_record_release(struct run_record *r)
 
 		free(d->key), free(d->kind), free(d->target), free(d->vid_pid), free(d->serial);
 		free(d->product), free(d->port_path), free(d->speed), free(d->driver);
+		free(d->capable_speed), free(d->controller), free(d->via);
 	}
 	free(r->devices);
 	for (i = 0; i < r->nmetrics; i++) {

@@ -34,6 +34,15 @@ struct run_device {
 	char *speed;	 /* negotiated: "high", "super" */
 	char *driver;	 /* "uas", "usb-storage", "cdc_ncm" */
 	double ceiling_mb_s; /* bulk payload ceiling of the link, NaN off USB */
+	char *capable_speed; /* the fastest it says it can do (BOS, else bcdUSB): "super" */
+	char *controller;    /* the host controller of its bus: "xhci_hcd 0000:00:14.0" */
+	/*
+	 * The hubs between the root hub and the device, nearest the root first,
+	 * each "PATH VID:PID SPEED" (unknowns as "-"), joined by " > ":
+	 * "2-1 05e3:0610 high > 2-1.4 05e3:0608 high". NULL: directly on a root
+	 * port (or off USB).
+	 */
+	char *via;
 };
 
 /* one figure: e.g. device "2-1", test "disk", name "seq-read 1M", metric "mb_s" */

@@ -36,6 +36,9 @@ static const struct field device_fields[] = {
 	S(struct run_device, driver, "driver", "driver", T),
 	FIELD(struct run_device, ceiling_mb_s, "ceiling_mb_s", "ceiling", "MB/s", FT_DBL, 1,
 	      T | FF_OPTIONAL),
+	S(struct run_device, capable_speed, "capable_speed", "capable of", 0),
+	S(struct run_device, controller, "controller", "controller", 0),
+	S(struct run_device, via, "via", "via hubs", 0),
 };
 
 /* units differ from row to row: the unit is a column, not a header */

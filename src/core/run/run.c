@@ -352,12 +352,64 @@ static void make_id(struct run_record *rec, time_t now)
 	rec->started_at = run_strdup(ts);
 }
 
+static const struct usb_device *usb_dev_at(const struct usb_topology *t, const char *path)
+{
+	for (size_t i = 0; path && i < t->ndev; i++)
+		if (!strcmp(t->dev[i].path, path))
+			return &t->dev[i];
+	return NULL;
+}
+
+/* "2-1 05e3:0610 high > 2-1.4 05e3:0608 high": the hubs from the root down */
+static char *hubs_above(const struct usb_topology *t, const struct usb_device *u)
+{
+	struct strbuf sb = STRBUF_INIT, hop = STRBUF_INIT;
+
+	for (u = usb_dev_at(t, u->parent); u && !u->is_root_hub; u = usb_dev_at(t, u->parent)) {
+		strbuf_reset(&hop);
+		strbuf_addf(&hop, "%s %s %s%s%s", u->path, u->vid_pid ? u->vid_pid : "-",
+			    u->speed_name ? u->speed_name : "-", sb.len ? " > " : "", sb.buf);
+		strbuf_reset(&sb);
+		strbuf_adds(&sb, hop.buf);
+	}
+	strbuf_release(&hop);
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}
+
+/* how each USB device hangs off its controller: what the report's topology draws */
+static void usb_facts(struct run_record *rec, const struct usb_topology *t)
+{
+	for (size_t i = 0; i < rec->ndevices; i++) {
+		struct run_device *d = &rec->devices[i];
+		const struct usb_device *u = usb_dev_at(t, d->port_path);
+
+		if (!u)
+			continue;
+		if (!d->serial)
+			d->serial = run_strdup(u->serial);
+		d->capable_speed = run_strdup(u->capable_name);
+		d->via = hubs_above(t, u);
+		for (size_t j = 0; j < t->nctl && !d->controller; j++) {
+			struct strbuf sb = STRBUF_INIT;
+
+			if (t->ctl[j].busnum != u->busnum)
+				continue;
+			strbuf_addf(&sb, "%s %s", t->ctl[j].driver ? t->ctl[j].driver : "-",
+				    t->ctl[j].name ? t->ctl[j].name : "-");
+			d->controller = strbuf_detach(&sb);
+		}
+	}
+}
+
 /* the device a report was measured on: from the USB lookup, else the host */
 static void add_device(struct run_result *r, struct run_plan_item *it,
-		       const struct disk_report *rep, const struct usb_topology *t)
+		       const struct disk_report *rep)
 {
 	struct run_device *d = run_record_add_device(&r->rec);
-	size_t i;
 
 	if (rep->on_usb) {
 		free(it->device_key);
@@ -370,9 +422,6 @@ static void add_device(struct run_result *r, struct run_plan_item *it,
 		d->speed = run_strdup(rep->usb.speed_name);
 		d->driver = run_strdup(rep->usb.driver);
 		d->ceiling_mb_s = rep->usb.ceiling_mb_s;
-		for (i = 0; i < t->ndev; i++)
-			if (!strcmp(t->dev[i].path, rep->usb.device))
-				d->serial = run_strdup(t->dev[i].serial);
 	} else {
 		/* off USB, a named target is known by its path: unique in the run, stable across runs */
 		if (!it->device_key)
@@ -546,7 +595,7 @@ int run_execute(const struct run_options *o, struct run_result *ret, char **ret_
 			free(why);
 			continue;
 		}
-		add_device(&r, &r.plan[i], &r.disks[r.ndisks], &t);
+		add_device(&r, &r.plan[i], &r.disks[r.ndisks]);
 		add_rows(&r, &r.plan[i], &r.disks[r.ndisks]);
 		add_irq_metric(&r, &r.plan[i], &r.disks[r.ndisks], irqs);
 		for (j = 0; j < r.disks[r.ndisks].nwarnings; j++)
@@ -576,6 +625,7 @@ int run_execute(const struct run_options *o, struct run_result *ret, char **ret_
 			goto fail;
 	}
 	/* how devices are attached and what the system will distort, then the figures */
+	usb_facts(&r.rec, &t);
 	usb_topology_findings(&t, &r.rec.findings);
 	sysinfo_findings(&si, &r.rec.findings);
 	r.rec.duration_s = (double)(clock_now_ns() - t0) / 1e9;

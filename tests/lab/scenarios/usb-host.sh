@@ -71,6 +71,10 @@ check() { # check DIR: assertions on what the guest wrote
 		ok "report: the high-speed and SuperSpeed ceilings drawn" || bad "report: ceilings missing"
 	grep -q 'field reference 25-35 MB/s' "$o/report.html" &&
 		ok "report: the USB 2.0 disk field reference band" || bad "report: no field reference"
+	jq_check "$o/run.json" 'all(.devices[]; .controller != null and (.controller | test("^(xhci_hcd|ehci-pci) "))) and ([.devices[] | select(.capable_speed != .speed) | .serial] | sort) == ["LABEHCI", "LABUSB2PORT"]' \
+		"run: each device's controller; the two SuperSpeed disks at 480 say what they could do"
+	grep -q '<span class="tag sev-warn">capable of SuperSpeed' "$o/report.html" &&
+		ok "report: the disks below their speed are marked" || bad "report: no capable-of mark"
 	[ "$(grep -c '^  bus ceiling' "$o/report.txt")" = 4 ] &&
 		ok "report: text names each disk's ceiling" || bad "report: text ceilings"
 }
