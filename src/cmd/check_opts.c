@@ -83,35 +83,14 @@ bool check_opts_any(const struct check_opts *o)
 	return o->criteria || o->baseline || o->junit || o->lava;
 }
 
+static int parse_criteria(const char *buf, size_t len, void *ctx, struct strbuf *err)
+{
+	return criteria_parse(buf, len, ctx, err);
+}
+
 static int load_criteria(const char *file, struct criteria *ret)
 {
-	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
-	int r;
-
-	if (fd < 0) {
-		r = -errno;
-		log_error("cannot open criteria '%s': %s", file, strerror(-r));
-		/* a path the user gave that is not there: bad input */
-		return -EINVAL;
-	}
-	r = read_fd_all(fd, CRITERIA_MAX_BYTES, &buf);
-	close(fd);
-	if (r == -EFBIG)
-		log_error("invalid criteria '%s': larger than %u MiB", file,
-			  CRITERIA_MAX_BYTES >> 20);
-	else if (r < 0)
-		log_error("cannot read criteria '%s': %s", file, strerror(-r));
-	if (r == 0) {
-		r = criteria_parse(buf.buf, buf.len, ret, &err);
-		if (r == -EINVAL)
-			log_error("invalid criteria '%s': %s", file, err.buf);
-		else if (r < 0)
-			log_error("cannot read criteria '%s': %s", file, strerror(-r));
-	}
-	strbuf_release(&buf);
-	strbuf_release(&err);
-	return r < 0 && r != -ENOMEM ? -EINVAL : r;
+	return load_input("criteria", file, CRITERIA_MAX_BYTES, parse_criteria, ret);
 }
 
 static int load_baseline(const char *name, const char *db, struct run_record *ret)

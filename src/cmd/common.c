@@ -2,6 +2,7 @@
 #include "cmd/common.h"
 #include "util/snapshot.h"
 #include "util/strbuf.h"
+#include "util/sysroot.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -205,4 +206,40 @@ void bad_option(const char *cmd, int ret, char **argv)
 	else
 		log_error("%s: unknown option '%s' (see 'usbperf %s -h')", cmd, word.buf, cmd);
 	strbuf_release(&word);
+}
+
+int load_input(const char *what, const char *file, size_t max,
+	       int (*parse)(const char *buf, size_t len, void *ctx, struct strbuf *err),
+	       void *ctx)
+{
+	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
+	bool is_stdin = !strcmp(file, "-");
+	int fd = is_stdin ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
+	int r;
+
+	if (fd < 0) {
+		r = -errno;
+		log_error("cannot open %s '%s': %s", what, file, strerror(-r));
+		/* a path the user gave that is not there: bad input */
+		return r == -ENOENT || r == -ENOTDIR ? -EINVAL : r;
+	}
+	r = read_fd_all(fd, max, &buf);
+	if (!is_stdin)
+		close(fd);
+	if (r == -EFBIG) {
+		log_error("invalid %s '%s': larger than %zu MiB", what, file, max >> 20);
+		r = -EINVAL;
+	} else if (r < 0) {
+		log_error("cannot read %s '%s': %s", what, file, strerror(-r));
+	}
+	if (r == 0) {
+		r = parse(buf.buf, buf.len, ctx, &err);
+		if (r == -EINVAL)
+			log_error("invalid %s '%s': %s", what, file, err.buf);
+		else if (r < 0)
+			log_error("cannot read %s '%s': %s", what, file, strerror(-r));
+	}
+	strbuf_release(&buf);
+	strbuf_release(&err);
+	return r;
 }

@@ -2,6 +2,7 @@
 #pragma once
 /* What every subcommand shares: global options, error reporting, writing the result. */
 #include "render/field.h"
+#include "util/strbuf.h"
 
 #include <getopt.h>
 #include <stdbool.h>
@@ -55,6 +56,16 @@ int emit_report(const struct global_opts *g, const struct report *r);
 int emit_schema(const struct global_opts *g, const struct report *r);
 /* Text rendered by the command itself (a tree) to stdout or --output. */
 int emit_text(const struct global_opts *g, const char *buf, size_t len);
+
+/*
+ * A file the user named ('-': stdin), at most max bytes, handed to parse
+ * (which fills err when it refuses, returning -EINVAL). One line logged on
+ * any failure: "cannot open WHAT 'FILE': ...", "invalid WHAT 'FILE': why".
+ * 0; -EINVAL for bad input (missing, too large, refused: exit 2); -errno.
+ */
+int load_input(const char *what, const char *file, size_t max,
+	       int (*parse)(const char *buf, size_t len, void *ctx, struct strbuf *err),
+	       void *ctx);
 
 /* Write buf to path atomically (aside, then rename); logs and returns -errno on failure. */
 int write_file_atomic(const char *path, const char *buf, size_t len);

@@ -2,6 +2,7 @@
 /* usbperf import FILE: add the runs of an export file to the history. */
 #include "cmd/commands.h"
 #include "cmd/db.h"
+#include "cmd/runs_arg.h"
 #include "core/run/record_json.h"
 #include "util/signals.h"
 #include "util/sysroot.h"
@@ -16,8 +17,9 @@ void usage_import(void)
 {
 	printf("usage: usbperf import FILE [options]\n"
 	       "\n"
-	       "Add the runs of FILE (written by 'usbperf export'; '-' reads stdin) to the\n"
-	       "history, creating it if needed. Runs whose id is already there are skipped,\n"
+	       "Add the runs of FILE to the history, creating it if needed: an export\n"
+	       "('usbperf export'), or one run as 'run -F json' or 'show -F json' wrote it;\n"
+	       "'-' reads stdin. Runs whose id is already there are skipped,\n"
 	       "so importing the same file twice, or overlapping files from several boards,\n"
 	       "is harmless. The whole file is checked first: if any run in it is malformed,\n"
 	       "nothing is imported and the error says where. Each run is saved in one\n"
@@ -61,38 +63,6 @@ static int parse_args(int argc, char **argv, struct global_opts *g, const char *
 	return 0;
 }
 
-/* the file's runs, every one checked; logs the one-line error */
-static int read_runs(const char *file, struct run_record **ret, size_t *ret_n)
-{
-	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
-	bool is_stdin = !strcmp(file, "-");
-	int fd = is_stdin ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
-	int r;
-
-	if (fd < 0) {
-		log_error("cannot open '%s': %s", file, strerror(errno));
-		return -errno;
-	}
-	r = read_fd_all(fd, RUN_EXPORT_MAX_BYTES, &buf);
-	if (!is_stdin)
-		close(fd);
-	if (r == -EFBIG)
-		log_error("invalid export '%s': larger than %u MiB", file,
-			  RUN_EXPORT_MAX_BYTES >> 20);
-	else if (r < 0)
-		log_error("cannot read '%s': %s", file, strerror(-r));
-	if (r == 0) {
-		r = run_export_parse(buf.buf, buf.len, ret, ret_n, &err);
-		if (r == -EINVAL)
-			log_error("invalid export '%s': %s", file, err.buf);
-		else if (r < 0)
-			log_error("cannot read '%s': %s", file, strerror(-r));
-	}
-	strbuf_release(&buf);
-	strbuf_release(&err);
-	return r < 0 ? -EINVAL : 0;
-}
-
 static int save_all(struct store *s, const struct run_record *v, size_t n,
 		    struct import_summary *sum)
 {
@@ -127,8 +97,9 @@ int cmd_import(int argc, char **argv, struct global_opts *g)
 	if (check_output(g) < 0)
 		return EXIT_USAGE;
 	/* a bad file is refused before the history is even created */
-	if (read_runs(file, &v, &n) < 0)
-		return EXIT_USAGE;
+	r = runs_load_file(file, &v, &n);
+	if (r < 0)
+		return r == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
 	r = db_open(db, true, &s);
 	if (r < 0) {
 		run_records_free(v, n);

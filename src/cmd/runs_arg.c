@@ -3,13 +3,10 @@
 #include "cmd/runs_arg.h"
 #include "cmd/db.h"
 #include "core/run/record_json.h"
-#include "util/sysroot.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static bool is_file_arg(const char *a)
 {
@@ -18,37 +15,23 @@ static bool is_file_arg(const char *a)
 	return !strcmp(a, "-") || strchr(a, '/') || (n > 5 && !strcmp(a + n - 5, ".json"));
 }
 
-/* the runs of one file; one line logged on failure */
-static int load_file(const char *file, struct run_record **ret, size_t *ret_n)
-{
-	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
-	bool is_stdin = !strcmp(file, "-");
-	int fd = is_stdin ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
-	int r;
+struct runs_out {
+	struct run_record **v;
+	size_t *n;
+};
 
-	if (fd < 0) {
-		r = -errno;
-		log_error("cannot open '%s': %s", file, strerror(-r));
-		return r == -ENOENT ? -EINVAL : r;
-	}
-	r = read_fd_all(fd, RUN_EXPORT_MAX_BYTES, &buf);
-	if (!is_stdin)
-		close(fd);
-	if (r == -EFBIG)
-		log_error("invalid run file '%s': larger than %u MiB", file,
-			  RUN_EXPORT_MAX_BYTES >> 20);
-	else if (r < 0)
-		log_error("cannot read '%s': %s", file, strerror(-r));
-	if (r == 0) {
-		r = run_document_parse(buf.buf, buf.len, ret, ret_n, &err);
-		if (r == -EINVAL)
-			log_error("invalid run file '%s': %s", file, err.buf);
-		else if (r < 0)
-			log_error("cannot read '%s': %s", file, strerror(-r));
-	}
-	strbuf_release(&buf);
-	strbuf_release(&err);
-	return r < 0 && r != -ENOMEM ? -EINVAL : r;
+static int parse_runs(const char *buf, size_t len, void *ctx, struct strbuf *err)
+{
+	struct runs_out *o = ctx;
+
+	return run_document_parse(buf, len, o->v, o->n, err);
+}
+
+int runs_load_file(const char *file, struct run_record **ret, size_t *ret_n)
+{
+	struct runs_out o = {ret, ret_n};
+
+	return load_input("run file", file, RUN_EXPORT_MAX_BYTES, parse_runs, &o);
 }
 
 /* "last": the newest run */
@@ -96,7 +79,7 @@ int runs_load(const char *db, char *const *args, size_t n, struct run_record **r
 
 	for (size_t i = 0; i < n && r == 0; i++) {
 		if (is_file_arg(args[i])) {
-			r = load_file(args[i], &v, &nv);
+			r = runs_load_file(args[i], &v, &nv);
 			if (r == 0) {
 				r = append(&all, &nall, v, nv);
 				if (r < 0)

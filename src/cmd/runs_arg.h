@@ -26,3 +26,6 @@
  */
 int runs_load(const char *db, char *const *args, size_t n, struct run_record **ret,
 	      size_t *ret_n);
+
+/* The runs of one file (an export, a record, a run report; '-' for stdin), as above. */
+int runs_load_file(const char *file, struct run_record **ret, size_t *ret_n);

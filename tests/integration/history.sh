@@ -116,6 +116,9 @@ check "export: the runs as written in the fixtures" \
 expect_status 0 "import into a fresh database" "$USBPERF" import "$WORK/all.json" --db "$WORK/fresh.db"
 expect_status 0 "export the fresh one" "$USBPERF" export --db "$WORK/fresh.db" -o "$WORK/again.json"
 check "round trip: identical documents" cmp -s "$WORK/all.json" "$WORK/again.json"
+expect_status 0 "show one run as JSON" u show "$A" -F json -o "$WORK/one.json"
+expect_status 0 "import that single record" "$USBPERF" import "$WORK/one.json" --db "$WORK/one.db" -F json
+jq_check "$WORK/out" '.import.imported == 1' "a record as show writes it imports too"
 expect_status 0 "export one run, named twice" u export 20261205 "$B2"
 jq_check "$WORK/out" "[.runs[].id] == [\"$B2\"]" "export RUN: that run once"
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Criteria files: strict JSON in, validated criteria out (criteria.h). */
 #include "core/check/criteria.h"
+#include "util/jsonin.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -12,39 +13,12 @@
 #include <string.h>
 
 /* a message quotes what the file said: one printable line of bounded length */
-#define CRITERIA_ERROR_MAX 300
 
 static const char *const of_names[] = {[OF_MEAN] = "mean", [OF_MIN] = "min", [OF_MAX] = "max"};
 
 const char *criterion_of_name(enum criterion_of of)
 {
 	return of_names[of];
-}
-
-__attribute__((format(printf, 3, 4))) static int crit_error(struct strbuf *err, const char *where,
-							    const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return -EINVAL;
-	strbuf_reset(err);
-	if (where)
-		strbuf_addf(err, "%s: ", where);
-	va_start(ap, fmt);
-	strbuf_vaddf(err, fmt, ap);
-	va_end(ap);
-	for (size_t i = 0; i < err->len; i++)
-		if ((unsigned char)err->buf[i] < 0x20 || err->buf[i] == 0x7f)
-			err->buf[i] = '?';
-	if (err->len > CRITERIA_ERROR_MAX) {
-		err->len = CRITERIA_ERROR_MAX - 3;
-		while (err->len && ((unsigned char)err->buf[err->len] & 0xc0) == 0x80)
-			err->len--;
-		err->buf[err->len] = '\0';
-		strbuf_adds(err, "...");
-	}
-	return -EINVAL;
 }
 
 static void criterion_release(struct criterion *c)
@@ -71,16 +45,16 @@ static int get_string(struct json_object *v, const char *key, const char *where,
 	size_t len;
 
 	if (!json_object_is_type(v, json_type_string))
-		return crit_error(err, where, "'%s' is not a string", key);
+		return jsonin_error(err, where, "'%s' is not a string", key);
 	len = (size_t)json_object_get_string_len(v);
 	if (len == 0)
-		return crit_error(err, where, "'%s' is empty", key);
+		return jsonin_error(err, where, "'%s' is empty", key);
 	if (len > CRITERIA_MAX_STRING)
-		return crit_error(err, where, "'%s' is longer than %d bytes", key,
+		return jsonin_error(err, where, "'%s' is longer than %d bytes", key,
 				  CRITERIA_MAX_STRING);
 	for (size_t i = 0; i < len; i++)
 		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			return crit_error(err, where, "'%s' contains a control character", key);
+			return jsonin_error(err, where, "'%s' contains a control character", key);
 	*ret = strdup(s);
 	return *ret ? 0 : -ENOMEM;
 }
@@ -91,11 +65,11 @@ static int get_number(struct json_object *v, const char *key, const char *where,
 	double d;
 
 	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
-		return crit_error(err, where, "'%s' is not a number", key);
+		return jsonin_error(err, where, "'%s' is not a number", key);
 	d = json_object_get_double(v);
 	/* json-c reads NaN and Infinity even when strict: JSON has neither */
 	if (!isfinite(d))
-		return crit_error(err, where, "'%s' is not a finite number", key);
+		return jsonin_error(err, where, "'%s' is not a finite number", key);
 	*ret = d;
 	return 0;
 }
@@ -111,7 +85,7 @@ static int get_of(struct json_object *v, const char *where, enum criterion_of *r
 				*ret = (enum criterion_of)i;
 				return 0;
 			}
-	return crit_error(err, where, "'of' is not \"mean\", \"min\" or \"max\"");
+	return jsonin_error(err, where, "'of' is not \"mean\", \"min\" or \"max\"");
 }
 
 /* one key of a criterion; -ENOENT: not a criterion key */
@@ -143,7 +117,7 @@ static int criterion_key(const char *key, struct json_object *v, const char *whe
 		return get_of(v, where, &c->of, err);
 	if (!strcmp(key, "optional")) {
 		if (!json_object_is_type(v, json_type_boolean))
-			return crit_error(err, where, "'optional' is not true or false");
+			return jsonin_error(err, where, "'optional' is not true or false");
 		c->optional = json_object_get_boolean(v);
 		return 0;
 	}
@@ -159,13 +133,13 @@ static int criterion_key(const char *key, struct json_object *v, const char *whe
 static int criterion_check(const struct criterion *c, const char *where, struct strbuf *err)
 {
 	if (!c->metric)
-		return crit_error(err, where, "no 'metric'");
+		return jsonin_error(err, where, "no 'metric'");
 	if (isnan(c->min) && isnan(c->max) && isnan(c->min_ceiling_pct))
-		return crit_error(err, where, "needs one of 'min', 'max', 'min_ceiling_pct'");
+		return jsonin_error(err, where, "needs one of 'min', 'max', 'min_ceiling_pct'");
 	if (!isnan(c->min) && !isnan(c->max) && c->min > c->max)
-		return crit_error(err, where, "'min' %g is greater than 'max' %g", c->min, c->max);
+		return jsonin_error(err, where, "'min' %g is greater than 'max' %g", c->min, c->max);
 	if (!isnan(c->min_ceiling_pct) && !(c->min_ceiling_pct > 0 && c->min_ceiling_pct <= 100))
-		return crit_error(err, where, "'min_ceiling_pct' %g is not above 0 and at most 100",
+		return jsonin_error(err, where, "'min_ceiling_pct' %g is not above 0 and at most 100",
 				  c->min_ceiling_pct);
 	return 0;
 }
@@ -179,14 +153,14 @@ static int criterion_from_json(struct json_object *o, size_t index, struct crite
 	*c = (struct criterion){.min = NAN, .max = NAN, .min_ceiling_pct = NAN, .index = index};
 	snprintf(where, sizeof(where), "criteria[%zu]", index);
 	if (!json_object_is_type(o, json_type_object))
-		return crit_error(err, where, "not an object");
+		return jsonin_error(err, where, "not an object");
 	json_object_object_foreach(o, key, val)
 	{
 		if (json_object_is_type(val, json_type_null))
-			return crit_error(err, where, "'%s' is null", key);
+			return jsonin_error(err, where, "'%s' is null", key);
 		r = criterion_key(key, val, where, c, err);
 		if (r == -ENOENT)
-			return crit_error(err, where, "unknown key '%s'", key);
+			return jsonin_error(err, where, "unknown key '%s'", key);
 		if (r < 0)
 			return r;
 	}
@@ -212,7 +186,7 @@ static int check_unique_ids(const struct criteria *c, struct strbuf *err)
 		snprintf(where, sizeof(where), "criteria[%zu]", i);
 		for (size_t j = 0; j < i; j++)
 			if (c->v[j].id && !strcmp(c->v[i].id, c->v[j].id))
-				return crit_error(err, where, "id '%s' is already criteria[%zu]'s",
+				return jsonin_error(err, where, "id '%s' is already criteria[%zu]'s",
 						  c->v[i].id, j);
 	}
 	return 0;
@@ -220,40 +194,11 @@ static int check_unique_ids(const struct criteria *c, struct strbuf *err)
 
 static int parse_json(const char *buf, size_t len, struct json_object **ret, struct strbuf *err)
 {
-	struct json_tokener *tok;
-	struct json_object *root;
-	size_t end;
+	int r = jsonin_parse(buf, len, CRITERIA_MAX_BYTES, ret, err);
 
-	if (len > CRITERIA_MAX_BYTES)
-		return crit_error(err, NULL, "larger than %u MiB", CRITERIA_MAX_BYTES >> 20);
-	tok = json_tokener_new();
-	if (!tok)
-		return -ENOMEM;
-	/* strict: no comments, NaN or single quotes; valid UTF-8 only */
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS |
-					JSON_TOKENER_VALIDATE_UTF8);
-	root = json_tokener_parse_ex(tok, buf, (int)len);
-	if (!root) {
-		enum json_tokener_error e = json_tokener_get_error(tok);
-
-		json_tokener_free(tok);
-		/* a document that is only "null" parses to NULL too */
-		if (e == json_tokener_success)
-			return crit_error(err, NULL, "not a criteria file (null)");
-		return crit_error(err, NULL, "not JSON (%s)",
-				  e == json_tokener_continue ? "unexpected end"
-							     : json_tokener_error_desc(e));
-	}
-	end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	while (end < len && strchr(" \t\r\n", buf[end]))
-		end++;
-	if (end != len) {
-		json_object_put(root);
-		return crit_error(err, NULL, "not JSON (trailing data at byte %zu)", end);
-	}
-	*ret = root;
-	return 0;
+	if (r == -ENODATA)
+		return jsonin_error(err, NULL, "not a criteria file (null)");
+	return r;
 }
 
 static int check_header(struct json_object *root, struct json_object **ret_list, struct strbuf *err)
@@ -263,27 +208,27 @@ static int check_header(struct json_object *root, struct json_object **ret_list,
 	if (!json_object_is_type(root, json_type_object) ||
 	    !json_object_object_get_ex(root, "usbperf_criteria", &v) ||
 	    !json_object_is_type(v, json_type_int))
-		return crit_error(err, NULL,
+		return jsonin_error(err, NULL,
 				  "not a criteria file (no \"usbperf_criteria\": %d at the top)",
 				  CRITERIA_FORMAT);
 	if (json_object_get_int64(v) != CRITERIA_FORMAT)
-		return crit_error(err, NULL, "criteria format %lld, this usbperf reads %d",
+		return jsonin_error(err, NULL, "criteria format %lld, this usbperf reads %d",
 				  (long long)json_object_get_int64(v), CRITERIA_FORMAT);
 	json_object_object_foreach(root, key, val)
 	{
 		if (!strcmp(key, "description") && !json_object_is_type(val, json_type_string))
-			return crit_error(err, NULL, "'description' is not a string");
+			return jsonin_error(err, NULL, "'description' is not a string");
 		if (strcmp(key, "usbperf_criteria") && strcmp(key, "criteria") &&
 		    strcmp(key, "description"))
-			return crit_error(err, NULL, "unknown key '%s'", key);
+			return jsonin_error(err, NULL, "unknown key '%s'", key);
 	}
 	if (!json_object_object_get_ex(root, "criteria", &list) ||
 	    !json_object_is_type(list, json_type_array))
-		return crit_error(err, NULL, "no 'criteria' array");
+		return jsonin_error(err, NULL, "no 'criteria' array");
 	if (json_object_array_length(list) == 0)
-		return crit_error(err, NULL, "'criteria' is empty: a gate that checks nothing");
+		return jsonin_error(err, NULL, "'criteria' is empty: a gate that checks nothing");
 	if (json_object_array_length(list) > CRITERIA_MAX)
-		return crit_error(err, NULL, "more than %d criteria", CRITERIA_MAX);
+		return jsonin_error(err, NULL, "more than %d criteria", CRITERIA_MAX);
 	*ret_list = list;
 	return 0;
 }

@@ -2,7 +2,7 @@
 /* Run records to and from JSON, driven by the field tables (record_fields.h). */
 #include "core/run/record_json.h"
 #include "core/run/record_fields.h"
-#include "core/run/record_priv.h"
+#include "util/jsonin.h"
 #include "version.h"
 
 #include <errno.h>
@@ -105,11 +105,11 @@ static int str_from_json(struct json_object *v, const struct field *f, void *p, 
 	char *copy;
 
 	if (!json_object_is_type(v, json_type_string))
-		return run_error(err, where, "'%s' is not a string", f->key);
+		return jsonin_error(err, where, "'%s' is not a string", f->key);
 	if (len > RUN_MAX_STRING)
-		return run_error(err, where, "'%s' is longer than %d bytes", f->key, RUN_MAX_STRING);
+		return jsonin_error(err, where, "'%s' is longer than %d bytes", f->key, RUN_MAX_STRING);
 	if (strlen(s) != len)
-		return run_error(err, where, "'%s' contains a NUL character", f->key);
+		return jsonin_error(err, where, "'%s' contains a NUL character", f->key);
 	copy = strdup(s);
 	if (!copy)
 		return -ENOMEM;
@@ -124,26 +124,26 @@ static int num_from_json(struct json_object *v, const struct field *f, void *p, 
 
 	if (f->type == FT_DBL) {
 		if (!is_int && !json_object_is_type(v, json_type_double))
-			return run_error(err, where, "'%s' is not a number", f->key);
+			return jsonin_error(err, where, "'%s' is not a number", f->key);
 		/* json-c reads NaN and Infinity even when strict: JSON has neither */
 		if (!isfinite(json_object_get_double(v)))
-			return run_error(err, where, "'%s' is not a finite number", f->key);
+			return jsonin_error(err, where, "'%s' is not a finite number", f->key);
 		*(double *)p = json_object_get_double(v);
 		return 0;
 	}
 	if (!is_int)
-		return run_error(err, where, "'%s' is not an integer", f->key);
+		return jsonin_error(err, where, "'%s' is not an integer", f->key);
 	if (f->type == FT_INT) {
 		/* json-c clamps beyond int64: a clamped value is out of range */
 		int64_t i = json_object_get_int64(v);
 
 		if (i == INT64_MAX || i == INT64_MIN)
-			return run_error(err, where, "'%s' is out of range", f->key);
+			return jsonin_error(err, where, "'%s' is out of range", f->key);
 		*(int64_t *)p = i;
 		return 0;
 	}
 	if (json_object_get_int64(v) < 0 || json_object_get_uint64(v) > INT64_MAX)
-		return run_error(err, where, "'%s' is out of range (0 to 2^63-1)", f->key);
+		return jsonin_error(err, where, "'%s' is out of range (0 to 2^63-1)", f->key);
 	*(uint64_t *)p = json_object_get_uint64(v);
 	return 0;
 }
@@ -155,7 +155,7 @@ static int field_from_json(struct json_object *v, const struct field *f, void *r
 
 	if (f->type == FT_BOOL) {
 		if (!json_object_is_type(v, json_type_boolean))
-			return run_error(err, where, "'%s' is not true or false", f->key);
+			return jsonin_error(err, where, "'%s' is not true or false", f->key);
 		*(bool *)p = json_object_get_boolean(v);
 		return 0;
 	}
@@ -186,7 +186,7 @@ static int fields_from_json(struct json_object *o, const struct record_desc *d, 
 	/* an absent key reads as null; of a repeated key, json-c keeps the last */
 	fields_set_unknown(d, rec);
 	if (!json_object_is_type(o, json_type_object))
-		return run_error(err, where, "not an object");
+		return jsonin_error(err, where, "not an object");
 	json_object_object_foreach(o, key, val)
 	{
 		size_t i;
@@ -200,14 +200,14 @@ static int fields_from_json(struct json_object *o, const struct record_desc *d, 
 			if (r < 0)
 				return r;
 		} else if (!in_list(key, extra)) {
-			return run_error(err, where, "unknown key '%s'", key);
+			return jsonin_error(err, where, "unknown key '%s'", key);
 		}
 	}
 	for (size_t i = 0; i < d->nfields; i++) {
 		const struct field *f = &d->fields[i];
 
 		if (f->type == FT_BOOL && !json_object_object_get_ex(o, f->key, NULL))
-			return run_error(err, where, "no '%s'", f->key);
+			return jsonin_error(err, where, "no '%s'", f->key);
 	}
 	return 0;
 }
@@ -218,9 +218,9 @@ static int array_member(struct json_object *o, const char *key, size_t max,
 	struct json_object *a = NULL;
 
 	if (!json_object_object_get_ex(o, key, &a) || !json_object_is_type(a, json_type_array))
-		return run_error(err, NULL, "no '%s' array", key);
+		return jsonin_error(err, NULL, "no '%s' array", key);
 	if (json_object_array_length(a) > max)
-		return run_error(err, NULL, "more than %zu %s", max, key);
+		return jsonin_error(err, NULL, "more than %zu %s", max, key);
 	*ret = a;
 	return 0;
 }
@@ -272,7 +272,7 @@ static int finding_from_json(struct json_object *o, struct finding_list *l, cons
 	int ret = fields_from_json(o, &finding_desc, &t, NULL, where, err);
 
 	if (ret == 0 && (!t.severity || (strcmp(t.severity, "info") && strcmp(t.severity, "warn"))))
-		ret = run_error(err, where, "'severity' is not \"info\" or \"warn\"");
+		ret = jsonin_error(err, where, "'severity' is not \"info\" or \"warn\"");
 	if (ret == 0)
 		finding_add(l, strcmp(t.severity, "warn") ? FINDING_INFO : FINDING_WARN, t.id,
 			    t.subject, t.message, t.evidence, t.fix);
@@ -303,7 +303,7 @@ int run_record_from_json(struct json_object *o, struct run_record *ret, struct s
 	rc = fields_from_json(o, &run_info_desc, &r, parts, NULL, err);
 	fields_set_unknown(&run_env_desc, &r.env);
 	if (rc == 0 && !json_object_object_get_ex(o, "env", &env))
-		rc = run_error(err, NULL, "no 'env' object");
+		rc = jsonin_error(err, NULL, "no 'env' object");
 	if (rc == 0)
 		rc = fields_from_json(env, &run_env_desc, &r.env, NULL, "env", err);
 	if (rc == 0)
@@ -351,38 +351,11 @@ void run_records_free(struct run_record *v, size_t n)
 static int parse_document(const char *buf, size_t len, struct json_object **ret,
 			  struct strbuf *err)
 {
-	struct json_tokener *tok;
-	struct json_object *root;
-	size_t end;
+	int r = jsonin_parse(buf, len, RUN_EXPORT_MAX_BYTES, ret, err);
 
-	if (len > RUN_EXPORT_MAX_BYTES || len > INT32_MAX)
-		return run_error(err, NULL, "larger than %u MiB", RUN_EXPORT_MAX_BYTES >> 20);
-	tok = json_tokener_new();
-	if (!tok)
-		return -ENOMEM;
-	/* strict: no comments, NaN or single quotes; valid UTF-8 only */
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS |
-					    JSON_TOKENER_VALIDATE_UTF8);
-	root = json_tokener_parse_ex(tok, buf, (int)len);
-	if (!root) {
-		enum json_tokener_error e = json_tokener_get_error(tok);
-
-		json_tokener_free(tok);
-		return run_error(err, NULL, "not JSON (%s)",
-			    e == json_tokener_continue ? "unexpected end"
-						       : json_tokener_error_desc(e));
-	}
-	end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	/* trailing whitespace is fine; anything else is not */
-	while (end < len && strchr(" \t\r\n", buf[end]))
-		end++;
-	if (end != len) {
-		json_object_put(root);
-		return run_error(err, NULL, "not JSON (trailing data at byte %zu)", end);
-	}
-	*ret = root;
-	return 0;
+	if (r == -ENODATA)
+		return jsonin_error(err, NULL, "not a usbperf run, export or report (null)");
+	return r;
 }
 
 static int check_header(struct json_object *root, struct json_object **ret_runs,
@@ -393,16 +366,16 @@ static int check_header(struct json_object *root, struct json_object **ret_runs,
 	if (!json_object_is_type(root, json_type_object) ||
 	    !json_object_object_get_ex(root, "usbperf_export", &v) ||
 	    !json_object_is_type(v, json_type_int))
-		return run_error(err, NULL, "not a usbperf export (no \"usbperf_export\" version)");
+		return jsonin_error(err, NULL, "not a usbperf export (no \"usbperf_export\" version)");
 	if (json_object_get_int64(v) != RUN_EXPORT_FORMAT)
-		return run_error(err, NULL, "export format %lld, this usbperf reads %d",
+		return jsonin_error(err, NULL, "export format %lld, this usbperf reads %d",
 			    (long long)json_object_get_int64(v), RUN_EXPORT_FORMAT);
 	json_object_object_foreach(root, key, val)
 	{
 		if (!strcmp(key, "usbperf") && !json_object_is_type(val, json_type_string))
-			return run_error(err, NULL, "'usbperf' is not a string");
+			return jsonin_error(err, NULL, "'usbperf' is not a string");
 		if (strcmp(key, "usbperf_export") && strcmp(key, "usbperf") && strcmp(key, "runs"))
-			return run_error(err, NULL, "unknown key '%s'", key);
+			return jsonin_error(err, NULL, "unknown key '%s'", key);
 	}
 	return array_member(root, "runs", RUN_EXPORT_MAX_RUNS, ret_runs, err);
 }
@@ -429,7 +402,7 @@ static int check_unique_ids(const struct run_record *v, size_t n, struct strbuf 
 	qsort(s, n, sizeof(*s), cmp_id);
 	for (size_t i = 1; i < n && r == 0; i++)
 		if (!strcmp(s[i - 1]->id, s[i]->id))
-			r = run_error(err, NULL, "run '%s' appears twice", s[i]->id);
+			r = jsonin_error(err, NULL, "run '%s' appears twice", s[i]->id);
 	free(s);
 	return r;
 }
@@ -449,7 +422,7 @@ static int records_from(struct json_object *root, struct json_object *runs,
 			/* the run's own message, placed in the file */
 			char *inner = strbuf_detach(err);
 
-			run_error(err, NULL, "runs[%zu]: %s", i, inner);
+			jsonin_error(err, NULL, "runs[%zu]: %s", i, inner);
 			free(inner);
 		}
 	}
@@ -494,7 +467,7 @@ static int record_from_run_report(struct json_object *root, struct json_object *
 
 	if (!json_object_object_get_ex(root, "run", &info) ||
 	    !json_object_is_type(info, json_type_object))
-		return run_error(err, NULL, "no 'run' object");
+		return jsonin_error(err, NULL, "no 'run' object");
 	rec = json_object_new_object();
 	env = json_object_new_object();
 	if (!rec || !env) {
@@ -528,7 +501,7 @@ int run_document_parse(const char *buf, size_t len, struct run_record **ret, siz
 	if (r < 0)
 		return r;
 	if (!json_object_is_type(root, json_type_object))
-		r = run_error(err, NULL, "not a usbperf run, export or report");
+		r = jsonin_error(err, NULL, "not a usbperf run, export or report");
 	else if (json_object_object_get_ex(root, "usbperf_export", NULL))
 		r = check_header(root, &runs, err);
 	else if (json_object_object_get_ex(root, "command", &v) &&
@@ -537,7 +510,7 @@ int run_document_parse(const char *buf, size_t len, struct run_record **ret, siz
 		r = record_from_run_report(root, &rec, err);
 	else if (!json_object_object_get_ex(root, "id", NULL) ||
 		 !json_object_object_get_ex(root, "env", NULL))
-		r = run_error(err, NULL, "not a usbperf run, export or report (written by "
+		r = jsonin_error(err, NULL, "not a usbperf run, export or report (written by "
 					 "'usbperf run -F json', 'show -F json' or 'export')");
 	if (r == 0)
 		r = records_from(rec ? rec : root, runs, ret, ret_n, err);

@@ -2,7 +2,7 @@
 /* What every stored, exported and imported run satisfies (record_json.h). */
 #include "core/run/record_fields.h"
 #include "core/run/record_json.h"
-#include "core/run/record_priv.h"
+#include "util/jsonin.h"
 #include "util/utctime.h"
 
 #include <ctype.h>
@@ -12,34 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define RUN_ERROR_MAX 240
-
-int run_error(struct strbuf *err, const char *where, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err)
-		return -EINVAL;
-	strbuf_reset(err);
-	if (where && *where)
-		strbuf_addf(err, "%s: ", where);
-	va_start(ap, fmt);
-	strbuf_vaddf(err, fmt, ap);
-	va_end(ap);
-	for (size_t i = 0; i < err->len; i++)
-		if ((unsigned char)err->buf[i] < 0x20 || err->buf[i] == 0x7f)
-			err->buf[i] = '?';
-	if (err->len > RUN_ERROR_MAX) {
-		err->len = RUN_ERROR_MAX - 3;
-		/* not inside a UTF-8 sequence */
-		while (err->len && ((unsigned char)err->buf[err->len] & 0xc0) == 0x80)
-			err->len--;
-		err->buf[err->len] = '\0';
-		strbuf_adds(err, "...");
-	}
-	return -EINVAL;
-}
 
 bool run_id_valid(const char *id)
 {
@@ -65,11 +37,11 @@ static int strings_ok(const struct record_desc *d, const void *rec, const char *
 		if (!s)
 			continue;
 		if (strlen(s) > RUN_MAX_STRING)
-			return run_error(err, where, "'%s' is longer than %d bytes", f->key,
+			return jsonin_error(err, where, "'%s' is longer than %d bytes", f->key,
 				       RUN_MAX_STRING);
 		for (; *s; s++)
 			if ((unsigned char)*s < 0x20 || *s == 0x7f)
-				return run_error(err, where, "'%s' contains a control character",
+				return jsonin_error(err, where, "'%s' contains a control character",
 					       f->key);
 	}
 	return 0;
@@ -86,17 +58,17 @@ static int run_ok(const struct run_record *r, struct strbuf *err)
 	if (ret < 0)
 		return ret;
 	if (!r->id)
-		return run_error(err, NULL, "no 'id'");
+		return jsonin_error(err, NULL, "no 'id'");
 	if (!run_id_valid(r->id))
-		return run_error(err, NULL, "'id' '%s' is not 1 to %d letters, digits or ._:+- "
+		return jsonin_error(err, NULL, "'id' '%s' is not 1 to %d letters, digits or ._:+- "
 				     "(not starting with -)", r->id, RUN_ID_MAX);
 	if (!r->started_at || utc_time_parse(r->started_at, &t) < 0)
-		return run_error(err, NULL, "'started_at' is not a UTC time YYYY-MM-DDTHH:MM:SSZ");
+		return jsonin_error(err, NULL, "'started_at' is not a UTC time YYYY-MM-DDTHH:MM:SSZ");
 	if (isinf(r->duration_s) || r->duration_s < 0)
-		return run_error(err, NULL, "'duration_s' is not a duration in seconds");
+		return jsonin_error(err, NULL, "'duration_s' is not a duration in seconds");
 	if (r->ndevices > RUN_MAX_DEVICES || r->nmetrics > RUN_MAX_METRICS ||
 	    r->findings.n > RUN_MAX_FINDINGS)
-		return run_error(err, NULL, "more than %d devices, %d metrics or %d findings",
+		return jsonin_error(err, NULL, "more than %d devices, %d metrics or %d findings",
 			       RUN_MAX_DEVICES, RUN_MAX_METRICS, RUN_MAX_FINDINGS);
 	return 0;
 }
@@ -121,16 +93,16 @@ static int devices_ok(const struct run_record *r, const char ***ret_keys, struct
 		snprintf(where, sizeof(where), "devices[%zu]", i);
 		ret = strings_ok(&run_device_desc, d, where, err);
 		if (ret == 0 && !d->key)
-			ret = run_error(err, where, "no 'key'");
+			ret = jsonin_error(err, where, "no 'key'");
 		if (ret == 0 && (isinf(d->ceiling_mb_s) || d->ceiling_mb_s < 0))
-			ret = run_error(err, where, "'ceiling_mb_s' is not a rate");
+			ret = jsonin_error(err, where, "'ceiling_mb_s' is not a rate");
 		keys[i] = d->key;
 	}
 	if (ret == 0)
 		qsort(keys, r->ndevices, sizeof(*keys), cmp_str);
 	for (size_t i = 1; i < r->ndevices && ret == 0; i++)
 		if (!strcmp(keys[i - 1], keys[i]))
-			ret = run_error(err, NULL, "two devices have the key '%s'", keys[i]);
+			ret = jsonin_error(err, NULL, "two devices have the key '%s'", keys[i]);
 	if (ret < 0) {
 		free(keys);
 		return ret;
@@ -152,18 +124,18 @@ static int metric_ok(const struct run_metric *m, const char **keys, size_t nkeys
 	if (ret < 0)
 		return ret;
 	if (!m->device_key || !m->test || !m->name || !m->metric)
-		return run_error(err, where, "'device_key', 'test', 'name' and 'metric' are needed");
+		return jsonin_error(err, where, "'device_key', 'test', 'name' and 'metric' are needed");
 	if (!bsearch(&m->device_key, keys, nkeys, sizeof(*keys), cmp_str))
-		return run_error(err, where, "'device_key' '%s' names no device of the run",
+		return jsonin_error(err, where, "'device_key' '%s' names no device of the run",
 			       m->device_key);
 	if (isinf(m->value) || isinf(m->min) || isinf(m->max))
-		return run_error(err, where, "'value', 'min' and 'max' must be finite");
+		return jsonin_error(err, where, "'value', 'min' and 'max' must be finite");
 	if (bad_spread(m->stdev))
-		return run_error(err, where, "'stdev' is negative");
+		return jsonin_error(err, where, "'stdev' is negative");
 	if (m->min > m->max) /* false when either is NaN */
-		return run_error(err, where, "'min' is above 'max'");
+		return jsonin_error(err, where, "'min' is above 'max'");
 	if (m->repeats == 0 || (m->repeats != U64_UNKNOWN && m->repeats > INT64_MAX))
-		return run_error(err, where, "'repeats' is not a count of 1 or more");
+		return jsonin_error(err, where, "'repeats' is not a count of 1 or more");
 	return 0;
 }
 
@@ -195,7 +167,7 @@ static int metrics_unique(const struct run_record *r, struct strbuf *err)
 	qsort(s, r->nmetrics, sizeof(*s), cmp_metric_identity);
 	for (size_t i = 1; i < r->nmetrics && ret == 0; i++)
 		if (!cmp_metric_identity(&s[i - 1], &s[i]))
-			ret = run_error(err, NULL, "metric '%s' of '%s' %s '%s' appears twice",
+			ret = jsonin_error(err, NULL, "metric '%s' of '%s' %s '%s' appears twice",
 				      s[i]->metric, s[i]->device_key, s[i]->test, s[i]->name);
 	free(s);
 	return ret;
@@ -214,9 +186,9 @@ static int findings_ok(const struct finding_list *l, struct strbuf *err)
 		if (ret < 0)
 			return ret;
 		if (!f->severity || (strcmp(f->severity, "info") && strcmp(f->severity, "warn")))
-			return run_error(err, where, "'severity' is not \"info\" or \"warn\"");
+			return jsonin_error(err, where, "'severity' is not \"info\" or \"warn\"");
 		if (!f->id || !f->message)
-			return run_error(err, where, "'id' and 'message' are needed");
+			return jsonin_error(err, where, "'id' and 'message' are needed");
 	}
 	return 0;
 }

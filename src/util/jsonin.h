@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/*
+ * Reading JSON that comes from outside (export files, criteria files): one
+ * strict parse, and one way to say what is wrong with it. json-c does the
+ * parsing; these add the rules every such file follows here.
+ */
+#include "util/strbuf.h"
+
+#include <json-c/json.h>
+#include <stddef.h>
+
+/* what an error message may grow to: one line a terminal can take */
+#define JSONIN_ERROR_MAX 240
+
+/*
+ * err = "where: message" (no prefix when where is NULL or empty); returns
+ * -EINVAL. The message quotes what a file said (keys, ids), so it is made
+ * one line of printable text and cut to JSONIN_ERROR_MAX bytes (not inside a
+ * UTF-8 sequence). err may be NULL.
+ */
+__attribute__((format(printf, 3, 4))) int jsonin_error(struct strbuf *err, const char *where,
+						      const char *fmt, ...);
+
+/*
+ * buf as one strict JSON document (no comments, NaN or single quotes; valid
+ * UTF-8; only whitespace after it), at most max bytes. 0; -EINVAL with the
+ * reason in err ("larger than 1 MiB", "not JSON (unexpected end)");
+ * -ENODATA for the document "null" (the caller says what it wanted);
+ * -ENOMEM. *ret is the caller's to put.
+ */
+int jsonin_parse(const char *buf, size_t len, size_t max, struct json_object **ret,
+		 struct strbuf *err);
