@@ -1,13 +1,14 @@
 # Scenario usb-host: QEMU's emulated devices on real host-side drivers.
 #   xHCI (8 USB 2 ports, 4 of them also SuperSpeed): a Bulk-Only disk and a UAS
 #   disk at 5 Gbit/s, a Bulk-Only disk on a USB 2-only port, a hub with a
-#   keyboard behind it, a CDC Ethernet adapter (switched to RNDIS later);
+#   keyboard and a Bulk-Only disk (full speed) behind it, a CDC Ethernet
+#   adapter (switched to RNDIS later);
 #   EHCI: one more disk at 480 Mbit/s.
 MODULES="xhci_pci ehci_pci usb_storage uas sd_mod usbhid hid_generic cdc_ether rndis_host"
 
 qemu_args() { # qemu_args DIR: devices, their backing files created in DIR
 	local d
-	for d in bot uas usb2port ehci; do truncate -s 64M "$1/$d.img"; done
+	for d in bot uas usb2port ehci hub; do truncate -s 64M "$1/$d.img"; done
 	echo -device qemu-xhci,id=xhci,p2=8,p3=4 \
 		-drive if=none,id=bot,file="$1/bot.img",format=raw \
 		-device usb-storage,bus=xhci.0,port=1,drive=bot,serial=LABBOT \
@@ -15,6 +16,8 @@ qemu_args() { # qemu_args DIR: devices, their backing files created in DIR
 		-device usb-uas,id=uasdev,bus=xhci.0,port=2,serial=LABUAS \
 		-device scsi-hd,bus=uasdev.0,drive=uas \
 		-device usb-hub,bus=xhci.0,port=3 -device usb-kbd,bus=xhci.0,port=3.1 \
+		-drive if=none,id=hub,file="$1/hub.img",format=raw \
+		-device usb-storage,bus=xhci.0,port=3.2,drive=hub,serial=LABHUB \
 		-netdev user,id=n,restrict=on -device usb-net,bus=xhci.0,port=4,netdev=n \
 		-drive if=none,id=usb2port,file="$1/usb2port.img",format=raw \
 		-device usb-storage,bus=xhci.0,port=5,drive=usb2port,serial=LABUSB2PORT \
@@ -35,9 +38,9 @@ check() { # check DIR: assertions on what the guest wrote
 	jq_check "$L" "$(dev LABEHCI) | .speed == \"high\"" "EHCI disk at 480"
 	jq_check "$L" "($(dev LABBOT) | .path) as \$p | [.interfaces[] | select(.device == \$p) | .driver] == [\"usb-storage\"]" "BOT disk bound to usb-storage"
 	jq_check "$L" "($(dev LABUAS) | .path) as \$p | [.interfaces[] | select(.device == \$p) | .driver] == [\"uas\"]" "UAS disk bound to uas"
-	jq_check "$L" '[.nodes[] | select(.kind == "disk")] | length == 4 and all(.[]; .name | test("^sd[a-z]$"))' "four USB disks mapped to /dev/sdX"
+	jq_check "$L" '[.nodes[] | select(.kind == "disk")] | length == 5 and all(.[]; .name | test("^sd[a-z]$"))' "five USB disks mapped to /dev/sdX"
 	jq_check "$L" '[.devices[] | select(.class == "hub" and .depth == 1)] | length == 1' "hub on port 3"
-	jq_check "$L" '.devices[] | select(.parent != null and (.parent | test("-3$"))) | .depth == 2 and .speed == "full"' "keyboard behind the hub, full speed"
+	jq_check "$L" '[.devices[] | select(.parent != null and (.parent | test("-3$")))] | length == 2 and all(.[]; .depth == 2 and .speed == "full")' "keyboard and disk behind the hub, full speed"
 	jq_check "$L" '[.interfaces[] | select(.driver == "usbhid")] | length >= 1' "keyboard bound to usbhid"
 	jq_check "$L" '[.nodes[] | select(.kind == "hidraw")] | length >= 1' "keyboard hidraw node"
 	jq_check "$L" '[.interfaces[] | select(.driver == "cdc_ether")] | length == 2' "usb-net (control and data interfaces) bound to cdc_ether"
@@ -50,31 +53,35 @@ check() { # check DIR: assertions on what the guest wrote
 	jq_check "$o/sysinfo.json" '.usb.usbcore_loaded == true and .usb.usbfs_memory_mb == 16' "sysinfo: usbcore and usbfs_memory_mb"
 	for d in "$o"/disk-sd?.json; do
 		n=$(basename "$d" .json)
-		jq_check "$d" '.results[0].mb_s > 0 and .target.usb_device != null and (.target.usb_ceiling_mb_s == 53.248 or (.target.usb_ceiling_mb_s | floor) == 484) and .results[0].ceiling_mb_s == .target.usb_ceiling_mb_s and .results[0].efficiency_pct > 0' "$n: read, on USB, with its ceiling and efficiency"
+		jq_check "$d" '.results[0].mb_s > 0 and .target.usb_device != null and (.target.usb_ceiling_mb_s == 1.216 or .target.usb_ceiling_mb_s == 53.248 or (.target.usb_ceiling_mb_s | floor) == 484) and .results[0].ceiling_mb_s == .target.usb_ceiling_mb_s and .results[0].efficiency_pct > 0' "$n: read, on USB, with its ceiling and efficiency"
 	done
-	jq_check "$o/run.json" '(.plan | length) == 4 and all(.plan[]; .read_only and (.target | test("^/dev/sd[a-d]$")) and (.device | test("^[0-9]+-[0-9]+$")))' "run: the four unmounted USB disks, read-only"
-	jq_check "$o/run.json" '(.devices | length) == 4 and all(.devices[]; .speed != null and .driver != null and .ceiling_mb_s > 0 and (.vid_pid == "46f4:0001" or .vid_pid == "46f4:0003"))' "run: devices with id, speed, driver, ceiling"
-	jq_check "$o/run.json" 'all(.results[]; .op == "read" and .mb_s > 0 and .efficiency_pct > 0) and (.results | length) == 20' "run: five read passes each, with efficiency"
+	jq_check "$o/run.json" '(.plan | length) == 5 and all(.plan[]; .read_only and (.target | test("^/dev/sd[a-e]$")) and (.device | test("^[0-9]+-[0-9.]+$")))' "run: the five unmounted USB disks, read-only"
+	jq_check "$o/run.json" '(.devices | length) == 5 and all(.devices[]; .speed != null and .driver != null and .ceiling_mb_s > 0 and (.vid_pid == "46f4:0001" or .vid_pid == "46f4:0003"))' "run: devices with id, speed, driver, ceiling"
+	jq_check "$o/run.json" 'all(.results[]; .op == "read" and .mb_s > 0 and .efficiency_pct > 0) and (.results | length) == 25' "run: five read passes each, with efficiency"
 	jq_check "$o/run.json" '[.findings[].id] | index("usb.speed_below_capability") != null' "run: carries the attachment findings"
-	jq_check "$o/run.json" '[.metrics[] | select(.metric == "irq_per_mb")] | length == 4 and all(.[]; .value > 0 and .unit == "IRQ/MB")' "run: the controller's interrupts per MB, per disk"
+	jq_check "$o/run.json" '[.metrics[] | select(.metric == "irq_per_mb")] | length == 5 and all(.[]; .value > 0 and .unit == "IRQ/MB")' "run: the controller's interrupts per MB, per disk"
 	jq_check "$o/history.json" '(.runs | length) == 1' "run saved in the history (SQLite in the static binary)"
-	jq_check "$o/show.json" '[.devices[].speed] | sort == ["high", "high", "super", "super"]' "show: the four devices with their speeds"
-	jq_check "$o/disk-summary.json" 'length == 4 and (map(.driver) | sort) == ["uas", "usb-storage", "usb-storage", "usb-storage"]' "disk ran on all four USB disks (uas and usb-storage)"
+	jq_check "$o/show.json" '[.devices[].speed] | sort == ["full", "high", "high", "super", "super"]' "show: the five devices with their speeds"
+	jq_check "$o/disk-summary.json" 'length == 5 and (map(.driver) | sort) == ["uas", "usb-storage", "usb-storage", "usb-storage", "usb-storage"]' "disk ran on all five USB disks (uas and usb-storage)"
 	# the report of that run, read back from its JSON on the host
 	if "$USBPERF_STATIC" report "$o/run.json" --html "$o/report.html" &&
 		LANG=C.UTF-8 "$USBPERF_STATIC" report "$o/run.json" >"$o/report.txt"; then
 		ok "report: HTML and text of the guest's run"
 	else bad "report: exit $?"; fi
 	n=$(grep -o '<section class="device" id="device-[0-9]*"' "$o/report.html" | wc -l)
-	[ "$n" = 4 ] && ok "report: a section per USB disk" || bad "report: $n device sections, wanted 4"
+	[ "$n" = 5 ] && ok "report: a section per USB disk" || bad "report: $n device sections, wanted 5"
 	grep -q 'bus ceiling 53.2 MB/s' "$o/report.html" && grep -q 'bus ceiling 484.8 MB/s' "$o/report.html" &&
 		ok "report: the high-speed and SuperSpeed ceilings drawn" || bad "report: ceilings missing"
 	grep -q 'field reference 25-35 MB/s' "$o/report.html" &&
 		ok "report: the USB 2.0 disk field reference band" || bad "report: no field reference"
-	jq_check "$o/run.json" 'all(.devices[]; .controller != null and (.controller | test("^(xhci_hcd|ehci-pci) "))) and ([.devices[] | select(.capable_speed != .speed) | .serial] | sort) == ["LABEHCI", "LABUSB2PORT"]' \
+	jq_check "$o/run.json" 'all(.devices[]; .controller != null and (.controller | test("^(xhci_hcd|ehci-pci) "))) and ([.devices[] | select(.capable_speed != null and .capable_speed != .speed) | .serial] | sort) == ["LABEHCI", "LABUSB2PORT"]' \
 		"run: each device's controller; the two SuperSpeed disks at 480 say what they could do"
 	grep -q '<span class="tag sev-warn">capable of SuperSpeed' "$o/report.html" &&
 		ok "report: the disks below their speed are marked" || bad "report: no capable-of mark"
-	[ "$(grep -c '^  bus ceiling' "$o/report.txt")" = 4 ] &&
+	jq_check "$o/run.json" '[.devices[] | select(.via != null) | [.serial, .via]] == [["LABHUB", "1-3 0409:55aa full"]]' "run: the disk behind the hub says which hub it is reached through"
+	grep -q '<b>1-3</b> <span class="mut">hub <code>0409:55aa</code> <span class="tag">full-speed' "$o/report.html" &&
+		grep -q '<b>1-3.2</b> QEMU USB HARDDRIVE' "$o/report.html" &&
+		ok "report: the hub drawn with its id and speed, the disk below it" || bad "report: no hub in the topology"
+	[ "$(grep -c '^  bus ceiling' "$o/report.txt")" = 5 ] &&
 		ok "report: text names each disk's ceiling" || bad "report: text ceilings"
 }
