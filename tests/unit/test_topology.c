@@ -228,9 +228,15 @@ static void test_lab_usb_host(void **state)
 	assert_near(d->bulk_ceiling_mb_s, 53.248, 1e-12);
 	d = by_serial(&t, "LABEHCI");
 	assert_int_equal(d->speed, USB_SPEED_HIGH);
+	/* behind QEMU's full-speed hub on port 3 */
+	d = by_serial(&t, "LABHUB");
+	assert_int_equal(d->speed, USB_SPEED_FULL);
+	assert_int_equal(d->depth, 2);
+	assert_string_equal(d->parent, "1-3");
+	assert_near(d->bulk_ceiling_mb_s, 1.216, 1e-12);
 	for (i = 0; i < t.nnode; i++)
 		disks += !strcmp(t.node[i].kind, "disk");
-	assert_int_equal(disks, 4);
+	assert_int_equal(disks, 5);
 	usb_topology_findings(&t, &fl);
 	assert_int_equal(count_findings(&fl, "usb.speed_below_capability"), 2);
 	assert_int_equal(count_findings(&fl, "usb.storage_bot"), 1);
