@@ -564,7 +564,9 @@ static uint8_t *build_repeated(size_t n, const uint8_t *head, size_t head_len, c
 	size_t len = 18 + head_len + n * unit_len, i;
 	uint8_t *b = malloc(len);
 
-	assert_non_null(b);
+	/* abort(), not assert_non_null(): gcc -O2 then knows b is not NULL below */
+	if (!b)
+		abort();
 	memcpy(b, keyboard, 18);
 	memcpy(b + 18, head, head_len);
 	for (i = 0; i < n; i++)
