@@ -40,6 +40,8 @@ static const char css[] =
 	".sev-info{background:#eef}"
 	".v-worse{color:var(--warn);font-weight:600}.v-better{color:var(--ok);font-weight:600}"
 	".r-fail,.r-missing{color:var(--warn);font-weight:600}.r-pass{color:var(--ok)}"
+	".bar{display:inline-block;width:90px;height:.7em;background:#e8e8e8;vertical-align:middle}"
+	".bar>span{display:block;height:100%;background:#1f5fa8}"
 	".finding{margin:.5em 0 .8em}.finding p{margin:.1em 0 .1em 1em}"
 	"code{font:13px ui-monospace,monospace;background:#f4f4f4;padding:0 3px;overflow-wrap:anywhere}"
 	"footer{margin-top:2em;font-size:.9em;color:var(--mut)}"
@@ -83,6 +85,86 @@ void html_run_heading(struct strbuf *out, const struct report_model *m, size_t i
 	strbuf_adds(out, "<code>");
 	html_esc(out, m->runs[i].id);
 	strbuf_adds(out, "</code>");
+}
+
+/* ---- at a glance ---- */
+
+/* the best point of a device's sweep in one run and direction, or NULL */
+static const struct run_metric *best_of(const struct rm_device *d, size_t run, const char *label)
+{
+	const struct run_metric *best = NULL;
+
+	for (size_t i = 0; i < d->nsweeps; i++) {
+		const struct rm_series *s = &d->sweeps[i];
+
+		for (size_t j = 0; s->run == run && !strcmp(s->label, label) && j < s->npts; j++)
+			if (!best || s->pts[j].m->value > best->value)
+				best = s->pts[j].m;
+	}
+	return best;
+}
+
+static void glance_cell(struct strbuf *out, const struct rm_device *d, const struct run_metric *x)
+{
+	double share;
+
+	strbuf_adds(out, "<td class=\"n\">");
+	if (!x) {
+		strbuf_adds(out, "-</td><td></td>");
+		return;
+	}
+	html_num(out, x->value, html_prec(x->value));
+	strbuf_addf(out, " <small>MB/s at %s</small></td><td>", strchr(x->name, ' ') + 1);
+	if (!isnan(d->ceiling_mb_s) && d->ceiling_mb_s > 0) {
+		share = 100 * x->value / d->ceiling_mb_s;
+		strbuf_addf(out, "<span class=\"bar\"><span style=\"width:%.0f%%\"></span></span> "
+				 "%.0f%%", fmin(share, 100), share);
+	}
+	strbuf_adds(out, "</td>");
+}
+
+/* one line per device and run: how it is attached and its best sequential figures */
+static void glance(struct strbuf *out, const struct report_model *m)
+{
+	strbuf_adds(out, "<section id=\"summary\"><h2>At a glance</h2><div class=\"scroll\">"
+			 "<table class=\"glance\"><tr>");
+	if (m->nruns > 1)
+		strbuf_adds(out, "<th>run</th>");
+	strbuf_adds(out, "<th>device</th><th>speed</th><th>driver</th><th class=\"n\">best read"
+			 "</th><th>of bus ceiling</th><th class=\"n\">best write</th>"
+			 "<th>of bus ceiling</th></tr>\n");
+	for (size_t k = 0; k < m->ndevices; k++) {
+		const struct rm_device *d = &m->devices[k];
+
+		for (size_t i = 0; i < m->nruns; i++) {
+			const struct run_device *rd = d->dev[i];
+
+			if (!rd)
+				continue;
+			strbuf_adds(out, "<tr>");
+			if (m->nruns > 1)
+				strbuf_addf(out, "<td>%zu</td>", i + 1);
+			strbuf_addf(out, "<td><a href=\"#device-%zu\">", k + 1);
+			html_esc(out, rd->port_path ? rd->port_path : rd->key);
+			strbuf_adds(out, "</a> ");
+			if (rd->product)
+				html_esc(out, rd->product);
+			strbuf_adds(out, "</td><td>");
+			html_esc(out, rd->speed ? html_speed_label(rd->speed) : NULL);
+			if (rd->capable_speed && rd->speed && strcmp(rd->capable_speed, rd->speed)) {
+				strbuf_adds(out, " <span class=\"tag sev-warn\">capable of ");
+				html_esc(out, html_speed_label(rd->capable_speed));
+				strbuf_adds(out, "</span>");
+			}
+			strbuf_adds(out, "</td><td>");
+			html_esc(out, rd->driver);
+			strbuf_adds(out, "</td>");
+			glance_cell(out, d, best_of(d, i, "seq-read"));
+			glance_cell(out, d, best_of(d, i, "seq-write"));
+			strbuf_adds(out, "</tr>\n");
+		}
+	}
+	strbuf_adds(out, "</table></div></section>\n");
 }
 
 /* ---- setup ---- */
@@ -621,6 +703,7 @@ void html_report(struct strbuf *out, const struct html_input *in)
 	html_esc(out, in->generated_at);
 	strbuf_adds(out, " by usbperf " USBPERF_VERSION " \u00b7 MB/s = 10<sup>6</sup> B/s, "
 			 "Mbit/s = 10<sup>6</sup> bit/s</p></header>\n");
+	glance(out, m);
 	setup(out, m);
 	topology(out, m);
 	for (size_t i = 0; i < m->ndevices; i++)

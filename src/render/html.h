@@ -4,6 +4,7 @@
  * The HTML report: one self-contained page (inline CSS and SVG, no script,
  * no external resource) that reads on a desk, a phone and paper. Sections,
  * each with a stable id a test or a reader can link to:
+ *   #summary     per device and run: attachment, best read and write against the ceiling
  *   #setup       the environment of every run, side by side
  *   #topology    each run's devices as a tree of buses and ports
  *   #device-N    per device: the sweep chart with ceiling and field

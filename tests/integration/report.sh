@@ -106,6 +106,7 @@ points:q("svg.sweep circle").length,
 ceilings:q("svg .ceillabel").map(function(t){return t.textContent;}),
 figures:q("table.figures").map(function(t){return t.textContent;}).join(" "),
 worse:q("table.compare tr.v-worse").length,
+glance:q("table.glance tr").slice(1).map(function(t){return t.textContent;}),
 overflow:document.documentElement.scrollWidth>window.innerWidth,width:window.innerWidth};
 parent.postMessage(btoa(unescape(encodeURIComponent(JSON.stringify(r)))),"*");});
 </script>'
@@ -126,8 +127,8 @@ probe() { # PAGE WIDTH OUT: the probe's JSON for PAGE at WIDTH
 }
 
 probe "$H" 1000 "$WORK/p3.json"
-jq_check "$WORK/p3.json" '.sections == ["setup","topology","device-1","device-2","findings","comparison"]' \
-	"three runs: setup, topology, a section per device, findings, comparison"
+jq_check "$WORK/p3.json" '.sections == ["summary","setup","topology","device-1","device-2","findings","comparison"]' \
+	"three runs: summary, setup, topology, a section per device, findings, comparison"
 # one mark per sweep point: every mb_s of a "seq-read 1M"-like pass in the files
 want=$(jq -s '[.[].runs[].metrics[] | select(.metric == "mb_s" and
 	(.name | test("^(seq-read|seq-write|copy) [0-9]+[KMG]?$")))] | length' \
@@ -137,6 +138,8 @@ jq_check "$WORK/p3.json" '[.charts[] | .[0] > 300 and .[1] > 100] | all' "every 
 jq_check "$WORK/p3.json" '.ceilings | map(test("bus ceiling 484.8 MB/s")) | any' "the SuperSpeed ceiling drawn"
 jq_check "$WORK/p3.json" '.figures | test("182.4") and test("171.0")' "run 1's and run 3's seq-read 1M in the figures"
 jq_check "$WORK/p3.json" ".worse == 4" "run 3's four regressions marked worse"
+jq_check "$WORK/p3.json" '.glance | length == 6 and (.[0] | test("182.4 MB/s at 1M") and test("38%")) and (.[2] | test("171.0 MB/s at 1M") and test("35%"))' \
+	"at a glance: each device in each run, best read with its share of the ceiling"
 jq_check "$WORK/p3.json" '.overflow == false' "desktop: no sideways scrolling"
 
 probe "$H" 375 "$WORK/p3-phone.json"

@@ -249,7 +249,7 @@ static void test_html(void **state)
 	assert_int_equal(count(sb.buf, "<ul"), count(sb.buf, "</ul>"));
 	assert_int_equal(count(sb.buf, "<li>"), count(sb.buf, "</li>"));
 	assert_int_equal(count(sb.buf, "<section"), count(sb.buf, "</section>"));
-	for (const char *id = "setup\0topology\0device-1\0device-2\0device-3\0findings\0comparison\0";
+	for (const char *id = "summary\0setup\0topology\0device-1\0device-2\0device-3\0findings\0comparison\0";
 	     *id; id += strlen(id) + 1) {
 		char want[64];
 
