@@ -59,6 +59,17 @@ static int positional(int argc, char **argv, struct baseline_opts *o)
 	return 0;
 }
 
+static int baseline_cmd_option(int c, const char *arg, void *ctx)
+{
+	struct baseline_opts *o = ctx;
+
+	if (c == O_DELETE) {
+		o->delete = arg;
+		return 0;
+	}
+	return c == OPT_DB ? db_option(arg, &o->db) : -ENOENT;
+}
+
 static int parse_args(int argc, char **argv, struct global_opts *g, struct baseline_opts *o)
 {
 	static const struct option longopts[] = {
@@ -67,30 +78,12 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct basel
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
-	int c, r;
+	int r;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		r = common_option(c, optarg, g);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		if (c == 'h') {
-			usage_baseline();
-			return 1;
-		}
-		if (c == O_DELETE) {
-			o->delete = optarg;
-		} else if (c == OPT_DB) {
-			if (db_option(optarg, &o->db) < 0)
-				return -1;
-		} else {
-			bad_option("baseline", c, argv);
-			return -1;
-		}
-	}
+	r = parse_options(argc, argv, g, "baseline", longopts, usage_baseline, baseline_cmd_option,
+			  o);
+	if (r != 0)
+		return r;
 	return positional(argc, argv, o);
 }
 

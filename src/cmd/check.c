@@ -54,6 +54,20 @@ struct cmd_check_opts {
 
 #define O_ALL 0x1a11
 
+static int check_cmd_option(int c, const char *arg, void *ctx)
+{
+	struct cmd_check_opts *o = ctx;
+	int r = check_option(c, arg, &o->co);
+
+	if (r != -ENOENT)
+		return r;
+	if (c == O_ALL) {
+		o->all = true;
+		return 0;
+	}
+	return c == OPT_DB ? db_option(arg, &o->db) : -ENOENT;
+}
+
 static int parse_args(int argc, char **argv, struct global_opts *g, struct cmd_check_opts *o)
 {
 	static const struct option longopts[] = {
@@ -63,34 +77,11 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct cmd_c
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
-	int c, r;
+	int r;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		r = common_option(c, optarg, g);
-		if (r == 0)
-			r = check_option(c, optarg, &o->co);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		if (c == 'h') {
-			usage_check();
-			return 1;
-		}
-		if (c == O_ALL) {
-			o->all = true;
-			continue;
-		}
-		if (c == OPT_DB) {
-			if (db_option(optarg, &o->db) < 0)
-				return -1;
-			continue;
-		}
-		bad_option("check", c, argv);
-		return -1;
-	}
+	r = parse_options(argc, argv, g, "check", longopts, usage_check, check_cmd_option, o);
+	if (r != 0)
+		return r;
 	if (optind >= argc) {
 		log_error("check: which runs? (usbperf check RUN... --criteria FILE)");
 		return -1;

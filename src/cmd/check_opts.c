@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int threshold_option(const char *arg, double *ret)
+int threshold_option(const char *arg, double *ret)
 {
 	/* "5" or "5%" */
 	char *copy = strdup(arg);
@@ -34,37 +34,42 @@ static int threshold_option(const char *arg, double *ret)
 	return r;
 }
 
+int baseline_option(const char *arg, const char **ret)
+{
+	if (!run_id_valid(arg)) {
+		log_error("invalid --baseline '%s': not a baseline name", arg);
+		return -EINVAL;
+	}
+	*ret = arg;
+	return 0;
+}
+
+static int path_option(const char *name, const char *arg, const char **ret)
+{
+	if (!*arg) {
+		log_error("invalid %s '': empty path", name);
+		return -EINVAL;
+	}
+	*ret = arg;
+	return 0;
+}
+
 int check_option(int c, const char *arg, struct check_opts *o)
 {
 	switch (c) {
 	case OPT_CRITERIA:
-		if (!*arg) {
-			log_error("invalid --criteria '': empty path");
-			return -1;
-		}
-		o->criteria = arg;
-		return 1;
+		return path_option("--criteria", arg, &o->criteria);
 	case OPT_BASELINE:
-		if (!run_id_valid(arg)) {
-			log_error("invalid --baseline '%s': not a baseline name", arg);
-			return -1;
-		}
-		o->baseline = arg;
-		return 1;
+		return baseline_option(arg, &o->baseline);
 	case OPT_THRESHOLD:
-		return threshold_option(arg, &o->threshold_pct) < 0 ? -1 : 1;
+		return threshold_option(arg, &o->threshold_pct);
 	case OPT_JUNIT:
-		if (!*arg) {
-			log_error("invalid --junit '': empty path");
-			return -1;
-		}
-		o->junit = arg;
-		return 1;
+		return path_option("--junit", arg, &o->junit);
 	case OPT_LAVA:
 		o->lava = true;
-		return 1;
+		return 0;
 	}
-	return 0;
+	return -ENOENT;
 }
 
 int check_opts_validate(const struct check_opts *o, const char *cmd, bool need_source)

@@ -7,8 +7,8 @@
  *   static const struct option longopts[] = {CHECK_LONG_OPTIONS, DB_LONG_OPTION,
  *                                            COMMON_LONG_OPTIONS, {NULL, 0, NULL, 0}};
  *   struct check_opts co = CHECK_OPTS_INIT;
- *   ... in the getopt loop: r = check_option(c, optarg, &co); 1 taken, 0 not
- *       ours, -1 bad (logged: exit 2);
+ *   ... in the command's parse_options() handler: r = check_option(c, arg, &co);
+ *       0 taken, -ENOENT not ours, -EINVAL bad (logged: exit 2);
  *   ... then check_opts_validate(&co) (exit 2), check_sources_load() (exit
  *       db_exit_status()), check_evaluate() (core/check/check.h) over the
  *       runs, check_write_junit() and check_emit_lava() (exit 3 on failure).
@@ -48,8 +48,11 @@ struct check_opts {
 
 #define CHECK_OPTS_INIT {.threshold_pct = COMPARE_DEFAULT_THRESHOLD_PCT}
 
-/* 1 taken, 0 not one of these, -1 bad value (one line logged) */
+/* as parse_options() wants: 0 taken, -ENOENT not one of these, -EINVAL bad (logged) */
 int check_option(int c, const char *arg, struct check_opts *o);
+/* --threshold PCT ("5" or "5%"), --baseline NAME, shared with compare; -EINVAL logged */
+int threshold_option(const char *arg, double *ret);
+int baseline_option(const char *arg, const char **ret);
 /*
  * After parsing: a source is given (when need_source: check needs one,
  * report does not), --junit can be written; -1 logged.

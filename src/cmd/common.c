@@ -208,6 +208,33 @@ void bad_option(const char *cmd, int ret, char **argv)
 	strbuf_release(&word);
 }
 
+int parse_options(int argc, char **argv, struct global_opts *g, const char *cmd,
+		  const struct option *longopts, void (*usage)(void),
+		  int (*opt)(int c, const char *arg, void *ctx), void *ctx)
+{
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
+		r = common_option(c, optarg, g);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		if (c == 'h') {
+			usage();
+			return 1;
+		}
+		r = opt ? opt(c, optarg, ctx) : -ENOENT;
+		if (r == -ENOENT)
+			bad_option(cmd, c, argv);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int load_input(const char *what, const char *file, size_t max,
 	       int (*parse)(const char *buf, size_t len, void *ctx, struct strbuf *err),
 	       void *ctx)

@@ -78,3 +78,14 @@ int open_sysroot(const char *arg);
 
 /* getopt's own message is suppressed: one line of ours, naming the option */
 void bad_option(const char *cmd, int ret, char **argv);
+
+/*
+ * The option loop of every command: the common options, -h (usage()
+ * printed), and the command's own through opt(c, arg, ctx), which returns 0
+ * when it took the option, -ENOENT when it is not one of its own (named here
+ * by bad_option), or another negative errno after logging. 0: parsed,
+ * operands from optind; 1: -h shown; -1: bad input, one line logged.
+ */
+int parse_options(int argc, char **argv, struct global_opts *g, const char *cmd,
+		  const struct option *longopts, void (*usage)(void),
+		  int (*opt)(int c, const char *arg, void *ctx), void *ctx);

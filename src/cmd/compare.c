@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* usbperf compare: two runs metric by metric, with a verdict each; exit 1 on a regression. */
+#include "cmd/check_opts.h"
 #include "cmd/commands.h"
 #include "cmd/db.h"
 #include "core/run/compare.h"
@@ -46,33 +47,15 @@ struct compare_opts {
 	double threshold;
 };
 
-static int compare_option(int c, const char *arg, struct compare_opts *o)
+static int compare_option(int c, const char *arg, void *ctx)
 {
-	char *copy;
-	size_t n;
-	int r;
+	struct compare_opts *o = ctx;
 
 	switch (c) {
 	case O_BASELINE:
-		if (!run_id_valid(arg)) {
-			log_error("invalid --baseline '%s': not a baseline name", arg);
-			return -EINVAL;
-		}
-		o->baseline = arg;
-		return 0;
+		return baseline_option(arg, &o->baseline);
 	case O_THRESHOLD:
-		/* "5" or "5%" */
-		copy = strdup(arg);
-		if (!copy)
-			return -ENOMEM;
-		n = strlen(copy);
-		if (n && copy[n - 1] == '%')
-			copy[n - 1] = '\0';
-		r = parse_double(copy, 0, 1000, &o->threshold);
-		free(copy);
-		if (r < 0)
-			log_error("invalid --threshold '%s': a percentage from 0 to 1000", arg);
-		return r;
+		return threshold_option(arg, &o->threshold);
 	case OPT_DB:
 		return db_option(arg, &o->db);
 	}
@@ -108,26 +91,11 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct compa
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
-	int c, r;
+	int r;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		r = common_option(c, optarg, g);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		if (c == 'h') {
-			usage_compare();
-			return 1;
-		}
-		r = compare_option(c, optarg, o);
-		if (r == -ENOENT)
-			bad_option("compare", c, argv);
-		if (r < 0)
-			return -1;
-	}
+	r = parse_options(argc, argv, g, "compare", longopts, usage_compare, compare_option, o);
+	if (r != 0)
+		return r;
 	return positional(argc, argv, o);
 }
 

@@ -130,6 +130,11 @@ int db_load_run(struct store *s, const char *arg, struct run_record *ret)
 	return r;
 }
 
+static int db_only_option(int c, const char *arg, void *ctx)
+{
+	return c == OPT_DB ? db_option(arg, ctx) : -ENOENT;
+}
+
 int db_parse_args(int argc, char **argv, struct global_opts *g, const char *cmd,
 		  void (*usage)(void), const char **ret_db)
 {
@@ -138,26 +143,6 @@ int db_parse_args(int argc, char **argv, struct global_opts *g, const char *cmd,
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
-	int c, r;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		r = common_option(c, optarg, g);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		if (c == 'h') {
-			usage();
-			return 1;
-		}
-		if (c != OPT_DB) {
-			bad_option(cmd, c, argv);
-			return -1;
-		}
-		if (db_option(optarg, ret_db) < 0)
-			return -1;
-	}
-	return 0;
+	return parse_options(argc, argv, g, cmd, longopts, usage, db_only_option, ret_db);
 }

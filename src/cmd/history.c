@@ -56,8 +56,10 @@ static int date_option(const char *opt, const char *arg, bool end, char *ret)
 	return 0;
 }
 
-static int history_option(int c, const char *arg, struct history_opts *o)
+static int history_option(int c, const char *arg, void *ctx)
 {
+	struct history_opts *o = ctx;
+
 	switch (c) {
 	case O_DEVICE:
 		if (!*arg || strlen(arg) > 256) {
@@ -99,26 +101,11 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct histo
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
-	int c, r;
+	int r;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		r = common_option(c, optarg, g);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		if (c == 'h') {
-			usage_history();
-			return 1;
-		}
-		r = history_option(c, optarg, o);
-		if (r == -ENOENT)
-			bad_option("history", c, argv);
-		if (r < 0)
-			return -1;
-	}
+	r = parse_options(argc, argv, g, "history", longopts, usage_history, history_option, o);
+	if (r != 0)
+		return r;
 	if (optind < argc) {
 		log_error("history: unexpected argument '%s' (see 'usbperf history -h')",
 			  argv[optind]);

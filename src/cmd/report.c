@@ -61,8 +61,13 @@ struct report_opts {
 	size_t nruns;
 };
 
-static int report_option(int c, const char *arg, struct report_opts *o)
+static int report_option(int c, const char *arg, void *ctx)
 {
+	struct report_opts *o = ctx;
+	int r = check_option(c, arg, &o->co);
+
+	if (r != -ENOENT)
+		return r;
 	switch (c) {
 	case O_HTML:
 		if (!*arg) {
@@ -86,28 +91,11 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
-	int c, r;
+	int r;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		r = common_option(c, optarg, g);
-		if (r == 0)
-			r = check_option(c, optarg, &o->co);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		if (c == 'h') {
-			usage_report();
-			return 1;
-		}
-		r = report_option(c, optarg, o);
-		if (r == -ENOENT)
-			bad_option("report", c, argv);
-		if (r < 0)
-			return -1;
-	}
+	r = parse_options(argc, argv, g, "report", longopts, usage_report, report_option, o);
+	if (r != 0)
+		return r;
 	if (g->format != FORMAT_TEXT) {
 		log_error("report: text or --html only (for JSON: 'usbperf show -F json' or "
 			  "'usbperf export')");

@@ -62,10 +62,95 @@ static void progress(void *ctx, const struct disk_progress *p)
 	fflush(stderr);
 }
 
+/* what the option handler fills in */
+struct run_args {
+	struct run_options *o;
+	const char **db;
+	bool *no_save;
+	int argc;
+	char **argv;
+};
+
+enum {
+	O_QUICK = 256,
+	O_FULL,
+	O_DESTRUCTIVE,
+	O_SCRATCH,
+	O_SIZE,
+	O_TIME,
+	O_COPY,
+	O_NO_SAVE,
+	O_REPEAT,
+	O_PEER,
+};
+
+static int run_option(int c, const char *arg, void *ctx)
+{
+	struct run_args *a = ctx;
+	struct run_options *o = a->o;
+	uint64_t n;
+
+	switch (c) {
+	case O_QUICK:
+		o->full = false;
+		return 0;
+	case O_FULL:
+		o->full = true;
+		return 0;
+	case O_DESTRUCTIVE:
+		o->destructive = true;
+		return 0;
+	case O_SCRATCH:
+		o->scratch = arg;
+		return 0;
+	case O_SIZE:
+		if (parse_size(arg, 1 << 20, 1ull << 40, &o->size) < 0) {
+			log_error("invalid --size '%s': expected a size from 1M to 1T", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case O_TIME:
+		if (parse_duration(arg, 0.1, 3600, &o->time_s) < 0) {
+			log_error("invalid --time '%s': expected a duration from 0.1s to 1h", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case O_REPEAT:
+		if (parse_u64(arg, 1, 100, &n) < 0) {
+			log_error("invalid --repeat '%s': expected 1 to 100", arg);
+			return -EINVAL;
+		}
+		o->repeat = (unsigned)n;
+		return 0;
+	case O_PEER:
+		if (!*arg) {
+			log_error("invalid --peer '': expected a host running usbperf net server or "
+				  "iperf3 -s");
+			return -EINVAL;
+		}
+		o->peer = arg;
+		return 0;
+	case O_NO_SAVE:
+		*a->no_save = true;
+		return 0;
+	case OPT_DB:
+		return db_option(arg, a->db);
+	case O_COPY:
+		/* --copy SRC DST: the destination is the next word */
+		if (optind >= a->argc || a->argv[optind][0] == '-') {
+			log_error("run: --copy needs two directories: --copy SRC DST");
+			return -EINVAL;
+		}
+		o->copy_src = arg;
+		o->copy_dst = a->argv[optind++];
+		return 0;
+	}
+	return -ENOENT;
+}
+
 static int parse_args(int argc, char **argv, struct global_opts *g, struct run_options *o,
 		      const char **ret_db, bool *ret_no_save)
 {
-	enum { O_QUICK = 256, O_FULL, O_DESTRUCTIVE, O_SCRATCH, O_SIZE, O_TIME, O_COPY, O_NO_SAVE, O_REPEAT, O_PEER };
 	static const struct option longopts[] = {
 		{"quick", no_argument, NULL, O_QUICK},
 		{"full", no_argument, NULL, O_FULL},
@@ -81,84 +166,12 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
-	int c, r;
+	struct run_args a = {o, ret_db, ret_no_save, argc, argv};
+	int r;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		r = common_option(c, optarg, g);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		switch (c) {
-		case 'h':
-			usage_run();
-			return 1;
-		case O_QUICK:
-			o->full = false;
-			break;
-		case O_FULL:
-			o->full = true;
-			break;
-		case O_DESTRUCTIVE:
-			o->destructive = true;
-			break;
-		case O_SCRATCH:
-			o->scratch = optarg;
-			break;
-		case O_SIZE:
-			if (parse_size(optarg, 1 << 20, 1ull << 40, &o->size) < 0) {
-				log_error("invalid --size '%s': expected a size from 1M to 1T", optarg);
-				return -1;
-			}
-			break;
-		case O_TIME:
-			if (parse_duration(optarg, 0.1, 3600, &o->time_s) < 0) {
-				log_error("invalid --time '%s': expected a duration from 0.1s to 1h",
-					  optarg);
-				return -1;
-			}
-			break;
-		case O_REPEAT: {
-			uint64_t n;
-
-			if (parse_u64(optarg, 1, 100, &n) < 0) {
-				log_error("invalid --repeat '%s': expected 1 to 100", optarg);
-				return -1;
-			}
-			o->repeat = (unsigned)n;
-			break;
-		}
-		case O_PEER:
-			if (!*optarg) {
-				log_error("invalid --peer '': expected a host running usbperf net "
-					  "server or iperf3 -s");
-				return -1;
-			}
-			o->peer = optarg;
-			break;
-		case O_NO_SAVE:
-			*ret_no_save = true;
-			break;
-		case OPT_DB:
-			if (db_option(optarg, ret_db) < 0)
-				return -1;
-			break;
-		case O_COPY:
-			/* --copy SRC DST: the destination is the next word */
-			if (optind >= argc || argv[optind][0] == '-') {
-				log_error("run: --copy needs two directories: --copy SRC DST");
-				return -1;
-			}
-			o->copy_src = optarg;
-			o->copy_dst = argv[optind++];
-			break;
-		default:
-			bad_option("run", c, argv);
-			return -1;
-		}
-	}
+	r = parse_options(argc, argv, g, "run", longopts, usage_run, run_option, &a);
+	if (r != 0)
+		return r;
 	if (o->copy_src && argc > optind) {
 		log_error("run: --copy SRC DST takes no other targets");
 		return -1;
