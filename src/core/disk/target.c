@@ -5,6 +5,7 @@
 #include "core/sys/mounts.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,15 +34,6 @@ __attribute__((format(printf, 2, 3))) static void why(char **ret_why, const char
 	va_end(ap);
 	free(*ret_why);
 	*ret_why = strbuf_detach(&sb);
-}
-
-static char *xstrdup(const char *s)
-{
-	char *r = s ? strdup(s) : NULL;
-
-	if (s && !r)
-		abort();
-	return r;
 }
 
 static void fill_fs_facts(struct disk_target *t, const char *dir)

@@ -2,6 +2,7 @@
 #include "core/run/compare.h"
 #include "core/run/record_fields.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -48,15 +49,6 @@ enum compare_verdict compare_metric(double a, double sd_a, double b, double sd_b
 }
 
 /* ---- matching ---- */
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		abort();
-	return d;
-}
 
 static const struct run_device *find_device(const struct run_record *r, const char *key)
 {

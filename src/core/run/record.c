@@ -1,39 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "core/run/record.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void *grow_one(void *v, size_t *n, size_t size)
-{
-	char *nv = realloc(v, (*n + 1) * size);
-
-	if (!nv)
-		abort();
-	memset(nv + *n * size, 0, size);
-	(*n)++;
-	return nv;
-}
-
-static char *dup_or_null(const char *s)
-{
-	char *d;
-
-	if (!s)
-		return NULL;
-	d = strdup(s);
-	if (!d)
-		abort();
-	return d;
-}
-
 struct run_device *run_record_add_device(struct run_record *r)
 {
 	struct run_device *d;
 
-	r->devices = grow_one(r->devices, &r->ndevices, sizeof(*r->devices));
+	r->devices = xgrow(r->devices, &r->ndevices, sizeof(*r->devices));
 	d = &r->devices[r->ndevices - 1];
 	d->ceiling_mb_s = NAN;
 	return d;
@@ -45,13 +23,13 @@ struct run_metric *run_record_add_metric(struct run_record *r, const char *devic
 {
 	struct run_metric *m;
 
-	r->metrics = grow_one(r->metrics, &r->nmetrics, sizeof(*r->metrics));
+	r->metrics = xgrow(r->metrics, &r->nmetrics, sizeof(*r->metrics));
 	m = &r->metrics[r->nmetrics - 1];
-	m->device_key = dup_or_null(device_key);
-	m->test = dup_or_null(test);
-	m->name = dup_or_null(name);
-	m->metric = dup_or_null(metric);
-	m->unit = dup_or_null(unit);
+	m->device_key = xstrdup(device_key);
+	m->test = xstrdup(test);
+	m->name = xstrdup(name);
+	m->metric = xstrdup(metric);
+	m->unit = xstrdup(unit);
 	m->value = m->stdev = m->min = m->max = NAN;
 	m->higher_is_better = higher_is_better;
 	return m;

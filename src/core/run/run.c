@@ -9,6 +9,7 @@
 #include "util/signals.h"
 #include "util/strbuf.h"
 #include "version.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -27,29 +28,9 @@
 #define QUICK_TIME_S 3.0
 #define FULL_TIME_S 5.0
 
-char *run_strdup(const char *s)
-{
-	char *d = s ? strdup(s) : NULL;
-
-	if (s && !d)
-		abort();
-	return d;
-}
-
-static void *grow_one(void *v, size_t *n, size_t size)
-{
-	char *nv = realloc(v, (*n + 1) * size);
-
-	if (!nv)
-		abort();
-	memset(nv + *n * size, 0, size);
-	(*n)++;
-	return nv;
-}
-
 struct run_row *run_add_row(struct run_result *r)
 {
-	r->rows = grow_one(r->rows, &r->nrows, sizeof(*r->rows));
+	r->rows = xgrow(r->rows, &r->nrows, sizeof(*r->rows));
 	return &r->rows[r->nrows - 1];
 }
 
@@ -61,7 +42,7 @@ void run_note(struct run_result *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	r->notes = grow_one(r->notes, &r->nnotes, sizeof(*r->notes));
+	r->notes = xgrow(r->notes, &r->nnotes, sizeof(*r->notes));
 	r->notes[r->nnotes - 1] = strbuf_detach(&sb);
 }
 
@@ -70,13 +51,13 @@ static void plan_add(struct run_result *r, const char *path, const char *key, co
 {
 	struct run_plan_item *p;
 
-	r->plan = grow_one(r->plan, &r->nplan, sizeof(*r->plan));
+	r->plan = xgrow(r->plan, &r->nplan, sizeof(*r->plan));
 	p = &r->plan[r->nplan - 1];
-	p->path = run_strdup(path);
-	p->device_key = run_strdup(key);
+	p->path = xstrdup(path);
+	p->device_key = xstrdup(key);
 	p->kind = kind;
 	p->read_only = read_only;
-	p->why = run_strdup(why);
+	p->why = xstrdup(why);
 }
 
 /* a mounted, writable filesystem of this disk (the disk itself or a partition) */
@@ -148,8 +129,8 @@ static void discover(const struct run_options *o, const struct usb_topology *t,
 		strbuf_addf(&why, "%s is a USB network interface: TCP each way to --peer %s through it",
 			    n->name, o->peer);
 		plan_add(r, path.buf, n->device, "usb-net", false, why.buf);
-		r->plan[r->nplan - 1].net_host = run_strdup(o->peer);
-		r->plan[r->nplan - 1].net_iface = run_strdup(n->name);
+		r->plan[r->nplan - 1].net_host = xstrdup(o->peer);
+		r->plan[r->nplan - 1].net_iface = xstrdup(n->name);
 		r->plan[r->nplan - 1].device_key_from_usb = true;
 		strbuf_release(&path);
 	}
@@ -162,7 +143,7 @@ static void discover(const struct run_options *o, const struct usb_topology *t,
 		plan_add(r, "net:127.0.0.1 (loopback)", "loopback", "host-net", false,
 			 "no USB network interface here: the host's loopback, against a usbperf "
 			 "server run for it");
-		r->plan[r->nplan - 1].net_host = run_strdup("127.0.0.1");
+		r->plan[r->nplan - 1].net_host = xstrdup("127.0.0.1");
 		r->plan[r->nplan - 1].net_port = RUN_LOOPBACK_PORT;
 	}
 	strbuf_release(&why);
@@ -206,7 +187,7 @@ static int plan_explicit(const struct run_options *o, struct run_result *r, char
 
 		if (!strncmp(t, "net:", 4)) {
 			plan_add(r, t, t, "net", false, "named on the command line: TCP each way");
-			r->plan[r->nplan - 1].net_host = run_strdup(t + 4);
+			r->plan[r->nplan - 1].net_host = xstrdup(t + 4);
 			continue;
 		}
 		if (stat(t, &st) < 0)
@@ -328,14 +309,14 @@ static void fill_env(struct run_env *e, const struct sysinfo_facts *si)
 
 	if (gethostname(host, sizeof(host)) == 0) {
 		host[sizeof(host) - 1] = '\0';
-		e->hostname = run_strdup(host);
+		e->hostname = xstrdup(host);
 	}
-	e->board = run_strdup(si->board);
-	e->kernel = run_strdup(si->kernel);
-	e->kernel_build = run_strdup(si->kernel_version);
-	e->preempt = run_strdup(si->preempt_model);
-	e->governor = si->npolicies ? run_strdup(si->policies[0].governor) : NULL;
-	e->usbperf_version = run_strdup(USBPERF_VERSION);
+	e->board = xstrdup(si->board);
+	e->kernel = xstrdup(si->kernel);
+	e->kernel_build = xstrdup(si->kernel_version);
+	e->preempt = xstrdup(si->preempt_model);
+	e->governor = si->npolicies ? xstrdup(si->policies[0].governor) : NULL;
+	e->usbperf_version = xstrdup(USBPERF_VERSION);
 }
 
 /* "20261130T051200Z-3f2a1c": sorts by time, unique enough across a board farm */
@@ -349,7 +330,7 @@ static void make_id(struct run_record *rec, time_t now)
 	strbuf_addf(&sb, "%s-%06llx", ts, (unsigned long long)(salt & 0xffffff));
 	rec->id = strbuf_detach(&sb);
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	rec->started_at = run_strdup(ts);
+	rec->started_at = xstrdup(ts);
 }
 
 static const struct usb_device *usb_dev_at(const struct usb_topology *t, const char *path)
@@ -390,8 +371,8 @@ static void usb_facts(struct run_record *rec, const struct usb_topology *t)
 		if (!u)
 			continue;
 		if (!d->serial)
-			d->serial = run_strdup(u->serial);
-		d->capable_speed = run_strdup(u->capable_name);
+			d->serial = xstrdup(u->serial);
+		d->capable_speed = xstrdup(u->capable_name);
 		d->via = hubs_above(t, u);
 		for (size_t j = 0; j < t->nctl && !d->controller; j++) {
 			struct strbuf sb = STRBUF_INIT;
@@ -405,6 +386,16 @@ static void usb_facts(struct run_record *rec, const struct usb_topology *t)
 	}
 }
 
+void run_device_attach(struct run_device *d, const struct usb_attach *a)
+{
+	d->vid_pid = xstrdup(a->vid_pid);
+	d->product = xstrdup(a->product);
+	d->port_path = xstrdup(a->device);
+	d->speed = xstrdup(a->speed_name);
+	d->driver = xstrdup(a->driver);
+	d->ceiling_mb_s = a->ceiling_mb_s;
+}
+
 /* the device a report was measured on: from the USB lookup, else the host */
 static void add_device(struct run_result *r, struct run_plan_item *it,
 		       const struct disk_report *rep)
@@ -413,23 +404,18 @@ static void add_device(struct run_result *r, struct run_plan_item *it,
 
 	if (rep->on_usb) {
 		free(it->device_key);
-		it->device_key = run_strdup(rep->usb.device);
-		d->key = run_strdup(rep->usb.device);
-		d->kind = run_strdup(it->read_only ? "usb-storage (read-only)" : "usb-storage");
-		d->vid_pid = run_strdup(rep->usb.vid_pid);
-		d->product = run_strdup(rep->usb.product);
-		d->port_path = run_strdup(rep->usb.device);
-		d->speed = run_strdup(rep->usb.speed_name);
-		d->driver = run_strdup(rep->usb.driver);
-		d->ceiling_mb_s = rep->usb.ceiling_mb_s;
+		it->device_key = xstrdup(rep->usb.device);
+		d->key = xstrdup(rep->usb.device);
+		d->kind = xstrdup(it->read_only ? "usb-storage (read-only)" : "usb-storage");
+		run_device_attach(d, &rep->usb);
 	} else {
 		/* off USB, a named target is known by its path: unique in the run, stable across runs */
 		if (!it->device_key)
-			it->device_key = run_strdup(it->path);
-		d->key = run_strdup(it->device_key);
-		d->kind = run_strdup(it->kind && strncmp(it->kind, "copy-", 5) ? "host-disk" : it->kind);
+			it->device_key = xstrdup(it->path);
+		d->key = xstrdup(it->device_key);
+		d->kind = xstrdup(it->kind && strncmp(it->kind, "copy-", 5) ? "host-disk" : it->kind);
 	}
-	d->target = run_strdup(it->path);
+	d->target = xstrdup(it->path);
 }
 
 static void add_rows(struct run_result *r, const struct run_plan_item *it,
@@ -519,8 +505,8 @@ static int measure_copy(const struct run_options *o, struct run_result *r, char 
 		struct strbuf t = STRBUF_INIT;
 
 		strbuf_addf(&t, "%s -> %s", o->copy_src, o->copy_dst);
-		d->key = run_strdup("copy");
-		d->kind = run_strdup("copy");
+		d->key = xstrdup("copy");
+		d->kind = xstrdup("copy");
 		d->target = strbuf_detach(&t);
 	}
 	for (i = 0; i < r->ncopy; i++) {
@@ -559,7 +545,7 @@ int run_execute(const struct run_options *o, struct run_result *ret, char **ret_
 
 	*ret_why = NULL;
 	make_id(&r.rec, time(NULL));
-	r.rec.command_line = run_strdup(o->command_line);
+	r.rec.command_line = xstrdup(o->command_line);
 	sysinfo_probe(&si);
 	fill_env(&r.rec.env, &si);
 	usb_topology_probe(&t);
@@ -588,7 +574,7 @@ int run_execute(const struct run_options *o, struct run_result *ret, char **ret_
 		if (rc < 0) {
 			if (o->ntargets || o->copy_src) {
 				/* a target the user named and we cannot use: say so, run nothing */
-				*ret_why = why ? why : run_strdup(strerror(-rc));
+				*ret_why = why ? why : xstrdup(strerror(-rc));
 				goto fail;
 			}
 			run_note(&r, "%s: not measured: %s", r.plan[i].path, why ? why : strerror(-rc));

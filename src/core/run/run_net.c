@@ -7,6 +7,7 @@
 #include "core/net/net.h"
 #include "core/run/run_priv.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,17 +43,11 @@ static void add_net_device(struct run_result *r, struct run_plan_item *it,
 		if (!strcmp(r->rec.devices[i].key, it->device_key))
 			return;
 	d = run_record_add_device(&r->rec);
-	d->key = run_strdup(it->device_key);
-	d->kind = run_strdup(rep->on_usb ? "usb-net" : "host-net");
-	d->target = run_strdup(it->path);
-	if (rep->on_usb) {
-		d->vid_pid = run_strdup(rep->usb.vid_pid);
-		d->product = run_strdup(rep->usb.product);
-		d->port_path = run_strdup(rep->usb.device);
-		d->speed = run_strdup(rep->usb.speed_name);
-		d->driver = run_strdup(rep->usb.driver);
-		d->ceiling_mb_s = rep->usb.ceiling_mb_s;
-	}
+	d->key = xstrdup(it->device_key);
+	d->kind = xstrdup(rep->on_usb ? "usb-net" : "host-net");
+	d->target = xstrdup(it->path);
+	if (rep->on_usb)
+		run_device_attach(d, &rep->usb);
 }
 
 static void add_net_row(struct run_result *r, const struct run_plan_item *it, const char *pass,
@@ -148,7 +143,7 @@ int run_net_target(const struct run_options *o, struct run_result *r, struct run
 		}
 		if (rep.on_usb && !it->device_key_from_usb) {
 			free(it->device_key);
-			it->device_key = run_strdup(rep.usb.device);
+			it->device_key = xstrdup(rep.usb.device);
 			it->device_key_from_usb = true;
 		}
 		add_net_device(r, it, &rep);

@@ -3,7 +3,8 @@
 /* Shared by the files of `usbperf run`; not an API. */
 #include "core/run/run.h"
 
-char *run_strdup(const char *s); /* NULL stays NULL; aborts on ENOMEM */
+/* what a USB lookup says of a measured device: VID:PID, product, port, speed, driver, ceiling */
+void run_device_attach(struct run_device *d, const struct usb_attach *a);
 struct run_row *run_add_row(struct run_result *r);
 __attribute__((format(printf, 2, 3))) void run_note(struct run_result *r, const char *fmt, ...);
 /* a network plan item: TCP each way against it->net_host */

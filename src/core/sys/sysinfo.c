@@ -5,6 +5,7 @@
 #include "render/field.h"
 #include "util/parse.h"
 #include "util/sysroot.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,15 +14,6 @@
 
 #define MAX_CPUS 8192 /* the largest CONFIG_NR_CPUS */
 #define BIG_FILE (1u << 20) /* cpuinfo of a many-core machine, a kernel .config */
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		abort();
-	return d;
-}
 
 /* ---- parsers ---- */
 

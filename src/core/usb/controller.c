@@ -3,6 +3,7 @@
 #include "core/usb/topology_priv.h"
 #include "util/parse.h"
 #include "util/sysroot.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -138,7 +139,7 @@ void probe_controller(struct usb_topology *t, const struct usb_device *root, con
 	struct usb_controller *c;
 	char *parent = dirname_dup(dir), *grand = parent ? dirname_dup(parent) : NULL;
 
-	t->ctl = grow(t->ctl, &t->nctl, sizeof(*t->ctl));
+	t->ctl = xgrow(t->ctl, &t->nctl, sizeof(*t->ctl));
 	c = &t->ctl[t->nctl - 1];
 	c->busnum = root->busnum;
 	c->root_hub = strdup(root->path);

@@ -5,6 +5,7 @@
 #include "render/field.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,15 +21,6 @@ static void *push(void *arrp, size_t *n, size_t size)
 	*arr = nv;
 	memset(nv + *n * size, 0, size);
 	return nv + (*n)++ * size;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		abort();
-	return d;
 }
 
 static bool word_in(const char *list, const char *w)

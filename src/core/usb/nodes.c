@@ -8,6 +8,7 @@
 #include "core/usb/topology_priv.h"
 #include "util/parse.h"
 #include "util/sysroot.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@ static struct usb_node *new_node(struct usb_topology *t, const char *dev, const 
 {
 	struct usb_node *n;
 
-	t->node = grow(t->node, &t->nnode, sizeof(*t->node));
+	t->node = xgrow(t->node, &t->nnode, sizeof(*t->node));
 	n = &t->node[t->nnode - 1];
 	n->device = strdup(dev);
 	n->interface = strdup(intf);

@@ -5,6 +5,7 @@
 #include "core/usb/topology_priv.h"
 #include "util/parse.h"
 #include "util/sysroot.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,17 +14,6 @@
 #include <string.h>
 
 #define USB_DEVICES "/sys/bus/usb/devices"
-
-void *grow(void *v, size_t *n, size_t size)
-{
-	char *nv = realloc(v, (*n + 1) * size);
-
-	if (!nv)
-		abort();
-	memset(nv + *n * size, 0, size);
-	(*n)++;
-	return nv;
-}
 
 /* "2-1.4" -> "2-1"; "2-1" -> "usb2"; roots have no parent */
 static char *parent_path(const char *path)
@@ -157,7 +147,7 @@ static void probe_interface(struct usb_topology *t, const char *dev, const char 
 {
 	struct usb_interface *i;
 
-	t->intf = grow(t->intf, &t->nintf, sizeof(*t->intf));
+	t->intf = xgrow(t->intf, &t->nintf, sizeof(*t->intf));
 	i = &t->intf[t->nintf - 1];
 	i->device = strdup(dev);
 	i->name = strdup(name);
@@ -211,7 +201,7 @@ int usb_topology_probe(struct usb_topology *ret)
 		strbuf_addf(&dir, "%s/%s", USB_DEVICES, name);
 		if (sysroot_resolve(dir.buf, &dir) < 0)
 			continue;
-		t.dev = grow(t.dev, &t.ndev, sizeof(*t.dev));
+		t.dev = xgrow(t.dev, &t.ndev, sizeof(*t.dev));
 		d = &t.dev[t.ndev - 1];
 		probe_device(d, name, dir.buf);
 		if (d->is_root_hub)

@@ -4,9 +4,6 @@
 #include "core/sys/attr.h"
 #include "core/usb/topology.h"
 
-/* append one zeroed element to a malloc'ed array */
-void *grow(void *v, size_t *n, size_t size);
-
 const char *usb_class_label(unsigned cls);
 void probe_controller(struct usb_topology *t, const struct usb_device *root, const char *dir);
 struct mount_table;
