@@ -41,14 +41,6 @@ static bool eq_nocase(const char *a, const char *b)
 	return a && b && !strcasecmp(a, b);
 }
 
-/* "usb-storage" is also the kind "usb-storage (read-only)" that run gives a raw disk */
-static bool kind_matches(const char *want, const char *kind)
-{
-	size_t n = strlen(want);
-
-	return kind && !strncmp(want, kind, n) && (!kind[n] || !strncmp(kind + n, " (", 2));
-}
-
 static bool device_matches(const char *want, const struct run_device *d, const char *key)
 {
 	if (!strcmp(want, "*"))
@@ -56,7 +48,7 @@ static bool device_matches(const char *want, const struct run_device *d, const c
 	if (!d)
 		return eq(want, key);
 	return eq(want, d->key) || eq(want, d->port_path) || eq_nocase(want, d->vid_pid) ||
-	       eq_nocase(want, d->serial) || kind_matches(want, d->kind);
+	       eq_nocase(want, d->serial) || run_kind_is(d->kind, want);
 }
 
 bool criterion_matches(const struct criterion *c, const struct run_record *r,

@@ -121,7 +121,15 @@ static void set_limits(struct rm_device *d)
 		return;
 	if (usb_bulk_ceiling(s, &c) == 0)
 		d->ceiling_how = c.derivation;
-	d->ref = usb_field_ref_for(s, f->kind, f->driver);
+	/* the reference is for the class: "usb-storage (read-only)" is a usb-storage */
+	if (f->kind) {
+		char *base = strndup(f->kind, run_kind_base_len(f->kind));
+
+		if (!base)
+			abort();
+		d->ref = usb_field_ref_for(s, base, f->driver);
+		free(base);
+	}
 }
 
 static int push_ptr(const struct run_metric ***v, size_t *n, const struct run_metric *x)

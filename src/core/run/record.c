@@ -86,3 +86,22 @@ char *run_device_identity(const struct run_device *d)
 		strbuf_adds(&sb, d->key ? d->key : "?");
 	return strbuf_detach(&sb);
 }
+
+size_t run_kind_base_len(const char *kind)
+{
+	const char *q = strstr(kind, " (");
+
+	return q ? (size_t)(q - kind) : strlen(kind);
+}
+
+bool run_kind_is(const char *kind, const char *base)
+{
+	size_t n;
+
+	if (!kind || !base)
+		return false;
+	if (!strcmp(kind, base))
+		return true;
+	n = run_kind_base_len(kind);
+	return strlen(base) == n && !strncmp(kind, base, n);
+}

@@ -84,3 +84,12 @@ struct run_metric *run_record_add_metric(struct run_record *r, const char *devic
  * have moved to another port), else "port 2-1", else the key. malloc'ed.
  */
 char *run_device_identity(const struct run_device *d);
+
+/*
+ * A device's kind may carry a qualifier: "usb-storage (read-only)" is what
+ * run calls a raw USB disk it only reads, and is a "usb-storage" all the
+ * same. The length of the kind without it; whether kind is base, with or
+ * without one.
+ */
+size_t run_kind_base_len(const char *kind);
+bool run_kind_is(const char *kind, const char *base);

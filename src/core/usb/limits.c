@@ -304,10 +304,8 @@ const struct usb_field_ref *usb_field_ref_for(enum usb_speed s, const char *kind
 {
 	for (size_t i = 0; kind && i < ARRAY_SIZE(field_refs); i++) {
 		const struct usb_field_ref *f = &field_refs[i];
-		size_t n = strlen(f->kind);
 
-		/* "usb-storage (read-only)" is a usb-storage too */
-		if (f->speed == s && !strncmp(f->kind, kind, n) && (!kind[n] || kind[n] == ' ') &&
+		if (f->speed == s && !strcmp(f->kind, kind) &&
 		    (!f->driver || (driver && !strcmp(f->driver, driver))))
 			return f;
 	}
