@@ -126,7 +126,6 @@ int cmd_check(int argc, char **argv, struct global_opts *g)
 	struct cmd_check_opts o = {.co = CHECK_OPTS_INIT};
 	struct check_sources src;
 	struct check_result res;
-	struct check_input in;
 	struct run_record *runs;
 	size_t nruns;
 	int r;
@@ -144,14 +143,11 @@ int cmd_check(int argc, char **argv, struct global_opts *g)
 		check_sources_release(&src);
 		return db_exit_status(r);
 	}
-	in = check_sources_input(&o.co, &src, runs, nruns);
-	r = check_evaluate(&in, &res);
+	r = check_sources_evaluate(&o.co, &src, runs, nruns, &res);
 	if (r == 0) {
 		r = emit(g, &o, &res);
 		check_result_release(&res);
 	} else {
-		log_error("cannot check: %s",
-			  r == -E2BIG ? "more than a million checks" : strerror(-r));
 		r = EXIT_RUNTIME;
 	}
 	run_records_free(runs, nruns);

@@ -184,3 +184,15 @@ int check_emit_lava(const struct check_result *c)
 	strbuf_release(&out);
 	return r;
 }
+
+int check_sources_evaluate(const struct check_opts *o, const struct check_sources *s,
+			   const struct run_record *runs, size_t nruns, struct check_result *ret)
+{
+	struct check_input in = check_sources_input(o, s, runs, nruns);
+	int r = check_evaluate(&in, ret);
+
+	if (r < 0)
+		log_error("cannot check: %s",
+			  r == -E2BIG ? "more than a million checks" : strerror(-r));
+	return r;
+}

@@ -79,6 +79,10 @@ void check_sources_release(struct check_sources *s);
 struct check_input check_sources_input(const struct check_opts *o, const struct check_sources *s,
 				       const struct run_record *runs, size_t nruns);
 
+/* check_evaluate() of the runs against s; one line logged on failure */
+int check_sources_evaluate(const struct check_opts *o, const struct check_sources *s,
+			   const struct run_record *runs, size_t nruns, struct check_result *ret);
+
 /* JUnit to o->junit (atomically) when given; 0 or -errno (logged) */
 int check_write_junit(const struct check_opts *o, const struct check_result *c);
 /* LAVA signals to stdout; 0 or -errno (logged) */

@@ -163,7 +163,6 @@ static int write_html(const char *path, const struct report_model *m,
 static int run_checks(const struct report_opts *o, const struct run_record *v, size_t n,
 		      struct check_sources *src, struct check_result *ret)
 {
-	struct check_input in;
 	int r;
 
 	if (!check_opts_any(&o->co))
@@ -171,12 +170,9 @@ static int run_checks(const struct report_opts *o, const struct run_record *v, s
 	r = check_sources_load(&o->co, o->db, src);
 	if (r < 0)
 		return r;
-	in = check_sources_input(&o->co, src, v, n);
-	r = check_evaluate(&in, ret);
-	if (r < 0) {
-		log_error("cannot check: %s", strerror(-r));
+	r = check_sources_evaluate(&o->co, src, v, n, ret);
+	if (r < 0)
 		check_sources_release(src);
-	}
 	return r;
 }
 
