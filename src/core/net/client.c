@@ -74,24 +74,7 @@ static int send_json(struct client *cl, const struct strbuf *body)
 static int read_json(struct client *cl, size_t max, struct strbuf *ret)
 {
 	/* once the test ran, a signal still lets the results come in */
-	const volatile int *stop = cl->ran ? NULL : cl->c->stop;
-	unsigned char hdr[4];
-	size_t len;
-	int r = net_read_full(cl->ctrl, hdr, 4, deadline(cl), stop);
-
-	if (r < 0)
-		return r;
-	r = net_msg_length(hdr, max, &len);
-	if (r < 0)
-		return r;
-	strbuf_reset(ret);
-	strbuf_grow(ret, len);
-	r = net_read_full(cl->ctrl, ret->buf, len, deadline(cl), stop);
-	if (r < 0)
-		return r;
-	ret->len = len;
-	ret->buf[len] = '\0';
-	return 0;
+	return net_read_msg(cl->ctrl, max, deadline(cl), cl->ran ? NULL : cl->c->stop, ret);
 }
 
 static int send_params(struct client *cl)

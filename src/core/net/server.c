@@ -84,23 +84,7 @@ static void refuse(struct conn *cn, int32_t ie, int32_t err)
 
 static int read_json(struct conn *cn, size_t max, struct strbuf *ret)
 {
-	unsigned char hdr[4];
-	size_t len;
-	int r = net_read_full(cn->ctrl, hdr, 4, deadline(cn->sv), cn->sv->c->stop);
-
-	if (r < 0)
-		return r;
-	r = net_msg_length(hdr, max, &len);
-	if (r < 0)
-		return r;
-	strbuf_reset(ret);
-	strbuf_grow(ret, len);
-	r = net_read_full(cn->ctrl, ret->buf, len, deadline(cn->sv), cn->sv->c->stop);
-	if (r < 0)
-		return r;
-	ret->len = len;
-	ret->buf[len] = '\0';
-	return 0;
+	return net_read_msg(cn->ctrl, max, deadline(cn->sv), cn->sv->c->stop, ret);
 }
 
 static const char *read_error(int r)

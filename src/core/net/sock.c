@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Sockets for the control and data connections: bounded waits, O_CLOEXEC everywhere. */
 #include "core/net/sock.h"
+#include "core/net/proto.h"
 #include "util/clock.h"
 
 #include <arpa/inet.h>
@@ -325,4 +326,26 @@ unsigned net_tcp_mss(int fd)
 	if (getsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &n) < 0 || mss < 0)
 		return 0;
 	return (unsigned)mss;
+}
+
+int net_read_msg(int fd, size_t max, uint64_t deadline_ns, const volatile int *stop,
+		 struct strbuf *ret)
+{
+	unsigned char hdr[4];
+	size_t len;
+	int r = net_read_full(fd, hdr, 4, deadline_ns, stop);
+
+	if (r < 0)
+		return r;
+	r = net_msg_length(hdr, max, &len);
+	if (r < 0)
+		return r;
+	strbuf_reset(ret);
+	strbuf_grow(ret, len);
+	r = net_read_full(fd, ret->buf, len, deadline_ns, stop);
+	if (r < 0)
+		return r;
+	ret->len = len;
+	ret->buf[len] = '\0';
+	return 0;
 }

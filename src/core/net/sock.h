@@ -6,6 +6,8 @@
  * asked to stop, and the per-socket options a test sets. Every fd is
  * O_CLOEXEC; every wait is bounded.
  */
+#include "util/strbuf.h"
+
 #include <netinet/in.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -57,6 +59,13 @@ int net_apply_opts(int fd, int family, bool tcp, const struct net_sockopts *o);
  */
 int net_read_full(int fd, void *buf, size_t len, uint64_t deadline_ns, const volatile int *stop);
 int net_write_full(int fd, const void *buf, size_t len, uint64_t deadline_ns);
+/*
+ * One control message: a 4-byte big-endian length (at most max) and that
+ * many bytes, into ret, NUL-terminated. Errors as net_read_full, or the
+ * length's (net_msg_length).
+ */
+int net_read_msg(int fd, size_t max, uint64_t deadline_ns, const volatile int *stop,
+		 struct strbuf *ret);
 /* Wait until fd is readable: 1 readable, 0 deadline passed, -EINTR stop, or an error. */
 int net_wait_readable(int fd, uint64_t deadline_ns, const volatile int *stop);
 
