@@ -103,20 +103,6 @@ int store_schema_version(void)
 	return store_migrations[store_nmigrations - 1].version;
 }
 
-static int user_version(struct store *s, int *ret)
-{
-	sqlite3_stmt *st;
-	int r = store_prepare(s, "PRAGMA user_version", &st);
-
-	if (r < 0)
-		return r;
-	r = store_step(s, st);
-	if (r > 0)
-		*ret = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return r < 0 ? r : 0;
-}
-
 static int log_migration(struct store *s, int version)
 {
 	char now[UTC_TIME_LEN + 1];
@@ -139,13 +125,14 @@ static int log_migration(struct store *s, int version)
 static int apply(struct store *s, const struct migration *m)
 {
 	char pragma[64];
-	int r, v = 0;
+	int64_t v = 0;
+	int r;
 
 	/* IMMEDIATE: two processes opening a new database migrate one after the other */
 	r = store_exec(s, "BEGIN IMMEDIATE");
 	if (r < 0)
 		return r;
-	r = user_version(s, &v);
+	r = store_query_int(s, "PRAGMA user_version", &v);
 	if (r == 0 && v >= m->version)
 		return store_exec(s, "COMMIT"); /* another process did it meanwhile */
 	if (r == 0 && v != m->version - 1)
@@ -168,9 +155,10 @@ static int apply(struct store *s, const struct migration *m)
 
 int store_migrate(struct store *s, const struct migration *m, size_t n)
 {
-	int r, v = 0;
+	int64_t v = 0;
+	int r;
 
-	r = user_version(s, &v);
+	r = store_query_int(s, "PRAGMA user_version", &v);
 	for (size_t i = 0; r == 0 && i < n; i++)
 		if (m[i].version > v)
 			r = apply(s, &m[i]);

@@ -152,7 +152,7 @@ static int make_parents(const char *path)
 
 /* ---- opening ---- */
 
-static int pragma_int(struct store *s, const char *sql, int64_t *ret)
+int store_query_int(struct store *s, const char *sql, int64_t *ret)
 {
 	sqlite3_stmt *st;
 	int r = store_prepare(s, sql, &st);
@@ -176,11 +176,11 @@ static int check_identity(struct store *s)
 	r = store_exec(s, "BEGIN");
 	if (r < 0)
 		return r;
-	r = pragma_int(s, "PRAGMA application_id", &app);
+	r = store_query_int(s, "PRAGMA application_id", &app);
 	if (r == 0)
-		r = pragma_int(s, "PRAGMA user_version", &version);
+		r = store_query_int(s, "PRAGMA user_version", &version);
 	if (r == 0)
-		r = pragma_int(s, "SELECT count(*) FROM sqlite_master", &objects);
+		r = store_query_int(s, "SELECT count(*) FROM sqlite_master", &objects);
 	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 	if (r < 0)
 		return r;
@@ -317,7 +317,7 @@ static int count_rows(struct store *s, const char *table, uint64_t *ret, struct 
 	int r;
 
 	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", table);
-	r = pragma_int(s, sql, &n);
+	r = store_query_int(s, sql, &n);
 	*ret = r == 0 ? (uint64_t)n : U64_UNKNOWN;
 	return r == 0 ? 0 : damage(s, r, problems);
 }
@@ -355,7 +355,7 @@ int store_check(struct store *s, struct store_stats *ret)
 	int64_t version = 0;
 	int r;
 
-	r = pragma_int(s, "PRAGMA user_version", &version);
+	r = store_query_int(s, "PRAGMA user_version", &version);
 	if (r == 0)
 		r = check_rows(s, "PRAGMA integrity_check", true, &problems);
 	if (r == 0)

@@ -24,6 +24,8 @@ int store_prepare(struct store *s, const char *sql, sqlite3_stmt **ret);
 int store_exec(struct store *s, const char *sql);
 /* SQLITE_ROW -> 1, SQLITE_DONE -> 0, else -errno */
 int store_step(struct store *s, sqlite3_stmt *st);
+/* the first column of the first row of sql ("PRAGMA user_version"); *ret untouched without a row */
+int store_query_int(struct store *s, const char *sql, int64_t *ret);
 /* a column as a new string (NULL for SQL NULL); aborts on ENOMEM like record.c */
 char *store_column_strdup(sqlite3_stmt *st, int col);
 
