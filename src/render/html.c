@@ -178,9 +178,7 @@ static void setup_row(struct strbuf *out, const struct report_model *m, const ch
 	for (size_t i = 0; i < m->nruns; i++) {
 		const char *v = *(char *const *)((const char *)&m->runs[i] + off);
 
-		strbuf_adds(out, "<td>");
-		html_esc(out, v);
-		strbuf_adds(out, "</td>");
+		html_td(out, v);
 	}
 	strbuf_adds(out, "</tr>\n");
 }
@@ -638,9 +636,7 @@ static void figures_table(struct strbuf *out, const struct report_model *m,
 			strbuf_adds(out, "<tr>");
 			if (m->nruns > 1)
 				strbuf_addf(out, "<td>%zu</td>", i + 1);
-			strbuf_adds(out, "<td>");
-			html_esc(out, x->name);
-			strbuf_adds(out, "</td>");
+			html_td(out, x->name);
 			for (size_t k = 0; k < ncols; k++)
 				figure_cell(out, d,
 					    report_find_metric(r, x->device_key, x->name,

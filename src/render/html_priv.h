@@ -12,6 +12,9 @@ void html_esc(struct strbuf *out, const char *s);
 void html_num(struct strbuf *out, double v, int prec);
 /* decimals that keep about four significant digits */
 int html_prec(double v);
+/* a table cell: escaped text ("-" for NULL); a right-aligned number */
+void html_td(struct strbuf *out, const char *s);
+void html_td_num(struct strbuf *out, double v);
 /* "high" -> "high-speed (480M)"; unknown names as they are */
 const char *html_speed_label(const char *name);
 /* "run 2" in its colour and the run's id */

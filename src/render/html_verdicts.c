@@ -82,19 +82,14 @@ static void comparison_one(struct strbuf *out, const struct report_model *m,
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct compare_row *r = &c->rows[i];
 
-		strbuf_addf(out, "<tr class=\"v-%s\"><td>", r->verdict);
-		html_esc(out, r->device_key);
-		strbuf_adds(out, "</td><td>");
-		html_esc(out, r->name);
-		strbuf_adds(out, "</td><td>");
-		html_esc(out, r->metric);
-		strbuf_adds(out, "</td><td class=\"n\">");
-		html_num(out, r->a, html_prec(r->a));
-		strbuf_adds(out, "</td><td class=\"n\">");
-		html_num(out, r->b, html_prec(r->b));
-		strbuf_adds(out, "</td><td>");
-		html_esc(out, r->unit);
-		strbuf_adds(out, "</td><td class=\"n\">");
+		strbuf_addf(out, "<tr class=\"v-%s\">", r->verdict);
+		html_td(out, r->device_key);
+		html_td(out, r->name);
+		html_td(out, r->metric);
+		html_td_num(out, r->a);
+		html_td_num(out, r->b);
+		html_td(out, r->unit);
+		strbuf_adds(out, "<td class=\"n\">");
 		if (!isnan(r->change_pct))
 			strbuf_addf(out, "%+.1f%%", r->change_pct);
 		else
@@ -102,6 +97,20 @@ static void comparison_one(struct strbuf *out, const struct report_model *m,
 		strbuf_addf(out, "</td><td>%s</td></tr>\n", r->verdict);
 	}
 	strbuf_adds(out, "</table></div>\n");
+}
+
+void html_td(struct strbuf *out, const char *s)
+{
+	strbuf_adds(out, "<td>");
+	html_esc(out, s);
+	strbuf_adds(out, "</td>");
+}
+
+void html_td_num(struct strbuf *out, double v)
+{
+	strbuf_adds(out, "<td class=\"n\">");
+	html_num(out, v, html_prec(v));
+	strbuf_adds(out, "</td>");
 }
 
 void html_comparison(struct strbuf *out, const struct report_model *m,
@@ -135,21 +144,15 @@ void html_checks(struct strbuf *out, const struct report_model *m, const struct 
 		strbuf_addf(out, "<tr class=\"r-%s\">", r->result);
 		if (m->nruns > 1)
 			strbuf_addf(out, "<td>%zu</td>", r->run_index + 1);
-		strbuf_adds(out, "<td>");
-		html_esc(out, r->device_key);
-		strbuf_adds(out, "</td><td>");
-		html_esc(out, r->name);
-		strbuf_adds(out, "</td><td>");
-		html_esc(out, r->metric);
-		strbuf_adds(out, "</td><td class=\"n\">");
-		html_num(out, r->value, html_prec(r->value));
-		strbuf_adds(out, "</td><td>");
-		html_esc(out, r->unit);
-		strbuf_adds(out, "</td><td>");
-		html_esc(out, r->criterion);
-		strbuf_addf(out, "</td><td>%s</td><td>", r->result);
-		html_esc(out, r->note);
-		strbuf_adds(out, "</td></tr>\n");
+		html_td(out, r->device_key);
+		html_td(out, r->name);
+		html_td(out, r->metric);
+		html_td_num(out, r->value);
+		html_td(out, r->unit);
+		html_td(out, r->criterion);
+		html_td(out, r->result);
+		html_td(out, r->note);
+		strbuf_adds(out, "</tr>\n");
 	}
 	strbuf_adds(out, "</table></div></section>\n");
 }
