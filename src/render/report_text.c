@@ -149,11 +149,6 @@ static double scale_of(const struct rm_device *d, const struct run_metric *x,
 	return top;
 }
 
-static bool is_rate(const struct run_metric *x)
-{
-	return report_unit_is(x, "MB/s") || report_unit_is(x, "Mbit/s") || report_unit_is(x, "IOPS");
-}
-
 /* the pass's metric of run r with this unit (and "cpu" in its name for "%") */
 static const struct run_metric *pass_metric(const struct run_record *r,
 					    const struct run_metric *x, const char *unit)
@@ -162,7 +157,7 @@ static const struct run_metric *pass_metric(const struct run_record *r,
 		const struct run_metric *y = &r->metrics[k];
 
 		if (!strcmp(y->device_key, x->device_key) && !strcmp(y->name, x->name) &&
-		    report_unit_is(y, unit) && (strcmp(unit, "%") || strstr(y->metric, "cpu")))
+		    report_unit_is(y, unit) && (strcmp(unit, "%") || report_is_cpu(y)))
 			return y;
 	}
 	return NULL;
@@ -233,8 +228,8 @@ static void rates(struct strbuf *out, const struct report_model *m, const struct
 		for (size_t j = 0; d->dev[i] && j < r->nmetrics; j++) {
 			const struct run_metric *x = &r->metrics[j];
 
-			if (strcmp(x->device_key, d->dev[i]->key) || !is_rate(x) ||
-			    headline(r, x) != x)
+			/* a pass once, by its headline figure */
+			if (strcmp(x->device_key, d->dev[i]->key) || headline(r, x) != x)
 				continue;
 			rate_row(out, m, d, i, x, utf8);
 		}

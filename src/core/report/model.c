@@ -66,7 +66,7 @@ bool report_same_unit(const struct run_metric *a, const struct run_metric *b)
 	return !strcmp(report_unit(a), report_unit(b));
 }
 
-static bool is_cpu(const struct run_metric *m)
+bool report_is_cpu(const struct run_metric *m)
 {
 	return m->unit && !strcmp(m->unit, "%") && strstr(m->metric, "cpu");
 }
@@ -200,7 +200,7 @@ static int add_metric(struct report_model *model, size_t run, const struct run_m
 
 	if (!d)
 		return 0; /* validated records do not get here */
-	if (is_cpu(m))
+	if (report_is_cpu(m))
 		return push_ptr(&d->cpu, &d->ncpu, m);
 	if (!is_rate(m))
 		return 0;

@@ -83,3 +83,5 @@ const struct run_metric *report_find_metric(const struct run_record *r, const ch
 const char *report_unit(const struct run_metric *m);
 bool report_unit_is(const struct run_metric *m, const char *unit);
 bool report_same_unit(const struct run_metric *a, const struct run_metric *b);
+/* CPU use of a pass: a "%" metric with "cpu" in its name ("self_cpu_pct", "cpu_sys_pct") */
+bool report_is_cpu(const struct run_metric *m);
