@@ -88,3 +88,55 @@ finish() {
 	[ "$FAILS" = 0 ]
 	exit $?
 }
+
+# --- hostile input: nothing changes when usbperf refuses ---------------------
+
+# fingerprint PATH...: one line per path, what it is and what it holds (a
+# content hash for files and block devices; for a directory, every entry
+# below it with its hash or link target). Never opens a FIFO or socket.
+fingerprint() {
+	local p
+	for p in "$@"; do
+		if [ -L "$p" ]; then
+			echo "$p link -> $(readlink "$p")"
+		elif [ -d "$p" ]; then
+			echo "$p dir"
+			(cd "$p" && find . -xdev -mindepth 1 | LC_ALL=C sort | while IFS= read -r f; do
+				if [ -L "$f" ]; then echo "  $f link -> $(readlink "$f")"
+				elif [ -f "$f" ]; then echo "  $f $(stat -c %s "$f") $(sha1sum <"$f")"
+				else echo "  $f $(stat -c %F "$f")"; fi
+			done)
+		elif [ -f "$p" ] || [ -b "$p" ]; then
+			echo "$p $(stat -Lc %F "$p") $(sha1sum <"$p")"
+		elif [ -e "$p" ]; then
+			echo "$p $(stat -c %F "$p")"
+		else
+			echo "$p absent"
+		fi
+	done
+}
+
+# refused STATUS DESCRIPTION PATH... -- COMMAND...: the command exits STATUS
+# with exactly one line on stderr, and every PATH (file, device, directory
+# tree, or a path that must stay absent) is byte for byte as before.
+refused() {
+	local want=$1 what=$2 paths=() before after
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do paths+=("$1"); shift; done
+	shift
+	before=$(fingerprint "${paths[@]}")
+	expect_status "$want" "$what" "$@"
+	one_line_error "$what"
+	after=$(fingerprint "${paths[@]}")
+	if [ "$before" = "$after" ]; then ok "$what: nothing changed"; else
+		bad "$what: something changed"
+		diff <(echo "$before") <(echo "$after") | head -8 | sed 's/^/    /'
+	fi
+}
+
+# says PATTERN DESCRIPTION: the last command's stderr matches (grep -E)
+says() {
+	if grep -qE -- "$1" "$WORK/err"; then ok "$2"; else
+		bad "$2: stderr does not match '$1'"; sed 's/^/    stderr: /' "$WORK/err" | head -3
+	fi
+}
