@@ -7,10 +7,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void log_error(const char *fmt, ...)
@@ -59,23 +61,108 @@ int common_option(int c, const char *arg, struct global_opts *g)
 	return 0;
 }
 
-int check_writable(const char *option, const char *path)
+/* "/real/dir/name" for a path whose last part may not exist yet; NULL if its directory does not */
+static char *canonical(const char *path)
 {
-	char *copy, *dir;
+	char *copy = strdup(path), *copy2 = strdup(path), *dir, *ret = NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (copy && copy2 && (dir = realpath(dirname(copy), NULL))) {
+		strbuf_addf(&sb, "%s/%s", dir, basename(copy2));
+		ret = strbuf_detach(&sb);
+		free(dir);
+	}
+	free(copy);
+	free(copy2);
+	return ret;
+}
+
+bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *ca, *cb;
+	bool same;
+
+	if (!a || !b)
+		return false;
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	/* not both there yet: the same name in the same directory is the same file to be */
+	ca = canonical(a);
+	cb = canonical(b);
+	same = ca && cb && !strcmp(ca, cb);
+	free(ca);
+	free(cb);
+	return same;
+}
+
+#define TMP_SUFFIX_MAX 16 /* ".tmp-" and a pid */
+
+/* the directory an output goes into is there and writable */
+static int check_parent_dir(const char *option, const char *path)
+{
+	char *copy = strdup(path), *dir;
+	struct stat st;
 	int r = 0;
 
-	if (!path)
-		return 0;
-	copy = strdup(path);
 	if (!copy)
 		return -ENOMEM;
 	dir = dirname(copy);
-	if (access(dir, W_OK) < 0) {
-		r = -errno;
-		log_error("cannot write %s '%s': %s", option, path, strerror(-r));
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		log_error("cannot write %s '%s': no directory '%s'", option, path, dir);
+		r = -EINVAL;
+	} else if (access(dir, W_OK) < 0) {
+		log_error("cannot write %s '%s': %s", option, path, strerror(errno));
+		r = -EINVAL;
 	}
 	free(copy);
 	return r;
+}
+
+int check_writable(const char *option, const char *path)
+{
+	const char *base;
+	struct stat st;
+
+	if (!path)
+		return 0;
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	/* room for write_file_atomic's ".tmp-PID" beside it */
+	if (strlen(path) + TMP_SUFFIX_MAX >= PATH_MAX || strlen(base) + TMP_SUFFIX_MAX > NAME_MAX) {
+		log_error("invalid %s '%.40s...': file name too long", option, path);
+		return -EINVAL;
+	}
+	if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
+		log_error("invalid %s '%s': names a directory, not a file", option, path);
+		return -EINVAL;
+	}
+	if (stat(path, &st) < 0)
+		return check_parent_dir(option, path);
+	/* a regular file is replaced; a character device or FIFO is written through */
+	if (S_ISDIR(st.st_mode)) {
+		log_error("invalid %s '%s': is a directory", option, path);
+		return -EINVAL;
+	}
+	if (S_ISREG(st.st_mode))
+		return check_parent_dir(option, path);
+	if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+		log_error("invalid %s '%s': not a regular file", option, path);
+		return -EINVAL;
+	}
+	if (access(path, W_OK) < 0) {
+		log_error("cannot write %s '%s': %s", option, path, strerror(errno));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int check_not_input(const char *option, const char *path, const char *input, const char *what)
+{
+	if (!same_file(path, input))
+		return 0;
+	log_error("refusing to write %s '%s': it is %s", option, path, what);
+	return -EINVAL;
 }
 
 int check_output(const struct global_opts *g)
@@ -98,14 +185,41 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/* an existing character device or FIFO (/dev/stdout, a pipe) is written through, not replaced */
+static int write_through(const char *path, const char *buf, size_t len)
+{
+	struct stat st;
+	int fd, ret;
+
+	fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) ||
+	    S_ISBLK(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	ret = write_all(fd, buf, len);
+	if (close(fd) < 0 && !ret)
+		ret = -errno;
+	return ret;
+}
+
 int write_file_atomic(const char *path, const char *buf, size_t len)
 {
 	struct strbuf tmp = STRBUF_INIT;
+	struct stat st;
 	int fd, ret;
 
+	if (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
+		ret = write_through(path, buf, len);
+		if (ret < 0)
+			log_error("cannot write '%s': %s", path, strerror(-ret));
+		return ret;
+	}
 	/* a reader of the file never sees half of it: write aside, then rename */
 	strbuf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = -errno;
 		log_error("cannot create '%s': %s", tmp.buf, strerror(errno));

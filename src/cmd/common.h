@@ -41,10 +41,19 @@ extern const unsigned ncommands;
 
 /* Handle a common option: 1 handled, 0 not common, -1 bad (message printed). */
 int common_option(int c, const char *arg, struct global_opts *g);
-/* Validate --output before any work: its directory must exist and be writable. */
+/*
+ * Validate --output before any work: a file name that fits, not a directory,
+ * block device or socket, in an existing writable directory (an existing
+ * character device or FIFO is written through). One line logged, -EINVAL.
+ */
 int check_output(const struct global_opts *g);
-/* The same for a file option ("--html"): one line logged, -errno. */
+/* The same for a file option ("--html"). */
 int check_writable(const char *option, const char *path);
+/* a and b are the same file (st_dev and st_ino), or will be (the same name in the same directory)
+ */
+bool same_file(const char *a, const char *b);
+/* An output must not replace an input: one line naming it ("the test file"), -EINVAL. */
+int check_not_input(const char *option, const char *path, const char *input, const char *what);
 
 __attribute__((format(printf, 1, 2))) void log_error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void log_warn(const char *fmt, ...);

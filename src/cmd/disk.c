@@ -481,7 +481,8 @@ int cmd_disk(int argc, char **argv, struct global_opts *g)
 		goto out;
 	if (!o.bs && parse_size_list(DEFAULT_BS, 512, DISK_MAX_BS, MAX_BS_ITEMS, &o.bs, &o.nbs) < 0)
 		goto out;
-	if (check_output(g) < 0)
+	if (check_output(g) < 0 ||
+	    check_not_input("--output", g->output, target, "the target being measured") < 0)
 		goto out;
 	if (o.cpu >= 0) {
 		/* the loop/USB worker and we stop trading places: QD1 runs steadier */

@@ -101,6 +101,10 @@ static int run_option(int c, const char *arg, void *ctx)
 		o->destructive = true;
 		return 0;
 	case O_SCRATCH:
+		if (!*arg) {
+			log_error("invalid --scratch '': expected a directory");
+			return -EINVAL;
+		}
 		o->scratch = arg;
 		return 0;
 	case O_SIZE:
@@ -236,9 +240,27 @@ static int save(struct store *db, const struct run_result *res, const struct glo
 	return r;
 }
 
+/* -o must not replace what the run reads or writes: a target, the history */
+static int check_output_inputs(const struct global_opts *g, const struct run_options *o,
+			       const char *db_path)
+{
+	size_t i;
+
+	for (i = 0; g->output && i < o->ntargets; i++)
+		if (check_not_input("--output", g->output, o->targets[i], "a target of the run") <
+		    0)
+			return -EINVAL;
+	if (o->copy_src &&
+	    (check_not_input("--output", g->output, o->copy_src, "--copy's source") < 0 ||
+	     check_not_input("--output", g->output, o->copy_dst, "--copy's destination") < 0))
+		return -EINVAL;
+	return db_path ? check_not_input("--output", g->output, db_path, "the history database")
+		       : 0;
+}
+
 int cmd_run(int argc, char **argv, struct global_opts *g)
 {
-	struct run_options o = {.scratch = "/var/tmp", .stop = &signal_stop};
+	struct run_options o = {.stop = &signal_stop};
 	struct run_result res;
 	struct report rep = {.command = "run"};
 	struct store *db = NULL;
@@ -250,34 +272,38 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc, argv, g, &o, &db_path, &no_save);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_output(g) < 0)
+	if (check_output(g) < 0 || check_output_inputs(g, &o, db_path) < 0)
 		return EXIT_USAGE;
-	if (run_check_targets(&o, &why) < 0) {
-		log_error("run: %s", why);
-		free(why);
-		return EXIT_USAGE;
-	}
-	/* a history that cannot be opened is refused before anything is measured */
-	if (!no_save) {
-		r = db_open(db_path, true, &db);
-		if (r < 0)
-			return db_exit_status(r);
-	}
 	cmdline = joined(argc, argv);
 	o.command_line = cmdline;
 	if (g->progress) {
 		o.progress = progress;
 		o.progress_ctx = "run";
 	}
-	r = run_execute(&o, &res, &why);
-	if (g->progress)
-		fputs("\r\033[K", stderr);
+	/* every operand is checked, and every target opened, before the first byte of I/O */
+	r = run_prepare(&o, &res, &why);
 	free(cmdline);
 	if (r < 0) {
 		log_error("run: %s", why ? why : strerror(-r));
 		free(why);
-		store_close(db);
 		return EXIT_USAGE;
+	}
+	/* then the history: created only for a run that will happen, refused before it does */
+	if (!no_save) {
+		r = db_open(db_path, true, &db);
+		if (r < 0) {
+			run_result_release(&res);
+			return db_exit_status(r);
+		}
+	}
+	r = run_measure(&o, &res, &why);
+	if (g->progress)
+		fputs("\r\033[K", stderr);
+	if (r < 0) {
+		log_error("run: %s", why ? why : strerror(-r));
+		free(why);
+		store_close(db);
+		return EXIT_RUNTIME;
 	}
 	describe(&res, g->format, &rep);
 	status = res.nrows ? EXIT_OK : EXIT_RUNTIME;

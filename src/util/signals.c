@@ -6,15 +6,16 @@
 #include <unistd.h>
 
 volatile sig_atomic_t signal_stop;
-static char cleanup_path[2][PATH_MAX]; /* a copy test has a source and a destination */
+/* every test file that exists at once: run opens all its targets before measuring */
+#define CLEANUP_SLOTS 40
+static char cleanup_path[CLEANUP_SLOTS][PATH_MAX];
 
 static void on_signal(int sig)
 {
 	if (signal_stop) {
-		if (cleanup_path[0][0])
-			unlink(cleanup_path[0]); /* async-signal-safe */
-		if (cleanup_path[1][0])
-			unlink(cleanup_path[1]);
+		for (int i = 0; i < CLEANUP_SLOTS; i++)
+			if (cleanup_path[i][0])
+				unlink(cleanup_path[i]); /* async-signal-safe */
 		_exit(128 + sig);
 	}
 	signal_stop = sig;
@@ -32,28 +33,37 @@ void signals_install(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* past ulimit -f a write fails with EFBIG, handled as a full disk, not a silent death */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
+/* slot -1: clear all; the signal handler sees either the old or the new path */
 static void set_slot(int slot, const char *path)
 {
 	sigset_t all, old;
 
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	if (path && strlen(path) < sizeof(cleanup_path[slot]))
+	if (slot < 0)
+		memset(cleanup_path, 0, sizeof(cleanup_path));
+	else if (path && strlen(path) < sizeof(cleanup_path[slot]))
 		memcpy(cleanup_path[slot], path, strlen(path) + 1);
-	else
-		cleanup_path[slot][0] = '\0';
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 void signals_set_cleanup(const char *path)
 {
-	set_slot(1, NULL);
-	set_slot(0, path);
+	set_slot(-1, NULL);
+	if (path)
+		set_slot(0, path);
 }
 
 void signals_add_cleanup(const char *path)
 {
-	set_slot(1, path);
+	for (int i = 0; path && i < CLEANUP_SLOTS; i++) {
+		if (!cleanup_path[i][0]) {
+			set_slot(i, path);
+			return;
+		}
+	}
 }

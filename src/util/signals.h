@@ -10,7 +10,7 @@
 extern volatile sig_atomic_t signal_stop; /* the signal number, 0 if none */
 
 void signals_install(void);
-/* The file to unlink if a second signal arrives; NULL to clear. */
+/* The file to unlink if a second signal arrives, replacing all others; NULL to clear. */
 void signals_set_cleanup(const char *path);
-/* A second path to unlink with the first (set by signals_set_cleanup, which clears it). */
+/* One more file to unlink with the others (up to 40; NULL is ignored). */
 void signals_add_cleanup(const char *path);

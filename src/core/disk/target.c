@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Resolving a disk TARGET and the rules that keep usbperf from damaging data. */
 #include "core/disk/disk.h"
+#include "core/disk/safety.h"
 #include "core/sys/blockdev.h"
 #include "core/sys/mounts.h"
 #include "util/parse.h"
@@ -9,20 +10,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <linux/fs.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
-
-#define TEST_FILE_PREFIX "usbperf-"
 
 __attribute__((format(printf, 2, 3))) static void why(char **ret_why, const char *fmt, ...)
 {
@@ -64,89 +60,8 @@ static unsigned logical_block(struct devnum d)
 	return (unsigned)lbs;
 }
 
-/*
- * Block-device write rules: refuse when the device, or any partition of its
- * disk, is mounted, used as swap, or held by dm/md; refuse the disk that
- * holds /. O_EXCL at open time catches the rest (another exclusive opener).
- */
-static int check_blockdev_writable(struct devnum d, const char *path, char **ret_why)
-{
-	struct mount_table mt = {0};
-	struct devnum whole, *fam = NULL, *roots = NULL;
-	size_t nfam = 0, nroots = 0, i;
-	int r;
-
-	r = blk_whole_disk(d, &whole);
-	if (r < 0) {
-		why(ret_why, "cannot find '%s' in sysfs: %s", path, strerror(-r));
-		return -EINVAL;
-	}
-	r = blk_root_disks(&roots, &nroots);
-	if (r < 0) {
-		why(ret_why, "cannot tell which disk holds '/': %s; refusing to write", strerror(-r));
-		return -EPERM;
-	}
-	for (i = 0; i < nroots; i++) {
-		if (roots[i].major == whole.major && roots[i].minor == whole.minor) {
-			why(ret_why, "refusing to write to '%s': it is on the disk that holds '/'",
-			    path);
-			r = -EPERM;
-			goto out;
-		}
-	}
-	r = mounts_load(&mt);
-	if (r < 0) {
-		why(ret_why, "cannot read the mount table: %s; refusing to write", strerror(-r));
-		r = -EPERM;
-		goto out;
-	}
-	/* a whole disk is busy if any partition is; a partition only for itself */
-	if (whole.major == d.major && whole.minor == d.minor) {
-		r = blk_family(whole, &fam, &nfam);
-		if (r < 0) {
-			why(ret_why, "cannot list partitions of '%s': %s", path, strerror(-r));
-			r = -EPERM;
-			goto out;
-		}
-	} else {
-		fam = malloc(sizeof(*fam));
-		if (!fam)
-			abort();
-		fam[0] = d;
-		nfam = 1;
-	}
-	for (i = 0; i < nfam; i++) {
-		const struct mount_entry *m = mounts_find_dev(&mt, fam[i].major, fam[i].minor);
-		if (m) {
-			why(ret_why, "refusing to write to '%s': %u:%u is mounted on '%s'", path,
-			    fam[i].major, fam[i].minor, m->mount_point);
-			r = -EBUSY;
-			goto out;
-		}
-		if (blk_is_swap(fam[i])) {
-			why(ret_why, "refusing to write to '%s': %u:%u is in use as swap", path,
-			    fam[i].major, fam[i].minor);
-			r = -EBUSY;
-			goto out;
-		}
-		if (blk_has_holders(fam[i])) {
-			why(ret_why, "refusing to write to '%s': %u:%u is held by another device "
-				     "(device-mapper, md or similar)",
-			    path, fam[i].major, fam[i].minor);
-			r = -EBUSY;
-			goto out;
-		}
-	}
-	r = 0;
-out:
-	mount_table_release(&mt);
-	free(fam);
-	free(roots);
-	return r;
-}
-
-static int open_blockdev(struct disk_target *t, const struct stat *st, const struct disk_config *cfg,
-			 bool want_write, char **ret_why)
+static int open_blockdev(struct disk_target *t, const struct stat *st,
+			 const struct disk_config *cfg, bool want_write, char **ret_why)
 {
 	struct devnum d = {major(st->st_rdev), minor(st->st_rdev)};
 	uint64_t devsize = 0;
@@ -164,7 +79,7 @@ static int open_blockdev(struct disk_target *t, const struct stat *st, const str
 			    t->path);
 			return -EROFS;
 		}
-		r = check_blockdev_writable(d, t->path, ret_why);
+		r = safety_blockdev_writable(st->st_rdev, t->path, ret_why);
 		if (r < 0)
 			return r;
 		t->may_write = true;
@@ -191,102 +106,74 @@ static int open_blockdev(struct disk_target *t, const struct stat *st, const str
 		t->align = ioctl(t->fd_buf, BLKSSZGET, &lbs) == 0 && lbs > 0 ? (unsigned)lbs : 512;
 	}
 	/* the direct fd shares the exclusive claim: opened after the first */
-	t->fd = open(t->io_path, (t->may_write ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_DIRECT);
+	t->fd = safety_reopen(t->fd_buf, t->io_path, (t->may_write ? O_RDWR : O_RDONLY) | O_DIRECT);
 	t->direct_ok = t->fd >= 0;
 	return 0;
 }
 
-static int make_test_name(const char *dir, struct strbuf *ret)
-{
-	uint64_t rnd;
-
-	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-		return -EIO;
-	strbuf_reset(ret);
-	strbuf_addf(ret, "%s/" TEST_FILE_PREFIX "%ld-%08llx.tmp", dir, (long)getpid(),
-		    (unsigned long long)(rnd & 0xffffffffULL));
-	return 0;
-}
-
-static int check_space(const char *dir, uint64_t need, char **ret_why)
-{
-	struct statvfs sv;
-	uint64_t avail;
-
-	if (statvfs(dir, &sv) < 0) {
-		why(ret_why, "cannot stat filesystem of '%s': %s", dir, strerror(errno));
-		return -errno;
-	}
-	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
-	if (avail < need) {
-		char a[32], n[32];
-		format_size(avail & ~((1ULL << 20) - 1), a, sizeof(a));
-		format_size(need, n, sizeof(n));
-		why(ret_why, "not enough space in '%s': the test needs %s, %s available (use --size)",
-		    dir, n, a);
-		return -ENOSPC;
-	}
-	return 0;
-}
-
+/* a test file: created in a directory, or an existing one (usbperf's own when written) */
 static int open_file(struct disk_target *t, const struct disk_config *cfg, bool want_write,
-		     bool exists, const struct stat *st, char **ret_why)
+		     const char *dir, char **ret_why)
 {
+	struct strbuf name = STRBUF_INIT;
+	uint64_t region;
 	int r;
 
-	if (exists) {
-		/* only files usbperf itself created (kept with --keep) are written to */
-		char *copy = xstrdup(t->path);
-		bool ours = strncmp(basename(copy), TEST_FILE_PREFIX, strlen(TEST_FILE_PREFIX)) == 0;
-		free(copy);
-		if (want_write && !ours) {
-			why(ret_why,
-			    "refusing to write to '%s': usbperf did not create it (name it "
-			    "'" TEST_FILE_PREFIX "*', or read-only tests: --tests read)",
-			    t->path);
-			return -EROFS;
-		}
-		t->may_write = want_write;
-		t->size = cfg->size < (uint64_t)st->st_size ? cfg->size : (uint64_t)st->st_size;
-		if (t->size == 0) {
-			why(ret_why, "'%s' is empty", t->path);
-			return -EINVAL;
-		}
-		t->fd_buf = open(t->io_path, (want_write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-		if (t->fd_buf < 0) {
-			r = -errno;
-			why(ret_why, "cannot open '%s': %s", t->path, strerror(-r));
-			return r == -EACCES ? -EPERM : r;
-		}
-	} else {
-		char *copy = xstrdup(t->io_path);
-		r = check_space(dirname(copy), cfg->size, ret_why);
-		free(copy);
+	if (dir) {
+		r = safety_create_file(dir, "", cfg->size, true, &name, &t->fd_buf, ret_why);
 		if (r < 0)
-			return r;
-		t->fd_buf = open(t->io_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (t->fd_buf < 0) {
-			r = -errno;
-			why(ret_why, "cannot create '%s': %s", t->io_path, strerror(-r));
-			return r == -EACCES || r == -EROFS ? -EPERM : r;
-		}
+			goto out;
+		free(t->io_path);
+		t->io_path = strbuf_detach(&name);
 		t->created = true;
 		t->may_write = true;
 		t->size = cfg->size;
-		/* reserve the space now: ENOSPC here, not in the middle of a pass */
-		r = posix_fallocate(t->fd_buf, 0, (off_t)t->size);
-		if (r == ENOSPC) {
-			why(ret_why, "not enough space for a %llu-byte test file in '%s' (use --size)",
-			    (unsigned long long)t->size, t->path);
-			return -ENOSPC;
+	} else {
+		r = safety_open_file(t->io_path, want_write, &t->fd_buf, &region, ret_why);
+		if (r < 0)
+			goto out;
+		t->may_write = want_write;
+		t->size = cfg->size < region ? cfg->size : region;
+		if (t->size == 0) {
+			why(ret_why, "'%s' is empty", t->path);
+			r = -EINVAL;
+			goto out;
 		}
 	}
-	t->fd = open(t->io_path, (t->may_write ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_DIRECT);
+	t->fd = safety_reopen(t->fd_buf, t->io_path, (t->may_write ? O_RDWR : O_RDONLY) | O_DIRECT);
 	t->direct_ok = t->fd >= 0;
 	if (t->dev_major)
 		t->align = logical_block((struct devnum){t->dev_major, t->dev_minor});
 	else
 		t->align = 512;
+out:
+	strbuf_release(&name);
+	return r == -EACCES || (dir && r == -EROFS) ? -EPERM : r;
+}
+
+/*
+ * --verify without writes reads back a pattern an earlier usbperf --verify
+ * laid down: data that never held one would be reported as corruption.
+ */
+static int check_pattern_there(const struct disk_target *t, const struct disk_config *cfg,
+			       char **ret_why)
+{
+	char unit[PATTERN_UNIT];
+	enum verify_fault f = VERIFY_OK;
+	uint64_t bad = 0;
+
+	if (pread(t->fd_buf, unit, sizeof(unit), 0) != (ssize_t)sizeof(unit)) {
+		why(ret_why, "cannot read '%s' to check its --verify pattern", t->path);
+		return -EINVAL;
+	}
+	if (pattern_check(unit, sizeof(unit), 0, cfg->seed, &bad, &f) && f == VERIFY_BAD_MAGIC) {
+		why(ret_why,
+		    "'%s' holds no usbperf --verify pattern: --verify without writes reads back "
+		    "what "
+		    "'usbperf disk --verify' wrote there (add write tests, or drop --verify)",
+		    t->path);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -294,57 +181,36 @@ int disk_target_open(const char *path, const struct disk_config *cfg, bool want_
 		     struct disk_target *ret, char **ret_why)
 {
 	struct disk_target t = {.fd = -1, .fd_buf = -1};
-	struct strbuf name = STRBUF_INIT;
 	struct stat st;
-	bool exists;
 	int r;
 
 	*ret_why = NULL;
 	t.path = xstrdup(path);
 	t.keep = cfg->keep;
-	exists = stat(path, &st) == 0;
-	if (!exists && errno != ENOENT) {
+	/* a typo must not become a new file (a /dev/sdz in tmpfs measures RAM) */
+	if (stat(path, &st) < 0) {
 		r = -errno;
 		why(ret_why, "cannot access '%s': %s", path, strerror(errno));
+		r = r == -ENOENT || r == -ENOTDIR || r == -ENAMETOOLONG ? -EINVAL : r;
 		goto fail;
 	}
-	if (exists && S_ISBLK(st.st_mode)) {
+	if (S_ISBLK(st.st_mode)) {
 		r = open_blockdev(&t, &st, cfg, want_write, ret_why);
-		if (r < 0)
-			goto fail;
-		*ret = t;
-		return 0;
-	}
-	if (exists && S_ISDIR(st.st_mode)) {
+	} else if (S_ISDIR(st.st_mode)) {
 		t.kind = TARGET_DIR;
-		r = make_test_name(path, &name);
-		if (r < 0)
-			goto fail;
-		t.io_path = strbuf_detach(&name);
 		fill_fs_facts(&t, path);
-		r = open_file(&t, cfg, want_write, false, NULL, ret_why);
-	} else if (!exists || S_ISREG(st.st_mode)) {
-		char *copy = xstrdup(path);
-		struct stat pst;
-
+		r = open_file(&t, cfg, want_write, path, ret_why);
+	} else if (S_ISREG(st.st_mode)) {
 		t.kind = TARGET_FILE;
 		t.io_path = xstrdup(path);
-		if (!exists && (stat(dirname(copy), &pst) < 0 || !S_ISDIR(pst.st_mode))) {
-			free(copy);
-			why(ret_why, "cannot access '%s': No such file or directory", path);
-			r = -ENOENT;
-			goto fail;
-		}
-		free(copy);
-		copy = xstrdup(path);
-		fill_fs_facts(&t, exists ? path : dirname(copy));
-		free(copy);
-		r = open_file(&t, cfg, want_write, exists, &st, ret_why);
+		fill_fs_facts(&t, path);
+		r = open_file(&t, cfg, want_write, NULL, ret_why);
 	} else {
 		why(ret_why, "'%s' is not a directory, regular file or block device", path);
 		r = -EINVAL;
-		goto fail;
 	}
+	if (r == 0 && cfg->verify && !t.may_write)
+		r = check_pattern_there(&t, cfg, ret_why);
 	if (r < 0)
 		goto fail;
 	*ret = t;

@@ -7,6 +7,7 @@
  * it says which side limits the copy.
  */
 #include "core/disk/cache.h"
+#include "core/disk/safety.h"
 #include "core/run/copy.h"
 #include "util/clock.h"
 #include "util/signals.h"
@@ -35,21 +36,27 @@ static int why(char **ret, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static int check_dir(const char *dir, uint64_t size, char **ret_why)
+/* "--copy: " before a reason from the safety rules */
+static int prefix_why(char **ret_why)
 {
-	struct statvfs vfs;
-	struct stat st;
+	struct strbuf sb = STRBUF_INIT;
 
-	if (stat(dir, &st) < 0)
-		return why(ret_why, "--copy '%s': %s", dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return why(ret_why, "--copy '%s': not a directory", dir);
-	if (access(dir, W_OK) < 0)
-		return why(ret_why, "--copy '%s': not writable: %s", dir, strerror(errno));
-	if (statvfs(dir, &vfs) == 0 && (uint64_t)vfs.f_bavail * vfs.f_frsize < size + (size >> 3))
-		return why(ret_why, "--copy '%s': less than %llu MiB free", dir,
-			   (unsigned long long)((size + (size >> 3)) >> 20));
-	return 0;
+	strbuf_addf(&sb, "--copy: %s", *ret_why ? *ret_why : "cannot create the test files");
+	free(*ret_why);
+	*ret_why = strbuf_detach(&sb);
+	return -EINVAL;
+}
+
+int run_copy_check(const char *src_dir, const char *dst_dir, uint64_t size, char **ret_why)
+{
+	int r;
+
+	*ret_why = NULL;
+	/* the source file, and room for the copy with an eighth to spare */
+	r = safety_check_dir(src_dir, size, ret_why);
+	if (r == 0)
+		r = safety_check_dir(dst_dir, size + (size >> 3), ret_why);
+	return r < 0 ? prefix_why(ret_why) : 0;
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -92,17 +99,17 @@ static int fill(int fd, uint64_t size, const volatile int *stop)
 }
 
 /* one copy at one chunk size: bytes/s, or -errno */
-static int copy_once(int src, const char *dst_path, uint32_t chunk, double cap_s,
-		     const volatile int *stop, struct run_copy_row *row)
+static int copy_once(int src, int dst, uint32_t chunk, double cap_s, const volatile int *stop,
+		     struct run_copy_row *row)
 {
 	char *buf = aligned_alloc(4096, chunk);
 	uint64_t t0, bytes = 0;
-	int dst, r = 0;
+	int r = 0;
 
 	if (!buf)
 		return -ENOMEM;
-	dst = open(dst_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (dst < 0) {
+	/* the same file each time, emptied: never a name opened again */
+	if (ftruncate(dst, 0) < 0 || lseek(dst, 0, SEEK_SET) < 0) {
 		free(buf);
 		return -errno;
 	}
@@ -131,8 +138,6 @@ static int copy_once(int src, const char *dst_path, uint32_t chunk, double cap_s
 	row->seconds = (double)(clock_now_ns() - t0) / 1e9;
 	row->bytes = bytes;
 	row->mb_s = row->seconds > 0 ? (double)bytes / row->seconds / 1e6 : 0;
-	close(dst);
-	unlink(dst_path);
 	free(buf);
 	return r;
 }
@@ -143,44 +148,46 @@ int run_copy(const char *src_dir, const char *dst_dir, uint64_t size, double cap
 	static const uint32_t chunks[RUN_COPY_CHUNKS] = {64 << 10, 1 << 20, 4 << 20};
 	struct strbuf sp = STRBUF_INIT, dp = STRBUF_INIT;
 	size_t i, n = 0;
-	int src, r;
+	int src = -1, dst = -1, r;
 
-	*ret_why = NULL;
-	r = check_dir(src_dir, size, ret_why);
-	if (!r)
-		r = check_dir(dst_dir, size, ret_why);
+	r = run_copy_check(src_dir, dst_dir, size, ret_why);
 	if (r < 0)
 		return r;
-	strbuf_addf(&sp, "%s/usbperf-copy-%ld.src", src_dir, (long)getpid());
-	strbuf_addf(&dp, "%s/usbperf-copy-%ld.dst", dst_dir, (long)getpid());
-	src = open(sp.buf, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (src < 0) {
-		r = why(ret_why, "--copy: cannot create '%s': %s", sp.buf, strerror(errno));
+	r = safety_create_file(src_dir, "copy", size, false, &sp, &src, ret_why);
+	if (r == 0) {
+		signals_set_cleanup(sp.buf);
+		r = safety_create_file(dst_dir, "copy", 0, false, &dp, &dst, ret_why);
+	}
+	if (r < 0) {
+		r = prefix_why(ret_why);
 		goto out;
 	}
-	signals_set_cleanup(sp.buf);
 	signals_add_cleanup(dp.buf);
 	r = fill(src, size, stop);
 	if (r < 0) {
 		why(ret_why, "--copy: cannot write '%s': %s", sp.buf, strerror(-r));
-		goto out_close;
+		goto out;
 	}
 	for (i = 0; i < RUN_COPY_CHUNKS && !(stop && *stop); i++) {
 		rows[n].chunk = chunks[i];
-		r = copy_once(src, dp.buf, chunks[i], cap_s, stop, &rows[n]);
+		r = copy_once(src, dst, chunks[i], cap_s, stop, &rows[n]);
 		if (r < 0) {
 			why(ret_why, "--copy to '%s': %s", dst_dir, strerror(-r));
-			goto out_close;
+			goto out;
 		}
 		n++;
 	}
 	*ret_n = n;
-out_close:
-	close(src);
-	unlink(sp.buf);
-	unlink(dp.buf);
-	signals_set_cleanup(NULL);
 out:
+	if (src >= 0) {
+		close(src);
+		unlink(sp.buf);
+	}
+	if (dst >= 0) {
+		close(dst);
+		unlink(dp.buf);
+	}
+	signals_set_cleanup(NULL);
 	strbuf_release(&sp);
 	strbuf_release(&dp);
 	return r;

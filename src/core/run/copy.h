@@ -13,6 +13,9 @@ struct run_copy_row {
 	double mb_s; /* 10^6 B/s, fsync on DST included */
 };
 
+/* SRC and DST are writable directories with room for the test: -EINVAL with *ret_why if not */
+int run_copy_check(const char *src_dir, const char *dst_dir, uint64_t size, char **ret_why);
+
 /*
  * Write a size-byte file on src_dir, then copy it to dst_dir at each chunk
  * size (caches dropped first, capped at cap_s each). Both files are removed,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* usbperf run: plan the targets, measure each, build the record. */
+#include "core/disk/safety.h"
 #include "core/run/run_priv.h"
 #include "core/sys/sysinfo.h"
 #include "core/usb/attach.h"
@@ -22,11 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define QUICK_SIZE (256ull << 20)
 /* not iperf3's 5201: a server the user runs there stays undisturbed */
 #define RUN_LOOPBACK_PORT 5299u
-#define QUICK_TIME_S 3.0
-#define FULL_TIME_S 5.0
 
 struct run_row *run_add_row(struct run_result *r)
 {
@@ -68,8 +66,8 @@ static const struct usb_node *writable_mount(const struct usb_topology *t, const
 	for (i = 0; i < t->nnode; i++) {
 		const struct usb_node *n = &t->node[i];
 
-		if (!n->mount_point || (strcmp(n->name, disk) &&
-					!(n->parent_name && !strcmp(n->parent_name, disk))))
+		if (!n->mount_point ||
+		    (strcmp(n->name, disk) && !(n->parent_name && !strcmp(n->parent_name, disk))))
 			continue;
 		if (access(n->mount_point, W_OK) == 0)
 			return n;
@@ -118,15 +116,18 @@ static void discover(const struct run_options *o, const struct usb_topology *t,
 		if (strcmp(n->kind, "net"))
 			continue;
 		if (!o->peer) {
-			run_note(r, "%s (USB %s) is a network interface: 'usbperf run --peer HOST' "
-				    "measures it against a usbperf or iperf3 server (usbperf net server, "
-				    "iperf3 -s) reached through it",
-				 n->name, n->device);
+			run_note(
+			    r,
+			    "%s (USB %s) is a network interface: 'usbperf run --peer HOST' "
+			    "measures it against a usbperf or iperf3 server (usbperf net server, "
+			    "iperf3 -s) reached through it",
+			    n->name, n->device);
 			continue;
 		}
 		strbuf_addf(&path, "net:%s via %s", o->peer, n->name);
 		strbuf_reset(&why);
-		strbuf_addf(&why, "%s is a USB network interface: TCP each way to --peer %s through it",
+		strbuf_addf(&why,
+			    "%s is a USB network interface: TCP each way to --peer %s through it",
 			    n->name, o->peer);
 		plan_add(r, path.buf, n->device, "usb-net", false, why.buf);
 		r->plan[r->nplan - 1].net_host = xstrdup(o->peer);
@@ -138,8 +139,8 @@ static void discover(const struct run_options *o, const struct usb_topology *t,
 		r->no_usb = true;
 		strbuf_reset(&why);
 		strbuf_addf(&why, "no USB disk here: the host's %s characterises this machine",
-			    o->scratch);
-		plan_add(r, o->scratch, "host", "host-disk", false, why.buf);
+			    run_scratch(o));
+		plan_add(r, run_scratch(o), "host", "host-disk", false, why.buf);
 		plan_add(r, "net:127.0.0.1 (loopback)", "loopback", "host-net", false,
 			 "no USB network interface here: the host's loopback, against a usbperf "
 			 "server run for it");
@@ -149,11 +150,28 @@ static void discover(const struct run_options *o, const struct usb_topology *t,
 	strbuf_release(&why);
 }
 
+const char *run_scratch(const struct run_options *o)
+{
+	return o->scratch ? o->scratch : "/var/tmp";
+}
+
 int run_check_targets(const struct run_options *o, char **ret_why)
 {
 	struct strbuf why = STRBUF_INIT;
 	struct stat st;
 	size_t i;
+
+	*ret_why = NULL;
+	/* --copy writes its own files into both: each must be a directory, with room */
+	if (o->copy_src && run_copy_check(o->copy_src, o->copy_dst,
+					  o->size ? o->size : RUN_QUICK_SIZE, ret_why) < 0)
+		return -EINVAL;
+	if (o->scratch && safety_check_dir(o->scratch, 0, ret_why) < 0) {
+		strbuf_addf(&why, "--scratch: %s", *ret_why);
+		free(*ret_why);
+		*ret_why = strbuf_detach(&why);
+		return -EINVAL;
+	}
 
 	for (i = 0; i < o->ntargets; i++) {
 		const char *t = o->targets[i];
@@ -161,8 +179,9 @@ int run_check_targets(const struct run_options *o, char **ret_why)
 		if (!strncmp(t, "net:", 4)) {
 			if (t[4])
 				continue;
-			strbuf_addf(&why, "target '%s': expected net:HOST (a usbperf or iperf3 "
-					  "server)",
+			strbuf_addf(&why,
+				    "target '%s': expected net:HOST (a usbperf or iperf3 "
+				    "server)",
 				    t);
 			*ret_why = strbuf_detach(&why);
 			return -EINVAL;
@@ -176,13 +195,12 @@ int run_check_targets(const struct run_options *o, char **ret_why)
 	return 0;
 }
 
-static int plan_explicit(const struct run_options *o, struct run_result *r, char **ret_why)
+static void plan_explicit(const struct run_options *o, struct run_result *r)
 {
 	struct stat st;
 	size_t i;
-	int rc = run_check_targets(o, ret_why);
 
-	for (i = 0; rc == 0 && i < o->ntargets; i++) {
+	for (i = 0; i < o->ntargets; i++) {
 		const char *t = o->targets[i];
 
 		if (!strncmp(t, "net:", 4)) {
@@ -195,112 +213,6 @@ static int plan_explicit(const struct run_options *o, struct run_result *r, char
 		plan_add(r, t, NULL, S_ISBLK(st.st_mode) ? "block-device" : "path",
 			 S_ISBLK(st.st_mode) && !o->destructive, "named on the command line");
 	}
-	return rc;
-}
-
-/* the quick sweep: three block sizes each way, random 4K at QD1 and QD32 */
-static size_t build_passes(bool full, bool writes, struct disk_pass_spec *p)
-{
-	static const uint32_t quick_bs[] = {4096, 65536, 1 << 20};
-	static const uint32_t full_bs[] = {4096, 16384, 65536, 131072, 524288, 1 << 20, 4 << 20};
-	const uint32_t *bs = full ? full_bs : quick_bs;
-	size_t nbs = full ? 7 : 3, n = 0, i;
-	int op;
-	char sz[24];
-
-	for (op = 0; op < (writes ? 2 : 1); op++) {
-		for (i = 0; i < nbs; i++) {
-			format_size(bs[i], sz, sizeof(sz));
-			snprintf(p[n].name, sizeof(p[n].name), "seq-%s %s", op ? "write" : "read", sz);
-			p[n].op = op ? DISK_WRITE : DISK_READ;
-			p[n].access = DISK_SEQ;
-			p[n].mode = DISK_DIRECT;
-			p[n].bs = bs[i];
-			p[n].qd = 1;
-			p[n++].engine = &disk_engine_psync;
-		}
-		for (i = 0; i < 2; i++) {
-			uint32_t qd = i ? 32 : 1;
-
-			snprintf(p[n].name, sizeof(p[n].name), "rand-%s 4K Q%u", op ? "write" : "read",
-				 qd);
-			p[n].op = op ? DISK_WRITE : DISK_READ;
-			p[n].access = DISK_RAND;
-			p[n].mode = DISK_DIRECT;
-			p[n].bs = 4096;
-			p[n].qd = qd;
-			p[n++].engine = qd > 1 ? &disk_engine_io_uring : &disk_engine_psync;
-		}
-	}
-	return n;
-}
-
-/* measure one plan item into a disk report; -errno with *ret_why on refusal */
-/* the IRQ lines of the controller a block device hangs off, NULL off USB */
-static const char *irq_lines_of(const struct usb_topology *topo, const struct disk_target *t)
-{
-	struct usb_attach a;
-	const char *lines = NULL;
-	size_t i;
-
-	if (usb_attach_for_block(t->dev_major, t->dev_minor, &a) < 0)
-		return NULL;
-	for (i = 0; i < topo->nctl; i++) {
-		char prefix[32];
-
-		/* "2-1" hangs off root hub usb2 */
-		snprintf(prefix, sizeof(prefix), "%llu-", (unsigned long long)topo->ctl[i].busnum);
-		if (!strncmp(a.device, prefix, strlen(prefix)))
-			lines = topo->ctl[i].irq;
-	}
-	usb_attach_release(&a);
-	return lines;
-}
-
-static int measure(const struct run_options *o, const struct usb_topology *topo,
-		   const struct run_plan_item *it, struct disk_pass_spec *passes,
-		   struct disk_report *rep, uint64_t *ret_irqs, char **ret_why)
-{
-	const char *irq_lines;
-	uint64_t irq0, irq1;
-	struct disk_config cfg = {
-		.passes = passes,
-		.repeat = o->repeat ? o->repeat : 1,
-		.size = o->size ? o->size : QUICK_SIZE,
-		.time_s = o->time_s > 0 ? o->time_s : (o->full ? FULL_TIME_S : QUICK_TIME_S),
-		.allow_write = o->destructive,
-		.fallback_buffered = true,
-		.stop = o->stop,
-		.progress = o->progress,
-		.progress_ctx = o->progress_ctx,
-	};
-	struct disk_target t = {.fd = -1, .fd_buf = -1};
-	int r;
-
-	cfg.npasses = build_passes(o->full, !it->read_only, passes);
-	r = disk_target_open(it->path, &cfg, !it->read_only, &t, ret_why);
-	if (r == -EROFS) {
-		/* writes refused (a raw device without --destructive): reads are still worth it */
-		free(*ret_why);
-		*ret_why = NULL;
-		cfg.npasses = build_passes(o->full, false, passes);
-		r = disk_target_open(it->path, &cfg, false, &t, ret_why);
-	}
-	if (r < 0)
-		return r;
-	signals_set_cleanup(disk_target_cleanup_path(&t));
-	if (t.size < cfg.size)
-		cfg.size = t.size;
-	irq_lines = irq_lines_of(topo, &t);
-	irq0 = usb_irq_count(irq_lines);
-	r = disk_run(&t, &cfg, rep);
-	irq1 = usb_irq_count(irq_lines);
-	*ret_irqs = irq0 != U64_UNKNOWN && irq1 != U64_UNKNOWN ? irq1 - irq0 : U64_UNKNOWN;
-	disk_target_close(&t);
-	signals_set_cleanup(NULL);
-	/* these pointed into the target, gone now; the rows point into passes, kept */
-	rep->path = rep->io_path = rep->fs_type = rep->mount_point = rep->source = NULL;
-	return r;
 }
 
 static void fill_env(struct run_env *e, const struct sysinfo_facts *si)
@@ -396,108 +308,14 @@ void run_device_attach(struct run_device *d, const struct usb_attach *a)
 	d->ceiling_mb_s = a->ceiling_mb_s;
 }
 
-/* the device a report was measured on: from the USB lookup, else the host */
-static void add_device(struct run_result *r, struct run_plan_item *it,
-		       const struct disk_report *rep)
-{
-	struct run_device *d = run_record_add_device(&r->rec);
-
-	if (rep->on_usb) {
-		free(it->device_key);
-		it->device_key = xstrdup(rep->usb.device);
-		d->key = xstrdup(rep->usb.device);
-		d->kind = xstrdup(it->read_only ? "usb-storage (read-only)" : "usb-storage");
-		run_device_attach(d, &rep->usb);
-	} else {
-		/* off USB, a named target is known by its path: unique in the run, stable across runs */
-		if (!it->device_key)
-			it->device_key = xstrdup(it->path);
-		d->key = xstrdup(it->device_key);
-		d->kind = xstrdup(it->kind && strncmp(it->kind, "copy-", 5) ? "host-disk" : it->kind);
-	}
-	d->target = xstrdup(it->path);
-}
-
-static void add_rows(struct run_result *r, const struct run_plan_item *it,
-		     const struct disk_report *rep)
-{
-	static const struct {
-		const char *metric, *unit;
-		size_t off;
-		bool higher;
-	} m[] = {
-		{"mb_s", "MB/s", offsetof(struct disk_row, mb_s), true},
-		{"iops", "IOPS", offsetof(struct disk_row, iops), true},
-		{"lat_p99_us", "us", offsetof(struct disk_row, lat_p99_us), false},
-		{"self_cpu_pct", "%", offsetof(struct disk_row, self_cpu_pct), false},
-	};
-	size_t i, j;
-
-	for (i = 0; i < rep->nrows; i++) {
-		const struct disk_row *dr = &rep->rows[i];
-		struct run_row *row;
-
-		row = run_add_row(r);
-		row->device = it->device_key;
-		row->target = it->path;
-		row->pass = dr->name;
-		row->op = dr->op;
-		row->bs = dr->bs;
-		row->qd = dr->qd;
-		row->mb_s = dr->mb_s;
-		row->mb_s_sd = dr->mb_s_sd;
-		row->mib_s = dr->mib_s;
-		row->iops = dr->iops;
-		row->lat_p99_us = dr->lat_p99_us;
-		row->self_cpu_pct = dr->self_cpu_pct;
-		row->ceiling_mb_s = dr->ceiling_mb_s;
-		row->efficiency_pct = dr->efficiency_pct;
-		for (j = 0; j < sizeof(m) / sizeof(m[0]); j++) {
-			struct run_metric *rm = run_record_add_metric(&r->rec, it->device_key, "disk",
-								      dr->name, m[j].metric,
-								      m[j].unit, m[j].higher);
-
-			rm->value = *(const double *)((const char *)dr + m[j].off);
-			rm->repeats = dr->repeats;
-			if (!strcmp(m[j].metric, "mb_s")) {
-				rm->stdev = dr->mb_s_sd;
-				rm->min = dr->mb_s_min;
-				rm->max = dr->mb_s_max;
-			} else if (!strcmp(m[j].metric, "iops")) {
-				rm->stdev = dr->iops_sd;
-			}
-		}
-	}
-}
-
-/* the controller's interrupts per MB moved, over all passes of a target */
-static void add_irq_metric(struct run_result *r, const struct run_plan_item *it,
-			   const struct disk_report *rep, uint64_t irqs)
-{
-	struct run_metric *m;
-	double bytes = 0;
-	size_t i;
-
-	if (irqs == U64_UNKNOWN)
-		return;
-	for (i = 0; i < rep->nrows; i++)
-		bytes += (double)rep->rows[i].bytes * (double)rep->rows[i].repeats;
-	if (bytes <= 0)
-		return;
-	m = run_record_add_metric(&r->rec, it->device_key, "disk", "all passes", "irq_per_mb",
-				  "IRQ/MB", false);
-	m->value = (double)irqs / (bytes / 1e6);
-	m->repeats = 1;
-}
-
 static int measure_copy(const struct run_options *o, struct run_result *r, char **ret_why)
 {
 	size_t i;
 	int rc;
 
-	rc = run_copy(o->copy_src, o->copy_dst, o->size ? o->size : QUICK_SIZE,
-		      o->time_s > 0 ? o->time_s : (o->full ? FULL_TIME_S : QUICK_TIME_S), o->stop,
-		      r->copy, &r->ncopy, ret_why);
+	rc = run_copy(o->copy_src, o->copy_dst, o->size ? o->size : RUN_QUICK_SIZE,
+		      o->time_s > 0 ? o->time_s : (o->full ? RUN_FULL_TIME_S : RUN_QUICK_TIME_S),
+		      o->stop, r->copy, &r->ncopy, ret_why);
 	if (rc < 0)
 		return rc;
 	if (r->ncopy) {
@@ -534,103 +352,129 @@ static int measure_copy(const struct run_options *o, struct run_result *r, char 
 	return 0;
 }
 
-int run_execute(const struct run_options *o, struct run_result *ret, char **ret_why)
+int run_prepare(const struct run_options *o, struct run_result *ret, char **ret_why)
 {
 	struct run_result r = {0};
-	struct usb_topology t = {0};
-	struct sysinfo_facts si;
-	uint64_t t0 = clock_now_ns();
-	size_t i, j;
+	size_t i;
 	int rc;
 
 	*ret_why = NULL;
+	rc = run_check_targets(o, ret_why);
+	if (rc < 0)
+		return rc;
+	r.t0 = clock_now_ns();
 	make_id(&r.rec, time(NULL));
 	r.rec.command_line = xstrdup(o->command_line);
-	sysinfo_probe(&si);
-	fill_env(&r.rec.env, &si);
-	usb_topology_probe(&t);
+	r.si = calloc(1, sizeof(*r.si));
+	r.topo = calloc(1, sizeof(*r.topo));
+	if (!r.si || !r.topo)
+		abort();
+	sysinfo_probe(r.si);
+	fill_env(&r.rec.env, r.si);
+	usb_topology_probe(r.topo);
 	if (o->copy_src) {
 		plan_add(&r, o->copy_src, "source", "copy-source", false, "--copy: the side read");
 		plan_add(&r, o->copy_dst, "destination", "copy-destination", false,
 			 "--copy: the side written");
 	} else if (o->ntargets) {
-		rc = plan_explicit(o, &r, ret_why);
-		if (rc < 0)
-			goto fail;
+		plan_explicit(o, &r);
 	} else {
-		discover(o, &t, &r);
+		discover(o, r.topo, &r);
 	}
 	r.disks = calloc(r.nplan ? r.nplan : 1, sizeof(*r.disks));
 	r.specs = calloc(r.nplan ? r.nplan : 1, sizeof(*r.specs));
 	if (!r.disks || !r.specs)
 		abort();
-	for (i = 0; i < r.nplan && !(o->stop && *o->stop); i++) {
+	/* every target is opened, and so passes the safety rules, before any is measured */
+	for (i = 0; i < r.nplan; i++) {
 		char *why = NULL;
-		uint64_t irqs = U64_UNKNOWN;
 
 		if (r.plan[i].net_host)
-			continue; /* after the disks: devices[0..ndisks) pair with disks[] */
-		rc = measure(o, &t, &r.plan[i], r.specs[r.ndisks], &r.disks[r.ndisks], &irqs, &why);
-		if (rc < 0) {
-			if (o->ntargets || o->copy_src) {
-				/* a target the user named and we cannot use: say so, run nothing */
-				*ret_why = why ? why : xstrdup(strerror(-rc));
-				goto fail;
-			}
-			run_note(&r, "%s: not measured: %s", r.plan[i].path, why ? why : strerror(-rc));
-			free(why);
 			continue;
-		}
-		add_device(&r, &r.plan[i], &r.disks[r.ndisks]);
-		add_rows(&r, &r.plan[i], &r.disks[r.ndisks]);
-		add_irq_metric(&r, &r.plan[i], &r.disks[r.ndisks], irqs);
-		for (j = 0; j < r.disks[r.ndisks].nwarnings; j++)
-			run_note(&r, "%s: %s", r.plan[i].path, r.disks[r.ndisks].warnings[j]);
-		r.ndisks++;
-	}
-	for (i = 0; i < r.nplan && !(o->stop && *o->stop); i++) {
-		char *why = NULL;
-
-		if (!r.plan[i].net_host)
+		rc = run_disk_open(o, &r, i, &why);
+		if (rc >= 0)
 			continue;
-		rc = r.plan[i].net_port == RUN_LOOPBACK_PORT
-			     ? run_net_loopback(o, &r, &r.plan[i], &why)
-			     : run_net_target(o, &r, &r.plan[i], &why);
-		if (rc < 0) {
-			if (o->ntargets) {
-				*ret_why = why;
-				goto fail;
-			}
-			run_note(&r, "not measured: %s", why);
-			free(why);
+		if (o->ntargets || o->copy_src) {
+			/* a target the user named and we cannot use: say so, run nothing */
+			*ret_why = why ? why : xstrdup(strerror(-rc));
+			run_result_release(&r);
+			return -EINVAL;
 		}
+		run_note(&r, "%s: not measured: %s", r.plan[i].path, why ? why : strerror(-rc));
+		free(why);
 	}
-	if (o->copy_src && r.ndisks == 2 && !(o->stop && *o->stop)) {
-		rc = measure_copy(o, &r, ret_why);
-		if (rc < 0)
-			goto fail;
-	}
-	/* how devices are attached and what the system will distort, then the figures */
-	usb_facts(&r.rec, &t);
-	usb_topology_findings(&t, &r.rec.findings);
-	sysinfo_findings(&si, &r.rec.findings);
-	r.rec.duration_s = (double)(clock_now_ns() - t0) / 1e9;
-	run_analyze(&r);
-	usb_topology_release(&t);
-	sysinfo_release(&si);
 	*ret = r;
 	return 0;
-fail:
-	usb_topology_release(&t);
-	sysinfo_release(&si);
-	run_result_release(&r);
-	return -EINVAL;
+}
+
+int run_measure(const struct run_options *o, struct run_result *r, char **ret_why)
+{
+	size_t i;
+	int rc = 0;
+
+	*ret_why = NULL;
+	for (i = 0; i < r->nopen && !(o->stop && *o->stop); i++) {
+		rc = run_disk_measure(r->topo, r, i);
+		if (rc < 0) {
+			*ret_why = xstrdup(strerror(-rc));
+			break;
+		}
+	}
+	run_disk_close_all(r);
+	for (i = 0; rc == 0 && i < r->nplan && !(o->stop && *o->stop); i++) {
+		char *why = NULL;
+
+		/* after the disks: devices[0..ndisks) pair with disks[] */
+		if (!r->plan[i].net_host)
+			continue;
+		rc = r->plan[i].net_port == RUN_LOOPBACK_PORT
+			 ? run_net_loopback(o, r, &r->plan[i], &why)
+			 : run_net_target(o, r, &r->plan[i], &why);
+		if (rc < 0 && o->ntargets) {
+			*ret_why = why;
+			break;
+		}
+		if (rc < 0)
+			run_note(r, "not measured: %s", why);
+		free(rc < 0 ? why : NULL);
+		rc = 0;
+	}
+	if (rc == 0 && o->copy_src && r->ndisks == 2 && !(o->stop && *o->stop))
+		rc = measure_copy(o, r, ret_why);
+	if (rc < 0)
+		return -EINVAL;
+	/* how devices are attached and what the system will distort, then the figures */
+	usb_facts(&r->rec, r->topo);
+	usb_topology_findings(r->topo, &r->rec.findings);
+	sysinfo_findings(r->si, &r->rec.findings);
+	r->rec.duration_s = (double)(clock_now_ns() - r->t0) / 1e9;
+	run_analyze(r);
+	return 0;
+}
+
+int run_execute(const struct run_options *o, struct run_result *ret, char **ret_why)
+{
+	int rc = run_prepare(o, ret, ret_why);
+
+	if (rc < 0)
+		return rc;
+	rc = run_measure(o, ret, ret_why);
+	if (rc < 0)
+		run_result_release(ret);
+	return rc;
 }
 
 void run_result_release(struct run_result *r)
 {
 	size_t i;
 
+	run_disk_close_all(r);
+	if (r->topo)
+		usb_topology_release(r->topo);
+	free(r->topo);
+	if (r->si)
+		sysinfo_release(r->si);
+	free(r->si);
 	for (i = 0; i < r->nplan; i++) {
 		free(r->plan[i].path);
 		free(r->plan[i].device_key);

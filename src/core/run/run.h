@@ -16,19 +16,30 @@
 struct run_options {
 	char *const *targets; /* explicit targets; none: discover */
 	size_t ntargets;
-	bool full;	      /* the complete sweeps; default quick */
-	bool destructive;     /* allow writes to a raw block device named explicitly */
-	const char *scratch;  /* the host's test directory when there is no USB disk */
-	uint64_t size;	      /* test region per target */
-	double time_s;	      /* cap per pass */
-	unsigned repeat;      /* each pass this many times (0: once) */
+	bool full;	  /* the complete sweeps; default quick */
+	bool destructive; /* allow writes to a raw block device named explicitly */
+	const char
+	    *scratch;	 /* the host's test directory when there is no USB disk (NULL: /var/tmp) */
+	uint64_t size;	 /* test region per target */
+	double time_s;	 /* cap per pass */
+	unsigned repeat; /* each pass this many times (0: once) */
 	const char *copy_src, *copy_dst; /* --copy SRC DST: the copy path, both sides */
-	const char *peer;     /* --peer HOST: a usbperf or iperf3 server for USB netdevs */
+	const char *peer; /* --peer HOST: a usbperf or iperf3 server for USB netdevs */
 	const char *command_line;
 	const volatile int *stop;
 	disk_progress_fn progress;
 	void *progress_ctx;
 };
+
+/* a disk target opened by run_prepare, measured by run_measure */
+struct run_target {
+	size_t plan; /* index into run_result.plan */
+	struct disk_target t;
+	struct disk_config cfg;
+};
+
+struct usb_topology;
+struct sysinfo_facts;
 
 /* one pass of one target: the report's table */
 struct run_row {
@@ -42,13 +53,13 @@ struct run_row {
 
 /* one target as planned: what, why, and how it is attached */
 struct run_plan_item {
-	char *path;	  /* "/media/usb", "/dev/sdb", "/var/tmp" */
-	char *device_key; /* "2-1", "host" */
-	const char *kind; /* "usb-storage", "host-disk" */
-	bool read_only;	  /* a raw device: reads only */
-	char *why;	  /* how it was chosen, for the report */
-	char *net_host;	  /* a network target: the usbperf/iperf3 server */
-	char *net_iface;  /* ... through this interface (SO_BINDTODEVICE), NULL: the route's */
+	char *path;	   /* "/media/usb", "/dev/sdb", "/var/tmp" */
+	char *device_key;  /* "2-1", "host" */
+	const char *kind;  /* "usb-storage", "host-disk" */
+	bool read_only;	   /* a raw device: reads only */
+	char *why;	   /* how it was chosen, for the report */
+	char *net_host;	   /* a network target: the usbperf/iperf3 server */
+	char *net_iface;   /* ... through this interface (SO_BINDTODEVICE), NULL: the route's */
 	unsigned net_port; /* 0: iperf3's 5201 */
 	bool device_key_from_usb;
 };
@@ -62,17 +73,28 @@ struct run_result {
 	struct disk_report *disks; /* one per plan item that ran */
 	size_t ndisks;
 	struct disk_pass_spec (*specs)[DISK_MAX_PASSES]; /* the passes each report's rows name */
-	char **notes;		   /* what was skipped and how to enable it */
+	char **notes;					 /* what was skipped and how to enable it */
 	size_t nnotes;
-	bool no_usb;		   /* nothing on USB: the host was characterised */
+	bool no_usb;				   /* nothing on USB: the host was characterised */
 	struct run_copy_row copy[RUN_COPY_CHUNKS]; /* --copy: one per chunk size */
 	size_t ncopy;
+	/* between run_prepare and run_measure */
+	struct run_target *open;
+	size_t nopen;
+	struct usb_topology *topo;
+	struct sysinfo_facts *si;
+	uint64_t t0;
 };
 
 /*
- * Plan (discover or take the explicit targets), measure, analyse.
- * -EINVAL with *ret_why for a target that cannot be used (nothing ran).
+ * Plan (discover or take the explicit targets) and open every disk target,
+ * so each passes the safety rules before anything is measured. -EINVAL with
+ * *ret_why for a target that cannot be used: nothing written, nothing left.
  */
+int run_prepare(const struct run_options *o, struct run_result *ret, char **ret_why);
+/* Measure what run_prepare opened, then analyse; -EINVAL with *ret_why on failure. */
+int run_measure(const struct run_options *o, struct run_result *r, char **ret_why);
+/* Both. */
 int run_execute(const struct run_options *o, struct run_result *ret, char **ret_why);
 void run_result_release(struct run_result *r);
 /* The explicit targets exist and are of a kind run measures: -EINVAL with *ret_why if not. */

@@ -42,20 +42,30 @@ static bool path_exists(const char *dir, const char *name)
 	return r;
 }
 
-/* read "MAJ:MIN" from dir/dev (absolute path, already below the sysroot) */
+/* an attribute file of a sysfs directory (absolute path, already below the sysroot) */
+static int read_dir_attr(const char *dir, const char *name, struct strbuf *ret)
+{
+	struct strbuf p = STRBUF_INIT;
+	const char *root = sysroot_get();
+	int r;
+
+	strbuf_addf(&p, "%s/%s", dir, name);
+	/* sysroot_read prefixes the root: strip it from an absolute path that has it */
+	r = sysroot_read_attr(
+	    strncmp(p.buf, root, strlen(root)) == 0 ? p.buf + strlen(root) : p.buf, ret);
+	strbuf_release(&p);
+	return r;
+}
+
+/* read "MAJ:MIN" from dir/dev */
 static int read_dev_file(const char *dir, struct devnum *ret)
 {
-	struct strbuf p = STRBUF_INIT, v = STRBUF_INIT;
-	const char *root = sysroot_get();
+	struct strbuf v = STRBUF_INIT;
 	char *colon;
 	uint64_t maj, min;
 	int r;
 
-	strbuf_addf(&p, "%s/dev", dir);
-	/* sysroot_read prefixes the root: strip it from an absolute path that has it */
-	r = sysroot_read_attr(strncmp(p.buf, root, strlen(root)) == 0 ? p.buf + strlen(root) : p.buf,
-			      &v);
-	strbuf_release(&p);
+	r = read_dir_attr(dir, "dev", &v);
 	if (r < 0)
 		goto out;
 	colon = strchr(v.buf, ':');
@@ -70,6 +80,18 @@ static int read_dev_file(const char *dir, struct devnum *ret)
 out:
 	strbuf_release(&v);
 	return r;
+}
+
+bool blk_read_only(struct devnum d)
+{
+	struct strbuf dir = STRBUF_INIT, v = STRBUF_INIT;
+	bool ro = false;
+
+	if (blk_sysfs_dir(d, &dir) == 0 && read_dir_attr(dir.buf, "ro", &v) == 0)
+		ro = !strcmp(v.buf, "1");
+	strbuf_release(&dir);
+	strbuf_release(&v);
+	return ro;
 }
 
 int blk_whole_disk(struct devnum d, struct devnum *ret)

@@ -20,6 +20,8 @@ int blk_family(struct devnum whole, struct devnum **ret, size_t *ret_n);
 bool blk_has_holders(struct devnum d);
 /* Whole disks under the root filesystem, following dm/md slaves. */
 int blk_root_disks(struct devnum **ret, size_t *ret_n);
+/* The kernel's read-only flag (sysfs ro: BLKROSET, a read-only loop, a lock switch) */
+bool blk_read_only(struct devnum d);
 /* Is d an active swap device? */
 bool blk_is_swap(struct devnum d);
 /* A queue attribute of the whole disk (logical_block_size, max_sectors_kb…) */
