@@ -50,6 +50,15 @@ else
 	bad "12.2 partitions of $P did not appear"
 fi
 
+# "in use" includes a plain (non-exclusive) opener: a dd, a shell holding it open
+(exec 3<"$L"; sleep 5) &
+holder=$!
+sleep 0.5
+refused 2 "a device open in another process" "$L" -- \
+	"$U" disk "$L" --destructive --tests seq-write --size 4M --time 0.2
+says "open in process $holder" "names the process that has it open"
+kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+
 # 12.3: a symlink under a usbperf-like name is never followed
 ln -s "$WORK/victim" "$D/usbperf-evil.tmp"
 refused 2 "12.3 symlink named usbperf-*.tmp" "$WORK/victim" "$D" -- \

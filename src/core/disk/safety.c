@@ -5,7 +5,9 @@
 #include "core/sys/mounts.h"
 #include "util/parse.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,11 +41,65 @@ static bool same_dev(struct devnum a, struct devnum b)
 	return a.major == b.major && a.minor == b.minor;
 }
 
-/* one member of the disk's family in use: mounted, swap, held */
+/*
+ * A process other than this one with a member of the disk open (a dd, a
+ * backup, a forgotten shell): O_EXCL only sees exclusive openers. The pid in
+ * *ret_pid, its command name in comm.
+ */
+static bool open_elsewhere(struct devnum d, pid_t *ret_pid, char *comm, size_t commlen)
+{
+	struct strbuf fddir = STRBUF_INIT, fd = STRBUF_INIT, c = STRBUF_INIT;
+	struct dirent *pe, *fe;
+	bool found = false;
+	DIR *proc, *fds;
+	struct stat st;
+
+	proc = opendir("/proc");
+	while (proc && !found && (pe = readdir(proc))) {
+		uint64_t pid;
+
+		if (parse_u64(pe->d_name, 1, INT32_MAX, &pid) < 0 || (pid_t)pid == getpid())
+			continue;
+		strbuf_reset(&fddir);
+		strbuf_addf(&fddir, "/proc/%s/fd", pe->d_name);
+		fds = opendir(fddir.buf);
+		while (fds && !found && (fe = readdir(fds))) {
+			strbuf_reset(&fd);
+			strbuf_addf(&fd, "%s/%s", fddir.buf, fe->d_name);
+			/* stat follows the fd's link to the device node: no open, no FIFO wait */
+			found = fe->d_name[0] != '.' && stat(fd.buf, &st) == 0 && S_ISBLK(st.st_mode) &&
+				major(st.st_rdev) == d.major && minor(st.st_rdev) == d.minor;
+		}
+		if (fds)
+			closedir(fds);
+		if (found) {
+			*ret_pid = (pid_t)pid;
+			strbuf_reset(&c);
+			strbuf_addf(&c, "/proc/%s/comm", pe->d_name);
+			snprintf(comm, commlen, "?");
+			FILE *f = fopen(c.buf, "re");
+			if (f) {
+				if (fgets(comm, (int)commlen, f))
+					comm[strcspn(comm, "\n")] = '\0';
+				fclose(f);
+			}
+		}
+	}
+	if (proc)
+		closedir(proc);
+	strbuf_release(&fddir);
+	strbuf_release(&fd);
+	strbuf_release(&c);
+	return found;
+}
+
+/* one member of the disk's family in use: mounted, swap, held, open elsewhere */
 static int family_member_busy(struct devnum m, const struct mount_table *mt, const char *path,
 			      char **ret_why)
 {
 	const struct mount_entry *e = mounts_find_dev(mt, m.major, m.minor);
+	char comm[64];
+	pid_t pid;
 
 	if (e)
 		return refuse(-EBUSY, ret_why,
@@ -59,6 +115,11 @@ static int family_member_busy(struct devnum m, const struct mount_table *mt, con
 		    "refusing to write to '%s': %u:%u on its disk is held by another device "
 		    "(device-mapper, md or similar)",
 		    path, m.major, m.minor);
+	if (open_elsewhere(m, &pid, comm, sizeof(comm)))
+		return refuse(-EBUSY, ret_why,
+			      "refusing to write to '%s': %u:%u on its disk is in use: open in process %ld "
+			      "(%s)",
+			      path, m.major, m.minor, (long)pid, comm);
 	return 0;
 }
 
