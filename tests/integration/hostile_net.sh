@@ -65,6 +65,58 @@ exec {slow}<&- {idle}<&-
 timeout 30 iperf3 -c 127.0.0.1 -p "$PORT" -t 1 >/dev/null 2>&1
 check "12.7: served after the abandoned handshake" test $? = 0
 
+# 12.7: connections that send their cookie and then nothing, or half their parameters,
+# are waited on together too
+HELD=()
+for i in $(seq 30); do
+	exec {fd}<>"/dev/tcp/127.0.0.1/$PORT"
+	printf '%s\0' "$COOKIE" >&$fd
+	HELD+=($fd)
+	exec {fd}<>"/dev/tcp/127.0.0.1/$PORT"
+	printf '%s\0\0\0\0\x40{"tcp":tr' "$COOKIE" >&$fd
+	HELD+=($fd)
+done
+start=$(date +%s.%N)
+timeout 60 iperf3 -c 127.0.0.1 -p "$PORT" -t 1 >/dev/null 2>&1
+status=$?
+took=$(since "$start")
+check "12.7: served behind 30 cookie-then-silent and 30 half-parameter connections (exit $status, ${took} s)" \
+	eval 'test "$status" = 0 && lt "$took" 5'
+for fd in "${HELD[@]}"; do exec {fd}<&-; done
+
+# hostile: a reverse-mode client that never reads its stream ends only its own test
+# (--timeout 2 on a second server), and SIGINT mid-test ends the server with 130
+PORT3=5397
+"$USBPERF" net server -p "$PORT3" -i 0 --timeout 2 >"$WORK/srv3.out" 2>"$WORK/srv3.err" &
+SERVER3=$!
+PIDS+=($SERVER3)
+sleep 0.3
+exec {ctl}<>"/dev/tcp/127.0.0.1/$PORT3"
+printf '%s\0' "$COOKIE" >&$ctl
+J='{"tcp":true,"reverse":true,"time":30,"parallel":1,"len":131072,"client_version":"mute"}'
+timeout 2 head -c 1 <&$ctl >/dev/null
+printf "\\0\\0\\0\\x$(printf %02x ${#J})%s" "$J" >&$ctl
+reply=$(timeout 2 head -c 1 <&$ctl | od -An -tx1 | tr -d ' \n')
+exec {data}<>"/dev/tcp/127.0.0.1/$PORT3"
+printf '%s\0' "$COOKIE" >&$data
+sleep 4
+start=$(date +%s.%N)
+timeout 30 iperf3 -c 127.0.0.1 -p "$PORT3" -t 1 >/dev/null 2>&1
+status=$?
+check "a client that never reads its reverse stream is dropped (${reply}), the next one served (exit $status, $(since "$start") s)" \
+	test "$status" = 0
+exec {data}<&- {ctl}<&-
+timeout 30 iperf3 -c 127.0.0.1 -p "$PORT3" -t 5 >"$WORK/int.txt" 2>&1 &
+victim=$!
+sleep 2
+kill -INT $SERVER3
+wait $SERVER3
+status=$?
+wait $victim
+check "SIGINT mid-test: the server exits 130 (got $status)" test "$status" = 130
+check "... the iperf3 client is told the server terminated, not reset" grep -q "server has terminated" "$WORK/int.txt"
+check "... and the server printed the partial results" grep -q "receiver  local" "$WORK/srv3.out"
+
 # --- 12.15: contradictory or empty client options are refused before any socket ---
 # The port has a usbperf server on it: a refused command must not have reached it.
 PORT2=5398

@@ -377,6 +377,14 @@ static void run_test(struct conn *cn)
 		net_tcp_congestion(s->streams[0].fd, cc, sizeof(cc));
 		cn->rep.congestion = cc[0] ? strdup(cc) : NULL;
 	}
+	if (s->end == NET_END_SIGNAL) {
+		/*
+		 * Tell the client before its streams are reset under it, and give it a
+		 * moment to read that and leave: else it may see only "connection reset".
+		 */
+		(void)send_state(cn, NET_SERVER_TERMINATE);
+		(void)net_wait_readable(cn->ctrl, clock_now_ns() + 500000000ull, NULL);
+	}
 	/* iperf3 closes its streams before EXCHANGE_RESULTS; its client drains until EOF */
 	net_session_close_streams(s);
 }
@@ -443,8 +451,7 @@ static void after_test(struct conn *cn)
 			wait_done(cn);
 		}
 		return;
-	case NET_END_SIGNAL:
-		(void)send_state(cn, NET_SERVER_TERMINATE);
+	case NET_END_SIGNAL: /* SERVER_TERMINATE is sent already (run_test) */
 		cn->rep.interrupted = true;
 		break;
 	default:
