@@ -84,6 +84,29 @@ check "12.7: served behind 30 cookie-then-silent and 30 half-parameter connectio
 	eval 'test "$status" = 0 && lt "$took" 5'
 for fd in "${HELD[@]}"; do exec {fd}<&-; done
 
+# hostile: more idle connections than the server has file descriptors (ulimit -n 40): the
+# oldest waiting one makes room for the newest, no busy loop on a listener it cannot accept
+PORT4=5396
+(ulimit -n 40 && exec "$USBPERF" net server -p "$PORT4" -i 0 >/dev/null 2>&1) &
+SERVER4=$!
+PIDS+=($SERVER4)
+sleep 0.3
+HELD=()
+for i in $(seq 60); do
+	exec {fd}<>"/dev/tcp/127.0.0.1/$PORT4"
+	HELD+=($fd)
+done
+sleep 1
+start=$(date +%s.%N)
+timeout 30 iperf3 -c 127.0.0.1 -p "$PORT4" -t 1 >/dev/null 2>&1
+status=$?
+took=$(since "$start")
+check "out of descriptors: a real client is still served at once (exit $status, ${took} s)" \
+	eval 'test "$status" = 0 && lt "$took" 3'
+for fd in "${HELD[@]}"; do exec {fd}<&-; done
+kill -TERM $SERVER4
+wait $SERVER4
+
 # hostile: a reverse-mode client that never reads its stream ends only its own test
 # (--timeout 2 on a second server), and SIGINT mid-test ends the server with 130
 PORT3=5397

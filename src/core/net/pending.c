@@ -82,6 +82,15 @@ static void accept_some(struct net_pending *p, int lfd)
 		if (i > 0 && poll(&pf, 1, 0) <= 0)
 			return;
 		fd = accept4(lfd, (struct sockaddr *)&from.ss, &from.len, SOCK_CLOEXEC);
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
+			/* out of descriptors: the oldest waiting one makes room, as past the cap */
+			if (!p->n) {
+				p->rest_until_ns = after_s(clock_now_ns(), 0.1);
+				return;
+			}
+			take(p, 0, NULL, -EOVERFLOW);
+			fd = accept4(lfd, (struct sockaddr *)&from.ss, &from.len, SOCK_CLOEXEC);
+		}
 		if (fd < 0)
 			return;
 		add(p, fd, &from);
@@ -193,7 +202,9 @@ int net_pending_wait(struct net_pending *p, int lfd, struct pollfd *extra, size_
 		if (now >= until_ns)
 			return 0;
 		memcpy(p->pf, extra, nextra * sizeof(*extra));
-		p->pf[nextra] = (struct pollfd){.fd = lfd, .events = POLLIN};
+		/* no descriptor to take a connection with: leave the listener a moment */
+		p->pf[nextra] =
+		    (struct pollfd){.fd = now < p->rest_until_ns ? -1 : lfd, .events = POLLIN};
 		for (i = 0; i < p->n; i++)
 			p->pf[base + i] = (struct pollfd){.fd = p->v[i].fd, .events = POLLIN};
 		n = poll(p->pf, base + p->n, wait_ms(p, now, until_ns));

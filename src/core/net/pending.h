@@ -35,7 +35,8 @@ struct net_pending_conn {
  * A connection that ended before it was taken: err is -ETIMEDOUT (silent
  * past its deadline), -ECONNRESET (closed), -EPROTO (the first 37 bytes are
  * not a cookie), -EBADMSG or -EMSGSIZE (an empty or oversized parameter
- * message), -EOVERFLOW (dropped for a newer one), or a socket error. Called
+ * message), -EOVERFLOW (dropped for a newer one: past NET_PENDING_MAX, or
+ * out of file descriptors), or a socket error. Called
  * before the socket is closed, so an answer can still be sent on c->fd.
  */
 typedef void (*net_pending_drop_fn)(void *ctx, const struct net_pending_conn *c, int err);
@@ -50,6 +51,7 @@ struct net_pending {
 	/* private */
 	struct net_pending_conn *v;
 	size_t n;
+	uint64_t rest_until_ns; /* out of descriptors, nothing to drop: listener not polled */
 	struct pollfd pf[NET_PENDING_MAX + 8];
 };
 

@@ -141,7 +141,7 @@ static void control_dropped(void *ctx, const struct net_pending_conn *c, int err
 		event(sv, "%s: dropped: the first 37 bytes are not a cookie", c->who);
 		return;
 	case -EOVERFLOW:
-		event(sv, "%s: dropped: more than %u connections waiting", c->who, NET_PENDING_MAX);
+		event(sv, "%s: dropped for a newer connection: too many waiting", c->who);
 		return;
 	case -EMSGSIZE:
 	case -EBADMSG:
