@@ -191,6 +191,8 @@ refused 2 "12.8: net client -o a directory" "$WORK/outdir" -- \
 took=$(since "$start")
 check "12.8: ... refused at once, no 3 s measurement (${took} s)" lt "$took" 2
 check "12.8: it did not reach the server" test "$(grep -vc 'listening on' "$WORK/srv2.err")" = 0
+refused 2 "12.8: net server -o a directory" "$WORK/outdir" -- \
+	timeout 5 "$USBPERF" net server -p 5393 -1 -o "$WORK/outdir"
 kill -TERM $SERVER2
 wait $SERVER2
 
