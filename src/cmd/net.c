@@ -96,8 +96,12 @@ static int whole_seconds(const char *opt, const char *arg, double min, double ma
 {
 	double v;
 
-	if (parse_duration(arg, min, max, &v) < 0 || v != floor(v))
-		return bad(opt, arg, "whole seconds");
+	if (parse_duration(arg, min, max, &v) < 0 || v != floor(v)) {
+		char what[48];
+
+		snprintf(what, sizeof(what), "whole seconds, %.0f..%.0f", min, max);
+		return bad(opt, arg, what);
+	}
 	*ret = (uint64_t)v;
 	return 0;
 }
