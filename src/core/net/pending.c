@@ -201,7 +201,8 @@ int net_pending_wait(struct net_pending *p, int lfd, struct pollfd *extra, size_
 				i++;
 		if (now >= until_ns)
 			return 0;
-		memcpy(p->pf, extra, nextra * sizeof(*extra));
+		if (nextra)
+			memcpy(p->pf, extra, nextra * sizeof(*extra));
 		/* no descriptor to take a connection with: leave the listener a moment */
 		p->pf[nextra] =
 		    (struct pollfd){.fd = now < p->rest_until_ns ? -1 : lfd, .events = POLLIN};
