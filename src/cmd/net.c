@@ -3,9 +3,11 @@
 #include "cmd/commands.h"
 #include "core/net/fields.h"
 #include "core/net/net.h"
+#include "core/net/sock.h"
 #include "util/parse.h"
 #include "util/signals.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
 #include <net/if.h>
@@ -78,6 +80,7 @@ struct net_opts {
 	const char *bind_addr, *bind_dev, *host, *sysroot;
 	double interval_s, timeout_s;
 	bool one_off;
+	bool v4, v6;
 	bool time_set, bytes_set, blocks_set, len_set, rate_set;
 	struct net_params p;
 };
@@ -93,8 +96,12 @@ static int whole_seconds(const char *opt, const char *arg, double min, double ma
 {
 	double v;
 
-	if (parse_duration(arg, min, max, &v) < 0 || v != floor(v))
-		return bad(opt, arg, "whole seconds");
+	if (parse_duration(arg, min, max, &v) < 0 || v != floor(v)) {
+		char what[48];
+
+		snprintf(what, sizeof(what), "whole seconds, %.0f..%.0f", min, max);
+		return bad(opt, arg, what);
+	}
 	*ret = (uint64_t)v;
 	return 0;
 }
@@ -120,9 +127,11 @@ static int opt_common(int c, const char *arg, struct net_opts *o)
 		o->bind_dev = arg;
 		return 1;
 	case '4':
+		o->v4 = true;
 		o->family = AF_INET;
 		return 1;
 	case '6':
+		o->v6 = true;
 		o->family = AF_INET6;
 		return 1;
 	case 'i':
@@ -225,10 +234,114 @@ static int opt_client(int c, const char *arg, struct net_opts *o)
 	return opt_sizes(c, arg, o);
 }
 
+static const char *family_name(int family)
+{
+	return family == AF_INET ? "IPv4" : family == AF_INET6 ? "IPv6" : "IP";
+}
+
+/* AF_INET or AF_INET6 for an address literal, AF_UNSPEC for a name */
+static int literal_family(const char *s)
+{
+	unsigned char a[sizeof(struct in6_addr)];
+
+	if (inet_pton(AF_INET, s, a) == 1)
+		return AF_INET;
+	if (inet_pton(AF_INET6, s, a) == 1)
+		return AF_INET6;
+	return AF_UNSPEC;
+}
+
+/* the kernel's sockets take the algorithm: ask it now, not after the connection */
+static int check_congestion(const struct net_params *p)
+{
+	struct strbuf avail = STRBUF_INIT;
+	int r;
+
+	if (!p->congestion[0])
+		return 0;
+	r = net_congestion_check(p->congestion, &avail);
+	if (r < 0)
+		log_error("net client: congestion control '%s' is not %s (available: %s)",
+			  p->congestion, r == -EPERM ? "allowed for this user" : "available",
+			  avail.len ? avail.buf : "unknown");
+	strbuf_release(&avail);
+	return r < 0 ? -EINVAL : 0;
+}
+
+/* the options name things this machine has: asked of the kernel, before any connection */
+static int check_machine(const struct net_opts *o)
+{
+	const char *name = o->server ? "net server" : "net client";
+	int r;
+
+	if (!o->server && check_congestion(&o->p) < 0)
+		return -EINVAL;
+	if (!o->bind_addr)
+		return 0;
+	r = net_local_addr_check(o->bind_addr, o->family);
+	if (r < 0) {
+		log_error("%s: invalid --bind '%s': not %s address of this machine", name,
+			  o->bind_addr,
+			  o->family == AF_UNSPEC ? "an"
+			  : o->family == AF_INET ? "an IPv4"
+						 : "an IPv6");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_host(const struct net_opts *o)
+{
+	int hf;
+
+	if (!*o->host) {
+		log_error("net client: empty HOST");
+		return -EINVAL;
+	}
+	hf = literal_family(o->host);
+	if (hf != AF_UNSPEC && o->family != AF_UNSPEC && hf != o->family) {
+		log_error("net client: HOST '%s' is not an %s address (%s)", o->host,
+			  family_name(o->family), o->family == AF_INET ? "-4" : "-6");
+		return -EINVAL;
+	}
+	if (hf != AF_UNSPEC && o->bind_addr && literal_family(o->bind_addr) != AF_UNSPEC &&
+	    literal_family(o->bind_addr) != hf) {
+		log_error("net client: --bind '%s' cannot reach HOST '%s': not an %s address",
+			  o->bind_addr, o->host, family_name(hf));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* the options that only mean something for one protocol */
+static int check_protocol(const struct net_params *p)
+{
+	const char *tcp_only = p->congestion[0] ? "--congestion"
+			       : p->mss		? "--mss"
+			       : p->nodelay	? "--no-delay"
+						: NULL;
+
+	if (p->proto == NET_UDP && tcp_only) {
+		log_error("net client: %s is a TCP option, not for --udp", tcp_only);
+		return -EINVAL;
+	}
+	if (p->proto != NET_UDP && p->udp_64bit) {
+		log_error("net client: --udp-64bit is for --udp tests");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* what a client option set means together; the defaults that depend on the protocol */
 static int check_client(struct net_opts *o)
 {
 	struct net_params *p = &o->p;
+	int r = check_host(o);
+
+	if (r == 0)
+		r = check_protocol(p);
+	if (r < 0)
+		return r;
 
 	if (o->time_set + o->bytes_set + o->blocks_set > 1) {
 		log_error("net client: give one end condition: --time, --bytes or --blocks");
@@ -342,6 +455,10 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct net_o
 		log_error("%s: unexpected argument '%s'", name, argv[optind]);
 		return -EINVAL;
 	}
+	if (o->v4 && o->v6) {
+		log_error("%s: -4 and -6 exclude each other", name);
+		return -EINVAL;
+	}
 	return o->server ? 0 : check_client(o);
 }
 
@@ -382,7 +499,6 @@ static void client_event(void *ctx, const char *msg)
 
 struct server_ctx {
 	struct global_opts *g;
-	bool interrupted;
 	bool write_failed;
 };
 
@@ -394,8 +510,6 @@ static void server_report(void *ctx, const struct net_report *rep)
 	net_report_describe(rep, &view);
 	if (emit_report(sc->g, &view) < 0)
 		sc->write_failed = true;
-	if (rep->interrupted)
-		sc->interrupted = true;
 }
 
 static void server_event(void *ctx, const char *msg)
@@ -430,7 +544,8 @@ static int run_server(struct global_opts *g, const struct net_opts *o)
 		free(why);
 		return EXIT_USAGE;
 	}
-	if (sc.interrupted)
+	/* stopped by a signal, idle or mid-test: 128 + N, as every command */
+	if (signal_stop)
 		return 128 + signal_stop;
 	return sc.write_failed ? EXIT_RUNTIME : EXIT_OK;
 }
@@ -491,7 +606,9 @@ int cmd_net(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc - 1, argv + 1, g, &o);
 	if (r > 0)
 		return EXIT_OK;
-	if (r < 0 || check_output(g) < 0 || (o.sysroot && open_sysroot(o.sysroot) < 0))
+	/* the output is checked before any socket: a measurement it cannot keep is not run */
+	if (r < 0 || check_output(g) < 0 || (o.sysroot && open_sysroot(o.sysroot) < 0) ||
+	    check_machine(&o) < 0)
 		return EXIT_USAGE;
 	return o.server ? run_server(g, &o) : run_client(g, &o);
 }

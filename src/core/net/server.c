@@ -6,6 +6,7 @@
  * test: the server goes on to the next.
  */
 #include "core/net/link.h"
+#include "core/net/pending.h"
 #include "core/net/result.h"
 #include "core/net/sock.h"
 #include "util/clock.h"
@@ -27,7 +28,11 @@ struct server {
 	int lfd;
 	bool lfd_tuned; /* a test set its window on the listener: take a fresh one after */
 	unsigned served;
+	struct net_pending pend; /* control connections not yet a test */
 };
+
+/* A cookie is sent right after connect(): a connection silent longer is not a client. */
+#define COOKIE_WAIT_S 5.0
 
 /* One client and its test. */
 struct conn {
@@ -43,6 +48,7 @@ struct conn {
 	bool have_peer;
 	int udp_fd; /* where the next UDP stream says hello */
 	struct net_sockopts data_opts;
+	struct net_pending spend; /* TCP connections during stream setup, not yet a stream */
 };
 
 __attribute__((format(printf, 2, 3))) static void event(struct server *sv, const char *fmt, ...)
@@ -65,13 +71,22 @@ static uint64_t deadline(const struct server *sv)
 	return clock_now_ns() + (uint64_t)(sv->c->timeout_s * 1e9);
 }
 
+static double cookie_wait(const struct server *sv)
+{
+	return sv->c->timeout_s < COOKIE_WAIT_S ? sv->c->timeout_s : COOKIE_WAIT_S;
+}
+
 static int send_state(struct conn *cn, signed char st)
 {
 	return net_write_full(cn->ctrl, &st, 1, deadline(cn->sv));
 }
 
-/* SERVER_ERROR and the two numbers iperf3 clients print */
-static void refuse(struct conn *cn, int32_t ie, int32_t err)
+/*
+ * SERVER_ERROR and the two numbers iperf3 clients print. Sent before any
+ * test data, so it fits the socket buffer: never wait for a client that
+ * does not read.
+ */
+static void refuse(int fd, int32_t ie, int32_t err)
 {
 	unsigned char b[9] = {(unsigned char)NET_SERVER_ERROR};
 	uint32_t v[2] = {(uint32_t)ie, (uint32_t)err};
@@ -79,7 +94,9 @@ static void refuse(struct conn *cn, int32_t ie, int32_t err)
 
 	for (i = 0; i < 8; i++)
 		b[1 + i] = (unsigned char)(v[i / 4] >> (24 - 8 * (i % 4)));
-	(void)net_write_full(cn->ctrl, b, sizeof(b), deadline(cn->sv));
+	if (send(fd, b, sizeof(b), MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
+		/* the client is gone: nothing to tell */
+	}
 }
 
 static int read_json(struct conn *cn, size_t max, struct strbuf *ret)
@@ -99,27 +116,39 @@ static const char *read_error(int r)
 	return strerror(-r);
 }
 
-static int get_params(struct conn *cn)
+static int decode_params(struct conn *cn, const struct strbuf *body)
 {
-	struct strbuf body = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT;
 	int32_t ie = NET_IE_RECVPARAMS;
-	int r = read_json(cn, NET_PARAMS_MAX, &body);
+	int r = net_params_decode(body->buf, body->len, &cn->p, &why, &ie);
 
 	if (r < 0) {
-		event(cn->sv, "%s: parameters: the client %s", cn->who, read_error(r));
-		if (r == -EMSGSIZE || r == -EBADMSG)
-			refuse(cn, NET_IE_RECVPARAMS, r == -EMSGSIZE ? EMSGSIZE : EBADMSG);
-		goto out;
-	}
-	r = net_params_decode(body.buf, body.len, &cn->p, &why, &ie);
-	if (r < 0) {
 		event(cn->sv, "%s: refused: %s", cn->who, why.buf);
-		refuse(cn, ie, 0);
+		refuse(cn->ctrl, ie, 0);
 	}
-out:
-	strbuf_release(&body);
 	strbuf_release(&why);
 	return r;
+}
+
+/* A control connection that ended before its parameters were in. */
+static void control_dropped(void *ctx, const struct net_pending_conn *c, int err)
+{
+	struct server *sv = ctx;
+	const char *what = c->asked ? "parameters" : "cookie";
+
+	switch (err) {
+	case -EPROTO:
+		event(sv, "%s: dropped: the first 37 bytes are not a cookie", c->who);
+		return;
+	case -EOVERFLOW:
+		event(sv, "%s: dropped for a newer connection: too many waiting", c->who);
+		return;
+	case -EMSGSIZE:
+	case -EBADMSG:
+		refuse(c->fd, NET_IE_RECVPARAMS, -err);
+		break;
+	}
+	event(sv, "%s: %s: the client %s", c->who, what, read_error(err));
 }
 
 static void shared_setup(struct conn *cn)
@@ -166,30 +195,35 @@ static void deny(int fd)
 	close(fd);
 }
 
-/* A TCP connection during stream setup: one of ours if it shows our cookie. */
-static int tcp_stream(struct conn *cn, int *ret_fd)
+/* A TCP connection during stream setup that never showed a cookie. */
+static void stream_dropped(void *ctx, const struct net_pending_conn *c, int err)
 {
-	char cookie[NET_COOKIE_SIZE];
-	struct net_addr a;
-	socklen_t len = sizeof(a.ss);
-	int fd = accept4(cn->sv->lfd, (struct sockaddr *)&a.ss, &len, SOCK_CLOEXEC), r;
+	struct conn *cn = ctx;
 
-	if (fd < 0)
-		return 0;
-	r = net_read_full(fd, cookie, sizeof(cookie), clock_now_ns() + 5000000000ull, NULL);
-	if (r < 0 || memcmp(cookie, cn->cookie, sizeof(cookie))) {
-		char who[80];
+	signed char b = NET_ACCESS_DENIED;
 
-		net_addr_str((struct sockaddr *)&a.ss, true, who, sizeof(who));
-		event(cn->sv, "%s: denied %s: %s", cn->who, who,
-		      r < 0 ? "no cookie" : "another test's cookie (busy)");
-		deny(fd);
+	event(cn->sv, "%s: denied %s: no cookie (the client %s)", cn->who, c->who, read_error(err));
+	if (send(c->fd, &b, 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+		/* gone already; net_pending closes it */
+	}
+}
+
+/* A TCP connection during stream setup with its cookie in: one of ours if it is our cookie. */
+static int tcp_stream(struct conn *cn, struct net_pending_conn *pc, int *ret_fd)
+{
+	if (memcmp(pc->cookie, cn->cookie, sizeof(pc->cookie))) {
+		event(cn->sv, "%s: denied %s: another test's cookie (busy)", cn->who, pc->who);
+		deny(pc->fd);
+		pc->fd = -1;
+		net_pending_conn_close(pc);
 		return 0;
 	}
-	if (net_apply_opts(fd, a.ss.ss_family, true, &cn->data_opts) < 0) {
+	if (net_apply_opts(pc->fd, pc->from.ss.ss_family, true, &cn->data_opts) < 0) {
 		/* the client asked for something this kernel refuses: run without it */
 	}
-	*ret_fd = fd;
+	*ret_fd = pc->fd;
+	pc->fd = -1;
+	net_pending_conn_close(pc);
 	return 1;
 }
 
@@ -232,34 +266,40 @@ static int control_during_setup(struct conn *cn)
 	return b == NET_CLIENT_TERMINATE ? -ECONNRESET : -EPROTO;
 }
 
+/*
+ * The next stream. TCP: the connections on the listener are read together,
+ * so one that never sends a cookie delays no other; UDP: a TCP connection
+ * now is another client, told busy.
+ */
 static int accept_one(struct conn *cn, int *ret_fd)
 {
 	bool udp = cn->p.proto == NET_UDP;
 	struct pollfd pf[3] = {{.fd = cn->ctrl, .events = POLLIN},
-			       {.fd = cn->sv->lfd, .events = POLLIN},
-			       {.fd = udp ? cn->udp_fd : -1, .events = POLLIN}};
+			       {.fd = udp ? cn->sv->lfd : -1, .events = POLLIN},
+			       {.fd = -1, .events = POLLIN}};
 	uint64_t end = deadline(cn->sv);
 	int r;
 
 	for (;;) {
-		uint64_t now = clock_now_ns();
+		struct net_pending_conn pc;
 
-		if (now >= end)
-			return -ETIMEDOUT;
-		if (cn->sv->c->stop && *cn->sv->c->stop)
-			return -EINTR;
 		pf[2].fd = udp ? cn->udp_fd : -1;
-		if (poll(pf, 3, 200) <= 0)
+		r = net_pending_wait(&cn->spend, udp ? -1 : cn->sv->lfd, pf, 3, end,
+				     cn->sv->c->stop, &pc);
+		if (r == 0)
+			return -ETIMEDOUT;
+		if (r < 0)
+			return r;
+		if (r == 1) {
+			if (tcp_stream(cn, &pc, ret_fd))
+				return 0;
 			continue;
+		}
 		if (pf[0].revents && (r = control_during_setup(cn)) < 0)
 			return r;
-		if (pf[1].revents & POLLIN) {
-			if (!udp && tcp_stream(cn, ret_fd))
-				return 0;
-			if (udp)
-				deny(accept4(cn->sv->lfd, NULL, NULL, SOCK_CLOEXEC));
-		}
-		if (udp && (pf[2].revents & POLLIN) && (r = udp_stream(cn, ret_fd)) != 0)
+		if (pf[1].revents & POLLIN)
+			deny(accept4(cn->sv->lfd, NULL, NULL, SOCK_CLOEXEC));
+		if ((pf[2].revents & POLLIN) && (r = udp_stream(cn, ret_fd)) != 0)
 			return r < 0 ? r : 0;
 	}
 }
@@ -276,6 +316,8 @@ static int accept_streams(struct conn *cn)
 		cn->s.streams[i].fd = -1;
 	cn->s.nstreams = n;
 	cn->session_ready = true;
+	cn->spend = (struct net_pending){
+	    .cookie_wait_s = cookie_wait(cn->sv), .on_drop = stream_dropped, .ctx = cn};
 	r = net_session_init(&cn->s);
 	for (i = 0; r == 0 && i < n; i++) {
 		/* the client opens its senders first: the first ones here receive */
@@ -289,6 +331,9 @@ static int accept_streams(struct conn *cn)
 			cn->s.streams[i].fd = fd;
 		}
 	}
+	/* the test is on: whoever else is still connecting is told busy */
+	net_pending_deny_all(&cn->spend);
+	net_pending_release(&cn->spend);
 	if (r < 0)
 		event(cn->sv, "%s: streams: %s", cn->who,
 		      r == -ETIMEDOUT ? "the client went silent" : read_error(r));
@@ -331,6 +376,14 @@ static void run_test(struct conn *cn)
 
 		net_tcp_congestion(s->streams[0].fd, cc, sizeof(cc));
 		cn->rep.congestion = cc[0] ? strdup(cc) : NULL;
+	}
+	if (s->end == NET_END_SIGNAL) {
+		/*
+		 * Tell the client before its streams are reset under it, and give it a
+		 * moment to read that and leave: else it may see only "connection reset".
+		 */
+		(void)send_state(cn, NET_SERVER_TERMINATE);
+		(void)net_wait_readable(cn->ctrl, clock_now_ns() + 500000000ull, NULL);
 	}
 	/* iperf3 closes its streams before EXCHANGE_RESULTS; its client drains until EOF */
 	net_session_close_streams(s);
@@ -398,8 +451,7 @@ static void after_test(struct conn *cn)
 			wait_done(cn);
 		}
 		return;
-	case NET_END_SIGNAL:
-		(void)send_state(cn, NET_SERVER_TERMINATE);
+	case NET_END_SIGNAL: /* SERVER_TERMINATE is sent already (run_test) */
 		cn->rep.interrupted = true;
 		break;
 	default:
@@ -455,22 +507,11 @@ static void finish(struct conn *cn)
 	close(cn->ctrl);
 }
 
-static int handshake(struct conn *cn)
+/* The cookie and the parameters are in (net_pending): set the test up. */
+static int handshake(struct conn *cn, const struct strbuf *params)
 {
-	int r = net_read_full(cn->ctrl, cn->cookie, NET_COOKIE_SIZE, deadline(cn->sv),
-			      cn->sv->c->stop);
+	int r = decode_params(cn, params);
 
-	if (r < 0) {
-		event(cn->sv, "%s: cookie: the client %s", cn->who, read_error(r));
-		return r;
-	}
-	if (!net_cookie_valid(cn->cookie)) {
-		event(cn->sv, "%s: dropped: the first 37 bytes are not a cookie", cn->who);
-		return -EBADMSG;
-	}
-	r = send_state(cn, NET_PARAM_EXCHANGE);
-	if (r == 0)
-		r = get_params(cn);
 	if (r < 0)
 		return r;
 	shared_setup(cn);
@@ -483,7 +524,7 @@ static int handshake(struct conn *cn)
 	r = prepare_listeners(cn);
 	if (r < 0) {
 		event(cn->sv, "%s: cannot set up the data listener: %s", cn->who, strerror(-r));
-		refuse(cn, 100, -r);
+		refuse(cn->ctrl, 100, -r);
 		return r;
 	}
 	r = send_state(cn, NET_CREATE_STREAMS);
@@ -496,14 +537,16 @@ static int handshake(struct conn *cn)
 	return r;
 }
 
-static void serve(struct server *sv, int fd, const struct net_addr *from)
+static void serve(struct server *sv, struct net_pending_conn *pc)
 {
-	struct conn cn = {.sv = sv, .ctrl = fd, .udp_fd = -1};
+	struct conn cn = {.sv = sv, .ctrl = pc->fd, .udp_fd = -1};
 
-	net_addr_str((const struct sockaddr *)&from->ss, true, cn.who, sizeof(cn.who));
+	pc->fd = -1; /* finish() closes it */
+	memcpy(cn.cookie, pc->cookie, sizeof(cn.cookie));
+	snprintf(cn.who, sizeof(cn.who), "%s", pc->who);
 	cn.s.sh.wake_fd = -1;
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int){1}, sizeof(int));
-	if (handshake(&cn) == 0) {
+	setsockopt(cn.ctrl, IPPROTO_TCP, TCP_NODELAY, &(int){1}, sizeof(int));
+	if (handshake(&cn, &pc->params) == 0) {
 		if (cn.udp_fd >= 0) {
 			close(cn.udp_fd);
 			cn.udp_fd = -1;
@@ -532,6 +575,11 @@ int net_server_run(const struct net_server_config *c, char **ret_why)
 	char buf[80];
 	int r;
 
+	sv.pend = (struct net_pending){.control = true,
+				       .cookie_wait_s = cookie_wait(&sv),
+				       .params_wait_s = c->timeout_s,
+				       .on_drop = control_dropped,
+				       .ctx = &sv};
 	r = net_resolve(c->bind_addr, c->port, c->family, true, &sv.addr);
 	if (r == 0)
 		r = listen_fresh(&sv);
@@ -544,23 +592,27 @@ int net_server_run(const struct net_server_config *c, char **ret_why)
 		return r;
 	}
 	event(&sv, "listening on %s", buf);
+	r = 0;
 	while (!(c->stop && *c->stop) && !(c->one_off && sv.served)) {
-		struct net_addr from;
-		socklen_t len = sizeof(from.ss);
-		int fd;
+		struct net_pending_conn pc;
 
-		if (net_wait_readable(sv.lfd, clock_now_ns() + 1000000000ull, c->stop) <= 0)
+		/* every waiting connection at once, each against its own deadline */
+		if (net_pending_wait(&sv.pend, sv.lfd, NULL, 0, clock_now_ns() + 1000000000ull,
+				     c->stop, &pc) != 1)
 			continue;
-		fd = accept4(sv.lfd, (struct sockaddr *)&from.ss, &len, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;
-		serve(&sv, fd, &from);
+		/* one test at a time: the others still connecting are told busy */
+		net_pending_deny_all(&sv.pend);
+		serve(&sv, &pc);
+		net_pending_conn_close(&pc);
 		if (sv.lfd_tuned && listen_fresh(&sv) < 0) {
 			if (asprintf(ret_why, "cannot listen again on %s", buf) < 0)
 				*ret_why = NULL;
-			return -EADDRINUSE;
+			r = -EADDRINUSE;
+			break;
 		}
 	}
-	close(sv.lfd);
-	return 0;
+	net_pending_release(&sv.pend);
+	if (sv.lfd >= 0)
+		close(sv.lfd);
+	return r;
 }

@@ -3,6 +3,7 @@
 #include "core/net/sock.h"
 #include "core/net/proto.h"
 #include "util/clock.h"
+#include "util/sysroot.h" /* read_fd_all */
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -348,4 +349,60 @@ int net_read_msg(int fd, size_t max, uint64_t deadline_ns, const volatile int *s
 	ret->len = len;
 	ret->buf[len] = '\0';
 	return 0;
+}
+
+int net_local_addr_check(const char *addr, int family)
+{
+	struct net_addr a;
+	int fd, r = net_resolve(addr, 0, family, true, &a);
+
+	if (r < 0)
+		return r;
+	/* bind() to port 0 is what the test's sockets will do: ask the kernel, not a list */
+	fd = socket(a.ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	r = bind(fd, (const struct sockaddr *)&a.ss, a.len) < 0 ? -errno : 0;
+	close(fd);
+	return r;
+}
+
+static bool word_in(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = list;
+
+	while ((p = strstr(p, word))) {
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+int net_congestion_check(const char *name, struct strbuf *ret_available)
+{
+	int fd = open("/proc/sys/net/ipv4/tcp_available_congestion_control", O_RDONLY | O_CLOEXEC);
+	int r = fd < 0 ? -errno : 0, s;
+
+	strbuf_reset(ret_available);
+	if (fd >= 0) {
+		r = read_fd_all(fd, 4096, ret_available);
+		close(fd);
+		while (ret_available->len && (ret_available->buf[ret_available->len - 1] == '\n' ||
+					      ret_available->buf[ret_available->len - 1] == ' '))
+			ret_available->buf[--ret_available->len] = '\0';
+	}
+	if (r == 0 && word_in(ret_available->buf, name))
+		return 0;
+	/* not loaded yet: the kernel may load it for root, as it will for the real sockets */
+	s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		s = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -errno;
+	r = setsockopt(s, IPPROTO_TCP, TCP_CONGESTION, name, (socklen_t)strlen(name)) < 0 ? -errno
+											  : 0;
+	close(s);
+	return r;
 }

@@ -77,3 +77,16 @@ int64_t net_tcp_retrans(int fd);
 void net_tcp_congestion(int fd, char *buf, size_t len);
 /* The MSS of a connected TCP socket, 0 if unknown. */
 unsigned net_tcp_mss(int fd);
+
+/*
+ * Whether addr (a name or a literal) is an address of this machine in
+ * family (AF_UNSPEC for any): 0, or the error bind() gives a test's sockets
+ * (-EADDRNOTAVAIL), or the lookup's.
+ */
+int net_local_addr_check(const char *addr, int family);
+/*
+ * Whether this kernel has TCP congestion control name: 0, -ENOENT when it
+ * does not, -EPERM when it is not allowed for this user. ret_available gets
+ * the kernel's list of loaded ones ("reno cubic"), "" when unreadable.
+ */
+int net_congestion_check(const char *name, struct strbuf *ret_available);
