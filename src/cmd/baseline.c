@@ -96,10 +96,8 @@ static int list(struct store *s, const char *only, const struct global_opts *g)
 	size_t n, first = 0;
 	int r = store_list_baselines(s, &v, &n);
 
-	if (r < 0) {
-		log_error("cannot read the baselines: %s", store_errmsg(s));
-		return EXIT_RUNTIME;
-	}
+	if (r < 0)
+		return db_failed(s, r);
 	while (only && first < n && strcmp(v[first].name, only))
 		first++;
 	if (only && first == n) {
@@ -145,7 +143,8 @@ int cmd_baseline(int argc, char **argv, struct global_opts *g)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (check_output(g) < 0)
 		return EXIT_USAGE;
-	r = db_open(o.db, false, &s);
+	/* only setting and deleting write */
+	r = db_open(o.db, o.delete || o.run ? DB_WRITE : DB_READ, &s);
 	if (r < 0)
 		return db_exit_status(r);
 	if (o.delete) {

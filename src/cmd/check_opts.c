@@ -102,7 +102,7 @@ static int load_baseline(const char *name, const char *db, struct run_record *re
 {
 	struct store *s;
 	char *id = NULL;
-	int r = db_open(db, false, &s);
+	int r = db_open(db, DB_READ, &s);
 
 	if (r < 0)
 		return r;
@@ -110,7 +110,7 @@ static int load_baseline(const char *name, const char *db, struct run_record *re
 	if (r == -ENOENT)
 		log_error("no baseline '%s' (see 'usbperf baseline')", name);
 	else if (r < 0)
-		log_error("cannot read baseline '%s': %s", name, store_errmsg(s));
+		db_failed(s, r);
 	if (r == 0)
 		r = db_load_run(s, id, ret);
 	free(id);

@@ -111,7 +111,7 @@ static int load_pair(struct store *s, const struct compare_opts *o, struct run_r
 		if (r == -ENOENT)
 			log_error("no baseline '%s' (see 'usbperf baseline')", o->baseline);
 		else if (r < 0)
-			log_error("cannot read baseline '%s': %s", o->baseline, store_errmsg(s));
+			db_failed(s, r);
 		if (r < 0)
 			return r;
 	}
@@ -139,7 +139,7 @@ int cmd_compare(int argc, char **argv, struct global_opts *g)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (check_output(g) < 0)
 		return EXIT_USAGE;
-	r = db_open(o.db, false, &s);
+	r = db_open(o.db, DB_READ, &s);
 	if (r < 0)
 		return db_exit_status(r);
 	r = load_pair(s, &o, &a, &b);

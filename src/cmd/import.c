@@ -100,7 +100,7 @@ int cmd_import(int argc, char **argv, struct global_opts *g)
 	r = runs_load_file(file, &v, &n);
 	if (r < 0)
 		return r == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
-	r = db_open(db, true, &s);
+	r = db_open(db, DB_CREATE, &s);
 	if (r < 0) {
 		run_records_free(v, n);
 		return db_exit_status(r);

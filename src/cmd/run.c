@@ -259,7 +259,7 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 	}
 	/* a history that cannot be opened is refused before anything is measured */
 	if (!no_save) {
-		r = db_open(db_path, true, &db);
+		r = db_open(db_path, DB_CREATE, &db);
 		if (r < 0)
 			return db_exit_status(r);
 	}

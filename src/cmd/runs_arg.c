@@ -44,7 +44,7 @@ static int load_last(struct store *s, struct run_record *ret)
 
 	r = store_list_runs(s, &f, &v, &n);
 	if (r < 0) {
-		log_error("cannot read the history: %s", store_errmsg(s));
+		db_failed(s, r);
 		return r;
 	}
 	if (n == 0) {
@@ -90,7 +90,7 @@ int runs_load(const char *db, char *const *args, size_t n, struct run_record **r
 			continue;
 		}
 		if (!s)
-			r = db_open(db, false, &s);
+			r = db_open(db, DB_READ, &s);
 		if (r < 0)
 			break;
 		r = !strcmp(args[i], "last") ? load_last(s, &one) : db_load_run(s, args[i], &one);

@@ -77,7 +77,7 @@ int cmd_show(int argc, char **argv, struct global_opts *g)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
 	if (check_output(g) < 0)
 		return EXIT_USAGE;
-	ret = db_open(db, false, &s);
+	ret = db_open(db, DB_READ, &s);
 	if (ret < 0)
 		return db_exit_status(ret);
 	ret = db_load_run(s, run, &r);

@@ -12,6 +12,8 @@
 struct store {
 	sqlite3 *db;
 	char *path;
+	/* read mode: holds SQLite's shared lock while the file is read as immutable */
+	int lock_fd;
 	/* SQLite's words for the last failure, kept: a ROLLBACK would replace them */
 	struct strbuf errmsg;
 };
