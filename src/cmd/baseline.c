@@ -14,9 +14,10 @@ void usage_baseline(void)
 	printf("usage: usbperf baseline [NAME [RUN]] [options]\n"
 	       "\n"
 	       "Without arguments, list the baselines. 'baseline NAME RUN' points NAME at RUN\n"
-	       "(an id or a unique prefix), moving it if it exists; 'baseline NAME' shows\n"
-	       "it. 'usbperf compare RUN --baseline NAME' then compares RUN against it, e.g.\n"
-	       "in CI after a kernel update. Names are 1 to 64 letters, digits or ._:+-.\n"
+	       "(an id, a unique prefix or 'last'), moving it if it exists; 'baseline NAME'\n"
+	       "shows it. 'usbperf compare RUN --baseline NAME' then compares RUN against\n"
+	       "it, e.g. in CI after a kernel update. Names are 1 to 64 letters, digits or\n"
+	       "._:+-.\n"
 	       "\n"
 	       "options:\n"
 	       "  --delete NAME      remove the baseline NAME (not its run)\n" DB_OPTION_HELP

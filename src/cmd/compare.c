@@ -26,7 +26,7 @@ void usage_compare(void)
 	       "its port path. What differs in the environment (host, board, kernel,\n"
 	       "preemption, governor, usbperf version) and in each device's port, speed,\n"
 	       "driver and target is listed as caveats. With --baseline the baseline's run\n"
-	       "is A and RUN is B. Runs are ids or unique prefixes.\n"
+	       "is A and RUN is B. Runs are ids or unique prefixes, or 'last' (the newest).\n"
 	       "\n"
 	       "options:\n"
 	       "  --baseline NAME    compare RUN against this baseline ('usbperf baseline')\n"

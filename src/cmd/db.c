@@ -203,7 +203,9 @@ int db_failed(struct store *s, int r)
 
 static void log_run_error(struct store *s, const char *arg, int r)
 {
-	if (r == -ENOENT)
+	if (r == -ENOENT && !strcmp(arg, STORE_RUN_LAST))
+		log_error("no run in the history yet (see 'usbperf run')");
+	else if (r == -ENOENT)
 		log_error("no run '%s' in the history", arg);
 	else if (r == -EINVAL)
 		log_error("run '%s' is ambiguous: more than one id starts with it", arg);

@@ -15,7 +15,7 @@ void usage_show(void)
 	       "One run from the history: where it ran (host, board, kernel, preemption,\n"
 	       "governor, usbperf version), the devices it measured, every metric with its\n"
 	       "unit, repeats and spread, and its findings. RUN is an id or a unique prefix\n"
-	       "of one ('usbperf history' lists them).\n"
+	       "of one ('usbperf history' lists them), or 'last' for the newest.\n"
 	       "\n"
 	       "options:\n" DB_OPTION_HELP
 	       "  -F, --format FMT   text, json (the run as 'usbperf export' writes it) or\n"

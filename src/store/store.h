@@ -68,9 +68,12 @@ int store_schema_version(void);
 int store_save_run(struct store *s, const struct run_record *r);
 
 /*
- * A run by its id or a unique prefix of it, like git: an exact id wins.
- * -ENOENT: no such run, -EINVAL: the prefix matches several.
+ * A run by its id or a unique prefix of it, like git: an exact id wins;
+ * STORE_RUN_LAST ("last") is the newest run (the first `history` lists).
+ * -ENOENT: no such run (or no run at all), -EINVAL: the prefix matches
+ * several. Every command that names a run goes through here.
  */
+#define STORE_RUN_LAST "last"
 int store_resolve_run(struct store *s, const char *id_or_prefix, char **ret_id);
 int store_load_run(struct store *s, const char *id_or_prefix, struct run_record *ret);
 

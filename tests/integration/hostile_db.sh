@@ -186,4 +186,15 @@ for p in "$WORK/odd/$long.db" "$WORK/odd$deep/h.db"; do
 	says "file name too long" "12.19: says the name is too long"
 done
 
+# ---- 12.20: 'last' wherever a run is named ----
+expect_status 1 "12.20: compare A last" "$USBPERF" compare "$A" last --db "$DB" -F json
+jq_check "$WORK/out" ".comparison.a == \"$A\" and .comparison.b == \"$B2\"" "12.20: last is the newest run"
+expect_status 0 "12.20: show last" "$USBPERF" show last --db "$DB" -F json
+jq_check "$WORK/out" ".id == \"$B2\"" "12.20: show last is the newest"
+expect_status 0 "12.20: export last" "$USBPERF" export last --db "$DB"
+jq_check "$WORK/out" "[.runs[].id] == [\"$B2\"]" "12.20: export last is the newest"
+expect_status 0 "12.20: baseline new last" "$USBPERF" baseline new last --db "$DB" -F json
+jq_check "$WORK/out" ".baselines[0].run == \"$B2\"" "12.20: baseline set to the newest"
+"$USBPERF" baseline --delete new --db "$DB" >/dev/null || bad "12.20: baseline --delete"
+
 finish
