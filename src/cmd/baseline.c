@@ -142,7 +142,7 @@ int cmd_baseline(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc, argv, g, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_output(g) < 0)
+	if (check_output(g) < 0 || db_refuse_output_db(o.db, g->output) < 0)
 		return EXIT_USAGE;
 	/* only setting and deleting write */
 	r = db_open(o.db, o.delete || o.run ? DB_WRITE : DB_READ, &s);

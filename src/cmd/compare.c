@@ -137,7 +137,7 @@ int cmd_compare(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc, argv, g, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_output(g) < 0)
+	if (check_output(g) < 0 || db_refuse_output_db(o.db, g->output) < 0)
 		return EXIT_USAGE;
 	r = db_open(o.db, DB_READ, &s);
 	if (r < 0)

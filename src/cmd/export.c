@@ -139,7 +139,7 @@ int cmd_export(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc, argv, g, &db);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_output(g) < 0)
+	if (check_output(g) < 0 || db_refuse_output_db(db, g->output) < 0)
 		return EXIT_USAGE;
 	r = db_open(db, DB_READ, &s);
 	if (r < 0)

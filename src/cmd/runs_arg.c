@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool is_file_arg(const char *a)
+bool runs_arg_is_file(const char *a)
 {
 	size_t n = strlen(a);
 
@@ -55,7 +55,7 @@ int runs_load(const char *db, char *const *args, size_t n, struct run_record **r
 	int r = 0;
 
 	for (size_t i = 0; i < n && r == 0; i++) {
-		if (is_file_arg(args[i])) {
+		if (runs_arg_is_file(args[i])) {
 			r = runs_load_file(args[i], &v, &nv);
 			if (r == 0) {
 				r = append(&all, &nall, v, nv);

@@ -197,4 +197,35 @@ expect_status 0 "12.20: baseline new last" "$USBPERF" baseline new last --db "$D
 jq_check "$WORK/out" ".baselines[0].run == \"$B2\"" "12.20: baseline set to the newest"
 "$USBPERF" baseline --delete new --db "$DB" >/dev/null || bad "12.20: baseline --delete"
 
+# ---- 12.4: no output over an input ----
+for c in "history" "history --check" "show last" "compare $A last" "export" "baseline" \
+	"check last --criteria $WORK/crit.json" "report last"; do
+	# shellcheck disable=SC2086
+	refused 2 "12.4: $c -o the database" "$D" -- "$USBPERF" $c --db "$DB" -o "$DB"
+	says "^usbperf: refusing to write --output '$DB': it is the history database being read$" \
+		"12.4: $c: says so"
+done
+ln -s "$DB" "$WORK/link.db"
+refused 2 "12.4: export -o a link to the database" "$D" -- "$USBPERF" export --db "$DB" -o "$WORK/link.db"
+refused 2 "12.4: check --junit the criteria file" "$WORK/crit.json" -- \
+	"$USBPERF" check last --criteria "$WORK/crit.json" --junit "$WORK/crit.json" --db "$DB"
+says "it is the criteria file being read" "12.4: check --junit: says so"
+refused 2 "12.4: check -o the criteria file" "$WORK/crit.json" -- \
+	"$USBPERF" check last --criteria "$WORK/crit.json" -o "$WORK/crit.json" --db "$DB"
+refused 2 "12.4: check -o a run file" "$WORK/run.json" -- \
+	"$USBPERF" check "$WORK/run.json" --criteria "$WORK/crit.json" -o "$WORK/run.json"
+says "it is the run file being read" "12.4: check -o a run file: says so"
+refused 2 "12.4: report --html the database" "$D" -- "$USBPERF" report last --html "$DB" --db "$DB"
+refused 2 "12.4: report --html a run file" "$WORK/run.json" -- \
+	"$USBPERF" report "$WORK/run.json" --html "$WORK/run.json"
+refused 2 "12.4: report --junit the criteria file" "$WORK/crit.json" -- \
+	"$USBPERF" report "$WORK/run.json" --criteria "$WORK/crit.json" --junit "$WORK/crit.json"
+refused 2 "12.4: report -o a run file" "$WORK/run.json" -- \
+	"$USBPERF" report "$WORK/run.json" -o "$WORK/run.json"
+refused 2 "12.4: import -o the file imported" "$WORK/run.json" "$D" -- \
+	"$USBPERF" import "$WORK/run.json" --db "$DB" -o "$WORK/run.json"
+refused 2 "12.4: import -o the database" "$D" -- \
+	"$USBPERF" import "$WORK/run.json" --db "$DB" -o "$DB"
+refused 2 "12.4: import a file into itself" "$WORK/run.json" -- \
+	"$USBPERF" import "$WORK/run.json" --db "$WORK/run.json"
 finish
