@@ -398,6 +398,7 @@ static int open_read(struct store *s)
 	r = lock_shared(s->path, &s->lock_fd);
 	if (r < 0)
 		return r;
+	s->immutable = true;
 	immutable_uri(s->path, &uri);
 	rc = sqlite3_open_v2(uri.buf, &s->db,
 			     SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL);
@@ -529,6 +530,22 @@ static int check_rows(struct store *s, const char *sql, bool skip_ok, struct str
 	return r < 0 ? damage(s, r, out) : 0;
 }
 
+/*
+ * Read as immutable, SQLite reports the journal mode "delete": the file's
+ * header says what it is (bytes 18 and 19, the read and write versions: 2
+ * for WAL).
+ */
+static char *journal_mode(struct store *s)
+{
+	unsigned char v[2];
+
+	if (!s->immutable)
+		return pragma_text(s, "PRAGMA journal_mode");
+	if (pread(s->lock_fd, v, sizeof(v), 18) != sizeof(v))
+		return NULL;
+	return strdup(v[0] == 2 && v[1] == 2 ? "wal" : "delete");
+}
+
 int store_check(struct store *s, struct store_stats *ret)
 {
 	static const char *const tables[] = {"runs", "devices", "metrics", "findings", "baselines"};
@@ -550,7 +567,7 @@ int store_check(struct store *s, struct store_stats *ret)
 		return r;
 	}
 	st.schema_version = (uint64_t)version;
-	st.journal_mode = pragma_text(s, "PRAGMA journal_mode");
+	st.journal_mode = journal_mode(s);
 	st.ok = problems.len == 0;
 	if (st.ok)
 		strbuf_adds(&problems, "ok");

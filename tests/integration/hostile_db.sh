@@ -57,6 +57,9 @@ for c in $(read_commands "$DB" | tr ' ' '@'); do
 	# shellcheck disable=SC2086
 	reads "12.5: $c leaves the history as it was" "$D" -- "$USBPERF" $c
 done
+reads "12.5: history --check -F json" "$D" -- "$USBPERF" history --check --db "$DB" -F json
+jq_check "$WORK/out" '.database.journal_mode == "wal" and .database.ok' \
+	"12.5: read without writing, still says the journal is WAL"
 mkdir "$WORK/z"
 : >"$WORK/z/z.db"
 for c in $(read_commands "$WORK/z/z.db" | tr ' ' '@'); do
