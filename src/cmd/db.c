@@ -72,7 +72,10 @@ static void log_open_error(const char *path, bool explicit, enum db_mode mode, i
 				  path);
 			break;
 		}
-		log_error("no history '%s': %s", path, strerror(-r));
+		if (mode == DB_CREATE)
+			log_error("cannot create the history '%s': %s", path, strerror(-r));
+		else
+			log_error("no history '%s': %s", path, strerror(-r));
 		break;
 	case -EISDIR:
 	case -ENODEV:

@@ -286,7 +286,14 @@ static int configure_read(struct store *s)
 /* SQLite's unix VFS refuses a full path name of this many bytes */
 #define SQLITE_MAX_PATHNAME 512
 
-/* what is at path, stat(2)'d before SQLite opens it: a FIFO is never opened */
+/*
+ * What is at path, stat(2)'d before SQLite opens it: SQLite opens the name
+ * itself, and a FIFO would block its open(2) (a device would be opened,
+ * with whatever that does). lock_shared() checks again, with O_NONBLOCK,
+ * the file it opens; what remains is the window between that and SQLite's
+ * own open, open only to someone who can rename in the history's
+ * directory, and so could as well replace the history itself.
+ */
 static int check_path(const char *path, bool write)
 {
 	char cwd[PATH_MAX], *dir;
