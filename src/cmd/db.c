@@ -23,19 +23,20 @@ int db_option(const char *arg, const char **ret)
 /* an explicit path: its directory must be there already, and writable */
 static int check_parent(const char *path)
 {
-	char *copy = strdup(path);
+	char *copy = strdup(path), *dir;
 	struct stat sb;
 	int r = 0;
 
 	if (!copy)
 		return -ENOMEM;
+	dir = dirname(copy); /* "." for a bare name: not in copy */
 	if (strlen(path) >= PATH_MAX)
 		r = -ENAMETOOLONG;
-	else if (stat(dirname(copy), &sb) < 0)
+	else if (stat(dir, &sb) < 0)
 		r = -errno;
 	else if (!S_ISDIR(sb.st_mode))
 		r = -ENOTDIR;
-	else if (access(copy, W_OK) < 0)
+	else if (access(dir, W_OK) < 0)
 		r = -errno;
 	free(copy);
 	return r;

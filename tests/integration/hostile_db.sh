@@ -189,6 +189,17 @@ for p in "$WORK/odd/$long.db" "$WORK/odd$deep/h.db"; do
 	says "file name too long" "12.19: says the name is too long"
 done
 
+# 12.19: a bare relative name with URI characters: created where it is said, read back
+# (a file read as immutable is opened through a file: URI)
+mkdir "$WORK/names"
+odd='a?b#c%d é.db'
+expect_status 0 "12.19: import --db '$odd' (relative)" \
+	sh -c 'cd "$1" && "$2" import "$3" --db "$4"' - "$WORK/names" "$USBPERF" "$FIXTURES/runs-a.json" "$odd"
+check "12.19: created there" test -f "$WORK/names/$odd"
+reads "12.19: history --db '$odd' (relative)" "$WORK/names" -- \
+	sh -c 'cd "$1" && "$2" history --db "$3"' - "$WORK/names" "$USBPERF" "$odd"
+reads "12.19: show last --db '.../$odd'" "$WORK/names" -- "$USBPERF" show last --db "$WORK/names/$odd"
+
 # ---- 12.20: 'last' wherever a run is named ----
 expect_status 1 "12.20: compare A last" "$USBPERF" compare "$A" last --db "$DB" -F json
 jq_check "$WORK/out" ".comparison.a == \"$A\" and .comparison.b == \"$B2\"" "12.20: last is the newest run"
