@@ -242,4 +242,5 @@ refused 2 "12.4: import -o the database" "$D" -- \
 	"$USBPERF" import "$WORK/run.json" --db "$DB" -o "$DB"
 refused 2 "12.4: import a file into itself" "$WORK/run.json" -- \
 	"$USBPERF" import "$WORK/run.json" --db "$WORK/run.json"
+refused 2 "12.4: import the database into itself" "$D" -- "$USBPERF" import "$DB" --db "$DB"
 finish
