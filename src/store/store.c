@@ -3,7 +3,6 @@
 #include "store/store_priv.h"
 #include "util/strbuf.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -343,7 +342,9 @@ static void immutable_uri(const char *path, struct strbuf *out)
 {
 	strbuf_adds(out, path[0] == '/' ? "file://" : "file:");
 	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
-		if (isalnum(*c) || strchr("/._~-", *c))
+		/* not isalnum(): a locale could count bytes of UTF-8 in */
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		    (*c >= '0' && *c <= '9') || strchr("/._~-", *c))
 			strbuf_addf(out, "%c", *c);
 		else
 			strbuf_addf(out, "%%%02X", *c);
