@@ -14,9 +14,10 @@ void usage_baseline(void)
 	printf("usage: usbperf baseline [NAME [RUN]] [options]\n"
 	       "\n"
 	       "Without arguments, list the baselines. 'baseline NAME RUN' points NAME at RUN\n"
-	       "(an id or a unique prefix), moving it if it exists; 'baseline NAME' shows\n"
-	       "it. 'usbperf compare RUN --baseline NAME' then compares RUN against it, e.g.\n"
-	       "in CI after a kernel update. Names are 1 to 64 letters, digits or ._:+-.\n"
+	       "(an id, a unique prefix or 'last'), moving it if it exists; 'baseline NAME'\n"
+	       "shows it. 'usbperf compare RUN --baseline NAME' then compares RUN against\n"
+	       "it, e.g. in CI after a kernel update. Names are 1 to 64 letters, digits or\n"
+	       "._:+-.\n"
 	       "\n"
 	       "options:\n"
 	       "  --delete NAME      remove the baseline NAME (not its run)\n" DB_OPTION_HELP
@@ -96,10 +97,8 @@ static int list(struct store *s, const char *only, const struct global_opts *g)
 	size_t n, first = 0;
 	int r = store_list_baselines(s, &v, &n);
 
-	if (r < 0) {
-		log_error("cannot read the baselines: %s", store_errmsg(s));
-		return EXIT_RUNTIME;
-	}
+	if (r < 0)
+		return db_failed(s, r);
 	while (only && first < n && strcmp(v[first].name, only))
 		first++;
 	if (only && first == n) {
@@ -143,9 +142,10 @@ int cmd_baseline(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc, argv, g, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_output(g) < 0)
+	if (check_output(g) < 0 || db_refuse_output_db(o.db, g->output) < 0)
 		return EXIT_USAGE;
-	r = db_open(o.db, false, &s);
+	/* only setting and deleting write */
+	r = db_open(o.db, o.delete || o.run ? DB_WRITE : DB_READ, &s);
 	if (r < 0)
 		return db_exit_status(r);
 	if (o.delete) {

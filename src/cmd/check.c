@@ -133,7 +133,9 @@ int cmd_check(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc, argv, g, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_output(g) < 0)
+	if (check_output(g) < 0 ||
+	    check_refuse_outputs(&o.co, o.db, argv + optind, (size_t)(argc - optind), g->output,
+				 NULL) < 0)
 		return EXIT_USAGE;
 	r = check_sources_load(&o.co, o.db, &src);
 	if (r < 0)

@@ -2,6 +2,7 @@
 /* The pass/fail options: --criteria, --baseline, --threshold, --junit, --lava (check_opts.h). */
 #include "cmd/check_opts.h"
 #include "cmd/db.h"
+#include "cmd/runs_arg.h"
 #include "core/run/record_json.h"
 #include "render/junit.h"
 #include "render/lava.h"
@@ -102,7 +103,7 @@ static int load_baseline(const char *name, const char *db, struct run_record *re
 {
 	struct store *s;
 	char *id = NULL;
-	int r = db_open(db, false, &s);
+	int r = db_open(db, DB_READ, &s);
 
 	if (r < 0)
 		return r;
@@ -110,7 +111,7 @@ static int load_baseline(const char *name, const char *db, struct run_record *re
 	if (r == -ENOENT)
 		log_error("no baseline '%s' (see 'usbperf baseline')", name);
 	else if (r < 0)
-		log_error("cannot read baseline '%s': %s", name, store_errmsg(s));
+		db_failed(s, r);
 	if (r == 0)
 		r = db_load_run(s, id, ret);
 	free(id);
@@ -158,6 +159,41 @@ struct check_input check_sources_input(const struct check_opts *o, const struct 
 	    .baseline = o->baseline,
 	    .threshold_pct = o->threshold_pct,
 	};
+}
+
+static int add_inputs(struct db_inputs *in, const struct check_opts *o, const char *db,
+		      char *const *runs, size_t nruns)
+{
+	bool reads_db = o->baseline != NULL;
+	int r = db_inputs_add(in, o->criteria, "the criteria file");
+
+	for (size_t i = 0; r == 0 && i < nruns; i++) {
+		if (!runs_arg_is_file(runs[i]))
+			reads_db = true;
+		else if (strcmp(runs[i], "-"))
+			r = db_inputs_add(in, runs[i], "the run file");
+	}
+	if (r == 0 && reads_db)
+		r = db_inputs_add_db(in, db);
+	return r;
+}
+
+int check_refuse_outputs(const struct check_opts *o, const char *db, char *const *runs,
+			 size_t nruns, const char *output, const char *html)
+{
+	struct db_inputs in = {0};
+	int r = add_inputs(&in, o, db, runs, nruns);
+
+	if (r < 0)
+		log_error("out of memory");
+	if (r == 0)
+		r = db_refuse_output(&in, "--output", output);
+	if (r == 0)
+		r = db_refuse_output(&in, "--junit", o->junit);
+	if (r == 0)
+		r = db_refuse_output(&in, "--html", html);
+	db_inputs_release(&in);
+	return r;
 }
 
 int check_write_junit(const struct check_opts *o, const struct check_result *c)

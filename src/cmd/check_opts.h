@@ -85,5 +85,14 @@ int check_sources_evaluate(const struct check_opts *o, const struct check_source
 
 /* JUnit to o->junit (atomically) when given; 0 or -errno (logged) */
 int check_write_junit(const struct check_opts *o, const struct check_result *c);
+
+/*
+ * Before any work: --output, --junit and --html (either may be NULL) are
+ * refused when one is the same file as an input: the criteria file, a RUN
+ * file, or the history at db when it is read (a RUN from it, or
+ * --baseline). 0, or -EEXIST / -ENOMEM logged (exit 2 / 3).
+ */
+int check_refuse_outputs(const struct check_opts *o, const char *db, char *const *runs,
+			 size_t nruns, const char *output, const char *html);
 /* LAVA signals to stdout; 0 or -errno (logged) */
 int check_emit_lava(const struct check_result *c);

@@ -26,7 +26,7 @@ void usage_compare(void)
 	       "its port path. What differs in the environment (host, board, kernel,\n"
 	       "preemption, governor, usbperf version) and in each device's port, speed,\n"
 	       "driver and target is listed as caveats. With --baseline the baseline's run\n"
-	       "is A and RUN is B. Runs are ids or unique prefixes.\n"
+	       "is A and RUN is B. Runs are ids or unique prefixes, or 'last' (the newest).\n"
 	       "\n"
 	       "options:\n"
 	       "  --baseline NAME    compare RUN against this baseline ('usbperf baseline')\n"
@@ -111,7 +111,7 @@ static int load_pair(struct store *s, const struct compare_opts *o, struct run_r
 		if (r == -ENOENT)
 			log_error("no baseline '%s' (see 'usbperf baseline')", o->baseline);
 		else if (r < 0)
-			log_error("cannot read baseline '%s': %s", o->baseline, store_errmsg(s));
+			db_failed(s, r);
 		if (r < 0)
 			return r;
 	}
@@ -137,9 +137,9 @@ int cmd_compare(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc, argv, g, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_output(g) < 0)
+	if (check_output(g) < 0 || db_refuse_output_db(o.db, g->output) < 0)
 		return EXIT_USAGE;
-	r = db_open(o.db, false, &s);
+	r = db_open(o.db, DB_READ, &s);
 	if (r < 0)
 		return db_exit_status(r);
 	r = load_pair(s, &o, &a, &b);

@@ -4,9 +4,11 @@
 
 #include <errno.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int db_option(const char *arg, const char **ret)
 {
@@ -18,24 +20,50 @@ int db_option(const char *arg, const char **ret)
 	return 0;
 }
 
-/* an explicit path: its directory must be there already */
+/* an explicit path: its directory must be there already, and writable */
 static int check_parent(const char *path)
 {
-	char *copy = strdup(path);
+	char *copy = strdup(path), *dir;
 	struct stat sb;
 	int r = 0;
 
 	if (!copy)
 		return -ENOMEM;
-	if (stat(dirname(copy), &sb) < 0)
+	dir = dirname(copy); /* "." for a bare name: not in copy */
+	if (strlen(path) >= PATH_MAX)
+		r = -ENAMETOOLONG;
+	else if (stat(dir, &sb) < 0)
 		r = -errno;
 	else if (!S_ISDIR(sb.st_mode))
 		r = -ENOTDIR;
+	else if (access(dir, W_OK) < 0)
+		r = -errno;
 	free(copy);
 	return r;
 }
 
-static void log_open_error(const char *path, bool explicit, int r)
+/* the default path: its nearest existing ancestor must be a writable directory */
+static int check_ancestor(const char *path)
+{
+	char *copy = strdup(path), *dir = copy;
+	struct stat sb;
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	do {
+		dir = dirname(dir);
+		r = stat(dir, &sb) < 0 ? -errno : 0;
+	} while (r == -ENOENT && strcmp(dir, "/") && strcmp(dir, "."));
+	if (r == 0 && !S_ISDIR(sb.st_mode))
+		r = -ENOTDIR;
+	else if (r == 0 && access(dir, W_OK) < 0)
+		r = -errno;
+	free(copy);
+	return r;
+}
+
+static void log_open_error(const char *path, bool explicit, enum db_mode mode, int r)
 {
 	switch (r) {
 	case -ENOENT:
@@ -45,9 +73,18 @@ static void log_open_error(const char *path, bool explicit, int r)
 				  path);
 			break;
 		}
-		/* fall through */
-	default:
-		log_error("cannot open the history '%s': %s", path, strerror(-r));
+		if (mode == DB_CREATE)
+			log_error("cannot create the history '%s': %s", path, strerror(-r));
+		else
+			log_error("no history '%s': %s", path, strerror(-r));
+		break;
+	case -EISDIR:
+	case -ENODEV:
+		log_error("'%s' is not a regular file", path);
+		break;
+	case -ENAMETOOLONG:
+		log_error("cannot open the history '%.64s...': file name too long (%zu bytes)",
+			  path, strlen(path));
 		break;
 	case -EBADMSG:
 		log_error("'%s' is not a usbperf history database", path);
@@ -59,30 +96,79 @@ static void log_open_error(const char *path, bool explicit, int r)
 	case -EBUSY:
 		log_error("the history '%s' is locked by another process", path);
 		break;
+	case -EACCES:
+	case -EROFS:
+	case -EPERM:
+		if (mode != DB_READ) {
+			log_error("cannot write the history '%s': %s", path, strerror(-r));
+			break;
+		}
+		/* fall through */
+	default:
+		log_error("cannot read the history '%s': %s", path,
+			  r == -EUCLEAN ? "database disk image is malformed" : strerror(-r));
+		break;
 	}
 }
 
-int db_open(const char *db, bool create, struct store **ret)
+static int default_path(char **ret)
 {
+	int r = store_default_path(ret);
+
+	if (r < 0)
+		log_error("no home directory for the history: use --db PATH");
+	return r;
+}
+
+int db_open(const char *db, enum db_mode mode, struct store **ret)
+{
+	static const unsigned flags[] = {
+	    [DB_READ] = STORE_OPEN_READ,
+	    [DB_WRITE] = STORE_OPEN_EXISTING,
+	    [DB_CREATE] = 0,
+	};
 	char *dflt = NULL;
 	int r;
 
 	if (!db) {
-		r = store_default_path(&dflt);
-		if (r < 0) {
-			log_error("no home directory for the history: use --db PATH");
+		r = default_path(&dflt);
+		if (r < 0)
 			return r;
-		}
-	} else if (create) {
+	} else if (mode == DB_CREATE && access(db, F_OK) < 0 && errno == ENOENT) {
 		r = check_parent(db);
 		if (r < 0) {
-			log_error("cannot create the history '%s': %s", db, strerror(-r));
+			log_open_error(db, true, mode, r);
 			return r;
 		}
 	}
-	r = store_open_flags(db ? db : dflt, create ? 0 : STORE_OPEN_EXISTING, ret);
+	r = store_open_flags(db ? db : dflt, flags[mode], ret);
 	if (r < 0)
-		log_open_error(db ? db : dflt, db != NULL, r);
+		log_open_error(db ? db : dflt, db != NULL, mode, r);
+	free(dflt);
+	return r;
+}
+
+int db_prepare_save(const char *db, struct store **ret)
+{
+	char *dflt = NULL;
+	const char *path = db;
+	int r;
+
+	if (!db) {
+		r = default_path(&dflt);
+		if (r < 0)
+			return r;
+		path = dflt;
+	}
+	if (access(path, F_OK) == 0 || errno != ENOENT) {
+		r = db_open(db, DB_WRITE, ret);
+	} else {
+		r = db ? check_parent(path) : check_ancestor(path);
+		if (r < 0)
+			log_open_error(path, db != NULL, DB_CREATE, r);
+		else
+			*ret = NULL;
+	}
 	free(dflt);
 	return r;
 }
@@ -93,23 +179,42 @@ int db_exit_status(int r)
 	case -ENOENT:
 	case -ENOTDIR:
 	case -EISDIR:
+	case -ENODEV:
 	case -EACCES:
+	case -EPERM:
+	case -EROFS:
+	case -ELOOP:
+	case -ENAMETOOLONG:
 	case -EBADMSG:
 	case -EPROTONOSUPPORT:
 	case -EINVAL:
+	case -EEXIST:
 		return EXIT_USAGE;
 	}
 	return EXIT_RUNTIME;
 }
 
+int db_failed(struct store *s, int r)
+{
+	if (r == -ENOMEM)
+		log_error("out of memory");
+	else if (r == -EBADMSG)
+		log_error("'%s' is not a usbperf history database", store_path(s));
+	else
+		log_error("cannot read the history '%s': %s", store_path(s), store_errmsg(s));
+	return r == -EBADMSG ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
 static void log_run_error(struct store *s, const char *arg, int r)
 {
-	if (r == -ENOENT)
+	if (r == -ENOENT && !strcmp(arg, STORE_RUN_LAST))
+		log_error("no run in the history yet (see 'usbperf run')");
+	else if (r == -ENOENT)
 		log_error("no run '%s' in the history", arg);
 	else if (r == -EINVAL)
 		log_error("run '%s' is ambiguous: more than one id starts with it", arg);
 	else
-		log_error("cannot read run '%s': %s", arg, store_errmsg(s));
+		db_failed(s, r);
 }
 
 int db_resolve_run(struct store *s, const char *arg, char **ret_id)
@@ -127,6 +232,79 @@ int db_load_run(struct store *s, const char *arg, struct run_record *ret)
 
 	if (r < 0)
 		log_run_error(s, arg, r);
+	return r;
+}
+
+/* ---- no output over an input ---- */
+
+int db_inputs_add(struct db_inputs *in, const char *path, const char *what)
+{
+	struct db_input *grown;
+	char *copy;
+
+	if (!path)
+		return 0;
+	grown = realloc(in->v, (in->n + 1) * sizeof(*in->v));
+	if (!grown)
+		return -ENOMEM;
+	in->v = grown;
+	copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	in->v[in->n++] = (struct db_input){copy, what};
+	return 0;
+}
+
+int db_inputs_add_db(struct db_inputs *in, const char *db)
+{
+	static const char *const beside[] = {"", "-wal", "-shm", "-journal"};
+	struct strbuf p = STRBUF_INIT;
+	char *dflt = NULL;
+	int r = 0;
+
+	if (!db && store_default_path(&dflt) < 0)
+		return 0; /* no default: nothing to protect */
+	for (size_t i = 0; r == 0 && i < sizeof(beside) / sizeof(beside[0]); i++) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s%s", db ? db : dflt, beside[i]);
+		r = db_inputs_add(in, p.buf, "the history database");
+	}
+	strbuf_release(&p);
+	free(dflt);
+	return r;
+}
+
+void db_inputs_release(struct db_inputs *in)
+{
+	for (size_t i = 0; i < in->n; i++)
+		free(in->v[i].path);
+	free(in->v);
+	in->v = NULL;
+	in->n = 0;
+}
+
+int db_refuse_output(const struct db_inputs *in, const char *option, const char *output)
+{
+	for (size_t i = 0; output && i < in->n; i++) {
+		if (same_file(output, in->v[i].path)) {
+			log_error("refusing to write %s '%s': it is %s being read", option, output,
+				  in->v[i].what);
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
+int db_refuse_output_db(const char *db, const char *output)
+{
+	struct db_inputs in = {0};
+	int r = output ? db_inputs_add_db(&in, db) : 0;
+
+	if (r == 0)
+		r = db_refuse_output(&in, "--output", output);
+	else
+		log_error("out of memory");
+	db_inputs_release(&in);
 	return r;
 }
 

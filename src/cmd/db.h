@@ -27,15 +27,85 @@ int db_parse_args(int argc, char **argv, struct global_opts *g, const char *cmd,
 int db_option(const char *arg, const char **ret);
 
 /*
- * Open the history at db (NULL: the default path). create: make it when
- * missing (with the default path's directories; an explicit --db must be
- * in an existing directory, so a mistyped path creates nothing). Logs one
- * line; returns -errno, for db_exit_status().
+ * How a command opens the history: every command goes through db_open().
+ *   DB_READ    history, show, compare, export, check, report, baseline
+ *              listing: SQLITE_OPEN_READONLY, never creates, migrates or
+ *              writes a byte (an older schema is migrated in memory), and
+ *              reads a database on a read-only mount or without write
+ *              permission. A missing file: one line, exit 2.
+ *   DB_WRITE   baseline set/delete: read-write and migrated; must exist.
+ *   DB_CREATE  import, run's save: as DB_WRITE, created when missing (with
+ *              the default path's directories; an explicit --db must be in
+ *              an existing directory, so a mistyped path creates nothing).
  */
-int db_open(const char *db, bool create, struct store **ret);
+enum db_mode {
+	DB_READ,
+	DB_WRITE,
+	DB_CREATE,
+};
+
+/*
+ * Open the history at db (NULL: the default path). Logs one line on
+ * failure; returns -errno, for db_exit_status(). Every refusal names its
+ * cause: "'F' is not a regular file", "'F' is not a usbperf history
+ * database" (exit 2), "cannot read the history 'F': database disk image is
+ * malformed" (exit 3), "cannot write the history 'F': Read-only file
+ * system" / "Permission denied" (exit 2), "file name too long" (exit 2).
+ */
+int db_open(const char *db, enum db_mode mode, struct store **ret);
+
+/*
+ * For `run`, before anything is measured: can the run be saved at db
+ * (NULL: the default path)? Creates nothing. An existing file is opened
+ * (DB_WRITE: checked and migrated) and kept open in *ret; a missing one
+ * needs an existing, writable directory (the default path: its nearest
+ * existing ancestor) and *ret is NULL. Logs one line; -errno for
+ * db_exit_status(). At save time, when *ret was NULL:
+ * db_open(db, DB_CREATE, &s), so a refused or failed run leaves no file.
+ */
+int db_prepare_save(const char *db, struct store **ret);
+
+/*
+ * A store call on an open history failed with r: one line, the same for
+ * every command ("cannot read the history 'F': ..." or "'F' is not a
+ * usbperf history database"); returns the exit status (db_exit_status).
+ */
+int db_failed(struct store *s, int r);
+
 /* EXIT_USAGE when the path is at fault (missing, not a history), else EXIT_RUNTIME */
 int db_exit_status(int r);
 
-/* A run by id or unique prefix; logs one line on failure (same statuses). */
+/*
+ * The inputs of a command, for db_refuse_output(): db_inputs_add() a file
+ * (NULL: none) and what it is; db_inputs_add_db() the history at db (NULL:
+ * the default path) with its -wal, -shm and -journal. Names are copied;
+ * -ENOMEM.
+ */
+struct db_input {
+	char *path;
+	const char *what; /* "the history database", "the criteria file", ... */
+};
+struct db_inputs {
+	struct db_input *v;
+	size_t n;
+};
+int db_inputs_add(struct db_inputs *in, const char *path, const char *what);
+int db_inputs_add_db(struct db_inputs *in, const char *db);
+void db_inputs_release(struct db_inputs *in);
+
+/*
+ * An output (--output, --junit, --html) that is the same file as one of
+ * the inputs (st_dev and st_ino: links and other names count) is refused
+ * before any work: "refusing to write --output 'F': it is the history
+ * database being read", -EEXIST (exit 2). A missing output is fine.
+ */
+int db_refuse_output(const struct db_inputs *in, const char *option, const char *output);
+/* The usual case: the history db against --output */
+int db_refuse_output_db(const char *db, const char *output);
+
+/*
+ * A run by id, unique prefix or "last" (store_resolve_run); logs one line on
+ * failure (same statuses).
+ */
 int db_load_run(struct store *s, const char *arg, struct run_record *ret);
 int db_resolve_run(struct store *s, const char *arg, char **ret_id);

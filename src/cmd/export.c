@@ -87,7 +87,7 @@ static int all_runs(struct store *s, char ***ret, size_t *ret_n)
 	int r = store_list_runs(s, &f, &v, &n);
 
 	if (r < 0) {
-		log_error("cannot read the history: %s", store_errmsg(s));
+		db_failed(s, r);
 		return r;
 	}
 	ids = calloc(n ? n : 1, sizeof(*ids));
@@ -139,9 +139,9 @@ int cmd_export(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc, argv, g, &db);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_output(g) < 0)
+	if (check_output(g) < 0 || db_refuse_output_db(db, g->output) < 0)
 		return EXIT_USAGE;
-	r = db_open(db, false, &s);
+	r = db_open(db, DB_READ, &s);
 	if (r < 0)
 		return db_exit_status(r);
 	/* runs never change once saved: loading them one by one is consistent */
@@ -151,8 +151,8 @@ int cmd_export(int argc, char **argv, struct global_opts *g)
 		r = all_runs(s, &ids, &n);
 	if (r < 0)
 		status = db_exit_status(r);
-	else if (build_document(s, ids, n, &out) < 0)
-		status = EXIT_RUNTIME;
+	else if ((r = build_document(s, ids, n, &out)) < 0)
+		status = r == -ENOMEM ? EXIT_RUNTIME : db_exit_status(r);
 	store_close(s);
 	if (status == EXIT_OK && emit_text(g, out.buf, out.len) < 0)
 		status = EXIT_RUNTIME;

@@ -124,10 +124,8 @@ static int check(struct store *s, const struct global_opts *g)
 	struct store_stats st;
 	int r = store_check(s, &st);
 
-	if (r < 0) {
-		log_error("cannot check the history: %s", store_errmsg(s));
-		return EXIT_RUNTIME;
-	}
+	if (r < 0)
+		return db_failed(s, r);
 	report_add_object(&rep, "database", NULL, &store_stats_desc, &st);
 	r = emit_report(g, &rep) < 0 ? EXIT_RUNTIME : st.ok ? EXIT_OK : EXIT_FAIL;
 	store_stats_release(&st);
@@ -143,10 +141,8 @@ static int list(struct store *s, const struct store_filter *f, const struct glob
 	size_t n;
 	int r = store_list_runs(s, f, &v, &n);
 
-	if (r < 0) {
-		log_error("cannot read the history: %s", store_errmsg(s));
-		return EXIT_RUNTIME;
-	}
+	if (r < 0)
+		return db_failed(s, r);
 	report_add_table(&rep, "runs", NULL, &run_summary_desc, v, n, sizeof(*v));
 	if (n == 0) {
 		rep.warnings = &none[filtered];
@@ -166,9 +162,9 @@ int cmd_history(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc, argv, g, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_output(g) < 0)
+	if (check_output(g) < 0 || db_refuse_output_db(o.db, g->output) < 0)
 		return EXIT_USAGE;
-	r = db_open(o.db, false, &s);
+	r = db_open(o.db, DB_READ, &s);
 	if (r < 0)
 		return db_exit_status(r);
 	r = o.check ? check(s, g) : list(s, &o.f, g);

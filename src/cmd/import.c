@@ -81,6 +81,24 @@ static int save_all(struct store *s, const struct run_record *v, size_t n,
 	return 0;
 }
 
+/* -o onto the file imported or the history: refused */
+static int refuse_outputs(const char *db, const char *file, const char *output)
+{
+	struct db_inputs in = {0};
+	int r = 0;
+
+	if (output)
+		r = db_inputs_add_db(&in, db);
+	if (r == 0 && output)
+		r = db_inputs_add(&in, file, "the run file");
+	if (r == 0)
+		r = db_refuse_output(&in, "--output", output);
+	else
+		log_error("out of memory");
+	db_inputs_release(&in);
+	return r;
+}
+
 int cmd_import(int argc, char **argv, struct global_opts *g)
 {
 	struct report rep = {.command = "import"};
@@ -94,13 +112,13 @@ int cmd_import(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc, argv, g, &db, &file);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_output(g) < 0)
+	if (check_output(g) < 0 || refuse_outputs(db, file, g->output) < 0)
 		return EXIT_USAGE;
 	/* a bad file is refused before the history is even created */
 	r = runs_load_file(file, &v, &n);
 	if (r < 0)
 		return r == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
-	r = db_open(db, true, &s);
+	r = db_open(db, DB_CREATE, &s);
 	if (r < 0) {
 		run_records_free(v, n);
 		return db_exit_status(r);

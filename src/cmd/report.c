@@ -215,7 +215,8 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc, argv, g, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_output(g) < 0 || check_writable("--html", o.html) < 0)
+	if (check_output(g) < 0 || check_writable("--html", o.html) < 0 ||
+	    check_refuse_outputs(&o.co, o.db, o.runs, o.nruns, g->output, o.html) < 0)
 		return EXIT_USAGE;
 	r = runs_load(o.db, o.runs, o.nruns, &v, &n);
 	if (r < 0)

@@ -288,9 +288,9 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 		free(why);
 		return EXIT_USAGE;
 	}
-	/* then the history: created only for a run that will happen, refused before it does */
+	/* then the history: checked before anything is measured, created only to save */
 	if (!no_save) {
-		r = db_open(db_path, true, &db);
+		r = db_prepare_save(db_path, &db);
 		if (r < 0) {
 			run_result_release(&res);
 			return db_exit_status(r);
@@ -311,7 +311,8 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 		status = EXIT_RUNTIME;
 	if (!res.nrows)
 		log_error("run: nothing could be measured (see the report's warnings)");
-	else if (db && !signal_stop && save(db, &res, g) < 0)
+	else if (!no_save && !signal_stop &&
+		 ((!db && db_open(db_path, DB_CREATE, &db) < 0) || save(db, &res, g) < 0))
 		status = EXIT_RUNTIME;
 	if (signal_stop)
 		status = 128 + signal_stop;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool is_file_arg(const char *a)
+bool runs_arg_is_file(const char *a)
 {
 	size_t n = strlen(a);
 
@@ -34,29 +34,6 @@ int runs_load_file(const char *file, struct run_record **ret, size_t *ret_n)
 	return load_input("run file", file, RUN_EXPORT_MAX_BYTES, parse_runs, &o);
 }
 
-/* "last": the newest run */
-static int load_last(struct store *s, struct run_record *ret)
-{
-	struct store_filter f = {.limit = 1};
-	struct run_summary *v = NULL;
-	size_t n = 0;
-	int r;
-
-	r = store_list_runs(s, &f, &v, &n);
-	if (r < 0) {
-		log_error("cannot read the history: %s", store_errmsg(s));
-		return r;
-	}
-	if (n == 0) {
-		log_error("no run in the history yet (see 'usbperf run')");
-		run_summaries_free(v, n);
-		return -ENOENT;
-	}
-	r = db_load_run(s, v[0].id, ret);
-	run_summaries_free(v, n);
-	return r;
-}
-
 static int append(struct run_record **all, size_t *nall, struct run_record *v, size_t n)
 {
 	struct run_record *grown = realloc(*all, (*nall + n + 1) * sizeof(**all));
@@ -78,7 +55,7 @@ int runs_load(const char *db, char *const *args, size_t n, struct run_record **r
 	int r = 0;
 
 	for (size_t i = 0; i < n && r == 0; i++) {
-		if (is_file_arg(args[i])) {
+		if (runs_arg_is_file(args[i])) {
 			r = runs_load_file(args[i], &v, &nv);
 			if (r == 0) {
 				r = append(&all, &nall, v, nv);
@@ -90,10 +67,10 @@ int runs_load(const char *db, char *const *args, size_t n, struct run_record **r
 			continue;
 		}
 		if (!s)
-			r = db_open(db, false, &s);
+			r = db_open(db, DB_READ, &s);
 		if (r < 0)
 			break;
-		r = !strcmp(args[i], "last") ? load_last(s, &one) : db_load_run(s, args[i], &one);
+		r = db_load_run(s, args[i], &one);
 		if (r == 0) {
 			r = append(&all, &nall, &one, 1);
 			if (r < 0)

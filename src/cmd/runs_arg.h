@@ -12,6 +12,7 @@
  */
 #include "core/run/record.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define RUNS_ARG_HELP                                                                            \
@@ -26,6 +27,9 @@
  */
 int runs_load(const char *db, char *const *args, size_t n, struct run_record **ret,
 	      size_t *ret_n);
+
+/* A RUN operand that names a file (else a run in the history) */
+bool runs_arg_is_file(const char *a);
 
 /* The runs of one file (an export, a record, a run report; '-' for stdin), as above. */
 int runs_load_file(const char *file, struct run_record **ret, size_t *ret_n);

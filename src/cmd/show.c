@@ -15,7 +15,7 @@ void usage_show(void)
 	       "One run from the history: where it ran (host, board, kernel, preemption,\n"
 	       "governor, usbperf version), the devices it measured, every metric with its\n"
 	       "unit, repeats and spread, and its findings. RUN is an id or a unique prefix\n"
-	       "of one ('usbperf history' lists them).\n"
+	       "of one ('usbperf history' lists them), or 'last' for the newest.\n"
 	       "\n"
 	       "options:\n" DB_OPTION_HELP
 	       "  -F, --format FMT   text, json (the run as 'usbperf export' writes it) or\n"
@@ -75,9 +75,9 @@ int cmd_show(int argc, char **argv, struct global_opts *g)
 	ret = parse_args(argc, argv, g, &db, &run);
 	if (ret != 0)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_output(g) < 0)
+	if (check_output(g) < 0 || db_refuse_output_db(db, g->output) < 0)
 		return EXIT_USAGE;
-	ret = db_open(db, false, &s);
+	ret = db_open(db, DB_READ, &s);
 	if (ret < 0)
 		return db_exit_status(ret);
 	ret = db_load_run(s, run, &r);

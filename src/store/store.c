@@ -4,6 +4,9 @@
 #include "util/strbuf.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <pwd.h>
 #include <stdlib.h>
@@ -34,8 +37,9 @@ int store_err(struct store *s, int rc)
 	case SQLITE_FULL:
 		return -ENOSPC;
 	case SQLITE_NOTADB:
-	case SQLITE_CORRUPT:
 		return -EBADMSG;
+	case SQLITE_CORRUPT:
+		return -EUCLEAN;
 	case SQLITE_CONSTRAINT:
 		/* a run id stored twice; anything else breaks the schema's rules */
 		if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
@@ -91,6 +95,11 @@ char *store_column_strdup(sqlite3_stmt *st, int col)
 const char *store_errmsg(const struct store *s)
 {
 	return s && s->errmsg.len ? s->errmsg.buf : "no error";
+}
+
+const char *store_path(const struct store *s)
+{
+	return s->path;
 }
 
 /* ---- where it lives ---- */
@@ -166,8 +175,11 @@ int store_query_int(struct store *s, const char *sql, int64_t *ret)
 	return r < 0 ? r : 0;
 }
 
-/* ours, a new empty file, or refused before anything is written to it */
-static int check_identity(struct store *s)
+/*
+ * Ours, or refused before anything is written to it. *ret_version: the
+ * schema's version, 0 for a new empty file (write mode makes it ours).
+ */
+static int check_identity(struct store *s, int64_t *ret_version)
 {
 	int64_t app = 0, version = 0, objects = 0;
 	int r;
@@ -188,6 +200,7 @@ static int check_identity(struct store *s)
 		return -EBADMSG;
 	if (version > store_schema_version())
 		return -EPROTONOSUPPORT;
+	*ret_version = app == STORE_APPLICATION_ID ? version : 0;
 	return 0;
 }
 
@@ -207,13 +220,12 @@ static int set_wal(struct store *s)
 	}
 }
 
-static int configure(struct store *s)
+static int configure_write(struct store *s)
 {
+	int64_t version = 0;
 	int r;
 
-	sqlite3_extended_result_codes(s->db, 1);
-	sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
-	r = check_identity(s);
+	r = check_identity(s, &version);
 	/*
 	 * WAL: a reader never blocks the writer, and a process killed mid-write
 	 * leaves uncommitted frames that the next opener ignores. NORMAL sync is
@@ -225,39 +237,217 @@ static int configure(struct store *s)
 		r = store_exec(s, "PRAGMA synchronous = NORMAL");
 	if (r == 0)
 		r = store_exec(s, "PRAGMA foreign_keys = ON");
+	if (r == 0)
+		r = store_migrate(s, store_migrations, store_nmigrations);
 	return r;
+}
+
+/* an older schema, read: copied into memory and migrated there, the file untouched */
+static int migrate_in_memory(struct store *s)
+{
+	sqlite3_backup *b;
+	sqlite3 *mem;
+	int rc;
+
+	rc = sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		sqlite3_close(mem);
+		return -ENOMEM;
+	}
+	b = sqlite3_backup_init(mem, "main", s->db, "main");
+	rc = b ? sqlite3_backup_step(b, -1) : sqlite3_errcode(mem);
+	sqlite3_backup_finish(b);
+	if (rc != SQLITE_DONE) {
+		sqlite3_close(mem);
+		return store_err(s, rc);
+	}
+	sqlite3_close_v2(s->db);
+	s->db = mem;
+	sqlite3_extended_result_codes(s->db, 1);
+	return store_migrate(s, store_migrations, store_nmigrations);
+}
+
+static int configure_read(struct store *s)
+{
+	int64_t version = 0;
+	int r;
+
+	r = check_identity(s, &version);
+	if (r == 0 && version == 0) /* an empty file is no history: nothing is made of it */
+		r = -EBADMSG;
+	if (r == 0 && version < store_schema_version())
+		r = migrate_in_memory(s);
+	if (r == 0)
+		r = store_exec(s, "PRAGMA query_only = ON");
+	return r;
+}
+
+/* SQLite's unix VFS refuses a full path name of this many bytes */
+#define SQLITE_MAX_PATHNAME 512
+
+/*
+ * What is at path, stat(2)'d before SQLite opens it: SQLite opens the name
+ * itself, and a FIFO would block its open(2) (a device would be opened,
+ * with whatever that does). lock_shared() checks again, with O_NONBLOCK,
+ * the file it opens; what remains is the window between that and SQLite's
+ * own open, open only to someone who can rename in the history's
+ * directory, and so could as well replace the history itself.
+ */
+static int check_path(const char *path, bool write)
+{
+	char cwd[PATH_MAX], *dir;
+	size_t len = strlen(path);
+	struct stat sb;
+	int r = 0;
+
+	if (path[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		len += strlen(cwd) + 1;
+	if (len >= SQLITE_MAX_PATHNAME)
+		return -ENAMETOOLONG;
+	if (stat(path, &sb) < 0)
+		return -errno;
+	if (S_ISDIR(sb.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(sb.st_mode))
+		return -ENODEV;
+	if (!write)
+		return access(path, R_OK) < 0 ? -errno : 0;
+	/* SQLite would open a read-only file read-only, and fail at the first write */
+	if (access(path, R_OK | W_OK) < 0)
+		return -errno;
+	/* the -wal and -shm are made beside it */
+	dir = strdup(path);
+	if (!dir)
+		return -ENOMEM;
+	if (access(dirname(dir), W_OK) < 0)
+		r = -errno;
+	free(dir);
+	return r;
+}
+
+static bool exists_beside(const char *path, const char *suffix)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct stat sb;
+	bool r;
+
+	strbuf_addf(&p, "%s%s", path, suffix);
+	r = stat(p.buf, &sb) == 0 || errno != ENOENT;
+	strbuf_release(&p);
+	return r;
+}
+
+/* "file:" URI of path with immutable=1, every byte but [A-Za-z0-9/._~-] %-escaped */
+static void immutable_uri(const char *path, struct strbuf *out)
+{
+	strbuf_adds(out, path[0] == '/' ? "file://" : "file:");
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		/* not isalnum(): a locale could count bytes of UTF-8 in */
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		    (*c >= '0' && *c <= '9') || strchr("/._~-", *c))
+			strbuf_addf(out, "%c", *c);
+		else
+			strbuf_addf(out, "%%%02X", *c);
+	}
+	strbuf_adds(out, "?immutable=1");
+}
+
+/*
+ * SQLite's shared lock (unix VFS: a read lock on the 510 bytes after the
+ * pending byte), taken as an open file description lock of our own: a
+ * writer that starts meanwhile cannot take the exclusive lock it needs to
+ * checkpoint its WAL into the file on close, so the file does not change
+ * under an immutable reader. A checkpoint while writing (beyond 1000 WAL
+ * pages, e.g. a big import) does not take it: that race remains.
+ */
+static int lock_shared(const char *path, int *ret_fd)
+{
+	struct flock fl = {
+	    .l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = 0x40000002, .l_len = 510};
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	/* swapped for something else since check_path() */
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return -ENODEV;
+	}
+	for (int waited_ms = 0; fcntl(fd, F_OFD_SETLK, &fl) < 0; waited_ms += 5) {
+		if (errno != EAGAIN && errno != EACCES)
+			break; /* no OFD locks: read without */
+		if (waited_ms >= STORE_BUSY_TIMEOUT_MS) {
+			close(fd);
+			return -EBUSY;
+		}
+		usleep(5000);
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+/*
+ * Read mode. With a -wal (or -journal) beside the file a writer may be
+ * at work: a plain read-only open, which uses them. Without one the file
+ * is whole, and a plain read-only open would create a -wal and -shm (and
+ * cannot in a directory it cannot write): read it as immutable instead.
+ */
+static int open_read(struct store *s)
+{
+	struct strbuf uri = STRBUF_INIT;
+	int r, rc;
+
+	if (exists_beside(s->path, "-wal") || exists_beside(s->path, "-journal")) {
+		rc = sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+				     NULL);
+		return rc == SQLITE_OK ? 0 : store_err(s, rc);
+	}
+	r = lock_shared(s->path, &s->lock_fd);
+	if (r < 0)
+		return r;
+	s->immutable = true;
+	immutable_uri(s->path, &uri);
+	rc = sqlite3_open_v2(uri.buf, &s->db,
+			     SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL);
+	strbuf_release(&uri);
+	return rc == SQLITE_OK ? 0 : store_err(s, rc);
 }
 
 int store_open_flags(const char *path, unsigned flags, struct store **ret)
 {
+	bool read = flags & STORE_OPEN_READ;
 	int oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 	struct store *s;
-	struct stat sb;
 	int r, rc;
 
 	if (!path || !*path)
 		return -EINVAL;
-	if (stat(path, &sb) == 0) {
-		if (S_ISDIR(sb.st_mode))
-			return -EISDIR;
-	} else if (errno != ENOENT || flags & STORE_OPEN_EXISTING) {
-		return -errno;
-	} else {
+	r = check_path(path, !read);
+	if (r == -ENOENT && !read && !(flags & STORE_OPEN_EXISTING)) {
 		r = make_parents(path);
-		if (r < 0)
-			return r;
 		oflags |= SQLITE_OPEN_CREATE;
 	}
+	if (r < 0)
+		return r;
 	s = calloc(1, sizeof(*s));
 	if (!s || !(s->path = strdup(path))) {
 		free(s);
 		return -ENOMEM;
 	}
+	s->lock_fd = -1;
 	strbuf_init(&s->errmsg);
-	rc = sqlite3_open_v2(path, &s->db, oflags, NULL);
-	r = rc == SQLITE_OK ? configure(s) : store_err(s, rc);
-	if (r == 0)
-		r = store_migrate(s, store_migrations, store_nmigrations);
+	if (read) {
+		r = open_read(s);
+	} else {
+		rc = sqlite3_open_v2(path, &s->db, oflags, NULL);
+		r = rc == SQLITE_OK ? 0 : store_err(s, rc);
+	}
+	if (r == 0) {
+		sqlite3_extended_result_codes(s->db, 1);
+		sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
+		r = read ? configure_read(s) : configure_write(s);
+	}
 	if (r < 0) {
 		store_close(s);
 		return r;
@@ -276,6 +466,8 @@ void store_close(struct store *s)
 	if (!s)
 		return;
 	sqlite3_close_v2(s->db);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
 	strbuf_release(&s->errmsg);
 	free(s->path);
 	free(s);
@@ -297,12 +489,12 @@ static char *pragma_text(struct store *s, const char *sql)
 }
 
 /*
- * A damaged file makes SQLite fail the statement itself (-EBADMSG): that
+ * A damaged file makes SQLite fail the statement itself (-EUCLEAN): that
  * is a finding of the check, noted, not a reason to stop checking.
  */
 static int damage(struct store *s, int r, struct strbuf *problems)
 {
-	if (r != -EBADMSG)
+	if (r != -EUCLEAN && r != -EBADMSG)
 		return r;
 	if (problems->len)
 		strbuf_adds(problems, "; ");
@@ -346,6 +538,22 @@ static int check_rows(struct store *s, const char *sql, bool skip_ok, struct str
 	return r < 0 ? damage(s, r, out) : 0;
 }
 
+/*
+ * Read as immutable, SQLite reports the journal mode "delete": the file's
+ * header says what it is (bytes 18 and 19, the read and write versions: 2
+ * for WAL).
+ */
+static char *journal_mode(struct store *s)
+{
+	unsigned char v[2];
+
+	if (!s->immutable)
+		return pragma_text(s, "PRAGMA journal_mode");
+	if (pread(s->lock_fd, v, sizeof(v), 18) != sizeof(v))
+		return NULL;
+	return strdup(v[0] == 2 && v[1] == 2 ? "wal" : "delete");
+}
+
 int store_check(struct store *s, struct store_stats *ret)
 {
 	static const char *const tables[] = {"runs", "devices", "metrics", "findings", "baselines"};
@@ -367,7 +575,7 @@ int store_check(struct store *s, struct store_stats *ret)
 		return r;
 	}
 	st.schema_version = (uint64_t)version;
-	st.journal_mode = pragma_text(s, "PRAGMA journal_mode");
+	st.journal_mode = journal_mode(s);
 	st.ok = problems.len == 0;
 	if (st.ok)
 		strbuf_adds(&problems, "ok");

@@ -27,30 +27,53 @@ struct store;
 int store_default_path(char **ret);
 
 enum {
-	/* the file must exist: -ENOENT otherwise (commands that only read) */
+	/* the file must exist: -ENOENT otherwise */
 	STORE_OPEN_EXISTING = 1 << 0,
+	/*
+	 * Read only (SQLITE_OPEN_READONLY): never creates, migrates or writes
+	 * a byte, and leaves no -wal/-shm beside the file. A database at rest
+	 * (no -wal) is read as immutable while holding SQLite's shared lock,
+	 * so it reads on a read-only mount, in a directory the user cannot
+	 * write, or from a file the user cannot write. An older schema is
+	 * migrated in a copy in memory. Implies STORE_OPEN_EXISTING.
+	 */
+	STORE_OPEN_READ = 1 << 1,
 };
 
 /*
- * Open, creating the file and its missing parent directories (mode 0700),
- * and migrate the schema to the current version. Errors: -ENOENT,
- * -EACCES, -EISDIR; -EBADMSG not a usbperf database (another SQLite file,
- * or not SQLite); -EPROTONOSUPPORT written by a newer usbperf; -EBUSY
- * locked beyond the busy timeout.
+ * Open and check that the file is a usbperf history. Without
+ * STORE_OPEN_READ: read-write, creating the file and its missing parent
+ * directories (mode 0700) unless STORE_OPEN_EXISTING, and migrating the
+ * schema to the current version. Errors:
+ *   -ENOENT, -ENOTDIR, -EACCES, -EROFS, -ELOOP  the path (write mode: the
+ *                      file, or its directory for the -wal, not writable)
+ *   -ENAMETOOLONG      over NAME_MAX, PATH_MAX or SQLite's 511 bytes
+ *   -EISDIR, -ENODEV   a directory; not a regular file (FIFO, device,
+ *                      socket: never opened, so a FIFO cannot block)
+ *   -EBADMSG           not a usbperf history (not SQLite, another SQLite
+ *                      file, or in read mode an empty file)
+ *   -EUCLEAN           a damaged SQLite file (SQLITE_CORRUPT)
+ *   -EPROTONOSUPPORT   written by a newer usbperf
+ *   -EBUSY             locked beyond the busy timeout
+ * Every later call may also fail with -EBADMSG / -EUCLEAN as above.
  */
 int store_open(const char *path, struct store **ret);
 int store_open_flags(const char *path, unsigned flags, struct store **ret);
 void store_close(struct store *s);
 const char *store_errmsg(const struct store *s);
+const char *store_path(const struct store *s);
 int store_schema_version(void);
 
 /* -EEXIST: a run with this id is stored; -EINVAL: see run_record_validate() */
 int store_save_run(struct store *s, const struct run_record *r);
 
 /*
- * A run by its id or a unique prefix of it, like git: an exact id wins.
- * -ENOENT: no such run, -EINVAL: the prefix matches several.
+ * A run by its id or a unique prefix of it, like git: an exact id wins;
+ * STORE_RUN_LAST ("last") is the newest run (the first `history` lists).
+ * -ENOENT: no such run (or no run at all), -EINVAL: the prefix matches
+ * several. Every command that names a run goes through here.
  */
+#define STORE_RUN_LAST "last"
 int store_resolve_run(struct store *s, const char *id_or_prefix, char **ret_id);
 int store_load_run(struct store *s, const char *id_or_prefix, struct run_record *ret);
 

@@ -12,6 +12,9 @@
 struct store {
 	sqlite3 *db;
 	char *path;
+	/* read mode: holds SQLite's shared lock while the file is read as immutable */
+	int lock_fd;
+	bool immutable;
 	/* SQLite's words for the last failure, kept: a ROLLBACK would replace them */
 	struct strbuf errmsg;
 };

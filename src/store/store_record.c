@@ -178,6 +178,22 @@ int store_save_run(struct store *s, const struct run_record *r)
 
 /* ---- loading ---- */
 
+/* "last": the newest run, as `history` lists it first */
+static int resolve_last(struct store *s, char **ret_id)
+{
+	sqlite3_stmt *st;
+	int r =
+	    store_prepare(s, "SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT 1", &st);
+
+	if (r < 0)
+		return r;
+	r = store_step(s, st);
+	if (r > 0)
+		*ret_id = store_column_strdup(st, 0);
+	sqlite3_finalize(st);
+	return r < 0 ? r : r == 0 ? -ENOENT : 0;
+}
+
 int store_resolve_run(struct store *s, const char *id_or_prefix, char **ret_id)
 {
 	struct strbuf end = STRBUF_INIT;
@@ -185,6 +201,8 @@ int store_resolve_run(struct store *s, const char *id_or_prefix, char **ret_id)
 	char *first = NULL;
 	int ret;
 
+	if (!strcmp(id_or_prefix, STORE_RUN_LAST))
+		return resolve_last(s, ret_id);
 	if (!run_id_valid(id_or_prefix))
 		return -ENOENT;
 	/*

@@ -5,6 +5,7 @@
 #include "store/store_priv.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -487,6 +488,112 @@ static void test_refusals(void **state)
 	assert_int_equal(store_open(path_in("file/history.db"), &s), -ENOTDIR);
 }
 
+static bool exists_beside(const char *p, const char *suffix)
+{
+	char b[300];
+
+	snprintf(b, sizeof(b), "%s%s", p, suffix);
+	return exists(b);
+}
+
+static int64_t file_size(const char *p)
+{
+	struct stat sb;
+
+	return stat(p, &sb) == 0 ? (int64_t)sb.st_size : -1;
+}
+
+/* 12.5: read mode creates nothing, migrates nothing, writes nothing */
+static void test_read_mode(void **state)
+{
+	struct store *s = (void *)&s;
+	struct run_record r;
+	char *id;
+	sqlite3 *db;
+	int fd;
+
+	(void)state;
+	assert_int_equal(store_open_flags(path_in("r-missing.db"), STORE_OPEN_READ, &s), -ENOENT);
+	assert_false(exists(path_in("r-missing.db")));
+	/* an empty file is not a history, and stays empty */
+	fd = open(path_in("r-empty.db"), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(store_open_flags(path_in("r-empty.db"), STORE_OPEN_READ, &s), -EBADMSG);
+	assert_int_equal(file_size(path_in("r-empty.db")), 0);
+	assert_false(exists_beside(path_in("r-empty.db"), "-wal"));
+	/* 12.19: a FIFO is refused without being opened (it would block) */
+	assert_int_equal(mkfifo(path_in("r-fifo"), 0644), 0);
+	assert_int_equal(store_open_flags(path_in("r-fifo"), STORE_OPEN_READ, &s), -ENODEV);
+	assert_int_equal(store_open_flags(path_in("r-fifo"), 0, &s), -ENODEV);
+	assert_int_equal(store_open_flags("/dev/null", STORE_OPEN_READ, &s), -ENODEV);
+	assert_true(s == (void *)&s);
+	/* a history at rest: read, 'last' resolved, no -wal or -shm left, no write */
+	s = open_new("r.db");
+	save_sample(s, "old", "2026-11-30T05:12:00Z");
+	save_sample(s, "new", "2026-12-01T05:12:00Z");
+	store_close(s);
+	assert_false(exists_beside(path_in("r.db"), "-wal"));
+	assert_int_equal(store_open_flags(path_in("r.db"), STORE_OPEN_READ, &s), 0);
+	assert_int_equal(store_resolve_run(s, STORE_RUN_LAST, &id), 0);
+	assert_string_equal(id, "new");
+	free(id);
+	assert_int_equal(store_load_run(s, "old", &r), 0);
+	assert_int_equal(store_save_run(s, &r), -EROFS);
+	run_record_release(&r);
+	assert_false(exists_beside(path_in("r.db"), "-wal"));
+	assert_false(exists_beside(path_in("r.db"), "-shm"));
+	store_close(s);
+	assert_false(exists_beside(path_in("r.db"), "-wal"));
+	assert_false(exists_beside(path_in("r.db"), "-shm"));
+	/* an older schema is read, migrated in memory only */
+	assert_int_equal(sqlite3_open(path_in("r-v1.db"), &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, store_migrations[0].sql, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+				      "PRAGMA user_version = 1;"
+				      "INSERT INTO runs (pk, id, started_at)"
+				      " VALUES (1, 'v1run', '2026-11-01T00:00:00Z');",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open_flags(path_in("r-v1.db"), STORE_OPEN_READ, &s), 0);
+	assert_int_equal(store_load_run(s, "last", &r), 0);
+	assert_string_equal(r.id, "v1run");
+	run_record_release(&r);
+	store_close(s);
+	assert_int_equal(sqlite3_open(path_in("r-v1.db"), &db), SQLITE_OK);
+	assert_int_equal(query_int(db, "PRAGMA user_version"), 1);
+	sqlite3_close(db);
+}
+
+/* 12.12: not SQLite is -EBADMSG, a damaged SQLite file -EUCLEAN, open or later */
+static void test_damaged(void **state)
+{
+	static const char zeros[4096];
+	struct store *s = open_new("damaged.db");
+	struct run_summary *v;
+	size_t n;
+	int fd;
+
+	(void)state;
+	for (int i = 0; i < 20; i++) {
+		char id[16];
+
+		snprintf(id, sizeof(id), "run-%02d", i);
+		save_sample(s, id, "2026-11-30T05:12:00Z");
+	}
+	store_close(s);
+	fd = open(path_in("damaged.db"), O_WRONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	for (off_t page = 1; page * 4096 < file_size(path_in("damaged.db")); page++)
+		assert_int_equal(pwrite(fd, zeros, sizeof(zeros), page * 4096), sizeof(zeros));
+	close(fd);
+	assert_int_equal(store_open_flags(path_in("damaged.db"), STORE_OPEN_READ, &s), 0);
+	assert_int_equal(store_list_runs(s, &(struct store_filter){0}, &v, &n), -EUCLEAN);
+	assert_non_null(strstr(store_errmsg(s), "malformed"));
+	store_close(s);
+}
+
 /* WAL: another connection, and another process, see a committed run at once */
 static void test_second_connection(void **state)
 {
@@ -565,6 +672,8 @@ int main(void)
 		cmocka_unit_test(test_upgrade_from_v1),
 		cmocka_unit_test(test_concurrent_create),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_read_mode),
+		cmocka_unit_test(test_damaged),
 		cmocka_unit_test(test_second_connection),
 		cmocka_unit_test(test_default_path),
 	};
