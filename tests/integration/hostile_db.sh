@@ -247,4 +247,9 @@ refused 2 "12.4: import -o the database" "$D" -- \
 refused 2 "12.4: import a file into itself" "$WORK/run.json" -- \
 	"$USBPERF" import "$WORK/run.json" --db "$WORK/run.json"
 refused 2 "12.4: import the database into itself" "$D" -- "$USBPERF" import "$DB" --db "$DB"
+# 12.5: a run that is refused, or fails before measuring, leaves no new history behind
+mkdir -p "$WORK/z"
+refused 2 "12.5: run /dev/null --db NEW.db" "$WORK/z" -- "$USBPERF" run /dev/null --db "$WORK/z/new.db"
+refused 2 "12.5: run --copy /nonexistent DIR --db NEW.db" "$WORK/z" -- \
+	"$USBPERF" run --copy "$WORK/z/nonexistent" "$WORK/z" --db "$WORK/z/new.db"
 finish
