@@ -162,6 +162,12 @@ int db_prepare_save(const char *db, struct store **ret)
 	}
 	if (access(path, F_OK) == 0 || errno != ENOENT) {
 		r = db_open(db, DB_WRITE, ret);
+		/* a damaged history is found now, not after the measurement it was to keep */
+		if (r == 0 && (r = store_quick_check(*ret)) < 0) {
+			db_failed(*ret, r);
+			store_close(*ret);
+			*ret = NULL;
+		}
 	} else {
 		r = db ? check_parent(path) : check_ancestor(path);
 		if (r < 0)

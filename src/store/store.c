@@ -554,6 +554,21 @@ static char *journal_mode(struct store *s)
 	return strdup(v[0] == 2 && v[1] == 2 ? "wal" : "delete");
 }
 
+int store_quick_check(struct store *s)
+{
+	struct strbuf problems = STRBUF_INIT;
+	int r = check_rows(s, "PRAGMA quick_check", true, &problems);
+
+	if (r == 0 && problems.len) {
+		/* SQLite's own words for a damaged file: what every command prints for one */
+		strbuf_reset(&s->errmsg);
+		strbuf_adds(&s->errmsg, sqlite3_errstr(SQLITE_CORRUPT));
+		r = -EUCLEAN;
+	}
+	strbuf_release(&problems);
+	return r;
+}
+
 int store_check(struct store *s, struct store_stats *ret)
 {
 	static const char *const tables[] = {"runs", "devices", "metrics", "findings", "baselines"};

@@ -134,5 +134,7 @@ struct store_stats {
 };
 
 int store_check(struct store *s, struct store_stats *ret);
+/* SQLite's quick_check: 0, or -EUCLEAN with what it found as store_errmsg() */
+int store_quick_check(struct store *s);
 void store_stats_release(struct store_stats *st);
 extern const struct record_desc store_stats_desc;

@@ -140,4 +140,16 @@ head -c 4M /dev/urandom >"$WORK/foreign"
 refused 2 "12.18 --verify reads of a foreign file" "$WORK/foreign" -- \
 	"$U" disk "$WORK/foreign" --tests read --verify --size 1M --time 0.2
 says "no usbperf --verify pattern" "12.18 says there is no pattern"
+# 12.20: a damaged history is found before the measurement it was to keep
+mkdir "$WORK/hist"
+"$U" import "$(dirname "$0")/../fixtures/runs-a.json" --db "$WORK/hist/h.db" -q >/dev/null 2>&1
+dd if=/dev/urandom of="$WORK/hist/h.db" bs=1024 seek=4 count=16 conv=notrunc status=none
+t0=$(date +%s%N)
+refused 3 "12.20 run DIR --db damaged.db" "$D" "$WORK/hist" -- \
+	"$U" run "$D" --db "$WORK/hist/h.db" --size 64M --time 2
+says "cannot read the history .*malformed" "12.20 says the history is damaged"
+check "12.20 nothing was measured first (under 1.5 s)" test $((($(date +%s%N) - t0) / 1000000)) -lt 1500
+head -c 64K /dev/urandom >"$WORK/hist/text.db"
+refused 2 "12.20 run DIR --db not-a-history" "$D" "$WORK/hist" -- \
+	"$U" run "$D" --db "$WORK/hist/text.db" --size 4M --time 0.2
 finish
