@@ -161,17 +161,17 @@ struct check_input check_sources_input(const struct check_opts *o, const struct 
 	};
 }
 
-static int add_inputs(struct db_inputs *in, const struct check_opts *o, const char *db,
+static int add_inputs(struct inputs *in, const struct check_opts *o, const char *db,
 		      char *const *runs, size_t nruns)
 {
 	bool reads_db = o->baseline != NULL;
-	int r = db_inputs_add(in, o->criteria, "the criteria file");
+	int r = inputs_add(in, o->criteria, "the criteria file being read");
 
 	for (size_t i = 0; r == 0 && i < nruns; i++) {
 		if (!runs_arg_is_file(runs[i]))
 			reads_db = true;
 		else if (strcmp(runs[i], "-"))
-			r = db_inputs_add(in, runs[i], "the run file");
+			r = inputs_add(in, runs[i], "the run file being read");
 	}
 	if (r == 0 && reads_db)
 		r = db_inputs_add_db(in, db);
@@ -181,18 +181,18 @@ static int add_inputs(struct db_inputs *in, const struct check_opts *o, const ch
 int check_refuse_outputs(const struct check_opts *o, const char *db, char *const *runs,
 			 size_t nruns, const char *output, const char *html)
 {
-	struct db_inputs in = {0};
+	struct inputs in = {0};
 	int r = add_inputs(&in, o, db, runs, nruns);
 
 	if (r < 0)
 		log_error("out of memory");
 	if (r == 0)
-		r = db_refuse_output(&in, "--output", output);
+		r = refuse_output_over(&in, "--output", output);
 	if (r == 0)
-		r = db_refuse_output(&in, "--junit", o->junit);
+		r = refuse_output_over(&in, "--junit", o->junit);
 	if (r == 0)
-		r = db_refuse_output(&in, "--html", html);
-	db_inputs_release(&in);
+		r = refuse_output_over(&in, "--html", html);
+	inputs_release(&in);
 	return r;
 }
 

@@ -157,13 +157,47 @@ int check_writable(const char *option, const char *path)
 	return 0;
 }
 
-int check_not_input(const char *option, const char *path, const char *input, const char *what)
+/* ---- no output over an input ---- */
+
+int inputs_add(struct inputs *in, const char *path, const char *what)
 {
-	if (!same_file(path, input))
+	struct input *grown;
+	char *copy;
+
+	if (!path)
 		return 0;
-	log_error("refusing to write %s '%s': it is %s", option, path, what);
-	return -EINVAL;
+	grown = realloc(in->v, (in->n + 1) * sizeof(*in->v));
+	if (!grown)
+		return -ENOMEM;
+	in->v = grown;
+	copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	in->v[in->n++] = (struct input){copy, what};
+	return 0;
 }
+
+void inputs_release(struct inputs *in)
+{
+	for (size_t i = 0; i < in->n; i++)
+		free(in->v[i].path);
+	free(in->v);
+	in->v = NULL;
+	in->n = 0;
+}
+
+int refuse_output_over(const struct inputs *in, const char *option, const char *output)
+{
+	for (size_t i = 0; output && i < in->n; i++) {
+		if (same_file(output, in->v[i].path)) {
+			log_error("refusing to write %s '%s': it is %s", option, output,
+				  in->v[i].what);
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
 
 int check_output(const struct global_opts *g)
 {

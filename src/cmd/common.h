@@ -52,8 +52,29 @@ int check_writable(const char *option, const char *path);
 /* a and b are the same file (st_dev and st_ino), or will be (the same name in the same directory)
  */
 bool same_file(const char *a, const char *b);
-/* An output must not replace an input: one line naming it ("the test file"), -EINVAL. */
-int check_not_input(const char *option, const char *path, const char *input, const char *what);
+/*
+ * The files a command reads (or measures), so that no output replaces one:
+ * inputs_add() a path (NULL: none) and what it is ("the criteria file");
+ * names are copied; -ENOMEM.
+ */
+struct input {
+	char *path;
+	const char *what;
+};
+struct inputs {
+	struct input *v;
+	size_t n;
+};
+int inputs_add(struct inputs *in, const char *path, const char *what);
+void inputs_release(struct inputs *in);
+/*
+ * An output (--output, --junit, --html) that is the same file as one of the
+ * inputs (st_dev and st_ino: links and other names count; or the same name
+ * in the same directory, for files not there yet) is refused before any
+ * work: "refusing to write --output 'F': it is the history database being
+ * read", -EEXIST (exit 2).
+ */
+int refuse_output_over(const struct inputs *in, const char *option, const char *output);
 
 __attribute__((format(printf, 1, 2))) void log_error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void log_warn(const char *fmt, ...);

@@ -243,25 +243,7 @@ int db_load_run(struct store *s, const char *arg, struct run_record *ret)
 
 /* ---- no output over an input ---- */
 
-int db_inputs_add(struct db_inputs *in, const char *path, const char *what)
-{
-	struct db_input *grown;
-	char *copy;
-
-	if (!path)
-		return 0;
-	grown = realloc(in->v, (in->n + 1) * sizeof(*in->v));
-	if (!grown)
-		return -ENOMEM;
-	in->v = grown;
-	copy = strdup(path);
-	if (!copy)
-		return -ENOMEM;
-	in->v[in->n++] = (struct db_input){copy, what};
-	return 0;
-}
-
-int db_inputs_add_db(struct db_inputs *in, const char *db)
+int db_inputs_add_db(struct inputs *in, const char *db)
 {
 	static const char *const beside[] = {"", "-wal", "-shm", "-journal"};
 	struct strbuf p = STRBUF_INIT;
@@ -273,44 +255,23 @@ int db_inputs_add_db(struct db_inputs *in, const char *db)
 	for (size_t i = 0; r == 0 && i < sizeof(beside) / sizeof(beside[0]); i++) {
 		strbuf_reset(&p);
 		strbuf_addf(&p, "%s%s", db ? db : dflt, beside[i]);
-		r = db_inputs_add(in, p.buf, "the history database");
+		r = inputs_add(in, p.buf, "the history database being read");
 	}
 	strbuf_release(&p);
 	free(dflt);
 	return r;
 }
 
-void db_inputs_release(struct db_inputs *in)
-{
-	for (size_t i = 0; i < in->n; i++)
-		free(in->v[i].path);
-	free(in->v);
-	in->v = NULL;
-	in->n = 0;
-}
-
-int db_refuse_output(const struct db_inputs *in, const char *option, const char *output)
-{
-	for (size_t i = 0; output && i < in->n; i++) {
-		if (same_file(output, in->v[i].path)) {
-			log_error("refusing to write %s '%s': it is %s being read", option, output,
-				  in->v[i].what);
-			return -EEXIST;
-		}
-	}
-	return 0;
-}
-
 int db_refuse_output_db(const char *db, const char *output)
 {
-	struct db_inputs in = {0};
+	struct inputs in = {0};
 	int r = output ? db_inputs_add_db(&in, db) : 0;
 
 	if (r == 0)
-		r = db_refuse_output(&in, "--output", output);
+		r = refuse_output_over(&in, "--output", output);
 	else
 		log_error("out of memory");
-	db_inputs_release(&in);
+	inputs_release(&in);
 	return r;
 }
 

@@ -75,31 +75,8 @@ int db_failed(struct store *s, int r);
 /* EXIT_USAGE when the path is at fault (missing, not a history), else EXIT_RUNTIME */
 int db_exit_status(int r);
 
-/*
- * The inputs of a command, for db_refuse_output(): db_inputs_add() a file
- * (NULL: none) and what it is; db_inputs_add_db() the history at db (NULL:
- * the default path) with its -wal, -shm and -journal. Names are copied;
- * -ENOMEM.
- */
-struct db_input {
-	char *path;
-	const char *what; /* "the history database", "the criteria file", ... */
-};
-struct db_inputs {
-	struct db_input *v;
-	size_t n;
-};
-int db_inputs_add(struct db_inputs *in, const char *path, const char *what);
-int db_inputs_add_db(struct db_inputs *in, const char *db);
-void db_inputs_release(struct db_inputs *in);
-
-/*
- * An output (--output, --junit, --html) that is the same file as one of
- * the inputs (st_dev and st_ino: links and other names count) is refused
- * before any work: "refusing to write --output 'F': it is the history
- * database being read", -EEXIST (exit 2). A missing output is fine.
- */
-int db_refuse_output(const struct db_inputs *in, const char *option, const char *output);
+/* The history at db (NULL: the default path) with its -wal, -shm and -journal, as inputs */
+int db_inputs_add_db(struct inputs *in, const char *db);
 /* The usual case: the history db against --output */
 int db_refuse_output_db(const char *db, const char *output);
 

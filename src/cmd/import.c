@@ -84,18 +84,18 @@ static int save_all(struct store *s, const struct run_record *v, size_t n,
 /* -o onto the file imported or the history: refused */
 static int refuse_outputs(const char *db, const char *file, const char *output)
 {
-	struct db_inputs in = {0};
+	struct inputs in = {0};
 	int r = 0;
 
 	if (output)
 		r = db_inputs_add_db(&in, db);
 	if (r == 0 && output)
-		r = db_inputs_add(&in, file, "the run file");
+		r = inputs_add(&in, file, "the run file being read");
 	if (r == 0)
-		r = db_refuse_output(&in, "--output", output);
+		r = refuse_output_over(&in, "--output", output);
 	else
 		log_error("out of memory");
-	db_inputs_release(&in);
+	inputs_release(&in);
 	return r;
 }
 

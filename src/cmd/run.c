@@ -240,22 +240,30 @@ static int save(struct store *db, const struct run_result *res, const struct glo
 	return r;
 }
 
-/* -o must not replace what the run reads or writes: a target, the history */
+/* -o must not replace what the run measures or keeps: a target, --copy's sides, the history */
 static int check_output_inputs(const struct global_opts *g, const struct run_options *o,
-			       const char *db_path)
+			       const char *db_path, bool no_save)
 {
+	struct inputs in = {0};
 	size_t i;
+	int r = 0;
 
-	for (i = 0; g->output && i < o->ntargets; i++)
-		if (check_not_input("--output", g->output, o->targets[i], "a target of the run") <
-		    0)
-			return -EINVAL;
-	if (o->copy_src &&
-	    (check_not_input("--output", g->output, o->copy_src, "--copy's source") < 0 ||
-	     check_not_input("--output", g->output, o->copy_dst, "--copy's destination") < 0))
-		return -EINVAL;
-	return db_path ? check_not_input("--output", g->output, db_path, "the history database")
-		       : 0;
+	if (!g->output)
+		return 0;
+	for (i = 0; r == 0 && i < o->ntargets; i++)
+		r = inputs_add(&in, o->targets[i], "a target of the run");
+	if (r == 0)
+		r = inputs_add(&in, o->copy_src, "--copy's source");
+	if (r == 0)
+		r = inputs_add(&in, o->copy_dst, "--copy's destination");
+	if (r == 0 && !no_save)
+		r = db_inputs_add_db(&in, db_path);
+	if (r < 0)
+		log_error("out of memory");
+	else
+		r = refuse_output_over(&in, "--output", g->output);
+	inputs_release(&in);
+	return r;
 }
 
 int cmd_run(int argc, char **argv, struct global_opts *g)
@@ -272,7 +280,7 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc, argv, g, &o, &db_path, &no_save);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_output(g) < 0 || check_output_inputs(g, &o, db_path) < 0)
+	if (check_output(g) < 0 || check_output_inputs(g, &o, db_path, no_save) < 0)
 		return EXIT_USAGE;
 	cmdline = joined(argc, argv);
 	o.command_line = cmdline;
