@@ -186,6 +186,16 @@ void inputs_release(struct inputs *in)
 	in->n = 0;
 }
 
+int inputs_check_output(struct inputs *in, int r, const char *option, const char *output)
+{
+	if (r < 0)
+		log_error("out of memory");
+	else
+		r = refuse_output_over(in, option, output);
+	inputs_release(in);
+	return r;
+}
+
 int refuse_output_over(const struct inputs *in, const char *option, const char *output)
 {
 	for (size_t i = 0; output && i < in->n; i++) {

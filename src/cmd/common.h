@@ -75,6 +75,8 @@ void inputs_release(struct inputs *in);
  * read", -EEXIST (exit 2).
  */
 int refuse_output_over(const struct inputs *in, const char *option, const char *output);
+/* The usual end: r from the inputs_add() calls (-ENOMEM logged), the check, the list released */
+int inputs_check_output(struct inputs *in, int r, const char *option, const char *output);
 
 __attribute__((format(printf, 1, 2))) void log_error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void log_warn(const char *fmt, ...);

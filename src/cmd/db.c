@@ -265,14 +265,8 @@ int db_inputs_add_db(struct inputs *in, const char *db)
 int db_refuse_output_db(const char *db, const char *output)
 {
 	struct inputs in = {0};
-	int r = output ? db_inputs_add_db(&in, db) : 0;
 
-	if (r == 0)
-		r = refuse_output_over(&in, "--output", output);
-	else
-		log_error("out of memory");
-	inputs_release(&in);
-	return r;
+	return inputs_check_output(&in, output ? db_inputs_add_db(&in, db) : 0, "--output", output);
 }
 
 static int db_only_option(int c, const char *arg, void *ctx)

@@ -458,14 +458,9 @@ static int exit_status(const struct disk_report *rep)
 static int check_output_target(const struct global_opts *g, const char *target)
 {
 	struct inputs in = {0};
-	int r = inputs_add(&in, target, "the target being measured");
 
-	if (r < 0)
-		log_error("out of memory");
-	else
-		r = refuse_output_over(&in, "--output", g->output);
-	inputs_release(&in);
-	return r;
+	return inputs_check_output(&in, inputs_add(&in, target, "the target being measured"),
+				   "--output", g->output);
 }
 
 int cmd_disk(int argc, char **argv, struct global_opts *g)

@@ -91,12 +91,7 @@ static int refuse_outputs(const char *db, const char *file, const char *output)
 		r = db_inputs_add_db(&in, db);
 	if (r == 0 && output)
 		r = inputs_add(&in, file, "the run file being read");
-	if (r == 0)
-		r = refuse_output_over(&in, "--output", output);
-	else
-		log_error("out of memory");
-	inputs_release(&in);
-	return r;
+	return inputs_check_output(&in, r, "--output", output);
 }
 
 int cmd_import(int argc, char **argv, struct global_opts *g)

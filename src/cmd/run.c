@@ -258,12 +258,7 @@ static int check_output_inputs(const struct global_opts *g, const struct run_opt
 		r = inputs_add(&in, o->copy_dst, "--copy's destination");
 	if (r == 0 && !no_save)
 		r = db_inputs_add_db(&in, db_path);
-	if (r < 0)
-		log_error("out of memory");
-	else
-		r = refuse_output_over(&in, "--output", g->output);
-	inputs_release(&in);
-	return r;
+	return inputs_check_output(&in, r, "--output", g->output);
 }
 
 int cmd_run(int argc, char **argv, struct global_opts *g)

@@ -116,3 +116,16 @@ char *strbuf_detach(struct strbuf *sb)
 	strbuf_init(sb);
 	return r;
 }
+
+int reason_set(int r, char **ret, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	free(*ret);
+	*ret = strbuf_detach(&sb);
+	return r;
+}

@@ -28,3 +28,9 @@ __attribute__((format(printf, 2, 3))) void strbuf_addf(struct strbuf *sb, const 
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Takes ownership of the buffer; sb is reset to empty. Caller frees. */
 char *strbuf_detach(struct strbuf *sb);
+
+/*
+ * *ret (freed first, NULL or malloc'ed) becomes the formatted text; returns r,
+ * so a refusal is one statement: return reason_set(-EBUSY, ret_why, "...", ...);
+ */
+__attribute__((format(printf, 3, 4))) int reason_set(int r, char **ret, const char *fmt, ...);

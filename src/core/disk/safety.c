@@ -23,18 +23,6 @@
 /* the first bytes of the mark block; the rest is zero */
 static const char mark_magic[] = "usbperf test file, mark v1\n";
 
-__attribute__((format(printf, 3, 4))) static int refuse(int r, char **ret_why, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	free(*ret_why);
-	*ret_why = strbuf_detach(&sb);
-	return r;
-}
 
 static bool same_dev(struct devnum a, struct devnum b)
 {
@@ -102,21 +90,21 @@ static int family_member_busy(struct devnum m, const struct mount_table *mt, con
 	pid_t pid;
 
 	if (e)
-		return refuse(-EBUSY, ret_why,
+		return reason_set(-EBUSY, ret_why,
 			      "refusing to write to '%s': %u:%u on its disk is mounted on '%s'",
 			      path, m.major, m.minor, e->mount_point);
 	if (blk_is_swap(m))
-		return refuse(-EBUSY, ret_why,
+		return reason_set(-EBUSY, ret_why,
 			      "refusing to write to '%s': %u:%u on its disk is in use as swap",
 			      path, m.major, m.minor);
 	if (blk_has_holders(m))
-		return refuse(
+		return reason_set(
 		    -EBUSY, ret_why,
 		    "refusing to write to '%s': %u:%u on its disk is held by another device "
 		    "(device-mapper, md or similar)",
 		    path, m.major, m.minor);
 	if (open_elsewhere(m, &pid, comm, sizeof(comm)))
-		return refuse(-EBUSY, ret_why,
+		return reason_set(-EBUSY, ret_why,
 			      "refusing to write to '%s': %u:%u on its disk is in use: open in process %ld "
 			      "(%s)",
 			      path, m.major, m.minor, (long)pid, comm);
@@ -132,19 +120,19 @@ int safety_blockdev_writable(dev_t rdev, const char *path, char **ret_why)
 
 	r = blk_whole_disk(d, &whole);
 	if (r < 0)
-		return refuse(-EINVAL, ret_why, "cannot find '%s' in sysfs: %s", path,
+		return reason_set(-EINVAL, ret_why, "cannot find '%s' in sysfs: %s", path,
 			      strerror(-r));
 	if (blk_read_only(d) || blk_read_only(whole))
-		return refuse(-EPERM, ret_why, "refusing to write to '%s': the device is read-only",
+		return reason_set(-EPERM, ret_why, "refusing to write to '%s': the device is read-only",
 			      path);
 	r = blk_root_disks(&roots, &nroots);
 	if (r < 0)
-		return refuse(-EPERM, ret_why,
+		return reason_set(-EPERM, ret_why,
 			      "cannot tell which disk holds '/': %s; refusing to write",
 			      strerror(-r));
 	for (i = 0; i < nroots; i++)
 		if (same_dev(roots[i], whole))
-			r = refuse(-EPERM, ret_why,
+			r = reason_set(-EPERM, ret_why,
 				   "refusing to write to '%s': it is on the disk that holds '/'",
 				   path);
 	free(roots);
@@ -152,12 +140,12 @@ int safety_blockdev_writable(dev_t rdev, const char *path, char **ret_why)
 		return r;
 	r = mounts_load(&mt);
 	if (r < 0)
-		return refuse(-EPERM, ret_why, "cannot read the mount table: %s; refusing to write",
+		return reason_set(-EPERM, ret_why, "cannot read the mount table: %s; refusing to write",
 			      strerror(-r));
 	/* a partition shares its disk with its siblings: any of them in use refuses all */
 	r = blk_family(whole, &fam, &nfam);
 	if (r < 0)
-		r = refuse(-EPERM, ret_why, "cannot list the partitions of '%s': %s", path,
+		r = reason_set(-EPERM, ret_why, "cannot list the partitions of '%s': %s", path,
 			   strerror(-r));
 	for (i = 0; r == 0 && i < nfam; i++)
 		r = family_member_busy(fam[i], &mt, path, ret_why);
@@ -176,7 +164,7 @@ static bool fsize_limit_allows(const char *where, uint64_t need, char **ret_why)
 		return true;
 	format_size(need, n, sizeof(n));
 	format_size(rl.rlim_cur, a, sizeof(a));
-	refuse(-EFBIG, ret_why,
+	reason_set(-EFBIG, ret_why,
 	       "the file size limit (ulimit -f) is %s: a test file in '%s' needs %s (use --size)",
 	       a, where, n);
 	return false;
@@ -189,21 +177,21 @@ int safety_check_dir(const char *dir, uint64_t need, char **ret_why)
 	char n[32], a[32];
 
 	if (stat(dir, &st) < 0)
-		return refuse(-errno, ret_why, "cannot access '%s': %s", dir, strerror(errno));
+		return reason_set(-errno, ret_why, "cannot access '%s': %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return refuse(-ENOTDIR, ret_why, "'%s' is not a directory", dir);
+		return reason_set(-ENOTDIR, ret_why, "'%s' is not a directory", dir);
 	if (access(dir, W_OK) < 0)
-		return refuse(-errno, ret_why, "cannot write in '%s': %s", dir, strerror(errno));
+		return reason_set(-errno, ret_why, "cannot write in '%s': %s", dir, strerror(errno));
 	if (!fsize_limit_allows(dir, need, ret_why))
 		return -EFBIG;
 	format_size(need, n, sizeof(n));
 	if (statvfs(dir, &sv) < 0)
-		return refuse(-errno, ret_why, "cannot stat the filesystem of '%s': %s", dir,
+		return reason_set(-errno, ret_why, "cannot stat the filesystem of '%s': %s", dir,
 			      strerror(errno));
 	if ((uint64_t)sv.f_bavail * sv.f_frsize < need) {
 		format_size(((uint64_t)sv.f_bavail * sv.f_frsize) & ~((1ULL << 20) - 1), a,
 			    sizeof(a));
-		return refuse(
+		return reason_set(
 		    -ENOSPC, ret_why,
 		    "not enough space in '%s': the test needs %s, %s available (use --size)", dir,
 		    n, a);
@@ -246,26 +234,26 @@ int safety_create_file(const char *dir, const char *tag, uint64_t region, bool m
 	if (r < 0)
 		return r;
 	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-		return refuse(-EIO, ret_why, "cannot name a test file: no random numbers");
+		return reason_set(-EIO, ret_why, "cannot name a test file: no random numbers");
 	strbuf_addf(&path, "%s/usbperf-%s%s%ld-%08llx.tmp", dir, tag, *tag ? "-" : "",
 		    (long)getpid(), (unsigned long long)(rnd & 0xffffffffULL));
 	/* a name that exists, or a link planted under it, is never followed or reused */
 	fd = open(path.buf, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		r = refuse(-errno, ret_why, "cannot create '%s': %s", path.buf, strerror(errno));
+		r = reason_set(-errno, ret_why, "cannot create '%s': %s", path.buf, strerror(errno));
 		goto out;
 	}
 	r = total ? posix_fallocate(fd, 0, (off_t)total) : 0;
 	format_size(total, sz, sizeof(sz));
 	if (r == ENOSPC || r == EFBIG)
-		r = refuse(-r, ret_why,
+		r = reason_set(-r, ret_why,
 			   "cannot reserve %s for a test file in '%s': %s (use --size)", sz, dir,
 			   strerror(r));
 	else if (r)
-		r = refuse(-r, ret_why, "cannot reserve %s for '%s': %s", sz, path.buf,
+		r = reason_set(-r, ret_why, "cannot reserve %s for '%s': %s", sz, path.buf,
 			   strerror(r));
 	else if (mark && (r = write_mark(fd, region)) < 0)
-		refuse(r, ret_why, "cannot write to '%s': %s", path.buf, strerror(-r));
+		reason_set(r, ret_why, "cannot write to '%s': %s", path.buf, strerror(-r));
 	if (r < 0) {
 		close(fd);
 		unlink(path.buf);
@@ -291,22 +279,22 @@ int safety_open_file(const char *path, bool write, int *ret_fd, uint64_t *ret_re
 	if (fd < 0) {
 		r = -errno;
 		if (r == -ELOOP)
-			return refuse(-EPERM, ret_why,
+			return reason_set(-EPERM, ret_why,
 				      "refusing to write to '%s': it is a symbolic link", path);
-		return refuse(r, ret_why, "cannot open '%s': %s", path, strerror(-r));
+		return reason_set(r, ret_why, "cannot open '%s': %s", path, strerror(-r));
 	}
 	if (fstat(fd, &st) < 0) {
-		r = refuse(-errno, ret_why, "cannot stat '%s': %s", path, strerror(errno));
+		r = reason_set(-errno, ret_why, "cannot stat '%s': %s", path, strerror(errno));
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		r = refuse(-EINVAL, ret_why,
+		r = reason_set(-EINVAL, ret_why,
 			   "'%s' is not a directory, regular file or block device", path);
 		goto fail;
 	}
 	marked = has_mark(fd, (uint64_t)st.st_size);
 	if (write && (!marked || st.st_uid != geteuid() || st.st_nlink != 1)) {
-		r = refuse(-EROFS, ret_why,
+		r = reason_set(-EROFS, ret_why,
 			   "refusing to write to '%s': usbperf did not create it (%s; read-only "
 			   "tests: --tests read)",
 			   path,

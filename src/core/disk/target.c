@@ -20,17 +20,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-__attribute__((format(printf, 2, 3))) static void why(char **ret_why, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	free(*ret_why);
-	*ret_why = strbuf_detach(&sb);
-}
 
 static void fill_fs_facts(struct disk_target *t, const char *dir)
 {
@@ -73,7 +62,7 @@ static int open_blockdev(struct disk_target *t, const struct stat *st,
 	t->dev_minor = d.minor;
 	if (want_write) {
 		if (!cfg->allow_write) {
-			why(ret_why,
+			reason_set(0, ret_why,
 			    "refusing to write to block device '%s' without --destructive "
 			    "(read-only tests: --tests read)",
 			    t->path);
@@ -90,14 +79,14 @@ static int open_blockdev(struct disk_target *t, const struct stat *st,
 	if (t->fd_buf < 0) {
 		r = -errno;
 		if (r == -EBUSY)
-			why(ret_why, "refusing to write to '%s': device is in use", t->path);
+			reason_set(0, ret_why, "refusing to write to '%s': device is in use", t->path);
 		else
-			why(ret_why, "cannot open '%s': %s", t->path, strerror(-r));
+			reason_set(0, ret_why, "cannot open '%s': %s", t->path, strerror(-r));
 		return r == -EACCES ? -EPERM : r;
 	}
 	t->fd_excl = t->may_write;
 	if (ioctl(t->fd_buf, BLKGETSIZE64, &devsize) < 0 || devsize == 0) {
-		why(ret_why, "cannot get the size of '%s'", t->path);
+		reason_set(0, ret_why, "cannot get the size of '%s'", t->path);
 		return -EINVAL;
 	}
 	t->size = cfg->size < devsize ? cfg->size : devsize;
@@ -135,7 +124,7 @@ static int open_file(struct disk_target *t, const struct disk_config *cfg, bool 
 		t->may_write = want_write;
 		t->size = cfg->size < region ? cfg->size : region;
 		if (t->size == 0) {
-			why(ret_why, "'%s' is empty", t->path);
+			reason_set(0, ret_why, "'%s' is empty", t->path);
 			r = -EINVAL;
 			goto out;
 		}
@@ -163,11 +152,11 @@ static int check_pattern_there(const struct disk_target *t, const struct disk_co
 	uint64_t bad = 0;
 
 	if (pread(t->fd_buf, unit, sizeof(unit), 0) != (ssize_t)sizeof(unit)) {
-		why(ret_why, "cannot read '%s' to check its --verify pattern", t->path);
+		reason_set(0, ret_why, "cannot read '%s' to check its --verify pattern", t->path);
 		return -EINVAL;
 	}
 	if (pattern_check(unit, sizeof(unit), 0, cfg->seed, &bad, &f) && f == VERIFY_BAD_MAGIC) {
-		why(ret_why,
+		reason_set(0, ret_why,
 		    "'%s' holds no usbperf --verify pattern: --verify without writes reads back "
 		    "what "
 		    "'usbperf disk --verify' wrote there (add write tests, or drop --verify)",
@@ -190,7 +179,7 @@ int disk_target_open(const char *path, const struct disk_config *cfg, bool want_
 	/* a typo must not become a new file (a /dev/sdz in tmpfs measures RAM) */
 	if (stat(path, &st) < 0) {
 		r = -errno;
-		why(ret_why, "cannot access '%s': %s", path, strerror(errno));
+		reason_set(0, ret_why, "cannot access '%s': %s", path, strerror(errno));
 		r = r == -ENOENT || r == -ENOTDIR || r == -ENAMETOOLONG ? -EINVAL : r;
 		goto fail;
 	}
@@ -206,7 +195,7 @@ int disk_target_open(const char *path, const struct disk_config *cfg, bool want_
 		fill_fs_facts(&t, path);
 		r = open_file(&t, cfg, want_write, NULL, ret_why);
 	} else {
-		why(ret_why, "'%s' is not a directory, regular file or block device", path);
+		reason_set(0, ret_why, "'%s' is not a directory, regular file or block device", path);
 		r = -EINVAL;
 	}
 	if (r == 0 && cfg->verify && !t.may_write)
@@ -218,7 +207,7 @@ int disk_target_open(const char *path, const struct disk_config *cfg, bool want_
 fail:
 	disk_target_close(&t);
 	if (!*ret_why)
-		why(ret_why, "cannot use '%s': %s", path, strerror(-r));
+		reason_set(0, ret_why, "cannot use '%s': %s", path, strerror(-r));
 	return r;
 }
 

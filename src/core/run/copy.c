@@ -23,18 +23,6 @@
 
 #define FILL_CHUNK (1u << 20)
 
-static int why(char **ret, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int why(char **ret, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	*ret = strbuf_detach(&sb);
-	return -EINVAL;
-}
 
 /* "--copy: " before a reason from the safety rules */
 static int prefix_why(char **ret_why)
@@ -165,14 +153,14 @@ int run_copy(const char *src_dir, const char *dst_dir, uint64_t size, double cap
 	signals_add_cleanup(dp.buf);
 	r = fill(src, size, stop);
 	if (r < 0) {
-		why(ret_why, "--copy: cannot write '%s': %s", sp.buf, strerror(-r));
+		reason_set(-EINVAL, ret_why, "--copy: cannot write '%s': %s", sp.buf, strerror(-r));
 		goto out;
 	}
 	for (i = 0; i < RUN_COPY_CHUNKS && !(stop && *stop); i++) {
 		rows[n].chunk = chunks[i];
 		r = copy_once(src, dst, chunks[i], cap_s, stop, &rows[n]);
 		if (r < 0) {
-			why(ret_why, "--copy to '%s': %s", dst_dir, strerror(-r));
+			reason_set(-EINVAL, ret_why, "--copy to '%s': %s", dst_dir, strerror(-r));
 			goto out;
 		}
 		n++;
