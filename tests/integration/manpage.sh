@@ -11,7 +11,7 @@ need_cmd man groff
 PAGE=${MANPAGE:-$(dirname "$USBPERF")/usbperf.1}
 if [ ! -f "$PAGE" ]; then
 	PAGE=$WORK/usbperf.1
-	sed 's/@VERSION@/0.0.0/' "$(dirname "$0")/../../doc/usbperf.1.in" >"$PAGE"
+	sed 's/@VERSION@/0.0.0/' "$(dirname "$0")/../../man/usbperf.1.in" >"$PAGE"
 fi
 echo "page: $PAGE"
 
