@@ -72,6 +72,10 @@ offers "--preset" "cdm" usbperf disk /tmp --preset ""
 offers "--table" "controllers devices interfaces nodes findings" usbperf list -F csv --table ""
 offers "--pixel" "yuyv nv12 mjpeg" usbperf limits uvc --speed high --pixel ""
 offers "a number: nothing" "" usbperf disk /tmp --qd ""
+# "--engine=io" reaches the function as "--engine" "=" "io"
+offers "--engine=" "psync io_uring null" usbperf disk /tmp --engine =
+offers "--engine=io" "io_uring" usbperf disk /tmp --engine = io
+offers "after --speed=high" "uvc hid ncm" usbperf limits --speed = high ""
 
 # 13.4: paths where options and operands take them
 T=$WORK/tree
