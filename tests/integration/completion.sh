@@ -10,12 +10,13 @@ BIN=$(dirname "$USBPERF")
 mkdir -p "$WORK/tree/dir-a" "$WORK/tree/dir-b"
 : >"$WORK/tree/file-a.json"
 : >"$WORK/tree/file-b.txt"
+mkdir "$WORK/empty" # the current directory while completing
 
 # complete WORD...: what TAB offers for the command line WORD... (the last word
 # is the one being completed), sorted, space-separated; in an interactive bash
 # that sourced the script and found it registered for 'usbperf'
 complete_line() {
-	env -i PATH="$BIN:/usr/bin:/bin" HOME="$WORK" bash --norc --noprofile -i -c '
+	cd "$WORK/empty" && env -i PATH="$BIN:/usr/bin:/bin" HOME="$WORK" bash --norc --noprofile -i -c '
 		. "$1" || exit 1
 		shift
 		spec=$(complete -p usbperf) || exit 1
@@ -86,6 +87,20 @@ offers "--criteria: files" "$T/file-a.json" usbperf check last --criteria "$T/fi
 offers "--copy SRC DST: the second path" "$T/dir-a $T/dir-b" usbperf run --copy "$T/file-a.json" "$T/dir-"
 offers "check RUN: last, JSON files, directories" "last" usbperf check la
 offers "check RUN: JSON files and directories" "$T/dir-a $T/dir-b $T/file-a.json" usbperf check "$T/"
+
+# 13.4: run ids and baseline names from the history (--db as typed)
+DB=$WORK/history.db
+"$USBPERF" -q run "$WORK/tree/dir-a" --size 8M --time 0.1 --db "$DB" >/dev/null 2>&1
+id=$("$USBPERF" history --db "$DB" -F csv | awk -F, 'NR == 2 {print $1}')
+"$USBPERF" baseline nightly "$id" --db "$DB" >/dev/null
+check "a run in a scratch history ($id)" test -n "$id"
+offers "show RUN: the history's ids" "$id" usbperf show --db "$DB" ""
+offers "check RUN: last and ids" "last $id" usbperf check --db "$DB" --criteria x.json ""
+offers "compare --baseline NAME" "nightly" usbperf compare --db "$DB" "$id" --baseline n
+offers "baseline NAME RUN" "$id" usbperf baseline --db "$DB" nightly ""
+offers "no history: no ids" "" usbperf show --db "$WORK/none.db" ""
+offers "no history: no baselines" "" usbperf compare --db "$WORK/none.db" x --baseline ""
+check "completion created no history" test ! -e "$WORK/none.db"
 
 # 13.4: the script's table of values against each command's -h: every value
 # is a word of the option's description there, and for the lists -h spells out
