@@ -401,7 +401,8 @@ int net_congestion_check(const char *name, struct strbuf *ret_available)
 		s = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (s < 0)
 		return -errno;
-	r = setsockopt(s, IPPROTO_TCP, TCP_CONGESTION, name, (socklen_t)strlen(name)) < 0 ? -errno
+	/* any refusal means the same here: not available (qemu-user answers EINVAL, not ENOENT) */
+	r = setsockopt(s, IPPROTO_TCP, TCP_CONGESTION, name, (socklen_t)strlen(name)) < 0 ? -ENOENT
 											  : 0;
 	close(s);
 	return r;
