@@ -14,6 +14,7 @@
 #include "cmd/commands.h"
 #include "cmd/common.h"
 #include "util/signals.h"
+#include "util/sysroot.h"
 #include "version.h"
 
 #include <errno.h>
