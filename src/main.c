@@ -158,6 +158,11 @@ static int run_command(int argc, char **argv)
 			opt = 'F', val = a + 9;
 		else if (!strncmp(a, "--output=", 9))
 			opt = 'o', val = a + 9;
+		if (!opt && (!strncmp(a, "--quiet=", 8) || !strncmp(a, "--version=", 10) ||
+			     !strncmp(a, "--help=", 7))) {
+			log_error("option '%.*s' takes no value", (int)strcspn(a, "="), a);
+			return EXIT_USAGE;
+		}
 		if (!opt) {
 			log_error("unknown option '%s' (see 'usbperf --help')", a);
 			return EXIT_USAGE;

@@ -203,6 +203,9 @@ void bad_option(const char *cmd, int ret, char **argv)
 		strbuf_adds(&word, optopt > 0 && optopt < 128 ? shortopt : (prev ? prev : "?"));
 	if (ret == ':')
 		log_error("%s: option '%s' needs a value (see 'usbperf %s -h')", cmd, word.buf, cmd);
+	else if (optopt && prev && !strncmp(prev, "--", 2) && strchr(prev, '='))
+		/* getopt names a known option given "=value" by its code; an unknown one by 0 */
+		log_error("%s: option '%s' takes no value", cmd, word.buf);
 	else
 		log_error("%s: unknown option '%s' (see 'usbperf %s -h')", cmd, word.buf, cmd);
 	strbuf_release(&word);
