@@ -6,24 +6,42 @@
 #include <unistd.h>
 
 volatile sig_atomic_t signal_stop;
-static char cleanup_path[2][PATH_MAX]; /* a copy test has a source and a destination */
+/* a copy test has a source and a destination; the third is an output written aside */
+static char cleanup_path[3][PATH_MAX];
+static volatile sig_atomic_t exit_at_first; /* the command does not poll signal_stop */
 
 static void on_signal(int sig)
 {
-	if (signal_stop) {
-		if (cleanup_path[0][0])
-			unlink(cleanup_path[0]); /* async-signal-safe */
-		if (cleanup_path[1][0])
-			unlink(cleanup_path[1]);
+	if (signal_stop || exit_at_first) {
+		for (int i = 0; i < 3; i++)
+			if (cleanup_path[i][0])
+				unlink(cleanup_path[i]); /* async-signal-safe */
 		_exit(128 + sig);
 	}
 	signal_stop = sig;
 }
 
-void signals_install(void)
+static void signal_set(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
+void signals_hold(bool hold)
+{
+	sigset_t set;
+
+	signal_set(&set);
+	sigprocmask(hold ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+void signals_install(bool polls)
 {
 	struct sigaction sa;
 
+	exit_at_first = !polls;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -56,4 +74,9 @@ void signals_set_cleanup(const char *path)
 void signals_add_cleanup(const char *path)
 {
 	set_slot(1, path);
+}
+
+void signals_set_output(const char *path)
+{
+	set_slot(2, path);
 }
