@@ -149,4 +149,29 @@ says "option '--quiet' takes no value" "global: says the option takes no value"
 refused 2 "an unknown option is still unknown" -- "$USBPERF" list --bogus=1
 says "unknown option '--bogus'" "names the unknown option"
 
+# --- 12.17: JSON documents that are not what they should be ------------------
+
+# json_case NAME CONTENT(printf format) REGEX: the document refused by every
+# JSON input (snapshot, import, criteria, a run file), each saying REGEX
+json_case() {
+	local f=$WORK/doc-$1.json
+	printf "$2" >"$f"
+	refused 2 "--sysroot $1" -- "$USBPERF" list --sysroot "$f"
+	says "$3" "--sysroot $1: says what is wrong"
+	refused 2 "import $1" "$WORK/h.db" -- "$USBPERF" import "$f" --db "$WORK/h.db"
+	says "$3" "import $1: says what is wrong"
+	refused 2 "criteria $1" -- "$USBPERF" check "$RUN" --criteria "$f" --db "$WORK/h.db"
+	says "$3" "criteria $1: says what is wrong"
+	refused 2 "run file $1" -- "$USBPERF" check "$f" --criteria "$WORK/crit.json" --db "$WORK/h.db"
+	says "$3" "run file $1: says what is wrong"
+}
+# 12.17: an empty file, valid JSON that is not an object, a BOM, a syntax error's place
+json_case empty '' "'.*doc-empty.json': empty file$"
+json_case number '42' "a JSON number where an object \{\.\.\.\} is expected$"
+json_case null 'null' "a JSON null where an object \{\.\.\.\} is expected$"
+json_case array '[1, 2]\n' "a JSON array \[\.\.\.\] where an object \{\.\.\.\} is expected$"
+json_case bom '\357\273\277{"usbperf_criteria": 1, "criteria": []}\n' "starts with a UTF-8 byte order mark: save it without one$"
+json_case syntax '{"a":\n [1,,2]}\n' "not JSON: unexpected character at line 2, column 5 \(byte 10\)$"
+json_case cut '{"a": [1, 2' "not JSON: it ends before the document does"
+
 finish
