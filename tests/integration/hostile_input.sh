@@ -174,4 +174,39 @@ json_case bom '\357\273\277{"usbperf_criteria": 1, "criteria": []}\n' "starts wi
 json_case syntax '{"a":\n [1,,2]}\n' "not JSON: unexpected character at line 2, column 5 \(byte 10\)$"
 json_case cut '{"a": [1, 2' "not JSON: it ends before the document does"
 
+# --- 12.20: garbage numbers in sysfs; version -F json -------------------------
+
+# a root hub without busnum, a device whose numbers are not numbers, an
+# interface with a class but no subclass or protocol
+G=$WORK/garbage-root
+D=$G/sys/bus/usb/devices
+mkdir -p "$D/usb1" "$D/1-1/1-1:1.0"
+echo 2 >"$D/usb1/maxchild"
+printf 'x\n' >"$D/1-1/busnum"
+printf -- '-1\n' >"$D/1-1/devnum"
+printf -- '-5\n' >"$D/1-1/maxchild"
+printf '99999999999999999999mA\n' >"$D/1-1/bMaxPower"
+printf 'fast\n' >"$D/1-1/speed"
+echo 08 >"$D/1-1/1-1:1.0/bInterfaceClass"
+# 12.20: an unknown number is shown as unknown, never as a wrapped -1
+for f in text json csv; do
+	expect_status 0 "garbage sysroot: list -F $f" "$USBPERF" list --sysroot "$G" -F "$f"
+	check "garbage sysroot: list -F $f prints no wrapped -1" \
+		bash -c "! grep -qE '18446744073709551615|4294967295' '$WORK/out'"
+	cp "$WORK/out" "$WORK/garbage.$f"
+done
+check "an unknown bus number is '?'" grep -q '^Bus ?: ' "$WORK/garbage.text"
+check "an unknown subclass or protocol is '?'" grep -q '(08/?/?)' "$WORK/garbage.text"
+jq_check "$WORK/garbage.json" '[.controllers[].busnum, (.devices[] | select(.path == "1-1") | .busnum, .devnum, .hub_ports, .max_power_ma)] | all(. == null)' "JSON says null for each unknown number"
+
+# 12.20: the global options after version (and help), and a JSON version
+expect_status 0 "version -F json" "$USBPERF" version -F json
+jq_check "$WORK/out" '.version | test("^[0-9]+\\.[0-9]+\\.[0-9]+")' "version -F json is {\"version\": ...}"
+expect_status 0 "-F json before version" "$USBPERF" -F json version
+jq_check "$WORK/out" 'keys == ["version"]' "-F json version: the same document"
+expect_status 0 "version -o FILE" "$USBPERF" version -o "$WORK/version.txt"
+check "version -o wrote the file" grep -q '^usbperf ' "$WORK/version.txt"
+expect_status 0 "help list -q" "$USBPERF" help list -q
+check "help list -q shows list's options" grep -q 'usage: usbperf list' "$WORK/out"
+
 finish
