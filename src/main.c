@@ -221,12 +221,17 @@ static int run_command(int argc, char **argv)
 			r = EXIT_RUNTIME;
 	}
 	if (r != EXIT_USAGE && sysroot_special())
-		log_warn(
-		    "--sysroot: '%s' is not a regular file (a FIFO, socket or device): read as "
-		    "unreadable",
-		    sysroot_special());
-	/* whatever the command made of it, a signal ends the run with 128+N */
-	if (signal_stop)
+		log_warn("--sysroot: '%s' is not a regular file (a FIFO, socket or device): read "
+			 "as unreadable",
+			 sysroot_special());
+	/*
+	 * A command that does not measure has exited 128+N in the signal
+	 * handler. One that measures wrote no output file after the signal
+	 * (util/signals.h); whatever failed because of it (a read it was
+	 * blocked in) ends with 128+N too. It may still say 0: a server
+	 * stopped while idle.
+	 */
+	if (signal_stop && r != EXIT_OK)
 		r = 128 + signal_stop;
 	return r;
 }
