@@ -570,12 +570,21 @@ static int fs_list(const char *dir, struct name_list *l)
 	struct strbuf p = STRBUF_INIT, child = STRBUF_INIT, t = STRBUF_INIT;
 	struct dirent *de;
 	DIR *dh;
+	int fd;
 
 	sysroot_path(&p, dir);
-	dh = opendir(p.buf);
+	/* the walk resolved the links: a link (or FIFO) swapped in since is not followed */
+	fd = open(p.buf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	strbuf_release(&p);
-	if (!dh)
+	if (fd < 0)
 		return -errno;
+	dh = fdopendir(fd);
+	if (!dh) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
 	record(dir, VNODE_DIR, NULL, 0);
 	while ((de = readdir(dh))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
