@@ -240,11 +240,17 @@ int snapshot_load_buf(const char *buf, size_t len, struct strbuf *ret_err)
 int snapshot_load_file(const char *file, struct strbuf *ret_err)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
 	int fd, r;
 
-	fd = open(file, O_RDONLY | O_CLOEXEC);
+	/* a FIFO put in place of the file since sysroot_open's stat must not block */
+	fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -ENOTDIR;
+	}
 	r = read_fd_all(fd, SNAPSHOT_MAX_BYTES, &sb);
 	close(fd);
 	if (r == -EFBIG && ret_err) {

@@ -36,6 +36,11 @@ expect_status 0 "snapshot with a FIFO in the sysroot" timeout -k 1 5 "$USBPERF" 
 jq_check "$WORK/fifo.json" '[.entries[] | select(.path == "/proc/cpuinfo")] | length == 1' "the snapshot keeps the FIFO as an unreadable file"
 expect_status 0 "the snapshot replays" timeout -k 1 5 "$USBPERF" list --sysroot "$WORK/fifo.json"
 
+# 12.6: a FIFO named as the --sysroot itself is neither a tree nor a snapshot
+mkfifo "$WORK/fifo-snapshot"
+refused 2 "--sysroot FIFO" "$WORK/fifo-snapshot" -- timeout -k 1 5 "$USBPERF" list --sysroot "$WORK/fifo-snapshot"
+says "neither a directory nor a snapshot file" "--sysroot FIFO: says what it is not"
+
 # sig_blocked SIG WANT DESCRIPTION PATH... -- COMMAND...: COMMAND reads stdin
 # from a pipe nobody writes (blocked in read, deterministically); SIG is sent
 # after 0.5 s and the command must exit WANT within 3 s, every PATH unchanged
