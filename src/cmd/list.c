@@ -123,6 +123,9 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 	/* --table picks the one table a CSV holds: text and JSON show them all */
 	if (table_given && check_format(g, "list --table", FMT_CSV) < 0)
 		return EXIT_USAGE;
+	/* the schema is Markdown about the JSON: there is no CSV of it */
+	if (schema && check_format(g, "list --schema", FMT_TEXT | FMT_JSON) < 0)
+		return EXIT_USAGE;
 	if (check_output(g) < 0 || (sysroot && open_sysroot(sysroot) < 0))
 		return EXIT_USAGE;
 	if (schema) {

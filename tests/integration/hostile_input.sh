@@ -92,6 +92,9 @@ refused 2 "snapshot -F csv" "$WORK/snap.json" -- "$USBPERF" snapshot "$WORK/snap
 refused 2 "history --check -F csv" "$WORK/h.db" "$WORK/o.csv" -- "$USBPERF" history --check --db "$WORK/h.db" -F csv -o "$WORK/o.csv"
 says "history --check: --format csv is not available" "history --check names the mode"
 refused 2 "list --table without csv" "$WORK/o.txt" -- "$USBPERF" list --table nodes --sysroot "$FIX/pc-usb.json" -o "$WORK/o.txt"
+refused 2 "list --schema -F csv" "$WORK/o.csv" -- "$USBPERF" list --schema -F csv -o "$WORK/o.csv"
+refused 2 "sysinfo --schema -F csv" "$WORK/o.csv" -- "$USBPERF" sysinfo --schema -F csv -o "$WORK/o.csv"
+says "sysinfo --schema: --format csv is not available \(text or json\)" "sysinfo --schema names the mode"
 refused 2 "report -F json" "$WORK/r.html" -- "$USBPERF" report "$RUN" --db "$WORK/h.db" -F json --html "$WORK/r.html"
 refused 2 "export -F csv" "$WORK/e.csv" -- "$USBPERF" export --db "$WORK/h.db" -F csv -o "$WORK/e.csv"
 refused 2 "version -F csv" "$WORK/v.csv" -- "$USBPERF" version -F csv -o "$WORK/v.csv"
@@ -120,6 +123,8 @@ expect_status_in() { # expect_status_in "WANT..." DESCRIPTION COMMAND...
 }
 walk "text json csv" "$USBPERF" list --sysroot "$FIX/pc-usb.json"
 walk "csv" "$USBPERF" list --table nodes --sysroot "$FIX/pc-usb.json"
+walk "text json" "$USBPERF" list --schema
+walk "text json" "$USBPERF" sysinfo --schema
 walk "text json csv" "$USBPERF" limits
 walk "text json csv" "$USBPERF" sysinfo --sysroot "$FIX/pc.json"
 walk "text json csv" "$USBPERF" history --db "$WORK/h.db"
