@@ -6,7 +6,8 @@
  *   1. src/cmd/<name>.c: cmd_<name>() parses options (COMMON_LONG_OPTIONS included),
  *      calls the core, hands the result to emit_report(); usage_<name>() prints -h.
  *   2. src/cmd/commands.h: declare both.
- *   3. the commands[] table below: name, one-line summary, the two functions.
+ *   3. the commands[] table below: name, one-line summary, the two functions, the
+ *      formats it writes (--format is refused otherwise), whether it polls signal_stop.
  *   4. meson.build: add the file to usbperf_cmd_sources.
  *   5. tests: tests/integration/cli.sh walks this table to check -h, add behaviour tests.
  *   6. README.md: a usage example with real output.
@@ -14,6 +15,7 @@
 #include "cmd/commands.h"
 #include "cmd/common.h"
 #include "util/signals.h"
+#include "util/sysroot.h"
 #include "version.h"
 
 #include <errno.h>
@@ -21,38 +23,46 @@
 #include <string.h>
 #include <unistd.h>
 
+/*
+ * formats: what --format may ask for (a mode that writes less refuses more
+ * with check_format). measures: the command polls signal_stop and reports
+ * what it has; every other command ends at the first SIGINT/SIGTERM
+ * (util/signals.h). import polls between runs: a run is saved whole or not.
+ */
 const struct command commands[] = {
 	{"run", "the main job: discover, measure every USB device, find the bottleneck", cmd_run,
-	 usage_run},
+	 usage_run, FMT_ALL, true},
 	{"disk", "storage benchmark: sequential sweep, random IOPS, latency, CPU", cmd_disk,
-	 usage_disk},
+	 usage_disk, FMT_ALL, true},
 	{"net", "network throughput, iperf3-compatible client and server; USB link ceilings",
-	 cmd_net, usage_net},
+	 cmd_net, usage_net, FMT_ALL, true},
 	{"list", "the USB tree: controllers, devices, drivers, disks, netdevs; findings", cmd_list,
-	 usage_list},
+	 usage_list, FMT_ALL, false},
 	{"snapshot", "record the sysfs facts usbperf reads into a file for --sysroot", cmd_snapshot,
-	 usage_snapshot},
+	 usage_snapshot, FMT_TEXT | FMT_JSON, false},
 	{"limits", "theoretical USB ceilings per speed and transfer type; UVC, HID, NCM",
-	 cmd_limits, usage_limits},
+	 cmd_limits, usage_limits, FMT_ALL, false},
 	{"sysinfo", "kernel, CPU, memory, usbcore, gadget and UDC facts, with findings", cmd_sysinfo,
-	 usage_sysinfo},
+	 usage_sysinfo, FMT_ALL, false},
 	{"history", "the runs in the history database, filtered by device and date", cmd_history,
-	 usage_history},
+	 usage_history, FMT_ALL, false},
 	{"show", "one run from the history: environment, devices, metrics, findings", cmd_show,
-	 usage_show},
+	 usage_show, FMT_ALL, false},
 	{"compare", "two runs metric by metric, noise-aware; exit 1 on a regression", cmd_compare,
-	 usage_compare},
+	 usage_compare, FMT_ALL, false},
 	{"check", "runs against criteria or a baseline: pass/fail, JUnit, LAVA; exit 1 on a fail",
-	 cmd_check, usage_check},
+	 cmd_check, usage_check, FMT_ALL, false},
 	{"baseline", "name a run to compare against; list the baselines", cmd_baseline,
-	 usage_baseline},
+	 usage_baseline, FMT_ALL, false},
 	{"report", "runs as a self-contained HTML page, or text with bars and sparklines",
-	 cmd_report, usage_report},
+	 cmd_report, usage_report, FMT_TEXT, false},
 	{"export", "runs from the history as JSON, for another machine's history", cmd_export,
-	 usage_export},
-	{"import", "add the runs of an export file to the history", cmd_import, usage_import},
-	{"help", "list commands, or show one command's options", cmd_help, usage_help},
-	{"version", "print the version", cmd_version, usage_version},
+	 usage_export, FMT_TEXT | FMT_JSON, false},
+	{"import", "add the runs of an export file to the history", cmd_import, usage_import,
+	 FMT_TEXT | FMT_JSON, true},
+	{"help", "list commands, or show one command's options", cmd_help, usage_help,
+	 FMT_TEXT, false},
+	{"version", "print the version", cmd_version, usage_version, FMT_TEXT | FMT_JSON, false},
 };
 const unsigned ncommands = sizeof(commands) / sizeof(commands[0]);
 
@@ -89,20 +99,25 @@ void usage_help(void)
 
 int cmd_help(int argc, char **argv, struct global_opts *g)
 {
+	static const struct option longopts[] = {COMMON_LONG_OPTIONS, {NULL, 0, NULL, 0}};
 	const struct command *c;
+	int r;
 
-	(void)g;
-	if (argc < 2) {
+	/* the global options are accepted after the command, here too */
+	r = parse_options(argc, argv, g, "help", longopts, usage_help, NULL, NULL);
+	if (r != 0)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	if (optind >= argc) {
 		usage_main(stdout);
 		return EXIT_OK;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage_help();
-		return EXIT_OK;
+	if (optind + 1 < argc) {
+		log_error("help: one COMMAND expected (see 'usbperf help')");
+		return EXIT_USAGE;
 	}
-	c = find_command(argv[1]);
+	c = find_command(argv[optind]);
 	if (!c) {
-		log_error("unknown command '%s' (see 'usbperf help')", argv[1]);
+		log_error("unknown command '%s' (see 'usbperf help')", argv[optind]);
 		return EXIT_USAGE;
 	}
 	c->usage();
@@ -111,22 +126,31 @@ int cmd_help(int argc, char **argv, struct global_opts *g)
 
 void usage_version(void)
 {
-	printf("usage: usbperf version\n");
+	printf("usage: usbperf version [--format text|json] [--output FILE]\n");
 }
 
 int cmd_version(int argc, char **argv, struct global_opts *g)
 {
-	(void)g;
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		usage_version();
-		return EXIT_OK;
-	}
-	if (argc > 1) {
-		log_error("version: unexpected argument '%s'", argv[1]);
+	static const struct option longopts[] = {COMMON_LONG_OPTIONS, {NULL, 0, NULL, 0}};
+	struct strbuf out = STRBUF_INIT;
+	int r;
+
+	r = parse_options(argc, argv, g, "version", longopts, usage_version, NULL, NULL);
+	if (r != 0)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	if (optind < argc) {
+		log_error("version: unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	printf("usbperf %s\n", USBPERF_VERSION);
-	return EXIT_OK;
+	if (check_output(g) < 0)
+		return EXIT_USAGE;
+	if (g->format == FORMAT_JSON)
+		strbuf_addf(&out, "{\"version\": \"%s\"}\n", USBPERF_VERSION);
+	else
+		strbuf_addf(&out, "usbperf %s\n", USBPERF_VERSION);
+	r = emit_text(g, out.buf, out.len);
+	strbuf_release(&out);
+	return r < 0 ? EXIT_RUNTIME : EXIT_OK;
 }
 
 /* Global flags, dispatch, and a last check that stdout really took the output. */
@@ -157,6 +181,11 @@ static int run_command(int argc, char **argv)
 			opt = 'F', val = a + 9;
 		else if (!strncmp(a, "--output=", 9))
 			opt = 'o', val = a + 9;
+		if (!opt && (!strncmp(a, "--quiet=", 8) || !strncmp(a, "--version=", 10) ||
+			     !strncmp(a, "--help=", 7))) {
+			log_error("option '%.*s' takes no value", (int)strcspn(a, "="), a);
+			return EXIT_USAGE;
+		}
 		if (!opt) {
 			log_error("unknown option '%s' (see 'usbperf --help')", a);
 			return EXIT_USAGE;
@@ -180,13 +209,30 @@ static int run_command(int argc, char **argv)
 		log_error("unknown command '%s' (see 'usbperf help')", argv[i]);
 		return EXIT_USAGE;
 	}
-	signals_install();
+	/* a --format before the command; one after it is checked as it is parsed */
+	g.cmd = c;
+	if (check_format(&g, c->name, c->formats) < 0)
+		return EXIT_USAGE;
+	signals_install(c->measures);
 	r = c->run(argc - i, argv + i, &g);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		log_error("cannot write to stdout: %s", strerror(errno));
 		if (r == EXIT_OK)
 			r = EXIT_RUNTIME;
 	}
+	if (r != EXIT_USAGE && sysroot_special())
+		log_warn("--sysroot: '%s' is not a regular file (a FIFO, socket or device): read "
+			 "as unreadable",
+			 sysroot_special());
+	/*
+	 * A command that does not measure has exited 128+N in the signal
+	 * handler. One that measures wrote no output file after the signal
+	 * (util/signals.h); whatever failed because of it (a read it was
+	 * blocked in) ends with 128+N too. It may still say 0: a server
+	 * stopped while idle.
+	 */
+	if (signal_stop && r != EXIT_OK)
+		r = 128 + signal_stop;
 	return r;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cmd/common.h"
+#include "util/signals.h"
 #include "util/snapshot.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
@@ -45,6 +46,8 @@ int common_option(int c, const char *arg, struct global_opts *g)
 			log_error("invalid --format '%s': expected text, json or csv", arg);
 			return -1;
 		}
+		if (g->cmd && check_format(g, g->cmd->name, g->cmd->formats) < 0)
+			return -1;
 		return 1;
 	case 'o':
 		if (!*arg) {
@@ -59,6 +62,30 @@ int common_option(int c, const char *arg, struct global_opts *g)
 		return 1;
 	}
 	return 0;
+}
+
+int check_format(const struct global_opts *g, const char *what, unsigned formats)
+{
+	static const char *const names[] = {"text", "json", "csv"};
+	struct strbuf can = STRBUF_INIT;
+	unsigned i, n = 0, left;
+
+	if (formats & (1u << g->format))
+		return 0;
+	for (i = 0; i < 3; i++)
+		n += !!(formats & (1u << i));
+	left = n;
+	for (i = 0; i < 3; i++) {
+		if (!(formats & (1u << i)))
+			continue;
+		strbuf_adds(&can, names[i]);
+		left--;
+		strbuf_adds(&can, left > 1 ? ", " : left == 1 ? " or " : "");
+	}
+	log_error("%s: --format %s is not available (%s%s)", what, names[g->format], can.buf,
+		  n == 1 ? " only" : "");
+	strbuf_release(&can);
+	return -1;
 }
 
 /* "/real/dir/name" for a path whose last part may not exist yet; NULL if its directory does not */
@@ -263,21 +290,30 @@ int write_file_atomic(const char *path, const char *buf, size_t len)
 	}
 	/* a reader of the file never sees half of it: write aside, then rename */
 	strbuf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
+	/* a signal that ends the process removes the file aside (util/signals.h) */
+	signals_set_output(tmp.buf);
 	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = -errno;
+		signals_set_output(NULL);
 		log_error("cannot create '%s': %s", tmp.buf, strerror(errno));
 		goto out;
 	}
 	ret = write_all(fd, buf, len);
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
+	/* after a signal nothing is committed: the command ends with 128+N */
+	signals_hold(true);
+	if (!ret && signal_stop)
+		ret = -EINTR;
 	if (!ret && rename(tmp.buf, path) < 0)
 		ret = -errno;
-	if (ret < 0) {
-		log_error("cannot write '%s': %s", path, strerror(-ret));
+	if (ret < 0)
 		unlink(tmp.buf);
-	}
+	signals_set_output(NULL);
+	signals_hold(false);
+	if (ret < 0 && ret != -EINTR)
+		log_error("cannot write '%s': %s", path, strerror(-ret));
 out:
 	strbuf_release(&tmp);
 	return ret;
@@ -361,6 +397,9 @@ void bad_option(const char *cmd, int ret, char **argv)
 		strbuf_adds(&word, optopt > 0 && optopt < 128 ? shortopt : (prev ? prev : "?"));
 	if (ret == ':')
 		log_error("%s: option '%s' needs a value (see 'usbperf %s -h')", cmd, word.buf, cmd);
+	else if (optopt && prev && !strncmp(prev, "--", 2) && strchr(prev, '='))
+		/* getopt names a known option given "=value" by its code; an unknown one by 0 */
+		log_error("%s: option '%s' takes no value", cmd, word.buf);
 	else
 		log_error("%s: unknown option '%s' (see 'usbperf %s -h')", cmd, word.buf, cmd);
 	strbuf_release(&word);
@@ -414,7 +453,7 @@ int load_input(const char *what, const char *file, size_t max,
 	if (r == -EFBIG) {
 		log_error("invalid %s '%s': larger than %zu MiB", what, file, max >> 20);
 		r = -EINVAL;
-	} else if (r < 0) {
+	} else if (r < 0 && !(r == -EINTR && signal_stop)) {
 		log_error("cannot read %s '%s': %s", what, file, strerror(-r));
 	}
 	if (r == 0) {

@@ -15,7 +15,10 @@ enum {
 	EXIT_RUNTIME = 3, /* a runtime error ended the measurement; partial results printed */
 };
 
+struct command;
+
 struct global_opts {
+	const struct command *cmd; /* set by run_command before dispatch */
 	enum output_format format;
 	const char *output;
 	bool quiet;
@@ -27,7 +30,14 @@ struct command {
 	const char *summary;
 	int (*run)(int argc, char **argv, struct global_opts *g);
 	void (*usage)(void);
+	unsigned formats; /* FMT_* the command can write; --format is checked against it */
+	bool measures;	  /* polls signal_stop; any other command ends at the first signal */
 };
+
+#define FMT_TEXT (1u << FORMAT_TEXT)
+#define FMT_JSON (1u << FORMAT_JSON)
+#define FMT_CSV (1u << FORMAT_CSV)
+#define FMT_ALL (FMT_TEXT | FMT_JSON | FMT_CSV)
 
 extern const struct command commands[];
 extern const unsigned ncommands;
@@ -42,6 +52,13 @@ extern const unsigned ncommands;
 /* Handle a common option: 1 handled, 0 not common, -1 bad (message printed). */
 int common_option(int c, const char *arg, struct global_opts *g);
 /*
+ * --format against what WHAT ("import", "history --check") can write: one
+ * line "WHAT: --format csv is not available (text or json)", -1. The
+ * command table's mask is checked as soon as -F is parsed; a mode that
+ * writes less calls this after its options.
+ */
+int check_format(const struct global_opts *g, const char *what, unsigned formats);
+/*
  * Validate --output before any work: a file name that fits, not a directory,
  * block device or socket, in an existing writable directory (an existing
  * character device or FIFO is written through). One line logged, -EINVAL.
@@ -49,8 +66,7 @@ int common_option(int c, const char *arg, struct global_opts *g);
 int check_output(const struct global_opts *g);
 /* The same for a file option ("--html"). */
 int check_writable(const char *option, const char *path);
-/* a and b are the same file (st_dev and st_ino), or will be (the same name in the same directory)
- */
+/* a and b are the same file (st_dev and st_ino), or will be (same name, same directory) */
 bool same_file(const char *a, const char *b);
 /*
  * The files a command reads (or measures), so that no output replaces one:

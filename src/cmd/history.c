@@ -115,6 +115,8 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct histo
 		log_error("history: --check takes no filters");
 		return -1;
 	}
+	if (o->check && check_format(g, "history --check", FMT_TEXT | FMT_JSON) < 0)
+		return -1;
 	return 0;
 }
 

@@ -76,7 +76,7 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 	struct report rep = {.command = "list"};
 	const char *sysroot = NULL, *table = "devices";
 	char *warn = NULL;
-	bool schema = false;
+	bool schema = false, table_given = false;
 	size_t i;
 	int c, r;
 
@@ -109,6 +109,7 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 				return EXIT_USAGE;
 			}
 			table = optarg;
+			table_given = true;
 			break;
 		default:
 			bad_option("list", c, argv);
@@ -119,6 +120,12 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 		log_error("list: unexpected argument '%s' (see 'usbperf list -h')", argv[optind]);
 		return EXIT_USAGE;
 	}
+	/* --table picks the one table a CSV holds: text and JSON show them all */
+	if (table_given && check_format(g, "list --table", FMT_CSV) < 0)
+		return EXIT_USAGE;
+	/* the schema is Markdown about the JSON: there is no CSV of it */
+	if (schema && check_format(g, "list --schema", FMT_TEXT | FMT_JSON) < 0)
+		return EXIT_USAGE;
 	if (check_output(g) < 0 || (sysroot && open_sysroot(sysroot) < 0))
 		return EXIT_USAGE;
 	if (schema) {

@@ -82,6 +82,9 @@ int cmd_sysinfo(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc, argv, g, &sysroot, &schema);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	/* the schema is Markdown about the JSON: there is no CSV of it */
+	if (schema && check_format(g, "sysinfo --schema", FMT_TEXT | FMT_JSON) < 0)
+		return EXIT_USAGE;
 	if (check_output(g) < 0)
 		return EXIT_USAGE;
 	if (sysroot && open_sysroot(sysroot) < 0)

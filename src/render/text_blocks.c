@@ -3,6 +3,7 @@
 #include "util/parse.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static void add_size(struct strbuf *out, uint64_t bytes)
@@ -25,6 +26,18 @@ static void add_u64(struct strbuf *out, const char *label, uint64_t v)
 {
 	if (v != U64_UNKNOWN)
 		strbuf_addf(out, ", %s %llu", label, (unsigned long long)v);
+}
+
+/*
+ * A number read from sysfs, or "?" when it was not there or not a number:
+ * U64_UNKNOWN must never reach a %llu (it prints as 18446744073709551615).
+ */
+static const char *u64_or_unknown(uint64_t v, const char *fmt, char *buf, size_t size)
+{
+	if (v == U64_UNKNOWN)
+		return "?";
+	snprintf(buf, size, fmt, (unsigned long long)v);
+	return buf;
 }
 
 static void render_node(const struct usb_node *n, unsigned indent, struct strbuf *out)
@@ -73,10 +86,13 @@ static void render_interface(const struct usb_topology *t, const struct usb_inte
 	strbuf_pad(out, ' ', indent);
 	strbuf_addf(out, "%s  %s", colon ? colon : i->name,
 		    i->class_name ? i->class_name : "class ?");
-	if (i->cls != U64_UNKNOWN)
-		strbuf_addf(out, " (%02llx/%02llx/%02llx)", (unsigned long long)i->cls,
-			    (unsigned long long)(i->subclass == U64_UNKNOWN ? 0 : i->subclass),
-			    (unsigned long long)(i->protocol == U64_UNKNOWN ? 0 : i->protocol));
+	if (i->cls != U64_UNKNOWN) {
+		char sub[24], proto[24];
+
+		strbuf_addf(out, " (%02llx/%s/%s)", (unsigned long long)i->cls,
+			    u64_or_unknown(i->subclass, "%02llx", sub, sizeof(sub)),
+			    u64_or_unknown(i->protocol, "%02llx", proto, sizeof(proto)));
+	}
 	strbuf_addf(out, "  driver %s", i->driver ? i->driver : "(none)");
 	if (i->offers_uas)
 		strbuf_adds(out, "  [offers UAS]");
@@ -116,7 +132,9 @@ static void render_device(const struct usb_topology *t, const struct usb_device 
 
 static void render_controller(const struct usb_controller *c, struct strbuf *out)
 {
-	strbuf_addf(out, "Bus %llu: %s", (unsigned long long)c->busnum,
+	char bus[24];
+
+	strbuf_addf(out, "Bus %s: %s", u64_or_unknown(c->busnum, "%llu", bus, sizeof(bus)),
 		    usb_speed_label(c->speed));
 	if (c->ports != U64_UNKNOWN)
 		strbuf_addf(out, ", %llu ports", (unsigned long long)c->ports);

@@ -23,11 +23,13 @@ __attribute__((format(printf, 3, 4))) int jsonin_error(struct strbuf *err, const
 						      const char *fmt, ...);
 
 /*
- * buf as one strict JSON document (no comments, NaN or single quotes; valid
- * UTF-8; only whitespace after it), at most max bytes. 0; -EINVAL with the
- * reason in err ("larger than 1 MiB", "not JSON (unexpected end)");
- * -ENODATA for the document "null" (the caller says what it wanted);
- * -ENOMEM. *ret is the caller's to put.
+ * buf as one strict JSON object (no comments, NaN or single quotes; valid
+ * UTF-8; no byte order mark; only whitespace after it), at most max bytes:
+ * every JSON input (snapshots, exports, run files, criteria) is an object.
+ * 0; -EINVAL with what is wrong with the document in err ("empty file",
+ * "a JSON number where an object {...} is expected", "not JSON: unexpected
+ * character at line 2, column 5 (byte 12)", "larger than 1 MiB"); -ENOMEM.
+ * *ret is the caller's to put.
  */
 int jsonin_parse(const char *buf, size_t len, size_t max, struct json_object **ret,
 		 struct strbuf *err);

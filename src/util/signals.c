@@ -6,14 +6,20 @@
 #include <unistd.h>
 
 volatile sig_atomic_t signal_stop;
-/* every test file that exists at once: run opens all its targets before measuring */
+/*
+ * Every test file that exists at once (run opens all its targets before
+ * measuring; a copy test has a source and a destination), and one more slot,
+ * the last, for an output written aside.
+ */
 #define CLEANUP_SLOTS 40
-static char cleanup_path[CLEANUP_SLOTS][PATH_MAX];
+#define OUTPUT_SLOT CLEANUP_SLOTS
+static char cleanup_path[CLEANUP_SLOTS + 1][PATH_MAX];
+static volatile sig_atomic_t exit_at_first; /* the command does not poll signal_stop */
 
 static void on_signal(int sig)
 {
-	if (signal_stop) {
-		for (int i = 0; i < CLEANUP_SLOTS; i++)
+	if (signal_stop || exit_at_first) {
+		for (int i = 0; i <= OUTPUT_SLOT; i++)
 			if (cleanup_path[i][0])
 				unlink(cleanup_path[i]); /* async-signal-safe */
 		_exit(128 + sig);
@@ -21,10 +27,27 @@ static void on_signal(int sig)
 	signal_stop = sig;
 }
 
-void signals_install(void)
+static void signal_set(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
+void signals_hold(bool hold)
+{
+	sigset_t set;
+
+	signal_set(&set);
+	sigprocmask(hold ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+void signals_install(bool polls)
 {
 	struct sigaction sa;
 
+	exit_at_first = !polls;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -37,7 +60,7 @@ void signals_install(void)
 	signal(SIGXFSZ, SIG_IGN);
 }
 
-/* slot -1: clear all; the signal handler sees either the old or the new path */
+/* slot -1: clear the test-file slots; the signal handler sees either the old or the new path */
 static void set_slot(int slot, const char *path)
 {
 	sigset_t all, old;
@@ -45,9 +68,11 @@ static void set_slot(int slot, const char *path)
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
 	if (slot < 0)
-		memset(cleanup_path, 0, sizeof(cleanup_path));
+		memset(cleanup_path, 0, sizeof(cleanup_path[0]) * CLEANUP_SLOTS);
 	else if (path && strlen(path) < sizeof(cleanup_path[slot]))
 		memcpy(cleanup_path[slot], path, strlen(path) + 1);
+	else
+		cleanup_path[slot][0] = '\0';
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
@@ -66,4 +91,9 @@ void signals_add_cleanup(const char *path)
 			return;
 		}
 	}
+}
+
+void signals_set_output(const char *path)
+{
+	set_slot(OUTPUT_SLOT, path);
 }

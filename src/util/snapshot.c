@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "util/snapshot.h"
+#include "util/jsonin.h"
 #include "version.h"
 
 #include <errno.h>
@@ -156,38 +157,16 @@ int snapshot_parse_buf(const char *buf, size_t len, struct vnode **ret, size_t *
 		       struct strbuf *ret_err)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct json_tokener *tok;
 	struct json_object *root = NULL, *ver, *entries;
 	struct vnode *v = NULL;
 	size_t i, n = 0;
 	int r = -EINVAL;
 
-	if (len > SNAPSHOT_MAX_BYTES) {
-		strbuf_addf(&err, "larger than %u MiB", SNAPSHOT_MAX_BYTES >> 20);
+	/* the one reader of JSON input: its messages say what is wrong with the document */
+	r = jsonin_parse(buf, len, SNAPSHOT_MAX_BYTES, &root, &err);
+	if (r < 0)
 		goto out;
-	}
-	tok = json_tokener_new();
-	if (!tok) {
-		r = -ENOMEM;
-		goto out;
-	}
-	root = json_tokener_parse_ex(tok, buf, (int)len);
-	if (!root || json_tokener_get_error(tok) != json_tokener_success ||
-	    json_tokener_get_parse_end(tok) != len) {
-		/* trailing whitespace is fine; anything else is not */
-		size_t end = root ? json_tokener_get_parse_end(tok) : 0;
-
-		while (root && end < len && strchr(" \t\r\n", buf[end]))
-			end++;
-		if (!root || end != len) {
-			strbuf_addf(&err, "not JSON (%s)",
-				    root ? "trailing data"
-					 : json_tokener_error_desc(json_tokener_get_error(tok)));
-			json_tokener_free(tok);
-			goto out;
-		}
-	}
-	json_tokener_free(tok);
+	r = -EINVAL;
 	if (!json_object_is_type(root, json_type_object) ||
 	    !json_object_object_get_ex(root, "usbperf_snapshot", &ver) ||
 	    !json_object_is_type(ver, json_type_int)) {
@@ -261,11 +240,17 @@ int snapshot_load_buf(const char *buf, size_t len, struct strbuf *ret_err)
 int snapshot_load_file(const char *file, struct strbuf *ret_err)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
 	int fd, r;
 
-	fd = open(file, O_RDONLY | O_CLOEXEC);
+	/* a FIFO put in place of the file since sysroot_open's stat must not block */
+	fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -ENOTDIR;
+	}
 	r = read_fd_all(fd, SNAPSHOT_MAX_BYTES, &sb);
 	close(fd);
 	if (r == -EFBIG && ret_err) {

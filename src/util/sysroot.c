@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "util/sysroot.h"
 #include "util/parse.h"
+#include "util/signals.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +16,7 @@
 
 static char *root_dir;	      /* NULL: the real root */
 static struct vnode *mem;     /* non-NULL: the in-memory backend */
+static char *special;	      /* the first non-regular file refused (sysroot_special) */
 static size_t mem_n;
 
 static struct {
@@ -428,7 +430,7 @@ int read_fd_all(int fd, size_t max, struct strbuf *sb)
 							 ? sb->alloc - sb->len - 1
 							 : max - sb->len);
 		if (n < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR && !signal_stop)
 				continue;
 			return -errno;
 		}
@@ -440,9 +442,15 @@ int read_fd_all(int fd, size_t max, struct strbuf *sb)
 	return 0;
 }
 
+const char *sysroot_special(void)
+{
+	return special;
+}
+
 static int read_canonical(const char *canon, size_t max, struct strbuf *sb)
 {
 	struct strbuf p = STRBUF_INIT;
+	struct stat st;
 	int fd, r;
 
 	strbuf_reset(sb);
@@ -461,10 +469,23 @@ static int read_canonical(const char *canon, size_t max, struct strbuf *sb)
 		return 0;
 	}
 	sysroot_path(&p, canon);
-	fd = open(p.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* a FIFO would block the open and the read: O_NONBLOCK, then only a regular file */
+	fd = open(p.buf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	strbuf_release(&p);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		if (!special)
+			special = strdup(canon);
+		record_seen(canon, VNODE_FILE); /* a replay finds it unreadable too */
+		return -EACCES;
+	}
 	r = read_fd_all(fd, max, sb);
 	close(fd);
 	if (r == 0)
@@ -549,12 +570,21 @@ static int fs_list(const char *dir, struct name_list *l)
 	struct strbuf p = STRBUF_INIT, child = STRBUF_INIT, t = STRBUF_INIT;
 	struct dirent *de;
 	DIR *dh;
+	int fd;
 
 	sysroot_path(&p, dir);
-	dh = opendir(p.buf);
+	/* the walk resolved the links: a link (or FIFO) swapped in since is not followed */
+	fd = open(p.buf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	strbuf_release(&p);
-	if (!dh)
+	if (fd < 0)
 		return -errno;
+	dh = fdopendir(fd);
+	if (!dh) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
 	record(dir, VNODE_DIR, NULL, 0);
 	while ((de = readdir(dh))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))

@@ -35,7 +35,18 @@ void sysroot_path(struct strbuf *sb, const char *path);
  * bytes; returns 0 or a negative errno (-EFBIG past max).
  */
 int sysroot_read(const char *path, size_t max, struct strbuf *sb);
-/* Append everything readable from fd to sb, failing with -EFBIG past max bytes. */
+/*
+ * Only regular files are read: a FIFO, socket or device below a directory
+ * root (never in a real sysfs, but in a copied or hostile tree) is opened
+ * without blocking and refused with -EACCES, as an unreadable attribute is,
+ * so the probes show that fact as unknown. The first such path (relative to
+ * the root), for the command to note; NULL if none.
+ */
+const char *sysroot_special(void);
+/*
+ * Append everything readable from fd to sb, failing with -EFBIG past max
+ * bytes; -EINTR when a signal asked the command to stop (util/signals.h).
+ */
 int read_fd_all(int fd, size_t max, struct strbuf *sb);
 /* Read a one-line attribute, newline stripped and control chars sanitized. */
 int sysroot_read_attr(const char *path, struct strbuf *sb);
@@ -52,7 +63,10 @@ struct name_list {
 	char **v;
 	size_t n;
 };
-#define NAME_LIST_INIT {NULL, 0}
+#define NAME_LIST_INIT                                                                             \
+	{                                                                                          \
+		NULL, 0                                                                            \
+	}
 /* Names in a directory, sorted, without "." and "..". */
 int sysroot_list(const char *path, struct name_list *ret);
 void name_list_release(struct name_list *l);

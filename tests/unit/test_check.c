@@ -22,10 +22,10 @@
 static const struct {
 	const char *doc, *err;
 } bad_docs[] = {
-    {"", "not JSON (unexpected end)"},
-    {"null", "not JSON (unexpected end)"}, /* json-c waits for the literal's end */
-    {"null\n", "not a criteria file (null)"},
-    {"[]", "not a criteria file (no \"usbperf_criteria\": 1 at the top)"},
+    {"", "empty file"},
+    {"null", "a JSON null where an object {...} is expected"},
+    {"null\n", "a JSON null where an object {...} is expected"},
+    {"[]", "a JSON array [...] where an object {...} is expected"},
     {"{\"criteria\": []}", "not a criteria file (no \"usbperf_criteria\": 1 at the top)"},
     {"{\"usbperf_criteria\": \"1\", \"criteria\": []}",
      "not a criteria file (no \"usbperf_criteria\": 1 at the top)"},
@@ -34,8 +34,10 @@ static const struct {
     {"{\"usbperf_criteria\": 1, \"criteria\": {}}", "no 'criteria' array"},
     {HDR "[]}", "'criteria' is empty: a gate that checks nothing"},
     {HDR "[], \"extra\": 1}", "unknown key 'extra'"},
-    {HDR "[{\"metric\": \"mb_s\", \"min\": 1}]} x", "not JSON (trailing data at byte 68)"},
-    {HDR "[{\"metric\": \"mb_s\", \"min\": 1,}]}", "not JSON (unexpected character)"},
+    {HDR "[{\"metric\": \"mb_s\", \"min\": 1}]} x",
+     "not JSON: more after the document, at line 1, column 69 (byte 68)"},
+    {HDR "[{\"metric\": \"mb_s\", \"min\": 1,}]}",
+     "not JSON: unexpected character at line 1, column 66 (byte 65)"},
     {HDR "[{\"metric\": \"mb_s\", \"min\": 1}, 3]}", "criteria[1]: not an object"},
     {HDR "[{\"metric\": \"mb_s\", \"min\": 1}, {\"metric\": \"mb_s\", \"min\": 1}, "
 	 "{\"metric\": \"mb_s\", \"mni\": 3}]}",

@@ -69,15 +69,15 @@ static const struct {
 	{DOC(RUN(",\"duration_s\":1,\"command_line\":null")), NULL},
 	{"{\"usbperf_export\":1,\"usbperf\":\"9.9\",\"runs\":[]}", NULL},
 	{RUN_MET(",\"value\":5,\"stdev\":null,\"repeats\":1"), NULL},
-	{"", "not JSON"},
-	{"{", "not JSON (unexpected end)"},
-	{DOC(RUN("")) " x", "not JSON (trailing data"},
+	{"", "empty file"},
+	{"{", "not JSON: it ends before the document does"},
+	{DOC(RUN("")) " x", "not JSON: more after the document"},
 	{RUN_MET(",\"value\":NaN"), "metrics[0]: 'value' is not a finite number"},
 	{RUN_MET(",\"value\":-Infinity"), "metrics[0]: 'value' is not a finite number"},
 	{"/* c */" DOC(RUN("")), "not JSON"},
 	{"{\"usbperf_export\":1,\"runs\":[],}", "not JSON"},
 	{"{\"usbperf_export\":1,\"runs\":[\"\xff\"]}", "not JSON"},
-	{"[]", "not a usbperf export"},
+	{"[]", "a JSON array [...] where an object {...} is expected"},
 	{"{\"runs\":[]}", "not a usbperf export"},
 	{"{\"usbperf_export\":\"1\",\"runs\":[]}", "not a usbperf export"},
 	{"{\"usbperf_export\":2,\"runs\":[]}", "export format 2, this usbperf reads 1"},
@@ -230,7 +230,7 @@ static void test_any_document(void **state)
 	run_records_free(v, n);
 
 	assert_int_equal(run_document_parse("[1]", 3, &v, &n, &err), -EINVAL);
-	assert_non_null(strstr(err.buf, "not a usbperf run"));
+	assert_non_null(strstr(err.buf, "a JSON array [...] where an object"));
 	strbuf_reset(&err);
 	assert_int_equal(run_document_parse("{\"command\":\"list\"}", 18, &v, &n, &err),
 			 -EINVAL);

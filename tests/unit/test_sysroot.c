@@ -86,8 +86,17 @@ static void test_bad_snapshots(void **state)
 	static const struct {
 		const char *doc, *err;
 	} cases[] = {
-		{"", "not JSON"},
-		{"[1]", "not a usbperf snapshot"},
+		/* 12.17: what is wrong with the document, from the one JSON reader */
+		{"", "empty file"},
+		{" \n", "empty file (only white space)"},
+		{"42", "a JSON number where an object {...} is expected"},
+		{"null", "a JSON null where an object {...} is expected"},
+		{"[1]", "a JSON array [...] where an object {...} is expected"},
+		{"\xef\xbb\xbf{}", "starts with a UTF-8 byte order mark: save it without one"},
+		{"{\"a\":\n [1,,2]}",
+		 "not JSON: unexpected character at line 2, column 5 (byte 10)"},
+		{"{\"a\": [", "not JSON: it ends before the document does"},
+		{"{}", "not a usbperf snapshot"},
 		{"{\"usbperf_snapshot\": 2, \"entries\": []}", "snapshot format 2"},
 		{"{\"usbperf_snapshot\": 1}", "no \"entries\""},
 		{"{\"usbperf_snapshot\": 1, \"entries\": [3]}", "entry 0 is not an object"},
@@ -108,7 +117,8 @@ static void test_bad_snapshots(void **state)
 		{"{\"usbperf_snapshot\": 1, \"entries\": [{\"path\": \"/a\", \"type\": \"dir\"},"
 		 "{\"path\": \"/a\", \"type\": \"dir\"}]}",
 		 "appears twice"},
-		{"{\"usbperf_snapshot\": 1, \"entries\": []} x", "trailing data"},
+		{"{\"usbperf_snapshot\": 1, \"entries\": []} x",
+		 "more after the document, at line 1, column 40"},
 	};
 	struct strbuf err = STRBUF_INIT;
 	size_t i;
