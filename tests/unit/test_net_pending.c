@@ -183,7 +183,7 @@ static void test_stream_cookie(void **state)
 	say(fd, COOKIE, 20);
 	assert_int_equal(net_pending_wait(&p, lfd, NULL, 0, clock_now_ns() + 200000000u, NULL, &c),
 			 0);
-	say(fd, COOKIE + 20, sizeof(COOKIE) - 20);
+	say(fd, &COOKIE[20], sizeof(COOKIE) - 20);
 	assert_int_equal(net_pending_wait(&p, lfd, NULL, 0, clock_now_ns() + 1000000000u, NULL, &c),
 			 1);
 	assert_memory_equal(c.cookie, COOKIE, sizeof(COOKIE));
