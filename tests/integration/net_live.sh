@@ -10,16 +10,13 @@ PORT=$((20000 + $$ % 20000))
 PIDS=()
 trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done; cleanup' EXIT
 
-# a one-test server in the background: "usbperf" or "iperf3", then wrapper words
-# (taskset, nice) before it
+# a one-test server in the background: "usbperf" or "iperf3"
 serve() {
-	local kind=$1
-	shift
 	PORT=$((PORT + 1))
-	if [ "$kind" = iperf3 ]; then
-		timeout 60 "$@" iperf3 -s -1 -p "$PORT" >"$WORK/srv.out" 2>"$WORK/srv.err" &
+	if [ "$1" = iperf3 ]; then
+		timeout 60 iperf3 -s -1 -p "$PORT" >"$WORK/srv.out" 2>"$WORK/srv.err" &
 	else
-		timeout 60 "$@" "$USBPERF" -F json -q net server -1 -i 0 -p "$PORT" \
+		timeout 60 "$USBPERF" -F json -q net server -1 -i 0 -p "$PORT" \
 			>"$WORK/srv.out" 2>"$WORK/srv.err" &
 	fi
 	SRV=$!
@@ -36,10 +33,10 @@ stamp() {
 	echo "$EPOCHREALTIME EOF"
 }
 
-# client ARGS...: a piped client (under $WRAP's words) against the server of serve,
-# stdout stamped in $WORK/ts, the plain text in $WORK/txt, stderr in $WORK/cli.err
+# client ARGS...: a piped client against the server of serve, stdout stamped in
+# $WORK/ts, the plain text in $WORK/txt, stderr in $WORK/cli.err
 client() {
-	{ timeout 60 ${WRAP:-} "$USBPERF" "$@" 2>"$WORK/cli.err"; echo $? >"$WORK/rc"; } |
+	{ timeout 60 "$USBPERF" "$@" 2>"$WORK/cli.err"; echo $? >"$WORK/rc"; } |
 		stamp >"$WORK/ts"
 	wait "$SRV" 2>/dev/null
 	cut -d' ' -f2- "$WORK/ts" | sed '1d;$d' >"$WORK/txt"
@@ -61,12 +58,12 @@ after() {
 }
 
 live_case() {	# NAME SERVER-KIND
-	local name=$1 n first last totals
+	local name=$1 n last totals
 	serve "$2"
 	client net client 127.0.0.1 -p "$PORT" -t 3 -i 1
 	check "$name: exit 0" test "$RC" = 0
 	# 14.7: intervals reach a pipe as they happen, not at the end
-	n=$(lead "^ *0\\.00 +1\\.00 ")
+	n=$(lead "^ *0\\.00 +[0-9]+\\.[0-9]+ +(tx|rx) ")
 	check "$name: the first interval reached the pipe ${n}s before the client ended (>= 1 s)" \
 		awk -v n="$n" 'BEGIN { exit !(n >= 1) }'
 	# 14.7: each interval once, the totals after them, the headline last
@@ -90,14 +87,28 @@ else
 	echo "note: no iperf3: the case against iperf3 -s was not run"
 fi
 
+# --- 14.7: the server's text report streams its intervals the same way
+PORT=$((PORT + 1))
+timeout 60 "$USBPERF" net server -1 -p "$PORT" 2>/dev/null | stamp >"$WORK/ts" &
+SRV=$!
+sleep 0.3
+timeout 60 "$USBPERF" -q -F json net client 127.0.0.1 -p "$PORT" -t 3 >/dev/null
+wait "$SRV"
+n=$(lead "^ *0\\.00 +[0-9]+\\.[0-9]+ +(tx|rx) ")
+check "server: the first interval reached the pipe ${n}s before the server ended (>= 1 s)" \
+	awk -v n="$n" 'BEGIN { exit !(n >= 1) }'
+check "server: three interval rows, each once" \
+	test "$(cut -d' ' -f2- "$WORK/ts" | grep -cE "$INTERVAL")" = 3
+
 # --- 14.7: on a terminal (stdout and stderr both): every interval once
 if command -v script >/dev/null; then
 	serve usbperf
 	timeout 60 script -qec "'$USBPERF' net client 127.0.0.1 -p $PORT -t 3 -i 1" /dev/null \
 		>"$WORK/tty" 2>&1
 	wait "$SRV" 2>/dev/null
-	n=$(grep -cE '1\.00[ -]+2\.00 ' "$WORK/tty")
-	check "terminal: the interval 1-2 s shown once ($n)" test "$n" = 1
+	# the report's rows, and the old progress lines on stderr ("0.00-1.00  s  tx sum")
+	n=$(tr -d '\r' <"$WORK/tty" | grep -cE '^ *[0-9]+\.[0-9]+[ -]+[0-9]+\.[0-9]+ +(s +)?tx +sum ')
+	check "terminal: three interval rows, each once ($n)" test "$n" = 3
 fi
 
 # --- 14.7: JSON and CSV stay one document, written at the end, unchanged in shape
@@ -132,50 +143,108 @@ check "-o: the totals after the intervals" \
 	test "$(grep -n '^totals ' "$WORK/o.txt" | cut -d: -f1)" -gt \
 	"$(grep -nE "$INTERVAL" "$WORK/o.txt" | tail -1 | cut -d: -f1)"
 
-# --- 14.7: a CPU-bound sender is named. Writes of 128 bytes keep a sender busy
-# with system calls; pinned to a CPU of its own at nice -19 it uses ~97 % of it
-# (a busy machine can lower that: up to three tries).
-# cpu_case NAME SERVER-KIND KEY WHO SERVER-WRAP CLIENT-WRAP CLIENT-ARGS...: KEY
-# (cpu_pct, peer_cpu_pct) is the sender's figure, WHO how the warning names it
-cpu_case() {
-	local name=$1 kind=$2 key=$3 who=$4 swrap=$5 cwrap=$6 try pct other
-	shift 6
-	for try in 1 2 3; do
-		serve "$kind" $swrap
-		WRAP=$cwrap client -F json net client 127.0.0.1 -p "$PORT" -t 2 -i 0 -l 128 "$@"
-		[ "$RC" = 0 ] || { bad "$name: exit $RC: $(head -1 "$WORK/cli.err")"; return; }
-		pct=$(jq -r ".test.$key" "$WORK/txt")
-		awk -v p="$pct" 'BEGIN { exit !(p > 90) }' && break
-	done
-	if ! awk -v p="$pct" 'BEGIN { exit !(p > 90) }'; then
-		bad "$name: the sender could not be made CPU-bound (${pct} % after 3 tries)"
-		return
-	fi
-	jq_check "$WORK/txt" "[.warnings[] | select(test(\"^the sender \\\\($who\\\\) used [0-9]+ % of a CPU: the figure may be the CPU's limit, not the link's\$\"))] | length == 1" \
-		"$name: the sender at ${pct} % of a CPU: warned"
-	# the receiver's figure decides its own warning: none under 90 %
-	other=$(jq -r 'if .test.cpu_pct > 90 and .test.peer_cpu_pct > 90 then 2
-		elif .test.cpu_pct > 90 or .test.peer_cpu_pct > 90 then 1 else 0 end' "$WORK/txt")
-	jq_check "$WORK/txt" "[.warnings[] | select(test(\"% of a CPU\"))] | length == $other" \
-		"$name: one CPU warning per end above 90 % ($other; here $(jq -r .test.cpu_pct "$WORK/txt"), peer $(jq -r .test.peer_cpu_pct "$WORK/txt"))"
+# --- 14.7: a CPU-bound end is named. The rule is unit-tested on result structs
+# (test_net_result); here the figures travel: a stand-in iperf3 server (python)
+# reports the CPU share it is told in its results message, as iperf3 does with
+# its own, so the peer's case is deterministic. This end's own figure cannot be
+# forced on a shared machine: that case runs when it happens to be over 90 %.
+FAKE=$WORK/fake_iperf3.py
+cat >"$FAKE" <<'EOF'
+# a one-test iperf3 server reporting the CPU share it is given: PORT CPU READY-FILE
+import json, select, socket, struct, sys, time
+port, cpu = int(sys.argv[1]), float(sys.argv[2])
+ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("127.0.0.1", port))
+ls.listen(4)
+open(sys.argv[3], "w").close()
+def full(s, n):
+    b = b""
+    while len(b) < n:
+        c = s.recv(n - len(b))
+        if not c:
+            raise SystemExit("peer closed")
+        b += c
+    return b
+def jread(s):
+    return json.loads(full(s, struct.unpack(">I", full(s, 4))[0]))
+def jsend(s, o):
+    b = json.dumps(o).encode()
+    s.sendall(struct.pack(">I", len(b)) + b)
+ctrl, _ = ls.accept()
+full(ctrl, 37)
+ctrl.sendall(bytes([9]))
+p = jread(ctrl)
+ctrl.sendall(bytes([10]))
+data, _ = ls.accept()
+full(data, 37)
+ctrl.sendall(bytes([1, 2]))
+t0, n, chunk = time.monotonic(), 0, bytes(p.get("len", 131072))
+data.setblocking(False)
+while True:
+    r, w, _ = select.select([ctrl, data], [data] if p.get("reverse") else [], [], 5)
+    if ctrl in r:
+        if full(ctrl, 1) == bytes([4]):
+            break
+    try:
+        if data in r and not p.get("reverse"):
+            n += len(data.recv(1 << 20))
+        if data in w:
+            n += data.send(chunk)
+    except BlockingIOError:
+        pass
+t1 = time.monotonic()
+data.close()
+ctrl.sendall(bytes([13]))
+jread(ctrl)
+jsend(ctrl, {"cpu_util_total": cpu, "cpu_util_user": 1.0, "cpu_util_system": cpu - 1,
+             "sender_has_retransmits": 0 if p.get("reverse") else -1,
+             "streams": [{"id": 1, "bytes": n, "retransmits": 0 if p.get("reverse") else -1,
+                          "jitter": 0, "errors": 0, "packets": 0,
+                          "start_time": 0, "end_time": t1 - t0}]})
+ctrl.sendall(bytes([14]))
+full(ctrl, 1)
+EOF
+fake_peer() {	# CPU: a stand-in server that says it used CPU % of a CPU
+	PORT=$((PORT + 1))
+	rm -f "$WORK/ready"
+	timeout 60 python3 "$FAKE" "$PORT" "$1" "$WORK/ready" 2>"$WORK/srv.err" &
+	SRV=$!
+	PIDS+=($SRV)
+	for _ in $(seq 100); do [ -e "$WORK/ready" ] && return; sleep 0.1; done
 }
-if [ "$(id -u)" = 0 ] && command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
-	BUSY="taskset -c 1 nice -n -19" OTHER="taskset -c 0"
-	cpu_case "client sends" usbperf cpu_pct "this end" "$OTHER" "$BUSY"
-	cpu_case "server sends (-R)" usbperf peer_cpu_pct "the peer" "$BUSY" "$OTHER" -R
-	command -v iperf3 >/dev/null &&
-		cpu_case "client sends to iperf3" iperf3 cpu_pct "this end" "$OTHER" "$BUSY"
-	# the text report: the warning after the totals
-	serve usbperf $OTHER
-	WRAP=$BUSY client net client 127.0.0.1 -p "$PORT" -t 2 -i 1 -l 128
-	if grep -q '^warning: the sender (this end) used' "$WORK/txt"; then
-		check "text: the CPU warning after the totals" test \
-			"$(grep -n '^warning: the sender' "$WORK/txt" | cut -d: -f1)" -gt \
-			"$(grep -n '^totals ' "$WORK/txt" | cut -d: -f1)"
-	else
-		echo "note: text: the sender was not CPU-bound this time: $(grep 'CPU here' "$WORK/txt")"
-	fi
+W_TAIL="used [0-9]+ % of a CPU: the figure may be the CPU's limit, not the link's"
+if command -v python3 >/dev/null; then
+	# forward: the peer receives
+	fake_peer 97.5
+	client -F json net client 127.0.0.1 -p "$PORT" -t 1 -i 0
+	check "peer at 97.5 %: exit 0" test "$RC" = 0
+	jq_check "$WORK/txt" '.test.peer_cpu_pct == 97.5' "peer at 97.5 %: its figure read"
+	jq_check "$WORK/txt" '[.warnings[] | select(. == "the receiver (the peer) used 98 % of a CPU: the figure may be the CPU'"'"'s limit, not the link'"'"'s")] | length == 1' \
+		"peer at 97.5 %: 'the receiver (the peer) used 98 % of a CPU' in the JSON warnings"
+	# -R: the peer sends; and the text report has it after the totals
+	fake_peer 99
+	client net client 127.0.0.1 -p "$PORT" -t 1 -i 0 -R
+	check "sending peer at 99 %: exit 0" test "$RC" = 0
+	w=$(grep -nE "^warning: the sender \(the peer\) $W_TAIL" "$WORK/txt" | cut -d: -f1)
+	check "sending peer at 99 %: 'warning: the sender (the peer) used 99 % of a CPU' (line ${w:-none})" \
+		test -n "$w"
+	check "sending peer: the warning after the totals" \
+		test "${w:-0}" -gt "$(grep -n '^totals ' "$WORK/txt" | cut -d: -f1)"
+	# at 90 % exactly an end is not over the line
+	fake_peer 90
+	client -F json net client 127.0.0.1 -p "$PORT" -t 1 -i 0
+	jq_check "$WORK/txt" '[.warnings[] | select(test("\\(the peer\\) used"))] | length == 0' \
+		"peer at 90 %: no warning"
+	wait
 else
-	echo "note: CPU-bound cases need root (nice -19), taskset and 2 CPUs: not run"
+	echo "note: no python3: the stand-in server's cases were not run"
 fi
+# this end: a warning exactly when its own figure is over 90 %, whatever it was
+serve usbperf
+client -F json net client 127.0.0.1 -p "$PORT" -t 2 -i 0
+pct=$(jq -r .test.cpu_pct "$WORK/txt")
+want=$(awk -v p="$pct" 'BEGIN { print (p > 90) ? 1 : 0 }')
+jq_check "$WORK/txt" "[.warnings[] | select(test(\"^the sender \\\\(this end\\\\) $W_TAIL\"))] | length == $want" \
+	"this end sending at ${pct} % of a CPU: $want warning(s)"
 finish
