@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* core/net/result: the CPU-bound warning, from the two ends' figures (issue 14.7). */
+/*
+ * core/net/result: the CPU-bound warning, from the two ends' figures; the
+ * interval rows as net streams them, through their field table (issue 14.7).
+ */
 #include "unit.h"
+#include "core/net/fields.h"
 #include "core/net/result.h"
+#include "render/text_stream.h"
 
 #include <string.h>
 
@@ -49,10 +54,43 @@ static void test_cpu_warnings(void **state)
 	}
 }
 
+static struct net_interval_row irow(double start, double mb_s, int64_t retr)
+{
+	return (struct net_interval_row){
+		.start_s = start, .end_s = start + 1, .dir = "tx", .stream = "sum",
+		.seconds = 1, .mb_s = mb_s, .mbit_s = mb_s * 8, .retransmits = retr,
+		.jitter_ms = NAN, .lost = FIELD_INT_UNKNOWN, .packets = FIELD_INT_UNKNOWN,
+		.loss_pct = NAN, .ooo = FIELD_INT_UNKNOWN,
+	};
+}
+
+/* the headers once, columns fixed by the first row (a digit of room), no bars */
+static void test_interval_stream(void **state)
+{
+	struct text_stream ts = TEXT_STREAM_INIT("intervals", &net_interval_desc);
+	struct net_interval_row first = irow(0, 950.5, 3);
+	struct net_interval_row later[] = {irow(1, 1200.25, 0), irow(2, 12345.5, 12)};
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	text_stream_rows(&ts, &first, 1, sizeof(first), &out);
+	assert_string_equal(out.buf, "intervals\n"
+				     " from     to  dir  stream  omitted     rate     rate  retr\n"
+				     "    s      s                           MB/s   Mbit/s\n"
+				     " 0.00   1.00  tx   sum     no        950.50   7604.0     3\n");
+	strbuf_reset(&out);
+	text_stream_rows(&ts, later, 2, sizeof(later[0]), &out);
+	/* a wider value than the room left pushes its row, not the columns */
+	assert_string_equal(out.buf, " 1.00   2.00  tx   sum     no       1200.25   9602.0     0\n"
+				     " 2.00   3.00  tx   sum     no       12345.50  98764.0    12\n");
+	strbuf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cpu_warnings),
+		cmocka_unit_test(test_cpu_warnings),
+		cmocka_unit_test(test_interval_stream),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
