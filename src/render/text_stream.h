@@ -22,10 +22,7 @@ struct text_stream {
 	bool started; /* the title and headers are out */
 };
 
-#define TEXT_STREAM_INIT(t, d)                                                                     \
-	{                                                                                          \
-		.title = (t), .desc = (d)                                                          \
-	}
+#define TEXT_STREAM_INIT(t, d) {.title = (t), .desc = (d)}
 
 /* n records of stride bytes each, appended to out; the first call adds the title and headers */
 void text_stream_rows(struct text_stream *ts, const void *rows, size_t n, size_t stride,

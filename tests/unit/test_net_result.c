@@ -20,17 +20,18 @@ struct cpu_case {
 };
 
 static const struct cpu_case cpu_cases[] = {
-    /* the client sends forward; at 90 % exactly it is not yet bound */
-    {"client", "forward", 97.2, 30, {W("sender (this end)", "97"), NULL}},
-    {"client", "forward", 90.0, 90.0, {NULL, NULL}},
-    {"client", "forward", 12, 99.5, {W("receiver (the peer)", "100"), NULL}},
-    /* the server sends with --reverse: the sender is named first */
-    {"client", "reverse", 95, 93, {W("sender (the peer)", "93"), W("receiver (this end)", "95")}},
-    {"server", "forward", 40, 96.6, {W("sender (the peer)", "97"), NULL}},
-    {"server", "reverse", 91, 10, {W("sender (this end)", "91"), NULL}},
-    {"client", "bidir", 150, NAN, {W("sender and receiver (this end)", "150"), NULL}},
-    /* the peer's figure unknown (no results exchanged): nothing said of it */
-    {"client", "forward", NAN, NAN, {NULL, NULL}},
+	/* the client sends forward; at 90 % exactly it is not yet bound */
+	{"client", "forward", 97.2, 30, {W("sender (this end)", "97"), NULL}},
+	{"client", "forward", 90.0, 90.0, {NULL, NULL}},
+	{"client", "forward", 12, 99.5, {W("receiver (the peer)", "100"), NULL}},
+	/* the server sends with --reverse: the sender is named first */
+	{"client", "reverse", 95, 93,
+	 {W("sender (the peer)", "93"), W("receiver (this end)", "95")}},
+	{"server", "forward", 40, 96.6, {W("sender (the peer)", "97"), NULL}},
+	{"server", "reverse", 91, 10, {W("sender (this end)", "91"), NULL}},
+	{"client", "bidir", 150, NAN, {W("sender and receiver (this end)", "150"), NULL}},
+	/* the peer's figure unknown (no results exchanged): nothing said of it */
+	{"client", "forward", NAN, NAN, {NULL, NULL}},
 };
 
 static void test_cpu_warnings(void **state)
@@ -74,15 +75,17 @@ static void test_interval_stream(void **state)
 
 	(void)state;
 	text_stream_rows(&ts, &first, 1, sizeof(first), &out);
-	assert_string_equal(out.buf, "intervals\n"
-				     " from     to  dir  stream  omitted     rate     rate  retr\n"
-				     "    s      s                           MB/s   Mbit/s\n"
-				     " 0.00   1.00  tx   sum     no        950.50   7604.0     3\n");
+	assert_string_equal(out.buf,
+			    "intervals\n"
+			    " from     to  dir  stream  omitted     rate     rate  retr\n"
+			    "    s      s                           MB/s   Mbit/s\n"
+			    " 0.00   1.00  tx   sum     no        950.50   7604.0     3\n");
 	strbuf_reset(&out);
 	text_stream_rows(&ts, later, 2, sizeof(later[0]), &out);
 	/* a wider value than the room left pushes its row, not the columns */
-	assert_string_equal(out.buf, " 1.00   2.00  tx   sum     no       1200.25   9602.0     0\n"
-				     " 2.00   3.00  tx   sum     no       12345.50  98764.0    12\n");
+	assert_string_equal(out.buf,
+			    " 1.00   2.00  tx   sum     no       1200.25   9602.0     0\n"
+			    " 2.00   3.00  tx   sum     no       12345.50  98764.0    12\n");
 	strbuf_release(&out);
 }
 
