@@ -4,6 +4,7 @@
 #include "core/net/fields.h"
 #include "core/net/net.h"
 #include "core/net/sock.h"
+#include "render/text_stream.h"
 #include "util/parse.h"
 #include "util/signals.h"
 
@@ -60,6 +61,11 @@ void usage_net(void)
 	       "  -C, --congestion ALGO  TCP congestion control (cubic, bbr ...)\n"
 	       "  -S, --tos N         IP type of service, 0..255\n"
 	       "  --udp-64bit         64-bit UDP packet counters\n"
+	       "\n"
+	       "Text output: the interval rows as each interval ends (line by line, to a pipe\n"
+	       "too), then the test and the totals, last. JSON, CSV and -o FILE are one\n"
+	       "document written at the end (the rows then show on stderr if it is a terminal).\n"
+	       "A warning names an end that used over 90 %% of a CPU: the rate may be the CPU's.\n"
 	       "\n"
 	       "Rates: MB/s = 10^6 B/s, Mbit/s = 10^6 bit/s. Exit: 0 ok, 2 bad input (nothing\n"
 	       "written), 3 runtime error (partial results printed), 128+N stopped by signal N.\n");
@@ -462,24 +468,71 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct net_o
 	return o->server ? 0 : check_client(o);
 }
 
-/* live interval lines on stderr, when it is a terminal */
-static void show_interval(void *ctx, const struct net_interval_row *rows, size_t n)
+/*
+ * The interval rows as they are measured. In text to stdout they are the
+ * report's first part, streamed line by line (a pipe sees each as it ends),
+ * and the end leaves them out; JSON, CSV and -o FILE are one document at
+ * the end, and the rows then show as progress on stderr when it is a
+ * terminal. Either way each row is printed once, through the field table.
+ */
+struct live {
+	const struct global_opts *g;
+	struct text_stream ts;
+	bool to_stdout; /* streaming the text report's first part */
+	bool failed;	/* stdout could not take a row (logged): nothing more goes there */
+};
+
+static void live_init(struct live *lv, const struct global_opts *g)
 {
-	size_t i;
+	*lv = (struct live){
+		.g = g,
+		.ts = TEXT_STREAM_INIT("intervals", &net_interval_desc),
+		.to_stdout = g->format == FORMAT_TEXT && !g->output,
+	};
+}
 
-	(void)ctx;
-	for (i = 0; i < n; i++) {
-		const struct net_interval_row *r = &rows[i];
+static void live_rows(void *ctx, const struct net_interval_row *rows, size_t n)
+{
+	struct live *lv = ctx;
+	struct strbuf out = STRBUF_INIT;
 
-		fprintf(stderr, "%7.2f-%-7.2f s  %s %-4s %10.2f MB/s %10.1f Mbit/s", r->start_s,
-			r->end_s, r->dir, r->stream, r->mb_s, r->mbit_s);
-		if (r->retransmits != FIELD_INT_UNKNOWN)
-			fprintf(stderr, "  retr %lld", (long long)r->retransmits);
-		if (r->lost != FIELD_INT_UNKNOWN)
-			fprintf(stderr, "  jitter %.3f ms  lost %lld/%lld", r->jitter_ms,
-				(long long)r->lost, (long long)r->packets);
-		fprintf(stderr, "%s\n", r->omitted ? "  (omitted)" : "");
+	if (lv->failed || (!lv->to_stdout && !lv->g->progress))
+		return;
+	text_stream_rows(&lv->ts, rows, n, sizeof(*rows), &out);
+	if (!lv->to_stdout)
+		fputs(out.buf, stderr);
+	else if (emit_text(lv->g, out.buf, out.len) < 0)
+		lv->failed = true;
+	strbuf_release(&out);
+}
+
+/* The report: in text the intervals first (unless streamed already), the totals last. */
+static int live_report(struct live *lv, const struct net_report *rep)
+{
+	const struct global_opts *g = lv->g;
+	struct report view = {.command = "net"};
+	struct strbuf out = STRBUF_INIT;
+	int r;
+
+	if (lv->failed)
+		return -EPIPE;
+	net_report_describe(rep, g->format != FORMAT_TEXT, &view);
+	if (g->format != FORMAT_TEXT)
+		return emit_report(g, &view);
+	if (!lv->to_stdout && rep->interval_s > 0) {
+		struct text_stream ts = TEXT_STREAM_INIT("intervals", &net_interval_desc);
+
+		text_stream_rows(&ts, rep->intervals, rep->nintervals, sizeof(*rep->intervals),
+				 &out);
 	}
+	if ((lv->to_stdout && lv->ts.started) || out.len)
+		strbuf_addch(&out, '\n');
+	render_text(&view, &out);
+	r = emit_text(g, out.buf, out.len);
+	strbuf_release(&out);
+	/* the next test (a server's) starts a table of its own */
+	lv->ts = (struct text_stream)TEXT_STREAM_INIT("intervals", &net_interval_desc);
+	return r;
 }
 
 static void show_event(void *ctx, const char *msg)
@@ -499,16 +552,15 @@ static void client_event(void *ctx, const char *msg)
 
 struct server_ctx {
 	struct global_opts *g;
+	struct live lv;
 	bool write_failed;
 };
 
 static void server_report(void *ctx, const struct net_report *rep)
 {
 	struct server_ctx *sc = ctx;
-	struct report view = {.command = "net"};
 
-	net_report_describe(rep, &view);
-	if (emit_report(sc->g, &view) < 0)
+	if (live_report(&sc->lv, rep) < 0)
 		sc->write_failed = true;
 }
 
@@ -523,8 +575,7 @@ static void server_interval(void *ctx, const struct net_interval_row *rows, size
 {
 	struct server_ctx *sc = ctx;
 
-	if (sc->g->progress)
-		show_interval(NULL, rows, n);
+	live_rows(&sc->lv, rows, n);
 }
 
 static int run_server(struct global_opts *g, const struct net_opts *o)
@@ -537,7 +588,10 @@ static int run_server(struct global_opts *g, const struct net_opts *o)
 		.on_event = server_event, .on_report = server_report, .ctx = &sc,
 	};
 	char *why = NULL;
-	int r = net_server_run(&c, &why);
+	int r;
+
+	live_init(&sc.lv, g);
+	r = net_server_run(&c, &why);
 
 	if (r < 0) {
 		log_error("net server: %s", why ? why : strerror(-r));
@@ -552,24 +606,25 @@ static int run_server(struct global_opts *g, const struct net_opts *o)
 
 static int run_client(struct global_opts *g, const struct net_opts *o)
 {
+	struct live lv;
 	struct net_client_config c = {
 		.host = o->host, .port = o->port, .family = o->family, .bind_addr = o->bind_addr,
 		.bind_dev = o->bind_dev, .p = o->p, .interval_s = o->interval_s,
-		.timeout_s = o->timeout_s, .stop = &signal_stop,
-		.on_interval = g->progress ? show_interval : NULL,
-		.on_event = client_event, .ctx = g,
+		.timeout_s = o->timeout_s, .stop = &signal_stop, .on_interval = live_rows,
+		.on_event = client_event, .ctx = &lv,
 	};
 	struct net_report rep = {0};
-	struct report view = {.command = "net"};
-	int r = net_client_run(&c, &rep), status = EXIT_OK;
+	int r, status = EXIT_OK;
+
+	live_init(&lv, g);
+	r = net_client_run(&c, &rep);
 
 	if (r < 0) {
 		log_error("net client: %s", rep.error_msg ? rep.error_msg : strerror(-r));
 		status = rep.interrupted && signal_stop ? 128 + signal_stop : EXIT_RUNTIME;
 		goto out;
 	}
-	net_report_describe(&rep, &view);
-	if (emit_report(g, &view) < 0)
+	if (live_report(&lv, &rep) < 0)
 		status = EXIT_RUNTIME;
 	if (rep.interrupted && signal_stop)
 		status = 128 + signal_stop;

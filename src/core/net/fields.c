@@ -99,12 +99,12 @@ const struct record_desc net_test_desc = RECORD_DESC("net_test", test_fields);
 const struct record_desc net_sum_desc = RECORD_DESC("net_result", sum_fields);
 const struct record_desc net_interval_desc = RECORD_DESC("net_interval", interval_fields);
 
-void net_report_describe(const struct net_report *rep, struct report *out)
+void net_report_describe(const struct net_report *rep, bool intervals, struct report *out)
 {
 	report_add_object(out, "test", NULL, &net_test_desc, rep);
 	report_add_table(out, "results", "totals (MB/s = 10^6 B/s, Mbit/s = 10^6 bit/s)",
 			 &net_sum_desc, rep->rows, rep->nrows, sizeof(*rep->rows));
-	if (rep->interval_s > 0)
+	if (intervals && rep->interval_s > 0)
 		report_add_table(out, "intervals", "intervals", &net_interval_desc, rep->intervals,
 				 rep->nintervals, sizeof(*rep->intervals));
 	out->warnings = rep->warnings;

@@ -247,6 +247,39 @@ static void direction_rows(struct net_report *rep, const struct net_session *s,
 	push_pair(rep, &sum_local, npeer ? &sum_peer : NULL, tx);
 }
 
+/* what an end did in the test: the client sends forward, the server with --reverse */
+static const char *end_role(const struct net_report *rep, bool local)
+{
+	bool client = !strcmp(rep->role, "client") == local;
+
+	if (!strcmp(rep->direction, "bidir"))
+		return "sender and receiver";
+	return client == !strcmp(rep->direction, "forward") ? "sender" : "receiver";
+}
+
+void net_report_cpu_warnings(struct net_report *rep)
+{
+	static const char *const who[] = {"the peer", "this end"};
+	double pct[] = {rep->peer_cpu_total, rep->cpu_total};
+	int local;
+
+	if (!rep->role || !rep->direction)
+		return;
+	/* the sender first: its limit is the usual one */
+	for (int k = 0; k < 2; k++)
+		for (local = 1; local >= 0; local--) {
+			const char *role = end_role(rep, local);
+
+			if ((k == 0) != !strcmp(role, "sender") || !isfinite(pct[local]) ||
+			    pct[local] <= NET_CPU_BOUND_PCT)
+				continue;
+			net_report_note(rep,
+					"the %s (%s) used %.0f %% of a CPU: the figure may be the "
+					"CPU's limit, not the link's",
+					role, who[local], pct[local]);
+		}
+}
+
 int net_report_totals(struct net_report *rep, const struct net_session *s,
 		      const struct net_results *peer)
 {
@@ -271,6 +304,7 @@ int net_report_totals(struct net_report *rep, const struct net_session *s,
 		if (peer->congestion[0])
 			rep->peer_congestion = strdup(peer->congestion);
 	}
+	net_report_cpu_warnings(rep);
 	return 0;
 }
 
