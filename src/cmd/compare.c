@@ -3,18 +3,20 @@
 #include "cmd/check_opts.h"
 #include "cmd/commands.h"
 #include "cmd/db.h"
+#include "cmd/runs_arg.h"
 #include "core/run/compare.h"
 #include "core/run/record_json.h"
 #include "util/parse.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 void usage_compare(void)
 {
-	printf("usage: usbperf compare A B [options]\n"
+	printf("usage: usbperf compare [A B] [options]\n"
 	       "       usbperf compare RUN --baseline NAME [options]\n"
 	       "\n"
 	       "Every metric of run A (the reference) next to the same metric of run B, with\n"
@@ -26,8 +28,8 @@ void usage_compare(void)
 	       "its port path. What differs in the environment (host, board, kernel,\n"
 	       "preemption, governor, usbperf version) and in each device's port, speed,\n"
 	       "driver and target is listed as caveats. With --baseline the baseline's run\n"
-	       "is A and RUN is B. Runs are ids or unique prefixes, or 'last' (the newest).\n"
-	       "\n"
+	       "is A and RUN is B. With no run, B is the newest and A the one before.\n"
+	       "\n" RUNS_ARG_HELP "\n"
 	       "options:\n"
 	       "  --baseline NAME    compare RUN against this baseline ('usbperf baseline')\n"
 	       "  --threshold PCT    smallest change that counts, in percent (default 5)\n"
@@ -66,6 +68,8 @@ static int positional(int argc, char **argv, struct compare_opts *o)
 {
 	int want = o->baseline ? 1 : 2;
 
+	if (argc == optind && !o->baseline)
+		return 0; /* the two newest */
 	if (argc - optind < want) {
 		log_error(o->baseline ? "compare: which run? (usbperf compare RUN --baseline NAME)"
 				      : "compare: two runs needed (usbperf compare A B, or RUN "
@@ -99,29 +103,61 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct compa
 	return positional(argc, argv, o);
 }
 
-/* A from the baseline or the first argument, B from the last */
-static int load_pair(struct store *s, const struct compare_opts *o, struct run_record *a,
-		     struct run_record *b)
+/* With no run: "last~1" and "last", once the history is known to hold two */
+static int newest_two(const struct compare_opts *o)
 {
-	char *base_id = NULL;
-	int r;
+	struct store *s;
+	uint64_t n;
+	int r = db_open(o->db, DB_READ, &s);
 
-	if (o->baseline) {
-		r = store_baseline_get(s, o->baseline, &base_id);
-		if (r == -ENOENT)
-			log_error("no baseline '%s' (see 'usbperf baseline')", o->baseline);
-		else if (r < 0)
-			db_failed(s, r);
-		if (r < 0)
-			return r;
-	}
-	r = db_load_run(s, base_id ? base_id : o->a, a);
-	free(base_id);
 	if (r < 0)
 		return r;
-	r = db_load_run(s, o->b, b);
+	r = store_count_runs(s, &n);
 	if (r < 0)
-		run_record_release(a);
+		db_failed(s, r);
+	else if (n < 2)
+		log_error("compare needs two runs; the history holds %" PRIu64, n);
+	store_close(s);
+	return r < 0 ? r : n < 2 ? -EINVAL : 0;
+}
+
+/* The baseline's run id as A's operand; *ret: free() */
+static int baseline_run(const struct compare_opts *o, char **ret)
+{
+	struct store *s;
+	int r = db_open(o->db, DB_READ, &s);
+
+	if (r < 0)
+		return r;
+	r = store_baseline_get(s, o->baseline, ret);
+	if (r == -ENOENT)
+		log_error("no baseline '%s' (see 'usbperf baseline')", o->baseline);
+	else if (r < 0)
+		db_failed(s, r);
+	store_close(s);
+	return r;
+}
+
+/*
+ * A from the baseline or the first operand, B from the last; each a run in
+ * the history or a file (runs_load). *ret: run_records_free(*ret, 2).
+ */
+static int load_pair(const struct compare_opts *o, struct run_record **ret)
+{
+	char *args[2] = {(char *)(o->a ? o->a : "last~1"), (char *)(o->b ? o->b : STORE_RUN_LAST)};
+	char *base_id = NULL;
+	int r = 0;
+
+	if (o->baseline)
+		r = baseline_run(o, &base_id);
+	else if (!o->b)
+		r = newest_two(o);
+	if (r < 0)
+		return r;
+	if (base_id)
+		args[0] = base_id;
+	r = runs_load_n(o->db, args, 2, "compare", ret);
+	free(base_id);
 	return r;
 }
 
@@ -129,9 +165,8 @@ int cmd_compare(int argc, char **argv, struct global_opts *g)
 {
 	struct compare_opts o = {.threshold = COMPARE_DEFAULT_THRESHOLD_PCT};
 	struct report rep = {.command = "compare"};
-	struct run_record a, b;
+	struct run_record *ab;
 	struct compare_result c;
-	struct store *s;
 	int r;
 
 	r = parse_args(argc, argv, g, &o);
@@ -139,14 +174,10 @@ int cmd_compare(int argc, char **argv, struct global_opts *g)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (check_output(g) < 0 || db_refuse_output_db(o.db, g->output) < 0)
 		return EXIT_USAGE;
-	r = db_open(o.db, DB_READ, &s);
+	r = load_pair(&o, &ab);
 	if (r < 0)
-		return db_exit_status(r);
-	r = load_pair(s, &o, &a, &b);
-	store_close(s);
-	if (r < 0)
-		return db_exit_status(r);
-	r = run_compare(&a, &b, o.threshold, &c);
+		return r == -ENOMEM ? EXIT_RUNTIME : db_exit_status(r);
+	r = run_compare(&ab[0], &ab[1], o.threshold, &c);
 	if (r == 0) {
 		c.baseline = o.baseline;
 		compare_describe(&c, &rep);
@@ -156,7 +187,6 @@ int cmd_compare(int argc, char **argv, struct global_opts *g)
 		log_error("cannot compare: %s", strerror(-r));
 		r = EXIT_RUNTIME;
 	}
-	run_record_release(&a);
-	run_record_release(&b);
+	run_records_free(ab, 2);
 	return r;
 }

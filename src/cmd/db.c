@@ -3,6 +3,7 @@
 #include "util/strbuf.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -213,8 +214,14 @@ int db_failed(struct store *s, int r)
 
 static void log_run_error(struct store *s, const char *arg, int r)
 {
+	uint64_t n = 0;
+
 	if (r == -ENOENT && !strcmp(arg, STORE_RUN_LAST))
 		log_error("no run in the history yet (see 'usbperf run')");
+	else if (r == -ENOENT && !strncmp(arg, STORE_RUN_LAST "~", strlen(STORE_RUN_LAST "~")) &&
+		 store_count_runs(s, &n) == 0)
+		log_error("no run '%s' in the history (it holds %" PRIu64 " run%s)", arg, n,
+			  n == 1 ? "" : "s");
 	else if (r == -ENOENT)
 		log_error("no run '%s' in the history", arg);
 	else if (r == -EINVAL)

@@ -2,6 +2,7 @@
 /* usbperf export: runs from the history as one JSON document, for 'usbperf import'. */
 #include "cmd/commands.h"
 #include "cmd/db.h"
+#include "cmd/runs_arg.h"
 #include "core/run/record_json.h"
 
 #include <errno.h>
@@ -17,8 +18,9 @@ void usage_export(void)
 	       "devices, metrics, findings), all of them oldest first when no RUN is given.\n"
 	       "'usbperf import' adds them to another history: a board farm pools its results\n"
 	       "this way. Format: {\"usbperf_export\": 1, \"usbperf\": VERSION, \"runs\": [...]},\n"
-	       "each run as 'usbperf show --format json' prints it.\n"
-	       "\n"
+	       "each run as 'usbperf show --format json' prints it. A run named twice goes\n"
+	       "once.\n"
+	       "\n" RUNS_ARG_HELP "\n"
 	       "options:\n" DB_OPTION_HELP
 	       "  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
 	       "\n"
@@ -42,40 +44,46 @@ static int parse_args(int argc, char **argv, struct global_opts *g, const char *
 	return 0;
 }
 
-static bool listed(char **ids, size_t n, const char *id)
+/* the runs an earlier record of v[0..i) does not already carry */
+static bool seen(const struct run_record *v, size_t i)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(ids[i], id))
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(v[j].id, v[i].id))
 			return true;
 	return false;
 }
 
-/* every argument resolved before anything is written; a run named twice goes once */
-static int resolve_args(struct store *s, char **args, size_t nargs, char ***ret, size_t *ret_n)
+static int add_record(struct json_object *runs, const struct run_record *rec)
 {
-	char **ids = calloc(nargs ? nargs : 1, sizeof(*ids));
-	size_t n = 0;
+	struct json_object *o;
+	int r = run_record_to_json(rec, &o);
 
-	if (!ids)
-		return -ENOMEM;
-	for (size_t i = 0; i < nargs; i++) {
-		char *id;
-		int r = db_resolve_run(s, args[i], &id);
+	if (r == 0)
+		json_object_array_add(runs, o);
+	return r;
+}
 
-		if (r < 0) {
-			while (n)
-				free(ids[--n]);
-			free(ids);
-			return r;
-		}
-		if (listed(ids, n, id))
-			free(id);
-		else
-			ids[n++] = id;
-	}
-	*ret = ids;
-	*ret_n = n;
-	return 0;
+/* the runs the operands name, every one loaded before anything is written */
+static int build_from_args(const char *db, char **args, size_t nargs, struct strbuf *out)
+{
+	struct json_object *doc, *runs;
+	struct run_record *v;
+	size_t n;
+	int r = runs_load(db, args, nargs, &v, &n);
+
+	if (r < 0)
+		return r;
+	r = run_export_new(&doc, &runs);
+	for (size_t i = 0; r == 0 && i < n; i++)
+		if (!seen(v, i))
+			r = add_record(runs, &v[i]);
+	if (r == 0)
+		strbuf_addf(out, "%s\n", json_object_to_json_string_ext(doc, JSON_FLAGS));
+	if (r == -ENOMEM)
+		log_error("out of memory");
+	json_object_put(doc);
+	run_records_free(v, n);
+	return r;
 }
 
 static int all_runs(struct store *s, char ***ret, size_t *ret_n)
@@ -107,7 +115,7 @@ static int all_runs(struct store *s, char ***ret, size_t *ret_n)
 
 static int build_document(struct store *s, char **ids, size_t n, struct strbuf *out)
 {
-	struct json_object *doc, *runs, *o;
+	struct json_object *doc, *runs;
 	int r = run_export_new(&doc, &runs);
 
 	for (size_t i = 0; r == 0 && i < n; i++) {
@@ -116,9 +124,7 @@ static int build_document(struct store *s, char **ids, size_t n, struct strbuf *
 		r = db_load_run(s, ids[i], &rec);
 		if (r < 0)
 			break;
-		r = run_record_to_json(&rec, &o);
-		if (r == 0)
-			json_object_array_add(runs, o);
+		r = add_record(runs, &rec);
 		run_record_release(&rec);
 	}
 	if (r == 0)
@@ -141,14 +147,20 @@ int cmd_export(int argc, char **argv, struct global_opts *g)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (check_output(g) < 0 || db_refuse_output_db(db, g->output) < 0)
 		return EXIT_USAGE;
+	if (optind < argc) {
+		r = build_from_args(db, argv + optind, (size_t)(argc - optind), &out);
+		if (r < 0)
+			status = r == -ENOMEM ? EXIT_RUNTIME : db_exit_status(r);
+		else if (emit_text(g, out.buf, out.len) < 0)
+			status = EXIT_RUNTIME;
+		strbuf_release(&out);
+		return status;
+	}
 	r = db_open(db, DB_READ, &s);
 	if (r < 0)
 		return db_exit_status(r);
 	/* runs never change once saved: loading them one by one is consistent */
-	if (optind < argc)
-		r = resolve_args(s, argv + optind, (size_t)(argc - optind), &ids, &n);
-	else
-		r = all_runs(s, &ids, &n);
+	r = all_runs(s, &ids, &n);
 	if (r < 0)
 		status = db_exit_status(r);
 	else if ((r = build_document(s, ids, n, &out)) < 0)

@@ -21,7 +21,7 @@
 
 void usage_report(void)
 {
-	printf("usage: usbperf report RUN... [--html FILE] [options]\n"
+	printf("usage: usbperf report [RUN...] [--html FILE] [options]\n"
 	       "\n"
 	       "Runs as people look at them. With --html: one self-contained page (inline\n"
 	       "CSS and SVG, no script, nothing fetched) that opens offline in any browser,\n"
@@ -31,7 +31,7 @@ void usage_report(void)
 	       "rates and CPU use, the findings, and with two or more runs every metric\n"
 	       "against the first run (as 'usbperf compare' judges it). Without --html, or\n"
 	       "with -o: the same on the terminal, with sparklines and bars (Unicode when the\n"
-	       "locale is UTF-8). At most %d runs.\n"
+	       "locale is UTF-8). At most %d runs; the newest when none is given.\n"
 	       "\n"
 	       "With --criteria or --baseline the runs are also checked as 'usbperf check'\n"
 	       "does it: a Checks section in the page, --junit and --lava as there, and\n"
@@ -91,6 +91,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
+	static char *newest[] = {(char *)STORE_RUN_LAST};
 	int r;
 
 	r = parse_options(argc, argv, g, "report", longopts, usage_report, report_option, o);
@@ -101,18 +102,13 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 			  "'usbperf export')");
 		return -1;
 	}
-	if (optind >= argc) {
-		log_error("report: which runs? (usbperf report RUN... [--html FILE]; see "
-			  "'usbperf history')");
-		return -1;
-	}
 	if ((size_t)(argc - optind) > REPORT_MAX_RUNS) {
 		log_error("report: at most %d runs at a time, %d given", REPORT_MAX_RUNS,
 			  argc - optind);
 		return -1;
 	}
-	o->runs = argv + optind;
-	o->nruns = (size_t)(argc - optind);
+	o->runs = optind < argc ? argv + optind : newest;
+	o->nruns = optind < argc ? (size_t)(argc - optind) : 1;
 	return check_opts_validate(&o->co, "report", false);
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The RUN operands of report and check: history ids, 'last', or JSON files. */
+/* The RUN operands: history ids, 'last', 'last~N', or JSON files. */
 #include "cmd/runs_arg.h"
 #include "cmd/db.h"
 #include "core/run/record_json.h"
@@ -86,5 +86,24 @@ int runs_load(const char *db, char *const *args, size_t n, struct run_record **r
 	}
 	*ret = all;
 	*ret_n = nall;
+	return 0;
+}
+
+int runs_load_n(const char *db, char *const *args, size_t n, const char *cmd,
+		struct run_record **ret)
+{
+	struct run_record *v;
+	size_t nv;
+	int r = runs_load(db, args, n, &v, &nv);
+
+	if (r < 0)
+		return r;
+	if (nv != n) {
+		log_error("%s: takes %zu run%s, the operands hold %zu (name one run per file)", cmd,
+			  n, n == 1 ? "" : "s", nv);
+		run_records_free(v, nv);
+		return -EINVAL;
+	}
+	*ret = v;
 	return 0;
 }

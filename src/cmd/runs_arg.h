@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 /*
- * The RUN operands of `report` and `check`. Each one is:
+ * The RUN operands of `show`, `compare`, `report` and `check`. Each one is:
  *   - a JSON file, when it is "-" (stdin), contains a '/' or ends in
  *     ".json": an export, one record (`show -F json`) or the report of
  *     `run -F json`; every run in it is taken;
- *   - "last": the newest run in the history;
+ *   - "last": the newest run in the history, "last~N" the Nth before it;
  *   - else a run id or unique prefix in the history.
  * So a board farm can check the file `run -F json -o run.json` wrote without
  * any history, and a desk user can name runs as `history` lists them.
@@ -16,9 +16,9 @@
 #include <stddef.h>
 
 #define RUNS_ARG_HELP                                                                            \
-	"RUN: a run id or unique prefix in the history, 'last' for the newest, or a\n"         \
-	"JSON file (a path with '/' or ending in .json; '-' for stdin) written by\n"            \
-	"'usbperf run -F json', 'show -F json' or 'export'.\n"
+	"RUN: a run id or unique prefix in the history, 'last' for the newest, 'last~N'\n"     \
+	"for the Nth before it, or a JSON file (a path with '/' or ending in .json; '-'\n"     \
+	"for stdin) written by 'usbperf run -F json', 'show -F json' or 'export'.\n"
 
 /*
  * Load every run named by args[0..n) in order; db is --db (NULL: default).
@@ -27,6 +27,10 @@
  */
 int runs_load(const char *db, char *const *args, size_t n, struct run_record **ret,
 	      size_t *ret_n);
+
+/* As runs_load(), but exactly n runs (one per operand); else one line, -EINVAL (exit 2) */
+int runs_load_n(const char *db, char *const *args, size_t n, const char *cmd,
+		struct run_record **ret);
 
 /* A RUN operand that names a file (else a run in the history) */
 bool runs_arg_is_file(const char *a);

@@ -2,6 +2,7 @@
 /* usbperf show RUN: one run from the history, as it was reported. */
 #include "cmd/commands.h"
 #include "cmd/db.h"
+#include "cmd/runs_arg.h"
 #include "core/run/record_fields.h"
 #include "core/run/record_json.h"
 
@@ -10,13 +11,13 @@
 
 void usage_show(void)
 {
-	printf("usage: usbperf show RUN [options]\n"
+	printf("usage: usbperf show [RUN] [options]\n"
 	       "\n"
 	       "One run from the history: where it ran (host, board, kernel, preemption,\n"
 	       "governor, usbperf version), the devices it measured, every metric with its\n"
-	       "unit, repeats and spread, and its findings. RUN is an id or a unique prefix\n"
-	       "of one ('usbperf history' lists them), or 'last' for the newest.\n"
-	       "\n"
+	       "unit, repeats and spread, and its findings; the newest run when no RUN is\n"
+	       "given.\n"
+	       "\n" RUNS_ARG_HELP "\n"
 	       "options:\n" DB_OPTION_HELP
 	       "  -F, --format FMT   text, json (the run as 'usbperf export' writes it) or\n"
 	       "                     csv (the metrics)\n"
@@ -32,15 +33,11 @@ static int parse_args(int argc, char **argv, struct global_opts *g, const char *
 
 	if (r != 0)
 		return r;
-	if (optind >= argc) {
-		log_error("show: which run? (see 'usbperf history')");
-		return -1;
-	}
 	if (optind + 1 < argc) {
 		log_error("show: unexpected argument '%s' (one run at a time)", argv[optind + 1]);
 		return -1;
 	}
-	*ret_run = argv[optind];
+	*ret_run = optind < argc ? argv[optind] : STORE_RUN_LAST;
 	return 0;
 }
 
@@ -68,8 +65,7 @@ int cmd_show(int argc, char **argv, struct global_opts *g)
 {
 	struct report rep = {.command = "show"};
 	const char *db = NULL, *run = NULL;
-	struct run_record r;
-	struct store *s;
+	struct run_record *r;
 	int ret;
 
 	ret = parse_args(argc, argv, g, &db, &run);
@@ -77,19 +73,15 @@ int cmd_show(int argc, char **argv, struct global_opts *g)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
 	if (check_output(g) < 0 || db_refuse_output_db(db, g->output) < 0)
 		return EXIT_USAGE;
-	ret = db_open(db, DB_READ, &s);
-	if (ret < 0)
-		return db_exit_status(ret);
-	ret = db_load_run(s, run, &r);
-	store_close(s);
+	ret = runs_load_n(db, (char *const *)&run, 1, "show", &r);
 	if (ret < 0)
 		return db_exit_status(ret);
 	if (g->format == FORMAT_JSON) {
-		ret = emit_json(g, &r);
+		ret = emit_json(g, r);
 	} else {
-		run_record_describe(&r, g->format == FORMAT_CSV, &rep);
+		run_record_describe(r, g->format == FORMAT_CSV, &rep);
 		ret = emit_report(g, &rep);
 	}
-	run_record_release(&r);
+	run_records_free(r, 1);
 	return ret < 0 ? EXIT_RUNTIME : EXIT_OK;
 }

@@ -69,11 +69,16 @@ int store_save_run(struct store *s, const struct run_record *r);
 
 /*
  * A run by its id or a unique prefix of it, like git: an exact id wins;
- * STORE_RUN_LAST ("last") is the newest run (the first `history` lists).
+ * STORE_RUN_LAST ("last") is the newest run (the first `history` lists),
+ * "last~N" the Nth before it ("last~0" is "last").
  * -ENOENT: no such run (or no run at all), -EINVAL: the prefix matches
  * several. Every command that names a run goes through here.
  */
 #define STORE_RUN_LAST "last"
+/* N of "last" (0) or "last~N" (a strict decimal number); -EINVAL: not that form */
+int store_run_last_offset(const char *arg, uint64_t *ret);
+/* how many runs the history holds */
+int store_count_runs(struct store *s, uint64_t *ret);
 int store_resolve_run(struct store *s, const char *id_or_prefix, char **ret_id);
 int store_load_run(struct store *s, const char *id_or_prefix, struct run_record *ret);
 

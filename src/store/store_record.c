@@ -8,6 +8,7 @@
 #include "core/run/record_fields.h"
 #include "core/run/record_json.h"
 #include "store/store_priv.h"
+#include "util/parse.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -178,20 +179,46 @@ int store_save_run(struct store *s, const struct run_record *r)
 
 /* ---- loading ---- */
 
-/* "last": the newest run, as `history` lists it first */
-static int resolve_last(struct store *s, char **ret_id)
+/* "last~N": the Nth run before the newest, as `history` lists them ("last" is "last~0") */
+static int resolve_last(struct store *s, uint64_t back, char **ret_id)
 {
 	sqlite3_stmt *st;
-	int r =
-	    store_prepare(s, "SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT 1", &st);
+	int r = store_prepare(
+	    s, "SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT 1 OFFSET ?", &st);
 
 	if (r < 0)
 		return r;
+	sqlite3_bind_int64(st, 1, back > INT64_MAX ? INT64_MAX : (sqlite3_int64)back);
 	r = store_step(s, st);
 	if (r > 0)
 		*ret_id = store_column_strdup(st, 0);
 	sqlite3_finalize(st);
 	return r < 0 ? r : r == 0 ? -ENOENT : 0;
+}
+
+int store_run_last_offset(const char *arg, uint64_t *ret)
+{
+	size_t n = strlen(STORE_RUN_LAST);
+
+	if (strncmp(arg, STORE_RUN_LAST, n))
+		return -EINVAL;
+	if (!arg[n]) {
+		*ret = 0;
+		return 0;
+	}
+	if (arg[n] != '~' || arg[n + 1] < '0' || arg[n + 1] > '9')
+		return -EINVAL;
+	return parse_u64(arg + n + 1, 0, INT64_MAX, ret);
+}
+
+int store_count_runs(struct store *s, uint64_t *ret)
+{
+	int64_t n;
+	int r = store_query_int(s, "SELECT count(*) FROM runs", &n);
+
+	if (r == 0)
+		*ret = (uint64_t)n;
+	return r;
 }
 
 int store_resolve_run(struct store *s, const char *id_or_prefix, char **ret_id)
@@ -201,8 +228,10 @@ int store_resolve_run(struct store *s, const char *id_or_prefix, char **ret_id)
 	char *first = NULL;
 	int ret;
 
-	if (!strcmp(id_or_prefix, STORE_RUN_LAST))
-		return resolve_last(s, ret_id);
+	uint64_t back;
+
+	if (store_run_last_offset(id_or_prefix, &back) == 0)
+		return resolve_last(s, back, ret_id);
 	if (!run_id_valid(id_or_prefix))
 		return -ENOENT;
 	/*
