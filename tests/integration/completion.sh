@@ -94,11 +94,13 @@ DB=$WORK/history.db
 id=$("$USBPERF" history --db "$DB" -F csv | awk -F, 'NR == 2 {print $1}')
 "$USBPERF" baseline nightly "$id" --db "$DB" >/dev/null
 check "a run in a scratch history ($id)" test -n "$id"
-offers "show RUN: the history's ids" "$id" usbperf show --db "$DB" ""
+# 14.4: show, compare and export take runs as check and report do (last, ids, files)
+offers "show RUN: last and the history's ids" "last $id" usbperf show --db "$DB" ""
+offers "compare RUN: last and ids" "last $id" usbperf compare --db "$DB" "$id" ""
 offers "check RUN: last and ids" "last $id" usbperf check --db "$DB" --criteria x.json ""
 offers "compare --baseline NAME" "nightly" usbperf compare --db "$DB" "$id" --baseline n
 offers "baseline NAME RUN" "$id" usbperf baseline --db "$DB" nightly ""
-offers "no history: no ids" "" usbperf show --db "$WORK/none.db" ""
+offers "no history: no ids, only last" "last" usbperf show --db "$WORK/none.db" ""
 offers "no history: no baselines" "" usbperf compare --db "$WORK/none.db" x --baseline ""
 check "completion created no history" test ! -e "$WORK/none.db"
 
