@@ -171,6 +171,53 @@ static void test_prefix(void **state)
 	store_close(s);
 }
 
+/* 14.4: "last~N", the Nth run before the newest, in `history`'s order */
+static void test_last_n(void **state)
+{
+	static const char *const bad[] = {"last~",	"last~-1", "last~+1", "last~1x",
+					  "last~ 1",	"last~0x1", "last1",   "lastx",
+					  "last~1~1", "Last",	    "last~99999999999999999999"};
+	struct store *s = open_new("last_n.db");
+	char *id = (char *)"untouched";
+	uint64_t n = 7;
+
+	(void)state;
+	assert_int_equal(store_count_runs(s, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_resolve_run(s, "last~0", &id), -ENOENT);
+	save_sample(s, "20261130T051200Z-aaaa", "2026-11-30T05:12:00Z");
+	save_sample(s, "20261201T000000Z-0002", "2026-12-01T00:00:00Z");
+	save_sample(s, "20261201T000000Z-0001", "2026-12-01T00:00:00Z");
+	assert_int_equal(store_count_runs(s, &n), 0);
+	assert_int_equal(n, 3);
+	/* same start: the larger id is the newer, as history lists them */
+	assert_int_equal(store_resolve_run(s, "last", &id), 0);
+	assert_string_equal(id, "20261201T000000Z-0002");
+	free(id);
+	assert_int_equal(store_resolve_run(s, "last~0", &id), 0);
+	assert_string_equal(id, "20261201T000000Z-0002");
+	free(id);
+	assert_int_equal(store_resolve_run(s, "last~1", &id), 0);
+	assert_string_equal(id, "20261201T000000Z-0001");
+	free(id);
+	assert_int_equal(store_resolve_run(s, "last~2", &id), 0);
+	assert_string_equal(id, "20261130T051200Z-aaaa");
+	free(id);
+	id = (char *)"untouched";
+	assert_int_equal(store_resolve_run(s, "last~3", &id), -ENOENT);
+	assert_int_equal(store_resolve_run(s, "last~9223372036854775807", &id), -ENOENT);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_not_equal(store_run_last_offset(bad[i], &n), 0);
+		assert_int_equal(store_resolve_run(s, bad[i], &id), -ENOENT);
+	}
+	assert_string_equal(id, "untouched");
+	assert_int_equal(store_run_last_offset("last~12", &n), 0);
+	assert_int_equal(n, 12);
+	assert_int_equal(store_run_last_offset("last", &n), 0);
+	assert_int_equal(n, 0);
+	store_close(s);
+}
+
 /* run i: its own device (VID:PID, serial, port) and date */
 static void save_listed(struct store *s, int i)
 {
@@ -665,6 +712,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_save_is_atomic),
 		cmocka_unit_test(test_prefix),
+		cmocka_unit_test(test_last_n),
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_baselines),
 		cmocka_unit_test(test_columns_follow_field_tables),
