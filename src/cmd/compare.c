@@ -161,6 +161,14 @@ static int load_pair(const struct compare_opts *o, struct run_record **ret)
 	return r;
 }
 
+/* -o over a run file or the history read */
+static int refuse_output(const struct compare_opts *o, const char *output)
+{
+	char *const args[2] = {(char *)(o->a ? o->a : ""), (char *)(o->b ? o->b : "")};
+
+	return runs_refuse_output(o->db, args, 2, output);
+}
+
 int cmd_compare(int argc, char **argv, struct global_opts *g)
 {
 	struct compare_opts o = {.threshold = COMPARE_DEFAULT_THRESHOLD_PCT};
@@ -172,7 +180,7 @@ int cmd_compare(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc, argv, g, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_output(g) < 0 || db_refuse_output_db(o.db, g->output) < 0)
+	if (check_output(g) < 0 || refuse_output(&o, g->output) < 0)
 		return EXIT_USAGE;
 	r = load_pair(&o, &ab);
 	if (r < 0)

@@ -145,7 +145,8 @@ int cmd_export(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc, argv, g, &db);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_output(g) < 0 || db_refuse_output_db(db, g->output) < 0)
+	if (check_output(g) < 0 ||
+	    runs_refuse_output(db, argv + optind, (size_t)(argc - optind), g->output) < 0)
 		return EXIT_USAGE;
 	if (optind < argc) {
 		r = build_from_args(db, argv + optind, (size_t)(argc - optind), &out);

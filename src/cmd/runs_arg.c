@@ -8,6 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+int runs_refuse_output(const char *db, char *const *args, size_t n, const char *output)
+{
+	struct inputs in = {0};
+	bool reads_db = n == 0;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		if (!runs_arg_is_file(args[i]))
+			reads_db = true;
+		else if (strcmp(args[i], "-"))
+			r = inputs_add(&in, args[i], "the run file being read");
+	}
+	if (r == 0 && reads_db)
+		r = db_inputs_add_db(&in, db);
+	return inputs_check_output(&in, r, "--output", output);
+}
+
 bool runs_arg_is_file(const char *a)
 {
 	size_t n = strlen(a);

@@ -32,6 +32,12 @@ int runs_load(const char *db, char *const *args, size_t n, struct run_record **r
 int runs_load_n(const char *db, char *const *args, size_t n, const char *cmd,
 		struct run_record **ret);
 
+/*
+ * -o OUTPUT against the run files among args[0..n) and, when a run is read
+ * from it (or n is 0), the history: one line and -EINVAL when it is one of them.
+ */
+int runs_refuse_output(const char *db, char *const *args, size_t n, const char *output);
+
 /* A RUN operand that names a file (else a run in the history) */
 bool runs_arg_is_file(const char *a);
 

@@ -71,7 +71,7 @@ int cmd_show(int argc, char **argv, struct global_opts *g)
 	ret = parse_args(argc, argv, g, &db, &run);
 	if (ret != 0)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_output(g) < 0 || db_refuse_output_db(db, g->output) < 0)
+	if (check_output(g) < 0 || runs_refuse_output(db, (char *const *)&run, 1, g->output) < 0)
 		return EXIT_USAGE;
 	ret = runs_load_n(db, (char *const *)&run, 1, "show", &r);
 	if (ret < 0)

@@ -88,6 +88,12 @@ refused 2 "show a file of two runs" "$D" -- u show "$FIXTURES/runs-b.json"
 refused 2 "compare a file of two runs and last" "$D" -- u compare "$FIXTURES/runs-b.json" last
 says "^usbperf: compare: takes 2 runs, the operands hold 3" "says one run per file"
 refused 2 "compare a missing file" "$D" -- u compare "$WORK/nope.json" last
+# 14.4: -o never over a run file being read (as check and report refuse it)
+refused 2 "show FILE -o FILE" "$WORK/a.json" -- u show "$WORK/a.json" -o "$WORK/a.json"
+says "it is the run file being read" "names the run file"
+refused 2 "compare FILE last -o FILE" "$WORK/a.json" -- u compare "$WORK/a.json" last -o "$WORK/a.json"
+refused 2 "export FILE -o FILE" "$WORK/a.json" -- u export "$WORK/a.json" -o "$WORK/a.json"
+refused 2 "compare, no run, -o the history" "$D" -- u compare -o "$DB"
 # 14.4: no history and no run: the usual message, nothing created
 refused 2 "show, no history" "$WORK/none.db" -- "$USBPERF" show --db "$WORK/none.db"
 refused 2 "compare, no history" "$WORK/none.db" -- "$USBPERF" compare --db "$WORK/none.db"
