@@ -7,9 +7,8 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <stdint.h>
 #include <fcntl.h>
-#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +21,6 @@
 
 /* the first bytes of the mark block; the rest is zero */
 static const char mark_magic[] = "usbperf test file, mark v1\n";
-
 
 static bool same_dev(struct devnum a, struct devnum b)
 {
