@@ -33,15 +33,8 @@ void usage_export(void)
 
 static int parse_args(int argc, char **argv, struct global_opts *g, const char **ret_db)
 {
-	int r = db_parse_args(argc, argv, g, "export", usage_export, ret_db);
-
-	if (r != 0)
-		return r;
-	if (g->format == FORMAT_CSV) {
-		log_error("export: the export format is JSON; --format csv does not apply");
-		return -1;
-	}
-	return 0;
+	/* --format csv is refused by the command table's format mask (main.c) */
+	return db_parse_args(argc, argv, g, "export", usage_export, ret_db);
 }
 
 /* the runs an earlier record of v[0..i) does not already carry */

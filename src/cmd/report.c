@@ -97,11 +97,6 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 	r = parse_options(argc, argv, g, "report", longopts, usage_report, report_option, o);
 	if (r != 0)
 		return r;
-	if (g->format != FORMAT_TEXT) {
-		log_error("report: text or --html only (for JSON: 'usbperf show -F json' or "
-			  "'usbperf export')");
-		return -1;
-	}
 	if ((size_t)(argc - optind) > REPORT_MAX_RUNS) {
 		log_error("report: at most %d runs at a time, %d given", REPORT_MAX_RUNS,
 			  argc - optind);

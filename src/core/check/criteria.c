@@ -192,15 +192,6 @@ static int check_unique_ids(const struct criteria *c, struct strbuf *err)
 	return 0;
 }
 
-static int parse_json(const char *buf, size_t len, struct json_object **ret, struct strbuf *err)
-{
-	int r = jsonin_parse(buf, len, CRITERIA_MAX_BYTES, ret, err);
-
-	if (r == -ENODATA)
-		return jsonin_error(err, NULL, "not a criteria file (null)");
-	return r;
-}
-
 static int check_header(struct json_object *root, struct json_object **ret_list, struct strbuf *err)
 {
 	struct json_object *v, *list = NULL;
@@ -240,7 +231,7 @@ int criteria_parse(const char *buf, size_t len, struct criteria *ret, struct str
 	size_t n = 0;
 	int r;
 
-	r = parse_json(buf, len, &root, err);
+	r = jsonin_parse(buf, len, CRITERIA_MAX_BYTES, &root, err);
 	if (r == 0)
 		r = check_header(root, &list, err);
 	if (r == 0) {

@@ -348,16 +348,6 @@ void run_records_free(struct run_record *v, size_t n)
 	free(v);
 }
 
-static int parse_document(const char *buf, size_t len, struct json_object **ret,
-			  struct strbuf *err)
-{
-	int r = jsonin_parse(buf, len, RUN_EXPORT_MAX_BYTES, ret, err);
-
-	if (r == -ENODATA)
-		return jsonin_error(err, NULL, "not a usbperf run, export or report (null)");
-	return r;
-}
-
 static int check_header(struct json_object *root, struct json_object **ret_runs,
 			struct strbuf *err)
 {
@@ -444,7 +434,7 @@ int run_export_parse(const char *buf, size_t len, struct run_record **ret, size_
 	struct json_object *root = NULL, *runs = NULL;
 	int r;
 
-	r = parse_document(buf, len, &root, err);
+	r = jsonin_parse(buf, len, RUN_EXPORT_MAX_BYTES, &root, err);
 	if (r == 0)
 		r = check_header(root, &runs, err);
 	if (r == 0)
@@ -497,7 +487,7 @@ int run_document_parse(const char *buf, size_t len, struct run_record **ret, siz
 	struct json_object *root = NULL, *runs = NULL, *rec = NULL, *v;
 	int r;
 
-	r = parse_document(buf, len, &root, err);
+	r = jsonin_parse(buf, len, RUN_EXPORT_MAX_BYTES, &root, err);
 	if (r < 0)
 		return r;
 	if (!json_object_is_type(root, json_type_object))
