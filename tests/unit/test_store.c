@@ -134,6 +134,16 @@ static void test_save_is_atomic(void **state)
 	store_close(s);
 }
 
+/* arg names exactly the run want */
+static void resolves_to(struct store *s, const char *arg, const char *want)
+{
+	char *id = NULL;
+
+	assert_int_equal(store_resolve_run(s, arg, &id), 0);
+	assert_string_equal(id, want);
+	free(id);
+}
+
 static void test_prefix(void **state)
 {
 	struct store *s = open_new("prefix.db");
@@ -153,16 +163,10 @@ static void test_prefix(void **state)
 	assert_int_equal(store_resolve_run(s, "abcde", &id), -ENOENT);
 	assert_int_equal(store_resolve_run(s, "%", &id), -ENOENT);
 	assert_string_equal(id, "untouched");
-	assert_int_equal(store_resolve_run(s, "20261201", &id), 0);
-	assert_string_equal(id, "20261201T000000Z-0001");
-	free(id);
-	assert_int_equal(store_resolve_run(s, "20261130T051200Z-aab", &id), 0);
-	assert_string_equal(id, "20261130T051200Z-aabb");
-	free(id);
+	resolves_to(s, "20261201", "20261201T000000Z-0001");
+	resolves_to(s, "20261130T051200Z-aab", "20261130T051200Z-aabb");
 	/* an exact id wins over the longer ids it is a prefix of */
-	assert_int_equal(store_resolve_run(s, "abc", &id), 0);
-	assert_string_equal(id, "abc");
-	free(id);
+	resolves_to(s, "abc", "abc");
 	assert_int_equal(store_load_run(s, "2026120", &r), 0);
 	assert_string_equal(r.id, "20261201T000000Z-0001");
 	assert_int_equal(r.nmetrics, 3);
@@ -191,18 +195,10 @@ static void test_last_n(void **state)
 	assert_int_equal(store_count_runs(s, &n), 0);
 	assert_int_equal(n, 3);
 	/* same start: the larger id is the newer, as history lists them */
-	assert_int_equal(store_resolve_run(s, "last", &id), 0);
-	assert_string_equal(id, "20261201T000000Z-0002");
-	free(id);
-	assert_int_equal(store_resolve_run(s, "last~0", &id), 0);
-	assert_string_equal(id, "20261201T000000Z-0002");
-	free(id);
-	assert_int_equal(store_resolve_run(s, "last~1", &id), 0);
-	assert_string_equal(id, "20261201T000000Z-0001");
-	free(id);
-	assert_int_equal(store_resolve_run(s, "last~2", &id), 0);
-	assert_string_equal(id, "20261130T051200Z-aaaa");
-	free(id);
+	resolves_to(s, "last", "20261201T000000Z-0002");
+	resolves_to(s, "last~0", "20261201T000000Z-0002");
+	resolves_to(s, "last~1", "20261201T000000Z-0001");
+	resolves_to(s, "last~2", "20261130T051200Z-aaaa");
 	id = (char *)"untouched";
 	assert_int_equal(store_resolve_run(s, "last~3", &id), -ENOENT);
 	assert_int_equal(store_resolve_run(s, "last~9223372036854775807", &id), -ENOENT);
