@@ -12,6 +12,14 @@ trap 'for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done; cleanup' EXIT
 # seconds since $1 (a date +%s.%N)
 since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
+# client PORT LIMIT OUT: a real iperf3 -c for 1 s; sets status and took (seconds)
+client() {
+	local t0
+	t0=$(date +%s.%N)
+	timeout "$2" iperf3 -c 127.0.0.1 -p "$1" -t 1 >"$3" 2>&1
+	status=$?
+	took=$(since "$t0")
+}
 
 # --- 12.7: idle control connections do not starve a real client ----------------
 "$USBPERF" net server -p "$PORT" -i 0 >"$WORK/srv.out" 2>"$WORK/srv.err" &
@@ -27,17 +35,11 @@ for i in $(seq 100); do
 	IDLE+=($fd)
 done
 check "12.7: 100 idle connections opened (${#IDLE[@]})" test "${#IDLE[@]}" = 100
-start=$(date +%s.%N)
-timeout 60 iperf3 -c 127.0.0.1 -p "$PORT" -t 1 >"$WORK/c1.txt" 2>&1
-status=$?
-took=$(since "$start")
+client "$PORT" 60 "$WORK/c1.txt"
 check "12.7: iperf3 -c behind 100 idle connections completes (exit $status)" test "$status" = 0
 check "12.7: ... in under 5 s (${took} s)" lt "$took" 5
 # 12.7: and a second client afterwards, the idle ones still open
-start=$(date +%s.%N)
-timeout 60 iperf3 -c 127.0.0.1 -p "$PORT" -t 1 >"$WORK/c2.txt" 2>&1
-status=$?
-took=$(since "$start")
+client "$PORT" 60 "$WORK/c2.txt"
 check "12.7: a second client is served too (exit $status, ${took} s)" \
 	eval 'test "$status" = 0 && lt "$took" 5'
 for fd in "${IDLE[@]}"; do exec {fd}<&-; done
@@ -76,10 +78,7 @@ for i in $(seq 30); do
 	printf '%s\0\0\0\0\x40{"tcp":tr' "$COOKIE" >&$fd
 	HELD+=($fd)
 done
-start=$(date +%s.%N)
-timeout 60 iperf3 -c 127.0.0.1 -p "$PORT" -t 1 >/dev/null 2>&1
-status=$?
-took=$(since "$start")
+client "$PORT" 60 /dev/null
 check "12.7: served behind 30 cookie-then-silent and 30 half-parameter connections (exit $status, ${took} s)" \
 	eval 'test "$status" = 0 && lt "$took" 5'
 for fd in "${HELD[@]}"; do exec {fd}<&-; done
@@ -97,10 +96,7 @@ for i in $(seq 60); do
 	HELD+=($fd)
 done
 sleep 1
-start=$(date +%s.%N)
-timeout 30 iperf3 -c 127.0.0.1 -p "$PORT4" -t 1 >/dev/null 2>&1
-status=$?
-took=$(since "$start")
+client "$PORT4" 30 /dev/null
 check "out of descriptors: a real client is still served at once (exit $status, ${took} s)" \
 	eval 'test "$status" = 0 && lt "$took" 3'
 for fd in "${HELD[@]}"; do exec {fd}<&-; done
@@ -123,10 +119,8 @@ reply=$(timeout 2 head -c 1 <&$ctl | od -An -tx1 | tr -d ' \n')
 exec {data}<>"/dev/tcp/127.0.0.1/$PORT3"
 printf '%s\0' "$COOKIE" >&$data
 sleep 4
-start=$(date +%s.%N)
-timeout 30 iperf3 -c 127.0.0.1 -p "$PORT3" -t 1 >/dev/null 2>&1
-status=$?
-check "a client that never reads its reverse stream is dropped (${reply}), the next one served (exit $status, $(since "$start") s)" \
+client "$PORT3" 30 /dev/null
+check "a client that never reads its reverse stream is dropped (${reply}), the next one served (exit $status, ${took} s)" \
 	test "$status" = 0
 exec {data}<&- {ctl}<&-
 timeout 30 iperf3 -c 127.0.0.1 -p "$PORT3" -t 5 >"$WORK/int.txt" 2>&1 &
