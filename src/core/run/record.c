@@ -31,6 +31,8 @@ struct run_metric *run_record_add_metric(struct run_record *r, const char *devic
 	m->metric = xstrdup(metric);
 	m->unit = xstrdup(unit);
 	m->value = m->stdev = m->min = m->max = NAN;
+	m->sample_mean = m->sample_stdev = m->sample_min = NAN;
+	m->samples = 0;
 	m->higher_is_better = higher_is_better;
 	return m;
 }

@@ -56,6 +56,13 @@ struct run_metric {
 	double stdev; /* NaN with one repeat */
 	double min, max;
 	uint64_t repeats;
+	/*
+	 * The spread within the passes: the rate sampled in intervals (fio's
+	 * bandwidth samples), pooled over the repeats, in the value's unit.
+	 * NaN and 0 when the pass was not sampled (older runs, latencies).
+	 */
+	double sample_mean, sample_stdev, sample_min;
+	uint64_t samples;
 	bool higher_is_better; /* for compare: MB/s up is good, latency up is bad */
 };
 
