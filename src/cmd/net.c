@@ -495,14 +495,19 @@ static void live_rows(void *ctx, const struct net_interval_row *rows, size_t n)
 {
 	struct live *lv = ctx;
 	struct strbuf out = STRBUF_INIT;
+	int r;
 
 	if (lv->failed || (!lv->to_stdout && !lv->g->progress))
 		return;
 	text_stream_rows(&lv->ts, rows, n, sizeof(*rows), &out);
 	if (!lv->to_stdout)
 		fputs(out.buf, stderr);
-	else if (emit_text(lv->g, out.buf, out.len) < 0)
+	else if ((r = emit_text(lv->g, out.buf, out.len)) < 0) {
 		lv->failed = true;
+		/* the reader went away (`| head`): the test stops now, as at SIGPIPE */
+		if (r == -EPIPE && !signal_stop)
+			signal_stop = SIGPIPE;
+	}
 	strbuf_release(&out);
 }
 

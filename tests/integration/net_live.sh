@@ -87,6 +87,21 @@ else
 	echo "note: no iperf3: the case against iperf3 -s was not run"
 fi
 
+# --- a reader that goes away (`| head -4`) stops the test at once, as iperf3
+# dies of SIGPIPE: 128 + 13, one line on stderr, not the whole 8 s test
+serve usbperf
+t0=$EPOCHREALTIME
+timeout 60 "$USBPERF" net client 127.0.0.1 -p "$PORT" -t 8 -i 0.5 2>"$WORK/cli.err" |
+	head -4 >/dev/null
+rc=${PIPESTATUS[0]}
+t1=$EPOCHREALTIME
+wait "$SRV" 2>/dev/null
+check "| head -4: the client ends with 141 (SIGPIPE) ($rc)" test "$rc" = 141
+check "| head -4: it stopped within 3 s, not after the 8 s test ($(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s)" \
+	awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 3) }'
+check "| head -4: one line on stderr, naming the broken pipe" \
+	test "$(wc -l <"$WORK/cli.err")" = 1 -a "$(grep -c 'Broken pipe' "$WORK/cli.err")" = 1
+
 # --- 14.7: the server's text report streams its intervals the same way
 PORT=$((PORT + 1))
 timeout 60 "$USBPERF" net server -1 -p "$PORT" 2>/dev/null | stamp >"$WORK/ts" &
