@@ -181,6 +181,8 @@ static int add_inputs(struct inputs *in, const struct check_opts *o, const char 
 int check_refuse_outputs(const struct check_opts *o, const char *db, char *const *runs,
 			 size_t nruns, const char *output, const char *html)
 {
+	const char *opts[] = {"--output", "--junit", "--html"};
+	const char *outs[] = {output, o->junit, html};
 	struct inputs in = {0};
 	int r = add_inputs(&in, o, db, runs, nruns);
 
@@ -193,7 +195,7 @@ int check_refuse_outputs(const struct check_opts *o, const char *db, char *const
 	if (r == 0)
 		r = refuse_output_over(&in, "--html", html);
 	inputs_release(&in);
-	return r;
+	return r ? r : refuse_outputs_clash(opts, outs, 3);
 }
 
 int check_write_junit(const struct check_opts *o, const struct check_result *c)

@@ -123,6 +123,22 @@ bool same_file(const char *a, const char *b)
 	return same;
 }
 
+int refuse_outputs_clash(const char *const *options, const char *const *paths, size_t n)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; paths[i] && j < n; j++) {
+			if (!paths[j] || !same_file(paths[i], paths[j]) ||
+			    (stat(paths[i], &st) == 0 && S_ISCHR(st.st_mode)))
+				continue;
+			log_error("refusing to write %s '%s': %s names the same file", options[j],
+				  paths[j], options[i]);
+			return -EEXIST;
+		}
+	return 0;
+}
+
 #define TMP_SUFFIX_MAX 16 /* ".tmp-" and a pid */
 
 /* the directory an output goes into is there and writable */

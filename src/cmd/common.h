@@ -91,6 +91,12 @@ void inputs_release(struct inputs *in);
  * read", -EEXIST (exit 2).
  */
 int refuse_output_over(const struct inputs *in, const char *option, const char *output);
+/*
+ * Two outputs of one command (--output and --junit...) naming the same file
+ * (as same_file; a character device such as /dev/null may take both): the
+ * second would replace the first. Refused before any work, one line, -EEXIST.
+ */
+int refuse_outputs_clash(const char *const *options, const char *const *paths, size_t n);
 /* The usual end: r from the inputs_add() calls (-ENOMEM logged), the check, the list released */
 int inputs_check_output(struct inputs *in, int r, const char *option, const char *output);
 

@@ -240,6 +240,17 @@ refused 2 "12.4: report --junit the criteria file" "$WORK/crit.json" -- \
 	"$USBPERF" report "$WORK/run.json" --criteria "$WORK/crit.json" --junit "$WORK/crit.json"
 refused 2 "12.4: report -o a run file" "$WORK/run.json" -- \
 	"$USBPERF" report "$WORK/run.json" -o "$WORK/run.json"
+# a sibling of 12.4: two outputs of one command on one file, the second would replace the first
+refused 2 "12.4: check --junit and -o one file" "$WORK/out.txt" -- \
+	"$USBPERF" check last --criteria "$WORK/crit.json" -o "$WORK/out.txt" --junit "$WORK/out.txt" --db "$DB"
+says "^usbperf: refusing to write --junit '$WORK/out.txt': --output names the same file$" \
+	"12.4: check --junit and -o: says so"
+echo keep >"$WORK/out.html"
+ln -s "$WORK/out.html" "$WORK/out-link.html"
+refused 2 "12.4: report --html and -o one file through a link" "$WORK/out.html" -- \
+	"$USBPERF" report "$WORK/run.json" -o "$WORK/out-link.html" --html "$WORK/out.html"
+expect_status 0 "12.4: --junit and -o both /dev/null are fine" \
+	"$USBPERF" check last --criteria "$WORK/crit.json" -o /dev/null --junit /dev/null --db "$DB"
 refused 2 "12.4: import -o the file imported" "$WORK/run.json" "$D" -- \
 	"$USBPERF" import "$WORK/run.json" --db "$DB" -o "$WORK/run.json"
 refused 2 "12.4: import -o the database" "$D" -- \
