@@ -29,8 +29,14 @@ struct run_verdict *run_record_add_verdict(struct run_record *r)
 
 void run_record_add_note(struct run_record *r, const char *text)
 {
+	char *t = xstrdup(text);
+
+	/* one line, as the record keeps strings: an error text may carry a newline */
+	for (char *p = t; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
 	r->notes = xgrow(r->notes, &r->nnotes, sizeof(*r->notes));
-	r->notes[r->nnotes - 1].text = xstrdup(text);
+	r->notes[r->nnotes - 1].text = t;
 }
 
 struct run_unmeasured *run_record_add_unmeasured(struct run_record *r)

@@ -102,6 +102,8 @@ void run_record_describe(const struct run_record *r, bool metrics_first, struct 
 				 r->nmetrics, sizeof(*r->metrics));
 	report_add_table(out, "devices", "devices", &run_device_desc, r->devices, r->ndevices,
 			 sizeof(*r->devices));
+	report_add_table(out, "unmeasured", "found, not measured", &run_unmeasured_desc,
+			 r->unmeasured, r->nunmeasured, sizeof(*r->unmeasured));
 	if (!metrics_first)
 		report_add_table(out, "metrics", "metrics", &run_metric_desc, r->metrics,
 				 r->nmetrics, sizeof(*r->metrics));

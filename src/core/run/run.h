@@ -73,8 +73,6 @@ struct run_result {
 	struct disk_report *disks; /* one per plan item that ran */
 	size_t ndisks;
 	struct disk_pass_spec (*specs)[DISK_MAX_PASSES]; /* the passes each report's rows name */
-	char **notes;					 /* what was skipped and how to enable it */
-	size_t nnotes;
 	bool no_usb;				   /* nothing on USB: the host was characterised */
 	struct run_copy_row copy[RUN_COPY_CHUNKS]; /* --copy: one per chunk size */
 	size_t ncopy;
