@@ -342,44 +342,55 @@ static void test_verdicts(void **state)
 	assert_int_equal(report_model_build(&r[1], 1, &m), 0);
 
 	report_text(&sb, &m, NULL, false);
-	v = strstr(sb.buf, "verdict: what limits each device\n  1-1.4.1  hub: seq-read 1M 45.0 MB/s "
-			   "is 85 % of high-speed bulk's 53.2 MB/s ceiling; the device can do super, "
-			   "the hub above it (1-1 8087:0024 high) links slower\n");
+	v = strstr(sb.buf,
+		   "verdict: what limits each device\n  1-1.4.1  hub: seq-read 1M 45.0 MB/s "
+		   "is 85 % of high-speed bulk's 53.2 MB/s ceiling; the device can do super, "
+		   "the hub above it (1-1 8087:0024 high) links slower\n");
 	dev = strstr(sb.buf, "\n1-1.4.1  Stick");
 	if (!v || !dev || v > dev)
 		fail_msg("no verdict before the devices in:\n%s", sb.buf);
 	slow = strstr(sb.buf, "  1-1.4.1 (verdict: hub)\n    warn  1-1.4.1: runs at high speed");
-	unrelated = strstr(sb.buf, "  not about this run's figures\n    warn  usbcore: usbfs memory");
+	unrelated =
+	    strstr(sb.buf, "  not about this run's figures\n    warn  usbcore: usbfs memory");
 	if (!slow || !unrelated || unrelated < slow)
 		fail_msg("findings not grouped in:\n%s", sb.buf);
 	assert_non_null(strstr(sb.buf, "  note: passes lasted under 0.5 s (shortest 30 ms)\n"));
-	assert_non_null(strstr(sb.buf, "  1-1.3  eth1: a network interface: measured only with --peer HOST\n"));
+	assert_non_null(
+	    strstr(sb.buf, "  1-1.3  eth1: a network interface: measured only with --peer HOST\n"));
 
 	strbuf_reset(&sb);
 	html_report(&sb, &in);
 	glance = strstr(sb.buf, "<section id=\"summary\">");
-	v = strstr(sb.buf, "<li class=\"verdict\" data-limiter=\"hub\"><a href=\"#device-1\">1-1.4.1</a> "
-			   "<b>hub</b>: seq-read 1M 45.0 MB/s is 85 % of high-speed bulk&#39;s");
+	v = strstr(sb.buf,
+		   "<li class=\"verdict\" data-limiter=\"hub\"><a href=\"#device-1\">1-1.4.1</a> "
+		   "<b>hub</b>: seq-read 1M 45.0 MB/s is 85 % of high-speed bulk&#39;s");
 	if (!v)
-		v = strstr(sb.buf, "<li class=\"verdict\" data-limiter=\"hub\"><a href=\"#device-1\">1-1.4.1</a> "
-				   "<b>hub</b>: seq-read 1M 45.0 MB/s is 85 % of high-speed bulk");
+		v = strstr(
+		    sb.buf,
+		    "<li class=\"verdict\" data-limiter=\"hub\"><a href=\"#device-1\">1-1.4.1</a> "
+		    "<b>hub</b>: seq-read 1M 45.0 MB/s is 85 % of high-speed bulk");
 	assert_non_null(glance);
 	assert_non_null(v);
 	assert_true(glance < v && v < strstr(sb.buf, "<table class=\"glance\">"));
-	assert_non_null(strstr(sb.buf, "<li class=\"note\"><span class=\"mut\">note:</span> passes lasted"));
-	slow = strstr(sb.buf, "<div class=\"fgroup\" data-group=\"device\" data-device=\"1-1.4.1\">");
-	unrelated = strstr(sb.buf, "<div class=\"fgroup\" data-group=\"unrelated\"><h4>not about this "
-				   "run&#39;s figures</h4>");
+	assert_non_null(
+	    strstr(sb.buf, "<li class=\"note\"><span class=\"mut\">note:</span> passes lasted"));
+	slow =
+	    strstr(sb.buf, "<div class=\"fgroup\" data-group=\"device\" data-device=\"1-1.4.1\">");
+	unrelated =
+	    strstr(sb.buf, "<div class=\"fgroup\" data-group=\"unrelated\"><h4>not about this "
+			   "run&#39;s figures</h4>");
 	if (!unrelated)
-		unrelated = strstr(sb.buf, "<div class=\"fgroup\" data-group=\"unrelated\"><h4>not about "
-					   "this run");
+		unrelated =
+		    strstr(sb.buf, "<div class=\"fgroup\" data-group=\"unrelated\"><h4>not about "
+				   "this run");
 	assert_non_null(slow);
 	assert_non_null(unrelated);
 	assert_true(slow < unrelated);
 	/* the unmeasured device in the tree, under its hub, with why */
-	assert_non_null(strstr(sb.buf, "<span class=\"unmeasured\"><b>1-1.3</b>  <code>eth1</code> "
-				       "<span class=\"mut\">not measured: a network interface: measured "
-				       "only with --peer HOST</span>"));
+	assert_non_null(strstr(sb.buf,
+			       "<span class=\"unmeasured\"><b>1-1.3</b>  <code>eth1</code> "
+			       "<span class=\"mut\">not measured: a network interface: measured "
+			       "only with --peer HOST</span>"));
 	assert_int_equal(count(sb.buf, "<ul"), count(sb.buf, "</ul>"));
 	assert_int_equal(count(sb.buf, "<li>") + count(sb.buf, "<li "), count(sb.buf, "</li>"));
 	strbuf_release(&sb);
@@ -391,10 +402,10 @@ static void test_verdicts(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_sweep_name), cmocka_unit_test(test_model),
 		cmocka_unit_test(test_bars),	   cmocka_unit_test(test_sparkline),
 		cmocka_unit_test(test_escape),	   cmocka_unit_test(test_html),
+		cmocka_unit_test(test_verdicts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
