@@ -29,6 +29,11 @@ void usage_run(void)
 	       "disk at all, the host's scratch directory. TARGET: a directory, a file usbperf\n"
 	       "created, a block device (reads only, unless --destructive), or net:HOST.\n"
 	       "\n"
+	       "The output opens with the verdict: for each device, what limits it (bus,\n"
+	       "medium, host CPU, host controller, hub, page cache, emulation, or not\n"
+	       "determined) and the figure that shows it. The findings follow grouped under\n"
+	       "each device, those about no measured figure last; then the notes.\n"
+	       "\n"
 	       "options:\n"
 	       "  --quick            three block sizes each way + random 4K (default; ~30 s a device)\n"
 	       "  --full             the complete sweep: 4K..4M each way + random 4K\n"
@@ -194,8 +199,8 @@ static void describe(const struct run_result *res, enum output_format f, struct 
 {
 	const struct run_record *rec = &res->rec;
 
-	/* what limits each device: the first thing a reader sees */
-	if (f != FORMAT_TEXT)
+	/* what limits each device: the first thing a reader sees (text: render_run_text) */
+	if (f == FORMAT_JSON)
 		report_add_table(rep, "verdicts", NULL, &run_verdict_desc, rec->verdicts,
 				 rec->nverdicts, sizeof(*rec->verdicts));
 	report_add_object(rep, "run", NULL, &run_record_desc, &res->rec);
@@ -213,7 +218,7 @@ static void describe(const struct run_result *res, enum output_format f, struct 
 				 res->rec.nmetrics, sizeof(*res->rec.metrics));
 	report_add_table(rep, "findings", "findings", &finding_desc, res->rec.findings.v,
 			 res->rec.findings.n, sizeof(*res->rec.findings.v));
-	if (f != FORMAT_TEXT)
+	if (f == FORMAT_JSON)
 		report_add_table(rep, "notes", NULL, &run_note_desc, rec->notes, rec->nnotes,
 				 sizeof(*rec->notes));
 }
