@@ -6,6 +6,7 @@
 #include "core/run/record_json.h"
 #include "core/run/record_fields.h"
 #include "core/run/run.h"
+#include "render/verdict_text.h"
 #include "util/parse.h"
 #include "util/signals.h"
 #include "util/strbuf.h"
@@ -27,6 +28,11 @@ void usage_run(void)
 	       "on a writable mounted filesystem, else reads of the raw device); with no USB\n"
 	       "disk at all, the host's scratch directory. TARGET: a directory, a file usbperf\n"
 	       "created, a block device (reads only, unless --destructive), or net:HOST.\n"
+	       "\n"
+	       "The output opens with the verdict: for each device, what limits it (bus,\n"
+	       "medium, host CPU, host controller, hub, page cache, emulation, or not\n"
+	       "determined) and the figure that shows it. The findings follow grouped under\n"
+	       "each device, those about no measured figure last; then the notes.\n"
 	       "\n"
 	       "options:\n"
 	       "  --quick            three block sizes each way + random 4K (default; ~30 s a device)\n"
@@ -191,11 +197,19 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 
 static void describe(const struct run_result *res, enum output_format f, struct report *rep)
 {
+	const struct run_record *rec = &res->rec;
+
+	/* what limits each device: the first thing a reader sees (text: render_run_text) */
+	if (f == FORMAT_JSON)
+		report_add_table(rep, "verdicts", NULL, &run_verdict_desc, rec->verdicts,
+				 rec->nverdicts, sizeof(*rec->verdicts));
 	report_add_object(rep, "run", NULL, &run_record_desc, &res->rec);
 	report_add_table(rep, "plan", "what was measured, and why", &run_plan_desc, res->plan,
 			 res->nplan, sizeof(*res->plan));
 	report_add_table(rep, "devices", "devices", &run_device_desc, res->rec.devices,
 			 res->rec.ndevices, sizeof(*res->rec.devices));
+	report_add_table(rep, "unmeasured", "found, not measured", &run_unmeasured_desc,
+			 rec->unmeasured, rec->nunmeasured, sizeof(*rec->unmeasured));
 	report_add_table(rep, "results", "results (MB/s = 10^6 B/s)", &run_row_desc, res->rows,
 			 res->nrows, sizeof(*res->rows));
 	/* the per-metric view is what the history stores: for machines, not for reading */
@@ -204,8 +218,37 @@ static void describe(const struct run_result *res, enum output_format f, struct 
 				 res->rec.nmetrics, sizeof(*res->rec.metrics));
 	report_add_table(rep, "findings", "findings", &finding_desc, res->rec.findings.v,
 			 res->rec.findings.n, sizeof(*res->rec.findings.v));
-	rep->warnings = res->notes;
-	rep->nwarnings = res->nnotes;
+	if (f == FORMAT_JSON)
+		report_add_table(rep, "notes", NULL, &run_note_desc, rec->notes, rec->nnotes,
+				 sizeof(*rec->notes));
+}
+
+/* the notes as the report's warnings too, as JSON readers of run found them before */
+static char **note_texts(const struct run_record *rec)
+{
+	char **v = calloc(rec->nnotes + 1, sizeof(*v));
+
+	if (!v)
+		abort();
+	for (size_t i = 0; i < rec->nnotes; i++)
+		v[i] = rec->notes[i].text;
+	return v;
+}
+
+/* text: the verdicts first, the findings under them, the notes last (render/verdict_text.h) */
+static int emit_run(const struct global_opts *g, const struct run_result *res,
+		    const struct report *rep)
+{
+	struct strbuf out = STRBUF_INIT;
+	int ret;
+
+	if (g->format != FORMAT_TEXT)
+		return emit_report(g, rep);
+	ret = render_run_text(&res->rec, rep, &out);
+	if (ret == 0)
+		ret = emit_text(g, out.buf, out.len);
+	strbuf_release(&out);
+	return ret;
 }
 
 /* the command line as run, for the record */
@@ -269,7 +312,7 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 	struct store *db = NULL;
 	const char *db_path = NULL;
 	bool no_save = false;
-	char *why = NULL, *cmdline;
+	char *why = NULL, *cmdline, **notes;
 	int r, status;
 
 	r = parse_args(argc, argv, g, &o, &db_path, &no_save);
@@ -309,9 +352,13 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 		return EXIT_RUNTIME;
 	}
 	describe(&res, g->format, &rep);
+	notes = note_texts(&res.rec);
+	rep.warnings = notes;
+	rep.nwarnings = res.rec.nnotes;
 	status = res.nrows ? EXIT_OK : EXIT_RUNTIME;
-	if (emit_report(g, &rep) < 0)
+	if (emit_run(g, &res, &rep) < 0)
 		status = EXIT_RUNTIME;
+	free(notes);
 	if (!res.nrows)
 		log_error("run: nothing could be measured (see the report's warnings)");
 	else if (!no_save && !signal_stop &&

@@ -5,6 +5,7 @@
 #include "cmd/runs_arg.h"
 #include "core/run/record_fields.h"
 #include "core/run/record_json.h"
+#include "render/verdict_text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +17,9 @@ void usage_show(void)
 	       "One run from the history: where it ran (host, board, kernel, preemption,\n"
 	       "governor, usbperf version), the devices it measured, every metric with its\n"
 	       "unit, repeats and spread, and its findings; the newest run when no RUN is\n"
-	       "given.\n"
+	       "given. First, the verdict: what limits each device; the findings are\n"
+	       "grouped under it, and the run's notes and the devices it found but did not\n"
+	       "measure (with why) are shown too.\n"
 	       "\n" RUNS_ARG_HELP "\n"
 	       "options:\n" DB_OPTION_HELP
 	       "  -F, --format FMT   text, json (the run as 'usbperf export' writes it) or\n"
@@ -78,6 +81,15 @@ int cmd_show(int argc, char **argv, struct global_opts *g)
 		return db_exit_status(ret);
 	if (g->format == FORMAT_JSON) {
 		ret = emit_json(g, r);
+	} else if (g->format == FORMAT_TEXT) {
+		struct strbuf out = STRBUF_INIT;
+
+		/* the verdicts first, the findings under them, the notes last */
+		run_record_describe(r, false, &rep);
+		ret = render_run_text(r, &rep, &out);
+		if (ret == 0)
+			ret = emit_text(g, out.buf, out.len);
+		strbuf_release(&out);
 	} else {
 		run_record_describe(r, g->format == FORMAT_CSV, &rep);
 		ret = emit_report(g, &rep);

@@ -30,6 +30,13 @@ void finding_add(struct finding_list *l, enum finding_severity sev, const char *
 	f->message = dup_or_null(message);
 	f->evidence = dup_or_null(evidence);
 	f->fix = dup_or_null(fix);
+	f->about = NULL;
+}
+
+void finding_set_about(struct finding *f, const char *about)
+{
+	free(f->about);
+	f->about = dup_or_null(about);
 }
 
 void finding_list_release(struct finding_list *l)
@@ -42,6 +49,7 @@ void finding_list_release(struct finding_list *l)
 		free(l->v[i].message);
 		free(l->v[i].evidence);
 		free(l->v[i].fix);
+		free(l->v[i].about);
 	}
 	free(l->v);
 	*l = (struct finding_list)FINDING_LIST_INIT;
@@ -52,5 +60,6 @@ static const struct field finding_fields[] = {
 	F(severity, "severity", "level"), F(subject, "subject", "subject"),
 	F(message, "message", "finding"), F(evidence, "evidence", "evidence"),
 	F(fix, "fix", "fix"),		  FIELD(struct finding, id, "id", "id", NULL, FT_STR, 0, 0),
+	FIELD(struct finding, about, "about", "about", NULL, FT_STR, 0, 0),
 };
 const struct record_desc finding_desc = RECORD_DESC("finding", finding_fields);

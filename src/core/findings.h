@@ -21,7 +21,15 @@ struct finding {
 	char *message;	      /* one line: what is wrong */
 	char *evidence;	      /* the facts read, with their sysfs/proc source */
 	char *fix;	      /* what to change */
+	/*
+	 * Whose figures it bears on (run's analyze sets it): a measured
+	 * device's key, FINDING_ABOUT_ALL for every measured device (the CPU
+	 * governor), NULL for none: "not about this run's figures".
+	 */
+	char *about;
 };
+
+#define FINDING_ABOUT_ALL "*"
 
 struct finding_list {
 	struct finding *v;
@@ -34,5 +42,7 @@ struct finding_list {
 void finding_add(struct finding_list *l, enum finding_severity sev, const char *id,
 		 const char *subject, const char *message, const char *evidence, const char *fix);
 void finding_list_release(struct finding_list *l);
+/* set f->about (copied; NULL: none) */
+void finding_set_about(struct finding *f, const char *about);
 /* field table for report_add_table(r, "findings", "Findings", &finding_desc, l->v, l->n, sizeof(struct finding)) */
 extern const struct record_desc finding_desc;

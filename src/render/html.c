@@ -126,8 +126,9 @@ static void glance_cell(struct strbuf *out, const struct rm_device *d, const str
 /* one line per device and run: how it is attached and its best sequential figures */
 static void glance(struct strbuf *out, const struct report_model *m)
 {
-	strbuf_adds(out, "<section id=\"summary\"><h2>At a glance</h2><div class=\"scroll\">"
-			 "<table class=\"glance\"><tr>");
+	strbuf_adds(out, "<section id=\"summary\"><h2>At a glance</h2>\n");
+	html_glance_verdicts(out, m);
+	strbuf_adds(out, "<div class=\"scroll\"><table class=\"glance\"><tr>");
 	if (m->nruns > 1)
 		strbuf_adds(out, "<th>run</th>");
 	strbuf_adds(out, "<th>device</th><th>speed</th><th>driver</th><th class=\"n\">best read"
@@ -164,7 +165,9 @@ static void glance(struct strbuf *out, const struct report_model *m)
 			strbuf_adds(out, "</tr>\n");
 		}
 	}
-	strbuf_adds(out, "</table></div></section>\n");
+	strbuf_adds(out, "</table></div>\n");
+	html_glance_notes(out, m);
+	strbuf_adds(out, "</section>\n");
 }
 
 /* ---- setup ---- */
@@ -289,8 +292,10 @@ static size_t port_nodes(const struct run_record *r, char ***ret)
 	char **v = NULL;
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->ndevices; i++) {
-		const char *pp = r->devices[i].port_path;
+	for (size_t i = 0; i < r->ndevices + r->nunmeasured; i++) {
+		/* and those found but not measured */
+		const char *pp =
+		    i < r->ndevices ? r->devices[i].port_path : r->unmeasured[i - r->ndevices].key;
 
 		if (!usb_path(pp))
 			continue;
@@ -356,6 +361,8 @@ static void port_node(struct strbuf *out, const struct run_record *r, const char
 			return;
 		}
 	}
+	if (html_unmeasured_node(out, r, path))
+		return;
 	strbuf_adds(out, "<b>");
 	html_esc(out, path);
 	strbuf_adds(out, "</b> <span class=\"mut\">hub");
@@ -425,6 +432,7 @@ static void topology_run(struct strbuf *out, const struct run_record *r)
 		device_line(out, &r->devices[i]);
 		strbuf_adds(out, "</li>");
 	}
+	html_unmeasured_off_usb(out, r, usb_path, &other);
 	if (other)
 		strbuf_adds(out, "</ul></li>");
 	strbuf_adds(out, "</ul>\n");
@@ -434,7 +442,8 @@ static void topology(struct strbuf *out, const struct report_model *m)
 {
 	strbuf_adds(out, "<section id=\"topology\"><h2>Topology</h2>"
 			 "<p class=\"mut\">What was measured, where it is attached: negotiated "
-			 "speed, bound driver, and the bulk payload ceiling of that link.</p>\n");
+			 "speed, bound driver, and the bulk payload ceiling of that link; and "
+			 "what was found but not measured, and why.</p>\n");
 	for (size_t i = 0; i < m->nruns; i++) {
 		if (m->nruns > 1) {
 			strbuf_adds(out, "<h3>");

@@ -21,6 +21,14 @@ const char *html_speed_label(const char *name);
 void html_run_heading(struct strbuf *out, const struct report_model *m, size_t i);
 
 void html_findings(struct strbuf *out, const struct report_model *m);
+/* at a glance: a line per device and run with its verdict; the runs' notes */
+void html_glance_verdicts(struct strbuf *out, const struct report_model *m);
+void html_glance_notes(struct strbuf *out, const struct report_model *m);
+/* topology: the device found at path and not measured, with why; true if there was one */
+bool html_unmeasured_node(struct strbuf *out, const struct run_record *r, const char *path);
+/* ... and those not on USB (on_usb(key) false), as items of the "not on USB" list */
+void html_unmeasured_off_usb(struct strbuf *out, const struct run_record *r,
+			     bool (*on_usb)(const char *), bool *other);
 /* cmp[i - 1]: run 0 against run i */
 void html_comparison(struct strbuf *out, const struct report_model *m,
 		     const struct compare_result *cmp);

@@ -7,11 +7,70 @@
 
 /* ---- findings and comparison ---- */
 
+static void html_finding(struct strbuf *out, const struct finding *f)
+{
+	strbuf_addf(out, "<div class=\"finding\" data-id=\"");
+	html_esc(out, f->id);
+	strbuf_addf(out, "\"><span class=\"tag sev-%s\">%s</span> <b>",
+		    !strcmp(f->severity, "warn") ? "warn" : "info", f->severity);
+	html_esc(out, f->subject);
+	strbuf_adds(out, "</b>: ");
+	html_esc(out, f->message);
+	if (f->evidence) {
+		strbuf_adds(out, "<p><span class=\"mut\">evidence:</span> <code>");
+		html_esc(out, f->evidence);
+		strbuf_adds(out, "</code></p>");
+	}
+	if (f->fix) {
+		strbuf_adds(out, "<p><span class=\"mut\">fix:</span> <code>");
+		html_esc(out, f->fix);
+		strbuf_adds(out, "</code></p>");
+	}
+	strbuf_adds(out, "</div>\n");
+}
+
+/* the findings about key (NULL: about none), in a group headed by heading */
+static void finding_group(struct strbuf *out, const struct finding_list *fl, const char *key,
+			  const char *group, const char *heading, const struct run_verdict *v)
+{
+	bool first = true;
+
+	for (size_t j = 0; j < fl->n; j++) {
+		const char *a = fl->v[j].about;
+
+		if (key ? !a || strcmp(a, key) : a != NULL)
+			continue;
+		if (first) {
+			strbuf_addf(out, "<div class=\"fgroup\" data-group=\"%s\"", group);
+			if (key) {
+				strbuf_adds(out, " data-device=\"");
+				html_esc(out, key);
+				strbuf_adds(out, "\"");
+			}
+			strbuf_adds(out, "><h4>");
+			html_esc(out, heading);
+			if (v) {
+				strbuf_adds(out, " <span class=\"tag\">");
+				html_esc(out, v->limiter);
+				strbuf_adds(out, "</span>");
+			}
+			strbuf_adds(out, "</h4>\n");
+		}
+		first = false;
+		html_finding(out, &fl->v[j]);
+	}
+	if (!first)
+		strbuf_adds(out, "</div>\n");
+}
+
+/* by device under its verdict, the CPU's for all, those about no measured figure last */
 void html_findings(struct strbuf *out, const struct report_model *m)
 {
 	strbuf_adds(out, "<section id=\"findings\"><h2>Findings</h2>\n");
 	for (size_t i = 0; i < m->nruns; i++) {
-		const struct finding_list *fl = &m->runs[i].findings;
+		const struct run_record *r = &m->runs[i];
+		const struct finding_list *fl = &r->findings;
+		bool grouped = r->nverdicts > 0;
 
 		if (m->nruns > 1) {
 			strbuf_adds(out, "<h3>");
@@ -20,30 +79,128 @@ void html_findings(struct strbuf *out, const struct report_model *m)
 		}
 		if (!fl->n)
 			strbuf_adds(out, "<p class=\"mut\">None.</p>\n");
-		for (size_t j = 0; j < fl->n; j++) {
-			const struct finding *f = &fl->v[j];
-
-			strbuf_addf(out, "<div class=\"finding\" data-id=\"");
-			html_esc(out, f->id);
-			strbuf_addf(out, "\"><span class=\"tag sev-%s\">%s</span> <b>",
-				    !strcmp(f->severity, "warn") ? "warn" : "info", f->severity);
-			html_esc(out, f->subject);
-			strbuf_adds(out, "</b>: ");
-			html_esc(out, f->message);
-			if (f->evidence) {
-				strbuf_adds(out, "<p><span class=\"mut\">evidence:</span> <code>");
-				html_esc(out, f->evidence);
-				strbuf_adds(out, "</code></p>");
-			}
-			if (f->fix) {
-				strbuf_adds(out, "<p><span class=\"mut\">fix:</span> <code>");
-				html_esc(out, f->fix);
-				strbuf_adds(out, "</code></p>");
-			}
-			strbuf_adds(out, "</div>\n");
+		for (size_t j = 0; j < fl->n; j++)
+			grouped |= fl->v[j].about != NULL;
+		if (!grouped) {
+			for (size_t j = 0; j < fl->n; j++)
+				html_finding(out, &fl->v[j]);
+			continue;
 		}
+		for (size_t j = 0; j < r->nverdicts; j++)
+			finding_group(out, fl, r->verdicts[j].device_key, "device",
+				      r->verdicts[j].device_key, &r->verdicts[j]);
+		finding_group(out, fl, FINDING_ABOUT_ALL, "all", "every measured device", NULL);
+		finding_group(out, fl, NULL, "unrelated", "not about this run's figures", NULL);
 	}
 	strbuf_adds(out, "</section>\n");
+}
+
+/* ---- at a glance: the verdicts and the notes ---- */
+
+void html_glance_verdicts(struct strbuf *out, const struct report_model *m)
+{
+	bool any = false;
+
+	for (size_t k = 0; k < m->ndevices; k++) {
+		const struct rm_device *d = &m->devices[k];
+
+		for (size_t i = 0; i < m->nruns; i++) {
+			const struct run_verdict *v = d->verdict[i];
+
+			if (!v)
+				continue;
+			if (!any)
+				strbuf_adds(out, "<ul class=\"verdicts\">");
+			any = true;
+			strbuf_adds(out, "<li class=\"verdict\" data-limiter=\"");
+			html_esc(out, v->limiter);
+			strbuf_adds(out, "\">");
+			if (m->nruns > 1)
+				strbuf_addf(out, "run %zu: ", i + 1);
+			strbuf_addf(out, "<a href=\"#device-%zu\">", k + 1);
+			html_esc(out, d->dev[i]->port_path ? d->dev[i]->port_path : d->dev[i]->key);
+			strbuf_adds(out, "</a> <b>");
+			html_esc(out, v->limiter);
+			strbuf_adds(out, "</b>: ");
+			html_esc(out, v->evidence);
+			strbuf_adds(out, "</li>\n");
+		}
+	}
+	if (any)
+		strbuf_adds(out, "</ul>\n");
+}
+
+void html_glance_notes(struct strbuf *out, const struct report_model *m)
+{
+	for (size_t i = 0; i < m->nruns; i++) {
+		const struct run_record *r = &m->runs[i];
+
+		if (!r->nnotes)
+			continue;
+		strbuf_adds(out, "<ul class=\"notes\">");
+		for (size_t j = 0; j < r->nnotes; j++) {
+			strbuf_adds(out, "<li class=\"note\">");
+			if (m->nruns > 1)
+				strbuf_addf(out, "run %zu: ", i + 1);
+			strbuf_adds(out, "<span class=\"mut\">note:</span> ");
+			html_esc(out, r->notes[j].text);
+			strbuf_adds(out, "</li>");
+		}
+		strbuf_adds(out, "</ul>\n");
+	}
+}
+
+/* ---- topology: what was found and not measured ---- */
+
+static void unmeasured_line(struct strbuf *out, const struct run_unmeasured *u)
+{
+	strbuf_adds(out, "<span class=\"unmeasured\"><b>");
+	html_esc(out, u->key);
+	strbuf_adds(out, "</b> ");
+	if (u->product)
+		html_esc(out, u->product);
+	if (u->name) {
+		strbuf_adds(out, " <code>");
+		html_esc(out, u->name);
+		strbuf_adds(out, "</code>");
+	}
+	if (u->vid_pid) {
+		strbuf_adds(out, " <code>");
+		html_esc(out, u->vid_pid);
+		strbuf_adds(out, "</code>");
+	}
+	if (u->speed) {
+		strbuf_adds(out, "<span class=\"tag\">");
+		html_esc(out, html_speed_label(u->speed));
+		strbuf_adds(out, "</span>");
+	}
+	strbuf_adds(out, " <span class=\"mut\">not measured: ");
+	html_esc(out, u->why);
+	strbuf_adds(out, "</span></span>");
+}
+
+bool html_unmeasured_node(struct strbuf *out, const struct run_record *r, const char *path)
+{
+	for (size_t i = 0; i < r->nunmeasured; i++) {
+		if (!strcmp(r->unmeasured[i].key, path)) {
+			unmeasured_line(out, &r->unmeasured[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
+void html_unmeasured_off_usb(struct strbuf *out, const struct run_record *r,
+			     bool (*on_usb)(const char *), bool *other)
+{
+	for (size_t i = 0; i < r->nunmeasured; i++) {
+		if (on_usb(r->unmeasured[i].key))
+			continue;
+		strbuf_adds(out, *other ? "<li>" : "<li>not on USB<ul><li>");
+		*other = true;
+		unmeasured_line(out, &r->unmeasured[i]);
+		strbuf_adds(out, "</li>");
+	}
 }
 
 static void comparison_one(struct strbuf *out, const struct report_model *m,

@@ -236,18 +236,114 @@ static void rates(struct strbuf *out, const struct report_model *m, const struct
 	}
 }
 
+/* what limits each device, first: one line per device and run */
+static void verdicts(struct strbuf *out, const struct report_model *m)
+{
+	bool any = false;
+
+	for (size_t k = 0; k < m->ndevices; k++) {
+		const struct rm_device *d = &m->devices[k];
+
+		for (size_t i = 0; i < m->nruns; i++) {
+			const struct run_verdict *v = d->verdict[i];
+
+			if (!v)
+				continue;
+			if (!any)
+				strbuf_adds(out, "\nverdict: what limits each device\n");
+			any = true;
+			if (m->nruns > 1)
+				strbuf_addf(out, "  run %zu", i + 1);
+			strbuf_addf(out, "  %s  %s: %s\n",
+				    d->dev[i]->port_path ? d->dev[i]->port_path : d->dev[i]->key,
+				    v->limiter, s_or(v->evidence));
+		}
+	}
+}
+
+static void finding_line(struct strbuf *out, const struct finding *f)
+{
+	strbuf_addf(out, "    %-4s  %s: %s\n", f->severity, s_or(f->subject), s_or(f->message));
+}
+
+/* the findings of run about key (NULL: about none), under heading when there are any */
+static void finding_group(struct strbuf *out, const struct finding_list *fl, const char *key,
+			  const char *heading)
+{
+	bool first = true;
+
+	for (size_t j = 0; j < fl->n; j++) {
+		const char *a = fl->v[j].about;
+
+		if (key ? !a || strcmp(a, key) : a != NULL)
+			continue;
+		if (first)
+			strbuf_adds(out, heading);
+		first = false;
+		finding_line(out, &fl->v[j]);
+	}
+}
+
+/* by device, under its verdict; those about no measured figure last */
 static void findings(struct strbuf *out, const struct report_model *m)
 {
-	for (size_t i = 0; i < m->nruns; i++) {
-		const struct finding_list *fl = &m->runs[i].findings;
-		size_t warn = 0;
+	struct strbuf h = STRBUF_INIT;
 
-		for (size_t j = 0; j < fl->n; j++)
+	for (size_t i = 0; i < m->nruns; i++) {
+		const struct run_record *r = &m->runs[i];
+		const struct finding_list *fl = &r->findings;
+		size_t warn = 0;
+		bool grouped = r->nverdicts > 0;
+
+		for (size_t j = 0; j < fl->n; j++) {
 			warn += !strcmp(fl->v[j].severity, "warn");
+			grouped |= fl->v[j].about != NULL;
+		}
 		strbuf_addf(out, "\nfindings of run %zu: %zu (%zu warn)\n", i + 1, fl->n, warn);
-		for (size_t j = 0; j < fl->n; j++)
-			strbuf_addf(out, "  %-4s  %s: %s\n", fl->v[j].severity, s_or(fl->v[j].subject),
-				    s_or(fl->v[j].message));
+		if (!grouped) {
+			for (size_t j = 0; j < fl->n; j++)
+				strbuf_addf(out, "  %-4s  %s: %s\n", fl->v[j].severity,
+					    s_or(fl->v[j].subject), s_or(fl->v[j].message));
+			continue;
+		}
+		for (size_t j = 0; j < r->nverdicts; j++) {
+			strbuf_reset(&h);
+			strbuf_addf(&h, "  %s (verdict: %s)\n", r->verdicts[j].device_key,
+				    r->verdicts[j].limiter);
+			finding_group(out, fl, r->verdicts[j].device_key, h.buf);
+		}
+		finding_group(out, fl, FINDING_ABOUT_ALL, "  every measured device\n");
+		finding_group(out, fl, NULL, "  not about this run's figures\n");
+	}
+	strbuf_release(&h);
+}
+
+/* the run's caveats, and what it found but did not measure */
+static void notes(struct strbuf *out, const struct report_model *m)
+{
+	for (size_t i = 0; i < m->nruns; i++) {
+		const struct run_record *r = &m->runs[i];
+
+		if (r->nnotes)
+			strbuf_addf(out, "\nnotes of run %zu\n", i + 1);
+		for (size_t j = 0; j < r->nnotes; j++)
+			strbuf_addf(out, "  note: %s\n", r->notes[j].text);
+		if (r->nunmeasured)
+			strbuf_addf(out, "\nfound by run %zu, not measured\n", i + 1);
+		for (size_t j = 0; j < r->nunmeasured; j++) {
+			const struct run_unmeasured *u = &r->unmeasured[j];
+
+			strbuf_addf(out, "  %s", u->key);
+			if (u->name)
+				strbuf_addf(out, "  %s", u->name);
+			if (u->product)
+				strbuf_addf(out, "  %s", u->product);
+			if (u->vid_pid)
+				strbuf_addf(out, "  %s", u->vid_pid);
+			if (u->speed)
+				strbuf_addf(out, "  %s", u->speed);
+			strbuf_addf(out, ": %s\n", u->why);
+		}
 	}
 }
 
@@ -286,13 +382,24 @@ void report_text(struct strbuf *out, const struct report_model *m,
 			 "ceiling, or of the best figure without one)\n",
 		    m->nruns, m->nruns > 1 ? "s" : "");
 	runs(out, m);
+	verdicts(out, m);
 	for (size_t i = 0; i < m->ndevices; i++) {
 		const struct rm_device *d = &m->devices[i];
 
 		device_header(out, d);
+		for (size_t j = 0; j < m->nruns; j++) {
+			if (!d->verdict[j])
+				continue;
+			strbuf_adds(out, "  verdict");
+			if (m->nruns > 1)
+				strbuf_addf(out, " of run %zu", j + 1);
+			strbuf_addf(out, ": %s: %s\n", d->verdict[j]->limiter,
+				    s_or(d->verdict[j]->evidence));
+		}
 		sweeps(out, m, d, utf8);
 		rates(out, m, d, utf8);
 	}
 	findings(out, m);
+	notes(out, m);
 	comparison(out, m, cmp);
 }

@@ -92,9 +92,47 @@ static const char schema_v2[] =
 	"ALTER TABLE devices ADD COLUMN controller TEXT;\n"
 	"ALTER TABLE devices ADD COLUMN via TEXT;\n";
 
+/*
+ * Verdicts, notes and unmeasured devices are part of the record (issue 14):
+ * what limits each device, the run's caveats, what was found and not
+ * measured with why; and whose figures each finding bears on.
+ */
+static const char schema_verdicts[] =
+	"ALTER TABLE findings ADD COLUMN about TEXT;\n"
+	"CREATE TABLE verdicts (\n"
+	"  run INTEGER NOT NULL REFERENCES runs (pk) ON DELETE CASCADE,\n"
+	"  seq INTEGER NOT NULL,\n"
+	"  device_key TEXT NOT NULL,\n"
+	"  limiter TEXT NOT NULL,\n"
+	"  evidence TEXT,\n"
+	"  share_pct REAL,\n"
+	"  PRIMARY KEY (run, seq)\n"
+	");\n"
+	"CREATE TABLE notes (\n"
+	"  run INTEGER NOT NULL REFERENCES runs (pk) ON DELETE CASCADE,\n"
+	"  seq INTEGER NOT NULL,\n"
+	"  text TEXT NOT NULL,\n"
+	"  PRIMARY KEY (run, seq)\n"
+	");\n"
+	"CREATE TABLE unmeasured (\n"
+	"  run INTEGER NOT NULL REFERENCES runs (pk) ON DELETE CASCADE,\n"
+	"  seq INTEGER NOT NULL,\n"
+	"  \"key\" TEXT NOT NULL,\n"
+	"  kind TEXT,\n"
+	"  name TEXT,\n"
+	"  vid_pid TEXT,\n"
+	"  product TEXT,\n"
+	"  speed TEXT,\n"
+	"  controller TEXT,\n"
+	"  via TEXT,\n"
+	"  why TEXT NOT NULL,\n"
+	"  PRIMARY KEY (run, seq)\n"
+	");\n";
+
 const struct migration store_migrations[] = {
 	{1, schema_v1},
 	{2, schema_v2},
+	{3, schema_verdicts},
 };
 const size_t store_nmigrations = sizeof(store_migrations) / sizeof(store_migrations[0]);
 

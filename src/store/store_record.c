@@ -9,6 +9,7 @@
 #include "core/run/record_json.h"
 #include "store/store_priv.h"
 #include "util/parse.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -171,6 +172,15 @@ int store_save_run(struct store *s, const struct run_record *r)
 		ret = insert_rows(s, "findings", &finding_desc, pk, r->findings.v, r->findings.n,
 				  sizeof(*r->findings.v));
 	if (ret == 0)
+		ret = insert_rows(s, "verdicts", &run_verdict_desc, pk, r->verdicts, r->nverdicts,
+				  sizeof(*r->verdicts));
+	if (ret == 0)
+		ret = insert_rows(s, "notes", &run_note_desc, pk, r->notes, r->nnotes,
+				  sizeof(*r->notes));
+	if (ret == 0)
+		ret = insert_rows(s, "unmeasured", &run_unmeasured_desc, pk, r->unmeasured,
+				  r->nunmeasured, sizeof(*r->unmeasured));
+	if (ret == 0)
 		ret = store_exec(s, "COMMIT");
 	if (ret < 0)
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
@@ -294,7 +304,7 @@ static int load_run_row(struct store *s, const char *id, struct run_record *r,
 	return ret;
 }
 
-enum part { PART_DEVICES, PART_METRICS, PART_FINDINGS };
+enum part { PART_DEVICES, PART_METRICS, PART_FINDINGS, PART_VERDICTS, PART_NOTES, PART_UNMEASURED };
 
 /* the next record of a part, to read a row into */
 static void *add_part(struct run_record *r, enum part p, struct finding *tmp)
@@ -303,6 +313,14 @@ static void *add_part(struct run_record *r, enum part p, struct finding *tmp)
 		return run_record_add_device(r);
 	if (p == PART_METRICS)
 		return run_record_add_metric(r, NULL, NULL, NULL, NULL, NULL, false);
+	if (p == PART_VERDICTS)
+		return run_record_add_verdict(r);
+	if (p == PART_NOTES) {
+		r->notes = xgrow(r->notes, &r->nnotes, sizeof(*r->notes));
+		return &r->notes[r->nnotes - 1];
+	}
+	if (p == PART_UNMEASURED)
+		return run_record_add_unmeasured(r);
 	return tmp;
 }
 
@@ -312,14 +330,19 @@ static void add_finding(struct run_record *r, struct finding *t)
 	finding_add(&r->findings, strcmp(t->severity ? t->severity : "", "warn") ? FINDING_INFO
 										     : FINDING_WARN,
 		    t->id, t->subject, t->message, t->evidence, t->fix);
+	finding_set_about(&r->findings.v[r->findings.n - 1], t->about);
 	free((char *)t->severity);
 	free(t->id), free(t->subject), free(t->message), free(t->evidence), free(t->fix);
+	free(t->about);
 }
 
 static int load_part(struct store *s, sqlite3_int64 pk, enum part p, struct run_record *r)
 {
-	static const char *const tables[] = {"devices", "metrics", "findings"};
-	const struct record_desc *descs[] = {&run_device_desc, &run_metric_desc, &finding_desc};
+	static const char *const tables[] = {"devices",	 "metrics", "findings",
+					     "verdicts", "notes",   "unmeasured"};
+	const struct record_desc *descs[] = {&run_device_desc, &run_metric_desc,
+					     &finding_desc,    &run_verdict_desc,
+					     &run_note_desc,   &run_unmeasured_desc};
 	struct strbuf sql = STRBUF_INIT;
 	struct finding tmp;
 	sqlite3_stmt *st;
@@ -362,6 +385,8 @@ int store_load_run(struct store *s, const char *id_or_prefix, struct run_record 
 		rc = load_part(s, pk, PART_METRICS, &r);
 	if (rc == 0)
 		rc = load_part(s, pk, PART_FINDINGS, &r);
+	for (enum part p = PART_VERDICTS; rc == 0 && p <= PART_UNMEASURED; p++)
+		rc = load_part(s, pk, p, &r);
 	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
 	free(id);
 	if (rc < 0) {

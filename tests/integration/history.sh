@@ -54,8 +54,13 @@ check "text: environment" grep -Eq '^  kernel +6.6.30-rk3588$' "$WORK/out"
 check "text: metric with spread" grep -Eq '^2-2 +disk +seq-write 1M +mb_s +52.10 ±0.50 ' "$WORK/out"
 check "text: findings as blocks" grep -q '^  warn  2-2: mass storage runs on usb-storage' "$WORK/out"
 expect_status 0 "show json" u show 2026113 -F json
+# the fixtures predate verdicts, notes, unmeasured devices and a finding's
+# "about" (issue 14): a record shows them, empty for such a run
+NEW_PARTS='del(.verdicts, .notes, .unmeasured) | .findings |= map(del(.about))'
 check "show json is the run as exported" \
-	test "$(jq -S . "$WORK/out")" = "$(jq -S '.runs[0]' "$FIXTURES/runs-a.json")"
+	test "$(jq -S "$NEW_PARTS" "$WORK/out")" = "$(jq -S '.runs[0]' "$FIXTURES/runs-a.json")"
+jq_check "$WORK/out" '.verdicts == [] and .notes == [] and .unmeasured == [] and all(.findings[]; .about == null)' \
+	"show json: a run from before verdicts has none, nor notes, nor unmeasured devices"
 expect_status 0 "show csv" u show "$A" -F csv
 check "csv is the metrics" grep -q '^device_key,test,name,metric,value,stdev,min,max,unit,repeats,higher_is_better$' "$WORK/out"
 check "csv: 6 metrics" test "$(wc -l <"$WORK/out")" = 7
@@ -112,7 +117,7 @@ expect_status 0 "export all" u export -o "$WORK/all.json"
 jq_check "$WORK/all.json" ".usbperf_export == 1 and [.runs[].id] == [\"$A\", \"$B1\", \"$B2\"]" \
 	"export: every run, oldest first"
 check "export: the runs as written in the fixtures" \
-	test "$(jq -S '.runs' "$WORK/all.json")" = "$(jq -S -s '[.[].runs[]]' "$FIXTURES/runs-a.json" "$FIXTURES/runs-b.json")"
+	test "$(jq -S ".runs | map($NEW_PARTS)" "$WORK/all.json")" = "$(jq -S -s '[.[].runs[]]' "$FIXTURES/runs-a.json" "$FIXTURES/runs-b.json")"
 expect_status 0 "import into a fresh database" "$USBPERF" import "$WORK/all.json" --db "$WORK/fresh.db"
 expect_status 0 "export the fresh one" "$USBPERF" export --db "$WORK/fresh.db" -o "$WORK/again.json"
 check "round trip: identical documents" cmp -s "$WORK/all.json" "$WORK/again.json"
@@ -203,6 +208,47 @@ done
 expect_status 0 "history --check at the end" "$USBPERF" history --check --db "$K" -F json
 jq_check "$WORK/out" ".database.ok and .database.runs == 300 * $round and .database.metrics == 45000 * $round" \
 	"all rounds complete: $round x 300 runs"
+
+# ---- an upgrade from a version 2 history (before verdicts, notes, unmeasured devices) ----
+if command -v sqlite3 >/dev/null; then
+	V2="$WORK/v2.db"
+	for f in runs-a runs-b; do
+		"$USBPERF" import "$FIXTURES/$f.json" --db "$V2" >/dev/null || bad "import $f into the v2 database"
+	done
+	sqlite3 "$V2" "DROP TABLE verdicts; DROP TABLE notes; DROP TABLE unmeasured;
+		ALTER TABLE findings DROP COLUMN about;
+		DELETE FROM migrations WHERE version >= 3; PRAGMA user_version = 2;" ||
+		bad "make a version 2 history"
+	expect_status 0 "v2: show reads it as it is" "$USBPERF" show "$A" --db "$V2" -F json
+	jq_check "$WORK/out" '.verdicts == [] and .notes == [] and (.metrics | length) == 6' \
+		"v2: the run, with no verdicts or notes"
+	check "v2: read without writing" test "$(sqlite3 "$V2" 'PRAGMA user_version')" = 2
+	# a run with a verdict, a note and a device found but not measured
+	jq '.runs[0] | .id = "20261206T000000Z-0001" | .started_at = "2026-12-06T00:00:00Z" |
+		.verdicts = [{"device_key": "2-2", "limiter": "medium", "evidence": "seq-read 1M 182.4 MB/s is 38 % of super-speed bulk'"'"'s 484.8 MB/s ceiling: the bus has headroom", "share_pct": 37.6}] |
+		.notes = [{"text": "passes lasted under 0.5 s (shortest 30 ms)"}] |
+		.unmeasured = [{"key": "2-3", "kind": "usb-net", "name": "eth1", "why": "a network interface: measured only with --peer HOST"}] |
+		.findings[0].about = "2-2"' "$FIXTURES/runs-a.json" >"$WORK/verdict-run.json"
+	expect_status 0 "v2: import a run with a verdict upgrades the history" \
+		"$USBPERF" import "$WORK/verdict-run.json" --db "$V2"
+	check "v2: now the current schema" test "$(sqlite3 "$V2" 'PRAGMA user_version')" = \
+		"$(sqlite3 "$DB" 'PRAGMA user_version')"
+	expect_status 0 "v2: the old run still shows" "$USBPERF" show "$A" --db "$V2"
+	check "v2: its findings as before, no verdict made up" sh -c \
+		"grep -q '^  warn  sda: small request size' '$WORK/out' && ! grep -q '^verdict' '$WORK/out'"
+	expect_status 0 "v2: show the new run" "$USBPERF" show last --db "$V2"
+	check "show: the verdict is the first line" \
+		test "$(head -2 "$WORK/out")" = "$(printf 'verdict: what limits each device\n  2-2  medium: seq-read 1M 182.4 MB/s is 38 %% of super-speed bulk'"'"'s 484.8 MB/s ceiling: the bus has headroom')"
+	check "show: the findings under the device's verdict" \
+		sh -c "grep -A1 '^2-2 (verdict: medium)\$' '$WORK/out' | grep -q '^  warn  sda: small request size'"
+	check "show: the note" grep -qx 'note: passes lasted under 0.5 s (shortest 30 ms)' "$WORK/out"
+	check "show: the device found, not measured, and why" \
+		grep -Eq '^2-3 +usb-net +eth1 .*a network interface: measured only with --peer HOST$' "$WORK/out"
+	expect_status 0 "v2: export the new run" "$USBPERF" export "20261206T000000Z-0001" --db "$V2" -o "$WORK/v2-export.json"
+	check "v2: the export keeps verdict, note and unmeasured device" \
+		test "$(jq -S '.runs[0] | .verdicts, .notes, (.unmeasured | map(with_entries(select(.value != null))))' "$WORK/v2-export.json")" = \
+		"$(jq -S '.verdicts, .notes, .unmeasured' "$WORK/verdict-run.json")"
+fi
 
 # ---- and --check tells a damaged file ----
 cp "$K" "$WORK/damaged.db"

@@ -107,6 +107,11 @@ ceilings:q("svg .ceillabel").map(function(t){return t.textContent;}),
 figures:q("table.figures").map(function(t){return t.textContent;}).join(" "),
 worse:q("table.compare tr.v-worse").length,
 glance:q("table.glance tr").slice(1).map(function(t){return t.textContent;}),
+verdicts:q("#summary li.verdict").map(function(t){return t.textContent;}),
+verdictFirst:q("#summary h2 + ul.verdicts").length==1,
+notes:q("#summary li.note").map(function(t){return t.textContent;}),
+groups:q("#findings .fgroup").map(function(g){return g.getAttribute("data-group");}),
+unmeasured:q("#topology .unmeasured").map(function(t){return t.textContent;}),
 overflow:document.documentElement.scrollWidth>window.innerWidth,width:window.innerWidth};
 parent.postMessage(btoa(unescape(encodeURIComponent(JSON.stringify(r)))),"*");});
 </script>'
@@ -155,6 +160,34 @@ shown=$(awk -v v="$read1m" 'BEGIN { a = v < 0 ? -v : v
 	printf "%.*f", (a >= 1000 ? 0 : a >= 100 ? 1 : a >= 1 ? 2 : 3), v }')
 jq_check "$WORK/preal.json" ".figures | test(\"(^|[^0-9])${shown//./\\\\.}([^0-9]|\$)\")" \
 	"real run: its seq-read 1M ($read1m MB/s) in the figures"
+
+# the verdict per device in "At a glance", first; the notes; findings grouped (issue 14.1, 14.5)
+jq -r '.verdicts[] | "\(.device_key) \(.limiter): \(.evidence)"' "$WORK/run.json" >"$WORK/verdicts.txt"
+check "real run: run -F json has a verdict per device" \
+	test "$(wc -l <"$WORK/verdicts.txt")" = "$(jq '.devices | length' "$WORK/run.json")"
+jq_check "$WORK/preal.json" ".verdictFirst and (.verdicts | length) == $(wc -l <"$WORK/verdicts.txt")" \
+	"real run: at a glance opens with one verdict line per device"
+jq_check "$WORK/preal.json" "[.verdicts[] | gsub(\"\\\\s+\"; \" \")] == $(jq -R . "$WORK/verdicts.txt" | jq -s .)" \
+	"real run: each line the device, its limiter and the figure that shows it"
+jq_check "$WORK/preal.json" ".notes == $(jq '[.notes[] | "note: \(.text)"]' "$WORK/run.json")" \
+	"real run: the run's notes at a glance ($(jq '.notes | length' "$WORK/run.json"))"
+jq_check "$WORK/preal.json" '.groups | length > 0 and (map(. == "device") | index(true)) == 0' \
+	"real run: findings grouped, a device's first"
+# a device found and not measured, and a note, in a run file: the topology shows it with why
+jq '.unmeasured = [{"key": "1-2", "kind": "usb-net", "name": "eth1", "vid_pid": "0b95:1790",
+	"why": "a network interface: measured only with --peer HOST"}] |
+	.notes += [{"text": "eth1 (USB 1-2) is a network interface: not measured without --peer"}]' \
+	"$WORK/run.json" >"$WORK/run-unmeasured.json"
+expect_status 0 "report of a run with a device not measured" "$USBPERF" report \
+	"$WORK/run-unmeasured.json" --html "$WORK/unmeasured.html"
+probe "$WORK/unmeasured.html" 1000 "$WORK/pun.json"
+jq_check "$WORK/pun.json" '.unmeasured == ["1-2  eth1 0b95:1790 not measured: a network interface: measured only with --peer HOST"]' \
+	"topology: the device found and not measured, with why"
+jq_check "$WORK/pun.json" '.notes[-1] == "note: eth1 (USB 1-2) is a network interface: not measured without --peer"' \
+	"at a glance: the note"
+probe "$WORK/unmeasured.html" 390 "$WORK/pun-phone.json"
+jq_check "$WORK/pun-phone.json" '.width == 390 and .overflow == false and (.verdicts | length) > 0' \
+	"phone (390 px): verdicts and notes do not make the page scroll sideways"
 
 # ---- artefacts: what a person would look at ----
 browse 1000 --screenshot="$ARTEFACTS/report-desktop.png" --window-size=1000,2600 "file://$H" >/dev/null

@@ -102,4 +102,30 @@ check "no test file left on the filesystem" test -z "$(ls -A "$WORK/mnt" | grep 
 umount "$WORK/mnt" && MOUNTS=()
 expect_status 0 "run on a raw block device" "$USBPERF" run "$LOOP" --size 16M --time 0.3 --no-save -F json -q
 jq_check "$WORK/out" '.plan[0].read_only and all(.results[]; .op == "read") and (.results | length) == 5' "raw device: reads only"
+
+# the verdict first (issue 14.1); it, the findings under it and the notes kept with the run (14.5)
+LIMITERS='(bus|medium|host CPU|host controller|hub|page cache|emulation|not determined)'
+expect_status 0 "run on the loop device, as text" "$USBPERF" run "$LOOP" --size 16M --time 0.3 --db "$DB" -q
+cp "$WORK/out" "$WORK/loop.txt"
+check "run: the verdict is the first thing printed" test "$(head -1 "$WORK/loop.txt")" = "verdict: what limits each device"
+check "run: one line for the device: its limiter and the figure that shows it" \
+	grep -Eq "^  $LOOP  $LIMITERS: seq-read [0-9]+[KM] [0-9]+\.[0-9] MB/s" <(sed -n 2p "$WORK/loop.txt")
+check "run: its findings grouped under it" grep -qx "$LOOP (verdict: [a-zA-Z ]*)" "$WORK/loop.txt"
+grep '^note: ' "$WORK/loop.txt" >"$WORK/loop-notes.txt"
+check "run: notes printed (passes under 0.5 s with --time 0.3)" \
+	grep -q "^note: $LOOP: .* lasted under 0.5 s" "$WORK/loop-notes.txt"
+expect_status 0 "show the loop run" "$USBPERF" show last --db "$DB"
+check "show: the same verdict, first" test "$(head -2 "$WORK/out")" = "$(head -2 "$WORK/loop.txt")"
+grouped() { sed -n '/^findings, by device$/,/^$/p' "$1"; }
+check "show: the same findings, grouped" \
+	test -n "$(grouped "$WORK/out")" -a "$(grouped "$WORK/out")" = "$(grouped "$WORK/loop.txt")"
+check "show: the same notes" test "$(grep '^note: ' "$WORK/out")" = "$(cat "$WORK/loop-notes.txt")"
+expect_status 0 "report of the loop run" "$USBPERF" report last --db "$DB"
+check "report: the verdict before the devices" \
+	test "$(grep -n -m1 '^verdict: what limits each device$' "$WORK/out" | cut -d: -f1)" -lt "$(grep -n -m1 "^$LOOP " "$WORK/out" | cut -d: -f1)"
+check "report: the device's verdict line" grep -Fqx "$(sed -n 2p "$WORK/loop.txt")" "$WORK/out"
+check "report: the notes" sh -c "sed 's/^/  /' '$WORK/loop-notes.txt' | grep -Fxf - '$WORK/out' | grep -q ."
+expect_status 0 "show the loop run as JSON" "$USBPERF" show last --db "$DB" -F json
+jq_check "$WORK/out" "(.verdicts | length) == 1 and .verdicts[0].device_key == \"$LOOP\" and (.verdicts[0].limiter | test(\"^$LIMITERS\$\")) and (.notes | length) >= 1" \
+	"show -F json: the verdict and the notes"
 finish

@@ -73,6 +73,27 @@ static inline void sample_run(struct run_record *r, const char *id, const char *
 		    "mass storage runs on usb-storage", "interface 2-1:1.0 offers UAS", "load uas");
 	finding_add(&r->findings, FINDING_INFO, "cpu.governor", "policy0", "governor is ondemand",
 		    NULL, NULL);
+	finding_set_about(&r->findings.v[0], "2-1");
+
+	{
+		struct run_verdict *v = run_record_add_verdict(r);
+		struct run_unmeasured *u;
+
+		v->device_key = sample_dup("2-1");
+		v->limiter = sample_dup(RUN_LIMITER_BUS);
+		v->evidence = sample_dup("seq-read 1M 33.3 MB/s is 79 % of high-speed bulk's "
+					 "53.2 MB/s ceiling");
+		v->share_pct = 100.0 / 3.0;
+		v = run_record_add_verdict(r);
+		v->device_key = sample_dup("host");
+		v->limiter = sample_dup(RUN_LIMITER_UNKNOWN); /* share unknown */
+		run_record_add_note(r, "passes lasted under 0.5 s (shortest 30 ms)");
+		u = run_record_add_unmeasured(r);
+		u->key = sample_dup("2-2");
+		u->kind = sample_dup("usb-net");
+		u->name = sample_dup("eth1");
+		u->why = sample_dup("a network interface: measured with --peer HOST");
+	}
 }
 
 static inline bool sample_str_eq(const char *a, const char *b)
@@ -123,8 +144,18 @@ static inline bool sample_runs_eq(const struct run_record *a, const struct run_r
 	    !sample_fields_eq(&run_env_desc, &a->env, &b->env))
 		return false;
 	if (a->ndevices != b->ndevices || a->nmetrics != b->nmetrics ||
-	    a->findings.n != b->findings.n)
+	    a->findings.n != b->findings.n || a->nverdicts != b->nverdicts ||
+	    a->nnotes != b->nnotes || a->nunmeasured != b->nunmeasured)
 		return false;
+	for (size_t i = 0; i < a->nverdicts; i++)
+		if (!sample_fields_eq(&run_verdict_desc, &a->verdicts[i], &b->verdicts[i]))
+			return false;
+	for (size_t i = 0; i < a->nnotes; i++)
+		if (!sample_fields_eq(&run_note_desc, &a->notes[i], &b->notes[i]))
+			return false;
+	for (size_t i = 0; i < a->nunmeasured; i++)
+		if (!sample_fields_eq(&run_unmeasured_desc, &a->unmeasured[i], &b->unmeasured[i]))
+			return false;
 	for (size_t i = 0; i < a->ndevices; i++)
 		if (!sample_fields_eq(&run_device_desc, &a->devices[i], &b->devices[i]))
 			return false;

@@ -3,6 +3,7 @@
 #include "unit.h"
 #include "core/run/run.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,9 +138,187 @@ static void test_small_block_advice(void **state)
 	release(&r);
 }
 
+/* ---- verdicts, on sample records ---- */
+
+struct vcase {
+	const char *what;
+	const char *speed, *capable, *via, *controller;
+	double ceiling, read_mb_s, cpu;
+	const char *page_cache; /* a run.page_cache finding's evidence, or NULL */
+	const char *limiter, *evidence;
+};
+
+static void sample_device(struct run_record *r, const struct vcase *c)
+{
+	struct run_device *d;
+	struct run_metric *m;
+
+	memset(r, 0, sizeof(*r));
+	r->id = strdup("20261201T000000Z-000001");
+	d = run_record_add_device(r);
+	d->key = strdup("2-1");
+	d->kind = strdup("usb-storage");
+	d->port_path = strdup("2-1");
+	d->speed = c->speed ? strdup(c->speed) : NULL;
+	d->capable_speed = c->capable ? strdup(c->capable) : NULL;
+	d->via = c->via ? strdup(c->via) : NULL;
+	d->controller = c->controller ? strdup(c->controller) : NULL;
+	d->ceiling_mb_s = c->ceiling;
+	m = run_record_add_metric(r, "2-1", "disk", "seq-read 64K", "mb_s", "MB/s", true);
+	m->value = c->read_mb_s / 2;
+	m = run_record_add_metric(r, "2-1", "disk", "seq-read 1M", "mb_s", "MB/s", true);
+	m->value = c->read_mb_s;
+	m = run_record_add_metric(r, "2-1", "disk", "seq-read 1M", "self_cpu_pct", "%", false);
+	m->value = c->cpu;
+	m = run_record_add_metric(r, "2-1", "disk", "seq-write 1M", "mb_s", "MB/s", true);
+	m->value = c->read_mb_s * 3; /* writes never carry the verdict when reads exist */
+	if (c->page_cache)
+		finding_add(&r->findings, FINDING_WARN, "run.page_cache", "2-1",
+			    "figures partly from the page cache", c->page_cache, NULL);
+}
+
+static void test_verdicts(void **state)
+{
+	static const struct vcase cases[] = {
+		{"bus: 79 % of high speed", "high", "high", NULL, "xhci_hcd 0000:00:14.0", 53.248, 41.9, 20, NULL,
+		 "bus", "seq-read 1M 41.9 MB/s is 79 % of high-speed bulk's 53.2 MB/s ceiling"},
+		{"bus, and the device could go faster", "high", "super", NULL, "xhci_hcd 0000:00:14.0", 53.248, 45, 20, NULL,
+		 "bus", "is 85 % of high-speed bulk's 53.2 MB/s ceiling; the device can do super: a faster port and cable would raise it"},
+		{"hub: a high-speed hub above a SuperSpeed device", "high", "super", "2-1 05e3:0610 high", "xhci_hcd 0000:00:14.0", 53.248, 45, 20, NULL,
+		 "hub", "the device can do super, the hub above it (2-1 05e3:0610 high) links slower"},
+		{"host controller: EHCI under a SuperSpeed device", "high", "super", NULL, "ehci-pci 0000:00:1d.0", 53.248, 45, 20, NULL,
+		 "host controller", "its controller (ehci-pci 0000:00:1d.0) is USB 2.0 only"},
+		{"medium: 21 % of SuperSpeed", "super", "super", NULL, "xhci_hcd 0000:00:14.0", 484.848, 100, 20, NULL,
+		 "medium", "seq-read 1M 100.0 MB/s is 21 % of super-speed bulk's 484.8 MB/s ceiling: the bus has headroom"},
+		{"host CPU: a core at 97 %", "super", "super", NULL, "xhci_hcd 0000:00:14.0", 484.848, 300, 97, NULL,
+		 "host CPU", "seq-read 1M 300.0 MB/s with usbperf at 97 % of a core"},
+		{"emulation: 19496 % of full speed", "full", "full", NULL, "xhci_hcd 0000:00:14.0", 1.216, 237.07, 20, NULL,
+		 "emulation", "is 19496 % of full-speed bulk's 1.2 MB/s ceiling: not the bus's figure"},
+		{"page cache: the best read was cached", "full", "full", NULL, "xhci_hcd 0000:00:14.0", 1.216, 237.07, 20,
+		 "seq-read 1M: 80% of the region in the page cache before the pass (mincore)",
+		 "page cache", "seq-read 1M 237.1 MB/s came partly from the page cache"},
+		{"page cache of another pass: not this verdict", "high", "high", NULL, NULL, 53.248, 41.9, 20,
+		 "seq-read 4K: 80% of the region in the page cache before the pass (mincore)", "bus", "79 %"},
+		{"not determined: 60 %, neither near nor far", "high", "high", NULL, NULL, 53.248, 32, 20, NULL,
+		 "not determined", "is 60 % of high-speed bulk's 53.2 MB/s ceiling: neither near the ceiling nor far below it"},
+		{"not determined: off USB", NULL, NULL, NULL, NULL, NAN, 2545.8, 12, NULL,
+		 "not determined", "seq-read 1M 2545.8 MB/s: no link ceiling to hold it against (not on USB)"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct run_record r;
+
+		sample_device(&r, &cases[i]);
+		run_verdicts(&r);
+		assert_int_equal(r.nverdicts, 1);
+		assert_string_equal(r.verdicts[0].device_key, "2-1");
+		if (strcmp(r.verdicts[0].limiter, cases[i].limiter) ||
+		    !strstr(r.verdicts[0].evidence, cases[i].evidence))
+			fail_msg("%s: got '%s: %s'", cases[i].what, r.verdicts[0].limiter,
+				 r.verdicts[0].evidence);
+		if (!isnan(cases[i].ceiling))
+			assert_true(fabs(r.verdicts[0].share_pct -
+					 100 * cases[i].read_mb_s / cases[i].ceiling) < 1e-9);
+		else
+			assert_true(isnan(r.verdicts[0].share_pct));
+		run_record_release(&r);
+	}
+}
+
+/* a device with no figure, and a network device, both get a verdict */
+static void test_verdict_without_figures(void **state)
+{
+	struct run_record r;
+	struct run_metric *m;
+	struct run_device *d;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	d = run_record_add_device(&r);
+	d->key = strdup("host");
+	d = run_record_add_device(&r);
+	d->key = strdup("3-1");
+	d->speed = strdup("high");
+	d->ceiling_mb_s = 53.248;
+	m = run_record_add_metric(&r, "3-1", "net", "tcp send", "mbit_s", "Mbit/s", true);
+	m->value = 100;
+	run_verdicts(&r);
+	assert_int_equal(r.nverdicts, 2);
+	assert_string_equal(r.verdicts[0].limiter, "not determined");
+	assert_string_equal(r.verdicts[0].evidence, "no throughput figure was measured");
+	assert_string_equal(r.verdicts[1].limiter, "not determined");
+	assert_non_null(strstr(r.verdicts[1].evidence, "tcp send 100.0 Mbit/s (12.5 MB/s) is 23 % of "
+							"high-speed bulk's 53.2 MB/s ceiling: far below"));
+	run_record_release(&r);
+}
+
+/*
+ * Findings by device, the one that states the verdict first; the CPU's for
+ * every device after; what bears on no figure (usbfs_memory_mb without a
+ * libusb test, a device that was not measured) last.
+ */
+static void test_findings_order(void **state)
+{
+	static const struct vcase bus = {"", "high", "super", NULL, "xhci_hcd 0000:00:14.0", 53.248, 45, 20, NULL, "", ""};
+	static const char *const want[][2] = {
+		{"usb.speed_below_capability", "2-1"},
+		{"usb.storage_without_uas", "2-1"},
+		{"run.small_blocks", "2-1"},
+		{"cpu.governor", "*"},
+		{"usb.autosuspend", NULL},
+		{"usbcore.usbfs_memory_mb", NULL},
+	};
+	struct run_record r;
+
+	(void)state;
+	sample_device(&r, &bus);
+	finding_add(&r.findings, FINDING_WARN, "usbcore.usbfs_memory_mb", "usbcore", "m", NULL, NULL);
+	finding_add(&r.findings, FINDING_INFO, "run.small_blocks", "2-1", "m", NULL, NULL);
+	finding_add(&r.findings, FINDING_WARN, "cpu.governor", "policy0", "m", NULL, NULL);
+	finding_add(&r.findings, FINDING_WARN, "usb.autosuspend", "1-4", "m", NULL, NULL);
+	finding_add(&r.findings, FINDING_WARN, "usb.storage_without_uas", "2-1", "m", NULL, NULL);
+	finding_add(&r.findings, FINDING_WARN, "usb.speed_below_capability", "2-1", "m", NULL, NULL);
+	run_verdicts(&r);
+	run_findings_order(&r, NULL);
+	assert_int_equal(r.findings.n, ARRAY_SIZE(want));
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		const struct finding *f = &r.findings.v[i];
+
+		if (strcmp(f->id, want[i][0]) || (want[i][1] ? !f->about || strcmp(f->about, want[i][1]) : f->about != NULL))
+			fail_msg("[%zu]: want %s about %s, got %s about %s", i, want[i][0],
+				 want[i][1] ? want[i][1] : "(none)", f->id, f->about ? f->about : "(none)");
+	}
+	run_record_release(&r);
+}
+
+/* a hub above the device: its findings are the device's */
+static void test_findings_about_hub(void **state)
+{
+	static const struct vcase c = {"", "high", "high", NULL, NULL, 53.248, 45, 20, NULL, "", ""};
+	struct run_record r;
+
+	(void)state;
+	sample_device(&r, &c);
+	free(r.devices[0].port_path);
+	r.devices[0].port_path = strdup("2-1.4");
+	finding_add(&r.findings, FINDING_WARN, "usb.speed_below_capability", "2-1", "m", NULL, NULL);
+	finding_add(&r.findings, FINDING_WARN, "usb.storage_bot", "2-1.4:1.0", "m", NULL, NULL);
+	finding_add(&r.findings, FINDING_WARN, "usb.autosuspend", "2-1.5", "m", NULL, NULL);
+	run_findings_order(&r, NULL);
+	assert_string_equal(r.findings.v[0].about, "2-1");
+	assert_string_equal(r.findings.v[1].about, "2-1");
+	assert_null(r.findings.v[2].about);
+	run_record_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_verdict_without_figures),
+		cmocka_unit_test(test_findings_order),
+		cmocka_unit_test(test_findings_about_hub),
 		cmocka_unit_test(test_findings),
 		cmocka_unit_test(test_small_block_advice),
 		cmocka_unit_test(test_page_cache),

@@ -302,6 +302,66 @@ static void test_validate(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * Verdicts, notes and unmeasured devices: absent in an older file (none),
+ * read from run -F json's report, refused when incomplete.
+ */
+static void test_later_parts(void **state)
+{
+	static const char *const report =
+		"{\"usbperf\":\"0.1.0\",\"command\":\"run\",\"verdicts\":[{\"device_key\":"
+		"\"2-1\",\"limiter\":\"bus\",\"evidence\":\"seq-read 1M 41.9 MB/s is 79 % of "
+		"high-speed bulk's 53.2 MB/s ceiling\",\"share_pct\":78.7}],\"run\":{\"id\":\"r2\","
+		"\"started_at\":\"2026-11-30T05:12:00Z\",\"duration_s\":1},\"plan\":[],"
+		"\"results\":[],\"devices\":[{\"key\":\"2-1\"}],\"unmeasured\":[{\"key\":\"2-2\","
+		"\"kind\":\"usb-net\",\"name\":\"eth1\",\"why\":\"needs --peer\"}],\"metrics\":[],"
+		"\"findings\":[{\"severity\":\"info\",\"id\":\"run.bus_bound\",\"subject\":\"2-1\","
+		"\"message\":\"bus-bound\",\"about\":\"2-1\"}],\"notes\":[{\"text\":\"passes "
+		"lasted under 0.5 s\"}],\"warnings\":[\"passes lasted under 0.5 s\"]}";
+	static const char *const old =
+		"{\"id\":\"r1\",\"started_at\":\"2026-11-30T05:12:00Z\",\"env\":{},"
+		"\"devices\":[],\"metrics\":[],\"findings\":[]}";
+	struct strbuf doc = STRBUF_INIT, err = STRBUF_INIT;
+	struct run_record *v;
+	size_t n;
+
+	(void)state;
+	if (run_document_parse(report, strlen(report), &v, &n, &err) != 0)
+		fail_msg("run report refused: %s", err.buf);
+	assert_int_equal(v[0].nverdicts, 1);
+	assert_string_equal(v[0].verdicts[0].limiter, "bus");
+	assert_true(v[0].verdicts[0].share_pct == 78.7);
+	assert_int_equal(v[0].nnotes, 1);
+	assert_string_equal(v[0].notes[0].text, "passes lasted under 0.5 s");
+	assert_int_equal(v[0].nunmeasured, 1);
+	assert_string_equal(v[0].unmeasured[0].why, "needs --peer");
+	assert_string_equal(v[0].findings.v[0].about, "2-1");
+	run_records_free(v, n);
+
+	assert_int_equal(run_document_parse(old, strlen(old), &v, &n, &err), 0);
+	assert_int_equal(v[0].nverdicts + v[0].nnotes + v[0].nunmeasured, 0);
+	run_records_free(v, n);
+
+	/* a verdict needs its limiter, an unmeasured device its why */
+	strbuf_adds(&doc, report);
+	memcpy(strstr(doc.buf, "\"limiter\""), "\"limitex\"", 9);
+	assert_int_equal(run_document_parse(doc.buf, doc.len, &v, &n, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "verdicts[0]: unknown key 'limitex'"));
+	strbuf_reset(&doc);
+	strbuf_reset(&err);
+	strbuf_adds(&doc, report);
+	memcpy(strstr(doc.buf, "\"needs --peer\""), "null          ", 14);
+	assert_int_equal(run_document_parse(doc.buf, doc.len, &v, &n, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "unmeasured[0]: 'key' and 'why' are needed"));
+	strbuf_reset(&doc);
+	strbuf_reset(&err);
+	strbuf_adds(&doc, report);
+	memcpy(strstr(doc.buf, "\"notes\":["), "\"notes\":7", 9);
+	assert_int_equal(run_document_parse(doc.buf, doc.len, &v, &n, &err), -EINVAL);
+	strbuf_release(&doc);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_negative_zero),
 		cmocka_unit_test(test_from_json_untouched),
 		cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_later_parts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

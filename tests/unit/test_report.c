@@ -2,6 +2,7 @@
 /* core/report/model and the renderers it feeds: sweeps, matching, bars, the HTML tree. */
 #include "unit.h"
 #include "core/report/model.h"
+#include "core/run/run.h"
 #include "render/html.h"
 #include "render/spark.h"
 #include "render/svg.h"
@@ -306,12 +307,105 @@ static void test_html(void **state)
 	run_record_release(&r[1]);
 }
 
+/*
+ * The verdict first in both reports, findings grouped under it, those about
+ * no measured figure last; notes; the device found and not measured placed
+ * in the topology with why.
+ */
+static void test_verdicts(void **state)
+{
+	struct run_record r[2];
+	struct report_model m;
+	struct strbuf sb = STRBUF_INIT;
+	struct html_input in = {.model = &m, .generated_at = "2026-11-30T08:00:00Z"};
+	struct run_unmeasured *u;
+	const char *v, *glance, *dev, *unrelated, *slow;
+
+	(void)state;
+	two_runs(r);
+	/* 1-1.4.1 at 85 % of high speed, capable of super, behind high-speed hubs */
+	for (size_t i = 0; i < r[1].nmetrics; i++)
+		if (!strcmp(r[1].metrics[i].name, "seq-read 1M"))
+			r[1].metrics[i].value = 45;
+	finding_add(&r[1].findings, FINDING_WARN, "usbcore.usbfs_memory_mb", "usbcore",
+		    "usbfs memory is 16 MB", NULL, NULL);
+	finding_add(&r[1].findings, FINDING_WARN, "usb.speed_below_capability", "1-1.4.1",
+		    "runs at high speed, capable of super", NULL, NULL);
+	run_verdicts(&r[1]);
+	run_findings_order(&r[1], NULL);
+	run_record_add_note(&r[1], "passes lasted under 0.5 s (shortest 30 ms)");
+	u = run_record_add_unmeasured(&r[1]);
+	u->key = dup("1-1.3");
+	u->kind = dup("usb-net");
+	u->name = dup("eth1");
+	u->why = dup("a network interface: measured only with --peer HOST");
+	assert_int_equal(report_model_build(&r[1], 1, &m), 0);
+
+	report_text(&sb, &m, NULL, false);
+	v = strstr(sb.buf,
+		   "verdict: what limits each device\n  1-1.4.1  hub: seq-read 1M 45.0 MB/s "
+		   "is 85 % of high-speed bulk's 53.2 MB/s ceiling; the device can do super, "
+		   "the hub above it (1-1 8087:0024 high) links slower\n");
+	dev = strstr(sb.buf, "\n1-1.4.1  Stick");
+	if (!v || !dev || v > dev)
+		fail_msg("no verdict before the devices in:\n%s", sb.buf);
+	slow = strstr(sb.buf, "  1-1.4.1 (verdict: hub)\n    warn  1-1.4.1: runs at high speed");
+	unrelated =
+	    strstr(sb.buf, "  not about this run's figures\n    warn  usbcore: usbfs memory");
+	if (!slow || !unrelated || unrelated < slow)
+		fail_msg("findings not grouped in:\n%s", sb.buf);
+	assert_non_null(strstr(sb.buf, "  note: passes lasted under 0.5 s (shortest 30 ms)\n"));
+	assert_non_null(
+	    strstr(sb.buf, "  1-1.3  eth1: a network interface: measured only with --peer HOST\n"));
+
+	strbuf_reset(&sb);
+	html_report(&sb, &in);
+	glance = strstr(sb.buf, "<section id=\"summary\">");
+	v = strstr(sb.buf,
+		   "<li class=\"verdict\" data-limiter=\"hub\"><a href=\"#device-1\">1-1.4.1</a> "
+		   "<b>hub</b>: seq-read 1M 45.0 MB/s is 85 % of high-speed bulk&#39;s");
+	if (!v)
+		v = strstr(
+		    sb.buf,
+		    "<li class=\"verdict\" data-limiter=\"hub\"><a href=\"#device-1\">1-1.4.1</a> "
+		    "<b>hub</b>: seq-read 1M 45.0 MB/s is 85 % of high-speed bulk");
+	assert_non_null(glance);
+	assert_non_null(v);
+	assert_true(glance < v && v < strstr(sb.buf, "<table class=\"glance\">"));
+	assert_non_null(
+	    strstr(sb.buf, "<li class=\"note\"><span class=\"mut\">note:</span> passes lasted"));
+	slow =
+	    strstr(sb.buf, "<div class=\"fgroup\" data-group=\"device\" data-device=\"1-1.4.1\">");
+	unrelated =
+	    strstr(sb.buf, "<div class=\"fgroup\" data-group=\"unrelated\"><h4>not about this "
+			   "run&#39;s figures</h4>");
+	if (!unrelated)
+		unrelated =
+		    strstr(sb.buf, "<div class=\"fgroup\" data-group=\"unrelated\"><h4>not about "
+				   "this run");
+	assert_non_null(slow);
+	assert_non_null(unrelated);
+	assert_true(slow < unrelated);
+	/* the unmeasured device in the tree, under its hub, with why */
+	assert_non_null(strstr(sb.buf,
+			       "<span class=\"unmeasured\"><b>1-1.3</b>  <code>eth1</code> "
+			       "<span class=\"mut\">not measured: a network interface: measured "
+			       "only with --peer HOST</span>"));
+	assert_int_equal(count(sb.buf, "<ul"), count(sb.buf, "</ul>"));
+	assert_int_equal(count(sb.buf, "<li>") + count(sb.buf, "<li "), count(sb.buf, "</li>"));
+	strbuf_release(&sb);
+	report_model_release(&m);
+	run_record_release(&r[0]);
+	run_record_release(&r[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sweep_name), cmocka_unit_test(test_model),
 		cmocka_unit_test(test_bars),	   cmocka_unit_test(test_sparkline),
 		cmocka_unit_test(test_escape),	   cmocka_unit_test(test_html),
+		cmocka_unit_test(test_verdicts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

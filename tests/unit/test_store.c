@@ -361,7 +361,8 @@ static void test_columns_follow_field_tables(void **state)
 	} t[] = {
 		{"runs", &run_info_desc},	{"runs", &run_env_desc},
 		{"devices", &run_device_desc},	{"metrics", &run_metric_desc},
-		{"findings", &finding_desc},
+		{"findings", &finding_desc},	{"verdicts", &run_verdict_desc},
+		{"notes", &run_note_desc},	{"unmeasured", &run_unmeasured_desc},
 	};
 	struct store *s = open_new("columns.db");
 
@@ -438,6 +439,55 @@ static void test_upgrade_from_v1(void **state)
 	run_record_release(&r);
 	/* and new runs, with every field, go in beside it */
 	save_sample(s, "new", "2026-11-30T05:12:00Z");
+	store_close(s);
+}
+
+/*
+ * A history of the second schema (before verdicts, notes and unmeasured
+ * devices) opens, upgrades, its runs read back with none of them, and a new
+ * run keeps all three.
+ */
+static void test_upgrade_from_v2(void **state)
+{
+	static const char run_v2[] =
+		"PRAGMA user_version = 2;"
+		"INSERT INTO migrations VALUES (1, '2026-11-01T00:00:00Z', '0.1.0');"
+		"INSERT INTO migrations VALUES (2, '2026-11-02T00:00:00Z', '0.1.0');"
+		"INSERT INTO runs (pk, id, started_at) VALUES (1, 'old', '2026-11-01T00:00:00Z');"
+		"INSERT INTO devices (run, seq, \"key\", speed, via) VALUES (1, 0, '2-1', 'high', "
+		"'2-1 05e3:0610 high');"
+		"INSERT INTO findings (run, seq, severity, subject, message, id) VALUES "
+		"(1, 0, 'warn', '2-1', 'slow', 'run.medium_bound');";
+	struct run_record r, want;
+	struct store *s;
+	sqlite3 *db;
+
+	(void)state;
+	assert_int_equal(sqlite3_open(path_in("v2.db"), &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, store_migrations[0].sql, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, store_migrations[1].sql, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, run_v2, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open(path_in("v2.db"), &s), 0);
+	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(store_load_run(s, "old", &r), 0);
+	assert_string_equal(r.devices[0].via, "2-1 05e3:0610 high");
+	assert_int_equal(r.findings.n, 1);
+	assert_null(r.findings.v[0].about); /* not known for old runs */
+	assert_int_equal(r.nverdicts, 0);
+	assert_int_equal(r.nnotes, 0);
+	assert_int_equal(r.nunmeasured, 0);
+	run_record_release(&r);
+	save_sample(s, "new", "2026-11-30T05:12:00Z");
+	assert_int_equal(store_load_run(s, "new", &r), 0);
+	sample_run(&want, "new", "2026-11-30T05:12:00Z");
+	assert_true(sample_runs_eq(&r, &want));
+	assert_string_equal(r.verdicts[0].limiter, "bus");
+	assert_string_equal(r.notes[0].text, "passes lasted under 0.5 s (shortest 30 ms)");
+	assert_string_equal(r.unmeasured[0].name, "eth1");
+	assert_string_equal(r.findings.v[0].about, "2-1");
+	run_record_release(&want);
+	run_record_release(&r);
 	store_close(s);
 }
 
@@ -712,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_baselines),
 		cmocka_unit_test(test_columns_follow_field_tables),
+		cmocka_unit_test(test_upgrade_from_v2),
 		cmocka_unit_test(test_migrations),
 		cmocka_unit_test(test_upgrade_from_v1),
 		cmocka_unit_test(test_concurrent_create),

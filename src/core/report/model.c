@@ -92,6 +92,7 @@ static struct rm_device *device_for(struct report_model *m, size_t run,
 		if (!strcmp(m->devices[i].identity, id) && !m->devices[i].dev[run]) {
 			free(id);
 			m->devices[i].dev[run] = d;
+			m->devices[i].verdict[run] = run_record_verdict(&m->runs[run], d->key);
 			return &m->devices[i];
 		}
 	}
@@ -105,6 +106,7 @@ static struct rm_device *device_for(struct report_model *m, size_t run,
 	memset(v, 0, sizeof(*v));
 	v->identity = id;
 	v->dev[run] = d;
+	v->verdict[run] = run_record_verdict(&m->runs[run], d->key);
 	v->first = d;
 	v->ceiling_mb_s = NAN;
 	return v;

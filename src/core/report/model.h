@@ -37,6 +37,7 @@ struct rm_device {
 	char *identity;					 /* run_device_identity() */
 	const struct run_device *dev[REPORT_MAX_RUNS];	 /* NULL: not in that run */
 	const struct run_device *first;			 /* the first run's that has it */
+	const struct run_verdict *verdict[REPORT_MAX_RUNS]; /* what limits it, NULL: none kept */
 	double ceiling_mb_s;				 /* NaN off USB */
 	const char *ceiling_how; /* "13 x 512 B per 125 us microframe", or NULL */
 	const struct usb_field_ref *ref; /* the published range of its class, or NULL */

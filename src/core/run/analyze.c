@@ -243,4 +243,6 @@ void run_analyze(struct run_result *res)
 	}
 	if (res->ncopy && res->ndisks == 2)
 		copy_limit(res);
+	run_verdicts(&res->rec);
+	run_findings_order(&res->rec, res->topo);
 }

@@ -17,6 +17,42 @@ struct run_device *run_record_add_device(struct run_record *r)
 	return d;
 }
 
+struct run_verdict *run_record_add_verdict(struct run_record *r)
+{
+	struct run_verdict *v;
+
+	r->verdicts = xgrow(r->verdicts, &r->nverdicts, sizeof(*r->verdicts));
+	v = &r->verdicts[r->nverdicts - 1];
+	v->share_pct = NAN;
+	return v;
+}
+
+void run_record_add_note(struct run_record *r, const char *text)
+{
+	char *t = xstrdup(text);
+
+	/* one line, as the record keeps strings: an error text may carry a newline */
+	for (char *p = t; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+	r->notes = xgrow(r->notes, &r->nnotes, sizeof(*r->notes));
+	r->notes[r->nnotes - 1].text = t;
+}
+
+struct run_unmeasured *run_record_add_unmeasured(struct run_record *r)
+{
+	r->unmeasured = xgrow(r->unmeasured, &r->nunmeasured, sizeof(*r->unmeasured));
+	return &r->unmeasured[r->nunmeasured - 1];
+}
+
+const struct run_verdict *run_record_verdict(const struct run_record *r, const char *device_key)
+{
+	for (size_t i = 0; device_key && i < r->nverdicts; i++)
+		if (r->verdicts[i].device_key && !strcmp(r->verdicts[i].device_key, device_key))
+			return &r->verdicts[i];
+	return NULL;
+}
+
 struct run_metric *run_record_add_metric(struct run_record *r, const char *device_key,
 					 const char *test, const char *name, const char *metric,
 					 const char *unit, bool higher_is_better)
@@ -73,6 +109,22 @@ void run_record_release(struct run_record *r)
 	}
 	free(r->metrics);
 	finding_list_release(&r->findings);
+	for (i = 0; i < r->nverdicts; i++) {
+		struct run_verdict *v = &r->verdicts[i];
+
+		free(v->device_key), free(v->limiter), free(v->evidence);
+	}
+	free(r->verdicts);
+	for (i = 0; i < r->nnotes; i++)
+		free(r->notes[i].text);
+	free(r->notes);
+	for (i = 0; i < r->nunmeasured; i++) {
+		struct run_unmeasured *u = &r->unmeasured[i];
+
+		free(u->key), free(u->kind), free(u->name), free(u->vid_pid), free(u->product);
+		free(u->speed), free(u->controller), free(u->via), free(u->why);
+	}
+	free(r->unmeasured);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -66,6 +66,46 @@ struct run_metric {
 	bool higher_is_better; /* for compare: MB/s up is good, latency up is bad */
 };
 
+/*
+ * What limits one measured device, in one line: the limiter (RUN_LIMITER_*)
+ * and the figure that shows it ("seq-read 1M 41.9 MB/s is 79 % of high-speed
+ * bulk's 53.2 MB/s ceiling"). The findings whose about is the device's key
+ * explain it further, in the order analyze put them.
+ */
+struct run_verdict {
+	char *device_key;
+	char *limiter;
+	char *evidence;
+	double share_pct; /* the figure's share of the link's ceiling, NaN without one */
+};
+
+#define RUN_LIMITER_BUS "bus"
+#define RUN_LIMITER_MEDIUM "medium"
+#define RUN_LIMITER_CPU "host CPU"
+#define RUN_LIMITER_CONTROLLER "host controller"
+#define RUN_LIMITER_HUB "hub"
+#define RUN_LIMITER_PAGE_CACHE "page cache"
+#define RUN_LIMITER_EMULATION "emulation"
+#define RUN_LIMITER_UNKNOWN "not determined"
+
+/* a caveat of the run: a pass too short, a device skipped and how to include it */
+struct run_note {
+	char *text;
+};
+
+/* a device the run found but did not measure, and why not */
+struct run_unmeasured {
+	char *key;  /* the USB path "2-1.3", or the target */
+	char *kind; /* "usb-net", "usb-storage", "usb" */
+	char *name; /* "eth1", "/dev/sdc", NULL */
+	char *vid_pid;
+	char *product;
+	char *speed;
+	char *controller; /* as run_device's */
+	char *via;	  /* as run_device's */
+	char *why;	  /* why it was not measured, and how to measure it */
+};
+
 struct run_record {
 	char *id;	  /* "20261130T051200Z-3f2a": sortable, unique */
 	char *started_at; /* ISO 8601 UTC */
@@ -77,11 +117,22 @@ struct run_record {
 	struct run_metric *metrics;
 	size_t nmetrics;
 	struct finding_list findings;
+	struct run_verdict *verdicts; /* one per measured device, in devices' order */
+	size_t nverdicts;
+	struct run_note *notes;
+	size_t nnotes;
+	struct run_unmeasured *unmeasured;
+	size_t nunmeasured;
 };
 
 void run_record_release(struct run_record *r);
 /* append (all strings copied); return the new element */
 struct run_device *run_record_add_device(struct run_record *r);
+struct run_verdict *run_record_add_verdict(struct run_record *r);
+void run_record_add_note(struct run_record *r, const char *text);
+struct run_unmeasured *run_record_add_unmeasured(struct run_record *r);
+/* the verdict of a device, NULL if it has none */
+const struct run_verdict *run_record_verdict(const struct run_record *r, const char *device_key);
 struct run_metric *run_record_add_metric(struct run_record *r, const char *device_key,
 					 const char *test, const char *name, const char *metric,
 					 const char *unit, bool higher_is_better);

@@ -57,6 +57,31 @@ static const struct field metric_fields[] = {
 	FIELD(M, higher_is_better, "higher_is_better", "higher is better", NULL, FT_BOOL, 0, 0),
 };
 #undef M
+
+static const struct field verdict_fields[] = {
+	S(struct run_verdict, device_key, "device_key", "device", T),
+	S(struct run_verdict, limiter, "limiter", "limited by", T),
+	S(struct run_verdict, evidence, "evidence", "evidence", T),
+	FIELD(struct run_verdict, share_pct, "share_pct", "of ceiling", "%", FT_DBL, 0, 0),
+};
+
+static const struct field note_fields[] = {
+	S(struct run_note, text, "text", "note", T),
+};
+
+#define U struct run_unmeasured
+static const struct field unmeasured_fields[] = {
+	S(U, key, "key", "device", T),
+	S(U, kind, "kind", "kind", T),
+	S(U, name, "name", "name", T),
+	S(U, vid_pid, "vid_pid", "VID:PID", T),
+	S(U, product, "product", "product", T),
+	S(U, speed, "speed", "speed", T),
+	S(U, controller, "controller", "controller", 0),
+	S(U, via, "via", "via hubs", 0),
+	S(U, why, "why", "why not measured", T),
+};
+#undef U
 #undef S
 #undef T
 
@@ -64,6 +89,9 @@ const struct record_desc run_info_desc = RECORD_DESC("run", info_fields);
 const struct record_desc run_env_desc = RECORD_DESC("run_env", env_fields);
 const struct record_desc run_device_desc = RECORD_DESC("run_device", device_fields);
 const struct record_desc run_metric_desc = RECORD_DESC("run_metric", metric_fields);
+const struct record_desc run_verdict_desc = RECORD_DESC("run_verdict", verdict_fields);
+const struct record_desc run_note_desc = RECORD_DESC("run_note", note_fields);
+const struct record_desc run_unmeasured_desc = RECORD_DESC("run_unmeasured", unmeasured_fields);
 
 void run_record_describe(const struct run_record *r, bool metrics_first, struct report *out)
 {
@@ -74,6 +102,8 @@ void run_record_describe(const struct run_record *r, bool metrics_first, struct 
 				 r->nmetrics, sizeof(*r->metrics));
 	report_add_table(out, "devices", "devices", &run_device_desc, r->devices, r->ndevices,
 			 sizeof(*r->devices));
+	report_add_table(out, "unmeasured", "found, not measured", &run_unmeasured_desc,
+			 r->unmeasured, r->nunmeasured, sizeof(*r->unmeasured));
 	if (!metrics_first)
 		report_add_table(out, "metrics", "metrics", &run_metric_desc, r->metrics,
 				 r->nmetrics, sizeof(*r->metrics));

@@ -16,6 +16,8 @@ extern const struct record_desc run_info_desc;
 extern const struct record_desc run_env_desc;
 extern const struct record_desc run_device_desc;
 extern const struct record_desc run_metric_desc;
+/* struct run_verdict, run_note, run_unmeasured */
+extern const struct record_desc run_verdict_desc, run_note_desc, run_unmeasured_desc;
 /* findings use finding_desc (core/findings.h) */
 
 /* Every field of rec unknown: NULL, NaN, U64_UNKNOWN, FIELD_INT_UNKNOWN, false. */

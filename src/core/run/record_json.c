@@ -3,6 +3,7 @@
 #include "core/run/record_json.h"
 #include "core/run/record_fields.h"
 #include "util/jsonin.h"
+#include "util/xalloc.h"
 #include "version.h"
 
 #include <errno.h>
@@ -91,6 +92,14 @@ int run_record_to_json(const struct run_record *r, struct json_object **ret)
 	json_object_object_add(o, "findings",
 			       array_to_json(&finding_desc, r->findings.v, r->findings.n,
 					     sizeof(*r->findings.v)));
+	json_object_object_add(
+	    o, "verdicts",
+	    array_to_json(&run_verdict_desc, r->verdicts, r->nverdicts, sizeof(*r->verdicts)));
+	json_object_object_add(
+	    o, "notes", array_to_json(&run_note_desc, r->notes, r->nnotes, sizeof(*r->notes)));
+	json_object_object_add(o, "unmeasured",
+			       array_to_json(&run_unmeasured_desc, r->unmeasured, r->nunmeasured,
+					     sizeof(*r->unmeasured)));
 	*ret = o;
 	return 0;
 }
@@ -262,6 +271,7 @@ static void finding_strings_free(struct finding *f)
 {
 	free((char *)f->severity);
 	free(f->id), free(f->subject), free(f->message), free(f->evidence), free(f->fix);
+	free(f->about);
 }
 
 /* read aside, then finding_add(): the list holds severity as a static string */
@@ -273,9 +283,11 @@ static int finding_from_json(struct json_object *o, struct finding_list *l, cons
 
 	if (ret == 0 && (!t.severity || (strcmp(t.severity, "info") && strcmp(t.severity, "warn"))))
 		ret = jsonin_error(err, where, "'severity' is not \"info\" or \"warn\"");
-	if (ret == 0)
+	if (ret == 0) {
 		finding_add(l, strcmp(t.severity, "warn") ? FINDING_INFO : FINDING_WARN, t.id,
 			    t.subject, t.message, t.evidence, t.fix);
+		finding_set_about(&l->v[l->n - 1], t.about);
+	}
 	finding_strings_free(&t);
 	return ret;
 }
@@ -293,9 +305,49 @@ static int findings_from_json(struct json_object *o, struct run_record *r, struc
 	return ret;
 }
 
+/*
+ * The parts a record gained later (verdicts, notes, unmeasured devices): an
+ * older file has none, so an absent array reads as empty.
+ */
+static int later_part_from_json(struct json_object *o, const char *key, const struct record_desc *d,
+				struct run_record *r, void *(*add)(struct run_record *),
+				struct strbuf *err)
+{
+	struct json_object *a = NULL;
+	char where[48];
+	int ret = 0;
+
+	if (!json_object_object_get_ex(o, key, NULL))
+		return 0;
+	ret = array_member(o, key, RUN_MAX_DEVICES + RUN_MAX_FINDINGS, &a, err);
+	for (size_t i = 0; ret == 0 && i < json_object_array_length(a); i++) {
+		snprintf(where, sizeof(where), "%s[%zu]", key, i);
+		ret =
+		    fields_from_json(json_object_array_get_idx(a, i), d, add(r), NULL, where, err);
+	}
+	return ret;
+}
+
+static void *add_verdict(struct run_record *r)
+{
+	return run_record_add_verdict(r);
+}
+
+static void *add_note(struct run_record *r)
+{
+	r->notes = xgrow(r->notes, &r->nnotes, sizeof(*r->notes));
+	return &r->notes[r->nnotes - 1];
+}
+
+static void *add_unmeasured(struct run_record *r)
+{
+	return run_record_add_unmeasured(r);
+}
+
 int run_record_from_json(struct json_object *o, struct run_record *ret, struct strbuf *err)
 {
-	static const char *const parts[] = {"env", "devices", "metrics", "findings", NULL};
+	static const char *const parts[] = {"env",	"devices", "metrics",	 "findings",
+					    "verdicts", "notes",   "unmeasured", NULL};
 	struct run_record r = {.findings = FINDING_LIST_INIT};
 	struct json_object *env;
 	int rc;
@@ -312,6 +364,13 @@ int run_record_from_json(struct json_object *o, struct run_record *ret, struct s
 		rc = metrics_from_json(o, &r, err);
 	if (rc == 0)
 		rc = findings_from_json(o, &r, err);
+	if (rc == 0)
+		rc = later_part_from_json(o, "verdicts", &run_verdict_desc, &r, add_verdict, err);
+	if (rc == 0)
+		rc = later_part_from_json(o, "notes", &run_note_desc, &r, add_note, err);
+	if (rc == 0)
+		rc = later_part_from_json(o, "unmeasured", &run_unmeasured_desc, &r, add_unmeasured,
+					  err);
 	if (rc == 0)
 		rc = run_record_validate(&r, err);
 	if (rc < 0) {
@@ -452,7 +511,8 @@ int run_export_parse(const char *buf, size_t len, struct run_record **ret, size_
 static int record_from_run_report(struct json_object *root, struct json_object **ret,
 				  struct strbuf *err)
 {
-	static const char *const parts[] = {"devices", "metrics", "findings"};
+	static const char *const parts[] = {"devices",	"metrics", "findings",
+					    "verdicts", "notes",   "unmeasured"};
 	struct json_object *info, *rec, *env, *v;
 
 	if (!json_object_object_get_ex(root, "run", &info) ||

@@ -193,6 +193,43 @@ static int findings_ok(const struct finding_list *l, struct strbuf *err)
 	return 0;
 }
 
+/* verdicts, notes and unmeasured devices: their strings, their counts, what each needs */
+static int later_parts_ok(const struct run_record *r, struct strbuf *err)
+{
+	char where[40];
+	int ret = 0;
+
+	if (r->nverdicts > RUN_MAX_DEVICES || r->nunmeasured > RUN_MAX_DEVICES ||
+	    r->nnotes > RUN_MAX_FINDINGS)
+		return jsonin_error(err, NULL,
+				    "more than %d verdicts or unmeasured devices, or %d "
+				    "notes",
+				    RUN_MAX_DEVICES, RUN_MAX_FINDINGS);
+	for (size_t i = 0; ret == 0 && i < r->nverdicts; i++) {
+		const struct run_verdict *v = &r->verdicts[i];
+
+		snprintf(where, sizeof(where), "verdicts[%zu]", i);
+		ret = strings_ok(&run_verdict_desc, v, where, err);
+		if (ret == 0 && (!v->device_key || !v->limiter))
+			ret = jsonin_error(err, where, "'device_key' and 'limiter' are needed");
+		if (ret == 0 && isinf(v->share_pct))
+			ret = jsonin_error(err, where, "'share_pct' is not a number");
+	}
+	for (size_t i = 0; ret == 0 && i < r->nnotes; i++) {
+		snprintf(where, sizeof(where), "notes[%zu]", i);
+		ret = strings_ok(&run_note_desc, &r->notes[i], where, err);
+		if (ret == 0 && !r->notes[i].text)
+			ret = jsonin_error(err, where, "'text' is needed");
+	}
+	for (size_t i = 0; ret == 0 && i < r->nunmeasured; i++) {
+		snprintf(where, sizeof(where), "unmeasured[%zu]", i);
+		ret = strings_ok(&run_unmeasured_desc, &r->unmeasured[i], where, err);
+		if (ret == 0 && (!r->unmeasured[i].key || !r->unmeasured[i].why))
+			ret = jsonin_error(err, where, "'key' and 'why' are needed");
+	}
+	return ret;
+}
+
 int run_record_validate(const struct run_record *r, struct strbuf *err)
 {
 	const char **keys = NULL;
@@ -211,5 +248,7 @@ int run_record_validate(const struct run_record *r, struct strbuf *err)
 		ret = metrics_unique(r, err);
 	if (ret == 0)
 		ret = findings_ok(&r->findings, err);
+	if (ret == 0)
+		ret = later_parts_ok(r, err);
 	return ret;
 }

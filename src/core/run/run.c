@@ -40,8 +40,36 @@ void run_note(struct run_result *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	r->notes = xgrow(r->notes, &r->nnotes, sizeof(*r->notes));
-	r->notes[r->nnotes - 1] = strbuf_detach(&sb);
+	run_record_add_note(&r->rec, sb.buf);
+	strbuf_release(&sb);
+}
+
+static const struct usb_device *usb_dev_at(const struct usb_topology *t, const char *path);
+static char *hubs_above(const struct usb_topology *t, const struct usb_device *u);
+static char *controller_of(const struct usb_topology *t, const struct usb_device *u);
+
+/* a device found and not measured: in the record with why, for the report's topology */
+static void unmeasured_add(struct run_result *r, const char *key, const char *kind,
+			   const char *name, const char *why)
+{
+	const struct usb_device *u = r->topo ? usb_dev_at(r->topo, key) : NULL;
+	struct run_unmeasured *m;
+
+	for (size_t i = 0; key && i < r->rec.nunmeasured; i++)
+		if (!strcmp(r->rec.unmeasured[i].key, key))
+			return; /* one entry a device: the first reason */
+	m = run_record_add_unmeasured(&r->rec);
+	m->key = xstrdup(key ? key : name);
+	m->kind = xstrdup(kind);
+	m->name = xstrdup(name);
+	m->why = xstrdup(why);
+	if (!u)
+		return;
+	m->vid_pid = xstrdup(u->vid_pid);
+	m->product = xstrdup(u->product);
+	m->speed = xstrdup(u->speed_name);
+	m->controller = controller_of(r->topo, u);
+	m->via = hubs_above(r->topo, u);
 }
 
 static void plan_add(struct run_result *r, const char *path, const char *key, const char *kind,
@@ -122,6 +150,9 @@ static void discover(const struct run_options *o, const struct usb_topology *t,
 			    "measures it against a usbperf or iperf3 server (usbperf net server, "
 			    "iperf3 -s) reached through it",
 			    n->name, n->device);
+			unmeasured_add(r, n->device, "usb-net", n->name,
+				       "a network interface: measured only with --peer HOST (a "
+				       "usbperf net server or iperf3 -s reached through it)");
 			continue;
 		}
 		strbuf_addf(&path, "net:%s via %s", o->peer, n->name);
@@ -273,6 +304,67 @@ static char *hubs_above(const struct usb_topology *t, const struct usb_device *u
 	return strbuf_detach(&sb);
 }
 
+/* "xhci_hcd 0000:00:14.0": the host controller of u's bus */
+static char *controller_of(const struct usb_topology *t, const struct usb_device *u)
+{
+	for (size_t j = 0; j < t->nctl; j++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (t->ctl[j].busnum != u->busnum)
+			continue;
+		strbuf_addf(&sb, "%s %s", t->ctl[j].driver ? t->ctl[j].driver : "-",
+			    t->ctl[j].name ? t->ctl[j].name : "-");
+		return strbuf_detach(&sb);
+	}
+	return NULL;
+}
+
+static bool measured(const struct run_record *rec, const char *path)
+{
+	for (size_t i = 0; i < rec->ndevices; i++)
+		if (rec->devices[i].port_path && !strcmp(rec->devices[i].port_path, path))
+			return true;
+	return false;
+}
+
+/* the device's class, or its first interface's when the device defers to them */
+static const char *class_of(const struct usb_topology *t, const struct usb_device *u)
+{
+	if (u->class_name && strcmp(u->class_name, "per-interface"))
+		return u->class_name;
+	for (size_t i = 0; i < t->nintf; i++)
+		if (t->intf[i].device && !strcmp(t->intf[i].device, u->path) &&
+		    t->intf[i].class_name)
+			return t->intf[i].class_name;
+	return NULL;
+}
+
+/* the USB devices found and neither measured nor already listed with why */
+static void unmeasured_rest(const struct run_options *o, struct run_result *r)
+{
+	const struct usb_topology *t = r->topo;
+	struct strbuf why = STRBUF_INIT;
+
+	for (size_t i = 0; t && i < t->ndev; i++) {
+		const struct usb_device *u = &t->dev[i];
+		const char *cls = class_of(t, u);
+
+		/* hubs show as the "via" of what hangs off them */
+		if (u->is_root_hub || u->hub_ports || measured(&r->rec, u->path))
+			continue;
+		strbuf_reset(&why);
+		if (o->ntargets || o->copy_src)
+			strbuf_adds(&why, "not among the targets named on the command line");
+		else
+			strbuf_addf(&why,
+				    "a %s device: run measures USB disks and network "
+				    "interfaces",
+				    cls ? cls : "USB");
+		unmeasured_add(r, u->path, "usb", NULL, why.buf);
+	}
+	strbuf_release(&why);
+}
+
 /* how each USB device hangs off its controller: what the report's topology draws */
 static void usb_facts(struct run_record *rec, const struct usb_topology *t)
 {
@@ -286,15 +378,8 @@ static void usb_facts(struct run_record *rec, const struct usb_topology *t)
 			d->serial = xstrdup(u->serial);
 		d->capable_speed = xstrdup(u->capable_name);
 		d->via = hubs_above(t, u);
-		for (size_t j = 0; j < t->nctl && !d->controller; j++) {
-			struct strbuf sb = STRBUF_INIT;
-
-			if (t->ctl[j].busnum != u->busnum)
-				continue;
-			strbuf_addf(&sb, "%s %s", t->ctl[j].driver ? t->ctl[j].driver : "-",
-				    t->ctl[j].name ? t->ctl[j].name : "-");
-			d->controller = strbuf_detach(&sb);
-		}
+		if (!d->controller)
+			d->controller = controller_of(t, u);
 	}
 }
 
@@ -401,6 +486,8 @@ int run_prepare(const struct run_options *o, struct run_result *ret, char **ret_
 			return -EINVAL;
 		}
 		run_note(&r, "%s: not measured: %s", r.plan[i].path, why ? why : strerror(-rc));
+		unmeasured_add(&r, r.plan[i].device_key, r.plan[i].kind, r.plan[i].path,
+			       why ? why : strerror(-rc));
 		free(why);
 	}
 	*ret = r;
@@ -434,8 +521,11 @@ int run_measure(const struct run_options *o, struct run_result *r, char **ret_wh
 			*ret_why = why;
 			break;
 		}
-		if (rc < 0)
+		if (rc < 0) {
 			run_note(r, "not measured: %s", why);
+			unmeasured_add(r, r->plan[i].device_key, r->plan[i].kind, r->plan[i].path,
+				       why ? why : "the test failed");
+		}
 		free(rc < 0 ? why : NULL);
 		rc = 0;
 	}
@@ -445,6 +535,7 @@ int run_measure(const struct run_options *o, struct run_result *r, char **ret_wh
 		return -EINVAL;
 	/* how devices are attached and what the system will distort, then the figures */
 	usb_facts(&r->rec, r->topo);
+	unmeasured_rest(o, r);
 	usb_topology_findings(r->topo, &r->rec.findings);
 	sysinfo_findings(r->si, &r->rec.findings);
 	r->rec.duration_s = (double)(clock_now_ns() - r->t0) / 1e9;
@@ -488,9 +579,6 @@ void run_result_release(struct run_result *r)
 	free(r->disks);
 	free(r->specs);
 	free(r->rows);
-	for (i = 0; i < r->nnotes; i++)
-		free(r->notes[i]);
-	free(r->notes);
 	run_record_release(&r->rec);
 	memset(r, 0, sizeof(*r));
 }

@@ -73,8 +73,6 @@ struct run_result {
 	struct disk_report *disks; /* one per plan item that ran */
 	size_t ndisks;
 	struct disk_pass_spec (*specs)[DISK_MAX_PASSES]; /* the passes each report's rows name */
-	char **notes;					 /* what was skipped and how to enable it */
-	size_t nnotes;
 	bool no_usb;				   /* nothing on USB: the host was characterised */
 	struct run_copy_row copy[RUN_COPY_CHUNKS]; /* --copy: one per chunk size */
 	size_t ncopy;
@@ -100,8 +98,21 @@ void run_result_release(struct run_result *r);
 /* The explicit targets exist and are of a kind run measures: -EINVAL with *ret_why if not. */
 int run_check_targets(const struct run_options *o, char **ret_why);
 
-/* findings about the bottleneck, from the measured figures (analyze.c) */
+/*
+ * Findings about the bottleneck, from the measured figures (analyze.c),
+ * then the verdicts and the findings' order (below).
+ */
 void run_analyze(struct run_result *r);
+/* one verdict per device of the record, from its figures and findings (verdict.c) */
+void run_verdicts(struct run_record *r);
+/*
+ * Each finding's about (the measured device whose figures it bears on, all
+ * of them, or none), and the list in order: by device, the finding that
+ * states the verdict first, then by how much each explains the figures;
+ * those that bear on no figure last. t (may be NULL) maps block devices to
+ * their USB device.
+ */
+void run_findings_order(struct run_record *r, const struct usb_topology *t);
 
 /* the run's own tables; devices and metrics use record_fields.h's */
 extern const struct record_desc run_record_desc, run_row_desc, run_plan_desc;
