@@ -45,6 +45,8 @@ static const struct field row_fields[] = {
 	FIELD(struct run_row, efficiency_pct, "efficiency_pct", "of ceil", "%", FT_DBL, 0,
 	      T | FF_OPTIONAL),
 	FIELD(struct run_row, iops, "iops", "IOPS", NULL, FT_DBL, 0, T),
+	FIELD(struct run_row, lat_p50_us, "lat_p50_us", "p50", "us", FT_DBL, 1, T),
+	FIELD(struct run_row, lat_p90_us, "lat_p90_us", "p90", "us", FT_DBL, 1, 0),
 	FIELD(struct run_row, lat_p99_us, "lat_p99_us", "p99", "us", FT_DBL, 1, T),
 	FIELD(struct run_row, self_cpu_pct, "self_cpu_pct", "cpu", "%", FT_DBL, 1, T),
 };
