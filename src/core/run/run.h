@@ -49,6 +49,8 @@ struct run_row {
 	const char *pass, *op;
 	uint64_t bs, qd;
 	double mb_s, mb_s_sd, mib_s, iops, lat_p50_us, lat_p90_us, lat_p99_us, self_cpu_pct;
+	double bw_min_mb_s, bw_stdev_mb_s, util_pct; /* disk: interval samples, %util */
+	uint64_t bw_samples;
 	double ceiling_mb_s, efficiency_pct;
 };
 

@@ -145,6 +145,10 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 		row->lat_p90_us = dr->lat_p90_us;
 		row->lat_p99_us = dr->lat_p99_us;
 		row->self_cpu_pct = dr->self_cpu_pct;
+		row->bw_min_mb_s = dr->bw_min_mb_s;
+		row->bw_stdev_mb_s = dr->bw_stdev_mb_s;
+		row->bw_samples = dr->bw_samples;
+		row->util_pct = dr->util_pct;
 		row->ceiling_mb_s = dr->ceiling_mb_s;
 		row->efficiency_pct = dr->efficiency_pct;
 		for (j = 0; j < sizeof(m) / sizeof(m[0]); j++) {
