@@ -301,6 +301,14 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 		free(why);
 		return EXIT_USAGE;
 	}
+	/* then the history: checked before anything is measured, created only to save */
+	if (!no_save) {
+		r = db_prepare_save(db_path, &db);
+		if (r < 0) {
+			run_result_release(&res);
+			return db_exit_status(r);
+		}
+	}
 	if (!g->quiet) {
 		/* how long, before it starts: on stderr, so JSON on stdout stays clean */
 		struct strbuf est = STRBUF_INIT;
@@ -309,14 +317,6 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 		if (est.len)
 			fprintf(stderr, "usbperf: %s\n", est.buf);
 		strbuf_release(&est);
-	}
-	/* then the history: checked before anything is measured, created only to save */
-	if (!no_save) {
-		r = db_prepare_save(db_path, &db);
-		if (r < 0) {
-			run_result_release(&res);
-			return db_exit_status(r);
-		}
 	}
 	r = run_measure(&o, &res, &why);
 	if (g->progress)

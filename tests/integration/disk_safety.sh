@@ -13,10 +13,16 @@ sum0=$(sha1sum <"$img")
 expect_status 2 "writes without --destructive" "$USBPERF" disk "$dev" --tests write --size 8M
 one_line_error "writes without --destructive"
 check "device untouched" test "$(sha1sum <"$img")" = "$sum0"
-expect_status 0 "default tests on a device run read-only" "$USBPERF" disk "$dev" --size 8M --time 0.5 --bs 1M -F json -q
+expect_status 0 "default tests on a device run read-only" "$USBPERF" disk "$dev" --size 8M --time 0.5 --min-time 0 --bs 1M -F json -q
 jq_check "$WORK/out" 'all(.results[]; .op == "read")' "only reads ran"
 jq_check "$WORK/out" 'any(.warnings[]; test("--destructive"))' "the report says how to enable writes"
 check "device still untouched" test "$(sha1sum <"$img")" = "$sum0"
+
+# --preset cdm means CrystalDiskMark's 1 GiB: a 64 MiB device is refused, not measured over less
+expect_status 2 "--preset cdm on a 64 MiB device" "$USBPERF" disk "$dev" --destructive --preset cdm
+one_line_error "--preset cdm on a 64 MiB device"
+check "says the device is too small for 1 GiB" grep -q "'$dev' has 64M, less than the 1 GiB --preset cdm tests" "$WORK/err"
+check "cdm: device untouched" test "$(sha1sum <"$img")" = "$sum0"
 
 # a partition of the disk is mounted: the whole disk is refused
 make_loop 64M -P
@@ -67,6 +73,11 @@ expect_status 3 "ENOSPC mid-pass" "$USBPERF" disk "$WORK/small/usbperf-sparse.tm
 jq_check "$WORK/out" '(.results | length) == 1 and .results[0].status == "partial" and .results[0].bytes > 0' "partial result kept"
 jq_check "$WORK/out" 'any(.warnings[]; test("No space left"))' "the report names ENOSPC"
 check "stderr names ENOSPC" grep -q "No space left on device" "$WORK/err"
+# and a filesystem without room for the 1 GiB test file: refused before it is made
+before=$(ls -A "$WORK/small")
+expect_status 2 "--preset cdm on a 24 MiB filesystem" "$USBPERF" disk "$WORK/small" --preset cdm
+one_line_error "--preset cdm on a 24 MiB filesystem"
+check "cdm: nothing left in the directory" test "$(ls -A "$WORK/small")" = "$before"
 umount "$WORK/small"
 
 # test files go away on SIGINT and SIGTERM, and results so far are printed

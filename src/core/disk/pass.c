@@ -189,6 +189,7 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 				else
 					pattern_stamp(io->buf, bs, io->off, ++counter);
 			}
+			io->lap = out->laps;
 			io->t_issue = clock_now_ns();
 			r = eng.ops->queue(&eng, io);
 			if (r < 0) {
@@ -230,7 +231,9 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 			out->ios++;
 			batch += io->len;
 			hist_record(env->lat, now - io->t_issue);
-			if (!write && cfg->verify) {
+			/* a sequential read checks each unit once: later laps are timed only,
+			 * so a bad unit is counted once, as without laps */
+			if (!write && cfg->verify && (io->lap == 0 || spec->access == DISK_RAND)) {
 				uint64_t bad_off = 0;
 				enum verify_fault f = VERIFY_OK;
 				size_t nbad = pattern_check(io->buf, io->len, io->off, cfg->seed,

@@ -495,8 +495,10 @@ void disk_estimate_add(struct disk_estimate *e, const struct disk_config *cfg,
 
 static void add_duration(struct strbuf *out, double s)
 {
-	if (s < 90)
-		strbuf_addf(out, "%.0f s", s < 1 && s > 0 ? 1 : s);
+	if (s < 10)
+		strbuf_addf(out, "%g s", round(s * 10) / 10);
+	else if (s < 90)
+		strbuf_addf(out, "%.0f s", s);
 	else if (s < 5400)
 		strbuf_addf(out, "%.0f min", s / 60);
 	else
