@@ -303,7 +303,8 @@ static void test_verify_finds_corruption(void **state)
 /* the fake sysroot's block device 254:0 (the one under "/"), its stat file */
 static void fake_blockdev_stat(const struct fixture *fx, const char *text)
 {
-	static const char *const dirs[] = {"sys", "sys/dev", "sys/dev/block", "sys/dev/block/254:0"};
+	static const char *const dirs[] = {"sys", "sys/dev", "sys/dev/block",
+					   "sys/dev/block/254:0"};
 	char p[160];
 	size_t i;
 
@@ -317,7 +318,8 @@ static void fake_blockdev_stat(const struct fixture *fx, const char *text)
 
 static void remove_blockdev_stat(const struct fixture *fx)
 {
-	static const char *const dirs[] = {"sys/dev/block/254:0", "sys/dev/block", "sys/dev", "sys"};
+	static const char *const dirs[] = {"sys/dev/block/254:0", "sys/dev/block", "sys/dev",
+					   "sys"};
 	char p[160];
 	size_t i;
 
@@ -455,7 +457,8 @@ static void test_best_of(void **state)
 	assert_int_equal(rep.samples[rep.nsamples - 1].repeat, 3);
 	assert_int_equal(rep.rows[0].bw_samples, rep.nsamples);
 	assert_int_equal(disk_report_pair(&rep), 0);
-	assert_string_equal(rep.summary_title, "summary: best of 3 passes, 1 MiB (MB/s = 10^6 B/s)");
+	assert_string_equal(rep.summary_title,
+			    "summary: best of 3 passes, 1 MiB (MB/s = 10^6 B/s)");
 	disk_report_release(&rep);
 	disk_target_close(&t);
 }
@@ -479,8 +482,10 @@ static void test_estimate(void **state)
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct disk_config cfg = {.passes = passes, .npasses = cases[i].npasses,
-					  .repeat = cases[i].repeat, .time_s = cases[i].cap_s,
+		struct disk_config cfg = {.passes = passes,
+					  .npasses = cases[i].npasses,
+					  .repeat = cases[i].repeat,
+					  .time_s = cases[i].cap_s,
 					  .min_time_s = cases[i].min_s};
 		struct disk_estimate e = {0};
 
@@ -493,8 +498,8 @@ static void test_estimate(void **state)
 	}
 	/* reads of a region we may write: it is laid out first; and run's network passes */
 	{
-		struct disk_config cfg = {.passes = passes, .npasses = 5, .repeat = 1, .time_s = 3,
-					  .min_time_s = 1};
+		struct disk_config cfg = {
+		    .passes = passes, .npasses = 5, .repeat = 1, .time_s = 3, .min_time_s = 1};
 		struct disk_estimate e = {.net_pass_s = 5};
 
 		passes[0].op = DISK_READ;
@@ -503,9 +508,10 @@ static void test_estimate(void **state)
 		e.net_passes = 2;
 		strbuf_reset(&sb);
 		disk_estimate_describe(&e, &sb);
-		assert_string_equal(sb.buf, "at least 15 s, at most 25 s: 5 disk passes of 1 to 3 s, "
-					    "2 network passes of 5 s, after writing 256 MiB of test "
-					    "data once");
+		assert_string_equal(sb.buf,
+				    "at least 15 s, at most 25 s: 5 disk passes of 1 to 3 s, "
+				    "2 network passes of 5 s, after writing 256 MiB of test "
+				    "data once");
 	}
 	/* nothing planned: nothing said */
 	{
