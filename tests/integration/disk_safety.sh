@@ -73,12 +73,19 @@ expect_status 3 "ENOSPC mid-pass" "$USBPERF" disk "$WORK/small/usbperf-sparse.tm
 jq_check "$WORK/out" '(.results | length) == 1 and .results[0].status == "partial" and .results[0].bytes > 0' "partial result kept"
 jq_check "$WORK/out" 'any(.warnings[]; test("No space left"))' "the report names ENOSPC"
 check "stderr names ENOSPC" grep -q "No space left on device" "$WORK/err"
-# and a filesystem without room for the 1 GiB test file: refused before it is made
-before=$(ls -A "$WORK/small")
-expect_status 2 "--preset cdm on a 24 MiB filesystem" "$USBPERF" disk "$WORK/small" --preset cdm
-one_line_error "--preset cdm on a 24 MiB filesystem"
-check "cdm: nothing left in the directory" test "$(ls -A "$WORK/small")" = "$before"
 umount "$WORK/small"
+
+# and a filesystem with room for the usual 128M but not for 1 GiB: refused before the file is made
+make_loop 192M
+mkfs.ext4 -q "$LOOP"
+mkdir "$WORK/mid"
+mount "$LOOP" "$WORK/mid" && MOUNTS+=("$WORK/mid")
+before=$(ls -A "$WORK/mid")
+expect_status 2 "--preset cdm on a 192 MiB filesystem" "$USBPERF" disk "$WORK/mid" --preset cdm
+one_line_error "--preset cdm on a 192 MiB filesystem"
+check "cdm: says the 1 GiB file does not fit" grep -q "not enough space in '$WORK/mid': the test needs 1048580K" "$WORK/err"
+check "cdm: nothing left in the directory" test "$(ls -A "$WORK/mid")" = "$before"
+umount "$WORK/mid"
 
 # test files go away on SIGINT and SIGTERM, and results so far are printed
 for sig in INT TERM; do
