@@ -372,6 +372,7 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 		struct row_in in = {
 		    .mb = mb, .iops = iops, .interval_s = NAN, .best_of = cfg->best_of};
 		size_t first_sample = rep->nsamples;
+		struct summary spread;
 		double cached = NAN;
 		unsigned k, n = 0;
 
@@ -439,9 +440,14 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 				shortest = s->name;
 			}
 		}
-		if (n > 1 && rep->rows[rep->nrows].mb_s_sd > NOISY_CV * rep->rows[rep->nrows].mb_s)
-			warn(rep, "%s varied by %.0f%% (stdev/mean) over %u repeats", s->name,
-			     100 * rep->rows[rep->nrows].mb_s_sd / rep->rows[rep->nrows].mb_s, n);
+		/* against the mean (a best-of row shows the best); "SEQ1M Q1T1" names a read
+		 * and a write row: say which */
+		summarize(mb, n, &spread);
+		if (n > 1 && spread.stdev > NOISY_CV * spread.mean)
+			warn(rep, "%s%s%s varied by %.0f%% (stdev/mean) over %u repeats", s->name,
+			     strstr(s->name, disk_op_name(s->op)) ? "" : " ",
+			     strstr(s->name, disk_op_name(s->op)) ? "" : disk_op_name(s->op),
+			     100 * spread.stdev / spread.mean, n);
 		rep->nrows++;
 	}
 	if (nshort)
