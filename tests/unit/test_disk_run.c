@@ -360,6 +360,7 @@ static void test_iostat(void **state)
 	assert_int_equal(iostat_io_ticks(254, 0, &ms), 0);
 	assert_int_equal(ms, 3456);
 	assert_int_equal(iostat_io_ticks(0, 0, &ms), -ENOENT);
+	assert_int_equal(iostat_io_ticks(0, 42, &ms), -ENOENT); /* tmpfs: 0:42 */
 	remove_blockdev_stat(fx);
 }
 

@@ -46,7 +46,8 @@ int iostat_io_ticks(unsigned maj, unsigned min, uint64_t *ret_ms)
 	char path[64];
 	int r;
 
-	if (!maj && !min)
+	/* major 0: an anonymous device (tmpfs, overlay, btrfs), no block device */
+	if (!maj)
 		return -ENOENT;
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/stat", maj, min);
 	r = sysroot_read(path, 4096, &sb);

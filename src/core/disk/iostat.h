@@ -9,7 +9,7 @@
 
 /* io_ticks (ms) from the text of a block device's stat file; -EINVAL if malformed */
 int iostat_parse_io_ticks(const char *text, uint64_t *ret_ms);
-/* io_ticks of block device maj:min (below the sysroot); -ENOENT for 0:0 (no device) */
+/* io_ticks of block device maj:min (below the sysroot); -ENOENT for major 0 (no device) */
 int iostat_io_ticks(unsigned maj, unsigned min, uint64_t *ret_ms);
 /* busy_ms over seconds of wall time, in %, capped at 100 (the counter's jiffy
  * granularity can overshoot a short pass); NaN if seconds <= 0 */

@@ -456,8 +456,7 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 		     nshort, nshort > 1 ? "es" : "", SHORT_PASS_S, shortest, shortest_s * 1e3);
 	if (no_util)
 		warn(rep, "device utilisation not measured: %s",
-		     t->dev_major || t->dev_minor
-			 ? "the block device's stat could not be read"
+		     t->dev_major ? "the block device's stat could not be read"
 			 : "no block device found under the target (a filesystem without one)");
 	if (any_buffered_read)
 		rep->cache_drop = cache_drop_name(drop);
