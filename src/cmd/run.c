@@ -45,6 +45,8 @@ void usage_run(void)
 	       "  --scratch DIR      the host's test directory without USB (default /var/tmp)\n"
 	       "  --size SIZE        test region per target (default 256M)\n"
 	       "  --time SECONDS     cap per pass (default 3 quick, 5 full)\n"
+	       "  --min-time SECONDS minimum time of a disk pass: the region is gone over again\n"
+	       "                     until it has passed (default 1 quick, 2 full; 0: none)\n"
 	       "  --repeat N         run each pass N times: mean and spread, which 'compare' uses\n"
 	       "                     to tell a change from noise (default 1)\n"
 	       DB_OPTION_HELP
@@ -88,6 +90,7 @@ enum {
 	O_NO_SAVE,
 	O_REPEAT,
 	O_PEER,
+	O_MIN_TIME,
 };
 
 static int run_option(int c, const char *arg, void *ctx)
@@ -122,6 +125,12 @@ static int run_option(int c, const char *arg, void *ctx)
 	case O_TIME:
 		if (parse_duration(arg, 0.1, 3600, &o->time_s) < 0) {
 			log_error("invalid --time '%s': expected a duration from 0.1s to 1h", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case O_MIN_TIME:
+		if (parse_duration(arg, 0, 3600, &o->min_time_s) < 0) {
+			log_error("invalid --min-time '%s': expected a duration from 0 to 1h", arg);
 			return -EINVAL;
 		}
 		return 0;
@@ -168,6 +177,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 		{"scratch", required_argument, NULL, O_SCRATCH},
 		{"size", required_argument, NULL, O_SIZE},
 		{"time", required_argument, NULL, O_TIME},
+		{"min-time", required_argument, NULL, O_MIN_TIME},
 		{"copy", required_argument, NULL, O_COPY},
 		{"no-save", no_argument, NULL, O_NO_SAVE},
 		{"repeat", required_argument, NULL, O_REPEAT},
@@ -306,7 +316,7 @@ static int check_output_inputs(const struct global_opts *g, const struct run_opt
 
 int cmd_run(int argc, char **argv, struct global_opts *g)
 {
-	struct run_options o = {.stop = &signal_stop};
+	struct run_options o = {.stop = &signal_stop, .min_time_s = -1};
 	struct run_result res;
 	struct report rep = {.command = "run"};
 	struct store *db = NULL;
@@ -341,6 +351,15 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 			run_result_release(&res);
 			return db_exit_status(r);
 		}
+	}
+	if (!g->quiet) {
+		/* how long, before it starts: on stderr, so JSON on stdout stays clean */
+		struct strbuf est = STRBUF_INIT;
+
+		run_estimate_describe(&o, &res, &est);
+		if (est.len)
+			fprintf(stderr, "usbperf: %s\n", est.buf);
+		strbuf_release(&est);
 	}
 	r = run_measure(&o, &res, &why);
 	if (g->progress)

@@ -122,3 +122,63 @@ double hist_mean(const struct histogram *h)
 {
 	return h->count ? (double)(h->sum / h->count) : NAN;
 }
+
+void sampler_init(struct rate_sampler *s, uint64_t t0_ns)
+{
+	memset(s, 0, sizeof(*s));
+	s->t0 = s->last = t0_ns;
+	s->width = SAMPLER_BASE_NS;
+}
+
+/* twice as wide, half as many: slot i holds what slots 2i and 2i + 1 held */
+static void sampler_halve(struct rate_sampler *s)
+{
+	size_t i;
+
+	for (i = 0; i < SAMPLER_SLOTS / 2; i++)
+		s->slot[i] = s->slot[2 * i] + s->slot[2 * i + 1];
+	memset(s->slot + SAMPLER_SLOTS / 2, 0, SAMPLER_SLOTS / 2 * sizeof(s->slot[0]));
+	s->n = (s->n + 1) / 2;
+	s->width *= 2;
+}
+
+void sampler_add(struct rate_sampler *s, uint64_t now_ns, uint64_t bytes)
+{
+	uint64_t dt = now_ns > s->t0 ? now_ns - s->t0 : 0;
+	uint64_t idx = dt / s->width;
+
+	while (idx >= SAMPLER_SLOTS) {
+		sampler_halve(s);
+		idx = dt / s->width;
+	}
+	s->slot[idx] += bytes;
+	if (idx + 1 > s->n)
+		s->n = (size_t)idx + 1;
+	if (now_ns > s->last)
+		s->last = now_ns;
+}
+
+size_t sampler_rates(const struct rate_sampler *s, uint64_t end_ns, double *ret, size_t max,
+		     uint64_t *ret_interval_ns)
+{
+	uint64_t len = end_ns > s->t0 ? end_ns - s->t0 : 0;
+	uint64_t iv = s->width > SAMPLE_INTERVAL_NS ? s->width : SAMPLE_INTERVAL_NS;
+	size_t n, i, k, per;
+
+	/* a short pass: halve the interval until it holds enough of them (or one slot) */
+	while (iv > s->width && len / iv < SAMPLE_MIN_COUNT)
+		iv /= 2;
+	per = (size_t)(iv / s->width);
+	n = (size_t)(len / iv);
+	if (n > max)
+		n = max;
+	for (i = 0; i < n; i++) {
+		uint64_t sum = 0;
+
+		for (k = i * per; k < (i + 1) * per && k < s->n; k++)
+			sum += s->slot[k];
+		ret[i] = (double)sum / ((double)iv / 1e9);
+	}
+	*ret_interval_ns = iv;
+	return n;
+}

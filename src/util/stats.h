@@ -43,3 +43,37 @@ double hist_mean(const struct histogram *h);
 /* Exposed for tests: bucket index and the value a bucket reports. */
 unsigned hist_index(uint64_t ns);
 uint64_t hist_bucket_value(unsigned idx);
+
+/*
+ * Rate samples over fixed intervals, fio's bandwidth samples: the bytes that
+ * complete are counted into fine slots from the start of a pass, and at the
+ * end the slots are summed into intervals of SAMPLE_INTERVAL_NS, or shorter
+ * for a short pass so that it still has SAMPLE_MIN_COUNT of them (a spread
+ * from fewer is not worth computing). Only whole intervals are kept: the
+ * tail after the last one is left out, as it would be a partial rate.
+ * Fixed size: when a long pass fills the slots, neighbours are merged and
+ * the slot width doubles, so intervals are wider than 100 ms only past
+ * SAMPLER_SLOTS x 50 ms (51 s), and each pass still has over 500 of them.
+ */
+#define SAMPLE_INTERVAL_NS 100000000ULL /* 100 ms */
+#define SAMPLE_MIN_COUNT 5u
+#define SAMPLER_BASE_NS (SAMPLE_INTERVAL_NS / 64) /* 1.5625 ms: 100 ms / 2^k exactly */
+#define SAMPLER_SLOTS 1024u
+
+struct rate_sampler {
+	uint64_t t0;		      /* ns, the start of the pass */
+	uint64_t width;		      /* ns per slot */
+	uint64_t last;		      /* ns, the last completion added */
+	size_t n;		      /* slots in use */
+	uint64_t slot[SAMPLER_SLOTS]; /* bytes completed in each slot */
+};
+
+void sampler_init(struct rate_sampler *s, uint64_t t0_ns);
+/* bytes that completed at now_ns (>= t0_ns) */
+void sampler_add(struct rate_sampler *s, uint64_t now_ns, uint64_t bytes);
+/*
+ * The rates in bytes/s of the whole intervals up to end_ns, into ret (at
+ * most max); returns how many, and the interval in *ret_interval_ns.
+ */
+size_t sampler_rates(const struct rate_sampler *s, uint64_t end_ns, double *ret, size_t max,
+		     uint64_t *ret_interval_ns);

@@ -90,7 +90,7 @@ offers "check RUN: JSON files and directories" "$T/dir-a $T/dir-b $T/file-a.json
 
 # 13.4: run ids and baseline names from the history (--db as typed)
 DB=$WORK/history.db
-"$USBPERF" -q run "$WORK/tree/dir-a" --size 8M --time 0.1 --db "$DB" >/dev/null 2>&1
+"$USBPERF" -q run "$WORK/tree/dir-a" --size 8M --time 0.1 --min-time 0 --db "$DB" >/dev/null 2>&1
 id=$("$USBPERF" history --db "$DB" -F csv | awk -F, 'NR == 2 {print $1}')
 "$USBPERF" baseline nightly "$id" --db "$DB" >/dev/null
 check "a run in a scratch history ($id)" test -n "$id"

@@ -14,37 +14,47 @@ run() { # run NAME ARGS...: usbperf JSON into $WORK/NAME.json
 	cp "$WORK/out" "$WORK/$name.json"
 }
 
-run psync "$dev" --destructive --size 64M --time 1 --bs 64K,1M
+run psync "$dev" --destructive --size 64M --time 1 --min-time 0 --bs 64K,1M
 jq_check "$WORK/psync.json" '[.results[].name] == ["seq-read 64K","seq-read 1M","seq-write 64K","seq-write 1M","rand-read 4K","rand-write 4K"]' "default tests: sweep then random"
 jq_check "$WORK/psync.json" 'all(.results[]; .engine == "psync" and .mode == "direct" and .qd == 1 and .bytes > 0 and .mb_s > 0 and .iops > 0 and .status == "ok")' "psync rows are complete"
-jq_check "$WORK/psync.json" 'all(.results[]; .lat_p50_us <= .lat_p99_us and .lat_p99_us <= .lat_p999_us and .lat_p999_us <= .lat_max_us)' "latency percentiles are ordered"
+jq_check "$WORK/psync.json" 'all(.results[]; .lat_p50_us <= .lat_p90_us and .lat_p90_us <= .lat_p99_us and .lat_p99_us <= .lat_p999_us and .lat_p999_us <= .lat_max_us)' "latency percentiles are ordered (p50, p90, p99, p99.9, max)"
+jq_check "$WORK/psync.json" 'all(.results[]; .util_pct > 0 and .util_pct <= 100)' "device utilisation of the loop device, from its own stat"
 jq_check "$WORK/psync.json" 'all(.results[]; ((.mib_s * 1048576 / 1000000 - .mb_s) | fabs) < 0.01 * .mb_s)' "MiB/s and MB/s agree"
 jq_check "$WORK/psync.json" 'all(.results[]; ((.bytes / .seconds / 1e6 - .mb_s) | fabs) < 0.001 * .mb_s)' "rate = bytes / seconds"
 jq_check "$WORK/psync.json" '.target.kind == "block device" and .target.size_bytes == 67108864' "target section"
 
-run uring "$dev" --destructive --size 64M --time 1 --tests rand --engine io_uring --qd 16
+run uring "$dev" --destructive --size 64M --time 1 --min-time 0 --tests rand --engine io_uring --qd 16
 jq_check "$WORK/uring.json" 'all(.results[]; .engine == "io_uring" and .qd == 16 and .iops > 0)' "io_uring at QD16"
-run pinned "$dev" --destructive --size 16M --time 0.5 --tests rand-read --cpu 0
+run pinned "$dev" --destructive --size 16M --time 0.5 --min-time 0 --tests rand-read --cpu 0
 jq_check "$WORK/pinned.json" 'any(.warnings[]; test("pinned to CPU 0"))' "--cpu is reported"
 
-run buffered "$dev" --destructive --size 64M --time 1 --bs 1M --tests seq --mode buffered
+run buffered "$dev" --destructive --size 64M --time 1 --min-time 0 --bs 1M --tests seq --mode buffered
 jq_check "$WORK/buffered.json" 'all(.results[]; .mode == "buffered") and .target.cache_drop != null' "buffered passes name their cache drop"
 jq_check "$WORK/buffered.json" '.results[0].cached_pct < 5' "page cache was empty before the buffered read"
 
-run null "$dev" --destructive --size 64M --time 1 --bs 1M --engine null
+run null "$dev" --destructive --size 64M --time 1 --min-time 0 --bs 1M --engine null
 jq_check "$WORK/null.json" 'all(.results[]; .engine == "null" and .bytes == 67108864)' "null engine covers the region"
 
-run cdm "$dev" --destructive --size 64M --time 0.5 --preset cdm
+# CrystalDiskMark's defaults but for the size: each test five times, the best reported
+run cdm "$dev" --destructive --size 8M --time 0.1 --min-time 0 --preset cdm
+jq_check "$WORK/cdm.json" '.target.figures == "best of 5 passes, 8 MiB" and all(.results[]; .repeats == 5 and .mb_s == .mb_s_max)' "cdm: best of 5 passes, and says so"
 jq_check "$WORK/cdm.json" '[.results[] | "\(.name) \(.op) \(.qd) \(.engine)"] == ["SEQ1M Q8T1 read 8 io_uring","SEQ1M Q8T1 write 8 io_uring","SEQ1M Q1T1 read 1 psync","SEQ1M Q1T1 write 1 psync","RND4K Q32T1 read 32 io_uring","RND4K Q32T1 write 32 io_uring","RND4K Q1T1 read 1 psync","RND4K Q1T1 write 1 psync"]' "cdm preset rows"
 jq_check "$WORK/cdm.json" '[.summary[].name] == ["SEQ1M Q8T1","SEQ1M Q1T1","RND4K Q32T1","RND4K Q1T1"] and all(.summary[]; .read_mb_s > 0 and .write_mb_s > 0)' "cdm summary: four rows, read and write"
 jq_check "$WORK/cdm.json" '.summary[2].read_mb_s == ([.results[] | select(.name == "RND4K Q32T1" and .op == "read")][0].mb_s)' "summary figures are the passes' figures"
 jq_check "$WORK/psync.json" 'has("summary") | not' "no summary without the preset"
 
-run repeat "$dev" --destructive --size 16M --time 1 --bs 1M --tests seq-read --repeat 3
+run repeat "$dev" --destructive --size 16M --time 1 --min-time 0 --bs 1M --tests seq-read --repeat 3
 jq_check "$WORK/repeat.json" '.results[0].repeats == 3 and .results[0].mb_s_min <= .results[0].mb_s and .results[0].mb_s <= .results[0].mb_s_max and .results[0].mb_s_stdev >= 0' "repeats give mean, stdev, min, max"
 
+# a pass lasts its minimum time over a small region: gone over again, sampled every 100 ms
+run mintime "$dev" --destructive --size 8M --time 3 --min-time 0.5 --bs 1M --tests seq-read
+jq_check "$WORK/mintime.json" '.results[0] | .seconds >= 0.5 and .seconds < 3 and .bytes > 8388608' "--min-time 0.5: the 8M region read more than once"
+jq_check "$WORK/mintime.json" '.results[0] | .bw_samples >= 5 and .bw_interval_ms == 100 and .bw_min_mb_s <= .bw_mean_mb_s and .bw_mean_mb_s <= .bw_max_mb_s and .bw_stdev_mb_s >= 0' "bandwidth samples: min <= mean <= max, stdev"
+jq_check "$WORK/mintime.json" '(.samples | length) == .results[0].bw_samples and all(.samples[]; .pass == "seq-read 1M" and .op == "read" and .mb_s >= 0 and .t_s > 0)' "-F json lists every sample, for plotting"
+jq_check "$WORK/mintime.json" 'all(.warnings[]; test("lasted under") | not)' "no short-pass warning"
+
 # CSV: header is the JSON keys, one line per pass
-expect_status 0 "csv" "$USBPERF" disk "$dev" --destructive --size 16M --time 0.5 --bs 1M --tests seq -F csv -q
+expect_status 0 "csv" "$USBPERF" disk "$dev" --destructive --size 16M --time 0.5 --min-time 0 --bs 1M --tests seq -F csv -q
 check "csv has header + 2 rows" test "$(wc -l <"$WORK/out")" = 3
 check "csv header names the keys" grep -q '^name,op,access,mode,engine,bs_bytes,qd' "$WORK/out"
 
@@ -52,22 +62,23 @@ check "csv header names the keys" grep -q '^name,op,access,mode,engine,bs_bytes,
 mkfs.ext4 -q "$dev"
 mkdir "$WORK/mnt"
 mount "$dev" "$WORK/mnt" && MOUNTS+=("$WORK/mnt")
-expect_status 0 "directory target" "$USBPERF" disk "$WORK/mnt" --size 32M --time 0.5 --bs 1M -q
+expect_status 0 "directory target" "$USBPERF" disk "$WORK/mnt" --size 32M --time 0.5 --min-time 0 --bs 1M -q
 check "text names the filesystem" grep -Eq '^  filesystem +ext4$' "$WORK/out"
 check "text has the pass table" grep -Eq '^seq-write 1M +write +direct +psync' "$WORK/out"
 check "test file removed" test -z "$(ls "$WORK/mnt" | grep usbperf-)"
-expect_status 0 "--output FILE" "$USBPERF" disk "$WORK/mnt" --size 8M --time 0.5 --bs 1M --tests seq-read -F json -q -o "$WORK/res.json"
+expect_status 0 "--output FILE" "$USBPERF" disk "$WORK/mnt" --size 8M --time 0.5 --min-time 0 --bs 1M --tests seq-read -F json -q -o "$WORK/res.json"
 check "--output leaves stdout empty" test ! -s "$WORK/out"
 jq_check "$WORK/res.json" '.command == "disk" and (.results | length) == 1' "--output file is valid JSON"
-expect_status 0 "--keep" "$USBPERF" disk "$WORK/mnt" --size 8M --time 0.5 --bs 1M --tests seq-write --keep -F json -q
+expect_status 0 "--keep" "$USBPERF" disk "$WORK/mnt" --size 8M --time 0.5 --min-time 0 --bs 1M --tests seq-write --keep -F json -q
 kept=$(jq -r .target.io_path "$WORK/out")
 check "--keep keeps the file" test -f "$kept"
-expect_status 0 "kept file can be re-tested with writes" "$USBPERF" disk "$kept" --tests seq-write --bs 1M --time 0.5 -q
+expect_status 0 "kept file can be re-tested with writes" "$USBPERF" disk "$kept" --tests seq-write --bs 1M --time 0.5 --min-time 0 -q
 rm -f "$kept"
 
 # progress: on stderr only when it is a terminal, never with --quiet or when redirected
-expect_status 0 "redirected stderr" "$USBPERF" disk "$WORK/mnt" --size 8M --time 0.5 --bs 1M --tests seq-read
-check "no progress when stderr is not a terminal" test ! -s "$WORK/err"
+expect_status 0 "redirected stderr" "$USBPERF" disk "$WORK/mnt" --size 8M --time 0.5 --min-time 0.2 --bs 1M --tests seq-read
+check "no progress when stderr is not a terminal: only how long it takes, said first" \
+	test "$(cat "$WORK/err")" = "usbperf: at least 0.2 s, at most 0.5 s: 1 disk pass of 0.2 to 0.5 s, after writing 8 MiB of test data once"
 if command -v script >/dev/null; then
 	script -qec "$USBPERF disk $WORK/mnt --size 64M --time 2 --bs 4K --tests seq-read -F json -o $WORK/tty.json" /dev/null >"$WORK/tty.log" 2>&1
 	check "progress on a terminal names the pass and rate" grep -q 'seq-read 4K direct.*MB/s' "$WORK/tty.log"

@@ -13,10 +13,16 @@ sum0=$(sha1sum <"$img")
 expect_status 2 "writes without --destructive" "$USBPERF" disk "$dev" --tests write --size 8M
 one_line_error "writes without --destructive"
 check "device untouched" test "$(sha1sum <"$img")" = "$sum0"
-expect_status 0 "default tests on a device run read-only" "$USBPERF" disk "$dev" --size 8M --time 0.5 --bs 1M -F json -q
+expect_status 0 "default tests on a device run read-only" "$USBPERF" disk "$dev" --size 8M --time 0.5 --min-time 0 --bs 1M -F json -q
 jq_check "$WORK/out" 'all(.results[]; .op == "read")' "only reads ran"
 jq_check "$WORK/out" 'any(.warnings[]; test("--destructive"))' "the report says how to enable writes"
 check "device still untouched" test "$(sha1sum <"$img")" = "$sum0"
+
+# --preset cdm means CrystalDiskMark's 1 GiB: a 64 MiB device is refused, not measured over less
+expect_status 2 "--preset cdm on a 64 MiB device" "$USBPERF" disk "$dev" --destructive --preset cdm
+one_line_error "--preset cdm on a 64 MiB device"
+check "says the device is too small for 1 GiB" grep -q "'$dev' has 64M, less than the 1 GiB --preset cdm tests" "$WORK/err"
+check "cdm: device untouched" test "$(sha1sum <"$img")" = "$sum0"
 
 # a partition of the disk is mounted: the whole disk is refused
 make_loop 64M -P
@@ -68,6 +74,18 @@ jq_check "$WORK/out" '(.results | length) == 1 and .results[0].status == "partia
 jq_check "$WORK/out" 'any(.warnings[]; test("No space left"))' "the report names ENOSPC"
 check "stderr names ENOSPC" grep -q "No space left on device" "$WORK/err"
 umount "$WORK/small"
+
+# and a filesystem with room for the usual 128M but not for 1 GiB: refused before the file is made
+make_loop 192M
+mkfs.ext4 -q "$LOOP"
+mkdir "$WORK/mid"
+mount "$LOOP" "$WORK/mid" && MOUNTS+=("$WORK/mid")
+before=$(ls -A "$WORK/mid")
+expect_status 2 "--preset cdm on a 192 MiB filesystem" "$USBPERF" disk "$WORK/mid" --preset cdm
+one_line_error "--preset cdm on a 192 MiB filesystem"
+check "cdm: says the 1 GiB file does not fit" grep -q "not enough space in '$WORK/mid': the test needs 1048580K" "$WORK/err"
+check "cdm: nothing left in the directory" test "$(ls -A "$WORK/mid")" = "$before"
+umount "$WORK/mid"
 
 # test files go away on SIGINT and SIGTERM, and results so far are printed
 for sig in INT TERM; do

@@ -77,7 +77,7 @@ check "stdout is LAVA signals only" sh -c "! grep -qv '^<LAVA_SIGNAL_' '$WORK/ou
 
 # ---- a real run: its JSON and the history ----
 mkdir -p "$WORK/scratch"
-expect_status 0 "a real run" "$USBPERF" run "$WORK/scratch" --quick --size 16M --time 1 \
+expect_status 0 "a real run" "$USBPERF" run "$WORK/scratch" --quick --size 16M --time 1 --min-time 0 \
 	--repeat 2 --db "$DB" -q -F json -o "$WORK/run.json"
 expect_status 0 "report of run -F json's output" "$USBPERF" report "$WORK/run.json" \
 	--html "$WORK/real.html"

@@ -8,7 +8,7 @@ need_cmd jq
 # no USB here: the scratch directory is measured, nothing is left in it
 mkdir "$WORK/scratch"
 DB=$WORK/history.db
-expect_status 0 "run with no USB disk" "$USBPERF" run --scratch "$WORK/scratch" --size 16M --time 0.3 --repeat 2 --db "$DB" -F json -q
+expect_status 0 "run with no USB disk" "$USBPERF" run --scratch "$WORK/scratch" --size 16M --time 0.3 --min-time 0 --repeat 2 --db "$DB" -F json -q
 J=$WORK/out
 if [ -d /sys/bus/usb/devices ] && ls /sys/bus/usb/devices | grep -q ':'; then
 	ok "this machine has USB: the host fallback is checked in the QEMU lab instead"
@@ -18,7 +18,8 @@ else
 fi
 jq_check "$J" '[.results[] | select(.op != "net") | .pass] == ["seq-read 4K", "seq-read 64K", "seq-read 1M", "rand-read 4K Q1", "rand-read 4K Q32", "seq-write 4K", "seq-write 64K", "seq-write 1M", "rand-write 4K Q1", "rand-write 4K Q32"]' "quick sweep: three block sizes each way, random 4K at QD1 and QD32"
 jq_check "$J" 'all(.results[] | select(.op != "net"); .mb_s > 0 and .iops > 0)' "every disk pass measured"
-jq_check "$J" '([.metrics[] | select(.test == "disk")] | length) == 40 and all(.metrics[]; .unit != null and .value != null)' "metrics: four per disk pass, with units"
+jq_check "$J" '([.metrics[] | select(.test == "disk" and .metric != "util_pct")] | length) == 40 and all(.metrics[]; .unit != null and .value != null)' "metrics: four per disk pass, with units"
+jq_check "$J" '([.metrics[] | select(.metric == "util_pct")] | length) == ([.results[] | select(.util_pct != null)] | length)' "util_pct: a metric for each pass whose device utilisation is known"
 jq_check "$J" '.run.id | test("^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}$")' "run id"
 jq_check "$J" '.run.kernel == "'"$(uname -r)"'" and .run.usbperf_version != null' "environment fingerprint"
 check "no test file left in the scratch directory" test -z "$(ls -A "$WORK/scratch")"
@@ -29,7 +30,7 @@ id=$(jq -r .run.id "$J")
 expect_status 0 "history lists the run" "$USBPERF" history --db "$DB" -F json
 jq_check "$WORK/out" '[.runs[].id] == ["'"$id"'"]' "history: the run just made"
 expect_status 0 "show the run" "$USBPERF" show "$id" --db "$DB" -F json
-jq_check "$WORK/out" '([.metrics[] | select(.test == "disk")] | length) == 40 and all(.metrics[] | select(.test == "disk"); .repeats == 2) and all(.metrics[] | select(.metric == "mb_s" or .metric == "iops"); .stdev != null)' "show: all 40 disk metrics, with repeats, and spread for rates"
+jq_check "$WORK/out" '([.metrics[] | select(.test == "disk" and .metric != "util_pct")] | length) == 40 and all(.metrics[] | select(.test == "disk"); .repeats == 2) and all(.metrics[] | select(.metric == "mb_s" or .metric == "iops"); .stdev != null)' "show: all 40 disk metrics, with repeats, and spread for rates"
 expect_status 0 "compare the run with itself" "$USBPERF" compare "$id" "$id" --db "$DB"
 expect_status 2 "a --db in a missing directory" "$USBPERF" run --db "$WORK/nodir/h.db" --scratch "$WORK/scratch"
 one_line_error "a --db in a missing directory"
@@ -81,26 +82,26 @@ in_cgroup() { bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$grp
 
 echo "$majmin $((40 * 1048576))" >"$grp/blkio.throttle.read_bps_device"
 echo "$majmin $((10 * 1048576))" >"$grp/blkio.throttle.write_bps_device"
-in_cgroup "$USBPERF" run "$WORK/mnt" --size 32M --time 1.5 --no-save -F json -q >"$WORK/slow.json" 2>"$WORK/err"
+in_cgroup "$USBPERF" run "$WORK/mnt" --size 32M --time 1.5 --min-time 0 --no-save -F json -q >"$WORK/slow.json" 2>"$WORK/err"
 jq_check "$WORK/slow.json" '.plan[0].target == "'"$WORK/mnt"'" and (.results | length) == 10' "explicit target: the mounted filesystem, full quick sweep"
 jq_check "$WORK/slow.json" '[.findings[] | select(.id == "run.write_slow")] | length == 1' "throttled writes: the write_slow finding"
 jq_check "$WORK/slow.json" '.findings[] | select(.id == "run.write_slow") | .evidence | test("best read seq-read [0-9]+[KM] 4[0-9]\\.[0-9] MB/s, best write seq-write [0-9]+[KM] 1[01]\\.[0-9] MB/s")' "its evidence: the throttled rates (40 MiB/s = 41.9 MB/s reads, 10 MiB/s = 10.5 MB/s writes)"
 
 # the copy path: a fast source, the throttled filesystem as destination
-in_cgroup "$USBPERF" run --copy "$WORK/scratch" "$WORK/mnt" --size 32M --time 1.5 --db "$DB" -F json -q >"$WORK/copy.json" 2>"$WORK/err"
+in_cgroup "$USBPERF" run --copy "$WORK/scratch" "$WORK/mnt" --size 32M --time 1.5 --min-time 0 --db "$DB" -F json -q >"$WORK/copy.json" 2>"$WORK/err"
 jq_check "$WORK/copy.json" '[.plan[].device] == ["source", "destination"] and ([.results[] | select(.op == "copy") | .pass] == ["copy 64K", "copy 1M", "copy 4M"])' "--copy: both sides measured, then the copy at three chunk sizes"
 jq_check "$WORK/copy.json" '.findings[] | select(.id == "run.copy_limit") | .message | test("limited by writing the destination")' "--copy: the throttled destination limits the copy"
 check "--copy: no files left on either side" test -z "$(ls -A "$WORK/scratch"; ls -A "$WORK/mnt" | grep -v lost+found)"
 echo "$majmin 0" >"$grp/blkio.throttle.read_bps_device"
 echo "$majmin 0" >"$grp/blkio.throttle.write_bps_device"
 
-in_cgroup "$USBPERF" run "$WORK/mnt" --size 32M --time 1 --no-save -F json -q >"$WORK/fast.json" 2>"$WORK/err"
+in_cgroup "$USBPERF" run "$WORK/mnt" --size 32M --time 1 --min-time 0 --no-save -F json -q >"$WORK/fast.json" 2>"$WORK/err"
 jq_check "$WORK/fast.json" '[.findings[] | select(.id == "run.write_slow")] | length == 0' "unthrottled: no write_slow finding"
 check "no test file left on the filesystem" test -z "$(ls -A "$WORK/mnt" | grep -v lost+found)"
 
 # a block device named explicitly: reads only without --destructive
 umount "$WORK/mnt" && MOUNTS=()
-expect_status 0 "run on a raw block device" "$USBPERF" run "$LOOP" --size 16M --time 0.3 --no-save -F json -q
+expect_status 0 "run on a raw block device" "$USBPERF" run "$LOOP" --size 16M --time 0.3 --min-time 0 --no-save -F json -q
 jq_check "$WORK/out" '.plan[0].read_only and all(.results[]; .op == "read") and (.results | length) == 5' "raw device: reads only"
 
 # the verdict first (issue 14.1); it, the findings under it and the notes kept with the run (14.5)
@@ -128,4 +129,13 @@ check "report: the notes" sh -c "sed 's/^/  /' '$WORK/loop-notes.txt' | grep -Fx
 expect_status 0 "show the loop run as JSON" "$USBPERF" show last --db "$DB" -F json
 jq_check "$WORK/out" "(.verdicts | length) == 1 and .verdicts[0].device_key == \"$LOOP\" and (.verdicts[0].limiter | test(\"^$LIMITERS\$\")) and (.notes | length) >= 1" \
 	"show -F json: the verdict and the notes"
+# the defaults (issue 14.3, 14.8): no pass under 0.5 s, each sampled, with p90 and %util;
+# the one default run of the suite: 5 read passes of 1 to 3 s on the 256M device
+expect_status 0 "a default run on a loop device" "$USBPERF" run "$LOOP" --no-save -F json
+check "it said how long it takes, first, on stderr" \
+	test "$(head -n1 "$WORK/err")" = "usbperf: at least 5 s, at most 15 s: 5 disk passes of 1 to 3 s"
+jq_check "$WORK/out" '(.results | length) == 5 and all(.results[]; .lat_p50_us != null and .lat_p90_us != null and .lat_p50_us <= .lat_p90_us and .lat_p90_us <= .lat_p99_us)' "default run: p50 <= p90 <= p99 for each disk pass"
+jq_check "$WORK/out" 'all(.results[]; .bw_samples >= 5 and .bw_stdev_mb_s != null and .bw_min_mb_s <= .mb_s)' "default run: at least 5 bandwidth samples and their stdev for each disk pass"
+jq_check "$WORK/out" 'all(.results[]; .util_pct != null and .util_pct > 0) and ([.metrics[] | select(.metric == "util_pct" and .unit == "%")] | length) == 5' "default run: the loop device's utilisation, a util_pct metric per pass"
+jq_check "$WORK/out" 'all(.warnings[]; test("under 0.5") | not)' "default run: no pass under 0.5 s"
 finish

@@ -7,6 +7,7 @@
  */
 #include "unit.h"
 #include "core/disk/disk.h"
+#include "core/disk/iostat.h"
 #include "core/disk/safety.h"
 #include "util/sysroot.h"
 
@@ -299,6 +300,232 @@ static void test_verify_finds_corruption(void **state)
 	assert_int_equal(access(fx->file, F_OK), 0);
 }
 
+/* the fake sysroot's block device 254:0 (the one under "/"), its stat file */
+static void fake_blockdev_stat(const struct fixture *fx, const char *text)
+{
+	static const char *const dirs[] = {"sys", "sys/dev", "sys/dev/block",
+					   "sys/dev/block/254:0"};
+	char p[160];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		path_in(p, sizeof(p), fx->root, dirs[i]);
+		mkdir(p, 0700);
+	}
+	path_in(p, sizeof(p), fx->root, "sys/dev/block/254:0/stat");
+	write_file(p, text, strlen(text));
+}
+
+static void remove_blockdev_stat(const struct fixture *fx)
+{
+	static const char *const dirs[] = {"sys/dev/block/254:0", "sys/dev/block", "sys/dev",
+					   "sys"};
+	char p[160];
+	size_t i;
+
+	path_in(p, sizeof(p), fx->root, "sys/dev/block/254:0/stat");
+	unlink(p);
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		path_in(p, sizeof(p), fx->root, dirs[i]);
+		rmdir(p);
+	}
+}
+
+/* a 4.19+ stat line: io_ticks (the 10th field) is 3456 ms */
+static const char stat_line[] =
+    "    1200        5    96000      700     3400       20   270000     9000        0     3456"
+    "     9700        0        0        0        0       11       40\n";
+
+static void test_iostat(void **state)
+{
+	struct fixture *fx = *state;
+	uint64_t ms = 0;
+
+	assert_int_equal(iostat_parse_io_ticks(stat_line, &ms), 0);
+	assert_int_equal(ms, 3456);
+	/* the 11-field format of older kernels has io_ticks at the same place */
+	assert_int_equal(iostat_parse_io_ticks("1 2 3 4 5 6 7 8 9 10 11\n", &ms), 0);
+	assert_int_equal(ms, 10);
+	assert_int_equal(iostat_parse_io_ticks("1 2 3 4 5 6 7 8 9\n", &ms), -EINVAL);
+	assert_int_equal(iostat_parse_io_ticks("1 2 3 4 5 6 7 8 9 x 11\n", &ms), -EINVAL);
+	assert_int_equal(iostat_parse_io_ticks("", &ms), -EINVAL);
+	/* busy ms over wall s, as iostat's %util; jiffy rounding past 100 is capped */
+	assert_near(iostat_util_pct(250, 0.5), 50.0, 1e-9);
+	assert_near(iostat_util_pct(0, 2.0), 0.0, 0);
+	assert_near(iostat_util_pct(1004, 1.0), 100.0, 0);
+	assert_nan(iostat_util_pct(10, 0));
+	/* read through the sysroot; 0:0 is "no device" (tmpfs, overlay) */
+	assert_int_equal(iostat_io_ticks(254, 0, &ms), -ENOENT);
+	fake_blockdev_stat(fx, stat_line);
+	assert_int_equal(iostat_io_ticks(254, 0, &ms), 0);
+	assert_int_equal(ms, 3456);
+	assert_int_equal(iostat_io_ticks(0, 0, &ms), -ENOENT);
+	assert_int_equal(iostat_io_ticks(0, 42, &ms), -ENOENT); /* tmpfs: 0:42 */
+	remove_blockdev_stat(fx);
+}
+
+/* a pass lasts its minimum time over a small region, and is sampled in intervals */
+static void test_min_time_samples(void **state)
+{
+	struct fixture *fx = *state;
+	struct disk_pass_spec passes[1] = {pass("seq-read 64K", DISK_READ, &disk_engine_null)};
+	struct disk_config cfg = config(passes, 1);
+	struct disk_target t;
+	struct disk_report rep;
+	const struct disk_row *row;
+	char *why = NULL;
+	size_t i;
+
+	cfg.min_time_s = 0.6;
+	cfg.time_s = 5;
+	assert_int_equal(disk_target_open(fx->dir, &cfg, true, &t, &why), 0);
+	assert_int_equal(disk_run(&t, &cfg, &rep), 0);
+	assert_int_equal(rep.nrows, 1);
+	row = &rep.rows[0];
+	assert_true(row->seconds >= 0.6 && row->seconds < 3);
+	assert_true(row->bytes > SIZE); /* the 1 MiB region, gone over again */
+	assert_int_equal(row->bytes % BS, 0);
+	assert_near(rep.min_time_s, 0.6, 0);
+	assert_false(has_warning(&rep, "lasted under"));
+	/* 0.6 s: six 100 ms samples (fewer would halve the interval: test_stats) */
+	assert_near(row->bw_interval_ms, 100, 1e-9);
+	assert_true(row->bw_samples >= 6 && row->bw_samples <= 7);
+	assert_int_equal(rep.nsamples, row->bw_samples);
+	for (i = 0; i < rep.nsamples; i++) {
+		assert_string_equal(rep.samples[i].pass, "seq-read 64K");
+		assert_int_equal(rep.samples[i].repeat, 1);
+		assert_near(rep.samples[i].t_s, 0.1 * (double)(i + 1), 1e-9);
+		assert_near(rep.samples[i].iops, rep.samples[i].mb_s * 1e6 / BS, 1e-6);
+		assert_true(rep.samples[i].mb_s >= row->bw_min_mb_s);
+	}
+	assert_true(row->bw_min_mb_s > 0 && row->bw_min_mb_s <= row->bw_mean_mb_s);
+	assert_true(row->bw_mean_mb_s <= row->bw_max_mb_s);
+	assert_false(isnan(row->bw_stdev_mb_s));
+	/* the samples cover the pass: their mean is the pass's rate, give or take the tail */
+	assert_near(row->bw_mean_mb_s, row->mb_s, 0.25 * row->mb_s);
+	assert_near(row->iops_mean, row->bw_mean_mb_s * 1e6 / BS, 1e-6 * row->iops_mean);
+	/* latency percentiles in order */
+	assert_true(row->lat_p50_us <= row->lat_p90_us && row->lat_p90_us <= row->lat_p99_us);
+	assert_true(row->lat_p99_us <= row->lat_p999_us && row->lat_p999_us <= row->lat_max_us);
+	/* the fake root has no /sys/dev/block: no utilisation, and the report says so */
+	assert_nan(row->util_pct);
+	assert_true(has_warning(&rep, "device utilisation not measured"));
+	disk_report_release(&rep);
+	disk_target_close(&t);
+}
+
+/* the device's stat read before and after each pass: here it stands still, so 0 % */
+static void test_util_from_stat(void **state)
+{
+	struct fixture *fx = *state;
+	struct disk_pass_spec passes[1] = {pass("seq-write 64K", DISK_WRITE, &disk_engine_null)};
+	struct disk_config cfg = config(passes, 1);
+	struct disk_target t;
+	struct disk_report rep;
+	char *why = NULL;
+
+	fake_blockdev_stat(fx, stat_line);
+	assert_int_equal(disk_target_open(fx->dir, &cfg, true, &t, &why), 0);
+	assert_int_equal(disk_run(&t, &cfg, &rep), 0);
+	assert_int_equal(rep.nrows, 1);
+	assert_near(rep.rows[0].util_pct, 0, 0);
+	assert_false(has_warning(&rep, "device utilisation not measured"));
+	disk_report_release(&rep);
+	disk_target_close(&t);
+	remove_blockdev_stat(fx);
+}
+
+/* CrystalDiskMark's way: the best of the repeats, and the report says so */
+static void test_best_of(void **state)
+{
+	struct fixture *fx = *state;
+	struct disk_pass_spec passes[1] = {pass("SEQ1M Q1T1", DISK_READ, &disk_engine_null)};
+	struct disk_config cfg = config(passes, 1);
+	struct disk_target t;
+	struct disk_report rep;
+	char *why = NULL;
+
+	cfg.repeat = 3;
+	cfg.best_of = true;
+	cfg.min_time_s = 0.05;
+	assert_int_equal(disk_target_open(fx->dir, &cfg, true, &t, &why), 0);
+	assert_int_equal(disk_run(&t, &cfg, &rep), 0);
+	assert_int_equal(rep.rows[0].repeats, 3);
+	assert_near(rep.rows[0].mb_s, rep.rows[0].mb_s_max, 0);
+	assert_true(rep.rows[0].mb_s >= rep.rows[0].mb_s_min);
+	assert_string_equal(rep.figures, "best of 3 passes, 1 MiB");
+	/* samples of all three repeats, pooled */
+	assert_true(rep.nsamples >= 3 * SAMPLE_MIN_COUNT);
+	assert_int_equal(rep.samples[rep.nsamples - 1].repeat, 3);
+	assert_int_equal(rep.rows[0].bw_samples, rep.nsamples);
+	assert_int_equal(disk_report_pair(&rep), 0);
+	assert_string_equal(rep.summary_title,
+			    "summary: best of 3 passes, 1 MiB (MB/s = 10^6 B/s)");
+	disk_report_release(&rep);
+	disk_target_close(&t);
+}
+
+static void test_estimate(void **state)
+{
+	static const struct {
+		double min_s, cap_s;
+		unsigned npasses, repeat;
+		const char *want;
+	} cases[] = {
+	    {1, 3, 10, 1, "at least 10 s, at most 30 s: 10 disk passes of 1 to 3 s"},
+	    {0, 3, 10, 1, "at most 30 s: 10 disk passes of up to 3 s"},
+	    {5, 5, 8, 5, "about 3 min: 40 disk passes of 5 s"},
+	    {10, 3, 2, 1, "about 6 s: 2 disk passes of 3 s"}, /* the cap wins */
+	};
+	struct disk_pass_spec passes[10] = {0};
+	struct disk_target t = {.size = 256 << 20};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct disk_config cfg = {.passes = passes,
+					  .npasses = cases[i].npasses,
+					  .repeat = cases[i].repeat,
+					  .time_s = cases[i].cap_s,
+					  .min_time_s = cases[i].min_s};
+		struct disk_estimate e = {0};
+
+		for (size_t k = 0; k < 10; k++)
+			passes[k].op = DISK_WRITE;
+		disk_estimate_add(&e, &cfg, &t);
+		strbuf_reset(&sb);
+		disk_estimate_describe(&e, &sb);
+		assert_string_equal(sb.buf, cases[i].want);
+	}
+	/* reads of a region we may write: it is laid out first; and run's network passes */
+	{
+		struct disk_config cfg = {
+		    .passes = passes, .npasses = 5, .repeat = 1, .time_s = 3, .min_time_s = 1};
+		struct disk_estimate e = {.net_pass_s = 5};
+
+		passes[0].op = DISK_READ;
+		t.may_write = true;
+		disk_estimate_add(&e, &cfg, &t);
+		e.net_passes = 2;
+		strbuf_reset(&sb);
+		disk_estimate_describe(&e, &sb);
+		assert_string_equal(sb.buf,
+				    "at least 15 s, at most 25 s: 5 disk passes of 1 to 3 s, "
+				    "2 network passes of 5 s, after writing 256 MiB of test "
+				    "data once");
+	}
+	/* nothing planned: nothing said */
+	{
+		struct disk_estimate e = {0};
+
+		strbuf_reset(&sb);
+		disk_estimate_describe(&e, &sb);
+		assert_int_equal(sb.len, 0);
+	}
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +533,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_keep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_psync_verify_pipeline, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verify_finds_corruption, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_iostat, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_min_time_samples, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_util_from_stat, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_best_of, setup, teardown),
+		cmocka_unit_test(test_estimate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

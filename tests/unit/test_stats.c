@@ -151,6 +151,7 @@ static void test_hist_quantiles_uniform(void **state)
 		{0.0, 1, 0},
 		{0.10, 10000, 100},
 		{0.50, 50000, 500},
+		{0.90, 90000, 900},
 		{0.99, 99000, 990},
 		{0.999, 99900, 999},
 		{1.0, 100000, 0},
@@ -259,6 +260,133 @@ static void test_hist_merge(void **state)
 	free(copy);
 }
 
+/* a fake clock: 1 ms steps from T0, each completing bytes_at(ms) */
+#define T0 5000000000ULL
+#define MS 1000000ULL
+
+static struct rate_sampler *sampler_new(void)
+{
+	struct rate_sampler *s = malloc(sizeof(*s));
+
+	assert_non_null(s);
+	sampler_init(s, T0);
+	return s;
+}
+
+static void test_sampler_steady(void **state)
+{
+	/* 1 MB every ms for 1 s: ten 100 ms samples of exactly 1000 MB/s */
+	struct rate_sampler *s = sampler_new();
+	double r[SAMPLER_SLOTS];
+	uint64_t iv, t;
+	size_t n, i;
+
+	(void)state;
+	for (t = 1; t <= 1000; t++)
+		sampler_add(s, T0 + t * MS - 1, 1000000);
+	n = sampler_rates(s, T0 + 1000 * MS, r, SAMPLER_SLOTS, &iv);
+	assert_int_equal(iv, SAMPLE_INTERVAL_NS);
+	assert_int_equal(n, 10);
+	for (i = 0; i < n; i++)
+		assert_near(r[i], 1e9, 1e-3);
+	free(s);
+}
+
+static void test_sampler_varying(void **state)
+{
+	/* 100 ms at 200 MB/s, 100 ms at 600 MB/s, and so on for 1 s: min 200, mean 400 */
+	struct rate_sampler *s = sampler_new();
+	double r[SAMPLER_SLOTS];
+	struct summary sum;
+	uint64_t iv, t;
+	size_t n;
+
+	(void)state;
+	for (t = 0; t < 1000; t++)
+		sampler_add(s, T0 + t * MS, (t / 100) % 2 ? 600000 : 200000);
+	/* the last completion at 999 ms: a 0.999 s pass has nine whole intervals */
+	n = sampler_rates(s, s->last, r, SAMPLER_SLOTS, &iv);
+	assert_int_equal(iv, SAMPLE_INTERVAL_NS);
+	assert_int_equal(n, 9);
+	summarize(r, n, &sum);
+	assert_near(sum.min, 200e6, 1e-3);
+	assert_near(sum.max, 600e6, 1e-3);
+	/* 5 x 200 and 4 x 600: mean 377.8, sample stdev 210.8 MB/s */
+	assert_near(sum.mean, (5 * 200e6 + 4 * 600e6) / 9, 1);
+	assert_near(sum.stdev, 210.8185e6, 1e3);
+	free(s);
+}
+
+static void test_sampler_short_pass(void **state)
+{
+	/* a 30 ms pass still gets its five samples: the interval shrinks by halves */
+	struct rate_sampler *s = sampler_new();
+	double r[SAMPLER_SLOTS];
+	uint64_t iv, t;
+	size_t n, i;
+
+	(void)state;
+	for (t = 0; t < 300; t++) /* every 0.1 ms, 10 kB: 100 MB/s */
+		sampler_add(s, T0 + t * MS / 10, 10000);
+	n = sampler_rates(s, T0 + 30 * MS, r, SAMPLER_SLOTS, &iv);
+	assert_true(n >= SAMPLE_MIN_COUNT);
+	assert_int_equal(iv, SAMPLE_INTERVAL_NS / 32); /* 3.125 ms: 30 / 6.25 is only 4 */
+	assert_int_equal(n, 9);
+	for (i = 0; i < n; i++)
+		assert_near(r[i], 100e6, 100e6 * 0.04); /* 31 or 32 adds of 10 kB per 3.125 ms */
+	free(s);
+}
+
+static void test_sampler_long_pass(void **state)
+{
+	/* 200 s at a steady 50 MB/s: the slots merge, rates stay right, intervals widen */
+	struct rate_sampler *s = sampler_new();
+	double *r = calloc(SAMPLER_SLOTS, sizeof(*r));
+	struct summary sum;
+	uint64_t iv, t;
+	size_t n;
+
+	(void)state;
+	assert_non_null(r);
+	for (t = 1; t <= 200000; t++)
+		sampler_add(s, T0 + t * MS - 1, 50000);
+	n = sampler_rates(s, T0 + 200000 * MS, r, SAMPLER_SLOTS, &iv);
+	assert_true(iv > SAMPLE_INTERVAL_NS);
+	assert_true(s->width * SAMPLER_SLOTS >= 200000 * MS);
+	assert_int_equal(n, 200000 * MS / iv);
+	assert_true(n >= SAMPLER_SLOTS / 4);
+	summarize(r, n, &sum);
+	assert_near(sum.min, 50e6, 1);
+	assert_near(sum.max, 50e6, 1);
+	free(r);
+	free(s);
+}
+
+static void test_sampler_empty_and_tail(void **state)
+{
+	struct rate_sampler *s = sampler_new();
+	double r[SAMPLER_SLOTS];
+	uint64_t iv;
+
+	(void)state;
+	/* nothing completed, no time passed: no sample */
+	assert_int_equal(sampler_rates(s, T0, r, SAMPLER_SLOTS, &iv), 0);
+	/* a stall is a sample of 0, not a gap */
+	sampler_add(s, T0 + 10 * MS, 1000000);
+	sampler_add(s, T0 + 450 * MS, 1000000);
+	assert_int_equal(sampler_rates(s, T0 + 500 * MS, r, SAMPLER_SLOTS, &iv), 5);
+	assert_int_equal(iv, SAMPLE_INTERVAL_NS);
+	assert_near(r[0], 10e6, 1e-6);
+	assert_near(r[1], 0, 0);
+	assert_near(r[4], 10e6, 1e-6);
+	/* what completes after the last whole interval is not a sample of its own */
+	sampler_add(s, T0 + 520 * MS, 1000000);
+	assert_int_equal(sampler_rates(s, T0 + 520 * MS, r, SAMPLER_SLOTS, &iv), 5);
+	/* max bounds what is written */
+	assert_int_equal(sampler_rates(s, T0 + 500 * MS, r, 2, &iv), 2);
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +399,11 @@ int main(void)
 		cmocka_unit_test(test_hist_quantiles_small),
 		cmocka_unit_test(test_hist_single_and_empty),
 		cmocka_unit_test(test_hist_merge),
+		cmocka_unit_test(test_sampler_steady),
+		cmocka_unit_test(test_sampler_varying),
+		cmocka_unit_test(test_sampler_short_pass),
+		cmocka_unit_test(test_sampler_long_pass),
+		cmocka_unit_test(test_sampler_empty_and_tail),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

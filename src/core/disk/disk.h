@@ -10,6 +10,7 @@
 #include "core/sys/cpustat.h"
 #include "core/usb/attach.h"
 #include "util/stats.h"
+#include "util/strbuf.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -66,7 +67,7 @@ struct disk_progress {
 	unsigned repeat, repeats;
 	const char *phase; /* "layout", "pass" */
 	uint64_t done_bytes, total_bytes;
-	double elapsed_s, limit_s;
+	double elapsed_s, limit_s, min_s;
 	double rate_Bps;
 };
 
@@ -78,6 +79,9 @@ struct disk_config {
 	unsigned repeat;
 	uint64_t size;	   /* test file size / device region; per-pass byte cap */
 	double time_s;	   /* per-pass time cap */
+	double min_time_s; /* per-pass floor: the region is gone over again until it passes
+			      (fio's time_based); the cap wins if lower; 0: size only */
+	bool best_of;	   /* rows report the best repeat (CrystalDiskMark), not the mean */
 	bool verify;
 	uint64_t seed;
 	bool allow_write;  /* --destructive for block devices */
@@ -103,7 +107,13 @@ struct disk_row {
 	double mb_s, mb_s_sd, mb_s_min, mb_s_max;
 	double mib_s;
 	double iops, iops_sd;
-	double lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us, lat_max_us;
+	double lat_mean_us, lat_p50_us, lat_p90_us, lat_p99_us, lat_p999_us, lat_max_us;
+	/* interval samples pooled over the repeats (fio's bw and iops samples) */
+	double bw_min_mb_s, bw_max_mb_s, bw_mean_mb_s, bw_stdev_mb_s;
+	double iops_min, iops_max, iops_mean, iops_sample_stdev;
+	uint64_t bw_samples;
+	double bw_interval_ms;
+	double util_pct; /* device busy (io_ticks) over the pass time; NaN if no device */
 	double cpu_user_pct, cpu_sys_pct, cpu_iowait_pct, cpu_irq_pct;
 	double self_cpu_pct;
 	double cpu_s_per_gb; /* usbperf's CPU seconds per 10^9 bytes */
@@ -111,6 +121,14 @@ struct disk_row {
 	uint64_t verify_errors;
 	double ceiling_mb_s;   /* bulk ceiling of the USB link under the target; NaN off USB */
 	double efficiency_pct; /* mb_s as a share of that ceiling */
+};
+
+/* One interval sample, for plotting: -F json lists them all. */
+struct disk_sample {
+	const char *pass, *op, *mode;
+	uint64_t repeat; /* 1-based */
+	double t_s;	 /* end of the interval, from the start of the pass */
+	double mb_s, iops;
 };
 
 /* Read and write of one pass name side by side: the CrystalDiskMark view. */
@@ -125,9 +143,15 @@ struct disk_report {
 	const char *path, *kind, *io_path, *fs_type, *mount_point, *source, *cache_drop;
 	uint64_t size, seed;
 	double time_limit_s;
+	double min_time_s;
+	const char *figures; /* "mean of 1 pass" or "best of 5 passes, 1 GiB": what a row is */
+	char figures_buf[64];
+	char summary_title[96];
 	bool verify;
 	struct disk_row *rows;
 	size_t nrows;
+	struct disk_sample *samples; /* every row's interval samples, in row order */
+	size_t nsamples;
 	struct disk_pair_row *pairs; /* filled by disk_report_pair() */
 	size_t npairs;
 	struct verify_error *verrs;
@@ -151,6 +175,24 @@ int disk_target_open(const char *path, const struct disk_config *cfg, bool want_
 void disk_target_close(struct disk_target *t);
 /* The path a signal handler must unlink, or NULL. */
 const char *disk_target_cleanup_path(const struct disk_target *t);
+
+/*
+ * How long a plan takes, said before it starts: each pass lasts at least
+ * its floor (min(min_time, cap)) and at most its cap; a pass's real length
+ * between those depends on the rate, unknown until it runs. Network passes
+ * (usbperf run) last their fixed time.
+ */
+struct disk_estimate {
+	unsigned passes, net_passes;
+	double floor_s, cap_s;		 /* sums over the disk passes */
+	double pass_floor_s, pass_cap_s; /* of one disk pass (the longest seen) */
+	double net_pass_s;
+	uint64_t layout_bytes; /* written once before the read passes */
+};
+void disk_estimate_add(struct disk_estimate *e, const struct disk_config *cfg,
+		       const struct disk_target *t);
+/* "at least 10 s, at most 30 s: 10 passes of 1 to 3 s each, ..."; nothing for no passes */
+void disk_estimate_describe(const struct disk_estimate *e, struct strbuf *out);
 
 int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_report *ret);
 void disk_report_release(struct disk_report *r);

@@ -18,6 +18,7 @@ struct disk_io {
 	bool write;
 	int64_t res;	  /* bytes moved or negative errno, set by the engine */
 	uint64_t t_issue; /* ns, set by the pass loop */
+	uint64_t lap;	  /* times the pass had gone over its region when this was issued */
 };
 
 struct disk_engine;

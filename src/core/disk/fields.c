@@ -14,6 +14,8 @@ static const struct field target_fields[] = {
 	FIELD(struct disk_report, size, "size_bytes", "region", NULL, FT_SIZE, 0, T),
 	FIELD(struct disk_report, time_limit_s, "time_limit_s", "time limit", "s per pass", FT_DBL,
 	      1, T),
+	FIELD(struct disk_report, min_time_s, "min_time_s", "min time", "s per pass", FT_DBL, 1, T),
+	FIELD(struct disk_report, figures, "figures", "figures", NULL, FT_STR, 0, T),
 	FIELD(struct disk_report, cache_drop, "cache_drop", "cache drop", NULL, FT_STR, 0, T),
 	FIELD(struct disk_report, verify, "verify", "verify", NULL, FT_BOOL, 0, T),
 	FIELD(struct disk_report, seed, "seed", "seed", NULL, FT_U64, 0, 0),
@@ -54,10 +56,23 @@ static const struct field row_fields[] = {
 	FIELD(struct disk_row, iops, "iops", "IOPS", NULL, FT_DBL, 0, T),
 	FIELD(struct disk_row, iops_sd, "iops_stdev", "sd", NULL, FT_DBL, 0, 0),
 	FIELD(struct disk_row, lat_mean_us, "lat_mean_us", "mean", "us", FT_DBL, 1, 0),
+	FIELD(struct disk_row, bw_min_mb_s, "bw_min_mb_s", "bw min", "MB/s", FT_DBL, 1, T),
+	FIELD(struct disk_row, bw_max_mb_s, "bw_max_mb_s", "bw max", "MB/s", FT_DBL, 1, 0),
+	FIELD(struct disk_row, bw_mean_mb_s, "bw_mean_mb_s", "bw mean", "MB/s", FT_DBL, 1, 0),
+	FIELD(struct disk_row, bw_stdev_mb_s, "bw_stdev_mb_s", "bw sd", "MB/s", FT_DBL, 1, T),
+	FIELD(struct disk_row, bw_samples, "bw_samples", "samples", NULL, FT_U64, 0, 0),
+	FIELD(struct disk_row, bw_interval_ms, "bw_interval_ms", "interval", "ms", FT_DBL, 3, 0),
+	FIELD(struct disk_row, iops_min, "iops_min", "IOPS min", NULL, FT_DBL, 0, 0),
+	FIELD(struct disk_row, iops_max, "iops_max", "IOPS max", NULL, FT_DBL, 0, 0),
+	FIELD(struct disk_row, iops_mean, "iops_mean", "IOPS mean", NULL, FT_DBL, 0, 0),
+	FIELD(struct disk_row, iops_sample_stdev, "iops_sample_stdev", "IOPS sd", NULL, FT_DBL, 0,
+	      0),
 	FIELD(struct disk_row, lat_p50_us, "lat_p50_us", "p50", "us", FT_DBL, 1, T),
+	FIELD(struct disk_row, lat_p90_us, "lat_p90_us", "p90", "us", FT_DBL, 1, T),
 	FIELD(struct disk_row, lat_p99_us, "lat_p99_us", "p99", "us", FT_DBL, 1, T),
 	FIELD(struct disk_row, lat_p999_us, "lat_p999_us", "p99.9", "us", FT_DBL, 1, T),
 	FIELD(struct disk_row, lat_max_us, "lat_max_us", "max", "us", FT_DBL, 1, T),
+	FIELD(struct disk_row, util_pct, "util_pct", "util", "%", FT_DBL, 1, T | FF_OPTIONAL),
 	FIELD(struct disk_row, cpu_user_pct, "cpu_user_pct", "usr", "%", FT_DBL, 1, 0),
 	FIELD(struct disk_row, cpu_sys_pct, "cpu_sys_pct", "sys", "%", FT_DBL, 1, T),
 	FIELD(struct disk_row, cpu_iowait_pct, "cpu_iowait_pct", "iowait", "%", FT_DBL, 1, T),
@@ -75,6 +90,16 @@ static const struct field verr_fields[] = {
 	FIELD(struct verify_error, pass, "pass", "found by", NULL, FT_STR, 0, T),
 };
 
+static const struct field sample_fields[] = {
+	FIELD(struct disk_sample, pass, "pass", "pass", NULL, FT_STR, 0, 0),
+	FIELD(struct disk_sample, op, "op", "op", NULL, FT_STR, 0, 0),
+	FIELD(struct disk_sample, mode, "mode", "mode", NULL, FT_STR, 0, 0),
+	FIELD(struct disk_sample, repeat, "repeat", "repeat", NULL, FT_U64, 0, 0),
+	FIELD(struct disk_sample, t_s, "t_s", "at", "s", FT_DBL, 4, 0),
+	FIELD(struct disk_sample, mb_s, "mb_s", "rate", "MB/s", FT_DBL, 2, 0),
+	FIELD(struct disk_sample, iops, "iops", "IOPS", NULL, FT_DBL, 1, 0),
+};
+
 static const struct field pair_fields[] = {
 	FIELD(struct disk_pair_row, name, "name", "test", NULL, FT_STR, 0, T),
 	FIELD(struct disk_pair_row, read_mb_s, "read_mb_s", "read", "MB/s", FT_DBL, 1, T),
@@ -87,19 +112,23 @@ const struct record_desc disk_pair_desc = RECORD_DESC("disk_pair", pair_fields);
 const struct record_desc disk_target_desc = RECORD_DESC("disk_target", target_fields);
 const struct record_desc disk_row_desc = RECORD_DESC("disk_result", row_fields);
 const struct record_desc disk_verr_desc = RECORD_DESC("verify_error", verr_fields);
+const struct record_desc disk_sample_desc = RECORD_DESC("disk_sample", sample_fields);
 
-void disk_report_describe(const struct disk_report *rep, struct report *out)
+void disk_report_describe(const struct disk_report *rep, bool with_samples, struct report *out)
 {
 	report_add_object(out, "target", NULL, &disk_target_desc, rep);
 	report_add_table(out, "results", NULL, &disk_row_desc, rep->rows, rep->nrows,
 			 sizeof(*rep->rows));
 	if (rep->npairs)
-		report_add_table(out, "summary", "summary (MB/s = 10^6 B/s)", &disk_pair_desc,
-				 rep->pairs, rep->npairs, sizeof(*rep->pairs));
+		report_add_table(out, "summary", rep->summary_title, &disk_pair_desc, rep->pairs,
+				 rep->npairs, sizeof(*rep->pairs));
 	if (rep->verify)
 		report_add_table(out, "verify_errors",
 				 "verify: data mismatches (offset in bytes from the start of the region)",
 				 &disk_verr_desc, rep->verrs, rep->nverrs, sizeof(*rep->verrs));
+	if (with_samples)
+		report_add_table(out, "samples", NULL, &disk_sample_desc, rep->samples,
+				 rep->nsamples, sizeof(*rep->samples));
 	out->warnings = rep->warnings;
 	out->nwarnings = rep->nwarnings;
 }

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * One timed pass: keep qd requests in flight through an engine until the
- * byte or time budget is spent, timing each request. The clock runs from the
- * first submission to the last completion, plus the fsync that makes a
- * buffered write real (dd conv=fsync semantics).
+ * byte budget is spent and the minimum time has passed (the region is gone
+ * over again from its start, as fio's time_based does), or the time cap is
+ * reached, timing each request. The clock runs from the first submission to
+ * the last completion, plus the fsync that makes a buffered write real (dd
+ * conv=fsync semantics).
  */
 #include "core/disk/pass.h"
 #include "core/disk/cache.h"
+#include "core/disk/iostat.h"
 #include "util/clock.h"
 
 #include <errno.h>
@@ -101,6 +104,7 @@ static void progress(const struct pass_env *env, const struct disk_config *cfg,
 		.total_bytes = region,
 		.elapsed_s = (double)elapsed_ns / 1e9,
 		.limit_s = cfg->time_s,
+		.min_s = cfg->min_time_s < cfg->time_s ? cfg->min_time_s : cfg->time_s,
 		.rate_Bps = elapsed_ns ? (double)out->bytes / ((double)elapsed_ns / 1e9) : 0,
 	};
 
@@ -119,14 +123,18 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 	const uint64_t region = t->size - t->size % bs;
 	const uint64_t nblocks = region / bs;
 	const uint64_t limit_ns = (uint64_t)(cfg->time_s * 1e9);
+	/* the floor never outlasts the cap: --time 0.2 means passes of 0.2 s at most */
+	const uint64_t min_ns =
+	    (uint64_t)((cfg->min_time_s < cfg->time_s ? cfg->min_time_s : cfg->time_s) * 1e9);
+	const bool drop_laps = !write && buffered;
 	struct disk_engine eng = {.fd = -1};
 	struct disk_io *done[64];
 	struct cpu_sample c0, c1;
 	struct slots sl;
 	struct prng rng;
-	uint64_t t0, now, last_progress, issued = 0, next_seq = 0, counter = 0;
+	uint64_t t0, now, last_progress, issued = 0, next_seq = 0, counter = 0, ticks0 = 0, ticks1;
 	unsigned inflight = 0, i;
-	bool cpu_ok;
+	bool cpu_ok, ticks_ok;
 	int r;
 
 	memset(out, 0, sizeof(*out));
@@ -149,16 +157,27 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 			      spec->access == DISK_RAND ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
 	}
 
+	ticks_ok = iostat_io_ticks(t->dev_major, t->dev_minor, &ticks0) == 0;
 	cpu_ok = cpu_sample_take(&c0) == 0;
 	t0 = last_progress = now = clock_now_ns();
+	sampler_init(env->bw, t0);
 	for (;;) {
-		bool stop_issue = out->error || out->interrupted || issued >= region ||
-				  now - t0 >= limit_ns;
+		bool stop_issue = out->error || out->interrupted ||
+				  (issued >= region && now - t0 >= min_ns) || now - t0 >= limit_ns;
+		uint64_t batch = 0;
 		int n;
 
 		while (!stop_issue && sl.nfree) {
 			struct disk_io *io = &sl.io[sl.free[--sl.nfree]];
 
+			if (issued && issued % region == 0) {
+				/* another lap for the minimum time: reads come from the device
+				 * again, not from what the last lap left in the page cache */
+				out->laps++;
+				next_seq = 0;
+				if (drop_laps)
+					posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+			}
 			io->off = spec->access == DISK_SEQ ? next_seq
 							   : (prng_next(&rng) % nblocks) * bs;
 			next_seq += bs;
@@ -170,6 +189,7 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 				else
 					pattern_stamp(io->buf, bs, io->off, ++counter);
 			}
+			io->lap = out->laps;
 			io->t_issue = clock_now_ns();
 			r = eng.ops->queue(&eng, io);
 			if (r < 0) {
@@ -179,7 +199,7 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 			}
 			inflight++;
 			issued += bs;
-			stop_issue = issued >= region;
+			stop_issue = issued >= region && io->t_issue - t0 >= min_ns;
 		}
 		r = eng.ops->submit(&eng);
 		if (r < 0 && !out->error)
@@ -209,8 +229,11 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 			}
 			out->bytes += io->len;
 			out->ios++;
+			batch += io->len;
 			hist_record(env->lat, now - io->t_issue);
-			if (!write && cfg->verify) {
+			/* a sequential read checks each unit once: later laps are timed only,
+			 * so a bad unit is counted once, as without laps */
+			if (!write && cfg->verify && (io->lap == 0 || spec->access == DISK_RAND)) {
 				uint64_t bad_off = 0;
 				enum verify_fault f = VERIFY_OK;
 				size_t nbad = pattern_check(io->buf, io->len, io->off, cfg->seed,
@@ -221,6 +244,8 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 				}
 			}
 		}
+		if (batch)
+			sampler_add(env->bw, now, batch);
 		if (cfg->stop && *cfg->stop)
 			out->interrupted = true;
 		if (cfg->progress && now - last_progress >= PROGRESS_NS) {
@@ -231,6 +256,10 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 	if (write && buffered && !out->error && fsync(fd) < 0)
 		out->error = -errno;
 	now = clock_now_ns();
+	out->busy_ms = ticks_ok && iostat_io_ticks(t->dev_major, t->dev_minor, &ticks1) == 0 &&
+			       ticks1 >= ticks0
+			   ? ticks1 - ticks0
+			   : UINT64_MAX;
 	if (cpu_ok && cpu_sample_take(&c1) == 0)
 		cpu_use_between(&c0, &c1, &out->cpu);
 	else

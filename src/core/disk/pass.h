@@ -9,6 +9,7 @@ struct pass_env {
 	const struct disk_pass_spec *spec;
 	unsigned pass_index, pass_count, repeat;
 	struct histogram *lat;	   /* latencies are added here */
+	struct rate_sampler *bw;   /* completions are counted here (reset by the pass) */
 	struct disk_report *report; /* verify errors are added here */
 };
 
@@ -21,6 +22,8 @@ struct pass_out {
 	double cached_pct; /* buffered reads: page-cache residency after the drop */
 	enum cache_drop cache_drop;
 	uint64_t verify_bad;
+	uint64_t busy_ms; /* the device's io_ticks over the pass; UINT64_MAX if not read */
+	uint64_t laps;	  /* times the region was started over to reach the minimum time */
 };
 
 /* Returns a negative errno only when the pass could not start at all. */

@@ -2,6 +2,7 @@
 /* Orchestration: lay out the test region, run every pass and repeat, fold results into rows. */
 #include "core/disk/cache.h"
 #include "core/disk/disk.h"
+#include "core/disk/iostat.h"
 #include "core/disk/pass.h"
 #include "core/sys/cpufreq.h"
 #include "core/sys/mounts.h"
@@ -11,6 +12,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -133,14 +135,53 @@ static const char *target_kind_name(enum disk_target_kind k)
 	return "?";
 }
 
-static void fill_row(struct disk_row *row, const struct disk_pass_spec *s, unsigned n,
-		     const double *mb, const double *iops, const struct histogram *lat,
-		     const struct pass_out *sum, double cached_pct)
+/* what the repeats of one pass spec left, for fill_row */
+struct row_in {
+	unsigned n;		       /* repeats that moved data */
+	const double *mb, *iops;       /* per repeat */
+	const struct disk_sample *smp; /* the interval samples of every repeat */
+	size_t nsmp;
+	double interval_s; /* of the first repeat's samples */
+	uint64_t busy_ms;  /* summed over the repeats; UINT64_MAX if any was not read */
+	bool best_of;
+};
+
+/* fio's bw and iops sample statistics, pooled over the repeats */
+static void fill_samples(struct disk_row *row, const struct row_in *in)
 {
+	struct summary sb, si;
+	double *v = malloc((in->nsmp ? in->nsmp : 1) * sizeof(*v));
+	size_t i;
+
+	if (!v)
+		abort();
+	for (i = 0; i < in->nsmp; i++)
+		v[i] = in->smp[i].mb_s;
+	summarize(v, in->nsmp, &sb);
+	for (i = 0; i < in->nsmp; i++)
+		v[i] = in->smp[i].iops;
+	summarize(v, in->nsmp, &si);
+	free(v);
+	row->bw_samples = in->nsmp;
+	row->bw_interval_ms = in->nsmp ? in->interval_s * 1e3 : NAN;
+	row->bw_min_mb_s = sb.min;
+	row->bw_max_mb_s = sb.max;
+	row->bw_mean_mb_s = sb.mean;
+	row->bw_stdev_mb_s = in->nsmp > 1 ? sb.stdev : NAN; /* no spread from one sample */
+	row->iops_min = si.min;
+	row->iops_max = si.max;
+	row->iops_mean = si.mean;
+	row->iops_sample_stdev = in->nsmp > 1 ? si.stdev : NAN;
+}
+
+static void fill_row(struct disk_row *row, const struct disk_pass_spec *s, const struct row_in *in,
+		     const struct histogram *lat, const struct pass_out *sum, double cached_pct)
+{
+	const unsigned n = in->n;
 	struct summary smb, siops;
 
-	summarize(mb, n, &smb);
-	summarize(iops, n, &siops);
+	summarize(in->mb, n, &smb);
+	summarize(in->iops, n, &siops);
 	row->name = s->name;
 	row->op = disk_op_name(s->op);
 	row->access = disk_access_name(s->access);
@@ -151,15 +192,17 @@ static void fill_row(struct disk_row *row, const struct disk_pass_spec *s, unsig
 	row->repeats = n;
 	row->bytes = n ? sum->bytes / n : 0;
 	row->seconds = n ? sum->seconds / n : NAN;
-	row->mb_s = smb.mean;
+	/* CrystalDiskMark shows the best of its passes; everything else the mean */
+	row->mb_s = in->best_of ? smb.max : smb.mean;
 	row->mb_s_sd = n > 1 ? smb.stdev : NAN; /* no spread from one sample */
 	row->mb_s_min = smb.min;
 	row->mb_s_max = smb.max;
-	row->mib_s = smb.mean * 1e6 / (1 << 20);
-	row->iops = siops.mean;
+	row->mib_s = row->mb_s * 1e6 / (1 << 20);
+	row->iops = in->best_of ? siops.max : siops.mean;
 	row->iops_sd = n > 1 ? siops.stdev : NAN;
 	row->lat_mean_us = hist_mean(lat) / 1e3;
 	row->lat_p50_us = hist_quantile(lat, 0.50) / 1e3;
+	row->lat_p90_us = hist_quantile(lat, 0.90) / 1e3;
 	row->lat_p99_us = hist_quantile(lat, 0.99) / 1e3;
 	row->lat_p999_us = hist_quantile(lat, 0.999) / 1e3;
 	row->lat_max_us = lat->count ? (double)lat->max / 1e3 : NAN;
@@ -171,6 +214,37 @@ static void fill_row(struct disk_row *row, const struct disk_pass_spec *s, unsig
 	row->cpu_s_per_gb = sum->bytes ? sum->cpu.self_s / ((double)sum->bytes / 1e9) : NAN;
 	row->cached_pct = cached_pct;
 	row->verify_errors = sum->verify_bad;
+	row->util_pct =
+	    in->busy_ms == UINT64_MAX ? NAN : iostat_util_pct(in->busy_ms, sum->seconds);
+	fill_samples(row, in);
+}
+
+/* one repeat's interval samples, appended to the report's list */
+static void add_samples(struct disk_report *rep, const struct disk_pass_spec *s, unsigned repeat,
+			const struct rate_sampler *bw, double *buf, double *ret_interval_s)
+{
+	uint64_t iv;
+	size_t n = sampler_rates(bw, bw->last, buf, SAMPLER_SLOTS, &iv), i;
+	struct disk_sample *ns;
+
+	if (!n)
+		return;
+	ns = realloc(rep->samples, (rep->nsamples + n) * sizeof(*ns));
+	if (!ns)
+		abort();
+	rep->samples = ns;
+	for (i = 0; i < n; i++)
+		rep->samples[rep->nsamples++] = (struct disk_sample){
+		    .pass = s->name,
+		    .op = disk_op_name(s->op),
+		    .mode = disk_mode_name(s->mode),
+		    .repeat = repeat + 1,
+		    .t_s = (double)(i + 1) * (double)iv / 1e9,
+		    .mb_s = buf[i] / 1e6,
+		    .iops = buf[i] / s->bs,
+		};
+	if (isnan(*ret_interval_s))
+		*ret_interval_s = (double)iv / 1e9;
 }
 
 static void add_out(struct pass_out *sum, const struct pass_out *o)
@@ -218,10 +292,27 @@ static void env_warnings(struct disk_target *t, struct disk_report *rep)
 	strbuf_release(&gov);
 }
 
+/* what a row's figure is: "best of 5 passes, 1 GiB" (CrystalDiskMark's words) */
+static void figures(struct disk_report *rep, const struct disk_config *cfg, uint64_t size)
+{
+	static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	unsigned u = 0;
+
+	while (u < 4 && size >= 1024 && size % 1024 == 0) {
+		size /= 1024;
+		u++;
+	}
+	snprintf(rep->figures_buf, sizeof(rep->figures_buf), "%s of %u pass%s, %llu %s",
+		 cfg->best_of ? "best" : "mean", cfg->repeat, cfg->repeat == 1 ? "" : "es",
+		 (unsigned long long)size, unit[u]);
+}
+
 int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_report *rep)
 {
 	struct histogram *lat;
-	double *mb, *iops;
+	struct rate_sampler *bw;
+	double *mb, *iops, *rates;
+	bool no_util = false;
 	bool any_read = false, any_buffered_read = false;
 	enum cache_drop drop = CACHE_DROP_NONE;
 	const char *shortest = NULL;
@@ -241,15 +332,20 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 	rep->seed = cfg->seed;
 	rep->verify = cfg->verify;
 	rep->time_limit_s = cfg->time_s;
+	rep->min_time_s = cfg->min_time_s < cfg->time_s ? cfg->min_time_s : cfg->time_s;
+	figures(rep, cfg, t->size);
+	rep->figures = rep->figures_buf;
 	rep->usb.ceiling_mb_s = NAN;
 	if (t->dev_major || t->dev_minor)
 		rep->on_usb = usb_attach_for_block(t->dev_major, t->dev_minor, &rep->usb) == 0;
 	rep->rows = calloc(cfg->npasses ? cfg->npasses : 1, sizeof(*rep->rows));
 	rep->verrs = calloc(DISK_VERIFY_KEEP, sizeof(*rep->verrs));
 	lat = malloc(sizeof(*lat));
+	bw = malloc(sizeof(*bw));
+	rates = calloc(SAMPLER_SLOTS, sizeof(*rates));
 	mb = calloc(cfg->repeat, sizeof(*mb));
 	iops = calloc(cfg->repeat, sizeof(*iops));
-	if (!rep->rows || !rep->verrs || !lat || !mb || !iops) {
+	if (!rep->rows || !rep->verrs || !lat || !bw || !rates || !mb || !iops) {
 		r = -ENOMEM;
 		goto out;
 	}
@@ -273,13 +369,17 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 	for (i = 0; i < cfg->npasses && !rep->error && !rep->interrupted; i++) {
 		const struct disk_pass_spec *s = &cfg->passes[i];
 		struct pass_out sum = {0};
+		struct row_in in = {
+		    .mb = mb, .iops = iops, .interval_s = NAN, .best_of = cfg->best_of};
+		size_t first_sample = rep->nsamples;
+		struct summary spread;
 		double cached = NAN;
 		unsigned k, n = 0;
 
 		hist_init(lat);
 		for (k = 0; k < cfg->repeat; k++) {
 			struct pass_env env = {t, cfg, s, (unsigned)i, (unsigned)cfg->npasses, k, lat,
-					       rep};
+					       bw, rep};
 			struct pass_out o;
 
 			if (cfg->stop && *cfg->stop) {
@@ -302,6 +402,11 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 				iops[n] = (double)o.ios / o.seconds;
 				n++;
 				add_out(&sum, &o);
+				add_samples(rep, s, k, bw, rates, &in.interval_s);
+				if (o.busy_ms == UINT64_MAX || in.busy_ms == UINT64_MAX)
+					in.busy_ms = UINT64_MAX;
+				else
+					in.busy_ms += o.busy_ms;
 			}
 			if (o.interrupted)
 				rep->interrupted = true;
@@ -316,7 +421,11 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 		}
 		if (!n)
 			continue;
-		fill_row(&rep->rows[rep->nrows], s, n, mb, iops, lat, &sum, cached);
+		in.n = n;
+		in.smp = rep->samples + first_sample;
+		in.nsmp = rep->nsamples - first_sample;
+		fill_row(&rep->rows[rep->nrows], s, &in, lat, &sum, cached);
+		no_util |= isnan(rep->rows[rep->nrows].util_pct);
 		rep->rows[rep->nrows].status = rep->error ? "partial" :
 					       rep->interrupted ? "interrupted" : "ok";
 		usb_ceiling(rep, &rep->rows[rep->nrows]);
@@ -331,15 +440,24 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 				shortest = s->name;
 			}
 		}
-		if (n > 1 && rep->rows[rep->nrows].mb_s_sd > NOISY_CV * rep->rows[rep->nrows].mb_s)
-			warn(rep, "%s varied by %.0f%% (stdev/mean) over %u repeats", s->name,
-			     100 * rep->rows[rep->nrows].mb_s_sd / rep->rows[rep->nrows].mb_s, n);
+		/* against the mean (a best-of row shows the best); "SEQ1M Q1T1" names a read
+		 * and a write row: say which */
+		summarize(mb, n, &spread);
+		if (n > 1 && spread.stdev > NOISY_CV * spread.mean)
+			warn(rep, "%s%s%s varied by %.0f%% (stdev/mean) over %u repeats", s->name,
+			     strstr(s->name, disk_op_name(s->op)) ? "" : " ",
+			     strstr(s->name, disk_op_name(s->op)) ? "" : disk_op_name(s->op),
+			     100 * spread.stdev / spread.mean, n);
 		rep->nrows++;
 	}
 	if (nshort)
 		warn(rep, "%u pass%s lasted under %.1f s (shortest: %s, %.0f ms): timer and start-up "
-			  "effects weigh more; raise --size for steadier figures",
+			  "effects weigh more; raise --min-time or --size for steadier figures",
 		     nshort, nshort > 1 ? "es" : "", SHORT_PASS_S, shortest, shortest_s * 1e3);
+	if (no_util)
+		warn(rep, "device utilisation not measured: %s",
+		     t->dev_major ? "the block device's stat could not be read"
+			 : "no block device found under the target (a filesystem without one)");
 	if (any_buffered_read)
 		rep->cache_drop = cache_drop_name(drop);
 	if (any_buffered_read && drop != CACHE_DROP_SYSTEM)
@@ -348,9 +466,84 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 		     geteuid() ? "not root" : "drop_caches refused");
 out:
 	free(lat);
+	free(bw);
+	free(rates);
 	free(mb);
 	free(iops);
 	return r;
+}
+
+static bool reads_laid_out(const struct disk_config *cfg, const struct disk_target *t)
+{
+	for (size_t i = 0; i < cfg->npasses; i++)
+		if (cfg->passes[i].op == DISK_READ)
+			return t->may_write;
+	return false;
+}
+
+void disk_estimate_add(struct disk_estimate *e, const struct disk_config *cfg,
+		       const struct disk_target *t)
+{
+	double floor = cfg->min_time_s < cfg->time_s ? cfg->min_time_s : cfg->time_s;
+	unsigned n = (unsigned)cfg->npasses * cfg->repeat;
+
+	e->passes += n;
+	e->floor_s += n * floor;
+	e->cap_s += n * cfg->time_s;
+	if (floor > e->pass_floor_s)
+		e->pass_floor_s = floor;
+	if (cfg->time_s > e->pass_cap_s)
+		e->pass_cap_s = cfg->time_s;
+	if (reads_laid_out(cfg, t))
+		e->layout_bytes += t->size;
+}
+
+static void add_duration(struct strbuf *out, double s)
+{
+	if (s < 10)
+		strbuf_addf(out, "%g s", round(s * 10) / 10);
+	else if (s < 90)
+		strbuf_addf(out, "%.0f s", s);
+	else if (s < 5400)
+		strbuf_addf(out, "%.0f min", s / 60);
+	else
+		strbuf_addf(out, "%.1f h", s / 3600);
+}
+
+void disk_estimate_describe(const struct disk_estimate *e, struct strbuf *out)
+{
+	double net = e->net_passes * e->net_pass_s;
+
+	if (!e->passes && !e->net_passes)
+		return;
+	if (e->floor_s == e->cap_s) {
+		strbuf_adds(out, "about ");
+		add_duration(out, e->cap_s + net);
+	} else {
+		if (e->floor_s + net > 0) {
+			strbuf_adds(out, "at least ");
+			add_duration(out, e->floor_s + net);
+			strbuf_adds(out, ", ");
+		}
+		strbuf_adds(out, "at most ");
+		add_duration(out, e->cap_s + net);
+	}
+	strbuf_adds(out, ":");
+	if (e->passes) {
+		strbuf_addf(out, " %u disk pass%s of ", e->passes, e->passes == 1 ? "" : "es");
+		if (e->pass_floor_s == e->pass_cap_s)
+			strbuf_addf(out, "%g s", e->pass_cap_s);
+		else if (e->pass_floor_s > 0)
+			strbuf_addf(out, "%g to %g s", e->pass_floor_s, e->pass_cap_s);
+		else
+			strbuf_addf(out, "up to %g s", e->pass_cap_s);
+	}
+	if (e->net_passes)
+		strbuf_addf(out, "%s %u network pass%s of %g s", e->passes ? "," : "",
+			    e->net_passes, e->net_passes == 1 ? "" : "es", e->net_pass_s);
+	if (e->layout_bytes)
+		strbuf_addf(out, ", after writing %llu MiB of test data once",
+			    (unsigned long long)(e->layout_bytes >> 20));
 }
 
 int disk_report_pair(struct disk_report *r)
@@ -359,6 +552,8 @@ int disk_report_pair(struct disk_report *r)
 
 	free(r->pairs);
 	r->npairs = 0;
+	snprintf(r->summary_title, sizeof(r->summary_title), "summary: %s (MB/s = 10^6 B/s)",
+		 r->figures ? r->figures : "");
 	r->pairs = calloc(r->nrows ? r->nrows : 1, sizeof(*r->pairs));
 	if (!r->pairs)
 		return -ENOMEM;
@@ -395,6 +590,7 @@ void disk_report_release(struct disk_report *r)
 	free(r->warnings);
 	free(r->rows);
 	free(r->pairs);
+	free(r->samples);
 	free(r->verrs);
 	usb_attach_release(&r->usb);
 	memset(r, 0, sizeof(*r));

@@ -28,8 +28,15 @@
 
 struct run_row *run_add_row(struct run_result *r)
 {
+	struct run_row *row;
+
 	r->rows = xgrow(r->rows, &r->nrows, sizeof(*r->rows));
-	return &r->rows[r->nrows - 1];
+	row = &r->rows[r->nrows - 1];
+	/* what only disk passes have: unknown, not 0, for the others */
+	row->lat_p50_us = row->lat_p90_us = row->bw_min_mb_s = row->bw_stdev_mb_s = NAN;
+	row->util_pct = NAN;
+	row->bw_samples = U64_UNKNOWN;
+	return row;
 }
 
 void run_note(struct run_result *r, const char *fmt, ...)

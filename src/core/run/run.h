@@ -22,6 +22,7 @@ struct run_options {
 	    *scratch;	 /* the host's test directory when there is no USB disk (NULL: /var/tmp) */
 	uint64_t size;	 /* test region per target */
 	double time_s;	 /* cap per pass */
+	double min_time_s; /* floor per disk pass (0: none); < 0: the default */
 	unsigned repeat; /* each pass this many times (0: once) */
 	const char *copy_src, *copy_dst; /* --copy SRC DST: the copy path, both sides */
 	const char *peer; /* --peer HOST: a usbperf or iperf3 server for USB netdevs */
@@ -47,7 +48,9 @@ struct run_row {
 	const char *target;
 	const char *pass, *op;
 	uint64_t bs, qd;
-	double mb_s, mb_s_sd, mib_s, iops, lat_p99_us, self_cpu_pct;
+	double mb_s, mb_s_sd, mib_s, iops, lat_p50_us, lat_p90_us, lat_p99_us, self_cpu_pct;
+	double bw_min_mb_s, bw_stdev_mb_s, util_pct; /* disk: interval samples, %util */
+	uint64_t bw_samples;
 	double ceiling_mb_s, efficiency_pct;
 };
 
@@ -92,6 +95,9 @@ struct run_result {
 int run_prepare(const struct run_options *o, struct run_result *ret, char **ret_why);
 /* Measure what run_prepare opened, then analyse; -EINVAL with *ret_why on failure. */
 int run_measure(const struct run_options *o, struct run_result *r, char **ret_why);
+/* how long run_measure will take, from the prepared plan: one line, nothing if no pass */
+void run_estimate_describe(const struct run_options *o, const struct run_result *r,
+			   struct strbuf *out);
 /* Both. */
 int run_execute(const struct run_options *o, struct run_result *ret, char **ret_why);
 void run_result_release(struct run_result *r);

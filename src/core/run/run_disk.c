@@ -102,6 +102,15 @@ static void add_device(struct run_result *r, struct run_plan_item *it,
 	d->target = xstrdup(it->path);
 }
 
+/* the spread within the passes, from the interval samples pooled over the repeats */
+static void sampled(struct run_metric *rm, double mean, double stdev, double min, uint64_t n)
+{
+	rm->sample_mean = mean;
+	rm->sample_stdev = stdev;
+	rm->sample_min = min;
+	rm->samples = n;
+}
+
 static void add_rows(struct run_result *r, const struct run_plan_item *it,
 		     const struct disk_report *rep)
 {
@@ -132,8 +141,14 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 		row->mb_s_sd = dr->mb_s_sd;
 		row->mib_s = dr->mib_s;
 		row->iops = dr->iops;
+		row->lat_p50_us = dr->lat_p50_us;
+		row->lat_p90_us = dr->lat_p90_us;
 		row->lat_p99_us = dr->lat_p99_us;
 		row->self_cpu_pct = dr->self_cpu_pct;
+		row->bw_min_mb_s = dr->bw_min_mb_s;
+		row->bw_stdev_mb_s = dr->bw_stdev_mb_s;
+		row->bw_samples = dr->bw_samples;
+		row->util_pct = dr->util_pct;
 		row->ceiling_mb_s = dr->ceiling_mb_s;
 		row->efficiency_pct = dr->efficiency_pct;
 		for (j = 0; j < sizeof(m) / sizeof(m[0]); j++) {
@@ -147,9 +162,21 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 				rm->stdev = dr->mb_s_sd;
 				rm->min = dr->mb_s_min;
 				rm->max = dr->mb_s_max;
+				sampled(rm, dr->bw_mean_mb_s, dr->bw_stdev_mb_s, dr->bw_min_mb_s,
+					dr->bw_samples);
 			} else if (!strcmp(m[j].metric, "iops")) {
 				rm->stdev = dr->iops_sd;
+				sampled(rm, dr->iops_mean, dr->iops_sample_stdev, dr->iops_min,
+					dr->bw_samples);
 			}
+		}
+		/* a filesystem without a block device under it has none: no row, not a null */
+		if (!isnan(dr->util_pct)) {
+			struct run_metric *rm = run_record_add_metric(
+			    &r->rec, it->device_key, "disk", dr->name, "util_pct", "%", false);
+
+			rm->value = dr->util_pct;
+			rm->repeats = dr->repeats;
 		}
 	}
 }
@@ -189,6 +216,9 @@ int run_disk_open(const struct run_options *o, struct run_result *r, size_t plan
 	    .repeat = o->repeat ? o->repeat : 1,
 	    .size = o->size ? o->size : RUN_QUICK_SIZE,
 	    .time_s = o->time_s > 0 ? o->time_s : (o->full ? RUN_FULL_TIME_S : RUN_QUICK_TIME_S),
+	    .min_time_s = o->min_time_s >= 0
+			      ? o->min_time_s
+			      : (o->full ? RUN_FULL_MIN_TIME_S : RUN_QUICK_MIN_TIME_S),
 	    .allow_write = o->destructive,
 	    .fallback_buffered = true,
 	    .stop = o->stop,
@@ -249,4 +279,19 @@ int run_disk_measure(const struct usb_topology *topo, struct run_result *r, size
 		run_note(r, "%s: %s", it->path, rep->warnings[j]);
 	r->ndisks++;
 	return 0;
+}
+
+void run_estimate_describe(const struct run_options *o, const struct run_result *r,
+			   struct strbuf *out)
+{
+	struct disk_estimate e = {0};
+	size_t i;
+
+	for (i = 0; i < r->nopen; i++)
+		disk_estimate_add(&e, &r->open[i].cfg, &r->open[i].t);
+	for (i = 0; i < r->nplan; i++)
+		if (r->plan[i].net_host)
+			e.net_passes += 2; /* TCP each way */
+	e.net_pass_s = run_net_pass_seconds(o);
+	disk_estimate_describe(&e, out);
 }

@@ -45,7 +45,13 @@ static const struct field row_fields[] = {
 	FIELD(struct run_row, efficiency_pct, "efficiency_pct", "of ceil", "%", FT_DBL, 0,
 	      T | FF_OPTIONAL),
 	FIELD(struct run_row, iops, "iops", "IOPS", NULL, FT_DBL, 0, T),
+	FIELD(struct run_row, lat_p50_us, "lat_p50_us", "p50", "us", FT_DBL, 1, T),
+	FIELD(struct run_row, lat_p90_us, "lat_p90_us", "p90", "us", FT_DBL, 1, 0),
 	FIELD(struct run_row, lat_p99_us, "lat_p99_us", "p99", "us", FT_DBL, 1, T),
 	FIELD(struct run_row, self_cpu_pct, "self_cpu_pct", "cpu", "%", FT_DBL, 1, T),
+	FIELD(struct run_row, bw_min_mb_s, "bw_min_mb_s", "bw min", "MB/s", FT_DBL, 1, 0),
+	FIELD(struct run_row, bw_stdev_mb_s, "bw_stdev_mb_s", "bw sd", "MB/s", FT_DBL, 1, 0),
+	FIELD(struct run_row, bw_samples, "bw_samples", "samples", NULL, FT_U64, 0, 0),
+	FIELD(struct run_row, util_pct, "util_pct", "util", "%", FT_DBL, 1, 0),
 };
 const struct record_desc run_row_desc = RECORD_DESC("result", row_fields);

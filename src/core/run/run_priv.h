@@ -6,6 +6,9 @@
 #define RUN_QUICK_SIZE (256ull << 20)
 #define RUN_QUICK_TIME_S 3.0
 #define RUN_FULL_TIME_S 5.0
+/* the floor of a disk pass: twice the 0.5 s the run warns under, 10 bandwidth samples */
+#define RUN_QUICK_MIN_TIME_S 1.0
+#define RUN_FULL_MIN_TIME_S 2.0
 
 struct usb_topology;
 
@@ -24,6 +27,8 @@ __attribute__((format(printf, 2, 3))) void run_note(struct run_result *r, const 
 /* a network plan item: TCP each way against it->net_host */
 int run_net_target(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
 		   char **ret_why);
+/* how long one network pass (one direction) lasts */
+double run_net_pass_seconds(const struct run_options *o);
 /* the same against a usbperf server this process starts on 127.0.0.1:it->net_port */
 int run_net_loopback(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
 		     char **ret_why);
