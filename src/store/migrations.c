@@ -92,9 +92,20 @@ static const char schema_v2[] =
 	"ALTER TABLE devices ADD COLUMN controller TEXT;\n"
 	"ALTER TABLE devices ADD COLUMN via TEXT;\n";
 
+/*
+ * The spread within each pass, from its interval rate samples (issue 14.2):
+ * unknown (NULL) and 0 samples for the runs saved before
+ */
+static const char schema_v3[] =
+	"ALTER TABLE metrics ADD COLUMN sample_mean REAL;\n"
+	"ALTER TABLE metrics ADD COLUMN sample_stdev REAL;\n"
+	"ALTER TABLE metrics ADD COLUMN sample_min REAL;\n"
+	"ALTER TABLE metrics ADD COLUMN samples INTEGER NOT NULL DEFAULT 0;\n";
+
 const struct migration store_migrations[] = {
 	{1, schema_v1},
 	{2, schema_v2},
+	{3, schema_v3},
 };
 const size_t store_nmigrations = sizeof(store_migrations) / sizeof(store_migrations[0]);
 

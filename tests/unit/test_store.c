@@ -441,6 +441,53 @@ static void test_upgrade_from_v1(void **state)
 	store_close(s);
 }
 
+/* 14.2: a version 2 history gains the sample columns; its runs read back unsampled */
+static void test_upgrade_from_v2(void **state)
+{
+	static const char run_v2[] =
+		"PRAGMA user_version = 2;"
+		"INSERT INTO migrations VALUES (1, '2026-11-01T00:00:00Z', '0.1.0');"
+		"INSERT INTO migrations VALUES (2, '2026-11-20T00:00:00Z', '0.2.0');"
+		"INSERT INTO runs (pk, id, started_at) VALUES (1, 'v2', '2026-11-20T00:00:00Z');"
+		"INSERT INTO devices (run, seq, \"key\") VALUES (1, 0, 'host');"
+		"INSERT INTO metrics (run, seq, device_key, test, name, metric, unit, value, "
+		"stdev, repeats, higher_is_better) VALUES (1, 0, 'host', 'disk', 'seq-read 1M', "
+		"'mb_s', 'MB/s', 512.5, 3.25, 3, 1);";
+	struct run_record r;
+	struct store *s;
+	sqlite3 *db;
+
+	(void)state;
+	assert_int_equal(sqlite3_open(path_in("v2.db"), &db), SQLITE_OK);
+	for (size_t i = 0; i < 2; i++)
+		assert_int_equal(sqlite3_exec(db, store_migrations[i].sql, NULL, NULL, NULL),
+				 SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, run_v2, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open(path_in("v2.db"), &s), 0);
+	assert_true(store_schema_version() >= 3);
+	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
+	assert_true(has_column(s->db, "metrics", "sample_stdev"));
+	assert_true(has_column(s->db, "metrics", "samples"));
+	assert_int_equal(store_load_run(s, "v2", &r), 0);
+	assert_int_equal(r.nmetrics, 1);
+	assert_true(r.metrics[0].value == 512.5 && r.metrics[0].stdev == 3.25);
+	assert_int_equal(r.metrics[0].repeats, 3);
+	assert_int_equal(r.metrics[0].samples, 0); /* added in v3: not sampled */
+	assert_nan(r.metrics[0].sample_mean);
+	assert_nan(r.metrics[0].sample_stdev);
+	assert_nan(r.metrics[0].sample_min);
+	run_record_release(&r);
+	/* a new run keeps its samples beside the old one */
+	save_sample(s, "new", "2026-11-30T05:12:00Z");
+	assert_int_equal(store_load_run(s, "new", &r), 0);
+	assert_int_equal(r.metrics[0].samples, 24);
+	assert_true(r.metrics[0].sample_stdev == 1.0 / 7.0);
+	assert_true(r.metrics[0].sample_min == 29.5);
+	run_record_release(&r);
+	store_close(s);
+}
+
 /* two processes creating one database at once: one migrates, the other waits */
 static void test_concurrent_create(void **state)
 {
@@ -713,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_baselines),
 		cmocka_unit_test(test_columns_follow_field_tables),
 		cmocka_unit_test(test_migrations),
+		cmocka_unit_test(test_upgrade_from_v2),
 		cmocka_unit_test(test_upgrade_from_v1),
 		cmocka_unit_test(test_concurrent_create),
 		cmocka_unit_test(test_refusals),
