@@ -86,10 +86,15 @@ static const struct {
 	{"not sampled", X, 1, X, 0, X, NULL},
 	{"samples without a stdev", X, 1, X, 10, X, NULL},
 	{"samples unknown", X, 1, 3, U64_UNKNOWN, X, NULL},
+	{"steady enough: a quarter of the mean", X, 1, 25, 10, 25, "samples"},
+	{"swung more than a quarter of the mean", X, 1, 25.5, 10, X, NULL},
+	{"unsteady samples, repeats known: the repeats", 4, 3, 60, 10, 4, "repeats"},
 };
 
 static void test_spread(void **state)
 {
+	struct run_metric u;
+
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(spreads); i++) {
 		struct run_metric m = {.stdev = spreads[i].stdev,
@@ -108,6 +113,12 @@ static void test_spread(void **state)
 				 spreads[i].from ? spreads[i].from : "(unknown)");
 	}
 	assert_nan(compare_spread(&(struct run_metric){.stdev = X, .samples = 0}, NULL));
+	/* no sample mean: steadiness against the value; neither: unknown */
+	u = (struct run_metric){.stdev = X, .repeats = 1, .value = 40, .sample_mean = X};
+	u.sample_stdev = 8, u.samples = 10;
+	assert_true(compare_spread(&u, NULL) == 8);
+	u.value = X;
+	assert_nan(compare_spread(&u, NULL));
 }
 
 static struct run_metric *metric(struct run_record *r, const char *dev, const char *name,

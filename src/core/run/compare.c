@@ -20,6 +20,14 @@ const char *compare_verdict_name(enum compare_verdict v)
 	return verdict_names[v];
 }
 
+/* the sampled rate held within COMPARE_MAX_SAMPLE_CV of its mean (the value's without one) */
+static bool steady(const struct run_metric *m)
+{
+	double mean = isfinite(m->sample_mean) ? m->sample_mean : m->value;
+
+	return isfinite(mean) && m->sample_stdev <= COMPARE_MAX_SAMPLE_CV * fabs(mean);
+}
+
 double compare_spread(const struct run_metric *m, const char **ret_from)
 {
 	const char *from = NULL;
@@ -29,7 +37,7 @@ double compare_spread(const struct run_metric *m, const char **ret_from)
 	if (isfinite(m->stdev) && m->stdev >= 0 && m->repeats != 1) {
 		sd = m->stdev, from = "repeats";
 	} else if (m->samples != U64_UNKNOWN && m->samples >= COMPARE_MIN_SAMPLES &&
-		   isfinite(m->sample_stdev) && m->sample_stdev >= 0) {
+		   isfinite(m->sample_stdev) && m->sample_stdev >= 0 && steady(m)) {
 		sd = m->sample_stdev, from = "samples";
 	}
 	if (ret_from)

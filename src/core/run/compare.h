@@ -15,12 +15,19 @@
  *   1. the repeats, when the pass was repeated (repeats > 1, stdev known):
  *      how far the figure itself moved from pass to pass;
  *   2. else the rate sampled within the pass, when it has at least
- *      COMPARE_MIN_SAMPLES samples: their standard deviation. Not divided
- *      by sqrt(samples): interval samples are correlated, and what changes
- *      between two runs (cache state, placement on the medium, clocks) is
- *      not in one pass's own error; the spread of the rate over the pass is
- *      the cautious stand-in for the spread of a pass;
- *   3. else unknown (one pass, not sampled: latencies, older runs).
+ *      COMPARE_MIN_SAMPLES samples and held steady (their standard
+ *      deviation at most COMPARE_MAX_SAMPLE_CV of their mean): that
+ *      standard deviation. Not divided by sqrt(samples): interval samples
+ *      are correlated, and what changes between two runs (cache state,
+ *      placement on the medium, clocks) is not in one pass's own error; the
+ *      spread of the rate over the pass is the cautious stand-in for the
+ *      spread of a pass. A rate that swung more than that within its pass
+ *      (a throttle's or a cache's bursts, a busy CPU) says how bursty its
+ *      intervals were, not how far the next pass will land: on a loaded
+ *      2-core host, unthrottled loop-device passes with 23-95% swings came
+ *      out 2-4x apart from run to run, beyond 2 of those spreads;
+ *   3. else unknown (one pass, not sampled or not steady: latencies,
+ *      older runs).
  * A difference counts (better or worse) only when it is beyond the
  * threshold AND beyond COMPARE_SPREAD_K x sqrt(sd_a^2 + sd_b^2). Beyond the
  * threshold and within that it is noise. Beyond the threshold with either
@@ -50,6 +57,8 @@ const char *compare_verdict_name(enum compare_verdict v);
 #define COMPARE_SPREAD_K 2.0
 /* fewer interval samples than this say too little about a pass's spread */
 #define COMPARE_MIN_SAMPLES 5
+/* a pass whose sampled rate swung more than this (stdev / mean) gives no spread */
+#define COMPARE_MAX_SAMPLE_CV 0.25
 
 /*
  * One side's spread (the noise model above), NaN when unknown; *ret_from
