@@ -27,7 +27,7 @@ void usage_check(void)
 	       "                 device was not plugged in\n"
 	       "  skipped        an \"optional\" criterion matched nothing; or, with\n"
 	       "                 --baseline, a change past the threshold whose spread is\n"
-	       "                 unknown (one pass, not sampled): not judged, not failed\n"
+	       "                 unknown (one pass, its rate not sampled or unsteady): not judged\n"
 	       "  measured       a metric nothing was asked of (not a check)\n"
 	       "The criteria file is JSON; its format, every key and the matching rules are\n"
 	       "in docs/criteria.md. For example, the 1M sequential read of the device at\n"

@@ -357,13 +357,13 @@ static char *baseline_text(const struct check_input *in, double change)
 static void spread_unknown_note(struct strbuf *note, const struct compare_row *cr,
 				double threshold_pct)
 {
-	const char *whose = !cr->a_spread && !cr->b_spread ? "either run's"
-			    : !cr->a_spread		   ? "the baseline's"
-							   : "this run's";
+	const char *whose = !cr->a_spread && !cr->b_spread ? "both runs' spreads are"
+			    : !cr->a_spread		   ? "the baseline's spread is"
+							   : "this run's spread is";
 
 	strbuf_addf(note,
-		    ", beyond %g%% but %s spread is unknown (one pass, not sampled): not judged; "
-		    "repeat the passes (--repeat 3) to judge it",
+		    ", beyond %g%% but %s unknown (one pass, its rate not sampled or unsteady): "
+		    "not judged; repeat the passes (--repeat 3) to judge it",
 		    threshold_pct, whose);
 }
 
