@@ -210,13 +210,14 @@ static void comparison_one(struct strbuf *out, const struct report_model *m,
 	html_run_heading(out, m, 0);
 	strbuf_adds(out, " \u2192 ");
 	html_run_heading(out, m, b);
-	strbuf_addf(out, "</h3><p>%llu better, %llu worse, %llu same, %llu within noise, "
-			 "%llu missing, %llu new (threshold %.1f%%, and beyond 2 standard "
-			 "deviations of the difference): <b>%s</b></p>\n",
+	strbuf_addf(out,
+		    "</h3><p>%llu better, %llu worse, %llu same, %llu within noise, "
+		    "%llu spread unknown, %llu missing, %llu new (threshold %.1f%%, and beyond "
+		    "2 standard deviations of the difference): <b>%s</b></p>\n",
 		    (unsigned long long)c->better, (unsigned long long)c->worse,
 		    (unsigned long long)c->same, (unsigned long long)c->noise,
-		    (unsigned long long)c->missing, (unsigned long long)c->added,
-		    c->threshold_pct, c->result);
+		    (unsigned long long)c->spread_unknown, (unsigned long long)c->missing,
+		    (unsigned long long)c->added, c->threshold_pct, c->result);
 	if (c->ncaveats) {
 		strbuf_adds(out, "<p>Differences that may explain a change:</p><ul>");
 		for (size_t i = 0; i < c->ncaveats; i++) {

@@ -355,15 +355,16 @@ static void comparison(struct strbuf *out, const struct report_model *m,
 
 		strbuf_addf(out,
 			    "\nrun %zu against run 1: %s: %llu worse, %llu better, %llu same, "
-			    "%llu noise, %llu missing, %llu new\n",
+			    "%llu noise, %llu spread unknown, %llu missing, %llu new\n",
 			    i + 1, c->result, (unsigned long long)c->worse,
 			    (unsigned long long)c->better, (unsigned long long)c->same,
-			    (unsigned long long)c->noise, (unsigned long long)c->missing,
-			    (unsigned long long)c->added);
+			    (unsigned long long)c->noise, (unsigned long long)c->spread_unknown,
+			    (unsigned long long)c->missing, (unsigned long long)c->added);
 		for (size_t j = 0; j < c->nrows; j++) {
 			const struct compare_row *r = &c->rows[j];
 
-			if (strcmp(r->verdict, "worse") && strcmp(r->verdict, "better"))
+			if (strcmp(r->verdict, "worse") && strcmp(r->verdict, "better") &&
+			    strcmp(r->verdict, "spread unknown"))
 				continue;
 			strbuf_addf(out, "  %-6s %s %s %s: %.1f -> %.1f %s (%+.1f%%)\n", r->verdict,
 				    s_or(r->device_key), r->name, r->metric, r->a, r->b,

@@ -93,6 +93,16 @@ static const char schema_v2[] =
 	"ALTER TABLE devices ADD COLUMN via TEXT;\n";
 
 /*
+ * The spread within each pass, from its interval rate samples (issue 14.2):
+ * unknown (NULL) and 0 samples for the runs saved before
+ */
+static const char schema_v3[] =
+	"ALTER TABLE metrics ADD COLUMN sample_mean REAL;\n"
+	"ALTER TABLE metrics ADD COLUMN sample_stdev REAL;\n"
+	"ALTER TABLE metrics ADD COLUMN sample_min REAL;\n"
+	"ALTER TABLE metrics ADD COLUMN samples INTEGER NOT NULL DEFAULT 0;\n";
+
+/*
  * Verdicts, notes and unmeasured devices are part of the record (issue 14):
  * what limits each device, the run's caveats, what was found and not
  * measured with why; and whose figures each finding bears on.
@@ -132,7 +142,8 @@ static const char schema_verdicts[] =
 const struct migration store_migrations[] = {
 	{1, schema_v1},
 	{2, schema_v2},
-	{3, schema_verdicts},
+	{3, schema_v3},
+	{4, schema_verdicts},
 };
 const size_t store_nmigrations = sizeof(store_migrations) / sizeof(store_migrations[0]);
 

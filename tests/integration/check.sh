@@ -81,6 +81,39 @@ jq_check "$WORK/out" '.check.failed == 1 and .check.passed == 6' "criterion fail
 expect_status 2 "unknown baseline" u check "$B1" --baseline nope
 one_line_error "unknown baseline"
 
+# 14.2: a baseline and a run of one pass each, not sampled; the run's writes 20% slower
+one_pass() { # ID WRITE_FACTOR [SAMPLE_STDEV_PCT]
+	jq --arg id "$1" --argjson w "$2" --argjson sd "${3:-null}" '.runs[0] | .id = $id |
+		.metrics |= map(.repeats = 1 | .stdev = null |
+			.value *= (if .name == "seq-write 1M" then $w else 1 end) |
+			if $sd != null and .metric == "mb_s" then .sample_mean = .value |
+				.sample_stdev = .value * $sd / 100 | .samples = 20 else . end)' "$FIXTURES/runs-a.json"
+}
+one_pass one-base 1 >"$WORK/one-base.json"
+one_pass one-run 0.8 >"$WORK/one-run.json"
+"$USBPERF" import "$WORK/one-base.json" --db "$DB" >/dev/null && u baseline one "one-base" >/dev/null ||
+	bad "a one-pass baseline"
+expect_status 0 "one pass, spread unknown: not failed" u check "$WORK/one-run.json" --baseline one -F json
+jq_check "$WORK/out" '.check.result == "pass" and .check.failed == 0 and .check.skipped == 1 and .check.passed == 5' \
+	"the -20% is skipped, the five unchanged pass"
+jq_check "$WORK/out" '[.checks[] | select(.name == "seq-write 1M")][0] | .result == "skipped" and (.note | startswith("spread unknown: baseline 61.30, beyond 5% but both runs'"'"' spreads are unknown"))' \
+	"its note says why"
+expect_status 0 "as text" u check "$WORK/one-run.json" --baseline one
+check "text: says spread unknown" grep -q 'skipped.*spread unknown: baseline 61.30' "$WORK/out"
+crit write.json <<'J'
+{"usbperf_criteria": 1, "criteria": [{"device": "2-1", "name": "seq-write 1M", "metric": "mb_s", "min": 55}]}
+J
+expect_status 1 "a fixed limit is judged as before" u check "$WORK/one-run.json" --baseline one --criteria "$WORK/write.json" -F json
+jq_check "$WORK/out" '.check.failed == 1 and .check.skipped == 1' "the criterion fails, the baseline row is skipped"
+expect_status 0 "junit: skipped, not failed" u check "$WORK/one-run.json" --baseline one --junit "$WORK/one.xml"
+check "junit: one skipped, no failure" test "$(xmllint --xpath 'concat(string(/testsuites/@failures), "/", string(/testsuites/@skipped))' "$WORK/one.xml")" = 0/1
+one_pass one-sbase 1 1.5 >"$WORK/one-sbase.json"
+one_pass one-srun 0.8 1.5 >"$WORK/one-srun.json"
+"$USBPERF" import "$WORK/one-sbase.json" --db "$DB" >/dev/null && u baseline sampled "one-sbase" >/dev/null ||
+	bad "a sampled one-pass baseline"
+expect_status 1 "sampled (1.5% spread): the -20% fails" u check "$WORK/one-srun.json" --baseline sampled -F json
+jq_check "$WORK/out" '[.checks[] | select(.name == "seq-write 1M")][0].result == "fail"' "seq-write 1M: fail"
+
 # ---- JUnit ----
 expect_status 1 "junit" u check "$A" "$B2" --criteria "$WORK/ok.json" --junit "$WORK/j.xml"
 check "junit is well-formed XML" xmllint --noout "$WORK/j.xml"

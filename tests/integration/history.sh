@@ -62,7 +62,7 @@ check "show json is the run as exported" \
 jq_check "$WORK/out" '.verdicts == [] and .notes == [] and .unmeasured == [] and all(.findings[]; .about == null)' \
 	"show json: a run from before verdicts has none, nor notes, nor unmeasured devices"
 expect_status 0 "show csv" u show "$A" -F csv
-check "csv is the metrics" grep -q '^device_key,test,name,metric,value,stdev,min,max,unit,repeats,higher_is_better$' "$WORK/out"
+check "csv is the metrics" grep -q '^device_key,test,name,metric,value,stdev,min,max,unit,repeats,sample_mean,sample_stdev,sample_min,samples,higher_is_better$' "$WORK/out"
 check "csv: 6 metrics" test "$(wc -l <"$WORK/out")" = 7
 expect_status 2 "show an ambiguous prefix" u show 2026
 one_line_error "ambiguous prefix"
@@ -92,6 +92,54 @@ check "text: a worse row" grep -Eq '^2-2 +disk +seq-write 1M +mb_s +MB/s +61.30 
 check "text: the result" grep -Eq '^  result +regression$' "$WORK/out"
 expect_status 0 "compare csv" u compare "$A" "$B1" -F csv
 check "csv is the metrics" grep -q '^device_key,test,name,metric,unit,a,a_stdev,b,b_stdev,change_pct,verdict,' "$WORK/out"
+
+# ---- 14.2: one pass per run, as run does by default ----
+# A's run with one repeat (no stdev); B: 20% slower writes, 8% slower reads
+one_pass() { # ID WRITE_FACTOR READ_FACTOR SAMPLE_STDEV_PCT (none: not sampled)
+	jq --arg id "$1" --argjson w "$2" --argjson r "$3" --argjson sd "${4:-null}" '.runs[0] | .id = $id |
+		.metrics |= map(.repeats = 1 | .stdev = null |
+			.value *= (if .name == "seq-write 1M" then $w elif .name == "seq-read 1M" and .metric == "mb_s" and .device_key == "2-1" then $r else 1 end) |
+			if $sd != null and .metric == "mb_s" then .sample_mean = .value | .sample_stdev = .value * $sd / 100 |
+				.sample_min = .value * 0.9 | .samples = 20 else . end)' "$FIXTURES/runs-a.json"
+}
+one_pass one-a 1 1 >"$WORK/one-a.json"
+one_pass one-b 0.8 0.92 >"$WORK/one-b.json"
+expect_status 0 "one pass each, not sampled: no regression claimed" u compare "$WORK/one-a.json" "$WORK/one-b.json" -F json
+jq_check "$WORK/out" '.comparison.result == "spread unknown" and .comparison.worse == 0 and .comparison.spread_unknown == 2' \
+	"the -20% and -8% past the threshold: spread unknown, not worse"
+jq_check "$WORK/out" '[.metrics[] | select(.name == "seq-write 1M")][0] | .verdict == "spread unknown" and .a_spread == null and .a_stdev == null' \
+	"its row: verdict spread unknown, no spread on either side"
+jq_check "$WORK/out" '[.metrics[] | select(.verdict == "same")] | length == 4' "the unchanged four: same"
+expect_status 0 "the same as text" u compare "$WORK/one-a.json" "$WORK/one-b.json"
+check "text: the spread unknown row" grep -Eq '^2-1 +disk +seq-write 1M +mb_s +MB/s +61.30 +49.04 +-20.0 +spread unknown$' "$WORK/out"
+check "text: the result and its count" \
+	sh -c "grep -Eq '^  result +spread unknown$' '$WORK/out' && grep -Eq '^  spread unknown +2$' '$WORK/out'"
+expect_status 0 "the same as csv" u compare "$WORK/one-a.json" "$WORK/one-b.json" -F csv
+check "csv: the verdict" grep -q ',-20\.0*,spread unknown,' "$WORK/out"
+one_pass one-sa 1 1 1.5 >"$WORK/one-sa.json"
+one_pass one-sb 0.8 0.92 1.5 >"$WORK/one-sb.json"
+expect_status 1 "one pass each, sampled (1.5% spread): the 20% drop is a regression" \
+	u compare "$WORK/one-sa.json" "$WORK/one-sb.json" -F json
+jq_check "$WORK/out" '[.metrics[] | select(.metric == "mb_s") | .verdict] == ["worse", "worse", "same"]' \
+	"-20% and -8% both beyond 2 sd of the difference (2 x 1.5% x sqrt 2 = 4.2%)"
+jq_check "$WORK/out" '[.metrics[] | select(.metric == "mb_s")][0] | .a_spread == "samples" and .b_spread == "samples"' \
+	"the spread taken from the samples"
+one_pass one-sc 0.8 0.92 4 >"$WORK/one-sc.json"
+one_pass one-sd 1 1 4 >"$WORK/one-sd.json"
+expect_status 1 "a wider spread (4%)" u compare "$WORK/one-sd.json" "$WORK/one-sc.json" -F json
+jq_check "$WORK/out" '[.metrics[] | select(.metric == "mb_s") | .verdict] == ["noise", "worse", "same"]' \
+	"-8% within 2 x sqrt(4^2 + 3.7^2)% is noise, -20% is not"
+expect_status 0 "report: two one-pass runs" u report "$WORK/one-a.json" "$WORK/one-b.json" -F text
+check "report: the comparison counts spread unknown" \
+	grep -q '^run 2 against run 1: spread unknown: 0 worse, 0 better, 4 same, 0 noise, 2 spread unknown, 0 missing, 0 new$' "$WORK/out"
+check "report: and lists them" grep -Eq '^  spread unknown 2-1 seq-write 1M mb_s: 61.3 -> 49.0 MB/s \(-20.0%\)$' "$WORK/out"
+# the samples through the history and export
+expect_status 0 "import a sampled run" "$USBPERF" import "$WORK/one-sa.json" --db "$WORK/s.db"
+expect_status 0 "export it" "$USBPERF" export --db "$WORK/s.db" -o "$WORK/s-out.json"
+check "the samples come back as written" \
+	test "$(jq -S '.runs[0]' "$WORK/s-out.json")" = "$(jq -S . "$WORK/one-sa.json")"
+jq_check "$WORK/s-out.json" '[.runs[0].metrics[] | select(.metric == "mb_s") | .samples] == [20, 20, 20]' \
+	"samples kept"
 
 # ---- baselines ----
 expect_status 0 "baselines: none yet" u baseline
@@ -209,7 +257,7 @@ expect_status 0 "history --check at the end" "$USBPERF" history --check --db "$K
 jq_check "$WORK/out" ".database.ok and .database.runs == 300 * $round and .database.metrics == 45000 * $round" \
 	"all rounds complete: $round x 300 runs"
 
-# ---- an upgrade from a version 2 history (before verdicts, notes, unmeasured devices) ----
+# ---- an upgrade from a version 2 history (before the sample columns, verdicts, notes, unmeasured devices) ----
 if command -v sqlite3 >/dev/null; then
 	V2="$WORK/v2.db"
 	for f in runs-a runs-b; do
@@ -217,6 +265,8 @@ if command -v sqlite3 >/dev/null; then
 	done
 	sqlite3 "$V2" "DROP TABLE verdicts; DROP TABLE notes; DROP TABLE unmeasured;
 		ALTER TABLE findings DROP COLUMN about;
+		ALTER TABLE metrics DROP COLUMN sample_mean; ALTER TABLE metrics DROP COLUMN sample_stdev;
+		ALTER TABLE metrics DROP COLUMN sample_min; ALTER TABLE metrics DROP COLUMN samples;
 		DELETE FROM migrations WHERE version >= 3; PRAGMA user_version = 2;" ||
 		bad "make a version 2 history"
 	expect_status 0 "v2: show reads it as it is" "$USBPERF" show "$A" --db "$V2" -F json

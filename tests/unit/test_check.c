@@ -412,6 +412,69 @@ static void test_baseline(void **state)
 	run_record_release(&run);
 }
 
+/* 14.2: one pass each side, not sampled: past the threshold is not judged, and says so */
+static void test_baseline_spread_unknown(void **state)
+{
+	struct run_record base, run;
+	struct check_result res;
+	struct criteria c;
+	struct check_input in = {.runs = &run,
+				 .nruns = 1,
+				 .baseline_run = &base,
+				 .baseline = "nightly",
+				 .threshold_pct = 5};
+	struct strbuf got = STRBUF_INIT;
+
+	(void)state;
+	sample(&base, "b");
+	sample(&run, "r");
+	run.metrics[3].value = 1200; /* host seq-read 1M, one repeat: -17.2% */
+	assert_int_equal(check_evaluate(&in, &res), 0);
+	rows_text(&res, SOURCE_BASELINE, &got);
+	assert_non_null(strstr(got.buf,
+			       "skipped|baseline nightly: -17.2%|spread unknown: baseline "
+			       "1450.00, beyond 5% but both runs' spreads are unknown (one "
+			       "pass, its rate not sampled or unsteady): not judged"));
+	assert_int_equal(res.failed, 0);
+	assert_int_equal(res.skipped, 1);
+	assert_string_equal(res.result, "pass");
+	check_result_release(&res);
+	/* sampled in the run only: the baseline's spread is the one missing */
+	run.metrics[3].samples = 30;
+	run.metrics[3].sample_mean = 1200;
+	run.metrics[3].sample_stdev = 10;
+	strbuf_reset(&got);
+	assert_int_equal(check_evaluate(&in, &res), 0);
+	rows_text(&res, SOURCE_BASELINE, &got);
+	assert_non_null(strstr(got.buf, "but the baseline's spread is unknown"));
+	check_result_release(&res);
+	/* sampled in both, steady: -17.2% is a regression, the check fails */
+	base.metrics[3].samples = 30;
+	base.metrics[3].sample_mean = 1450;
+	base.metrics[3].sample_stdev = 12;
+	assert_int_equal(check_evaluate(&in, &res), 0);
+	assert_int_equal(res.failed, 1);
+	assert_int_equal(res.skipped, 0);
+	assert_string_equal(res.result, "fail");
+	check_result_release(&res);
+	/* a criterion against a fixed limit is judged as ever, whatever the spread */
+	run.metrics[3].samples = 0;
+	run.metrics[3].sample_mean = run.metrics[3].sample_stdev = NAN;
+	parse_one("{\"device\": \"host\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", "
+		  "\"min\": 1300}",
+		  &c);
+	in.criteria = &c;
+	assert_int_equal(check_evaluate(&in, &res), 0);
+	assert_int_equal(res.failed, 1);
+	assert_int_equal(res.skipped, 1);
+	assert_string_equal(res.result, "fail");
+	check_result_release(&res);
+	criteria_release(&c);
+	strbuf_release(&got);
+	run_record_release(&base);
+	run_record_release(&run);
+}
+
 /* ---- writers ---- */
 
 static const struct {
@@ -584,7 +647,7 @@ int main(void)
 	    cmocka_unit_test(test_evaluate),	  cmocka_unit_test(test_counts_and_ids),
 	    cmocka_unit_test(test_baseline),	  cmocka_unit_test(test_xml_escape),
 	    cmocka_unit_test(test_lava_sanitize), cmocka_unit_test(test_lava_render),
-	    cmocka_unit_test(test_junit_render),
+	    cmocka_unit_test(test_junit_render),  cmocka_unit_test(test_baseline_spread_unknown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,6 +30,11 @@ static void test_round_trip(void **state)
 	assert_non_null(strstr(text, "\"stdev\":0.30000000000000004,"));
 	assert_non_null(strstr(text, "\"duration_s\":63.25,"));
 	assert_non_null(strstr(text, "\"repeats\":null"));
+	/* the rate sampled within the passes, and none for the unsampled (latency) */
+	assert_non_null(strstr(text, "\"sample_stdev\":0.14285714285714285,\"sample_min\":29.5,"
+				     "\"samples\":24,"));
+	assert_non_null(strstr(text, "\"sample_mean\":null,\"sample_stdev\":null,"
+				     "\"sample_min\":null,\"samples\":0,"));
 	if (run_export_parse(text, strlen(text), &back, &n, &err) < 0)
 		fail_msg("parse: %s", err.buf);
 	assert_int_equal(n, 1);
@@ -129,6 +134,17 @@ static const struct {
 	{RUN_MET(",\"repeats\":-1"), "'repeats' is out of range"},
 	{RUN_MET(",\"repeats\":18446744073709551615"), "'repeats' is out of range"},
 	{RUN_MET(",\"repeats\":1.5"), "'repeats' is not an integer"},
+	{RUN_MET(",\"sample_mean\":30,\"sample_stdev\":2,\"sample_min\":25,\"samples\":12"), NULL},
+	{RUN_MET(",\"sample_mean\":null,\"samples\":0"), NULL},
+	{RUN_MET(",\"sample_stdev\":-1,\"samples\":12"),
+	 "metrics[0]: 'sample_mean', 'sample_stdev' and 'sample_min' must be finite and 0 or more"},
+	{RUN_MET(",\"sample_min\":-0.5,\"samples\":12"), "must be finite and 0 or more"},
+	{RUN_MET(",\"sample_mean\":1e400,\"samples\":12"), "'sample_mean' is not a finite number"},
+	{RUN_MET(",\"sample_stdev\":\"2\",\"samples\":12"), "'sample_stdev' is not a number"},
+	{RUN_MET(",\"samples\":2.5"), "'samples' is not an integer"},
+	{RUN_MET(",\"samples\":-3"), "'samples' is out of range"},
+	{RUN_MET(",\"sample_stdev\":2"), "'sample_mean', 'sample_stdev' or 'sample_min' without 'samples'"},
+	{RUN_MET(",\"sample_mean\":3,\"samples\":0"), "without 'samples'"},
 	{DOC(RUN_("", "{}", MIN_DEV, "{\"device_key\":\"host\",\"test\":\"disk\",\"name\":\"seq\","
 		  "\"metric\":\"mb_s\"}", "")), "metrics[0]: no 'higher_is_better'"},
 	{RUN_MET(",\"higher_is_better\":\"yes\""), "'higher_is_better' is not true or false"},
@@ -214,6 +230,10 @@ static void test_any_document(void **state)
 	assert_string_equal(v[0].id, "r1");
 	assert_int_equal(v[0].nmetrics, 1);
 	assert_true(v[0].metrics[0].value == 36.5);
+	/* written before the passes were sampled: no samples, no sample figures */
+	assert_int_equal(v[0].metrics[0].samples, 0);
+	assert_nan(v[0].metrics[0].sample_stdev);
+	assert_nan(v[0].metrics[0].sample_mean);
 	run_records_free(v, n);
 
 	if (run_document_parse(report, strlen(report), &v, &n, &err) != 0)
@@ -291,6 +311,13 @@ static void test_validate(void **state)
 	assert_int_equal(run_record_validate(&r, &err), -EINVAL);
 	assert_string_equal(err.buf, "metrics[0]: 'repeats' is not a count of 1 or more");
 	r.metrics[0].repeats = 2;
+	r.metrics[0].samples = (uint64_t)INT64_MAX + 1;
+	assert_int_equal(run_record_validate(&r, &err), -EINVAL);
+	assert_string_equal(err.buf, "metrics[0]: 'samples' is not a count");
+	r.metrics[0].samples = 0; /* and its sample figures still there */
+	assert_int_equal(run_record_validate(&r, &err), -EINVAL);
+	assert_non_null(strstr(err.buf, "without 'samples'"));
+	r.metrics[0].samples = 24;
 	r.devices[1].product = strdup("bell\a");
 	assert_int_equal(run_record_validate(&r, NULL), -EINVAL);
 	run_record_release(&r);

@@ -443,9 +443,9 @@ static void test_upgrade_from_v1(void **state)
 }
 
 /*
- * A history of the second schema (before verdicts, notes and unmeasured
- * devices) opens, upgrades, its runs read back with none of them, and a new
- * run keeps all three.
+ * A history of the second schema (before the sample columns, verdicts, notes
+ * and unmeasured devices) opens, upgrades, its runs read back unsampled and
+ * with none of the later parts, and a new run keeps them all.
  */
 static void test_upgrade_from_v2(void **state)
 {
@@ -457,31 +457,48 @@ static void test_upgrade_from_v2(void **state)
 		"INSERT INTO devices (run, seq, \"key\", speed, via) VALUES (1, 0, '2-1', 'high', "
 		"'2-1 05e3:0610 high');"
 		"INSERT INTO findings (run, seq, severity, subject, message, id) VALUES "
-		"(1, 0, 'warn', '2-1', 'slow', 'run.medium_bound');";
+		"(1, 0, 'warn', '2-1', 'slow', 'run.medium_bound');"
+		"INSERT INTO metrics (run, seq, device_key, test, name, metric, unit, value, "
+		"stdev, repeats, higher_is_better) VALUES (1, 0, '2-1', 'disk', 'seq-read 1M', "
+		"'mb_s', 'MB/s', 512.5, 3.25, 3, 1);";
 	struct run_record r, want;
 	struct store *s;
 	sqlite3 *db;
 
 	(void)state;
 	assert_int_equal(sqlite3_open(path_in("v2.db"), &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, store_migrations[0].sql, NULL, NULL, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, store_migrations[1].sql, NULL, NULL, NULL), SQLITE_OK);
+	for (size_t i = 0; i < 2; i++)
+		assert_int_equal(sqlite3_exec(db, store_migrations[i].sql, NULL, NULL, NULL),
+				 SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, run_v2, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	assert_int_equal(store_open(path_in("v2.db"), &s), 0);
 	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
+	assert_true(has_column(s->db, "metrics", "sample_stdev"));
+	assert_true(has_column(s->db, "metrics", "samples"));
 	assert_int_equal(store_load_run(s, "old", &r), 0);
 	assert_string_equal(r.devices[0].via, "2-1 05e3:0610 high");
+	assert_int_equal(r.nmetrics, 1);
+	assert_true(r.metrics[0].value == 512.5 && r.metrics[0].stdev == 3.25);
+	assert_int_equal(r.metrics[0].repeats, 3);
+	assert_int_equal(r.metrics[0].samples, 0); /* added in v3: not sampled */
+	assert_nan(r.metrics[0].sample_mean);
+	assert_nan(r.metrics[0].sample_stdev);
+	assert_nan(r.metrics[0].sample_min);
 	assert_int_equal(r.findings.n, 1);
-	assert_null(r.findings.v[0].about); /* not known for old runs */
+	assert_null(r.findings.v[0].about); /* added in v4: not known for old runs */
 	assert_int_equal(r.nverdicts, 0);
 	assert_int_equal(r.nnotes, 0);
 	assert_int_equal(r.nunmeasured, 0);
 	run_record_release(&r);
+	/* a new run keeps its samples and the later parts beside the old one */
 	save_sample(s, "new", "2026-11-30T05:12:00Z");
 	assert_int_equal(store_load_run(s, "new", &r), 0);
 	sample_run(&want, "new", "2026-11-30T05:12:00Z");
 	assert_true(sample_runs_eq(&r, &want));
+	assert_int_equal(r.metrics[0].samples, 24);
+	assert_true(r.metrics[0].sample_stdev == 1.0 / 7.0);
+	assert_true(r.metrics[0].sample_min == 29.5);
 	assert_string_equal(r.verdicts[0].limiter, "bus");
 	assert_string_equal(r.notes[0].text, "passes lasted under 0.5 s (shortest 30 ms)");
 	assert_string_equal(r.unmeasured[0].name, "eth1");
@@ -762,8 +779,8 @@ int main(void)
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_baselines),
 		cmocka_unit_test(test_columns_follow_field_tables),
-		cmocka_unit_test(test_upgrade_from_v2),
 		cmocka_unit_test(test_migrations),
+		cmocka_unit_test(test_upgrade_from_v2),
 		cmocka_unit_test(test_upgrade_from_v1),
 		cmocka_unit_test(test_concurrent_create),
 		cmocka_unit_test(test_refusals),

@@ -353,14 +353,32 @@ static char *baseline_text(const struct check_input *in, double change)
 	return strbuf_detach(&sb);
 }
 
+/* past the threshold, but whether past the noise cannot be told: say whose spread is missing */
+static void spread_unknown_note(struct strbuf *note, const struct compare_row *cr,
+				double threshold_pct)
+{
+	const char *whose = !cr->a_spread && !cr->b_spread ? "both runs' spreads are"
+			    : !cr->a_spread		   ? "the baseline's spread is"
+							   : "this run's spread is";
+
+	strbuf_addf(note,
+		    ", beyond %g%% but %s unknown (one pass, its rate not sampled or unsteady): "
+		    "not judged; repeat the passes (--repeat 3) to judge it",
+		    threshold_pct, whose);
+}
+
 static void check_baseline(struct builder *b, const struct check_input *in,
 			   const struct run_record *run, size_t ri, const struct run_metric *m,
 			   const struct compare_row *cr)
 {
 	bool worse = !strcmp(cr->verdict, compare_verdict_name(VERDICT_WORSE));
 	bool unknown = !strcmp(cr->verdict, compare_verdict_name(VERDICT_UNKNOWN));
-	struct check_row *row =
-	    add_row(b, run, ri, worse || unknown ? CHECK_FAIL : CHECK_PASS, SOURCE_BASELINE);
+	bool no_spread = !strcmp(cr->verdict, compare_verdict_name(VERDICT_SPREAD_UNKNOWN));
+	struct check_row *row = add_row(b, run, ri,
+					worse || unknown ? CHECK_FAIL
+					: no_spread	 ? CHECK_SKIPPED
+							 : CHECK_PASS,
+					SOURCE_BASELINE);
 	struct strbuf note = STRBUF_INIT;
 
 	if (!row)
@@ -375,6 +393,8 @@ static void check_baseline(struct builder *b, const struct check_input *in,
 		strbuf_adds(&note, " (a value is unknown)");
 	else if (worse)
 		strbuf_addf(&note, ", beyond %g%% and the spread", in->threshold_pct);
+	else if (no_spread)
+		spread_unknown_note(&note, cr, in->threshold_pct);
 	row->note = strbuf_detach(&note);
 	row->case_id = metric_case_id(NULL, m->device_key, m->test, m->name, m->metric, "baseline");
 }

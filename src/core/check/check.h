@@ -10,6 +10,9 @@
  *   - a row per criterion that matches it (pass or fail);
  *   - with a baseline, a row for its compare verdict (run_compare):
  *     "worse" fails, "unknown" (units differ, a value unknown) fails too;
+ *     "spread unknown" (past the threshold, a side's spread unknown:
+ *     compare.h) is "skipped", with a note that says so: not judged, so
+ *     neither passed nor failed;
  *   - a metric no criterion and no baseline covers still gets a row,
  *     "measured": it was measured, nothing was asked of it.
  * Then a row per criterion that matched nothing: "missing" (a failure: a

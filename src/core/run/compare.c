@@ -12,7 +12,7 @@
 static const char *const verdict_names[] = {
 	[VERDICT_SAME] = "same",       [VERDICT_NOISE] = "noise",     [VERDICT_BETTER] = "better",
 	[VERDICT_WORSE] = "worse",     [VERDICT_UNKNOWN] = "unknown", [VERDICT_MISSING] = "missing",
-	[VERDICT_NEW] = "new",
+	[VERDICT_NEW] = "new",	       [VERDICT_SPREAD_UNKNOWN] = "spread unknown",
 };
 
 const char *compare_verdict_name(enum compare_verdict v)
@@ -20,11 +20,36 @@ const char *compare_verdict_name(enum compare_verdict v)
 	return verdict_names[v];
 }
 
+/* the sampled rate held within COMPARE_MAX_SAMPLE_CV of its mean (the value's without one) */
+static bool steady(const struct run_metric *m)
+{
+	double mean = isfinite(m->sample_mean) ? m->sample_mean : m->value;
+
+	return isfinite(mean) && m->sample_stdev <= COMPARE_MAX_SAMPLE_CV * fabs(mean);
+}
+
+double compare_spread(const struct run_metric *m, const char **ret_from)
+{
+	const char *from = NULL;
+	double sd = NAN;
+
+	/* run leaves stdev unknown with one repeat; an imported one may lack repeats */
+	if (isfinite(m->stdev) && m->stdev >= 0 && m->repeats != 1) {
+		sd = m->stdev, from = "repeats";
+	} else if (m->samples != U64_UNKNOWN && m->samples >= COMPARE_MIN_SAMPLES &&
+		   isfinite(m->sample_stdev) && m->sample_stdev >= 0 && steady(m)) {
+		sd = m->sample_stdev, from = "samples";
+	}
+	if (ret_from)
+		*ret_from = from;
+	return sd;
+}
+
 enum compare_verdict compare_metric(double a, double sd_a, double b, double sd_b,
 				    bool higher_is_better, double threshold_pct,
 				    double *ret_change_pct)
 {
-	double delta = b - a, change = NAN, noise;
+	double delta = b - a, change = NAN;
 
 	if (isnan(a) || isnan(b)) {
 		*ret_change_pct = NAN;
@@ -38,12 +63,10 @@ enum compare_verdict compare_metric(double a, double sd_a, double b, double sd_b
 	/* from zero, any change is beyond a relative threshold */
 	if (a != 0 ? !(fabs(change) > threshold_pct) : delta == 0)
 		return VERDICT_SAME;
-	if (isnan(sd_a))
-		sd_a = sd_b;
-	if (isnan(sd_b))
-		sd_b = sd_a;
-	noise = isnan(sd_a) ? 0 : COMPARE_SPREAD_K * sqrt(sd_a * sd_a + sd_b * sd_b);
-	if (fabs(delta) <= noise)
+	/* past the threshold: whether it is past the noise needs both spreads */
+	if (isnan(sd_a) || isnan(sd_b))
+		return VERDICT_SPREAD_UNKNOWN;
+	if (fabs(delta) <= COMPARE_SPREAD_K * sqrt(sd_a * sd_a + sd_b * sd_b))
 		return VERDICT_NOISE;
 	return (delta > 0) == higher_is_better ? VERDICT_BETTER : VERDICT_WORSE;
 }
@@ -167,7 +190,7 @@ static void count(struct compare_result *c, enum compare_verdict v)
 		[VERDICT_SAME] = &c->same,	 [VERDICT_NOISE] = &c->noise,
 		[VERDICT_BETTER] = &c->better,	 [VERDICT_WORSE] = &c->worse,
 		[VERDICT_UNKNOWN] = &c->unknown, [VERDICT_MISSING] = &c->missing,
-		[VERDICT_NEW] = &c->added,
+		[VERDICT_NEW] = &c->added,	 [VERDICT_SPREAD_UNKNOWN] = &c->spread_unknown,
 	};
 
 	(*counters[v])++;
@@ -177,10 +200,10 @@ static void fill_side(struct compare_row *row, const struct run_metric *m, bool 
 {
 	if (is_b) {
 		row->b = m->value;
-		row->b_stdev = m->stdev;
+		row->b_stdev = compare_spread(m, &row->b_spread);
 	} else {
 		row->a = m->value;
-		row->a_stdev = m->stdev;
+		row->a_stdev = compare_spread(m, &row->a_spread);
 	}
 	row->device_key = m->device_key;
 	row->test = m->test;
@@ -214,7 +237,7 @@ static void add_row(struct compare_result *c, const struct run_metric *ma,
 		strbuf_release(&what);
 		v = VERDICT_UNKNOWN;
 	} else {
-		v = compare_metric(ma->value, ma->stdev, mb->value, mb->stdev,
+		v = compare_metric(ma->value, row->a_stdev, mb->value, row->b_stdev,
 				   ma->higher_is_better, c->threshold_pct, &row->change_pct);
 	}
 	row->verdict = compare_verdict_name(v);
@@ -320,7 +343,7 @@ int run_compare(const struct run_record *a, const struct run_record *b, double t
 	entries_free(eb, b->nmetrics);
 	free(pair);
 	free(taken);
-	c.result = c.worse ? "regression" : "ok";
+	c.result = c.worse ? "regression" : c.spread_unknown ? "spread unknown" : "ok";
 	*ret = c;
 	return 0;
 }
@@ -355,6 +378,7 @@ static const struct field summary_fields[] = {
 	N(better, "better"),
 	N(noise, "noise"),
 	N(same, "same"),
+	FIELD(R, spread_unknown, "spread_unknown", "spread unknown", NULL, FT_U64, 0, T),
 	N(unknown, "unknown"),
 	N(missing, "missing"),
 	N(added, "new"),
@@ -378,6 +402,8 @@ static const struct field row_fields[] = {
 	S(verdict, "verdict", "verdict", T),
 	FIELD(W, higher_is_better, "higher_is_better", "higher is better", NULL, FT_BOOL, 0, 0),
 	S(device_id, "device_id", "device identity", 0),
+	S(a_spread, "a_spread", "A's spread from", 0),
+	S(b_spread, "b_spread", "B's spread from", 0),
 };
 #undef S
 #undef W

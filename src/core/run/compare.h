@@ -9,18 +9,45 @@
  * A device is the same device in both runs when VID:PID and serial match
  * (it may have moved to another port), else when the port path matches,
  * else by its key ("host").
+ *
+ * The noise model. Each side's spread is the standard deviation of one
+ * measurement of the figure, taken from (compare_spread):
+ *   1. the repeats, when the pass was repeated (repeats > 1, stdev known):
+ *      how far the figure itself moved from pass to pass;
+ *   2. else the rate sampled within the pass, when it has at least
+ *      COMPARE_MIN_SAMPLES samples and held steady (their standard
+ *      deviation at most COMPARE_MAX_SAMPLE_CV of their mean): that
+ *      standard deviation. Not divided by sqrt(samples): interval samples
+ *      are correlated, and what changes between two runs (cache state,
+ *      placement on the medium, clocks) is not in one pass's own error; the
+ *      spread of the rate over the pass is the cautious stand-in for the
+ *      spread of a pass. A rate that swung more than that within its pass
+ *      (a throttle's or a cache's bursts, a busy CPU) says how bursty its
+ *      intervals were, not how far the next pass will land: on a loaded
+ *      2-core host, unthrottled loop-device passes with 23-95% swings came
+ *      out 2-4x apart from run to run, beyond 2 of those spreads;
+ *   3. else unknown (one pass, not sampled or not steady: latencies,
+ *      older runs).
+ * A difference counts (better or worse) only when it is beyond the
+ * threshold AND beyond COMPARE_SPREAD_K x sqrt(sd_a^2 + sd_b^2). Beyond the
+ * threshold and within that it is noise. Beyond the threshold with either
+ * spread unknown it is "spread unknown": the change may be noise or not, so
+ * it is no regression (compare exits 0 on it; check --baseline does not
+ * fail on it) and it says so. Within the threshold it is the same whatever
+ * the spread.
  */
 #include "core/run/record.h"
 #include "render/field.h"
 
 enum compare_verdict {
-	VERDICT_SAME,	 /* within the threshold */
-	VERDICT_NOISE,	 /* beyond the threshold, within the spread of the repeats */
+	VERDICT_SAME,  /* within the threshold */
+	VERDICT_NOISE, /* beyond the threshold, within the spread of both runs */
 	VERDICT_BETTER,
-	VERDICT_WORSE,	 /* a regression */
-	VERDICT_UNKNOWN, /* a value is unknown, or the units differ */
-	VERDICT_MISSING, /* in A, not in B */
-	VERDICT_NEW,	 /* in B, not in A */
+	VERDICT_WORSE,		/* a regression */
+	VERDICT_UNKNOWN,	/* a value is unknown, or the units differ */
+	VERDICT_MISSING,	/* in A, not in B */
+	VERDICT_NEW,		/* in B, not in A */
+	VERDICT_SPREAD_UNKNOWN, /* beyond the threshold, a side's spread unknown */
 };
 
 const char *compare_verdict_name(enum compare_verdict v);
@@ -28,12 +55,21 @@ const char *compare_verdict_name(enum compare_verdict v);
 #define COMPARE_DEFAULT_THRESHOLD_PCT 5.0
 /* how many standard deviations of the difference count as noise */
 #define COMPARE_SPREAD_K 2.0
+/* fewer interval samples than this say too little about a pass's spread */
+#define COMPARE_MIN_SAMPLES 5
+/* a pass whose sampled rate swung more than this (stdev / mean) gives no spread */
+#define COMPARE_MAX_SAMPLE_CV 0.25
+
+/*
+ * One side's spread (the noise model above), NaN when unknown; *ret_from
+ * (may be NULL): "repeats", "samples" or NULL.
+ */
+double compare_spread(const struct run_metric *m, const char **ret_from);
 
 /*
  * One figure. change_pct = (b - a) / |a| * 100 (NaN when a is 0 or
- * unknown). Spreads: the difference is noise when |b - a| <= k *
- * sqrt(sd_a^2 + sd_b^2); an unknown stdev (one repeat) is taken to be the
- * other run's, and when neither is known only the threshold applies.
+ * unknown). sd_a, sd_b: each side's spread, NaN unknown (the noise model
+ * above).
  */
 enum compare_verdict compare_metric(double a, double sd_a, double b, double sd_b,
 				    bool higher_is_better, double threshold_pct,
@@ -43,7 +79,8 @@ enum compare_verdict compare_metric(double a, double sd_a, double b, double sd_b
 struct compare_row {
 	const char *device_key; /* B's key (A's for a missing metric) */
 	const char *test, *name, *metric, *unit;
-	double a, a_stdev, b, b_stdev;
+	double a, a_stdev, b, b_stdev;	 /* *_stdev: the side's spread (compare_spread) */
+	const char *a_spread, *b_spread; /* where from: "repeats", "samples", NULL unknown */
 	double change_pct;
 	const char *verdict;
 	char *device_id; /* the identity they were matched by */
@@ -61,8 +98,12 @@ struct compare_result {
 	const char *a_id, *b_id; /* borrowed */
 	const char *baseline;	 /* the caller's: the name A was found by, or NULL */
 	double threshold_pct;
-	uint64_t better, worse, same, noise, unknown, missing, added;
-	const char *result; /* "regression" when any metric is worse, else "ok" */
+	uint64_t better, worse, same, noise, spread_unknown, unknown, missing, added;
+	/*
+	 * "regression" when any metric is worse; else "spread unknown" when a
+	 * change beyond the threshold could not be judged; else "ok"
+	 */
+	const char *result;
 	struct compare_row *rows;
 	size_t nrows;
 	struct compare_caveat *caveats;

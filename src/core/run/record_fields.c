@@ -54,6 +54,11 @@ static const struct field metric_fields[] = {
 	FIELD(M, max, "max", "max", NULL, FT_DBL, 2, T | FF_OPTIONAL),
 	S(M, unit, "unit", "unit", T),
 	FIELD(M, repeats, "repeats", "n", NULL, FT_U64, 0, T),
+	/* the rate sampled within the passes (record.h): JSON, CSV and SQL only */
+	FIELD(M, sample_mean, "sample_mean", "sample mean", NULL, FT_DBL, 2, 0),
+	FIELD(M, sample_stdev, "sample_stdev", "sample stdev", NULL, FT_DBL, 2, 0),
+	FIELD(M, sample_min, "sample_min", "sample min", NULL, FT_DBL, 2, 0),
+	FIELD(M, samples, "samples", "samples", NULL, FT_U64, 0, 0),
 	FIELD(M, higher_is_better, "higher_is_better", "higher is better", NULL, FT_BOOL, 0, 0),
 };
 #undef M

@@ -263,6 +263,9 @@ static int metrics_from_json(struct json_object *o, struct run_record *r, struct
 		snprintf(where, sizeof(where), "metrics[%zu]", i);
 		ret = fields_from_json(json_object_array_get_idx(a, i), &run_metric_desc, m, NULL,
 				       where, err);
+		/* a run written before the passes were sampled: no samples */
+		if (m->samples == U64_UNKNOWN)
+			m->samples = 0;
 	}
 	return ret;
 }

@@ -116,6 +116,25 @@ static bool bad_spread(double v)
 	return isinf(v) || v < 0;
 }
 
+/* the rate sampled within the passes: rates are >= 0; no figures without samples */
+static int samples_ok(const struct run_metric *m, const char *where, struct strbuf *err)
+{
+	const double v[] = {m->sample_mean, m->sample_stdev, m->sample_min};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (isinf(v[i]) || v[i] < 0)
+			return jsonin_error(err, where,
+					    "'sample_mean', 'sample_stdev' and "
+					    "'sample_min' must be finite and 0 or more");
+	if (m->samples > INT64_MAX)
+		return jsonin_error(err, where, "'samples' is not a count");
+	if (m->samples == 0 && (!isnan(v[0]) || !isnan(v[1]) || !isnan(v[2])))
+		return jsonin_error(err, where,
+				    "'sample_mean', 'sample_stdev' or 'sample_min' "
+				    "without 'samples'");
+	return 0;
+}
+
 static int metric_ok(const struct run_metric *m, const char **keys, size_t nkeys,
 		     const char *where, struct strbuf *err)
 {
@@ -136,7 +155,7 @@ static int metric_ok(const struct run_metric *m, const char **keys, size_t nkeys
 		return jsonin_error(err, where, "'min' is above 'max'");
 	if (m->repeats == 0 || (m->repeats != U64_UNKNOWN && m->repeats > INT64_MAX))
 		return jsonin_error(err, where, "'repeats' is not a count of 1 or more");
-	return 0;
+	return samples_ok(m, where, err);
 }
 
 static int cmp_metric_identity(const void *a, const void *b)
