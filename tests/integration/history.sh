@@ -137,7 +137,7 @@ check "report: and lists them" grep -Eq '^  spread unknown 2-1 seq-write 1M mb_s
 expect_status 0 "import a sampled run" "$USBPERF" import "$WORK/one-sa.json" --db "$WORK/s.db"
 expect_status 0 "export it" "$USBPERF" export --db "$WORK/s.db" -o "$WORK/s-out.json"
 check "the samples come back as written" \
-	test "$(jq -S '.runs[0]' "$WORK/s-out.json")" = "$(jq -S . "$WORK/one-sa.json")"
+	test "$(jq -S '.runs[0].metrics' "$WORK/s-out.json")" = "$(jq -S .metrics "$WORK/one-sa.json")"
 jq_check "$WORK/s-out.json" '[.runs[0].metrics[] | select(.metric == "mb_s") | .samples] == [20, 20, 20]' \
 	"samples kept"
 
