@@ -93,6 +93,51 @@ void field_format(const struct field *f, const void *rec, bool human, struct str
 	}
 }
 
+/*
+ * The labels agree with the field tables' headers (run_row_desc: the `run`
+ * table), which test_render checks, so the text table and the page match.
+ */
+static const struct metric_vocab vocab[] = {
+    {"mb_s", "rate", "MB/s"},
+    {"mb_s_stdev", "sd", "MB/s"},
+    {"mib_s", "rate", "MiB/s"},
+    {"mbit_s", "rate", "Mbit/s"},
+    {"iops", "IOPS", NULL},
+    {"lat_p50_us", "p50", "us"},
+    {"lat_p90_us", "p90", "us"},
+    {"lat_p99_us", "p99", "us"},
+    {"lat_p999_us", "p99.9", "us"},
+    {"lat_max_us", "max latency", "us"},
+    {"self_cpu_pct", "cpu", "%"},
+    {"cpu_sys_pct", "cpu", "%"},
+    {"ceiling_mb_s", "ceiling", "MB/s"},
+    {"efficiency_pct", "of ceil", "%"},
+    {"irq_per_mb", "interrupts", "IRQ/MB"},
+    {"retransmits", "retransmits", "segments"},
+};
+
+struct metric_vocab metric_vocab(const char *key, const char *unit_hint)
+{
+	for (size_t i = 0; key && i < sizeof(vocab) / sizeof(vocab[0]); i++)
+		if (!strcmp(vocab[i].key, key))
+			return vocab[i];
+	return (struct metric_vocab){key, key ? key : "-", unit_hint};
+}
+
+int metric_prec(double v)
+{
+	v = fabs(v);
+	return v >= 1000 ? 0 : v >= 100 ? 1 : v >= 1 ? 2 : 3;
+}
+
+void metric_format(struct strbuf *out, double v)
+{
+	if (isnan(v))
+		strbuf_adds(out, "-");
+	else
+		strbuf_addf(out, "%.*f", metric_prec(v), v);
+}
+
 static const void *record_at(const struct report_section *s, size_t i)
 {
 	return (const char *)s->data + i * s->stride;

@@ -107,7 +107,18 @@ ceilings:q("svg .ceillabel").map(function(t){return t.textContent;}),
 figures:q("table.figures").map(function(t){return t.textContent;}).join(" "),
 worse:q("table.compare tr.v-worse").length,
 glance:q("table.glance tr").slice(1).map(function(t){return t.textContent;}),
-overflow:document.documentElement.scrollWidth>window.innerWidth,width:window.innerWidth};
+overflow:document.documentElement.scrollWidth>window.innerWidth,width:window.innerWidth,
+outside:[],minfont:99,wide:[],impossible:q("svg.chart .impossible").length,
+glanceimp:q("table.glance span.impossible:not(.bar)").map(function(t){return t.textContent;}),
+figimp:q("table.figures td.impossible").length,log:q("svg.sweep.log").length,
+lines:q("svg.sweep polyline").map(function(l){return l.getAttribute("points").split(" ").length;})};
+q("svg.chart").forEach(function(s){var b=s.getBoundingClientRect(),k=b.width/s.viewBox.baseVal.width;
+Array.prototype.slice.call(s.querySelectorAll("text,circle")).forEach(function(t){
+var c=t.getBoundingClientRect();if(c.left<b.left-.5||c.right>b.right+.5||c.top<b.top-.5||c.bottom>b.bottom+.5)
+r.outside.push((t.textContent||t.tagName).slice(0,40));
+if(t.tagName=="text")r.minfont=Math.min(r.minfont,parseFloat(getComputedStyle(t).fontSize)*k);});});
+q("table.glance td, svg.chart").forEach(function(e){if(e.getBoundingClientRect().right>window.innerWidth+.5)
+r.wide.push(e.tagName+" "+e.textContent.slice(0,30));});
 parent.postMessage(btoa(unescape(encodeURIComponent(JSON.stringify(r)))),"*");});
 </script>'
 frame() { # PAGE WIDTH: a page showing PAGE in an iframe WIDTH px wide
@@ -142,9 +153,47 @@ jq_check "$WORK/p3.json" '.glance | length == 6 and (.[0] | test("182.4 MB/s at 
 	"at a glance: each device in each run, best read with its share of the ceiling"
 jq_check "$WORK/p3.json" '.overflow == false' "desktop: no sideways scrolling"
 
-probe "$H" 375 "$WORK/p3-phone.json"
-jq_check "$WORK/p3-phone.json" '.width == 375 and .overflow == false' \
-	"phone (375 px): the page does not scroll sideways (wide parts scroll in place)"
+probe "$H" 390 "$WORK/p3-phone.json"
+jq_check "$WORK/p3-phone.json" '.width == 390 and .overflow == false' \
+	"phone (390 px): the page does not scroll sideways (figures tables scroll in place)"
+
+# ---- honest visuals, at a desktop and a phone width ----
+# every chart label and mark inside its SVG, chart text at least 11 px,
+# at a glance and the charts within a 390 px phone's width
+visuals() { # PROBE-JSON WHAT
+	jq_check "$1" '.outside == []' "$2: every chart label and mark inside its SVG"
+	jq_check "$1" '.minfont >= 11' "$2: chart text at least 11 px"
+	jq_check "$1" '.wide == [] and .overflow == false' "$2: nothing runs off sideways"
+}
+visuals "$WORK/p3.json" "desktop (1000 px)"
+visuals "$WORK/p3-phone.json" "phone (390 px)"
+jq_check "$WORK/p3.json" '.impossible == 0 and .glanceimp == [] and .figimp == 0' \
+	"shares under 100 % are not marked impossible"
+# an impossible share: the same stick as if at full speed (1.216 MB/s), with a
+# sweep from 4K (7.9 MB/s) to 1M (182.4) that spans more than 20x, and 16K
+# written but not read: the read line may not cross it
+jq '.runs[0].devices[0] += {speed: "full", capable_speed: "full", ceiling_mb_s: 1.216} |
+	.runs[0].metrics += [
+	{device_key: "2-1", test: "disk", name: "seq-read 4K", metric: "mb_s", value: 7.9,
+	 unit: "MB/s", repeats: 1, higher_is_better: true},
+	{device_key: "2-1", test: "disk", name: "seq-read 64K", metric: "mb_s", value: 96.5,
+	 unit: "MB/s", repeats: 1, higher_is_better: true},
+	{device_key: "2-1", test: "disk", name: "seq-write 16K", metric: "mb_s", value: 20.5,
+	 unit: "MB/s", repeats: 1, higher_is_better: true},
+	{device_key: "2-1", test: "net", name: "tcp send", metric: "mbit_s", value: 940.2,
+	 unit: "Mbit/s", repeats: 1, higher_is_better: true}]' "$FIXTURES/runs-a.json" >"$WORK/imp.json"
+expect_status 0 "report of a run above its bus ceiling" "$USBPERF" report "$WORK/imp.json" \
+	--html "$WORK/imp.html"
+for w in 1000 390; do
+	probe "$WORK/imp.html" $w "$WORK/pimp-$w.json"
+	visuals "$WORK/pimp-$w.json" "above the ceiling, $w px"
+	jq_check "$WORK/pimp-$w.json" '.glanceimp | length == 2 and (.[0] | test("15000% . not the bus.s figure"))' \
+		"$w px: at a glance, 15000 % of the ceiling marked not the bus's figure"
+	jq_check "$WORK/pimp-$w.json" '.impossible >= 5 and .figimp == 6' \
+		"$w px: the marks and bars above the ceiling and the figures' shares drawn as impossible"
+	jq_check "$WORK/pimp-$w.json" '.log == 1 and .lines == [2]' \
+		"$w px: a log axis for 7.9 to 182.4 MB/s; lines only between neighbouring measured sizes"
+done
 
 probe "$WORK/real.html" 1000 "$WORK/preal.json"
 want=$(jq '[.metrics[] | select(.metric == "mb_s" and (.name | test("^(seq-read|seq-write|copy) [0-9]+[KMG]?$")))] | length' "$WORK/run.json")
