@@ -3,6 +3,7 @@
 #include "render/report_text.h"
 #include "core/usb/speed.h"
 #include "render/spark.h"
+#include "render/svg.h"
 
 #include "util/parse.h"
 
@@ -54,10 +55,12 @@ static void device_header(struct strbuf *out, const struct rm_device *d)
 	if (f->capable_speed && f->speed && strcmp(f->capable_speed, f->speed) &&
 	    usb_speed_parse(f->capable_speed, &s) == 0)
 		strbuf_addf(out, "  capable of %s: running slower than it can\n", usb_speed_label(s));
-	if (!isnan(d->ceiling_mb_s))
-		strbuf_addf(out, "  bus ceiling %.1f MB/s%s%s%s\n", d->ceiling_mb_s,
-			    d->ceiling_how ? " (" : "", d->ceiling_how ? d->ceiling_how : "",
-			    d->ceiling_how ? ")" : "");
+	if (!isnan(d->ceiling_mb_s)) {
+		strbuf_adds(out, "  ");
+		svg_ceiling_text(out, d->ceiling_mb_s, "MB/s");
+		strbuf_addf(out, "%s%s%s\n", d->ceiling_how ? " (" : "",
+			    d->ceiling_how ? d->ceiling_how : "", d->ceiling_how ? ")" : "");
+	}
 	if (d->ref)
 		strbuf_addf(out, "  field reference %s (%s), not a limit\n", d->ref->range,
 			    d->ref->what);
@@ -196,7 +199,13 @@ static void rate_row(struct strbuf *out, const struct report_model *m,
 	strbuf_pad(out, ' ', cols < 24 ? 24 - cols : 0);
 	strbuf_adds(out, fig.buf);
 	strbuf_adds(out, "  ");
-	text_bar(out, scale > 0 ? x->value / scale : NAN, BAR_WIDTH, utf8);
+	if (share && scale > 0 && x->value > scale) {
+		/* above the ceiling: a bar of its own kind, not a full bar like a real 100 % */
+		for (unsigned k = 0; k < BAR_WIDTH; k++)
+			strbuf_adds(out, utf8 ? "\u2592" : "!");
+	} else {
+		text_bar(out, scale > 0 ? x->value / scale : NAN, BAR_WIDTH, utf8);
+	}
 	if (share && scale > 0)
 		strbuf_addf(out, " %5.0f%%", 100 * x->value / scale);
 	else
@@ -207,6 +216,8 @@ static void rate_row(struct strbuf *out, const struct report_model *m,
 		strbuf_adds(out, "          ");
 	if (cpu)
 		strbuf_addf(out, " %6.1f", cpu->value);
+	if (share && scale > 0 && x->value > scale)
+		strbuf_adds(out, "  not the bus's figure");
 	while (out->len && out->buf[out->len - 1] == ' ')
 		out->buf[--out->len] = '\0';
 	strbuf_addch(out, '\n');

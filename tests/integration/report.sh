@@ -184,6 +184,10 @@ jq '.runs[0].devices[0] += {speed: "full", capable_speed: "full", ceiling_mb_s: 
 	 unit: "Mbit/s", repeats: 1, higher_is_better: true}]' "$FIXTURES/runs-a.json" >"$WORK/imp.json"
 expect_status 0 "report of a run above its bus ceiling" "$USBPERF" report "$WORK/imp.json" \
 	--html "$WORK/imp.html"
+expect_status 0 "text report of the same" env LANG=C.UTF-8 "$USBPERF" report "$WORK/imp.json"
+check "text: 15000 % of the ceiling marked not the bus's figure" grep -Eq \
+	"seq-read 1M +182.4 ±1.1 MB/s  ▒+ 15000% .*not the bus's figure" "$WORK/out"
+check "text: the ceiling written as on the page" grep -q "bus ceiling 1.22 MB/s (19 x 64 B" "$WORK/out"
 for w in 1000 390; do
 	probe "$WORK/imp.html" $w "$WORK/pimp-$w.json"
 	visuals "$WORK/pimp-$w.json" "above the ceiling, $w px"
