@@ -32,6 +32,9 @@ enum {
 	FF_OPTIONAL = 1 << 2,  /* text: left out when unknown (a column: in every row) */
 	FF_BAR = 1 << 3,       /* text: a bar after the column, against the column's largest
 				  value (100 for a "%" unit), so the shape shows at a glance */
+	FF_MAGNITUDE = 1 << 4, /* text: a double's decimals by its size (metric_prec), its
+				  "±" in the same decimals: one precision in every view */
+	FF_METRIC = 1 << 5,    /* text: a metric key ("mb_s"), shown by its metric_vocab label */
 };
 
 struct field {

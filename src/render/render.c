@@ -64,7 +64,10 @@ void field_format(const struct field *f, const void *rec, bool human, struct str
 	}
 	switch (f->type) {
 	case FT_STR:
-		strbuf_adds(out, *(const char *const *)p);
+		if (human && f->flags & FF_METRIC)
+			strbuf_adds(out, metric_vocab(*(const char *const *)p, NULL).label);
+		else
+			strbuf_adds(out, *(const char *const *)p);
 		break;
 	case FT_U64:
 		strbuf_addf(out, "%llu", (unsigned long long)*(const uint64_t *)p);
@@ -84,7 +87,10 @@ void field_format(const struct field *f, const void *rec, bool human, struct str
 	}
 	case FT_DBL: {
 		/* machine formats keep 3 more digits than the terminal shows */
-		strbuf_addf(out, "%.*f", human ? f->prec : f->prec + 3, *(const double *)p);
+		if (human && f->flags & FF_MAGNITUDE)
+			metric_format(out, *(const double *)p);
+		else
+			strbuf_addf(out, "%.*f", human ? f->prec : f->prec + 3, *(const double *)p);
 		break;
 	}
 	case FT_BOOL:
@@ -222,7 +228,12 @@ static void cell(const struct column *c, const void *rec, struct strbuf *out)
 	field_format(c->f, rec, true, out);
 	if (c->pm && field_known(c->pm, rec)) {
 		strbuf_adds(out, " ±");
-		field_format(c->pm, rec, true, out);
+		/* a spread in the decimals of the figure it qualifies */
+		if (c->f->flags & FF_MAGNITUDE && c->pm->type == FT_DBL && field_known(c->f, rec))
+			strbuf_addf(out, "%.*f", metric_prec(value_of(c->f, rec)),
+				    value_of(c->pm, rec));
+		else
+			field_format(c->pm, rec, true, out);
 	}
 }
 

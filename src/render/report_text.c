@@ -2,6 +2,7 @@
 /* The report on a terminal: per device, sweeps as sparklines and every rate as a bar. */
 #include "render/report_text.h"
 #include "core/usb/speed.h"
+#include "render/field.h"
 #include "render/spark.h"
 #include "render/svg.h"
 
@@ -105,8 +106,9 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 		abort();
 	format_size(blocks[0], lo, sizeof(lo));
 	format_size(blocks[nb - 1], hi, sizeof(hi));
-	strbuf_addf(out, "  MB/s against block size, %s to %s (one scale, top %.1f MB/s)\n", lo,
-		    hi, top);
+	strbuf_addf(out, "  MB/s against block size, %s to %s (one scale, top ", lo, hi);
+	metric_format(out, top);
+	strbuf_adds(out, " MB/s)\n");
 	for (size_t i = 0; i < d->nsweeps; i++) {
 		const struct rm_series *s = &d->sweeps[i];
 		const struct run_metric *best = NULL;
@@ -125,8 +127,9 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 			strbuf_addf(out, "%zu ", s->run + 1);
 		strbuf_addf(out, "%-10s ", s->label);
 		text_sparkline(out, v, nb, top, utf8);
-		strbuf_addf(out, "  best %.1f MB/s at %s\n", best->value,
-			    strchr(best->name, ' ') + 1);
+		strbuf_adds(out, "  best ");
+		metric_format(out, best->value);
+		strbuf_addf(out, " MB/s at %s\n", strchr(best->name, ' ') + 1);
 	}
 	free(v);
 	free(blocks);
@@ -186,9 +189,10 @@ static void rate_row(struct strbuf *out, const struct report_model *m,
 	struct strbuf fig = STRBUF_INIT;
 	size_t cols;
 
-	strbuf_addf(&fig, "%.1f", x->value);
+	metric_format(&fig, x->value);
 	if (!isnan(x->stdev))
-		strbuf_addf(&fig, " %s%.1f", utf8 ? "\u00b1" : "+-", x->stdev);
+		strbuf_addf(&fig, " %s%.*f", utf8 ? "\u00b1" : "+-", metric_prec(x->value),
+			    x->stdev);
 	strbuf_addf(&fig, " %s", report_unit(x));
 	if (m->nruns > 1)
 		strbuf_addf(out, "  %-3zu %-18s ", run + 1, x->name);

@@ -51,7 +51,7 @@ check "says no run matches" grep -q '^warning: no run matches the filters$' "$WO
 # ---- show ----
 expect_status 0 "show by prefix" u show 20261205
 check "text: environment" grep -Eq '^  kernel +6.6.30-rk3588$' "$WORK/out"
-check "text: metric with spread" grep -Eq '^2-2 +disk +seq-write 1M +mb_s +52.10 ±0.50 ' "$WORK/out"
+check "text: metric with spread, by its label and unit" grep -Eq '^2-2 +disk +seq-write 1M +rate +52.10 ±0.50 +51.60 +52.60 +MB/s ' "$WORK/out"
 check "text: findings as blocks" grep -q '^  warn  2-2: mass storage runs on usb-storage' "$WORK/out"
 expect_status 0 "show json" u show 2026113 -F json
 check "show json is the run as exported" \

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* render: one field table drives text, CSV and JSON; checked against exact output. */
 #include "unit.h"
+#include "core/run/record_fields.h"
 #include "core/run/run.h"
 #include "render/field.h"
 #include "render/svg.h"
@@ -525,6 +526,41 @@ static void test_chart_decisions(void **state)
 	strbuf_release(&out);
 }
 
+/* show's metrics table: labels and units from the vocabulary, decimals by magnitude */
+static void test_metrics_text(void **state)
+{
+	struct run_record r = {0};
+	struct run_metric *m;
+	struct report rep = {.command = "show"};
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	m = run_record_add_metric(&r, "net:127.0.0.1", "net", "tcp send", "mbit_s", "Mbit/s", true);
+	m->value = 9801.81, m->stdev = m->min = m->max = NAN, m->repeats = 1;
+	m = run_record_add_metric(&r, "2-2", "disk", "seq-write 1M", "mb_s", "MB/s", true);
+	m->value = 52.1, m->stdev = 0.5, m->min = 51.6, m->max = 52.6, m->repeats = 3;
+	m = run_record_add_metric(&r, "2-2", "disk", "seq-write 1M", "lat_p99_us", "us", false);
+	m->value = 812.54, m->stdev = 15.2, m->min = m->max = NAN, m->repeats = 3;
+	report_add_table(&rep, "metrics", "metrics", &run_metric_desc, r.metrics, r.nmetrics,
+			 sizeof(*r.metrics));
+	assert_int_equal(render_text(&rep, &out), 0);
+	assert_string_equal(
+	    out.buf,
+	    "metrics\n"
+	    "device         test  pass          metric        value    min    max  unit    n\n"
+	    "net:127.0.0.1  net   tcp send      rate           9802      -      -  Mbit/s  1\n"
+	    "2-2            disk  seq-write 1M  rate    52.10 \u00b10.50  51.60  52.60  MB/s    3\n"
+	    "2-2            disk  seq-write 1M  p99     812.5 \u00b115.2      -      -  us      "
+	    "3\n");
+	assert_null(strstr(out.buf, "mbit_s"));
+	strbuf_reset(&out);
+	/* CSV keeps the keys and every digit: it is for machines */
+	assert_int_equal(render_csv(&rep, &out), 0);
+	assert_non_null(strstr(out.buf, ",mbit_s,9801.81"));
+	strbuf_release(&out);
+	run_record_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -540,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_int_field),
 		cmocka_unit_test(test_metric_vocab),
 		cmocka_unit_test(test_chart_decisions),
+		cmocka_unit_test(test_metrics_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
