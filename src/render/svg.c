@@ -158,6 +158,21 @@ static double py(const struct axes *a, double v)
 	return PT + (1 - f) * (SH - PT - PB);
 }
 
+/* the 1, 2 or 5 times a power of ten at or above (up) or at or below v > 0 */
+static double log_nice(double v, bool up)
+{
+	static const double m[] = {1, 2, 5, 10};
+	double p = pow(10, floor(log10(v))), r = up ? 10 * p : p;
+
+	for (size_t i = 0; i < 4; i++) {
+		if (up && m[i] * p >= v * 0.9999 && m[i] * p < r)
+			r = m[i] * p;
+		if (!up && m[i] * p <= v * 1.0001)
+			r = m[i] * p;
+	}
+	return r;
+}
+
 static void sweep_axes(const struct rm_device *d, struct axes *a)
 {
 	uint64_t bmin = UINT64_MAX, bmax = 0;
@@ -187,8 +202,8 @@ static void sweep_axes(const struct rm_device *d, struct axes *a)
 	/* the measured figures decide: a 4K point at 1/50 of the 1M one is not flattened */
 	a->log = svg_log_axis(vlo, vhi);
 	if (a->log) {
-		a->ymin = pow(10, floor(log10(low)));
-		a->ymax = pow(10, ceil(log10(top * 1.05)));
+		a->ymin = log_nice(low, false);
+		a->ymax = log_nice(top * 1.05, true);
 	} else {
 		a->ymin = 0;
 		a->ymax = nice_step(top * 1.05) * ceil(top * 1.05 / nice_step(top * 1.05));
@@ -214,14 +229,14 @@ static void y_tick(struct strbuf *out, const struct axes *a, double y)
 static void y_grid(struct strbuf *out, const struct axes *a, const char *unit)
 {
 	if (a->log) {
-		/* decades, and 2 and 5 between them while there is room */
-		int decades = (int)lround(log10(a->ymax / a->ymin));
+		/* 1, 2 and 5 times each power of ten while there is room, else the powers */
+		bool fine = log10(a->ymax / a->ymin) <= 2.5;
 
-		for (double y = a->ymin; y <= a->ymax * 1.0001; y *= 10) {
-			y_tick(out, a, y);
-			for (int k = 2; decades <= 2 && k <= 5 && y * k < a->ymax; k += 3)
-				y_tick(out, a, y * k);
-		}
+		for (double p = pow(10, floor(log10(a->ymin))); p <= a->ymax * 1.0001; p *= 10)
+			for (int k = 1; k <= 5; k += k == 1 ? 1 : 3)
+				if ((k == 1 || fine) && p * k >= a->ymin * 0.9999 &&
+				    p * k <= a->ymax * 1.0001)
+					y_tick(out, a, p * k);
 	} else {
 		double step = nice_step(a->ymax);
 
@@ -502,7 +517,7 @@ void svg_bar_chart(struct strbuf *out, const char *title, const struct svg_bar *
 	if (!(top > 0))
 		top = 1;
 	scale = plot / top;
-	h = (int)n * ROW + 58 + (capped ? 28 : 0);
+	h = (int)n * ROW + 36 + (!isnan(limit) && limit > 0 ? 22 : 0) + (capped ? 28 : 0);
 	strbuf_addf(out,
 		    "<svg class=\"chart bars\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
 		    BW, h);
