@@ -194,6 +194,12 @@ static void rate_row(struct strbuf *out, const struct report_model *m,
 		strbuf_addf(&fig, " %s%.*f", utf8 ? "\u00b1" : "+-", metric_prec(x->value),
 			    x->stdev);
 	strbuf_addf(&fig, " %s", report_unit(x));
+	if (report_unit_is(x, "Mbit/s")) {
+		/* a network rate in both units, as the page and `run` show it */
+		strbuf_adds(&fig, " = ");
+		metric_format(&fig, x->value / 8);
+		strbuf_adds(&fig, " MB/s");
+	}
 	if (m->nruns > 1)
 		strbuf_addf(out, "  %-3zu %-18s ", run + 1, x->name);
 	else
@@ -218,8 +224,13 @@ static void rate_row(struct strbuf *out, const struct report_model *m,
 		strbuf_addf(out, " %9.0f", iops->value);
 	else
 		strbuf_adds(out, "          ");
-	if (cpu)
-		strbuf_addf(out, " %6.1f", cpu->value);
+	if (cpu) {
+		struct strbuf c = STRBUF_INIT;
+
+		metric_format(&c, cpu->value);
+		strbuf_addf(out, " %6s", c.buf);
+		strbuf_release(&c);
+	}
 	if (share && scale > 0 && x->value > scale)
 		strbuf_adds(out, "  not the bus's figure");
 	while (out->len && out->buf[out->len - 1] == ' ')

@@ -148,6 +148,8 @@ jq_check "$WORK/p3.json" ".points == $want" "one sweep mark per measured point (
 jq_check "$WORK/p3.json" '[.charts[] | .[0] > 300 and .[1] > 100] | all' "every chart drawn at a real size"
 jq_check "$WORK/p3.json" '.ceilings | map(test("bus ceiling 484.8 MB/s")) | any' "the SuperSpeed ceiling drawn"
 jq_check "$WORK/p3.json" '.figures | test("182.4") and test("171.0")' "run 1's and run 3's seq-read 1M in the figures"
+jq_check "$WORK/p3.json" '.figures | test("rateMB/s") and test("p99us") and (test("mb_s|lat_p99_us|cpu_sys_pct") | not)' \
+	"figures headed by label and unit (rate MB/s, p99 us), not by field keys"
 jq_check "$WORK/p3.json" ".worse == 4" "run 3's four regressions marked worse"
 jq_check "$WORK/p3.json" '.glance | length == 6 and (.[0] | test("182.4 MB/s at 1M") and test("38%")) and (.[2] | test("171.0 MB/s at 1M") and test("35%"))' \
 	"at a glance: each device in each run, best read with its share of the ceiling"
@@ -188,6 +190,7 @@ expect_status 0 "text report of the same" env LANG=C.UTF-8 "$USBPERF" report "$W
 check "text: 15000 % of the ceiling marked not the bus's figure" grep -Eq \
 	"seq-read 1M +182.4 ±1.1 MB/s  ▒+ 15000% .*not the bus's figure" "$WORK/out"
 check "text: the ceiling written as on the page" grep -q "bus ceiling 1.22 MB/s (19 x 64 B" "$WORK/out"
+check "text: a network rate in Mbit/s and MB/s" grep -Eq "tcp send +940.2 Mbit/s = 117.5 MB/s" "$WORK/out"
 for w in 1000 390; do
 	probe "$WORK/imp.html" $w "$WORK/pimp-$w.json"
 	visuals "$WORK/pimp-$w.json" "above the ceiling, $w px"
@@ -195,6 +198,7 @@ for w in 1000 390; do
 		"$w px: at a glance, 15000 % of the ceiling marked not the bus's figure"
 	jq_check "$WORK/pimp-$w.json" '.impossible >= 5 and .figimp == 6' \
 		"$w px: the marks and bars above the ceiling and the figures' shares drawn as impossible"
+	jq_check "$WORK/pimp-$w.json" '.figures | test("940.2117.5 MB/s")' "$w px: a network rate in Mbit/s and MB/s"
 	jq_check "$WORK/pimp-$w.json" '.log == 1 and .lines == [2]' \
 		"$w px: a log axis for 7.9 to 182.4 MB/s; lines only between neighbouring measured sizes"
 done
