@@ -43,6 +43,8 @@ H="$WORK/three.html"
 check "a complete page" grep -q '</html>' "$H"
 check "no script in the page" sh -c "! grep -qi '<script' '$H'"
 check "nothing fetched: no src=, <link, url(" sh -c "! grep -Eqi 'src=|<link|url\\(' '$H'"
+check "the comparison names a metric by its label, not its key" sh -c "grep -q \
+	'<td>seq-read 1M</td><td>rate</td>' '$H' && ! grep -q '<td>mb_s</td>' '$H'"
 check "the only http is the SVG namespace" \
 	test "$(grep -o 'http[^\"]*' "$H" | sort -u)" = "http://www.w3.org/2000/svg"
 expect_status 0 "text report of the same" env LANG=C.UTF-8 "$USBPERF" report \
