@@ -58,9 +58,14 @@ static const char css[] =
 	"@media (max-width:600px){body{font-size:14px;padding:8px}th,td{padding:2px 4px}"
 	"figure{margin:0}"
 	/* at a glance on a phone: a block per device, its figures labelled, nothing sideways */
-	"table.glance,table.glance tbody,table.glance tr,table.glance td{display:block}"
-	"table.glance tr:first-child{display:none}table.glance tr{border-bottom:1px solid "
-	"var(--line);padding:4px 0}table.glance td{border:0;text-align:left;white-space:normal}"
+	"table.glance,table.glance tbody{display:block}table.glance tr:first-child{display:none}"
+	"table.glance tr{display:flex;flex-wrap:wrap;border-bottom:1px solid var(--line);"
+	"padding:4px 0}table.glance td{border:0;text-align:left;white-space:normal;"
+	"padding:1px 8px 1px 0}"
+	/* the driver's cell is wide enough that each figure starts a line, its share beside it */
+	"table.glance td:nth-last-child(5){flex:1 0 60%}table.glance td:nth-last-child(4),"
+	"table.glance td:nth-last-child(2){flex:0 0 55%}table.glance td:nth-last-child(3),"
+	"table.glance td:nth-last-child(1){flex:0 0 45%}"
 	"table.glance td:nth-last-child(4)::before{content:'best read ';color:var(--mut)}"
 	"table.glance td:nth-last-child(2)::before{content:'best write ';color:var(--mut)}}"
 	"@media print{body{max-width:none;font-size:11pt}section.device,figure,.finding"
