@@ -79,9 +79,10 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 		   bool utf8)
 {
 	uint64_t *blocks = NULL;
-	double *v, top = 0;
+	double *v, top = 0, low = INFINITY, floor_v = 0;
 	size_t nb = 0;
 	char lo[24], hi[24];
+	bool log;
 
 	for (size_t i = 0; i < d->nsweeps; i++)
 		for (size_t j = 0; j < d->sweeps[i].npts; j++) {
@@ -89,6 +90,8 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 			bool seen = false;
 
 			top = fmax(top, p->m->value);
+			if (p->m->value > 0)
+				low = fmin(low, p->m->value);
 			for (size_t k = 0; k < nb && !seen; k++)
 				seen = blocks[k] == p->block;
 			if (seen)
@@ -106,7 +109,17 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 		abort();
 	format_size(blocks[0], lo, sizeof(lo));
 	format_size(blocks[nb - 1], hi, sizeof(hi));
-	strbuf_addf(out, "  MB/s against block size, %s to %s (one scale, top ", lo, hi);
+	/* as on the page: past a 20x span a log scale, so the small figures still show */
+	log = svg_log_axis(low, top);
+	strbuf_addf(out, "  MB/s against block size, %s to %s (one %sscale, ", lo, hi,
+		    log ? "log " : "");
+	if (log) {
+		floor_v = low / 2;
+		metric_format(out, low);
+		strbuf_adds(out, " to ");
+	} else {
+		strbuf_adds(out, "top ");
+	}
 	metric_format(out, top);
 	strbuf_adds(out, " MB/s)\n");
 	for (size_t i = 0; i < d->nsweeps; i++) {
@@ -126,7 +139,10 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 		if (m->nruns > 1)
 			strbuf_addf(out, "%zu ", s->run + 1);
 		strbuf_addf(out, "%-10s ", s->label);
-		text_sparkline(out, v, nb, top, utf8);
+		for (size_t k = 0; log && k < nb; k++)
+			if (!isnan(v[k]))
+				v[k] = v[k] > floor_v ? log10(v[k] / floor_v) : 0;
+		text_sparkline(out, v, nb, log ? log10(top / floor_v) : top, utf8);
 		strbuf_adds(out, "  best ");
 		metric_format(out, best->value);
 		strbuf_addf(out, " MB/s at %s\n", strchr(best->name, ' ') + 1);

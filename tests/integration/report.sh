@@ -193,6 +193,7 @@ check "text: 15000 % of the ceiling marked not the bus's figure" grep -Eq \
 	"seq-read 1M +182.4 ±1.1 MB/s  ▒+ 15000% .*not the bus's figure" "$WORK/out"
 check "text: the ceiling written as on the page" grep -q "bus ceiling 1.22 MB/s (19 x 64 B" "$WORK/out"
 check "text: a network rate in Mbit/s and MB/s" grep -Eq "tcp send +940.2 Mbit/s = 117.5 MB/s" "$WORK/out"
+check "text: the sweep on a log scale as on the page" grep -q "4K to 1M (one log scale, 7.90 to 182.4 MB/s)" "$WORK/out"
 for w in 1000 390; do
 	probe "$WORK/imp.html" $w "$WORK/pimp-$w.json"
 	visuals "$WORK/pimp-$w.json" "above the ceiling, $w px"
