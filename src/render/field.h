@@ -121,3 +121,5 @@ struct metric_vocab metric_vocab(const char *key, const char *unit_hint);
 int metric_prec(double v);
 /* v with metric_prec() decimals, "-" for NaN */
 void metric_format(struct strbuf *out, double v);
+/* "bus ceiling 484.8 MB/s": the one way a ceiling is written, on a chart or a line */
+void ceiling_format(struct strbuf *out, double ceiling, const char *unit);

@@ -283,7 +283,7 @@ static void device_line(struct strbuf *out, const struct run_device *d)
 	html_esc(out, d->target);
 	if (!isnan(d->ceiling_mb_s)) {
 		strbuf_adds(out, ", ");
-		svg_ceiling_text(out, d->ceiling_mb_s, "MB/s");
+		ceiling_format(out, d->ceiling_mb_s, "MB/s");
 	}
 	strbuf_adds(out, "</span>");
 }
@@ -505,7 +505,7 @@ static void figures_caption(struct strbuf *out, const struct rm_device *d)
 			 "known).");
 	if (!isnan(d->ceiling_mb_s)) {
 		strbuf_adds(out, " Dashed red: the bulk payload ceiling of the negotiated speed, ");
-		svg_ceiling_text(out, d->ceiling_mb_s, "MB/s");
+		ceiling_format(out, d->ceiling_mb_s, "MB/s");
 		if (d->ceiling_how) {
 			strbuf_adds(out, " (");
 			html_esc(out, d->ceiling_how);
@@ -554,7 +554,7 @@ static void rates_charts(struct strbuf *out, const struct report_model *m,
 		if (!isnan(limit)) {
 			struct strbuf l = STRBUF_INIT;
 
-			svg_ceiling_text(&l, limit, units[u]);
+			ceiling_format(&l, limit, units[u]);
 			snprintf(label, sizeof(label), "%s", l.buf);
 			strbuf_release(&l);
 		}

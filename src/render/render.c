@@ -144,6 +144,14 @@ void metric_format(struct strbuf *out, double v)
 		strbuf_addf(out, "%.*f", metric_prec(v), v);
 }
 
+void ceiling_format(struct strbuf *out, double ceiling, const char *unit)
+{
+	strbuf_adds(out, "bus ceiling ");
+	metric_format(out, ceiling);
+	strbuf_addch(out, ' ');
+	strbuf_adds(out, unit);
+}
+
 static const void *record_at(const struct report_section *s, size_t i)
 {
 	return (const char *)s->data + i * s->stride;

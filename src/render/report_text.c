@@ -58,7 +58,7 @@ static void device_header(struct strbuf *out, const struct rm_device *d)
 		strbuf_addf(out, "  capable of %s: running slower than it can\n", usb_speed_label(s));
 	if (!isnan(d->ceiling_mb_s)) {
 		strbuf_adds(out, "  ");
-		svg_ceiling_text(out, d->ceiling_mb_s, "MB/s");
+		ceiling_format(out, d->ceiling_mb_s, "MB/s");
 		strbuf_addf(out, "%s%s%s\n", d->ceiling_how ? " (" : "",
 			    d->ceiling_how ? d->ceiling_how : "", d->ceiling_how ? ")" : "");
 	}

@@ -277,14 +277,6 @@ static double label_y(double y)
 	return fmin(fmax(y, PT + TEXT_H), SH - PB - 6);
 }
 
-void svg_ceiling_text(struct strbuf *out, double ceiling, const char *unit)
-{
-	strbuf_adds(out, "bus ceiling ");
-	metric_format(out, ceiling);
-	strbuf_addch(out, ' ');
-	strbuf_adds(out, unit);
-}
-
 /* the field reference band (or its "up to" line) and the bus ceiling */
 static void limits(struct strbuf *out, const struct rm_device *d, const struct axes *a, bool over)
 {
@@ -313,7 +305,7 @@ static void limits(struct strbuf *out, const struct rm_device *d, const struct a
 			    "<line class=\"ceiling\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\">"
 			    "<title>",
 			    PL, SW - PR, y, y);
-		svg_ceiling_text(out, d->ceiling_mb_s, "MB/s");
+		ceiling_format(out, d->ceiling_mb_s, "MB/s");
 		if (d->ceiling_how) {
 			strbuf_adds(out, " (");
 			html_escape(out, d->ceiling_how);
@@ -323,7 +315,7 @@ static void limits(struct strbuf *out, const struct rm_device *d, const struct a
 			    "</title></line><text class=\"ceillabel\" x=\"%d\" y=\"%.1f\" "
 			    "text-anchor=\"end\">",
 			    SW - PR - 4, ly);
-		svg_ceiling_text(out, d->ceiling_mb_s, "MB/s");
+		ceiling_format(out, d->ceiling_mb_s, "MB/s");
 		strbuf_adds(out, "</text>\n");
 		/* a figure above the bus's own ceiling was not carried by that bus */
 		if (over)

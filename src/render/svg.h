@@ -54,5 +54,3 @@ bool svg_impossible(double value, double ceiling);
 #define SVG_JOIN_STEP 16
 /* whether a series' neighbouring points at blocks a < b are joined by a line */
 bool svg_joined(uint64_t a, uint64_t b, const uint64_t *measured, size_t n);
-/* "bus ceiling 484.8 MB/s": the one way a ceiling is written on the page */
-void svg_ceiling_text(struct strbuf *out, double ceiling, const char *unit);

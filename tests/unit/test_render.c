@@ -521,7 +521,7 @@ static void test_chart_decisions(void **state)
 	assert_false(svg_impossible(1.1, 1.216));
 	assert_false(svg_impossible(1.216, 1.216)); /* at the ceiling is possible */
 	assert_false(svg_impossible(182.4, NAN));
-	svg_ceiling_text(&out, 1.216, "MB/s");
+	ceiling_format(&out, 1.216, "MB/s");
 	assert_string_equal(out.buf, "bus ceiling 1.22 MB/s");
 	strbuf_release(&out);
 }
