@@ -256,8 +256,12 @@ static void y_grid(struct strbuf *out, const struct axes *a, const char *unit)
 static void x_ticks(struct strbuf *out, const struct axes *a)
 {
 	char label[24];
+	/* a label per doubling while they fit at the phone's size ("128K" is ~48 units) */
+	int every = (int)ceil((floor(a->x1) - ceil(a->x0) + 1) * 5 * CHAR_W / (SW - PL - PR));
 
-	for (double e = ceil(a->x0); e <= a->x1; e++) {
+	if (every < 1)
+		every = 1;
+	for (double e = ceil(a->x0); e <= a->x1; e += every) {
 		uint64_t b = (uint64_t)1 << (int)e;
 
 		format_size(b, label, sizeof(label));
