@@ -303,7 +303,7 @@ static void limits(struct strbuf *out, const struct rm_device *d, const struct a
 		strbuf_adds(out, "</text>\n");
 	}
 	if (!isnan(d->ceiling_mb_s) && d->ceiling_mb_s > 0) {
-		double y = py(a, d->ceiling_mb_s), ly = label_y(y - 6), ny = ly - TEXT_H - 2;
+		double y = py(a, d->ceiling_mb_s), ly = label_y(y - 6), ny = ly - TEXT_H - 6;
 
 		strbuf_addf(out,
 			    "<line class=\"ceiling\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\">"
@@ -327,7 +327,7 @@ static void limits(struct strbuf *out, const struct rm_device *d, const struct a
 			    out,
 			    "<text class=\"impossible\" x=\"%d\" y=\"%.1f\" "
 			    "text-anchor=\"end\">marks above it: not the bus's figure</text>\n",
-			    SW - PR - 4, ny >= PT + TEXT_H ? ny : ly + TEXT_H + 2);
+			    SW - PR - 4, ny >= PT + TEXT_H ? ny : ly + TEXT_H + 6);
 	}
 }
 
@@ -513,7 +513,7 @@ void svg_bar_chart(struct strbuf *out, const char *title, const struct svg_bar *
 	if (!(top > 0))
 		top = 1;
 	scale = plot / top;
-	h = (int)n * ROW + 36 + (!isnan(limit) && limit > 0 ? 22 : 0) + (capped ? 28 : 0);
+	h = (int)n * ROW + 36 + (!isnan(limit) && limit > 0 ? 26 : 0) + (capped ? 32 : 0);
 	strbuf_addf(out,
 		    "<svg class=\"chart bars\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
 		    BW, h);
@@ -569,7 +569,7 @@ void svg_bar_chart(struct strbuf *out, const char *title, const struct svg_bar *
 		strbuf_addf(out,
 			    "<text class=\"impossible\" x=\"%d\" y=\"%d\" text-anchor=\"end\">"
 			    "cut bars: above the ceiling, not the bus's figure</text>\n",
-			    BW - 4, h - 28);
+			    BW - 4, h - 32);
 	strbuf_addf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
 		    bl + plot / 2, h - 6);
 	html_escape(out, unit);

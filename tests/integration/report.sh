@@ -110,7 +110,7 @@ figures:q("table.figures").map(function(t){return t.textContent;}).join(" "),
 worse:q("table.compare tr.v-worse").length,
 glance:q("table.glance tr").slice(1).map(function(t){return t.textContent;}),
 overflow:document.documentElement.scrollWidth>window.innerWidth,width:window.innerWidth,
-outside:[],minfont:99,wide:[],impossible:q("svg.chart .impossible").length,
+outside:[],minfont:99,wide:[],overlaps:[],impossible:q("svg.chart .impossible").length,
 glanceimp:q("table.glance span.impossible:not(.bar)").map(function(t){return t.textContent;}),
 figimp:q("table.figures td.impossible").length,log:q("svg.sweep.log").length,
 lines:q("svg.sweep polyline").map(function(l){return l.getAttribute("points").split(" ").length;})};
@@ -118,7 +118,11 @@ q("svg.chart").forEach(function(s){var b=s.getBoundingClientRect(),k=b.width/s.v
 Array.prototype.slice.call(s.querySelectorAll("text,circle")).forEach(function(t){
 var c=t.getBoundingClientRect();if(c.left<b.left-.5||c.right>b.right+.5||c.top<b.top-.5||c.bottom>b.bottom+.5)
 r.outside.push((t.textContent||t.tagName).slice(0,40));
-if(t.tagName=="text")r.minfont=Math.min(r.minfont,parseFloat(getComputedStyle(t).fontSize)*k);});});
+if(t.tagName=="text")r.minfont=Math.min(r.minfont,parseFloat(getComputedStyle(t).fontSize)*k);});
+var ts=Array.prototype.slice.call(s.querySelectorAll("text")).map(function(t){return [t.textContent,t.getBoundingClientRect()];});
+ts.forEach(function(x,i){ts.slice(i+1).forEach(function(y){var a=x[1],c=y[1];
+if(Math.min(a.right,c.right)-Math.max(a.left,c.left)>1&&Math.min(a.bottom,c.bottom)-Math.max(a.top,c.top)>1)
+r.overlaps.push(x[0].slice(0,20)+" / "+y[0].slice(0,20));});});});
 q("table.glance td, svg.chart").forEach(function(e){if(e.getBoundingClientRect().right>window.innerWidth+.5)
 r.wide.push(e.tagName+" "+e.textContent.slice(0,30));});
 parent.postMessage(btoa(unescape(encodeURIComponent(JSON.stringify(r)))),"*");});
@@ -167,6 +171,7 @@ jq_check "$WORK/p3-phone.json" '.width == 390 and .overflow == false' \
 visuals() { # PROBE-JSON WHAT
 	jq_check "$1" '.outside == []' "$2: every chart label and mark inside its SVG"
 	jq_check "$1" '.minfont >= 11' "$2: chart text at least 11 px"
+	jq_check "$1" '.overlaps == []' "$2: no chart label drawn over another"
 	jq_check "$1" '.wide == [] and .overflow == false' "$2: nothing runs off sideways"
 }
 visuals "$WORK/p3.json" "desktop (1000 px)"
@@ -215,6 +220,25 @@ shown=$(awk -v v="$read1m" 'BEGIN { a = v < 0 ? -v : v
 	printf "%.*f", (a >= 1000 ? 0 : a >= 100 ? 1 : a >= 1 ? 2 : 3), v }')
 jq_check "$WORK/preal.json" ".figures | test(\"(^|[^0-9])${shown//./\\\\.}([^0-9]|\$)\")" \
 	"real run: its seq-read 1M ($read1m MB/s) in the figures"
+
+# a full sweep (4K to 4M, seven sizes each way) and a network pass under its
+# ceiling: crowded axis labels and a ceiling label on the bars, on both widths
+jq '[[4096, 30.2], [16384, 80.4], [65536, 150.1], [131072, 170.3], [524288, 180.9],
+	 [1048576, 182.4], [4194304, 190.5]] as $pts |
+	.runs[0].metrics = [.runs[0].metrics[] | select(.name | startswith("seq-") | not)] |
+	.runs[0].metrics += [$pts[] | . as [$b, $v] | ("seq-read", "seq-write") |
+	{device_key: "2-1", test: "disk", metric: "mb_s", unit: "MB/s", repeats: 1,
+	 higher_is_better: true, value: (if . == "seq-read" then $v else $v / 3 end),
+	 name: "\(.) \(if $b >= 1048576 then "\($b / 1048576)M" else "\($b / 1024)K" end)"}] +
+	[{device_key: "2-1", test: "net", name: "tcp send", metric: "mbit_s", value: 941.5,
+	  unit: "Mbit/s", repeats: 1, higher_is_better: true}]' "$FIXTURES/runs-a.json" >"$WORK/full.json"
+expect_status 0 "report of a full sweep" "$USBPERF" report "$WORK/full.json" --html "$WORK/full.html"
+for w in 1000 390; do
+	probe "$WORK/full.html" $w "$WORK/pfull-$w.json"
+	visuals "$WORK/pfull-$w.json" "a full sweep, $w px"
+	jq_check "$WORK/pfull-$w.json" '.lines == [7, 7] and .impossible == 0 and .log == 0' \
+		"$w px: a full sweep's seven sizes joined each way, on a linear axis (6x span)"
+done
 
 # ---- artefacts: what a person would look at ----
 browse 1000 --screenshot="$ARTEFACTS/report-desktop.png" --window-size=1000,2600 "file://$H" >/dev/null
