@@ -32,6 +32,9 @@ enum {
 	FF_OPTIONAL = 1 << 2,  /* text: left out when unknown (a column: in every row) */
 	FF_BAR = 1 << 3,       /* text: a bar after the column, against the column's largest
 				  value (100 for a "%" unit), so the shape shows at a glance */
+	FF_MAGNITUDE = 1 << 4, /* text: a double's decimals by its size (metric_prec), its
+				  "±" in the same decimals: one precision in every view */
+	FF_METRIC = 1 << 5,    /* text: a metric key ("mb_s"), shown by its metric_vocab label */
 };
 
 struct field {
@@ -100,3 +103,23 @@ void render_schema(const struct report *r, struct strbuf *out);
 bool field_known(const struct field *f, const void *rec);
 /* A field's value as text (no unit); unknown is "-" for humans, "" for machines. */
 void field_format(const struct field *f, const void *rec, bool human, struct strbuf *out);
+
+/*
+ * One vocabulary for the metrics of a run record ("mb_s", "lat_p99_us", ...):
+ * the label and unit every view prints for a key, so `run`, `show`,
+ * `compare`, the report and the HTML page name a figure alike. CSV and JSON
+ * keep the keys, which carry their unit ("mb_s", "lat_p99_us").
+ */
+struct metric_vocab {
+	const char *key;   /* "mb_s" */
+	const char *label; /* "rate" */
+	const char *unit;  /* "MB/s", "us", "%", or NULL for a count ("IOPS") */
+};
+/* the key's entry; an unknown key gets itself as label and unit_hint as unit */
+struct metric_vocab metric_vocab(const char *key, const char *unit_hint);
+/* decimals for a figure by its magnitude: about four significant digits, at most 3 */
+int metric_prec(double v);
+/* v with metric_prec() decimals, "-" for NaN */
+void metric_format(struct strbuf *out, double v);
+/* "bus ceiling 484.8 MB/s": the one way a ceiling is written, on a chart or a line */
+void ceiling_format(struct strbuf *out, double ceiling, const char *unit);

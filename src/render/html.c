@@ -3,6 +3,7 @@
 #include "render/html.h"
 #include "render/html_priv.h"
 #include "core/usb/speed.h"
+#include "render/field.h"
 #include "render/svg.h"
 #include "version.h"
 
@@ -22,10 +23,16 @@ static const char css[] =
 	"table{border-collapse:collapse;margin:.3em 0 .8em;font-variant-numeric:tabular-nums}"
 	"th,td{border-bottom:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}"
 	"td.n,th.n{text-align:right;white-space:nowrap}"
-	"svg.chart{width:100%;height:auto;max-width:760px;min-width:460px;display:block}"
+	"svg.chart{width:100%;height:auto;max-width:760px;display:block}figure{margin:1em 0}"
 	"table.figures td:not(.n){white-space:nowrap}"
 	"svg .grid{stroke:#e4e4e4}svg .frame{stroke:#888}"
 	"svg text{font:13px system-ui,sans-serif;fill:#333}svg .axis{fill:#555}"
+	/* a chart's text is at least 11 px: 13 units of 640 from 542 px wide, 20 below */
+	"@media (max-width:600px){svg.chart text{font-size:20px}}"
+	"svg circle.impossible{fill:#fff;stroke-width:2.5}svg .impossible-x{stroke:#b00020;"
+	"stroke-width:2}svg text.impossible{fill:#b00020;font-weight:600}"
+	"svg rect.impossible{fill-opacity:.35;stroke:#b00020;stroke-width:2;stroke-dasharray:5 3}"
+	"svg .cut{stroke:#b00020;stroke-width:2.5;fill:none}"
 	"svg .ceiling{stroke:#b00020;stroke-width:1.5;stroke-dasharray:6 4}"
 	"svg .ceillabel{fill:#b00020}svg rect.ref{fill:#3a9d5d;opacity:.16}"
 	"svg line.ref{stroke:#3a9d5d;stroke-width:1.5;stroke-dasharray:2 3}"
@@ -42,11 +49,25 @@ static const char css[] =
 	".r-fail,.r-missing{color:var(--warn);font-weight:600}.r-pass{color:var(--ok)}"
 	".bar{display:inline-block;width:90px;height:.7em;background:#e8e8e8;vertical-align:middle}"
 	".bar>span{display:block;height:100%;background:#1f5fa8}"
+	".bar.impossible{background:repeating-linear-gradient(135deg,#fff 0 4px,#f3c3c3 4px 8px);"
+	"outline:2px dashed #b00020}.bar.impossible>span{background:none}"
+	".impossible{color:#b00020;font-weight:600}"
 	".finding{margin:.5em 0 .8em}.finding p{margin:.1em 0 .1em 1em}"
 	"code{font:13px ui-monospace,monospace;background:#f4f4f4;padding:0 3px;overflow-wrap:anywhere}"
 	"footer{margin-top:2em;font-size:.9em;color:var(--mut)}"
 	"@media (max-width:600px){body{font-size:14px;padding:8px}th,td{padding:2px 4px}"
-	"figure{margin:0}}"
+	"figure{margin:0}"
+	/* at a glance on a phone: a block per device, its figures labelled, nothing sideways */
+	"table.glance,table.glance tbody{display:block}table.glance tr:first-child{display:none}"
+	"table.glance tr{display:flex;flex-wrap:wrap;border-bottom:1px solid var(--line);"
+	"padding:4px 0}table.glance td{border:0;text-align:left;white-space:normal;"
+	"padding:1px 8px 1px 0}"
+	/* the driver's cell is wide enough that each figure starts a line, its share beside it */
+	"table.glance td:nth-last-child(5){flex:1 0 60%}table.glance td:nth-last-child(4),"
+	"table.glance td:nth-last-child(2){flex:0 0 55%}table.glance td:nth-last-child(3),"
+	"table.glance td:nth-last-child(1){flex:0 0 45%}"
+	"table.glance td:nth-last-child(4)::before{content:'best read ';color:var(--mut)}"
+	"table.glance td:nth-last-child(2)::before{content:'best write ';color:var(--mut)}}"
 	"@media print{body{max-width:none;font-size:11pt}section.device,figure,.finding"
 	"{break-inside:avoid}h2{break-after:avoid}.scroll{overflow:visible}"
 	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}";
@@ -66,8 +87,7 @@ void html_num(struct strbuf *out, double v, int prec)
 
 int html_prec(double v)
 {
-	v = fabs(v);
-	return v >= 1000 ? 0 : v >= 100 ? 1 : v >= 1 ? 2 : 3;
+	return metric_prec(v);
 }
 
 const char *html_speed_label(const char *name)
@@ -117,8 +137,17 @@ static void glance_cell(struct strbuf *out, const struct rm_device *d, const str
 	strbuf_addf(out, " <small>MB/s at %s</small></td><td>", strchr(x->name, ' ') + 1);
 	if (!isnan(d->ceiling_mb_s) && d->ceiling_mb_s > 0) {
 		share = 100 * x->value / d->ceiling_mb_s;
-		strbuf_addf(out, "<span class=\"bar\"><span style=\"width:%.0f%%\"></span></span> "
-				 "%.0f%%", fmin(share, 100), share);
+		if (svg_impossible(x->value, d->ceiling_mb_s))
+			strbuf_addf(out,
+				    "<span class=\"bar impossible\" title=\"above the bus "
+				    "ceiling\"><span></span></span> <span class=\"impossible\">"
+				    "%.0f%% \u2014 not the bus's figure</span>",
+				    share);
+		else
+			strbuf_addf(out,
+				    "<span class=\"bar\"><span style=\"width:%.0f%%\"></span>"
+				    "</span> %.0f%%",
+				    share, share);
 	}
 	strbuf_adds(out, "</td>");
 }
@@ -256,9 +285,8 @@ static void device_line(struct strbuf *out, const struct run_device *d)
 	strbuf_adds(out, ", ");
 	html_esc(out, d->target);
 	if (!isnan(d->ceiling_mb_s)) {
-		strbuf_adds(out, ", bulk ceiling ");
-		html_num(out, d->ceiling_mb_s, 1);
-		strbuf_adds(out, " MB/s");
+		strbuf_adds(out, ", ");
+		ceiling_format(out, d->ceiling_mb_s, "MB/s");
 	}
 	strbuf_adds(out, "</span>");
 }
@@ -484,11 +512,26 @@ static void figures_caption(struct strbuf *out, const struct rm_device *d)
 	strbuf_adds(out, "<figcaption class=\"mut\">Mean of the repeats; error bars span the "
 			 "fastest and slowest repeat (the standard deviation when only it is "
 			 "known).");
-	if (!isnan(d->ceiling_mb_s))
-		strbuf_adds(out, " Dashed red: the bulk payload ceiling of the negotiated speed.");
-	if (d->ref && !strcmp(d->ref->kind, "usb-storage"))
-		strbuf_adds(out, " Green: what boards are typically seen to reach (a field "
-				 "reference from vendor bring-up guides, not a limit).");
+	if (!isnan(d->ceiling_mb_s)) {
+		strbuf_adds(out, " Dashed red: the bulk payload ceiling of the negotiated speed, ");
+		ceiling_format(out, d->ceiling_mb_s, "MB/s");
+		if (d->ceiling_how) {
+			strbuf_adds(out, " (");
+			html_esc(out, d->ceiling_how);
+			strbuf_adds(out, ")");
+		}
+		strbuf_adds(out, "; a hollow red-crossed mark above it is no figure this bus can "
+				 "carry (an emulated or misreported link).");
+	}
+	if (d->ref && !strcmp(d->ref->kind, "usb-storage")) {
+		strbuf_adds(out, " Green: what boards are typically seen to reach, ");
+		html_esc(out, d->ref->range);
+		strbuf_adds(out, " (");
+		html_esc(out, d->ref->what);
+		strbuf_adds(out, "; a field reference from vendor bring-up guides, not a limit).");
+	}
+	strbuf_adds(out, " The throughput axis is logarithmic when the figures span more "
+			 "than 20\u00d7; lines join only neighbouring measured block sizes.");
 	strbuf_adds(out, "</figcaption>\n");
 }
 
@@ -517,8 +560,13 @@ static void rates_charts(struct strbuf *out, const struct report_model *m,
 			limit = d->ceiling_mb_s;
 		if (!isnan(d->ceiling_mb_s) && !strcmp(units[u], "Mbit/s"))
 			limit = d->ceiling_mb_s * 8;
-		if (!isnan(limit))
-			snprintf(label, sizeof(label), "bus ceiling %.0f %s", limit, units[u]);
+		if (!isnan(limit)) {
+			struct strbuf l = STRBUF_INIT;
+
+			ceiling_format(&l, limit, units[u]);
+			snprintf(label, sizeof(label), "%s", l.buf);
+			strbuf_release(&l);
+		}
 		strbuf_addf(out, "<figure><h3>%s</h3>",
 			    !strcmp(units[u], "IOPS") ? "I/O operations per second"
 						      : "Other passes: throughput");
@@ -595,6 +643,12 @@ static void figure_cell(struct strbuf *out, const struct rm_device *d,
 		html_num(out, x->stdev, p);
 		strbuf_adds(out, "</small>");
 	}
+	if (report_unit_is(x, "Mbit/s")) {
+		/* a network rate in both units, as `run` prints it */
+		strbuf_adds(out, "<br><small class=\"mut\">");
+		html_num(out, x->value / 8, html_prec(x->value / 8));
+		strbuf_adds(out, " MB/s</small>");
+	}
 	if (!isnan(x->min) && !isnan(x->max) && x->max > x->min) {
 		strbuf_adds(out, "<br><small class=\"mut\">");
 		html_num(out, x->min, p);
@@ -603,9 +657,17 @@ static void figure_cell(struct strbuf *out, const struct rm_device *d,
 		strbuf_adds(out, "</small>");
 	}
 	strbuf_adds(out, "</td>");
-	if (has_ceiling_share(d, col))
-		strbuf_addf(out, "<td class=\"n\">%.0f%%</td>",
-			    100 * x->value / (d->ceiling_mb_s * (report_unit_is(x, "Mbit/s") ? 8 : 1)));
+	if (has_ceiling_share(d, col)) {
+		double c = d->ceiling_mb_s * (report_unit_is(x, "Mbit/s") ? 8 : 1);
+
+		if (svg_impossible(x->value, c))
+			strbuf_addf(out,
+				    "<td class=\"n impossible\">%.0f%%<br><small>not the "
+				    "bus's figure</small></td>",
+				    100 * x->value / c);
+		else
+			strbuf_addf(out, "<td class=\"n\">%.0f%%</td>", 100 * x->value / c);
+	}
 }
 
 /* one row per pass and run, one column per metric: every figure kept for it */
@@ -620,8 +682,15 @@ static void figures_table(struct strbuf *out, const struct report_model *m,
 		strbuf_adds(out, "<th>run</th>");
 	strbuf_adds(out, "<th>pass</th>");
 	for (size_t k = 0; k < ncols; k++) {
-		strbuf_addf(out, "<th class=\"n\">%s<br><small>", cols[k]->metric);
-		html_esc(out, cols[k]->unit);
+		struct metric_vocab v = metric_vocab(cols[k]->metric, cols[k]->unit);
+
+		strbuf_adds(out, "<th class=\"n\" data-metric=\"");
+		html_esc(out, cols[k]->metric);
+		strbuf_adds(out, "\">");
+		html_esc(out, v.label);
+		strbuf_adds(out, "<br><small>");
+		if (v.unit)
+			html_esc(out, v.unit);
 		strbuf_adds(out, "</small></th>");
 		if (has_ceiling_share(d, cols[k]))
 			strbuf_adds(out, "<th class=\"n\">of<br><small>ceiling</small></th>");

@@ -243,7 +243,7 @@ static void comparison_one(struct strbuf *out, const struct report_model *m,
 		strbuf_addf(out, "<tr class=\"v-%s\">", r->verdict);
 		html_td(out, r->device_key);
 		html_td(out, r->name);
-		html_td(out, r->metric);
+		html_td(out, metric_vocab(r->metric, r->unit).label);
 		html_td_num(out, r->a);
 		html_td_num(out, r->b);
 		html_td(out, r->unit);
@@ -304,7 +304,7 @@ void html_checks(struct strbuf *out, const struct report_model *m, const struct 
 			strbuf_addf(out, "<td>%zu</td>", r->run_index + 1);
 		html_td(out, r->device_key);
 		html_td(out, r->name);
-		html_td(out, r->metric);
+		html_td(out, metric_vocab(r->metric, r->unit).label);
 		html_td_num(out, r->value);
 		html_td(out, r->unit);
 		html_td(out, r->criterion);

@@ -64,7 +64,10 @@ void field_format(const struct field *f, const void *rec, bool human, struct str
 	}
 	switch (f->type) {
 	case FT_STR:
-		strbuf_adds(out, *(const char *const *)p);
+		if (human && f->flags & FF_METRIC)
+			strbuf_adds(out, metric_vocab(*(const char *const *)p, NULL).label);
+		else
+			strbuf_adds(out, *(const char *const *)p);
 		break;
 	case FT_U64:
 		strbuf_addf(out, "%llu", (unsigned long long)*(const uint64_t *)p);
@@ -84,13 +87,69 @@ void field_format(const struct field *f, const void *rec, bool human, struct str
 	}
 	case FT_DBL: {
 		/* machine formats keep 3 more digits than the terminal shows */
-		strbuf_addf(out, "%.*f", human ? f->prec : f->prec + 3, *(const double *)p);
+		if (human && f->flags & FF_MAGNITUDE)
+			metric_format(out, *(const double *)p);
+		else
+			strbuf_addf(out, "%.*f", human ? f->prec : f->prec + 3, *(const double *)p);
 		break;
 	}
 	case FT_BOOL:
 		strbuf_adds(out, *(const bool *)p ? "yes" : "no");
 		break;
 	}
+}
+
+/*
+ * The labels agree with the field tables' headers (run_row_desc: the `run`
+ * table), which test_render checks, so the text table and the page match.
+ */
+static const struct metric_vocab vocab[] = {
+    {"mb_s", "rate", "MB/s"},
+    {"mb_s_stdev", "sd", "MB/s"},
+    {"mib_s", "rate", "MiB/s"},
+    {"mbit_s", "rate", "Mbit/s"},
+    {"iops", "IOPS", NULL},
+    {"lat_p50_us", "p50", "us"},
+    {"lat_p90_us", "p90", "us"},
+    {"lat_p99_us", "p99", "us"},
+    {"lat_p999_us", "p99.9", "us"},
+    {"lat_max_us", "max latency", "us"},
+    {"self_cpu_pct", "cpu", "%"},
+    {"cpu_sys_pct", "cpu", "%"},
+    {"ceiling_mb_s", "ceiling", "MB/s"},
+    {"efficiency_pct", "of ceil", "%"},
+    {"irq_per_mb", "interrupts", "IRQ/MB"},
+    {"retransmits", "retransmits", "segments"},
+};
+
+struct metric_vocab metric_vocab(const char *key, const char *unit_hint)
+{
+	for (size_t i = 0; key && i < sizeof(vocab) / sizeof(vocab[0]); i++)
+		if (!strcmp(vocab[i].key, key))
+			return vocab[i];
+	return (struct metric_vocab){key, key ? key : "-", unit_hint};
+}
+
+int metric_prec(double v)
+{
+	v = fabs(v);
+	return v >= 1000 ? 0 : v >= 100 ? 1 : v >= 1 ? 2 : 3;
+}
+
+void metric_format(struct strbuf *out, double v)
+{
+	if (isnan(v))
+		strbuf_adds(out, "-");
+	else
+		strbuf_addf(out, "%.*f", metric_prec(v), v);
+}
+
+void ceiling_format(struct strbuf *out, double ceiling, const char *unit)
+{
+	strbuf_adds(out, "bus ceiling ");
+	metric_format(out, ceiling);
+	strbuf_addch(out, ' ');
+	strbuf_adds(out, unit);
 }
 
 static const void *record_at(const struct report_section *s, size_t i)
@@ -177,7 +236,12 @@ static void cell(const struct column *c, const void *rec, struct strbuf *out)
 	field_format(c->f, rec, true, out);
 	if (c->pm && field_known(c->pm, rec)) {
 		strbuf_adds(out, " ±");
-		field_format(c->pm, rec, true, out);
+		/* a spread in the decimals of the figure it qualifies */
+		if (c->f->flags & FF_MAGNITUDE && c->pm->type == FT_DBL && field_known(c->f, rec))
+			strbuf_addf(out, "%.*f", metric_prec(value_of(c->f, rec)),
+				    value_of(c->pm, rec));
+		else
+			field_format(c->pm, rec, true, out);
 	}
 }
 

@@ -2,7 +2,9 @@
 /* The report on a terminal: per device, sweeps as sparklines and every rate as a bar. */
 #include "render/report_text.h"
 #include "core/usb/speed.h"
+#include "render/field.h"
 #include "render/spark.h"
+#include "render/svg.h"
 
 #include "util/parse.h"
 
@@ -54,10 +56,12 @@ static void device_header(struct strbuf *out, const struct rm_device *d)
 	if (f->capable_speed && f->speed && strcmp(f->capable_speed, f->speed) &&
 	    usb_speed_parse(f->capable_speed, &s) == 0)
 		strbuf_addf(out, "  capable of %s: running slower than it can\n", usb_speed_label(s));
-	if (!isnan(d->ceiling_mb_s))
-		strbuf_addf(out, "  bus ceiling %.1f MB/s%s%s%s\n", d->ceiling_mb_s,
-			    d->ceiling_how ? " (" : "", d->ceiling_how ? d->ceiling_how : "",
-			    d->ceiling_how ? ")" : "");
+	if (!isnan(d->ceiling_mb_s)) {
+		strbuf_adds(out, "  ");
+		ceiling_format(out, d->ceiling_mb_s, "MB/s");
+		strbuf_addf(out, "%s%s%s\n", d->ceiling_how ? " (" : "",
+			    d->ceiling_how ? d->ceiling_how : "", d->ceiling_how ? ")" : "");
+	}
 	if (d->ref)
 		strbuf_addf(out, "  field reference %s (%s), not a limit\n", d->ref->range,
 			    d->ref->what);
@@ -75,9 +79,10 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 		   bool utf8)
 {
 	uint64_t *blocks = NULL;
-	double *v, top = 0;
+	double *v, top = 0, low = INFINITY, floor_v = 0;
 	size_t nb = 0;
 	char lo[24], hi[24];
+	bool log;
 
 	for (size_t i = 0; i < d->nsweeps; i++)
 		for (size_t j = 0; j < d->sweeps[i].npts; j++) {
@@ -85,6 +90,8 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 			bool seen = false;
 
 			top = fmax(top, p->m->value);
+			if (p->m->value > 0)
+				low = fmin(low, p->m->value);
 			for (size_t k = 0; k < nb && !seen; k++)
 				seen = blocks[k] == p->block;
 			if (seen)
@@ -102,8 +109,19 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 		abort();
 	format_size(blocks[0], lo, sizeof(lo));
 	format_size(blocks[nb - 1], hi, sizeof(hi));
-	strbuf_addf(out, "  MB/s against block size, %s to %s (one scale, top %.1f MB/s)\n", lo,
-		    hi, top);
+	/* as on the page: past a 20x span a log scale, so the small figures still show */
+	log = svg_log_axis(low, top);
+	strbuf_addf(out, "  MB/s against block size, %s to %s (one %sscale, ", lo, hi,
+		    log ? "log " : "");
+	if (log) {
+		floor_v = low / 2;
+		metric_format(out, low);
+		strbuf_adds(out, " to ");
+	} else {
+		strbuf_adds(out, "top ");
+	}
+	metric_format(out, top);
+	strbuf_adds(out, " MB/s)\n");
 	for (size_t i = 0; i < d->nsweeps; i++) {
 		const struct rm_series *s = &d->sweeps[i];
 		const struct run_metric *best = NULL;
@@ -121,9 +139,13 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 		if (m->nruns > 1)
 			strbuf_addf(out, "%zu ", s->run + 1);
 		strbuf_addf(out, "%-10s ", s->label);
-		text_sparkline(out, v, nb, top, utf8);
-		strbuf_addf(out, "  best %.1f MB/s at %s\n", best->value,
-			    strchr(best->name, ' ') + 1);
+		for (size_t k = 0; log && k < nb; k++)
+			if (!isnan(v[k]))
+				v[k] = v[k] > floor_v ? log10(v[k] / floor_v) : 0;
+		text_sparkline(out, v, nb, log ? log10(top / floor_v) : top, utf8);
+		strbuf_adds(out, "  best ");
+		metric_format(out, best->value);
+		strbuf_addf(out, " MB/s at %s\n", strchr(best->name, ' ') + 1);
 	}
 	free(v);
 	free(blocks);
@@ -183,10 +205,17 @@ static void rate_row(struct strbuf *out, const struct report_model *m,
 	struct strbuf fig = STRBUF_INIT;
 	size_t cols;
 
-	strbuf_addf(&fig, "%.1f", x->value);
+	metric_format(&fig, x->value);
 	if (!isnan(x->stdev))
-		strbuf_addf(&fig, " %s%.1f", utf8 ? "\u00b1" : "+-", x->stdev);
+		strbuf_addf(&fig, " %s%.*f", utf8 ? "\u00b1" : "+-", metric_prec(x->value),
+			    x->stdev);
 	strbuf_addf(&fig, " %s", report_unit(x));
+	if (report_unit_is(x, "Mbit/s")) {
+		/* a network rate in both units, as the page and `run` show it */
+		strbuf_adds(&fig, " = ");
+		metric_format(&fig, x->value / 8);
+		strbuf_adds(&fig, " MB/s");
+	}
 	if (m->nruns > 1)
 		strbuf_addf(out, "  %-3zu %-18s ", run + 1, x->name);
 	else
@@ -196,7 +225,13 @@ static void rate_row(struct strbuf *out, const struct report_model *m,
 	strbuf_pad(out, ' ', cols < 24 ? 24 - cols : 0);
 	strbuf_adds(out, fig.buf);
 	strbuf_adds(out, "  ");
-	text_bar(out, scale > 0 ? x->value / scale : NAN, BAR_WIDTH, utf8);
+	if (share && scale > 0 && x->value > scale) {
+		/* above the ceiling: a bar of its own kind, not a full bar like a real 100 % */
+		for (unsigned k = 0; k < BAR_WIDTH; k++)
+			strbuf_adds(out, utf8 ? "\u2592" : "!");
+	} else {
+		text_bar(out, scale > 0 ? x->value / scale : NAN, BAR_WIDTH, utf8);
+	}
 	if (share && scale > 0)
 		strbuf_addf(out, " %5.0f%%", 100 * x->value / scale);
 	else
@@ -205,8 +240,15 @@ static void rate_row(struct strbuf *out, const struct report_model *m,
 		strbuf_addf(out, " %9.0f", iops->value);
 	else
 		strbuf_adds(out, "          ");
-	if (cpu)
-		strbuf_addf(out, " %6.1f", cpu->value);
+	if (cpu) {
+		struct strbuf c = STRBUF_INIT;
+
+		metric_format(&c, cpu->value);
+		strbuf_addf(out, " %6s", c.buf);
+		strbuf_release(&c);
+	}
+	if (share && scale > 0 && x->value > scale)
+		strbuf_adds(out, "  not the bus's figure");
 	while (out->len && out->buf[out->len - 1] == ' ')
 		out->buf[--out->len] = '\0';
 	strbuf_addch(out, '\n');

@@ -2,19 +2,28 @@
 /* Inline SVG charts: throughput against block size, and horizontal bars. */
 #include "render/svg.h"
 
+#include "render/field.h"
 #include "util/parse.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* viewBox of the sweep chart and its plot area */
 #define SW 640
-#define SH 320
-#define PL 64  /* left: the y labels */
+#define SH 340
+#define PL 84 /* left: the y labels and the axis title */
 #define PR 16
 #define PT 16
-#define PB 44 /* bottom: the x labels and axis title */
+#define PB 58 /* bottom: the x labels and axis title */
+/*
+ * Chart text is 13 user units on a desktop and 20 on a phone (html.c's CSS),
+ * so that it is at least 11 px wherever the chart is drawn; a label placed
+ * against an edge is measured at the larger size, about 0.6 em a character.
+ */
+#define CHAR_W 12.0
+#define TEXT_H 20.0
 
 static const char *const run_colors[REPORT_MAX_RUNS] = {
 	"#1f5fa8", "#c8501e", "#2e8b57", "#7b3fa0", "#8c6d1f", "#c0306a", "#2b8a9a", "#555555",
@@ -117,9 +126,20 @@ static void mark_title(struct strbuf *out, const struct report_model *model,
 	strbuf_adds(out, "</title>");
 }
 
+bool svg_log_axis(double lo, double hi)
+{
+	return lo > 0 && hi > 0 && hi / lo > SVG_LOG_SPAN;
+}
+
+bool svg_impossible(double value, double ceiling)
+{
+	return !isnan(ceiling) && ceiling > 0 && value > ceiling;
+}
+
 struct axes {
 	double x0, x1; /* log2 of the block sizes at the plot's edges */
-	double ymax;
+	double ymin, ymax; /* ymin: 0 on a linear axis, a power of ten on a log one */
+	bool log;
 };
 
 static double px(const struct axes *a, uint64_t block)
@@ -129,13 +149,34 @@ static double px(const struct axes *a, uint64_t block)
 
 static double py(const struct axes *a, double v)
 {
-	return PT + (1 - v / a->ymax) * (SH - PT - PB);
+	double f;
+
+	if (a->log)
+		f = (log10(fmax(v, a->ymin)) - log10(a->ymin)) / (log10(a->ymax) - log10(a->ymin));
+	else
+		f = v / a->ymax;
+	return PT + (1 - f) * (SH - PT - PB);
+}
+
+/* the 1, 2 or 5 times a power of ten at or above (up) or at or below v > 0 */
+static double log_nice(double v, bool up)
+{
+	static const double m[] = {1, 2, 5, 10};
+	double p = pow(10, floor(log10(v))), r = up ? 10 * p : p;
+
+	for (size_t i = 0; i < 4; i++) {
+		if (up && m[i] * p >= v * 0.9999 && m[i] * p < r)
+			r = m[i] * p;
+		if (!up && m[i] * p <= v * 1.0001)
+			r = m[i] * p;
+	}
+	return r;
 }
 
 static void sweep_axes(const struct rm_device *d, struct axes *a)
 {
 	uint64_t bmin = UINT64_MAX, bmax = 0;
-	double top = 0, lo, hi;
+	double top = 0, low = INFINITY, vlo = INFINITY, vhi = 0, lo, hi;
 
 	for (size_t i = 0; i < d->nsweeps; i++) {
 		for (size_t j = 0; j < d->sweeps[i].npts; j++) {
@@ -144,13 +185,29 @@ static void sweep_axes(const struct rm_device *d, struct axes *a)
 			bmin = p->block < bmin ? p->block : bmin;
 			bmax = p->block > bmax ? p->block : bmax;
 			top = fmax(top, spread(p->m, &lo, &hi) ? hi : p->m->value);
+			if (p->m->value > 0) {
+				vlo = fmin(vlo, p->m->value);
+				vhi = fmax(vhi, p->m->value);
+				low =
+				    fmin(low, spread(p->m, &lo, &hi) && lo > 0 ? lo : p->m->value);
+			}
 		}
 	}
-	if (!isnan(d->ceiling_mb_s))
+	if (!isnan(d->ceiling_mb_s) && d->ceiling_mb_s > 0) {
 		top = fmax(top, d->ceiling_mb_s);
+		low = fmin(low, d->ceiling_mb_s);
+	}
 	if (d->ref && !strcmp(d->ref->kind, "usb-storage"))
 		top = fmax(top, d->ref->max_Bps / 1e6);
-	a->ymax = nice_step(top * 1.05) * ceil(top * 1.05 / nice_step(top * 1.05));
+	/* the measured figures decide: a 4K point at 1/50 of the 1M one is not flattened */
+	a->log = svg_log_axis(vlo, vhi);
+	if (a->log) {
+		a->ymin = log_nice(low, false);
+		a->ymax = log_nice(top * 1.05, true);
+	} else {
+		a->ymin = 0;
+		a->ymax = nice_step(top * 1.05) * ceil(top * 1.05 / nice_step(top * 1.05));
+	}
 	if (!(a->ymax > 0))
 		a->ymax = 1;
 	/* half a doubling of room either side */
@@ -158,37 +215,59 @@ static void sweep_axes(const struct rm_device *d, struct axes *a)
 	a->x1 = log2((double)bmax) + 0.5;
 }
 
-static void y_grid(struct strbuf *out, const struct axes *a, const char *unit)
+static void y_tick(struct strbuf *out, const struct axes *a, double y)
 {
-	double step = nice_step(a->ymax);
 	char v[32];
 
-	for (double y = 0; y <= a->ymax * 1.0001; y += step) {
-		fmt_num(v, sizeof(v), y);
-		strbuf_addf(out,
-			    "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
-			    "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-			    PL, SW - PR, py(a, y), py(a, y), PL - 6, py(a, y) + 4, v);
+	fmt_num(v, sizeof(v), y);
+	strbuf_addf(out,
+		    "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
+		    "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+		    PL, SW - PR, py(a, y), py(a, y), PL - 6, py(a, y) + 5, v);
+}
+
+static void y_grid(struct strbuf *out, const struct axes *a, const char *unit)
+{
+	if (a->log) {
+		/* 1, 2 and 5 times each power of ten while there is room, else the powers */
+		bool fine = log10(a->ymax / a->ymin) <= 2.5;
+
+		for (double p = pow(10, floor(log10(a->ymin))); p <= a->ymax * 1.0001; p *= 10)
+			for (int k = 1; k <= 5; k += k == 1 ? 1 : 3)
+				if ((k == 1 || fine) && p * k >= a->ymin * 0.9999 &&
+				    p * k <= a->ymax * 1.0001)
+					y_tick(out, a, p * k);
+	} else {
+		double step = nice_step(a->ymax);
+
+		for (double y = 0; y <= a->ymax * 1.0001; y += step)
+			y_tick(out, a, y);
 	}
 	strbuf_addf(out,
-		    "<text class=\"axis\" transform=\"translate(14 %d) rotate(-90)\" "
+		    "<text class=\"axis\" transform=\"translate(20 %d) rotate(-90)\" "
 		    "text-anchor=\"middle\">",
 		    PT + (SH - PT - PB) / 2);
 	html_escape(out, unit);
+	if (a->log)
+		strbuf_adds(out, ", log scale");
 	strbuf_adds(out, "</text>\n");
 }
 
 static void x_ticks(struct strbuf *out, const struct axes *a)
 {
 	char label[24];
+	/* a label per doubling while they fit at the phone's size ("128K" is ~48 units) */
+	int every = (int)ceil((floor(a->x1) - ceil(a->x0) + 1) * 5 * CHAR_W / (SW - PL - PR));
 
-	for (double e = ceil(a->x0); e <= a->x1; e++) {
+	if (every < 1)
+		every = 1;
+	for (double e = ceil(a->x0); e <= a->x1; e += every) {
 		uint64_t b = (uint64_t)1 << (int)e;
 
 		format_size(b, label, sizeof(label));
 		strbuf_addf(out,
 			    "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
-			    px(a, b), SH - PB + 16, label);
+			    px(a, b), SH - PB + 22, label);
 	}
 	strbuf_addf(out,
 		    "\n<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">block size "
@@ -196,11 +275,15 @@ static void x_ticks(struct strbuf *out, const struct axes *a)
 		    PL + (SW - PL - PR) / 2, SH - 6);
 }
 
-/* the field reference band (or its "up to" line) and the bus ceiling */
-static void limits(struct strbuf *out, const struct rm_device *d, const struct axes *a)
+/* a label's baseline near y, kept inside the plot's top and bottom */
+static double label_y(double y)
 {
-	char v[32];
+	return fmin(fmax(y, PT + TEXT_H), SH - PB - 6);
+}
 
+/* the field reference band (or its "up to" line) and the bus ceiling */
+static void limits(struct strbuf *out, const struct rm_device *d, const struct axes *a, bool over)
+{
 	if (d->ref && !strcmp(d->ref->kind, "usb-storage")) {
 		double hi = d->ref->max_Bps / 1e6, lo = d->ref->min_Bps / 1e6;
 
@@ -212,28 +295,39 @@ static void limits(struct strbuf *out, const struct rm_device *d, const struct a
 			strbuf_addf(out,
 				    "<rect class=\"ref\" x=\"%d\" width=\"%d\" y=\"%.1f\" "
 				    "height=\"%.1f\"/>",
-				    PL, SW - PL - PR, py(a, hi), py(a, lo) - py(a, hi));
+				    PL, SW - PR - PL, py(a, hi), py(a, lo) - py(a, hi));
+		/* what it is, and that it is no limit, is in the caption */
 		strbuf_addf(out, "<text class=\"reflabel\" x=\"%d\" y=\"%.1f\">field reference ",
-			    PL + 6, py(a, hi) + 12);
+			    PL + 6, label_y(py(a, hi) + TEXT_H));
 		html_escape(out, d->ref->range);
-		strbuf_adds(out, " (");
-		html_escape(out, d->ref->what);
-		strbuf_adds(out, "), not a limit</text>\n");
+		strbuf_adds(out, "</text>\n");
 	}
 	if (!isnan(d->ceiling_mb_s) && d->ceiling_mb_s > 0) {
-		snprintf(v, sizeof(v), "%.1f", d->ceiling_mb_s);
+		double y = py(a, d->ceiling_mb_s), ly = label_y(y - 6), ny = ly - TEXT_H - 6;
+
 		strbuf_addf(out,
-			    "<line class=\"ceiling\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
-			    "<text class=\"ceillabel\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">"
-			    "bus ceiling %s MB/s",
-			    PL, SW - PR, py(a, d->ceiling_mb_s), py(a, d->ceiling_mb_s), SW - PR - 4,
-			    py(a, d->ceiling_mb_s) - 5, v);
+			    "<line class=\"ceiling\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\">"
+			    "<title>",
+			    PL, SW - PR, y, y);
+		ceiling_format(out, d->ceiling_mb_s, "MB/s");
 		if (d->ceiling_how) {
 			strbuf_adds(out, " (");
 			html_escape(out, d->ceiling_how);
 			strbuf_adds(out, ")");
 		}
+		strbuf_addf(out,
+			    "</title></line><text class=\"ceillabel\" x=\"%d\" y=\"%.1f\" "
+			    "text-anchor=\"end\">",
+			    SW - PR - 4, ly);
+		ceiling_format(out, d->ceiling_mb_s, "MB/s");
 		strbuf_adds(out, "</text>\n");
+		/* a figure above the bus's own ceiling was not carried by that bus */
+		if (over)
+			strbuf_addf(
+			    out,
+			    "<text class=\"impossible\" x=\"%d\" y=\"%.1f\" "
+			    "text-anchor=\"end\">marks above it: not the bus's figure</text>\n",
+			    SW - PR - 4, ny >= PT + TEXT_H ? ny : ly + TEXT_H + 6);
 	}
 }
 
@@ -244,30 +338,95 @@ static void error_bar(struct strbuf *out, double x, double ylo, double yhi, cons
 		    color, x, ylo, yhi, x - 4, ylo, x - 4, yhi);
 }
 
-static void series(struct strbuf *out, const struct report_model *m, const struct rm_series *s,
-		   const struct axes *a)
+/*
+ * Whether two neighbouring points of a series are joined: not across a block
+ * size the chart has elsewhere (another run's sweep measured it, this one did
+ * not), nor across a wider step than a planned sweep takes (the quick sweep's
+ * 16x: 4K, 64K, 1M), which only a pass that did not run leaves.
+ */
+bool svg_joined(uint64_t a, uint64_t b, const uint64_t *measured, size_t n)
+{
+	if (!a || b > SVG_JOIN_STEP * a)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (measured[i] > a && measured[i] < b)
+			return false;
+	return true;
+}
+
+/* every block size on the chart, for svg_joined(); malloc'ed */
+static size_t chart_blocks(const struct rm_device *d, uint64_t **ret)
+{
+	size_t n = 0;
+	uint64_t *v;
+
+	for (size_t i = 0; i < d->nsweeps; i++)
+		n += d->sweeps[i].npts;
+	v = calloc(n ? n : 1, sizeof(*v));
+	if (!v)
+		abort();
+	n = 0;
+	for (size_t i = 0; i < d->nsweeps; i++)
+		for (size_t j = 0; j < d->sweeps[i].npts; j++)
+			v[n++] = d->sweeps[i].pts[j].block;
+	*ret = v;
+	return n;
+}
+
+static void series(struct strbuf *out, const struct report_model *m, const struct rm_device *d,
+		   const struct rm_series *s, const struct axes *a)
 {
 	struct svg_style st = svg_series_style(m->nruns, s->run, s->label);
+	uint64_t *blocks;
+	size_t nblocks = chart_blocks(d, &blocks);
 	double lo, hi;
 
 	strbuf_addf(out, "<g class=\"series\" data-run=\"%zu\" data-series=\"", s->run + 1);
 	html_escape(out, s->label);
-	strbuf_addf(out, "\"><polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"", st.color);
-	if (st.dash)
-		strbuf_addf(out, " stroke-dasharray=\"%s\"", st.dash);
-	strbuf_adds(out, " points=\"");
-	for (size_t i = 0; i < s->npts; i++)
-		strbuf_addf(out, "%s%.1f,%.1f", i ? " " : "", px(a, s->pts[i].block),
-			    py(a, s->pts[i].m->value));
-	strbuf_adds(out, "\"/>\n");
+	strbuf_adds(out, "\">");
+	/* a line through each run of joined points: only measured points are joined */
+	for (size_t i = 0; i + 1 < s->npts;) {
+		size_t j = i;
+
+		while (j + 1 < s->npts &&
+		       svg_joined(s->pts[j].block, s->pts[j + 1].block, blocks, nblocks))
+			j++;
+		if (j > i) {
+			strbuf_addf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\"",
+				    st.color);
+			if (st.dash)
+				strbuf_addf(out, " stroke-dasharray=\"%s\"", st.dash);
+			strbuf_adds(out, " points=\"");
+			for (size_t k = i; k <= j; k++)
+				strbuf_addf(out, "%s%.1f,%.1f", k > i ? " " : "",
+					    px(a, s->pts[k].block), py(a, s->pts[k].m->value));
+			strbuf_adds(out, "\"/>");
+		}
+		i = j + 1;
+	}
+	strbuf_adds(out, "\n");
+	free(blocks);
 	for (size_t i = 0; i < s->npts; i++) {
 		const struct rm_point *p = &s->pts[i];
-		double x = px(a, p->block);
+		double x = px(a, p->block), y = py(a, p->m->value);
 
 		if (spread(p->m, &lo, &hi))
 			error_bar(out, x, py(a, lo), py(a, hi), st.color);
-		strbuf_addf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\">", x,
-			    py(a, p->m->value), st.color);
+		if (svg_impossible(p->m->value, d->ceiling_mb_s)) {
+			/* hollow, ringed in the ceiling's red: not a figure of this bus */
+			strbuf_addf(out,
+				    "<circle class=\"impossible\" cx=\"%.1f\" cy=\"%.1f\" r=\"6\" "
+				    "stroke=\"%s\">",
+				    x, y, st.color);
+			mark_title(out, m, p->m);
+			strbuf_addf(out,
+				    "</circle><path class=\"impossible-x\" "
+				    "d=\"M%.1f %.1fl6 6m0 -6l-6 6\"/>\n",
+				    x - 3, y - 3);
+			continue;
+		}
+		strbuf_addf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\">", x, y,
+			    st.color);
 		mark_title(out, m, p->m);
 		strbuf_adds(out, "</circle>\n");
 	}
@@ -278,51 +437,83 @@ void svg_sweep_chart(struct strbuf *out, const struct report_model *m,
 		     const struct rm_device *d)
 {
 	struct axes a;
+	bool over = false;
 
 	if (!d->nsweeps)
 		return;
 	sweep_axes(d, &a);
+	for (size_t i = 0; i < d->nsweeps; i++)
+		for (size_t j = 0; j < d->sweeps[i].npts; j++)
+			over =
+			    over || svg_impossible(d->sweeps[i].pts[j].m->value, d->ceiling_mb_s);
 	strbuf_addf(out,
-		    "<svg class=\"chart sweep\" viewBox=\"0 0 %d %d\" role=\"img\" "
+		    "<svg class=\"chart sweep%s\" viewBox=\"0 0 %d %d\" role=\"img\" "
 		    "aria-label=\"throughput against block size\" "
 		    "xmlns=\"http://www.w3.org/2000/svg\">\n",
-		    SW, SH);
+		    a.log ? " log" : "", SW, SH);
 	y_grid(out, &a, "MB/s (10^6 B/s)");
-	limits(out, d, &a);
+	limits(out, d, &a, over);
 	x_ticks(out, &a);
 	strbuf_addf(out, "<line class=\"frame\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\"/>\n", PL,
 		    SW - PR, SH - PB, SH - PB);
 	for (size_t i = 0; i < d->nsweeps; i++)
-		series(out, m, &d->sweeps[i], &a);
+		series(out, m, d, &d->sweeps[i], &a);
 	strbuf_adds(out, "</svg>\n");
 }
 
 /* ---- horizontal bars ---- */
 
 #define BW 640
-#define BL 190 /* left: the labels */
-#define BR 70  /* right: the figures */
-#define ROW 22
+#define BR 96 /* right: the figures */
+#define ROW 30
+/* a capped axis reaches this far past the ceiling */
+#define CAP_ROOM 1.3
+
+/* a label's width at the larger (phone) size */
+static double text_w(const char *s)
+{
+	size_t n = 0;
+
+	/* UTF-8: count the characters, not the bytes */
+	for (; s && *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return (double)n * CHAR_W;
+}
 
 void svg_bar_chart(struct strbuf *out, const char *title, const struct svg_bar *bars, size_t n,
 		   size_t nruns, const char *unit, double limit, const char *limit_label,
 		   double axis_max)
 {
-	int h = (int)n * ROW + 44;
-	double top = 0, lo, hi, scale;
+	double top = 0, lo, hi, scale, bl = 0, lx, lw, plot;
+	bool capped = false;
+	int h;
 	char v[32];
 
 	if (!n)
 		return;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		char pre[24] = "";
+
+		if (nruns > 1)
+			snprintf(pre, sizeof(pre), "%zu: ", bars[i].run + 1);
+		bl = fmax(bl, text_w(pre) + text_w(bars[i].label));
 		top = fmax(top, spread(bars[i].m, &lo, &hi) ? hi : bars[i].m->value);
+		capped = capped || svg_impossible(bars[i].m->value, limit);
+	}
+	/* the labels' column: as wide as the longest, within reason */
+	bl = fmin(fmax(bl + 14, 120), 300);
+	plot = BW - bl - BR;
 	if (!isnan(limit))
 		top = fmax(top, limit);
 	if (!isnan(axis_max))
 		top = axis_max;
+	/* above the ceiling is not the bus's figure: such bars are cut, the rest keep scale */
+	if (capped)
+		top = limit * CAP_ROOM;
 	if (!(top > 0))
 		top = 1;
-	scale = (BW - BL - BR) / top;
+	scale = plot / top;
+	h = (int)n * ROW + 36 + (!isnan(limit) && limit > 0 ? 26 : 0) + (capped ? 32 : 0);
 	strbuf_addf(out,
 		    "<svg class=\"chart bars\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
 		    BW, h);
@@ -331,40 +522,56 @@ void svg_bar_chart(struct strbuf *out, const char *title, const struct svg_bar *
 	for (size_t i = 0; i < n; i++) {
 		const struct run_metric *m = bars[i].m;
 		const char *color = svg_run_color(nruns > 1 ? bars[i].run : 0);
-		double y = 8 + (double)i * ROW, w = fmax(0, m->value) * scale;
+		double y = 8 + (double)i * ROW, w = fmin(fmax(0, m->value) * scale, plot), end = w;
+		bool cut = svg_impossible(m->value, limit);
 
-		strbuf_addf(out, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
-			    BL - 8, y + 14);
+		strbuf_addf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
+			    bl - 8, y + 19);
 		if (nruns > 1)
 			strbuf_addf(out, "%zu: ", bars[i].run + 1);
 		html_escape(out, bars[i].label);
 		strbuf_addf(out,
-			    "</text><rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
+			    "</text><rect%s x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
 			    "fill=\"%s\">",
-			    BL, y + 2, w, ROW - 6, color);
+			    cut ? " class=\"impossible\"" : "", bl, y + 4, w, ROW - 8, color);
 		mark_title(out, NULL, m);
 		strbuf_adds(out, "</rect>");
-		if (spread(m, &lo, &hi))
+		if (cut) {
+			/* the cut end: a zigzag across the bar */
+			strbuf_addf(out, "<path class=\"cut\" d=\"M%.1f %.1fl-6 5l6 5l-6 5l6 5\"/>",
+				    bl + w - 3, y + 3);
+		} else if (spread(m, &lo, &hi) && hi * scale <= plot) {
 			strbuf_addf(out,
 				    "<path class=\"err\" stroke=\"#222\" "
-				    "d=\"M%.1f %.1fH%.1fM%.1f %.1fv8M%.1f %.1fv8\"/>",
-				    BL + lo * scale, y + 10, BL + hi * scale, BL + lo * scale, y + 6,
-				    BL + hi * scale, y + 6);
+				    "d=\"M%.1f %.1fH%.1fM%.1f %.1fv10M%.1f %.1fv10\"/>",
+				    bl + lo * scale, y + 15, bl + hi * scale, bl + lo * scale,
+				    y + 10, bl + hi * scale, y + 10);
+			end = fmax(w, hi * scale);
+		}
 		fmt_num(v, sizeof(v), m->value);
-		strbuf_addf(out, "<text class=\"val\" x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-			    BL + fmax(w, spread(m, &lo, &hi) ? hi * scale : 0) + 6, y + 14, v);
+		strbuf_addf(out, "<text class=\"val%s\" x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+			    cut ? " impossible" : "", bl + end + 6, y + 19, v);
 	}
 	if (!isnan(limit) && limit > 0) {
+		/* the label left of the line, or right of it when there is no room */
+		lx = bl + limit * scale;
+		lw = text_w(limit_label);
 		strbuf_addf(out,
 			    "<line class=\"ceiling\" x1=\"%.1f\" x2=\"%.1f\" y1=\"4\" y2=\"%d\"/>"
-			    "<text class=\"ceillabel\" x=\"%.1f\" y=\"%d\" text-anchor=\"end\">",
-			    BL + limit * scale, BL + limit * scale, h - 30, BL + limit * scale,
-			    h - 18);
+			    "<text class=\"ceillabel\" x=\"%.1f\" y=\"%d\" text-anchor=\"%s\">",
+			    lx, lx, (int)n * ROW + 12,
+			    lx - lw - 4 >= 0 ? lx - 4 : fmin(lx + 4, BW - lw), (int)n * ROW + 30,
+			    lx - lw - 4 >= 0 ? "end" : "start");
 		html_escape(out, limit_label);
 		strbuf_adds(out, "</text>\n");
 	}
-	strbuf_addf(out, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">", BL +
-		    (BW - BL - BR) / 2, h - 4);
+	if (capped)
+		strbuf_addf(out,
+			    "<text class=\"impossible\" x=\"%d\" y=\"%d\" text-anchor=\"end\">"
+			    "cut bars: above the ceiling, not the bus's figure</text>\n",
+			    BW - 4, h - 32);
+	strbuf_addf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
+		    bl + plot / 2, h - 6);
 	html_escape(out, unit);
 	strbuf_adds(out, "</text></svg>\n");
 }

@@ -43,3 +43,14 @@ struct svg_bar {
 void svg_bar_chart(struct strbuf *out, const char *title, const struct svg_bar *bars, size_t n,
 		   size_t nruns, const char *unit, double limit, const char *limit_label,
 		   double axis_max);
+
+/* figures spanning more than this factor get a log axis */
+#define SVG_LOG_SPAN 20.0
+/* whether values from lo to hi (both > 0) are drawn on a log axis */
+bool svg_log_axis(double lo, double hi);
+/* a figure above its bus ceiling (NaN: none): drawn as not the bus's figure */
+bool svg_impossible(double value, double ceiling);
+/* the widest step between block sizes that a sweep's line joins */
+#define SVG_JOIN_STEP 16
+/* whether a series' neighbouring points at blocks a < b are joined by a line */
+bool svg_joined(uint64_t a, uint64_t b, const uint64_t *measured, size_t n);

@@ -119,8 +119,11 @@ static void render_device(const struct usb_topology *t, const struct usb_device 
 		    usb_speed_label(d->speed));
 	if (d->capable && d->capable > d->speed)
 		strbuf_addf(out, " (capable of %s)", usb_speed_label(d->capable));
-	if (!isnan(d->bulk_ceiling_mb_s))
-		strbuf_addf(out, ", bulk ceiling %.1f MB/s", d->bulk_ceiling_mb_s);
+	if (!isnan(d->bulk_ceiling_mb_s)) {
+		strbuf_adds(out, ", bulk ceiling ");
+		metric_format(out, d->bulk_ceiling_mb_s);
+		strbuf_adds(out, " MB/s");
+	}
 	if (d->hub_ports != U64_UNKNOWN && d->hub_ports > 0)
 		strbuf_addf(out, ", hub with %llu ports", (unsigned long long)d->hub_ports);
 	strbuf_addch(out, '\n');

@@ -51,7 +51,7 @@ check "says no run matches" grep -q '^warning: no run matches the filters$' "$WO
 # ---- show ----
 expect_status 0 "show by prefix" u show 20261205
 check "text: environment" grep -Eq '^  kernel +6.6.30-rk3588$' "$WORK/out"
-check "text: metric with spread" grep -Eq '^2-2 +disk +seq-write 1M +mb_s +52.10 ±0.50 ' "$WORK/out"
+check "text: metric with spread, by its label and unit" grep -Eq '^2-2 +disk +seq-write 1M +rate +52.10 ±0.50 +51.60 +52.60 +MB/s ' "$WORK/out"
 check "text: findings as blocks" grep -q '^  warn  2-2: mass storage runs on usb-storage' "$WORK/out"
 expect_status 0 "show json" u show 2026113 -F json
 # the fixtures predate verdicts, notes, unmeasured devices and a finding's
@@ -88,7 +88,7 @@ jq_check "$WORK/out" '[.caveats[] | select(.what == "kernel" or .what == "govern
 	"caveats: kernel, governor, driver"
 expect_status 0 "a big threshold hides it" u compare 2026113 20261205 --threshold 200%
 expect_status 1 "compare text" u compare 2026113 20261205
-check "text: a worse row" grep -Eq '^2-2 +disk +seq-write 1M +mb_s +MB/s +61.30 ±0.40 +52.10 ±0.50 +-15.0 +worse$' "$WORK/out"
+check "text: a worse row" grep -Eq '^2-2 +disk +seq-write 1M +rate +MB/s +61.30 ±0.40 +52.10 ±0.50 +-15.0 +worse$' "$WORK/out"
 check "text: the result" grep -Eq '^  result +regression$' "$WORK/out"
 expect_status 0 "compare csv" u compare "$A" "$B1" -F csv
 check "csv is the metrics" grep -q '^device_key,test,name,metric,unit,a,a_stdev,b,b_stdev,change_pct,verdict,' "$WORK/out"

@@ -43,6 +43,8 @@ H="$WORK/three.html"
 check "a complete page" grep -q '</html>' "$H"
 check "no script in the page" sh -c "! grep -qi '<script' '$H'"
 check "nothing fetched: no src=, <link, url(" sh -c "! grep -Eqi 'src=|<link|url\\(' '$H'"
+check "the comparison names a metric by its label, not its key" sh -c "grep -q \
+	'<td>seq-read 1M</td><td>rate</td>' '$H' && ! grep -q '<td>mb_s</td>' '$H'"
 check "the only http is the SVG namespace" \
 	test "$(grep -o 'http[^\"]*' "$H" | sort -u)" = "http://www.w3.org/2000/svg"
 expect_status 0 "text report of the same" env LANG=C.UTF-8 "$USBPERF" report \
@@ -112,7 +114,22 @@ verdictFirst:q("#summary h2 + ul.verdicts").length==1,
 notes:q("#summary li.note").map(function(t){return t.textContent;}),
 groups:q("#findings .fgroup").map(function(g){return g.getAttribute("data-group");}),
 unmeasured:q("#topology .unmeasured").map(function(t){return t.textContent;}),
-overflow:document.documentElement.scrollWidth>window.innerWidth,width:window.innerWidth};
+overflow:document.documentElement.scrollWidth>window.innerWidth,width:window.innerWidth,
+outside:[],minfont:99,wide:[],overlaps:[],impossible:q("svg.chart .impossible").length,
+glanceimp:q("table.glance span.impossible:not(.bar)").map(function(t){return t.textContent;}),
+figimp:q("table.figures td.impossible").length,log:q("svg.sweep.log").length,
+lines:q("svg.sweep polyline").map(function(l){return l.getAttribute("points").split(" ").length;})};
+q("svg.chart").forEach(function(s){var b=s.getBoundingClientRect(),k=b.width/s.viewBox.baseVal.width;
+Array.prototype.slice.call(s.querySelectorAll("text,circle")).forEach(function(t){
+var c=t.getBoundingClientRect();if(c.left<b.left-.5||c.right>b.right+.5||c.top<b.top-.5||c.bottom>b.bottom+.5)
+r.outside.push((t.textContent||t.tagName).slice(0,40));
+if(t.tagName=="text")r.minfont=Math.min(r.minfont,parseFloat(getComputedStyle(t).fontSize)*k);});
+var ts=Array.prototype.slice.call(s.querySelectorAll("text")).map(function(t){return [t.textContent,t.getBoundingClientRect()];});
+ts.forEach(function(x,i){ts.slice(i+1).forEach(function(y){var a=x[1],c=y[1];
+if(Math.min(a.right,c.right)-Math.max(a.left,c.left)>1&&Math.min(a.bottom,c.bottom)-Math.max(a.top,c.top)>1)
+r.overlaps.push(x[0].slice(0,20)+" / "+y[0].slice(0,20));});});});
+q("table.glance td, svg.chart").forEach(function(e){if(e.getBoundingClientRect().right>window.innerWidth+.5)
+r.wide.push(e.tagName+" "+e.textContent.slice(0,30));});
 parent.postMessage(btoa(unescape(encodeURIComponent(JSON.stringify(r)))),"*");});
 </script>'
 frame() { # PAGE WIDTH: a page showing PAGE in an iframe WIDTH px wide
@@ -142,14 +159,62 @@ jq_check "$WORK/p3.json" ".points == $want" "one sweep mark per measured point (
 jq_check "$WORK/p3.json" '[.charts[] | .[0] > 300 and .[1] > 100] | all' "every chart drawn at a real size"
 jq_check "$WORK/p3.json" '.ceilings | map(test("bus ceiling 484.8 MB/s")) | any' "the SuperSpeed ceiling drawn"
 jq_check "$WORK/p3.json" '.figures | test("182.4") and test("171.0")' "run 1's and run 3's seq-read 1M in the figures"
+jq_check "$WORK/p3.json" '.figures | test("rateMB/s") and test("p99us") and (test("mb_s|lat_p99_us|cpu_sys_pct") | not)' \
+	"figures headed by label and unit (rate MB/s, p99 us), not by field keys"
 jq_check "$WORK/p3.json" ".worse == 4" "run 3's four regressions marked worse"
 jq_check "$WORK/p3.json" '.glance | length == 6 and (.[0] | test("182.4 MB/s at 1M") and test("38%")) and (.[2] | test("171.0 MB/s at 1M") and test("35%"))' \
 	"at a glance: each device in each run, best read with its share of the ceiling"
 jq_check "$WORK/p3.json" '.overflow == false' "desktop: no sideways scrolling"
 
-probe "$H" 375 "$WORK/p3-phone.json"
-jq_check "$WORK/p3-phone.json" '.width == 375 and .overflow == false' \
-	"phone (375 px): the page does not scroll sideways (wide parts scroll in place)"
+probe "$H" 390 "$WORK/p3-phone.json"
+jq_check "$WORK/p3-phone.json" '.width == 390 and .overflow == false' \
+	"phone (390 px): the page does not scroll sideways (figures tables scroll in place)"
+
+# ---- honest visuals, at a desktop and a phone width ----
+# every chart label and mark inside its SVG, chart text at least 11 px,
+# at a glance and the charts within a 390 px phone's width
+visuals() { # PROBE-JSON WHAT
+	jq_check "$1" '.outside == []' "$2: every chart label and mark inside its SVG"
+	jq_check "$1" '.minfont >= 11' "$2: chart text at least 11 px"
+	jq_check "$1" '.overlaps == []' "$2: no chart label drawn over another"
+	jq_check "$1" '.wide == [] and .overflow == false' "$2: nothing runs off sideways"
+}
+visuals "$WORK/p3.json" "desktop (1000 px)"
+visuals "$WORK/p3-phone.json" "phone (390 px)"
+jq_check "$WORK/p3.json" '.impossible == 0 and .glanceimp == [] and .figimp == 0' \
+	"shares under 100 % are not marked impossible"
+# an impossible share: the same stick as if at full speed (1.216 MB/s), with a
+# sweep from 4K (7.9 MB/s) to 1M (182.4) that spans more than 20x, and 16K
+# written but not read: the read line may not cross it
+jq '.runs[0].devices[0] += {speed: "full", capable_speed: "full", ceiling_mb_s: 1.216} |
+	.runs[0].metrics += [
+	{device_key: "2-1", test: "disk", name: "seq-read 4K", metric: "mb_s", value: 7.9,
+	 unit: "MB/s", repeats: 1, higher_is_better: true},
+	{device_key: "2-1", test: "disk", name: "seq-read 64K", metric: "mb_s", value: 96.5,
+	 unit: "MB/s", repeats: 1, higher_is_better: true},
+	{device_key: "2-1", test: "disk", name: "seq-write 16K", metric: "mb_s", value: 20.5,
+	 unit: "MB/s", repeats: 1, higher_is_better: true},
+	{device_key: "2-1", test: "net", name: "tcp send", metric: "mbit_s", value: 940.2,
+	 unit: "Mbit/s", repeats: 1, higher_is_better: true}]' "$FIXTURES/runs-a.json" >"$WORK/imp.json"
+expect_status 0 "report of a run above its bus ceiling" "$USBPERF" report "$WORK/imp.json" \
+	--html "$WORK/imp.html"
+expect_status 0 "text report of the same" env LANG=C.UTF-8 "$USBPERF" report "$WORK/imp.json"
+check "text: 15000 % of the ceiling marked not the bus's figure" grep -Eq \
+	"seq-read 1M +182.4 ±1.1 MB/s  ▒+ 15000% .*not the bus's figure" "$WORK/out"
+check "text: the ceiling written as on the page" grep -q "bus ceiling 1.22 MB/s (19 x 64 B" "$WORK/out"
+check "text: a network rate in Mbit/s and MB/s" grep -Eq "tcp send +940.2 Mbit/s = 117.5 MB/s" "$WORK/out"
+check "text: the sweep on a log scale as on the page" grep -q "4K to 1M (one log scale, 7.90 to 182.4 MB/s)" "$WORK/out"
+for w in 1000 390; do
+	probe "$WORK/imp.html" $w "$WORK/pimp-$w.json"
+	visuals "$WORK/pimp-$w.json" "above the ceiling, $w px"
+	jq_check "$WORK/pimp-$w.json" '.glanceimp | length == 2 and (.[0] | test("15000% . not the bus.s figure"))' \
+		"$w px: at a glance, 15000 % of the ceiling marked not the bus's figure"
+	jq_check "$WORK/pimp-$w.json" '.impossible >= 5 and .figimp == 6' \
+		"$w px: the marks and bars above the ceiling and the figures' shares drawn as impossible"
+	jq_check "$WORK/pimp-$w.json" '.figures | test("940.2117.5 MB/s")' "$w px: a network rate in Mbit/s and MB/s"
+	jq_check "$WORK/pimp-$w.json" '.log == 1 and .lines == [2]' \
+		"$w px: a log axis for 7.9 to 182.4 MB/s; lines only between neighbouring measured sizes"
+done
 
 probe "$WORK/real.html" 1000 "$WORK/preal.json"
 want=$(jq '[.metrics[] | select(.metric == "mb_s" and (.name | test("^(seq-read|seq-write|copy) [0-9]+[KMG]?$")))] | length' "$WORK/run.json")
@@ -188,6 +253,25 @@ jq_check "$WORK/pun.json" '.notes[-1] == "note: eth1 (USB 1-2) is a network inte
 probe "$WORK/unmeasured.html" 390 "$WORK/pun-phone.json"
 jq_check "$WORK/pun-phone.json" '.width == 390 and .overflow == false and (.verdicts | length) > 0' \
 	"phone (390 px): verdicts and notes do not make the page scroll sideways"
+
+# a full sweep (4K to 4M, seven sizes each way) and a network pass under its
+# ceiling: crowded axis labels and a ceiling label on the bars, on both widths
+jq '[[4096, 30.2], [16384, 80.4], [65536, 150.1], [131072, 170.3], [524288, 180.9],
+	 [1048576, 182.4], [4194304, 190.5]] as $pts |
+	.runs[0].metrics = [.runs[0].metrics[] | select(.name | startswith("seq-") | not)] |
+	.runs[0].metrics += [$pts[] | . as [$b, $v] | ("seq-read", "seq-write") |
+	{device_key: "2-1", test: "disk", metric: "mb_s", unit: "MB/s", repeats: 1,
+	 higher_is_better: true, value: (if . == "seq-read" then $v else $v / 3 end),
+	 name: "\(.) \(if $b >= 1048576 then "\($b / 1048576)M" else "\($b / 1024)K" end)"}] +
+	[{device_key: "2-1", test: "net", name: "tcp send", metric: "mbit_s", value: 941.5,
+	  unit: "Mbit/s", repeats: 1, higher_is_better: true}]' "$FIXTURES/runs-a.json" >"$WORK/full.json"
+expect_status 0 "report of a full sweep" "$USBPERF" report "$WORK/full.json" --html "$WORK/full.html"
+for w in 1000 390; do
+	probe "$WORK/full.html" $w "$WORK/pfull-$w.json"
+	visuals "$WORK/pfull-$w.json" "a full sweep, $w px"
+	jq_check "$WORK/pfull-$w.json" '.lines == [7, 7] and .impossible == 0 and .log == 0' \
+		"$w px: a full sweep's seven sizes joined each way, on a linear axis (6x span)"
+done
 
 # ---- artefacts: what a person would look at ----
 browse 1000 --screenshot="$ARTEFACTS/report-desktop.png" --window-size=1000,2600 "file://$H" >/dev/null

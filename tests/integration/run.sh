@@ -54,6 +54,7 @@ kill "$srv" 2>/dev/null
 wait "$srv" 2>/dev/null
 jq_check "$WORK/out" '[.results[] | .pass] == ["tcp send", "tcp receive"] and all(.results[]; .mb_s > 0) and .devices[0].kind == "host-net"' "net target: TCP send and receive measured"
 jq_check "$WORK/out" '[.metrics[] | select(.test == "net" and .metric == "mbit_s")] | length == 2' "net target: Mbit/s metrics for the history"
+jq_check "$WORK/out" '[.metrics[] | select(.test == "net" and .metric == "self_cpu_pct") | .name] == ["tcp send", "tcp receive"]' "net target: its CPU use kept for show, compare and report, as a disk pass's"
 
 # bad input: one line, exit 2, nothing written
 expect_status 2 "missing target" "$USBPERF" run "$WORK/nope"

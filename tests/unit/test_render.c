@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 /* render: one field table drives text, CSV and JSON; checked against exact output. */
 #include "unit.h"
+#include "core/run/record_fields.h"
+#include "core/run/run.h"
 #include "render/field.h"
+#include "render/svg.h"
 #include "version.h"
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -432,6 +436,131 @@ static void test_format_parse(void **state)
 	assert_int_equal(f, FORMAT_CSV); /* untouched on failure */
 }
 
+/* one vocabulary: a key's label and unit, and precision by magnitude */
+static void test_metric_vocab(void **state)
+{
+	static const struct {
+		const char *key, *label, *unit;
+	} want[] = {
+	    {"mb_s", "rate", "MB/s"},
+	    {"mbit_s", "rate", "Mbit/s"},
+	    {"mib_s", "rate", "MiB/s"},
+	    {"lat_p99_us", "p99", "us"},
+	    {"iops", "IOPS", NULL},
+	    {"self_cpu_pct", "cpu", "%"},
+	    {"cpu_sys_pct", "cpu", "%"},
+	    {"irq_per_mb", "interrupts", "IRQ/MB"},
+	    {"retransmits", "retransmits", "segments"},
+	};
+	struct metric_vocab v;
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		v = metric_vocab(want[i].key, "ignored");
+		assert_string_equal(v.label, want[i].label);
+		if (want[i].unit)
+			assert_string_equal(v.unit, want[i].unit);
+		else
+			assert_null(v.unit);
+	}
+	/* an unknown key keeps its own name and the unit it came with */
+	v = metric_vocab("frobs_per_s", "frob/s");
+	assert_string_equal(v.label, "frobs_per_s");
+	assert_string_equal(v.unit, "frob/s");
+	/* the run table's headers are the same words */
+	for (size_t i = 0; i < run_row_desc.nfields; i++) {
+		const struct field *f = &run_row_desc.fields[i];
+
+		v = metric_vocab(f->key, NULL);
+		if (v.label == f->key)
+			continue;
+		assert_string_equal(v.label, f->header);
+		if (f->unit)
+			assert_string_equal(v.unit, f->unit);
+		else
+			assert_null(v.unit);
+	}
+	/* about four significant digits: 1.216 and 1.2 are both "1.2x", never "1" */
+	assert_int_equal(metric_prec(1.216), 2);
+	assert_int_equal(metric_prec(484.848), 1);
+	assert_int_equal(metric_prec(3878.8), 0);
+	assert_int_equal(metric_prec(0.5), 3);
+	assert_int_equal(metric_prec(-12.5), 2);
+	metric_format(&out, 1.216);
+	strbuf_adds(&out, " ");
+	metric_format(&out, 484.848);
+	strbuf_adds(&out, " ");
+	metric_format(&out, NAN);
+	assert_string_equal(out.buf, "1.22 484.8 -");
+	strbuf_release(&out);
+}
+
+/* the sweep chart's axis and lines: log past a 20x span, no line over an unmeasured size */
+static void test_chart_decisions(void **state)
+{
+	static const uint64_t quick[] = {4096, 65536, 1 << 20};
+	static const uint64_t mixed[] = {4096, 16384, 65536, 1 << 20};
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	assert_false(svg_log_axis(10, 200)); /* exactly 20x: linear */
+	assert_true(svg_log_axis(10, 201));
+	assert_true(svg_log_axis(7.9, 1450)); /* 4K next to 1M on a fast disk */
+	assert_false(svg_log_axis(150, 182));
+	assert_false(svg_log_axis(0, 500)); /* no positive low end: nothing to log */
+	assert_false(svg_log_axis(NAN, 500));
+
+	assert_true(svg_joined(4096, 65536, quick, 3));	 /* the quick sweep's step */
+	assert_false(svg_joined(4096, 65536, mixed, 4)); /* 16K measured elsewhere */
+	assert_true(svg_joined(16384, 65536, mixed, 4));
+	assert_false(svg_joined(4096, 1 << 20, quick, 1)); /* a pass missing: 256x */
+	assert_false(svg_joined(0, 4096, quick, 3));
+
+	assert_true(svg_impossible(182.4, 1.216));
+	assert_false(svg_impossible(1.1, 1.216));
+	assert_false(svg_impossible(1.216, 1.216)); /* at the ceiling is possible */
+	assert_false(svg_impossible(182.4, NAN));
+	ceiling_format(&out, 1.216, "MB/s");
+	assert_string_equal(out.buf, "bus ceiling 1.22 MB/s");
+	strbuf_release(&out);
+}
+
+/* show's metrics table: labels and units from the vocabulary, decimals by magnitude */
+static void test_metrics_text(void **state)
+{
+	struct run_record r = {0};
+	struct run_metric *m;
+	struct report rep = {.command = "show"};
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	m = run_record_add_metric(&r, "net:127.0.0.1", "net", "tcp send", "mbit_s", "Mbit/s", true);
+	m->value = 9801.81, m->stdev = m->min = m->max = NAN, m->repeats = 1;
+	m = run_record_add_metric(&r, "2-2", "disk", "seq-write 1M", "mb_s", "MB/s", true);
+	m->value = 52.1, m->stdev = 0.5, m->min = 51.6, m->max = 52.6, m->repeats = 3;
+	m = run_record_add_metric(&r, "2-2", "disk", "seq-write 1M", "lat_p99_us", "us", false);
+	m->value = 812.54, m->stdev = 15.2, m->min = m->max = NAN, m->repeats = 3;
+	report_add_table(&rep, "metrics", "metrics", &run_metric_desc, r.metrics, r.nmetrics,
+			 sizeof(*r.metrics));
+	assert_int_equal(render_text(&rep, &out), 0);
+	assert_string_equal(
+	    out.buf,
+	    "metrics\n"
+	    "device         test  pass          metric        value    min    max  unit    n\n"
+	    "net:127.0.0.1  net   tcp send      rate           9802      -      -  Mbit/s  1\n"
+	    "2-2            disk  seq-write 1M  rate    52.10 \u00b10.50  51.60  52.60  MB/s    3\n"
+	    "2-2            disk  seq-write 1M  p99     812.5 \u00b115.2      -      -  us      "
+	    "3\n");
+	assert_null(strstr(out.buf, "mbit_s"));
+	strbuf_reset(&out);
+	/* CSV keeps the keys and every digit: it is for machines */
+	assert_int_equal(render_csv(&rep, &out), 0);
+	assert_non_null(strstr(out.buf, ",mbit_s,9801.81"));
+	strbuf_release(&out);
+	run_record_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -445,6 +574,9 @@ int main(void)
 		cmocka_unit_test(test_field_format),
 		cmocka_unit_test(test_format_parse),
 		cmocka_unit_test(test_int_field),
+		cmocka_unit_test(test_metric_vocab),
+		cmocka_unit_test(test_chart_decisions),
+		cmocka_unit_test(test_metrics_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -65,6 +65,13 @@ static void add_net_row(struct run_result *r, const struct run_plan_item *it, co
 		m->value = (double)s->retransmits;
 		m->repeats = 1;
 	}
+	/* the CPU this end used, as a disk pass records it: show and report need it too */
+	if (!isnan(rep->cpu_total)) {
+		m = run_record_add_metric(&r->rec, it->device_key, "net", pass, "self_cpu_pct", "%",
+					  false);
+		m->value = rep->cpu_total;
+		m->repeats = 1;
+	}
 	row = run_add_row(r);
 	row->device = it->device_key;
 	row->target = it->path;
