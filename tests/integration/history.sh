@@ -111,7 +111,7 @@ jq_check "$WORK/out" '[.metrics[] | select(.name == "seq-write 1M")][0] | .verdi
 	"its row: verdict spread unknown, no spread on either side"
 jq_check "$WORK/out" '[.metrics[] | select(.verdict == "same")] | length == 4' "the unchanged four: same"
 expect_status 0 "the same as text" u compare "$WORK/one-a.json" "$WORK/one-b.json"
-check "text: the spread unknown row" grep -Eq '^2-1 +disk +seq-write 1M +mb_s +MB/s +61.30 +49.04 +-20.0 +spread unknown$' "$WORK/out"
+check "text: the spread unknown row" grep -Eq '^2-1 +disk +seq-write 1M +rate +MB/s +61.30 +49.04 +-20.0 +spread unknown$' "$WORK/out"
 check "text: the result and its count" \
 	sh -c "grep -Eq '^  result +spread unknown$' '$WORK/out' && grep -Eq '^  spread unknown +2$' '$WORK/out'"
 expect_status 0 "the same as csv" u compare "$WORK/one-a.json" "$WORK/one-b.json" -F csv
