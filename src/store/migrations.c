@@ -93,14 +93,17 @@ static const char schema_v2[] =
 	"ALTER TABLE devices ADD COLUMN via TEXT;\n";
 
 /*
- * The spread within each pass, from its interval rate samples (issue 14.2):
- * unknown (NULL) and 0 samples for the runs saved before
+ * The spread within each pass, from its interval rate samples, and the CPU
+ * pressure and busy time while it ran (issue 14.2): unknown (NULL) and 0 samples for the
+ * runs saved before
  */
 static const char schema_v3[] =
 	"ALTER TABLE metrics ADD COLUMN sample_mean REAL;\n"
 	"ALTER TABLE metrics ADD COLUMN sample_stdev REAL;\n"
 	"ALTER TABLE metrics ADD COLUMN sample_min REAL;\n"
-	"ALTER TABLE metrics ADD COLUMN samples INTEGER NOT NULL DEFAULT 0;\n";
+	"ALTER TABLE metrics ADD COLUMN samples INTEGER NOT NULL DEFAULT 0;\n"
+	"ALTER TABLE metrics ADD COLUMN cpu_pressure_pct REAL;\n"
+	"ALTER TABLE metrics ADD COLUMN cpu_busy_pct REAL;\n";
 
 /*
  * Verdicts, notes and unmeasured devices are part of the record (issue 14):

@@ -434,7 +434,8 @@ static void test_baseline_spread_unknown(void **state)
 	assert_non_null(strstr(got.buf,
 			       "skipped|baseline nightly: -17.2%|spread unknown: baseline "
 			       "1450.00, beyond 5% but both runs' spreads are unknown (one "
-			       "pass, its rate not sampled or unsteady): not judged"));
+			       "pass, its rate not sampled or unsteady, or the CPUs contended): "
+			       "not judged"));
 	assert_int_equal(res.failed, 0);
 	assert_int_equal(res.skipped, 1);
 	assert_string_equal(res.result, "pass");

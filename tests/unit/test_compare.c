@@ -113,6 +113,24 @@ static void test_spread(void **state)
 				 spreads[i].from ? spreads[i].from : "(unknown)");
 	}
 	assert_nan(compare_spread(&(struct run_metric){.stdev = X, .samples = 0}, NULL));
+	/* the CPUs contended while the pass ran: neither samples nor repeats say enough */
+	u = (struct run_metric){.stdev = X, .repeats = 1, .sample_mean = 100, .sample_stdev = 3,
+				.samples = 10, .cpu_pressure_pct = COMPARE_MAX_CPU_PRESSURE_PCT};
+	assert_true(compare_spread(&u, NULL) == 3); /* at the limit: still judged */
+	u.cpu_pressure_pct = X;			    /* no PSI: no gate */
+	assert_true(compare_spread(&u, NULL) == 3);
+	u.cpu_pressure_pct = 40;
+	assert_nan(compare_spread(&u, NULL));
+	u.stdev = 2, u.repeats = 3;
+	assert_nan(compare_spread(&u, NULL));
+	/* the CPUs kept busy: the figure is the CPU's, its samples say nothing of the next run */
+	u = (struct run_metric){.stdev = X, .repeats = 1, .sample_mean = 100, .sample_stdev = 3,
+				.samples = 10, .cpu_pressure_pct = X, .cpu_busy_pct = 88};
+	assert_nan(compare_spread(&u, NULL));
+	u.cpu_busy_pct = COMPARE_MAX_CPU_BUSY_PCT;
+	assert_true(compare_spread(&u, NULL) == 3);
+	u.cpu_busy_pct = 88, u.stdev = 2, u.repeats = 3; /* repeats still tell */
+	assert_true(compare_spread(&u, NULL) == 2);
 	/* no sample mean: steadiness against the value; neither: unknown */
 	u = (struct run_metric){.stdev = X, .repeats = 1, .value = 40, .sample_mean = X};
 	u.sample_stdev = 8, u.samples = 10;

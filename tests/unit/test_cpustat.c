@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 struct parse_case {
 	const char *what;
@@ -73,32 +74,33 @@ static void test_cpustat_parse(void **state)
 struct use_case {
 	const char *what;
 	struct cpu_sample a, b;
-	double user, sys, iowait, irq, self_s, self_pct; /* NaN: unknown */
+	double user, sys, iowait, irq, self_s, self_pct, pressure; /* NaN: unknown */
+	double busy_jiffies, wall_s; /* busy_pct: 100 x busy_jiffies / (CLK_TCK x wall_s) */
 };
 
 static void test_cpu_use_between(void **state)
 {
 	const struct use_case cases[] = {
 		{"from zero",
-		 {{0}, 1.0, 0.5, 10.0},
-		 {{10, 10, 20, 40, 10, 3, 7, 0}, 2.0, 1.0, 12.0},
-		 20, 20, 10, 10, 1.5, 75},
-		{"steal counts in the total",
-		 {{0}, 0, 0, 0},
-		 {{10, 10, 20, 40, 10, 3, 7, 100}, 0, 0.25, 0.5},
-		 10, 10, 5, 5, 0.25, 50},
+		 {{0}, 1.0, 0.5, 10.0, 0},
+		 {{10, 10, 20, 40, 10, 3, 7, 0}, 2.0, 1.0, 12.0, 0.5},
+		 20, 20, 10, 10, 1.5, 75, 25, 50, 2},
+		{"steal counts in the total; no PSI",
+		 {{0}, 0, 0, 0, NAN},
+		 {{10, 10, 20, 40, 10, 3, 7, 100}, 0, 0.25, 0.5, NAN},
+		 10, 10, 5, 5, 0.25, 50, NAN, 50, 0.5},
 		{"from a baseline",
-		 {{1000, 0, 500, 8000, 100, 0, 0, 0}, 3.0, 1.0, 100},
-		 {{1050, 0, 525, 8400, 125, 0, 0, 0}, 3.5, 1.5, 104},
-		 10, 5, 5, 0, 1.0, 25},
+		 {{1000, 0, 500, 8000, 100, 0, 0, 0}, 3.0, 1.0, 100, 10},
+		 {{1050, 0, 525, 8400, 125, 0, 0, 0}, 3.5, 1.5, 104, 13},
+		 10, 5, 5, 0, 1.0, 25, 75, 75, 4},
 		{"idle only", 
-		 {{5, 5, 5, 5, 0, 0, 0, 0}, 0, 0, 1},
-		 {{5, 5, 5, 1005, 0, 0, 0, 0}, 0, 0, 2},
-		 0, 0, 0, 0, 0, 0},
+		 {{5, 5, 5, 5, 0, 0, 0, 0}, 0, 0, 1, 3},
+		 {{5, 5, 5, 1005, 0, 0, 0, 0}, 0, 0, 2, 3},
+		 0, 0, 0, 0, 0, 0, 0, 0, 1},
 		{"no time passed",
-		 {{7, 7, 7, 7, 7, 7, 7, 7}, 1, 1, 5},
-		 {{7, 7, 7, 7, 7, 7, 7, 7}, 1, 1, 5},
-		 NAN, NAN, NAN, NAN, 0, NAN},
+		 {{7, 7, 7, 7, 7, 7, 7, 7}, 1, 1, 5, 1},
+		 {{7, 7, 7, 7, 7, 7, 7, 7}, 1, 1, 5, 1},
+		 NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN, 0},
 	};
 	size_t i;
 
@@ -118,6 +120,10 @@ static void test_cpu_use_between(void **state)
 			assert_near(u.field, want, 1e-12);                                     \
 	} while (0)
 		CHECK(user_pct, c->user);
+		CHECK(pressure_pct, c->pressure);
+		CHECK(busy_pct, c->wall_s > 0 ? 100.0 * c->busy_jiffies /
+						     ((double)sysconf(_SC_CLK_TCK) * c->wall_s)
+					       : NAN);
 		CHECK(sys_pct, c->sys);
 		CHECK(iowait_pct, c->iowait);
 		CHECK(irq_pct, c->irq);
@@ -125,6 +131,27 @@ static void test_cpu_use_between(void **state)
 		CHECK(self_pct, c->self_pct);
 #undef CHECK
 	}
+}
+
+/* /proc/pressure/cpu: the "some" line's total, in seconds; anything else refused */
+static void test_psi_parse(void **state)
+{
+	double s = -1;
+
+	(void)state;
+	assert_int_equal(psi_parse_some("some avg10=1.14 avg60=28.73 avg300=53.92 total=5363138467\n"
+					"full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n",
+					&s),
+			 0);
+	assert_near(s, 5363.138467, 1e-9);
+	assert_int_equal(psi_parse_some("some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n", &s), 0);
+	assert_near(s, 0, 0);
+	s = -1;
+	assert_int_equal(psi_parse_some("full avg10=0.00 total=12\n", &s), -EINVAL);
+	assert_int_equal(psi_parse_some("some avg10=0.00\nfull total=12\n", &s), -EINVAL);
+	assert_int_equal(psi_parse_some("some total=\n", &s), -EINVAL);
+	assert_int_equal(psi_parse_some("some total=99999999999999999999999\n", &s), -EINVAL);
+	assert_near(s, -1, 0);
 }
 
 static void test_sample_take(void **state)
@@ -161,6 +188,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpustat_parse),
 		cmocka_unit_test(test_cpu_use_between),
+		cmocka_unit_test(test_psi_parse),
 		cmocka_unit_test(test_sample_take),
 	};
 

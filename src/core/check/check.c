@@ -362,8 +362,9 @@ static void spread_unknown_note(struct strbuf *note, const struct compare_row *c
 							   : "this run's spread is";
 
 	strbuf_addf(note,
-		    ", beyond %g%% but %s unknown (one pass, its rate not sampled or unsteady): "
-		    "not judged; repeat the passes (--repeat 3) to judge it",
+		    ", beyond %g%% but %s unknown (one pass, its rate not sampled or unsteady, "
+		    "or the CPUs contended): not judged; repeat the passes (--repeat 3) on a "
+		    "quiet machine to judge it",
 		    threshold_pct, whose);
 }
 

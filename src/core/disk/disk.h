@@ -116,6 +116,8 @@ struct disk_row {
 	double util_pct; /* device busy (io_ticks) over the pass time; NaN if no device */
 	double cpu_user_pct, cpu_sys_pct, cpu_iowait_pct, cpu_irq_pct;
 	double self_cpu_pct;
+	double cpu_pressure_pct; /* PSI "some" over the pass: CPUs contended; NaN without PSI */
+	double cpu_busy_pct;	 /* the machine's busy CPU time per second, % of one CPU */
 	double cpu_s_per_gb; /* usbperf's CPU seconds per 10^9 bytes */
 	double cached_pct;   /* page-cache residency before a buffered read; NaN if n/a */
 	uint64_t verify_errors;
@@ -129,6 +131,13 @@ struct disk_sample {
 	uint64_t repeat; /* 1-based */
 	double t_s;	 /* end of the interval, from the start of the pass */
 	double mb_s, iops;
+	/*
+	 * The pass's first interval when it has more than SAMPLE_MIN_COUNT: the
+	 * ramp (queues filling, a throttle's first burst), left out of the
+	 * spread as fio's ramp_time would leave it out; its bytes still count
+	 * in the pass's rate.
+	 */
+	bool ramp;
 };
 
 /* Read and write of one pass name side by side: the CrystalDiskMark view. */

@@ -78,6 +78,8 @@ static const struct field row_fields[] = {
 	FIELD(struct disk_row, cpu_iowait_pct, "cpu_iowait_pct", "iowait", "%", FT_DBL, 1, T),
 	FIELD(struct disk_row, cpu_irq_pct, "cpu_irq_pct", "irq", "%", FT_DBL, 1, 0),
 	FIELD(struct disk_row, self_cpu_pct, "self_cpu_pct", "self", "%", FT_DBL, 1, T),
+	FIELD(struct disk_row, cpu_pressure_pct, "cpu_pressure_pct", "psi", "%", FT_DBL, 1, 0),
+	FIELD(struct disk_row, cpu_busy_pct, "cpu_busy_pct", "busy", "%", FT_DBL, 1, 0),
 	FIELD(struct disk_row, cpu_s_per_gb, "self_cpu_s_per_gb", "cpu/GB", "s", FT_DBL, 3, 0),
 	FIELD(struct disk_row, cached_pct, "cached_pct", "cached", "%", FT_DBL, 1, 0),
 	FIELD(struct disk_row, verify_errors, "verify_errors", "bad", NULL, FT_U64, 0, 0),
@@ -98,6 +100,7 @@ static const struct field sample_fields[] = {
 	FIELD(struct disk_sample, t_s, "t_s", "at", "s", FT_DBL, 4, 0),
 	FIELD(struct disk_sample, mb_s, "mb_s", "rate", "MB/s", FT_DBL, 2, 0),
 	FIELD(struct disk_sample, iops, "iops", "IOPS", NULL, FT_DBL, 1, 0),
+	FIELD(struct disk_sample, ramp, "ramp", "ramp", NULL, FT_BOOL, 0, 0),
 };
 
 static const struct field pair_fields[] = {

@@ -263,7 +263,7 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 	if (cpu_ok && cpu_sample_take(&c1) == 0)
 		cpu_use_between(&c0, &c1, &out->cpu);
 	else
-		out->cpu = (struct cpu_use){NAN, NAN, NAN, NAN, NAN, NAN};
+		out->cpu = (struct cpu_use){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 	out->seconds = (double)(now - t0) / 1e9;
 	/* outside the clock: a pass shorter than the update interval still shows its rate */
 	if (cfg->progress)

@@ -19,6 +19,8 @@
 
 #define LAYOUT_BS (1u << 20)
 #define SHORT_PASS_S 0.5
+/* CPU pressure (PSI "some", %) past which a pass is said to be contended: compare.h's limit */
+#define CONTENDED_PCT 10.0
 #define NOISY_CV 0.10
 #define CACHED_WARN_PCT 1.0
 
@@ -151,27 +153,31 @@ static void fill_samples(struct disk_row *row, const struct row_in *in)
 {
 	struct summary sb, si;
 	double *v = malloc((in->nsmp ? in->nsmp : 1) * sizeof(*v));
-	size_t i;
+	size_t i, n = 0;
 
 	if (!v)
 		abort();
+	/* the steady samples: each repeat's ramp left out */
 	for (i = 0; i < in->nsmp; i++)
-		v[i] = in->smp[i].mb_s;
-	summarize(v, in->nsmp, &sb);
+		if (!in->smp[i].ramp)
+			v[n++] = in->smp[i].mb_s;
+	summarize(v, n, &sb);
+	n = 0;
 	for (i = 0; i < in->nsmp; i++)
-		v[i] = in->smp[i].iops;
-	summarize(v, in->nsmp, &si);
+		if (!in->smp[i].ramp)
+			v[n++] = in->smp[i].iops;
+	summarize(v, n, &si);
 	free(v);
-	row->bw_samples = in->nsmp;
-	row->bw_interval_ms = in->nsmp ? in->interval_s * 1e3 : NAN;
+	row->bw_samples = n;
+	row->bw_interval_ms = n ? in->interval_s * 1e3 : NAN;
 	row->bw_min_mb_s = sb.min;
 	row->bw_max_mb_s = sb.max;
 	row->bw_mean_mb_s = sb.mean;
-	row->bw_stdev_mb_s = in->nsmp > 1 ? sb.stdev : NAN; /* no spread from one sample */
+	row->bw_stdev_mb_s = n > 1 ? sb.stdev : NAN; /* no spread from one sample */
 	row->iops_min = si.min;
 	row->iops_max = si.max;
 	row->iops_mean = si.mean;
-	row->iops_sample_stdev = in->nsmp > 1 ? si.stdev : NAN;
+	row->iops_sample_stdev = n > 1 ? si.stdev : NAN;
 }
 
 static void fill_row(struct disk_row *row, const struct disk_pass_spec *s, const struct row_in *in,
@@ -211,6 +217,9 @@ static void fill_row(struct disk_row *row, const struct disk_pass_spec *s, const
 	row->cpu_iowait_pct = n ? sum->cpu.iowait_pct / n : NAN;
 	row->cpu_irq_pct = n ? sum->cpu.irq_pct / n : NAN;
 	row->self_cpu_pct = sum->seconds > 0 ? 100.0 * sum->cpu.self_s / sum->seconds : NAN;
+	/* add_out weighs each repeat's pressure by its time */
+	row->cpu_pressure_pct = sum->seconds > 0 ? sum->cpu.pressure_pct / sum->seconds : NAN;
+	row->cpu_busy_pct = sum->seconds > 0 ? sum->cpu.busy_pct / sum->seconds : NAN;
 	row->cpu_s_per_gb = sum->bytes ? sum->cpu.self_s / ((double)sum->bytes / 1e9) : NAN;
 	row->cached_pct = cached_pct;
 	row->verify_errors = sum->verify_bad;
@@ -242,6 +251,7 @@ static void add_samples(struct disk_report *rep, const struct disk_pass_spec *s,
 		    .t_s = (double)(i + 1) * (double)iv / 1e9,
 		    .mb_s = buf[i] / 1e6,
 		    .iops = buf[i] / s->bs,
+		    .ramp = i == 0 && n > SAMPLE_MIN_COUNT,
 		};
 	if (isnan(*ret_interval_s))
 		*ret_interval_s = (double)iv / 1e9;
@@ -257,6 +267,8 @@ static void add_out(struct pass_out *sum, const struct pass_out *o)
 	sum->cpu.iowait_pct += o->cpu.iowait_pct;
 	sum->cpu.irq_pct += o->cpu.irq_pct;
 	sum->cpu.self_s += o->cpu.self_s;
+	sum->cpu.pressure_pct += o->cpu.pressure_pct * o->seconds;
+	sum->cpu.busy_pct += o->cpu.busy_pct * o->seconds;
 	sum->verify_bad += o->verify_bad;
 }
 
@@ -317,7 +329,8 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 	enum cache_drop drop = CACHE_DROP_NONE;
 	const char *shortest = NULL;
 	double shortest_s = INFINITY;
-	unsigned nshort = 0;
+	unsigned nshort = 0, ncontended = 0;
+	double worst_pressure = 0;
 	size_t i;
 	int r = 0;
 
@@ -429,6 +442,10 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 		rep->rows[rep->nrows].status = rep->error ? "partial" :
 					       rep->interrupted ? "interrupted" : "ok";
 		usb_ceiling(rep, &rep->rows[rep->nrows]);
+		if (rep->rows[rep->nrows].cpu_pressure_pct > CONTENDED_PCT) {
+			ncontended++;
+			worst_pressure = fmax(worst_pressure, rep->rows[rep->nrows].cpu_pressure_pct);
+		}
 		if (!isnan(cached) && cached > CACHED_WARN_PCT)
 			warn(rep, "%.0f%% of the region was still in the page cache before %s "
 				  "(%s): that figure is partly memory speed",
@@ -454,6 +471,11 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 		warn(rep, "%u pass%s lasted under %.1f s (shortest: %s, %.0f ms): timer and start-up "
 			  "effects weigh more; raise --min-time or --size for steadier figures",
 		     nshort, nshort > 1 ? "es" : "", SHORT_PASS_S, shortest, shortest_s * 1e3);
+	if (ncontended)
+		warn(rep, "the CPUs were contended during %u pass%s (some task waited for one up to "
+			  "%.0f%% of the time, PSI): another program's load moves CPU-bound figures "
+			  "from run to run; measure on a quiet machine",
+		     ncontended, ncontended > 1 ? "es" : "", worst_pressure);
 	if (no_util)
 		warn(rep, "device utilisation not measured: %s",
 		     t->dev_major ? "the block device's stat could not be read"

@@ -34,9 +34,12 @@ double compare_spread(const struct run_metric *m, const char **ret_from)
 	double sd = NAN;
 
 	/* run leaves stdev unknown with one repeat; an imported one may lack repeats */
-	if (isfinite(m->stdev) && m->stdev >= 0 && m->repeats != 1) {
+	if (m->cpu_pressure_pct > COMPARE_MAX_CPU_PRESSURE_PCT) {
+		/* contended: unknown (NaN compares false: no PSI, no gate) */
+	} else if (isfinite(m->stdev) && m->stdev >= 0 && m->repeats != 1) {
 		sd = m->stdev, from = "repeats";
-	} else if (m->samples != U64_UNKNOWN && m->samples >= COMPARE_MIN_SAMPLES &&
+	} else if (!(m->cpu_busy_pct > COMPARE_MAX_CPU_BUSY_PCT) && m->samples != U64_UNKNOWN &&
+		   m->samples >= COMPARE_MIN_SAMPLES &&
 		   isfinite(m->sample_stdev) && m->sample_stdev >= 0 && steady(m)) {
 		sd = m->sample_stdev, from = "samples";
 	}

@@ -28,6 +28,19 @@
  *      out 2-4x apart from run to run, beyond 2 of those spreads;
  *   3. else unknown (one pass, not sampled or not steady: latencies,
  *      older runs).
+ * Whatever the source, the spread is unknown when the CPUs were contended
+ * while the pass ran (its cpu_pressure_pct, PSI "some", over
+ * COMPARE_MAX_CPU_PRESSURE_PCT): another program's load comes and goes
+ * between runs, and a figure that leans on the CPU (a loop device in RAM
+ * went from 26 to 4 GB/s, steady within each pass, under a load of 5 on 2
+ * cores) moves with it, which neither its samples nor its repeats show. A
+ * quiet machine measures about 0.02% during usbperf's own passes.
+ * And the samples give no spread for a pass that kept the CPUs busy past
+ * COMPARE_MAX_CPU_BUSY_PCT of one CPU (its cpu_busy_pct): that figure is
+ * the CPU's, steady within the pass, and moves with the clock and with
+ * where the work lands from run to run (a loop device in RAM, random 4K at
+ * QD1, steady to 2-8% within each pass, 150 to 189 MB/s over 8 runs on a
+ * quiet 2-core machine, 88% of a CPU busy). Repeats still give one.
  * A difference counts (better or worse) only when it is beyond the
  * threshold AND beyond COMPARE_SPREAD_K x sqrt(sd_a^2 + sd_b^2). Beyond the
  * threshold and within that it is noise. Beyond the threshold with either
@@ -57,6 +70,10 @@ const char *compare_verdict_name(enum compare_verdict v);
 #define COMPARE_SPREAD_K 2.0
 /* fewer interval samples than this say too little about a pass's spread */
 #define COMPARE_MIN_SAMPLES 5
+/* a pass during which some task waited for a CPU more than this share of the time gives none */
+#define COMPARE_MAX_CPU_PRESSURE_PCT 10.0
+/* a pass that kept the machine's CPUs busy past this (% of one CPU) gives none from its samples */
+#define COMPARE_MAX_CPU_BUSY_PCT 50.0
 /* a pass whose sampled rate swung more than this (stdev / mean) gives no spread */
 #define COMPARE_MAX_SAMPLE_CV 0.25
 

@@ -63,6 +63,18 @@ struct run_metric {
 	 */
 	double sample_mean, sample_stdev, sample_min;
 	uint64_t samples;
+	/*
+	 * The CPU pressure (PSI "some", % of the wall time) while the pass ran:
+	 * another program competing for the CPUs moves a figure from run to
+	 * run in ways its own samples do not show. NaN when not known.
+	 */
+	double cpu_pressure_pct;
+	/*
+	 * The machine's busy CPU time per second while the pass ran, in % of
+	 * one CPU: a figure that kept a CPU busy is the CPU's, and moves from
+	 * run to run with its clock and placement. NaN when not known.
+	 */
+	double cpu_busy_pct;
 	bool higher_is_better; /* for compare: MB/s up is good, latency up is bad */
 };
 

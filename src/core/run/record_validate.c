@@ -126,6 +126,10 @@ static int samples_ok(const struct run_metric *m, const char *where, struct strb
 			return jsonin_error(err, where,
 					    "'sample_mean', 'sample_stdev' and "
 					    "'sample_min' must be finite and 0 or more");
+	if (isinf(m->cpu_pressure_pct) || m->cpu_pressure_pct < 0 || m->cpu_pressure_pct > 100)
+		return jsonin_error(err, where, "'cpu_pressure_pct' must be a percentage (0 to 100)");
+	if (isinf(m->cpu_busy_pct) || m->cpu_busy_pct < 0)
+		return jsonin_error(err, where, "'cpu_busy_pct' must be finite and 0 or more");
 	if (m->samples > INT64_MAX)
 		return jsonin_error(err, where, "'samples' is not a count");
 	if (m->samples == 0 && (!isnan(v[0]) || !isnan(v[1]) || !isnan(v[2])))

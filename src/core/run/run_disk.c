@@ -158,6 +158,8 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 
 			rm->value = *(const double *)((const char *)dr + m[j].off);
 			rm->repeats = dr->repeats;
+			rm->cpu_pressure_pct = dr->cpu_pressure_pct;
+			rm->cpu_busy_pct = dr->cpu_busy_pct;
 			if (!strcmp(m[j].metric, "mb_s")) {
 				rm->stdev = dr->mb_s_sd;
 				rm->min = dr->mb_s_min;
@@ -177,6 +179,8 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 
 			rm->value = dr->util_pct;
 			rm->repeats = dr->repeats;
+			rm->cpu_pressure_pct = dr->cpu_pressure_pct;
+			rm->cpu_busy_pct = dr->cpu_busy_pct;
 		}
 	}
 }

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 int cpustat_parse(const char *text, struct cpu_times *ret)
 {
@@ -43,6 +44,26 @@ int cpustat_parse(const char *text, struct cpu_times *ret)
 	return 0;
 }
 
+int psi_parse_some(const char *text, double *ret_s)
+{
+	const char *p = strstr(text, "total=");
+	char tok[32];
+	size_t n = 0;
+	uint64_t us;
+
+	if (strncmp(text, "some ", 5) != 0 || !p || p > strchr(text, '\n'))
+		return -EINVAL;
+	p += 6;
+	while (p[n] >= '0' && p[n] <= '9' && n < sizeof(tok) - 1)
+		n++;
+	memcpy(tok, p, n);
+	tok[n] = '\0';
+	if (parse_u64(tok, 0, UINT64_MAX, &us) < 0)
+		return -EINVAL;
+	*ret_s = (double)us / 1e6;
+	return 0;
+}
+
 int cpu_sample_take(struct cpu_sample *ret)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -61,6 +82,11 @@ int cpu_sample_take(struct cpu_sample *ret)
 	s.self_user_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
 	s.self_sys_s = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	s.wall_s = (double)clock_now_ns() / 1e9;
+	/* a kernel without PSI (or booted psi=0): unknown */
+	if (sysroot_read("/proc/pressure/cpu", 4096, &sb) < 0 ||
+	    psi_parse_some(sb.buf, &s.psi_some_s) < 0)
+		s.psi_some_s = NAN;
+	strbuf_release(&sb);
 	*ret = s;
 	return 0;
 }
@@ -91,5 +117,13 @@ void cpu_use_between(const struct cpu_sample *a, const struct cpu_sample *b, str
 #undef PCT
 	u.self_s = (b->self_user_s - a->self_user_s) + (b->self_sys_s - a->self_sys_s);
 	u.self_pct = wall > 0 ? 100.0 * u.self_s / wall : NAN;
+	u.busy_pct = wall > 0 ? 100.0 *
+				    (double)(total(&b->sys) - b->sys.idle - b->sys.iowait - b->sys.steal -
+					     (total(&a->sys) - a->sys.idle - a->sys.iowait - a->sys.steal)) /
+				    ((double)sysconf(_SC_CLK_TCK) * wall)
+			  : NAN;
+	u.pressure_pct = wall > 0 ? 100.0 * (b->psi_some_s - a->psi_some_s) / wall : NAN;
+	if (u.pressure_pct > 100) /* the two clocks are read a moment apart */
+		u.pressure_pct = 100;
 	*ret = u;
 }

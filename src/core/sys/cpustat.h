@@ -15,6 +15,7 @@ struct cpu_sample {
 	struct cpu_times sys;
 	double self_user_s, self_sys_s; /* usbperf's own CPU time */
 	double wall_s;			/* CLOCK_MONOTONIC */
+	double psi_some_s;		/* /proc/pressure/cpu "some" total; NaN without PSI */
 };
 
 /* Percent of all CPUs' time over an interval; self_pct is of one CPU. */
@@ -22,8 +23,25 @@ struct cpu_use {
 	double user_pct, sys_pct, iowait_pct, irq_pct;
 	double self_pct;
 	double self_s;
+	/*
+	 * CPU pressure: the share of the wall time in which some runnable task
+	 * waited for a CPU (PSI "some"). Another program competing for the CPUs
+	 * shows here; a figure measured under it may be the contention's, and
+	 * from one run to the next it moves with that load. NaN without PSI.
+	 */
+	double pressure_pct;
+	/*
+	 * The whole machine's busy CPU time (user, system, interrupts) per
+	 * second of wall time, in % of one CPU: 100 is one CPU kept busy. A
+	 * figure that needs most of a CPU (a loop device in RAM, small requests
+	 * on a slow core) is the CPU's, and moves with its frequency and where
+	 * the work lands from one run to the next.
+	 */
+	double busy_pct;
 };
 
+/* The "some" line's total (microseconds) of /proc/pressure/cpu text, in seconds. */
+int psi_parse_some(const char *text, double *ret_s);
 /* Parse the aggregate "cpu " line of /proc/stat text. */
 int cpustat_parse(const char *text, struct cpu_times *ret);
 int cpu_sample_take(struct cpu_sample *ret);
