@@ -473,8 +473,9 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 		     nshort, nshort > 1 ? "es" : "", SHORT_PASS_S, shortest, shortest_s * 1e3);
 	if (ncontended)
 		warn(rep, "the CPUs were contended during %u pass%s (some task waited for one up to "
-			  "%.0f%% of the time, PSI): another program's load moves CPU-bound figures "
-			  "from run to run; measure on a quiet machine",
+			  "%.0f%% of the time, PSI; usbperf's own deep queues count too): a figure that "
+			  "needs the CPU moves with that load from run to run, and compare does not "
+			  "judge it",
 		     ncontended, ncontended > 1 ? "es" : "", worst_pressure);
 	if (no_util)
 		warn(rep, "device utilisation not measured: %s",
