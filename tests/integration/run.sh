@@ -136,7 +136,9 @@ expect_status 0 "a default run on a loop device" "$USBPERF" run "$LOOP" --no-sav
 check "it said how long it takes, first, on stderr" \
 	test "$(head -n1 "$WORK/err")" = "usbperf: at least 5 s, at most 15 s: 5 disk passes of 1 to 3 s"
 jq_check "$WORK/out" '(.results | length) == 5 and all(.results[]; .lat_p50_us != null and .lat_p90_us != null and .lat_p50_us <= .lat_p90_us and .lat_p90_us <= .lat_p99_us)' "default run: p50 <= p90 <= p99 for each disk pass"
-jq_check "$WORK/out" 'all(.results[]; .bw_samples >= 5 and .bw_stdev_mb_s != null and .bw_min_mb_s <= .mb_s)' "default run: at least 5 bandwidth samples and their stdev for each disk pass"
+# the steady samples' minimum: the ramp (the first interval, left out of it) can pull the
+# pass's rate below it (it did under ASan), but not by half
+jq_check "$WORK/out" 'all(.results[]; .bw_samples >= 5 and .bw_stdev_mb_s != null and .bw_min_mb_s > 0 and .bw_min_mb_s <= 1.5 * .mb_s)' "default run: at least 5 bandwidth samples and their stdev for each disk pass"
 jq_check "$WORK/out" 'all(.results[]; .util_pct != null and .util_pct > 0) and ([.metrics[] | select(.metric == "util_pct" and .unit == "%")] | length) == 5' "default run: the loop device's utilisation, a util_pct metric per pass"
 jq_check "$WORK/out" 'all(.warnings[]; test("under 0.5") | not)' "default run: no pass under 0.5 s"
 finish
