@@ -19,8 +19,6 @@
 
 #define LAYOUT_BS (1u << 20)
 #define SHORT_PASS_S 0.5
-/* CPU pressure (PSI "some", %) past which a pass is said to be contended: compare.h's limit */
-#define CONTENDED_PCT 10.0
 #define NOISY_CV 0.10
 #define CACHED_WARN_PCT 1.0
 
@@ -442,7 +440,7 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 		rep->rows[rep->nrows].status = rep->error ? "partial" :
 					       rep->interrupted ? "interrupted" : "ok";
 		usb_ceiling(rep, &rep->rows[rep->nrows]);
-		if (rep->rows[rep->nrows].cpu_pressure_pct > CONTENDED_PCT) {
+		if (rep->rows[rep->nrows].cpu_pressure_pct > CPU_CONTENDED_PCT) {
 			ncontended++;
 			worst_pressure = fmax(worst_pressure, rep->rows[rep->nrows].cpu_pressure_pct);
 		}

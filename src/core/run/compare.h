@@ -50,6 +50,7 @@
  * the spread.
  */
 #include "core/run/record.h"
+#include "core/sys/cpustat.h"
 #include "render/field.h"
 
 enum compare_verdict {
@@ -71,7 +72,7 @@ const char *compare_verdict_name(enum compare_verdict v);
 /* fewer interval samples than this say too little about a pass's spread */
 #define COMPARE_MIN_SAMPLES 5
 /* a pass during which some task waited for a CPU more than this share of the time gives none */
-#define COMPARE_MAX_CPU_PRESSURE_PCT 10.0
+#define COMPARE_MAX_CPU_PRESSURE_PCT CPU_CONTENDED_PCT
 /* a pass that kept the machine's CPUs busy past this (% of one CPU) gives none from its samples */
 #define COMPARE_MAX_CPU_BUSY_PCT 50.0
 /* a pass whose sampled rate swung more than this (stdev / mean) gives no spread */

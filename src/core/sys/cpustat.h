@@ -40,6 +40,9 @@ struct cpu_use {
 	double busy_pct;
 };
 
+/* PSI "some" (% of a pass's time) past which its CPUs count as contended: disk's note, compare */
+#define CPU_CONTENDED_PCT 10.0
+
 /* The "some" line's total (microseconds) of /proc/pressure/cpu text, in seconds. */
 int psi_parse_some(const char *text, double *ret_s);
 /* Parse the aggregate "cpu " line of /proc/stat text. */
