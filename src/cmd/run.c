@@ -5,6 +5,7 @@
 #include "cmd/db.h"
 #include "core/run/record_json.h"
 #include "core/run/record_fields.h"
+#include "core/run/class.h"
 #include "core/run/run.h"
 #include "render/verdict_text.h"
 #include "util/parse.h"
@@ -222,6 +223,14 @@ static void describe(const struct run_result *res, enum output_format f, struct 
 			 rec->unmeasured, rec->nunmeasured, sizeof(*rec->unmeasured));
 	report_add_table(rep, "results", "results (MB/s = 10^6 B/s)", &run_row_desc, res->rows,
 			 res->nrows, sizeof(*res->rows));
+	/* a class whose passes are not throughput rows has its own table (core/run/class.h) */
+	for (size_t k = 0; k < run_nclasses; k++) {
+		const struct measure_class *c = run_classes[k];
+
+		if (c->row_desc && res->class_rows[k].n)
+			report_add_table(rep, c->row_key, c->row_title, c->row_desc,
+					 res->class_rows[k].v, res->class_rows[k].n, c->row_size);
+	}
 	/* the per-metric view is what the history stores: for machines, not for reading */
 	if (f == FORMAT_JSON)
 		report_add_table(rep, "metrics", NULL, &run_metric_desc, res->rec.metrics,
@@ -374,11 +383,11 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 	notes = note_texts(&res.rec);
 	rep.warnings = notes;
 	rep.nwarnings = res.rec.nnotes;
-	status = res.nrows ? EXIT_OK : EXIT_RUNTIME;
+	status = res.rec.nmetrics ? EXIT_OK : EXIT_RUNTIME;
 	if (emit_run(g, &res, &rep) < 0)
 		status = EXIT_RUNTIME;
 	free(notes);
-	if (!res.nrows)
+	if (!res.rec.nmetrics)
 		log_error("run: nothing could be measured (see the report's warnings)");
 	else if (!no_save && !signal_stop &&
 		 ((!db && db_open(db_path, DB_CREATE, &db) < 0) || save(db, &res, g) < 0))

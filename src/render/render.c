@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Text and CSV renderers, and the field formatting they share. */
 #include "render/field.h"
+#include "core/run/class.h"
 #include "render/spark.h"
 #include "render/text_blocks.h"
 #include "util/parse.h"
@@ -124,9 +125,15 @@ static const struct metric_vocab vocab[] = {
 
 struct metric_vocab metric_vocab(const char *key, const char *unit_hint)
 {
+	const struct class_metric *m;
+
 	for (size_t i = 0; key && i < sizeof(vocab) / sizeof(vocab[0]); i++)
 		if (!strcmp(vocab[i].key, key))
 			return vocab[i];
+	/* a measurement class's own metric (core/run/class.h): its table names it */
+	m = run_class_metric_any(key);
+	if (m)
+		return (struct metric_vocab){key, m->label, m->unit};
 	return (struct metric_vocab){key, key ? key : "-", unit_hint};
 }
 

@@ -142,11 +142,19 @@ static const char schema_verdicts[] =
 	"  PRIMARY KEY (run, seq)\n"
 	");\n";
 
+/*
+ * Each figure's ceiling in its own unit (issue 15: measurement classes): a
+ * camera's nominal frame rate, a network's goodput after framing, a disk's
+ * link ceiling. Unknown (NULL) for the runs saved before.
+ */
+static const char schema_ceiling[] = "ALTER TABLE metrics ADD COLUMN ceiling REAL;\n";
+
 const struct migration store_migrations[] = {
 	{1, schema_v1},
 	{2, schema_v2},
 	{3, schema_v3},
 	{4, schema_verdicts},
+	{5, schema_ceiling},
 };
 const size_t store_nmigrations = sizeof(store_migrations) / sizeof(store_migrations[0]);
 

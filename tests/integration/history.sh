@@ -62,7 +62,7 @@ check "show json is the run as exported" \
 jq_check "$WORK/out" '.verdicts == [] and .notes == [] and .unmeasured == [] and all(.findings[]; .about == null)' \
 	"show json: a run from before verdicts has none, nor notes, nor unmeasured devices"
 expect_status 0 "show csv" u show "$A" -F csv
-check "csv is the metrics" grep -q '^device_key,test,name,metric,value,stdev,min,max,unit,repeats,sample_mean,sample_stdev,sample_min,samples,cpu_pressure_pct,cpu_busy_pct,higher_is_better$' "$WORK/out"
+check "csv is the metrics" grep -q '^device_key,test,name,metric,value,stdev,min,max,unit,repeats,sample_mean,sample_stdev,sample_min,samples,cpu_pressure_pct,cpu_busy_pct,ceiling,higher_is_better$' "$WORK/out"
 check "csv: 6 metrics" test "$(wc -l <"$WORK/out")" = 7
 expect_status 2 "show an ambiguous prefix" u show 2026
 one_line_error "ambiguous prefix"
@@ -257,7 +257,7 @@ expect_status 0 "history --check at the end" "$USBPERF" history --check --db "$K
 jq_check "$WORK/out" ".database.ok and .database.runs == 300 * $round and .database.metrics == 45000 * $round" \
 	"all rounds complete: $round x 300 runs"
 
-# ---- an upgrade from a version 2 history (before the sample columns, verdicts, notes, unmeasured devices) ----
+# ---- an upgrade from a version 2 history (before the sample columns, verdicts, notes, unmeasured devices, ceilings) ----
 if command -v sqlite3 >/dev/null; then
 	V2="$WORK/v2.db"
 	for f in runs-a runs-b; do
@@ -268,6 +268,7 @@ if command -v sqlite3 >/dev/null; then
 		ALTER TABLE metrics DROP COLUMN sample_mean; ALTER TABLE metrics DROP COLUMN sample_stdev;
 		ALTER TABLE metrics DROP COLUMN sample_min; ALTER TABLE metrics DROP COLUMN samples;
 		ALTER TABLE metrics DROP COLUMN cpu_pressure_pct; ALTER TABLE metrics DROP COLUMN cpu_busy_pct;
+		ALTER TABLE metrics DROP COLUMN ceiling;
 		DELETE FROM migrations WHERE version >= 3; PRAGMA user_version = 2;" ||
 		bad "make a version 2 history"
 	expect_status 0 "v2: show reads it as it is" "$USBPERF" show "$A" --db "$V2" -F json

@@ -90,7 +90,7 @@ jq_check "$WORK/slow.json" '.findings[] | select(.id == "run.write_slow") | .evi
 
 # the copy path: a fast source, the throttled filesystem as destination
 in_cgroup "$USBPERF" run --copy "$WORK/scratch" "$WORK/mnt" --size 32M --time 1.5 --min-time 0 --db "$DB" -F json -q >"$WORK/copy.json" 2>"$WORK/err"
-jq_check "$WORK/copy.json" '[.plan[].device] == ["source", "destination"] and ([.results[] | select(.op == "copy") | .pass] == ["copy 64K", "copy 1M", "copy 4M"])' "--copy: both sides measured, then the copy at three chunk sizes"
+jq_check "$WORK/copy.json" '[.plan[].device] == ["source", "destination", "copy"] and ([.results[] | select(.op == "copy") | .pass] == ["copy 64K", "copy 1M", "copy 4M"])' "--copy: both sides measured, then the copy at three chunk sizes"
 jq_check "$WORK/copy.json" '.findings[] | select(.id == "run.copy_limit") | .message | test("limited by writing the destination")' "--copy: the throttled destination limits the copy"
 check "--copy: no files left on either side" test -z "$(ls -A "$WORK/scratch"; ls -A "$WORK/mnt" | grep -v lost+found)"
 echo "$majmin 0" >"$grp/blkio.throttle.read_bps_device"

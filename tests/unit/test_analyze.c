@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* run_analyze: every bottleneck finding, triggered and not, from made-up figures. */
 #include "unit.h"
-#include "core/run/run.h"
+#include "core/run/run_priv.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -18,16 +18,16 @@ static void build(struct run_result *r, const struct pass *p, size_t n, double c
 		  const char *driver)
 {
 	struct run_device *d;
+	struct disk_report *rep;
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
-	r->disks = calloc(1, sizeof(*r->disks));
-	r->ndisks = 1;
-	r->disks[0].rows = calloc(n, sizeof(*r->disks[0].rows));
-	r->disks[0].nrows = n;
-	r->disks[0].usb.ceiling_basis = "test basis";
+	rep = run_disk_item_add(r, "2-1");
+	rep->rows = calloc(n, sizeof(*rep->rows));
+	rep->nrows = n;
+	rep->usb.ceiling_basis = "test basis";
 	for (i = 0; i < n; i++) {
-		struct disk_row *row = &r->disks[0].rows[i];
+		struct disk_row *row = &rep->rows[i];
 
 		row->name = p[i].op[0] == 'r' ? (p[i].bs == 4096 ? "seq-read 4K" : "seq-read 1M")
 					      : (p[i].bs == 4096 ? "seq-write 4K" : "seq-write 1M");
@@ -45,11 +45,18 @@ static void build(struct run_result *r, const struct pass *p, size_t n, double c
 	d->ceiling_mb_s = ceiling;
 }
 
+/* the report build() made */
+static struct disk_report *rep_of(struct run_result *r)
+{
+	return (struct disk_report *)run_disk_report(&r->plan[0]);
+}
+
 static void release(struct run_result *r)
 {
-	free(r->disks[0].rows);
-	r->disks[0].rows = NULL;
-	r->disks[0].nrows = 0;
+	free(rep_of(r)->rows);
+	rep_of(r)->rows = NULL;
+	rep_of(r)->nrows = 0;
+	rep_of(r)->usb.ceiling_basis = NULL;
 	run_result_release(r);
 }
 
@@ -116,7 +123,7 @@ static void test_page_cache(void **state)
 	assert_false(has(&r, "run.page_cache"));
 	release(&r);
 	build(&r, p, 2, NAN, NULL);
-	r.disks[0].rows[1].cached_pct = 80;
+	rep_of(&r)->rows[1].cached_pct = 80;
 	run_analyze(&r);
 	assert_true(has(&r, "run.page_cache"));
 	release(&r);
@@ -130,7 +137,7 @@ static void test_small_block_advice(void **state)
 
 	(void)state;
 	build(&r, p, 3, NAN, NULL);
-	r.disks[0].rows[1].name = "seq-read 64K";
+	rep_of(&r)->rows[1].name = "seq-read 64K";
 	run_analyze(&r);
 	assert_int_equal(r.rec.findings.n, 1);
 	assert_non_null(strstr(r.rec.findings.v[0].fix, "read blocks of 64K or more"));

@@ -515,12 +515,12 @@ static void test_estimate(void **state)
 	{
 		struct disk_config cfg = {
 		    .passes = passes, .npasses = 5, .repeat = 1, .time_s = 3, .min_time_s = 1};
-		struct disk_estimate e = {.net_pass_s = 5};
+		struct disk_estimate e = {0};
 
 		passes[0].op = DISK_READ;
 		t.may_write = true;
 		disk_estimate_add(&e, &cfg, &t);
-		e.net_passes = 2;
+		e.other[e.nother++] = (struct disk_estimate_other){"network", 2, 5};
 		strbuf_reset(&sb);
 		disk_estimate_describe(&e, &sb);
 		assert_string_equal(sb.buf,

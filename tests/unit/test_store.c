@@ -443,6 +443,47 @@ static void test_upgrade_from_v1(void **state)
 }
 
 /*
+ * A history of the fourth schema (before each figure's ceiling) opens,
+ * upgrades, its runs read back with no ceiling, and a new run keeps its own.
+ */
+static void test_upgrade_from_v4(void **state)
+{
+	static const char run_v4[] =
+		"PRAGMA user_version = 4;"
+		"INSERT INTO runs (pk, id, started_at) VALUES (1, 'old', '2026-11-01T00:00:00Z');"
+		"INSERT INTO metrics (run, seq, device_key, test, name, metric, unit, value, "
+		"repeats, higher_is_better, samples) VALUES (1, 0, '2-1', 'net', 'tcp send', "
+		"'mbit_s', 'Mbit/s', 300.5, 1, 1, 0);";
+	struct run_record r, want;
+	struct store *s;
+	sqlite3 *db;
+
+	(void)state;
+	assert_int_equal(sqlite3_open(path_in("v4.db"), &db), SQLITE_OK);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(sqlite3_exec(db, store_migrations[i].sql, NULL, NULL, NULL),
+				 SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, run_v4, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open(path_in("v4.db"), &s), 0);
+	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
+	assert_true(has_column(s->db, "metrics", "ceiling"));
+	assert_int_equal(store_load_run(s, "old", &r), 0);
+	assert_int_equal(r.nmetrics, 1);
+	assert_true(r.metrics[0].value == 300.5);
+	assert_nan(r.metrics[0].ceiling); /* added in v5: not known for old runs */
+	run_record_release(&r);
+	save_sample(s, "new", "2026-11-30T05:12:00Z");
+	assert_int_equal(store_load_run(s, "new", &r), 0);
+	sample_run(&want, "new", "2026-11-30T05:12:00Z");
+	assert_true(sample_runs_eq(&r, &want));
+	assert_true(r.metrics[0].ceiling == 53.248);
+	run_record_release(&r);
+	run_record_release(&want);
+	store_close(s);
+}
+
+/*
  * A history of the second schema (before the sample columns, verdicts, notes
  * and unmeasured devices) opens, upgrades, its runs read back unsampled and
  * with none of the later parts, and a new run keeps them all.
@@ -780,6 +821,7 @@ int main(void)
 		cmocka_unit_test(test_baselines),
 		cmocka_unit_test(test_columns_follow_field_tables),
 		cmocka_unit_test(test_migrations),
+		cmocka_unit_test(test_upgrade_from_v4),
 		cmocka_unit_test(test_upgrade_from_v2),
 		cmocka_unit_test(test_upgrade_from_v1),
 		cmocka_unit_test(test_concurrent_create),

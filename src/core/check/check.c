@@ -2,6 +2,7 @@
 /* Runs held against criteria and a baseline: one row per check (check.h). */
 #include "core/check/check.h"
 #include "core/run/compare.h"
+#include "render/field.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -154,6 +155,20 @@ static char *detach_or_null(struct strbuf *sb)
 	return strbuf_detach(sb);
 }
 
+/*
+ * What a figure is held against for min_ceiling_pct: its own ceiling (a
+ * network's goodput after framing, a camera's nominal frame rate), else for
+ * a MB/s figure its device's link ceiling. NaN: none known.
+ */
+static double ceiling_of(const struct run_device *d, const struct run_metric *m)
+{
+	if (m->ceiling > 0)
+		return m->ceiling;
+	if (eq(m->unit, "MB/s") && d && d->ceiling_mb_s > 0)
+		return d->ceiling_mb_s;
+	return NAN;
+}
+
 /* the criterion as a person would say it: "min >= 30 MB/s, <= 200 MB/s" */
 static char *criterion_text(const struct criterion *c, const char *unit, double ceiling)
 {
@@ -171,7 +186,8 @@ static char *criterion_text(const struct criterion *c, const char *unit, double 
 		strbuf_addf(&sb, "%s>= %g%% of ceiling", isnan(c->min) && isnan(c->max) ? "" : ", ",
 			    c->min_ceiling_pct);
 		if (!isnan(ceiling))
-			strbuf_addf(&sb, " %.1f MB/s", ceiling);
+			strbuf_addf(&sb, " %.*f%s%s", metric_prec(ceiling), ceiling, unit ? " " : "",
+				    unit ? unit : "");
 	}
 	return strbuf_detach(&sb);
 }
@@ -194,6 +210,7 @@ static bool eval_bounds(const struct criterion *c, const struct run_device *d,
 			const struct run_metric *m, double v, struct strbuf *note)
 {
 	bool ok = true;
+	double ceiling;
 
 	if (c->unit && !eq(c->unit, m->unit)) {
 		note_add(note, "unit is '%s', the criterion wants '%s'", m->unit ? m->unit : "-",
@@ -210,22 +227,25 @@ static bool eval_bounds(const struct criterion *c, const struct run_device *d,
 		ok = false, note_add(note, "%g above the maximum %g", v, c->max);
 	if (isnan(c->min_ceiling_pct))
 		return ok;
-	if (!eq(m->unit, "MB/s")) {
-		note_add(note, "min_ceiling_pct needs a MB/s metric, this one is in '%s'",
+	ceiling = ceiling_of(d, m);
+	if (isnan(ceiling) && !eq(m->unit, "MB/s")) {
+		note_add(note,
+			 "min_ceiling_pct needs a figure with a ceiling (a MB/s rate, a "
+			 "network's or a camera's), this one is in '%s' and has none",
 			 m->unit ? m->unit : "-");
 		return false;
 	}
-	if (!d || isnan(d->ceiling_mb_s) || !(d->ceiling_mb_s > 0)) {
+	if (isnan(ceiling)) {
 		note_add(note, "no ceiling: device '%s' has no known link ceiling",
 			 m->device_key ? m->device_key : "-");
 		return false;
 	}
-	if (100.0 * v / d->ceiling_mb_s < c->min_ceiling_pct) {
-		note_add(note, "%.1f%% of the ceiling, below %g%%", 100.0 * v / d->ceiling_mb_s,
+	if (100.0 * v / ceiling < c->min_ceiling_pct) {
+		note_add(note, "%.1f%% of the ceiling, below %g%%", 100.0 * v / ceiling,
 			 c->min_ceiling_pct);
 		return false;
 	}
-	note_add(note, "%.1f%% of the ceiling", 100.0 * v / d->ceiling_mb_s);
+	note_add(note, "%.1f%% of the ceiling", 100.0 * v / ceiling);
 	return ok;
 }
 
@@ -246,7 +266,7 @@ static void check_criterion(struct builder *b, const struct run_record *run, siz
 	row->value = v;
 	if (!eval_bounds(c, d, m, v, &note))
 		row->status = CHECK_FAIL;
-	row->criterion = criterion_text(c, m->unit, d ? d->ceiling_mb_s : NAN);
+	row->criterion = criterion_text(c, m->unit, ceiling_of(d, m));
 	row->note = detach_or_null(&note);
 	/* an id names one test case: a glob that matched several tells them apart */
 	if (c->id && nmatches == 1)

@@ -191,12 +191,20 @@ const char *disk_target_cleanup_path(const struct disk_target *t);
  * between those depends on the rate, unknown until it runs. Network passes
  * (usbperf run) last their fixed time.
  */
+/* passes of another kind run does besides (network, video): how many, how long each */
+struct disk_estimate_other {
+	const char *what; /* "network" */
+	unsigned passes;
+	double pass_s;
+};
+#define DISK_ESTIMATE_OTHERS 8
 struct disk_estimate {
-	unsigned passes, net_passes;
+	unsigned passes;
 	double floor_s, cap_s;		 /* sums over the disk passes */
 	double pass_floor_s, pass_cap_s; /* of one disk pass (the longest seen) */
-	double net_pass_s;
-	uint64_t layout_bytes; /* written once before the read passes */
+	uint64_t layout_bytes;		 /* written once before the read passes */
+	struct disk_estimate_other other[DISK_ESTIMATE_OTHERS];
+	size_t nother;
 };
 void disk_estimate_add(struct disk_estimate *e, const struct disk_config *cfg,
 		       const struct disk_target *t);

@@ -217,6 +217,9 @@ static void fill_row(struct disk_row *row, const struct disk_pass_spec *s, const
 	row->self_cpu_pct = sum->seconds > 0 ? 100.0 * sum->cpu.self_s / sum->seconds : NAN;
 	/* add_out weighs each repeat's pressure by its time */
 	row->cpu_pressure_pct = sum->seconds > 0 ? sum->cpu.pressure_pct / sum->seconds : NAN;
+	/* each repeat's share of the wall time is weighed by its I/O time: can round past 100 */
+	if (row->cpu_pressure_pct > 100)
+		row->cpu_pressure_pct = 100;
 	row->cpu_busy_pct = sum->seconds > 0 ? sum->cpu.busy_pct / sum->seconds : NAN;
 	row->cpu_s_per_gb = sum->bytes ? sum->cpu.self_s / ((double)sum->bytes / 1e9) : NAN;
 	row->cached_pct = cached_pct;
@@ -533,9 +536,12 @@ static void add_duration(struct strbuf *out, double s)
 
 void disk_estimate_describe(const struct disk_estimate *e, struct strbuf *out)
 {
-	double net = e->net_passes * e->net_pass_s;
+	double net = 0;
+	size_t k;
 
-	if (!e->passes && !e->net_passes)
+	for (k = 0; k < e->nother; k++)
+		net += e->other[k].passes * e->other[k].pass_s;
+	if (!e->passes && !net)
 		return;
 	if (e->floor_s == e->cap_s) {
 		strbuf_adds(out, "about ");
@@ -559,9 +565,10 @@ void disk_estimate_describe(const struct disk_estimate *e, struct strbuf *out)
 		else
 			strbuf_addf(out, "up to %g s", e->pass_cap_s);
 	}
-	if (e->net_passes)
-		strbuf_addf(out, "%s %u network pass%s of %g s", e->passes ? "," : "",
-			    e->net_passes, e->net_passes == 1 ? "" : "es", e->net_pass_s);
+	for (k = 0; k < e->nother; k++)
+		strbuf_addf(out, "%s %u %s pass%s of %g s", e->passes || k ? "," : "",
+			    e->other[k].passes, e->other[k].what, e->other[k].passes == 1 ? "" : "es",
+			    e->other[k].pass_s);
 	if (e->layout_bytes)
 		strbuf_addf(out, ", after writing %llu MiB of test data once",
 			    (unsigned long long)(e->layout_bytes >> 20));

@@ -69,7 +69,7 @@ struct run_metric *run_record_add_metric(struct run_record *r, const char *devic
 	m->value = m->stdev = m->min = m->max = NAN;
 	m->sample_mean = m->sample_stdev = m->sample_min = NAN;
 	m->samples = 0;
-	m->cpu_pressure_pct = m->cpu_busy_pct = NAN;
+	m->cpu_pressure_pct = m->cpu_busy_pct = m->ceiling = NAN;
 	m->higher_is_better = higher_is_better;
 	return m;
 }

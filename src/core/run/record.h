@@ -75,6 +75,12 @@ struct run_metric {
 	 * run to run with its clock and placement. NaN when not known.
 	 */
 	double cpu_busy_pct;
+	/*
+	 * The most the figure can be, in its unit: the link's payload ceiling
+	 * for a rate (after framing for a network), the mode's nominal rate for
+	 * a camera's frames per second. NaN when none applies or is known.
+	 */
+	double ceiling;
 	bool higher_is_better; /* for compare: MB/s up is good, latency up is bad */
 };
 

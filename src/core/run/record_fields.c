@@ -61,6 +61,7 @@ static const struct field metric_fields[] = {
 	FIELD(M, samples, "samples", "samples", NULL, FT_U64, 0, 0),
 	FIELD(M, cpu_pressure_pct, "cpu_pressure_pct", "cpu pressure", "%", FT_DBL, 1, 0),
 	FIELD(M, cpu_busy_pct, "cpu_busy_pct", "cpu busy", "%", FT_DBL, 1, 0),
+	FIELD(M, ceiling, "ceiling", "ceiling", NULL, FT_DBL, 2, 0),
 	FIELD(M, higher_is_better, "higher_is_better", "higher is better", NULL, FT_BOOL, 0, 0),
 };
 #undef M

@@ -128,6 +128,8 @@ static int samples_ok(const struct run_metric *m, const char *where, struct strb
 					    "'sample_min' must be finite and 0 or more");
 	if (isinf(m->cpu_pressure_pct) || m->cpu_pressure_pct < 0 || m->cpu_pressure_pct > 100)
 		return jsonin_error(err, where, "'cpu_pressure_pct' must be a percentage (0 to 100)");
+	if (isinf(m->ceiling) || m->ceiling <= 0)
+		return jsonin_error(err, where, "'ceiling' must be finite and above 0");
 	if (isinf(m->cpu_busy_pct) || m->cpu_busy_pct < 0)
 		return jsonin_error(err, where, "'cpu_busy_pct' must be finite and 0 or more");
 	if (m->samples > INT64_MAX)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* usbperf run: plan the targets, measure each, build the record. */
 #include "core/disk/safety.h"
+#include "core/run/class.h"
 #include "core/run/run_priv.h"
 #include "core/sys/sysinfo.h"
 #include "core/usb/attach.h"
@@ -23,8 +24,13 @@
 #include <time.h>
 #include <unistd.h>
 
-/* not iperf3's 5201: a server the user runs there stays undisturbed */
-#define RUN_LOOPBACK_PORT 5299u
+struct run_device *run_device_find(struct run_result *r, const char *key)
+{
+	for (size_t i = 0; key && i < r->rec.ndevices; i++)
+		if (r->rec.devices[i].key && !strcmp(r->rec.devices[i].key, key))
+			return &r->rec.devices[i];
+	return NULL;
+}
 
 struct run_row *run_add_row(struct run_result *r)
 {
@@ -55,9 +61,8 @@ static const struct usb_device *usb_dev_at(const struct usb_topology *t, const c
 static char *hubs_above(const struct usb_topology *t, const struct usb_device *u);
 static char *controller_of(const struct usb_topology *t, const struct usb_device *u);
 
-/* a device found and not measured: in the record with why, for the report's topology */
-static void unmeasured_add(struct run_result *r, const char *key, const char *kind,
-			   const char *name, const char *why)
+void run_unmeasured_add(struct run_result *r, const char *key, const char *kind, const char *name,
+			const char *why)
 {
 	const struct usb_device *u = r->topo ? usb_dev_at(r->topo, key) : NULL;
 	struct run_unmeasured *m;
@@ -79,118 +84,75 @@ static void unmeasured_add(struct run_result *r, const char *key, const char *ki
 	m->via = hubs_above(r->topo, u);
 }
 
-static void plan_add(struct run_result *r, const char *path, const char *key, const char *kind,
-		     bool read_only, const char *why)
+struct run_plan_item *run_plan_add(struct run_result *r, const struct measure_class *c,
+				   const char *path, const char *key, const char *kind,
+				   bool read_only, const char *why)
 {
 	struct run_plan_item *p;
 
 	r->plan = xgrow(r->plan, &r->nplan, sizeof(*r->plan));
 	p = &r->plan[r->nplan - 1];
+	p->cls = c;
 	p->path = xstrdup(path);
 	p->device_key = xstrdup(key);
 	p->kind = kind;
 	p->read_only = read_only;
 	p->why = xstrdup(why);
+	return p;
 }
 
-/* a mounted, writable filesystem of this disk (the disk itself or a partition) */
-static const struct usb_node *writable_mount(const struct usb_topology *t, const char *disk)
+void *run_class_add_row(struct run_result *r, const struct measure_class *c, size_t size)
 {
-	size_t i;
+	for (size_t i = 0; i < run_nclasses; i++) {
+		struct run_class_rows *rows = &r->class_rows[i];
+		size_t n = rows->n;
+		void *row;
 
-	for (i = 0; i < t->nnode; i++) {
-		const struct usb_node *n = &t->node[i];
-
-		if (!n->mount_point ||
-		    (strcmp(n->name, disk) && !(n->parent_name && !strcmp(n->parent_name, disk))))
+		if (run_classes[i] != c)
 			continue;
-		if (access(n->mount_point, W_OK) == 0)
-			return n;
+		rows->v = xgrow(rows->v, &n, size);
+		row = (char *)rows->v + rows->n * size;
+		rows->n = n;
+		return row;
 	}
-	return NULL;
+	abort(); /* a class not in the table */
 }
 
-static bool has_disk(const struct run_result *r)
+/* No targets named: what each class finds here, else what characterises the host. */
+static void discover(const struct run_options *o, struct run_result *r)
 {
 	size_t i;
 
+	for (i = 0; i < run_nclasses; i++)
+		if (run_classes[i]->discover)
+			run_classes[i]->discover(o, r);
 	for (i = 0; i < r->nplan; i++)
-		if (!r->plan[i].net_host)
-			return true;
-	return false;
-}
-
-/* No targets named: every USB disk, else the host's scratch directory. */
-static void discover(const struct run_options *o, const struct usb_topology *t,
-		     struct run_result *r)
-{
-	struct strbuf why = STRBUF_INIT;
-	size_t i;
-
-	for (i = 0; i < t->nnode; i++) {
-		const struct usb_node *n = &t->node[i], *m;
-
-		if (strcmp(n->kind, "disk"))
-			continue;
-		strbuf_reset(&why);
-		m = writable_mount(t, n->name);
-		if (m) {
-			strbuf_addf(&why, "%s is mounted %s on %s: a test file there", m->name,
-				    m->fs_type ? m->fs_type : "", m->mount_point);
-			plan_add(r, m->mount_point, n->device, "usb-storage", false, why.buf);
-		} else {
-			strbuf_addf(&why, "%s has no writable mount: reads of the raw device only",
-				    n->dev_node);
-			plan_add(r, n->dev_node, n->device, "usb-storage", true, why.buf);
-		}
-	}
-	for (i = 0; i < t->nnode; i++) {
-		const struct usb_node *n = &t->node[i];
-		struct strbuf path = STRBUF_INIT;
-
-		if (strcmp(n->kind, "net"))
-			continue;
-		if (!o->peer) {
-			run_note(
-			    r,
-			    "%s (USB %s) is a network interface: 'usbperf run --peer HOST' "
-			    "measures it against a usbperf or iperf3 server (usbperf net server, "
-			    "iperf3 -s) reached through it",
-			    n->name, n->device);
-			unmeasured_add(r, n->device, "usb-net", n->name,
-				       "a network interface: measured only with --peer HOST (a "
-				       "usbperf net server or iperf3 -s reached through it)");
-			continue;
-		}
-		strbuf_addf(&path, "net:%s via %s", o->peer, n->name);
-		strbuf_reset(&why);
-		strbuf_addf(&why,
-			    "%s is a USB network interface: TCP each way to --peer %s through it",
-			    n->name, o->peer);
-		plan_add(r, path.buf, n->device, "usb-net", false, why.buf);
-		r->plan[r->nplan - 1].net_host = xstrdup(o->peer);
-		r->plan[r->nplan - 1].net_iface = xstrdup(n->name);
-		r->plan[r->nplan - 1].device_key_from_usb = true;
-		strbuf_release(&path);
-	}
-	if (!has_disk(r)) {
-		r->no_usb = true;
-		strbuf_reset(&why);
-		strbuf_addf(&why, "no USB disk here: the host's %s characterises this machine",
-			    run_scratch(o));
-		plan_add(r, run_scratch(o), "host", "host-disk", false, why.buf);
-		plan_add(r, "net:127.0.0.1 (loopback)", "loopback", "host-net", false,
-			 "no USB network interface here: the host's loopback, against a usbperf "
-			 "server run for it");
-		r->plan[r->nplan - 1].net_host = xstrdup("127.0.0.1");
-		r->plan[r->nplan - 1].net_port = RUN_LOOPBACK_PORT;
-	}
-	strbuf_release(&why);
+		if (r->plan[i].on_usb)
+			return;
+	r->no_usb = true;
+	for (i = 0; i < run_nclasses; i++)
+		if (run_classes[i]->discover_host)
+			run_classes[i]->discover_host(o, r);
 }
 
 const char *run_scratch(const struct run_options *o)
 {
 	return o->scratch ? o->scratch : "/var/tmp";
+}
+
+/* the class a named target belongs to: the first that claims it, else the catch-all */
+static const struct measure_class *class_of_target(const char *t, const struct stat *st)
+{
+	size_t i;
+
+	for (i = 0; i < run_nclasses; i++)
+		if (!run_classes[i]->claims_rest && run_classes[i]->claims &&
+		    run_classes[i]->claims(t, st))
+			return run_classes[i];
+	for (i = 0; i < run_nclasses; i++)
+		if (run_classes[i]->claims_rest && run_classes[i]->claims(t, st))
+			return run_classes[i];
+	return NULL;
 }
 
 int run_check_targets(const struct run_options *o, char **ret_why)
@@ -213,19 +175,21 @@ int run_check_targets(const struct run_options *o, char **ret_why)
 
 	for (i = 0; i < o->ntargets; i++) {
 		const char *t = o->targets[i];
+		bool exists = stat(t, &st) == 0;
+		const struct measure_class *c = class_of_target(t, exists ? &st : NULL);
 
-		if (!strncmp(t, "net:", 4)) {
-			if (t[4])
-				continue;
-			strbuf_addf(&why,
-				    "target '%s': expected net:HOST (a usbperf or iperf3 "
-				    "server)",
-				    t);
+		if (c && c->check_target) {
+			if (c->check_target(o, t, ret_why) < 0)
+				return -EINVAL;
+			continue;
+		}
+		if (!exists) {
+			strbuf_addf(&why, "target '%s': %s", t, strerror(errno));
 			*ret_why = strbuf_detach(&why);
 			return -EINVAL;
 		}
-		if (stat(t, &st) < 0) {
-			strbuf_addf(&why, "target '%s': %s", t, strerror(errno));
+		if (!c) {
+			strbuf_addf(&why, "target '%s': not a thing run measures", t);
 			*ret_why = strbuf_detach(&why);
 			return -EINVAL;
 		}
@@ -240,16 +204,14 @@ static void plan_explicit(const struct run_options *o, struct run_result *r)
 
 	for (i = 0; i < o->ntargets; i++) {
 		const char *t = o->targets[i];
+		bool exists = stat(t, &st) == 0;
+		const struct measure_class *c = class_of_target(t, exists ? &st : NULL);
+		struct run_plan_item *it;
 
-		if (!strncmp(t, "net:", 4)) {
-			plan_add(r, t, t, "net", false, "named on the command line: TCP each way");
-			r->plan[r->nplan - 1].net_host = xstrdup(t + 4);
-			continue;
-		}
-		if (stat(t, &st) < 0)
-			st.st_mode = 0;
-		plan_add(r, t, NULL, S_ISBLK(st.st_mode) ? "block-device" : "path",
-			 S_ISBLK(st.st_mode) && !o->destructive, "named on the command line");
+		it = run_plan_add(r, c, t, NULL, "path", false, "named on the command line");
+		it->named = true;
+		if (c->plan_target)
+			c->plan_target(o, r, it);
 	}
 }
 
@@ -360,14 +322,17 @@ static void unmeasured_rest(const struct run_options *o, struct run_result *r)
 		if (u->is_root_hub || u->hub_ports || measured(&r->rec, u->path))
 			continue;
 		strbuf_reset(&why);
-		if (o->ntargets || o->copy_src)
+		if (o->ntargets || o->copy_src) {
 			strbuf_adds(&why, "not among the targets named on the command line");
-		else
-			strbuf_addf(&why,
-				    "a %s device: run measures USB disks and network "
-				    "interfaces",
-				    cls ? cls : "USB");
-		unmeasured_add(r, u->path, "usb", NULL, why.buf);
+		} else {
+			strbuf_addf(&why, "a %s device: run measures ", cls ? cls : "USB");
+			for (size_t k = 0, n = 0; k < run_nclasses; k++) {
+				if (!run_classes[k]->what)
+					continue;
+				strbuf_addf(&why, "%s%s", n++ ? ", " : "", run_classes[k]->what);
+			}
+		}
+		run_unmeasured_add(r, u->path, "usb", NULL, why.buf);
 	}
 	strbuf_release(&why);
 }
@@ -400,50 +365,6 @@ void run_device_attach(struct run_device *d, const struct usb_attach *a)
 	d->ceiling_mb_s = a->ceiling_mb_s;
 }
 
-static int measure_copy(const struct run_options *o, struct run_result *r, char **ret_why)
-{
-	size_t i;
-	int rc;
-
-	rc = run_copy(o->copy_src, o->copy_dst, o->size ? o->size : RUN_QUICK_SIZE,
-		      o->time_s > 0 ? o->time_s : (o->full ? RUN_FULL_TIME_S : RUN_QUICK_TIME_S),
-		      o->stop, r->copy, &r->ncopy, ret_why);
-	if (rc < 0)
-		return rc;
-	if (r->ncopy) {
-		struct run_device *d = run_record_add_device(&r->rec);
-		struct strbuf t = STRBUF_INIT;
-
-		strbuf_addf(&t, "%s -> %s", o->copy_src, o->copy_dst);
-		d->key = xstrdup("copy");
-		d->kind = xstrdup("copy");
-		d->target = strbuf_detach(&t);
-	}
-	for (i = 0; i < r->ncopy; i++) {
-		struct run_row *row;
-		struct run_metric *m;
-		char sz[24], name[48];
-
-		format_size(r->copy[i].chunk, sz, sizeof(sz));
-		snprintf(name, sizeof(name), "copy %s", sz);
-		m = run_record_add_metric(&r->rec, "copy", "copy", name, "mb_s", "MB/s", true);
-		m->value = r->copy[i].mb_s;
-		m->repeats = 1;
-		row = run_add_row(r);
-		row->device = "copy";
-		row->target = o->copy_dst;
-		row->pass = m->name; /* owned by the record, which lives as long */
-		row->op = "copy";
-		row->bs = r->copy[i].chunk;
-		row->qd = 1;
-		row->mb_s = r->copy[i].mb_s;
-		row->mib_s = r->copy[i].mb_s * 1e6 / 1048576.0;
-		row->mb_s_sd = row->iops = row->lat_p99_us = row->self_cpu_pct = NAN;
-		row->ceiling_mb_s = row->efficiency_pct = NAN;
-	}
-	return 0;
-}
-
 int run_prepare(const struct run_options *o, struct run_result *ret, char **ret_why)
 {
 	struct run_result r = {0};
@@ -464,80 +385,86 @@ int run_prepare(const struct run_options *o, struct run_result *ret, char **ret_
 	sysinfo_probe(r.si);
 	fill_env(&r.rec.env, r.si);
 	usb_topology_probe(r.topo);
-	if (o->copy_src) {
-		plan_add(&r, o->copy_src, "source", "copy-source", false, "--copy: the side read");
-		plan_add(&r, o->copy_dst, "destination", "copy-destination", false,
-			 "--copy: the side written");
-	} else if (o->ntargets) {
+	if (o->copy_src)
+		run_copy_plan(o, &r);
+	else if (o->ntargets)
 		plan_explicit(o, &r);
-	} else {
-		discover(o, r.topo, &r);
-	}
-	r.disks = calloc(r.nplan ? r.nplan : 1, sizeof(*r.disks));
-	r.specs = calloc(r.nplan ? r.nplan : 1, sizeof(*r.specs));
-	if (!r.disks || !r.specs)
-		abort();
+	else
+		discover(o, &r);
 	/* every target is opened, and so passes the safety rules, before any is measured */
 	for (i = 0; i < r.nplan; i++) {
+		struct run_plan_item *it = &r.plan[i];
 		char *why = NULL;
 
-		if (r.plan[i].net_host)
+		rc = it->cls->prepare ? it->cls->prepare(o, &r, it, &why) : 0;
+		if (rc >= 0) {
+			it->prepared = true;
 			continue;
-		rc = run_disk_open(o, &r, i, &why);
-		if (rc >= 0)
-			continue;
-		if (o->ntargets || o->copy_src) {
+		}
+		if (it->named) {
 			/* a target the user named and we cannot use: say so, run nothing */
 			*ret_why = why ? why : xstrdup(strerror(-rc));
 			run_result_release(&r);
 			return -EINVAL;
 		}
-		run_note(&r, "%s: not measured: %s", r.plan[i].path, why ? why : strerror(-rc));
-		unmeasured_add(&r, r.plan[i].device_key, r.plan[i].kind, r.plan[i].path,
-			       why ? why : strerror(-rc));
+		run_note(&r, "%s: not measured: %s", it->path, why ? why : strerror(-rc));
+		run_unmeasured_add(&r, it->device_key, it->kind, it->path,
+				   why ? why : strerror(-rc));
 		free(why);
 	}
 	*ret = r;
 	return 0;
 }
 
+static bool stopped(const struct run_options *o)
+{
+	return o->stop && *o->stop;
+}
+
+/* every prepared item of class c, in plan order; then the class closes what it opened */
+static int measure_class(const struct run_options *o, struct run_result *r,
+			 const struct measure_class *c, char **ret_why)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < r->nplan && !stopped(o); i++) {
+		struct run_plan_item *it = &r->plan[i];
+		char *why = NULL;
+
+		if (it->cls != c || !it->prepared)
+			continue;
+		rc = c->measure(o, r, it, &why);
+		if (rc >= 0) {
+			rc = 0;
+			continue;
+		}
+		if (it->named || rc == -EINTR || stopped(o)) {
+			/* what the user asked for failed: the run has no answer */
+			*ret_why = why ? why : xstrdup(strerror(-rc));
+			break;
+		}
+		run_note(r, "not measured: %s", why ? why : strerror(-rc));
+		run_unmeasured_add(r, it->device_key, it->kind, it->path,
+				   why ? why : "the test failed");
+		free(why);
+		rc = 0;
+	}
+	if (c->finish)
+		c->finish(r);
+	return rc;
+}
+
 int run_measure(const struct run_options *o, struct run_result *r, char **ret_why)
 {
-	size_t i;
 	int rc = 0;
 
 	*ret_why = NULL;
-	for (i = 0; i < r->nopen && !(o->stop && *o->stop); i++) {
-		rc = run_disk_measure(r->topo, r, i);
-		if (rc < 0) {
-			*ret_why = xstrdup(strerror(-rc));
-			break;
-		}
-	}
-	run_disk_close_all(r);
-	for (i = 0; rc == 0 && i < r->nplan && !(o->stop && *o->stop); i++) {
-		char *why = NULL;
-
-		/* after the disks: devices[0..ndisks) pair with disks[] */
-		if (!r->plan[i].net_host)
-			continue;
-		rc = r->plan[i].net_port == RUN_LOOPBACK_PORT
-			 ? run_net_loopback(o, r, &r->plan[i], &why)
-			 : run_net_target(o, r, &r->plan[i], &why);
-		if (rc < 0 && o->ntargets) {
-			*ret_why = why;
-			break;
-		}
-		if (rc < 0) {
-			run_note(r, "not measured: %s", why);
-			unmeasured_add(r, r->plan[i].device_key, r->plan[i].kind, r->plan[i].path,
-				       why ? why : "the test failed");
-		}
-		free(rc < 0 ? why : NULL);
-		rc = 0;
-	}
-	if (rc == 0 && o->copy_src && r->ndisks == 2 && !(o->stop && *o->stop))
-		rc = measure_copy(o, r, ret_why);
+	for (size_t k = 0; k < run_nclasses && rc == 0; k++)
+		rc = measure_class(o, r, run_classes[k], ret_why);
+	/* what was opened is closed, even after a failure */
+	for (size_t k = 0; k < run_nclasses; k++)
+		if (run_classes[k]->finish)
+			run_classes[k]->finish(r);
 	if (rc < 0)
 		return -EINVAL;
 	/* how devices are attached and what the system will distort, then the figures */
@@ -548,6 +475,46 @@ int run_measure(const struct run_options *o, struct run_result *r, char **ret_wh
 	r->rec.duration_s = (double)(clock_now_ns() - r->t0) / 1e9;
 	run_analyze(r);
 	return 0;
+}
+
+void run_analyze(struct run_result *r)
+{
+	for (size_t k = 0; k < run_nclasses; k++)
+		if (run_classes[k]->analyze)
+			run_classes[k]->analyze(r);
+	run_verdicts(&r->rec);
+	run_findings_order(&r->rec, r->topo);
+}
+
+void run_estimate_describe(const struct run_options *o, const struct run_result *r,
+			   struct strbuf *out)
+{
+	struct disk_estimate e = {0};
+
+	for (size_t i = 0; i < r->nplan; i++) {
+		const struct run_plan_item *it = &r->plan[i];
+		struct class_estimate ce = {0};
+		size_t k;
+
+		if (!it->prepared || !it->cls->estimate)
+			continue;
+		it->cls->estimate(o, it, &e, &ce);
+		if (!ce.passes)
+			continue;
+		/* one entry a kind of pass: "2 network passes of 6 s" */
+		for (k = 0; k < e.nother; k++)
+			if (!strcmp(e.other[k].what, ce.what))
+				break;
+		if (k == e.nother) {
+			if (e.nother == DISK_ESTIMATE_OTHERS)
+				continue;
+			e.other[e.nother++] = (struct disk_estimate_other){ce.what, 0, 0};
+		}
+		e.other[k].passes += ce.passes;
+		if (ce.pass_s > e.other[k].pass_s)
+			e.other[k].pass_s = ce.pass_s;
+	}
+	disk_estimate_describe(&e, out);
 }
 
 int run_execute(const struct run_options *o, struct run_result *ret, char **ret_why)
@@ -566,7 +533,9 @@ void run_result_release(struct run_result *r)
 {
 	size_t i;
 
-	run_disk_close_all(r);
+	for (i = 0; i < run_nclasses; i++)
+		if (run_classes[i]->finish)
+			run_classes[i]->finish(r);
 	if (r->topo)
 		usb_topology_release(r->topo);
 	free(r->topo);
@@ -574,17 +543,17 @@ void run_result_release(struct run_result *r)
 		sysinfo_release(r->si);
 	free(r->si);
 	for (i = 0; i < r->nplan; i++) {
-		free(r->plan[i].path);
-		free(r->plan[i].device_key);
-		free(r->plan[i].why);
-		free(r->plan[i].net_host);
-		free(r->plan[i].net_iface);
+		struct run_plan_item *it = &r->plan[i];
+
+		if (it->cls && it->cls->release)
+			it->cls->release(it);
+		free(it->path);
+		free(it->device_key);
+		free(it->why);
 	}
 	free(r->plan);
-	for (i = 0; i < r->ndisks; i++)
-		disk_report_release(&r->disks[i]);
-	free(r->disks);
-	free(r->specs);
+	for (i = 0; i < RUN_MAX_CLASSES; i++)
+		free(r->class_rows[i].v);
 	free(r->rows);
 	run_record_release(&r->rec);
 	memset(r, 0, sizeof(*r));

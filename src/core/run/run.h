@@ -32,13 +32,6 @@ struct run_options {
 	void *progress_ctx;
 };
 
-/* a disk target opened by run_prepare, measured by run_measure */
-struct run_target {
-	size_t plan; /* index into run_result.plan */
-	struct disk_target t;
-	struct disk_config cfg;
-};
-
 struct usb_topology;
 struct sysinfo_facts;
 
@@ -54,34 +47,38 @@ struct run_row {
 	double ceiling_mb_s, efficiency_pct;
 };
 
-/* one target as planned: what, why, and how it is attached */
+struct measure_class;
+
+/* one target as planned: what, why, how it is attached, and which class measures it */
 struct run_plan_item {
-	char *path;	   /* "/media/usb", "/dev/sdb", "/var/tmp" */
-	char *device_key;  /* "2-1", "host" */
-	const char *kind;  /* "usb-storage", "host-disk" */
-	bool read_only;	   /* a raw device: reads only */
-	char *why;	   /* how it was chosen, for the report */
-	char *net_host;	   /* a network target: the usbperf/iperf3 server */
-	char *net_iface;   /* ... through this interface (SO_BINDTODEVICE), NULL: the route's */
-	unsigned net_port; /* 0: iperf3's 5201 */
+	char *path;	  /* "/media/usb", "/dev/sdb", "/var/tmp", "/dev/video0" */
+	char *device_key; /* "2-1", "host" */
+	const char *kind; /* "usb-storage", "host-disk" */
+	bool read_only;	  /* a raw device: reads only */
+	char *why;	  /* how it was chosen, for the report */
+	bool named;	  /* named on the command line: a failure ends the run */
+	bool on_usb;	  /* found on USB (discovery), so the host fallback is not needed */
 	bool device_key_from_usb;
+	bool prepared; /* passed the class's prepare: measured next */
+	const struct measure_class *cls;
+	void *state; /* the class's, freed by its release */
 };
+
+/* a class's own result rows (class.h row_desc), in run's output only */
+struct run_class_rows {
+	void *v;
+	size_t n;
+};
+#define RUN_MAX_CLASSES 16
 
 struct run_result {
 	struct run_record rec;
 	struct run_plan_item *plan;
 	size_t nplan;
-	struct run_row *rows;
+	struct run_row *rows; /* the throughput passes: disks, networks, --copy */
 	size_t nrows;
-	struct disk_report *disks; /* one per plan item that ran */
-	size_t ndisks;
-	struct disk_pass_spec (*specs)[DISK_MAX_PASSES]; /* the passes each report's rows name */
-	bool no_usb;				   /* nothing on USB: the host was characterised */
-	struct run_copy_row copy[RUN_COPY_CHUNKS]; /* --copy: one per chunk size */
-	size_t ncopy;
-	/* between run_prepare and run_measure */
-	struct run_target *open;
-	size_t nopen;
+	struct run_class_rows class_rows[RUN_MAX_CLASSES]; /* by index in run_classes[] */
+	bool no_usb; /* nothing on USB: the host was characterised */
 	struct usb_topology *topo;
 	struct sysinfo_facts *si;
 	uint64_t t0;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
-/* Shared by the files of `usbperf run`; not an API. */
+/* Shared by `usbperf run` and its measurement classes (class.h); not an API. */
+#include "core/run/class.h"
 #include "core/run/run.h"
 
 #define RUN_QUICK_SIZE (256ull << 20)
@@ -11,24 +12,37 @@
 #define RUN_FULL_MIN_TIME_S 2.0
 
 struct usb_topology;
+struct usb_attach;
 
 /* the host's test directory when there is no USB disk */
 const char *run_scratch(const struct run_options *o);
-/* open r->plan[plan]'s target into r->open[] (its passes in r->specs[]): the safety rules */
-int run_disk_open(const struct run_options *o, struct run_result *r, size_t plan, char **ret_why);
-/* measure r->open[k] into r->disks[r->ndisks]: the device, its rows and metrics */
-int run_disk_measure(const struct usb_topology *topo, struct run_result *r, size_t k);
-/* close every opened target (created test files removed) */
-void run_disk_close_all(struct run_result *r);
+/* a plan item of class c (strings copied); its state is the class's to set */
+struct run_plan_item *run_plan_add(struct run_result *r, const struct measure_class *c,
+				   const char *path, const char *key, const char *kind,
+				   bool read_only, const char *why);
 /* what a USB lookup says of a measured device: VID:PID, product, port, speed, driver, ceiling */
 void run_device_attach(struct run_device *d, const struct usb_attach *a);
+/* the record's device of key, NULL if none yet */
+struct run_device *run_device_find(struct run_result *r, const char *key);
 struct run_row *run_add_row(struct run_result *r);
+/* a row of class c's own table (class.h row_desc), zeroed, of size bytes */
+void *run_class_add_row(struct run_result *r, const struct measure_class *c, size_t size);
 __attribute__((format(printf, 2, 3))) void run_note(struct run_result *r, const char *fmt, ...);
-/* a network plan item: TCP each way against it->net_host */
-int run_net_target(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
-		   char **ret_why);
-/* how long one network pass (one direction) lasts */
-double run_net_pass_seconds(const struct run_options *o);
-/* the same against a usbperf server this process starts on 127.0.0.1:it->net_port */
-int run_net_loopback(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
-		     char **ret_why);
+/* a device found and not measured, with why: in the record for the report's topology */
+void run_unmeasured_add(struct run_result *r, const char *key, const char *kind, const char *name,
+			const char *why);
+
+/* --copy SRC DST: both sides as disks, and the copy between them */
+void run_copy_plan(const struct run_options *o, struct run_result *r);
+/* a disk item's report once measured, NULL before or if it failed */
+const struct disk_report *run_disk_report(const struct run_plan_item *it);
+
+/* a disk item measured into an empty report, for tests of the rules: fill its rows */
+struct disk_report *run_disk_item_add(struct run_result *r, const char *key);
+/* disks' bottleneck rules (src/core/disk/run_analyze.c) */
+void run_disk_analyze(struct run_result *r);
+/* the fastest sequential pass of a disk report in one direction ("read"), NULL if none */
+const struct disk_row *run_disk_best_seq(const struct disk_report *d, const char *op);
+
+/* the classes of run_classes[] (each in its own room) */
+extern const struct measure_class run_class_disk, run_class_net, run_class_copy;

@@ -6,6 +6,7 @@
  * measured figure last. Pure: reads the record (and the USB tree, to tell
  * which device a block device's finding is about), writes the record.
  */
+#include "core/run/class.h"
 #include "core/run/run.h"
 #include "core/usb/speed.h"
 #include "core/usb/topology.h"
@@ -80,14 +81,18 @@ static bool best_of(const struct run_record *r, const char *key, const char *tes
 	return true;
 }
 
-/* reads first: the direction a link's ceiling is usually quoted for */
+/* each class's headline figure, in the table's order (class.h) */
 static bool figure_of(const struct run_record *r, const char *key, struct figure *ret)
 {
-	return best_of(r, key, "disk", "seq-read", "mb_s", ret) ||
-	       best_of(r, key, "disk", "seq-write", "mb_s", ret) ||
-	       best_of(r, key, "disk", "", "mb_s", ret) ||
-	       best_of(r, key, "net", "", "mbit_s", ret) ||
-	       best_of(r, key, "copy", "", "mb_s", ret);
+	for (size_t k = 0; k < run_nclasses; k++) {
+		const struct measure_class *c = run_classes[k];
+
+		for (size_t h = 0; h < c->nheadline; h++)
+			if (best_of(r, key, c->name, c->headline[h].prefix, c->headline[h].metric,
+				    ret))
+				return true;
+	}
+	return false;
 }
 
 static const struct finding *finding_of(const struct run_record *r, const char *id,

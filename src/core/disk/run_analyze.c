@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Where the bottleneck is, from the figures: the vendor guides' method.
- * Each finding names the figures it rests on and what to change.
+ * Where a disk's bottleneck is, from its figures: the vendor guides'
+ * method. Each finding names the figures it rests on and what to change.
  */
-#include "core/run/run.h"
+#include "core/run/run_priv.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
 
@@ -19,7 +19,7 @@
 #define CACHED_PCT 10.0		/* of the region already cached before a read */
 
 /* the fastest sequential pass in one direction */
-static const struct disk_row *best_seq(const struct disk_report *d, const char *op)
+const struct disk_row *run_disk_best_seq(const struct disk_report *d, const char *op)
 {
 	const struct disk_row *best = NULL;
 	size_t i;
@@ -180,60 +180,17 @@ static void page_cache(struct run_result *res, const char *key, const struct dis
 	strbuf_release(&ev);
 }
 
-/* --copy: which side limits the copy, or the copy loop itself */
-static void copy_limit(struct run_result *res)
+void run_disk_analyze(struct run_result *res)
 {
-	const struct disk_row *rd = best_seq(&res->disks[0], "read");
-	const struct disk_row *wr = best_seq(&res->disks[1], "write");
-	const struct run_copy_row *best = NULL;
-	struct strbuf ev = STRBUF_INIT, msg = STRBUF_INIT, fix = STRBUF_INIT;
-	const char *side;
-	double limit;
-	char sz[24];
-	size_t i;
+	for (size_t i = 0; i < res->nplan; i++) {
+		const struct disk_report *d = run_disk_report(&res->plan[i]);
+		const struct run_device *dev;
+		const struct disk_row *rd, *wr;
 
-	for (i = 0; i < res->ncopy; i++)
-		if (!best || res->copy[i].mb_s > best->mb_s)
-			best = &res->copy[i];
-	if (!best || !rd || !wr)
-		return;
-	limit = rd->mb_s < wr->mb_s ? rd->mb_s : wr->mb_s;
-	side = rd->mb_s < wr->mb_s ? "reading the source" : "writing the destination";
-	format_size(best->chunk, sz, sizeof(sz));
-	strbuf_addf(&ev, "copy %s %.1f MB/s; source %s %s %.1f MB/s; destination %s %s %.1f MB/s",
-		    sz, best->mb_s, res->plan[0].path, rd->name, rd->mb_s, res->plan[1].path,
-		    wr->name, wr->mb_s);
-	if (best->mb_s >= 0.7 * limit) {
-		strbuf_addf(&msg, "the copy is limited by %s: %.1f MB/s of the %.1f MB/s that side "
-				  "allows",
-			    side, best->mb_s, limit);
-		strbuf_addf(&fix, "a faster %s is what speeds the copy up; use %s chunks or more",
-			    rd->mb_s < wr->mb_s ? "source" : "destination", sz);
-	} else {
-		strbuf_addf(&msg, "the copy (%.1f MB/s) is slower than either side allows (%.1f "
-				  "MB/s): the copy loop itself costs",
-			    best->mb_s, limit);
-		strbuf_addf(&fix, "reading and writing one after the other leaves each device idle "
-				  "half the time: larger chunks (%s did best), or a copy that "
-				  "overlaps them (two threads, or O_DIRECT with a queue)",
-			    sz);
-	}
-	finding_add(&res->rec.findings, FINDING_INFO, "run.copy_limit", "copy", msg.buf, ev.buf,
-		    fix.buf);
-	strbuf_release(&ev);
-	strbuf_release(&msg);
-	strbuf_release(&fix);
-}
-
-void run_analyze(struct run_result *res)
-{
-	size_t i;
-
-	for (i = 0; i < res->ndisks && i < res->rec.ndevices; i++) {
-		const struct disk_report *d = &res->disks[i];
-		const struct run_device *dev = &res->rec.devices[i];
-		const struct disk_row *rd = best_seq(d, "read"), *wr = best_seq(d, "write");
-
+		if (!d || !(dev = run_device_find(res, res->plan[i].device_key)))
+			continue;
+		rd = run_disk_best_seq(d, "read");
+		wr = run_disk_best_seq(d, "write");
 		efficiency(res, dev, d, rd);
 		small_blocks(res, dev->key, d, "read", rd);
 		small_blocks(res, dev->key, d, "write", wr);
@@ -241,8 +198,4 @@ void run_analyze(struct run_result *res)
 		cpu_bound(res, dev->key, d);
 		page_cache(res, dev->key, d);
 	}
-	if (res->ncopy && res->ndisks == 2)
-		copy_limit(res);
-	run_verdicts(&res->rec);
-	run_findings_order(&res->rec, res->topo);
 }

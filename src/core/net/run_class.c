@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Networks as a class of `usbperf run` (core/run/class.h): a USB network
+ * interface against --peer, net:HOST, or the host's loopback when nothing
+ * is on USB. TCP each way against a usbperf or iperf3 server, each rate
+ * next to the goodput the USB link allows after its framing.
+ */
+#include "core/net/net.h"
+#include "core/run/run_priv.h"
+#include "core/usb/topology.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NET_QUICK_S 5
+#define NET_FULL_S 10
+/* not iperf3's 5201: a server the user runs there stays undisturbed */
+#define RUN_LOOPBACK_PORT 5299u
+
+/* a network plan item: the server, and the way to it */
+struct net_item {
+	char *host;	/* the usbperf/iperf3 server */
+	char *iface;	/* through this interface (SO_BINDTODEVICE), NULL: the route's */
+	unsigned port;	/* 0: iperf3's 5201 */
+	bool loopback;	/* a usbperf server this process starts on 127.0.0.1:port */
+};
+
+static const struct class_metric net_metrics[] = {
+    {"mbit_s", "Mbit/s", "rate", true},
+    {"retransmits", "segments", "retransmits", false},
+    {"self_cpu_pct", "%", "cpu", false},
+};
+
+static struct net_item *item_of(const struct run_plan_item *it)
+{
+	return it->cls == &run_class_net ? it->state : NULL;
+}
+
+static struct net_item *item_new(struct run_plan_item *it, const char *host, const char *iface,
+				 unsigned port)
+{
+	struct net_item *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		abort();
+	n->host = xstrdup(host);
+	n->iface = xstrdup(iface);
+	n->port = port;
+	it->state = n;
+	return n;
+}
+
+/* the receiver's count of one direction: what arrived is what counts */
+static const struct net_sum_row *received(const struct net_report *rep)
+{
+	size_t i;
+
+	for (i = 0; i < rep->nrows; i++)
+		if (!strcmp(rep->rows[i].stream, "sum") && !strcmp(rep->rows[i].role, "receiver"))
+			return &rep->rows[i];
+	return NULL;
+}
+
+static void add_net_device(struct run_result *r, struct run_plan_item *it,
+			   const struct net_report *rep)
+{
+	struct run_device *d;
+
+	if (run_device_find(r, it->device_key))
+		return;
+	d = run_record_add_device(&r->rec);
+	d->key = xstrdup(it->device_key);
+	d->kind = xstrdup(rep->on_usb ? "usb-net" : "host-net");
+	d->target = xstrdup(it->path);
+	if (rep->on_usb)
+		run_device_attach(d, &rep->usb);
+}
+
+static void add_net_row(struct run_result *r, const struct run_plan_item *it, const char *pass,
+			const struct net_report *rep, const struct net_sum_row *s)
+{
+	struct run_row *row;
+	struct run_metric *m;
+
+	m = run_class_add_metric(&r->rec, &run_class_net, it->device_key, pass, "mbit_s");
+	m->value = s->mbit_s;
+	m->repeats = 1;
+	if (s->ceiling_mbit_s > 0)
+		m->ceiling = s->ceiling_mbit_s;
+	if (s->retransmits >= 0) {
+		m = run_class_add_metric(&r->rec, &run_class_net, it->device_key, pass,
+					 "retransmits");
+		m->value = (double)s->retransmits;
+		m->repeats = 1;
+	}
+	/* the CPU this end used, as a disk pass records it: show and report need it too */
+	if (!isnan(rep->cpu_total)) {
+		m = run_class_add_metric(&r->rec, &run_class_net, it->device_key, pass,
+					 "self_cpu_pct");
+		m->value = rep->cpu_total;
+		m->repeats = 1;
+	}
+	row = run_add_row(r);
+	row->device = it->device_key;
+	row->target = it->path;
+	row->pass = m->name;
+	row->op = "net";
+	row->bs = rep->len;
+	row->qd = rep->streams;
+	row->mb_s = s->mb_s;
+	row->mib_s = s->mb_s * 1e6 / 1048576.0;
+	row->mb_s_sd = row->iops = row->lat_p99_us = NAN;
+	row->self_cpu_pct = rep->cpu_total;
+	/* the goodput ceiling after framing, in MB/s like every other row */
+	row->ceiling_mb_s = s->ceiling_mbit_s / 8;
+	row->efficiency_pct = s->efficiency_pct;
+}
+
+static void efficiency_finding(struct run_result *r, const struct run_plan_item *it,
+			       const char *pass, const struct net_sum_row *s)
+{
+	struct strbuf ev = STRBUF_INIT;
+
+	if (isnan(s->efficiency_pct))
+		return;
+	strbuf_addf(&ev, "%s: %.1f Mbit/s received = %.0f%% of the %.1f Mbit/s the link allows "
+			 "after USB framing",
+		    pass, s->mbit_s, s->efficiency_pct, s->ceiling_mbit_s);
+	if (s->efficiency_pct >= 75)
+		finding_add(&r->rec.findings, FINDING_INFO, "run.net_bus_bound", it->device_key,
+			    "network throughput is at the USB link's limit", ev.buf,
+			    "only a faster USB link (SuperSpeed, a port and cable for it) raises it");
+	else if (s->efficiency_pct < 40)
+		finding_add(&r->rec.findings, FINDING_WARN, "run.net_below_link", it->device_key,
+			    "network throughput far below what the USB link carries: the "
+			    "adapter, the driver's aggregation, the peer or the CPU limits it",
+			    ev.buf,
+			    "check the peer (a wired host that does line rate), the CPU "
+			    "('cpu' column), and for NCM/RNDIS gadgets the function's qmult");
+	strbuf_release(&ev);
+}
+
+/* TCP send, then receive (-R), against the peer */
+static int net_target(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
+		      char **ret_why)
+{
+	const struct net_item *n = item_of(it);
+	static const struct {
+		const char *pass;
+		bool reverse;
+	} dirs[] = {{"tcp send", false}, {"tcp receive", true}};
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < 2 && !(o->stop && *o->stop); i++) {
+		struct net_client_config c = {
+			.host = n->host,
+			.port = n->port ? n->port : NET_DEFAULT_PORT,
+			.bind_dev = n->iface,
+			.timeout_s = 10,
+			.stop = o->stop,
+		};
+		struct net_report rep = {0};
+		const struct net_sum_row *s;
+
+		net_params_defaults(&c.p, NET_TCP);
+		c.p.time_s = o->full ? NET_FULL_S : NET_QUICK_S;
+		c.p.omit_s = 1;
+		c.p.reverse = dirs[i].reverse;
+		rc = net_client_run(&c, &rep);
+		if (rc < 0) {
+			struct strbuf w = STRBUF_INIT;
+
+			strbuf_addf(&w, "%s: %s", it->path,
+				    rep.error_msg ? rep.error_msg : strerror(-rc));
+			*ret_why = strbuf_detach(&w);
+			net_report_release(&rep);
+			return rc;
+		}
+		if (rep.on_usb && !it->device_key_from_usb) {
+			free(it->device_key);
+			it->device_key = xstrdup(rep.usb.device);
+			it->device_key_from_usb = true;
+		}
+		add_net_device(r, it, &rep);
+		s = received(&rep);
+		if (s) {
+			add_net_row(r, it, dirs[i].pass, &rep, s);
+			efficiency_finding(r, it, dirs[i].pass, s);
+		}
+		for (size_t j = 0; j < rep.nwarnings; j++)
+			run_note(r, "%s: %s", it->path, rep.warnings[j]);
+		net_report_release(&rep);
+	}
+	return rc;
+}
+
+/*
+ * No USB here: the host's loopback, against a usbperf server in a child
+ * process, so the first run on any machine measures the network path too.
+ */
+static void ready(void *ctx, const char *msg)
+{
+	int fd = *(int *)ctx;
+
+	if (fd >= 0 && strstr(msg, "listening")) {
+		(void)!write(fd, "", 1);
+		close(fd);
+		*(int *)ctx = -1;
+	}
+}
+
+static int net_loopback(const struct run_options *o, struct run_result *r,
+			struct run_plan_item *it, char **ret_why)
+{
+	const struct net_item *n = item_of(it);
+	int pfd[2], status, rc;
+	pid_t pid;
+	char c;
+
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -errno;
+	}
+	if (pid == 0) {
+		static volatile int child_stop;
+		struct net_server_config sc = {
+			.port = n->port,
+			.bind_addr = "127.0.0.1",
+			.timeout_s = 10,
+			.stop = &child_stop,
+			.on_event = ready,
+			.ctx = &pfd[1],
+		};
+		char *why = NULL;
+
+		close(pfd[0]);
+		/* a parent killed with -9 must not leave a server behind */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() == 1)
+			_exit(0);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		net_server_run(&sc, &why);
+		_exit(0); /* the parent's buffers and cleanups are not the child's */
+	}
+	close(pfd[1]);
+	/* listening, or gone (EOF): then the client reports the refusal */
+	while (read(pfd[0], &c, 1) < 0 && errno == EINTR)
+		;
+	close(pfd[0]);
+	rc = net_target(o, r, it, ret_why);
+	kill(pid, SIGTERM);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return rc;
+}
+
+/* every USB network interface, against --peer; without one, say how to include it */
+static void net_discover(const struct run_options *o, struct run_result *r)
+{
+	const struct usb_topology *t = r->topo;
+	struct strbuf why = STRBUF_INIT, path = STRBUF_INIT;
+
+	for (size_t i = 0; i < t->nnode; i++) {
+		const struct usb_node *u = &t->node[i];
+		struct run_plan_item *it;
+
+		if (strcmp(u->kind, "net"))
+			continue;
+		if (!o->peer) {
+			run_note(r,
+				 "%s (USB %s) is a network interface: 'usbperf run --peer HOST' "
+				 "measures it against a usbperf or iperf3 server (usbperf net "
+				 "server, iperf3 -s) reached through it",
+				 u->name, u->device);
+			run_unmeasured_add(r, u->device, "usb-net", u->name,
+					   "a network interface: measured only with --peer HOST (a "
+					   "usbperf net server or iperf3 -s reached through it)");
+			continue;
+		}
+		strbuf_reset(&path);
+		strbuf_reset(&why);
+		strbuf_addf(&path, "net:%s via %s", o->peer, u->name);
+		strbuf_addf(&why,
+			    "%s is a USB network interface: TCP each way to --peer %s through it",
+			    u->name, o->peer);
+		it = run_plan_add(r, &run_class_net, path.buf, u->device, "usb-net", false, why.buf);
+		it->on_usb = true;
+		it->device_key_from_usb = true;
+		item_new(it, o->peer, u->name, 0);
+	}
+	strbuf_release(&path);
+	strbuf_release(&why);
+}
+
+/* nothing on USB: the host's loopback, against a usbperf server run for it */
+static void net_discover_host(const struct run_options *o, struct run_result *r)
+{
+	struct run_plan_item *it;
+
+	(void)o;
+	it = run_plan_add(r, &run_class_net, "net:127.0.0.1 (loopback)", "loopback", "host-net",
+			  false,
+			  "no USB network interface here: the host's loopback, against a usbperf "
+			  "server run for it");
+	item_new(it, "127.0.0.1", NULL, RUN_LOOPBACK_PORT)->loopback = true;
+}
+
+static bool net_claims(const char *target, const struct stat *st)
+{
+	(void)st;
+	return !strncmp(target, "net:", 4);
+}
+
+static int net_check_target(const struct run_options *o, const char *target, char **ret_why)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	(void)o;
+	if (target[4])
+		return 0;
+	strbuf_addf(&why, "target '%s': expected net:HOST (a usbperf or iperf3 server)", target);
+	*ret_why = strbuf_detach(&why);
+	return -EINVAL;
+}
+
+static void net_plan_target(const struct run_options *o, struct run_result *r,
+			    struct run_plan_item *it)
+{
+	(void)o;
+	(void)r;
+	free(it->device_key);
+	it->device_key = xstrdup(it->path);
+	it->kind = "net";
+	free(it->why);
+	it->why = xstrdup("named on the command line: TCP each way");
+	item_new(it, it->path + 4, NULL, 0);
+}
+
+static int net_measure(const struct run_options *o, struct run_result *r,
+		       struct run_plan_item *it, char **ret_why)
+{
+	return item_of(it)->loopback ? net_loopback(o, r, it, ret_why)
+				     : net_target(o, r, it, ret_why);
+}
+
+static void net_estimate(const struct run_options *o, const struct run_plan_item *it,
+			 struct disk_estimate *disk, struct class_estimate *ret)
+{
+	(void)it;
+	(void)disk;
+	/* TCP each way; the omitted first second (slow start) runs on top of the measured time */
+	*ret = (struct class_estimate){"network", 2, (o->full ? NET_FULL_S : NET_QUICK_S) + 1};
+}
+
+static void net_release(struct run_plan_item *it)
+{
+	struct net_item *n = item_of(it);
+
+	if (!n)
+		return;
+	free(n->host);
+	free(n->iface);
+	free(n);
+	it->state = NULL;
+}
+
+/* the analysis is efficiency_finding's, made as each pass is measured */
+static const struct class_headline net_headline[] = {{"", "mbit_s"}};
+
+const struct measure_class run_class_net = {
+    .name = "net",
+    .what = "network interfaces",
+    .discover = net_discover,
+    .discover_host = net_discover_host,
+    .claims = net_claims,
+    .check_target = net_check_target,
+    .plan_target = net_plan_target,
+    .estimate = net_estimate,
+    .measure = net_measure,
+    .release = net_release,
+    .metrics = net_metrics,
+    .nmetrics = sizeof(net_metrics) / sizeof(net_metrics[0]),
+    .headline = net_headline,
+    .nheadline = sizeof(net_headline) / sizeof(net_headline[0]),
+};

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/*
+ * What `usbperf run` measures, one class at a time: storage, networks,
+ * cameras... Each class is an ops table in its own room (src/core/disk/,
+ * src/core/net/, ...); run walks the table in run_classes[] and has no
+ * branch per class. A class finds its devices, checks and opens them before
+ * anything is measured, measures each into the record's generic metric
+ * rows (record.h) and its own result table, and adds its bottleneck rules.
+ * report, compare and check read the metric rows; the class's metric
+ * vocabulary (below) names them.
+ *
+ * Adding a class: its room with a `const struct measure_class`, one line
+ * in classes.c, its command, its tests.
+ */
+#include "core/disk/disk.h"
+#include "render/field.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+struct run_options;
+struct run_result;
+struct run_plan_item;
+struct run_record;
+struct run_metric;
+
+/* one metric a class records: what report, compare and check call it */
+struct class_metric {
+	const char *key;   /* "mb_s", "fps" */
+	const char *unit;  /* "MB/s", "frames/s" */
+	const char *label; /* the column: "rate", "fps" */
+	bool higher_is_better;
+};
+
+/* the figure a device's verdict rests on: the best pass whose name starts with prefix */
+struct class_headline {
+	const char *prefix; /* "seq-read", "" any */
+	const char *metric; /* "mb_s" */
+};
+
+/* what a class adds to run's estimate: passes of about pass_s each */
+struct class_estimate {
+	const char *what; /* "network", "video" */
+	unsigned passes;
+	double pass_s;
+};
+
+struct measure_class {
+	const char *name; /* the record's test: "disk", "net", "video" */
+	const char *what; /* what it measures, for "run measures ...": "USB disks"; NULL: say nothing */
+	/* no target named: plan what this class measures here (may be NULL) */
+	void (*discover)(const struct run_options *o, struct run_result *r);
+	/* nothing on USB to measure: what characterises the host (may be NULL) */
+	void (*discover_host)(const struct run_options *o, struct run_result *r);
+	/*
+	 * A target named on the command line: whether it is this class's (st
+	 * NULL: no such path), and then a one-line why if it cannot be one.
+	 */
+	bool (*claims)(const char *target, const struct stat *st);
+	bool claims_rest; /* takes an existing path no other class claims (disk) */
+	int (*check_target)(const struct run_options *o, const char *target, char **ret_why);
+	/* plan a named target (may leave the defaults plan_explicit set) */
+	void (*plan_target)(const struct run_options *o, struct run_result *r,
+			    struct run_plan_item *it);
+	/*
+	 * Check and open the item before anything of the run is measured: the
+	 * safety rules. -errno with *ret_why: not measured. May be NULL.
+	 */
+	int (*prepare)(const struct run_options *o, struct run_result *r,
+		       struct run_plan_item *it, char **ret_why);
+	/* what measuring the item adds to the estimate (may be NULL) */
+	void (*estimate)(const struct run_options *o, const struct run_plan_item *it,
+			 struct disk_estimate *disk, struct class_estimate *ret);
+	/* passes -> the record's devices, metrics, notes and the class's rows */
+	int (*measure)(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
+		       char **ret_why);
+	/* after every item of the class was measured: close what prepare opened */
+	void (*finish)(struct run_result *r);
+	/* the item's state, closed and freed (NULL-safe, after finish or instead of it) */
+	void (*release)(struct run_plan_item *it);
+	/* the class's bottleneck rules over what it measured (may be NULL) */
+	void (*analyze)(struct run_result *r);
+	const struct class_metric *metrics;
+	size_t nmetrics;
+	/* the verdict's figure, tried in order; none: no generic verdict */
+	const struct class_headline *headline;
+	size_t nheadline;
+	/* the class's own results table in run's output, and its rows (may be NULL) */
+	const struct record_desc *row_desc;
+	const char *row_title; /* "video (MB/s = 10^6 B/s)" */
+	const char *row_key;   /* the JSON array: "video" */
+	size_t row_size;       /* sizeof one row */
+};
+
+extern const struct measure_class *const run_classes[];
+extern const size_t run_nclasses;
+
+/* the class named name ("disk"), NULL if none */
+const struct measure_class *run_class_find(const char *name);
+/* a class's metric by key, NULL if it records none so named */
+const struct class_metric *run_class_metric(const struct measure_class *c, const char *key);
+/* a metric by key in any class (report and check label by key alone) */
+const struct class_metric *run_class_metric_any(const char *key);
+
+/*
+ * A metric row of the item's device, named by the class's vocabulary: its
+ * unit and direction come from the class's table (a key not in it is a bug:
+ * abort). The value, spread and ceiling are the caller's to fill.
+ */
+struct run_metric *run_class_add_metric(struct run_record *rec, const struct measure_class *c,
+					const char *device_key, const char *pass, const char *key);

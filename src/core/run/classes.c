@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+/* The table of what `usbperf run` measures (class.h), in the order it measures them. */
+#include "core/run/class.h"
+#include "core/run/record.h"
+#include "core/run/run_priv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Disks first: their test files are written, measured and removed before
+ * the network passes; --copy last, as it reads both disks' figures.
+ */
+const struct measure_class *const run_classes[] = {
+    &run_class_disk,
+    &run_class_net,
+    &run_class_copy,
+};
+const size_t run_nclasses = sizeof(run_classes) / sizeof(run_classes[0]);
+
+_Static_assert(sizeof(run_classes) / sizeof(run_classes[0]) <= RUN_MAX_CLASSES,
+	       "run_result.class_rows has room for RUN_MAX_CLASSES");
+
+const struct measure_class *run_class_find(const char *name)
+{
+	for (size_t i = 0; name && i < run_nclasses; i++)
+		if (!strcmp(run_classes[i]->name, name))
+			return run_classes[i];
+	return NULL;
+}
+
+const struct class_metric *run_class_metric(const struct measure_class *c, const char *key)
+{
+	for (size_t i = 0; c && key && i < c->nmetrics; i++)
+		if (!strcmp(c->metrics[i].key, key))
+			return &c->metrics[i];
+	return NULL;
+}
+
+const struct class_metric *run_class_metric_any(const char *key)
+{
+	for (size_t i = 0; i < run_nclasses; i++) {
+		const struct class_metric *m = run_class_metric(run_classes[i], key);
+
+		if (m)
+			return m;
+	}
+	return NULL;
+}
+
+struct run_metric *run_class_add_metric(struct run_record *rec, const struct measure_class *c,
+					const char *device_key, const char *pass, const char *key)
+{
+	const struct class_metric *m = run_class_metric(c, key);
+
+	if (!m)
+		abort(); /* a metric the class does not declare: its table is the one truth */
+	return run_record_add_metric(rec, device_key, c->name, pass, m->key, m->unit,
+				     m->higher_is_better);
+}
