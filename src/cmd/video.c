@@ -411,8 +411,10 @@ static int run_device(const struct global_opts *g, struct video_opts *o,
 			return r;
 	}
 	if (info->modes_dropped)
-		video_report_note(rep, "'%s' offers %zu more modes than the %d measured",
-				  info->path, info->modes_dropped, VIDEO_MAX_MODES);
+		video_report_note(
+		    rep,
+		    "'%s' offers %zu more modes than the %d usbperf keeps: those were not measured",
+		    info->path, info->modes_dropped, VIDEO_MAX_MODES);
 	return 0;
 }
 

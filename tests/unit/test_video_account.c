@@ -85,6 +85,8 @@ static void test_sequence_gap(void **state)
 	assert_near(st.drop_pct, 3.0, 1e-9); /* 3 of 97 + 3 */
 	/* 96 frames after the first over 99 periods */
 	assert_near(st.fps, 96.0 / (99 * 33333333e-9), 1e-6);
+	/* the device's clock still ran at 30 fps: the frames were lost after it */
+	assert_near(st.fps_sequence, 30.0, 1e-5);
 	assert_near(st.ival_max_us, 4 * 33333.333, 1e-3);
 	/* 96 intervals: the 99th percentile (nearest rank 96) is the gap, the median is not */
 	assert_near(st.ival_p99_us, 4 * 33333.333, 1e-3);
@@ -222,6 +224,7 @@ static void test_sequence_wrap(void **state)
 	video_acct_finish(&a, 30.0, &st);
 	assert_int_equal(st.lost, 0);
 	assert_int_equal(st.seq_resets, 1);
+	assert_nan(st.fps_sequence);
 	video_acct_release(&a);
 }
 

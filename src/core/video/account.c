@@ -134,12 +134,14 @@ void video_acct_finish(const struct video_acct *a, double nominal_fps, struct vi
 			  ? 100.0 * (double)st.dropped / (double)(st.frames + st.dropped)
 			  : NAN;
 	st.span_s = a->buffers > 1 ? (double)(a->last_ts - a->first_ts) / 1e9 : NAN;
-	st.fps = st.fps_wall = st.mb_s = NAN;
+	st.fps = st.fps_wall = st.fps_sequence = st.mb_s = NAN;
 	if (a->buffers > 1 && a->last_ts > a->first_ts) {
 		/* buffers after the first, over the span; only the good ones count */
 		double good = (double)(a->buffers - 1) * (double)st.frames / (double)a->buffers;
 		double wall = (double)(a->last_wall - a->first_wall) / 1e9;
 		st.fps = good / st.span_s;
+		if (!a->seq_resets)
+			st.fps_sequence = (double)(a->buffers - 1 + a->lost) / st.span_s;
 		if (wall > 0)
 			st.fps_wall = good / wall;
 		if (st.frames > 1)

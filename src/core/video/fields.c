@@ -29,6 +29,8 @@ static const struct field row_fields[] = {
     FIELD(R, nominal_fps, "nominal_fps", "nominal", "fps", FT_DBL, 3, T),
     FIELD(R, fps, "fps", "achieved", "fps (driver timestamps)", FT_DBL, 3, T),
     FIELD(R, fps_wall, "fps_wall", "achieved", "fps (wall clock)", FT_DBL, 3, T),
+    FIELD(R, fps_sequence, "fps_sequence", "device produced", "fps (sequence numbers)", FT_DBL, 3,
+	  T),
     FIELD(R, fps_of_nominal_pct, "fps_of_nominal_pct", "of nominal", "%", FT_DBL, 1, T),
     FIELD(R, frames, "frames", "frames", NULL, FT_U64, 0, T),
     FIELD(R, buffers_dq, "buffers_dequeued", "buffers", NULL, FT_U64, 0, 0),
@@ -154,6 +156,7 @@ int video_report_add_pass(struct video_report *r, const struct video_info *info,
 	w->nominal_fps = video_mode_fps(&p->set) > 0 ? video_mode_fps(&p->set) : NAN;
 	w->fps = p->st.fps;
 	w->fps_wall = p->st.fps_wall;
+	w->fps_sequence = p->st.fps_sequence;
 	w->fps_of_nominal_pct = 100.0 * p->st.fps / w->nominal_fps;
 	w->buffers_dq = p->st.buffers;
 	w->frames = p->st.frames;

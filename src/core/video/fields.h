@@ -9,7 +9,7 @@ struct video_row {
 	char *device, *driver, *card, *bus_info;
 	char *mode, *mode_set, *fourcc, *io;
 	uint64_t width, height, fps_num, fps_den, buffers;
-	double nominal_fps, fps, fps_wall, fps_of_nominal_pct;
+	double nominal_fps, fps, fps_wall, fps_sequence, fps_of_nominal_pct;
 	uint64_t buffers_dq, frames, lost, errors, dropped;
 	double drop_pct, span_s, wall_s;
 	double ival_min_us, ival_p50_us, ival_p99_us, ival_max_us, ival_mean_us, jitter_us;

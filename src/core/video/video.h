@@ -94,6 +94,8 @@ struct video_stats {
 	double span_s;	  /* first to last timestamp */
 	double fps;	  /* good frames per second, from the driver's timestamps */
 	double fps_wall;  /* the same from the dequeue times */
+	/* the driver's frame clock: sequence numbers advanced per second (lost frames included) */
+	double fps_sequence;
 	double ival_min_us, ival_p50_us, ival_p99_us, ival_max_us, ival_mean_us;
 	double jitter_us;			 /* standard deviation of the intervals */
 	double bytes_min, bytes_mean, bytes_max; /* bytesused of good frames */
