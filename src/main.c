@@ -36,6 +36,8 @@ const struct command commands[] = {
 	 usage_disk, FMT_ALL, true},
 	{"net", "network throughput, iperf3-compatible client and server; USB link ceilings",
 	 cmd_net, usage_net, FMT_ALL, true},
+	{"video", "camera capture: achieved vs nominal fps, drops, frame jitter, MB/s, CPU",
+	 cmd_video, usage_video, FMT_ALL, true},
 	{"list", "the USB tree: controllers, devices, drivers, disks, netdevs; findings", cmd_list,
 	 usage_list, FMT_ALL, false},
 	{"snapshot", "record the sysfs facts usbperf reads into a file for --sysroot", cmd_snapshot,

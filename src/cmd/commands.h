@@ -14,6 +14,8 @@ int cmd_version(int argc, char **argv, struct global_opts *g);
 void usage_version(void);
 int cmd_list(int argc, char **argv, struct global_opts *g);
 void usage_list(void);
+int cmd_video(int argc, char **argv, struct global_opts *g);
+void usage_video(void);
 int cmd_net(int argc, char **argv, struct global_opts *g);
 void usage_net(void);
 int cmd_snapshot(int argc, char **argv, struct global_opts *g);

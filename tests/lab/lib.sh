@@ -83,6 +83,15 @@ lab_initramfs() {
 	cp "$USBPERF_STATIC" "$root/usr/bin/usbperf"
 	cp "$LAB_SRC/tests/lab/init" "$root/init"
 	cp "$LAB_SRC"/tests/lab/scenarios/*.guest "$root/lab/"
+	# LAB_BINS (set by a scenario): host programs the guest runs (v4l2-ctl), with
+	# the shared libraries and loader ldd names, at the same paths
+	for m in ${LAB_BINS:-}; do
+		m=$(command -v "$m") || { rm -rf "$root"; lab_die "LAB_BINS: '$m' not installed"; }
+		for line in "$m" $(ldd "$m" | grep -o '/[^ ]*'); do
+			mkdir -p "$root$(dirname "$line")"
+			cp -L "$line" "$root$line"
+		done
+	done
 	chmod 755 "$root/init"
 	: >"$root/lab/modules.order"
 	for m in "$@"; do
@@ -110,7 +119,7 @@ lab_initramfs() {
 lab_boot() {
 	local log=$1 scen=$2
 	shift 2
-	timeout "${LAB_TIMEOUT:-180}" qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 768 \
+	timeout "${LAB_TIMEOUT:-180}" qemu-system-x86_64 -accel "${LAB_ACCEL:-tcg,thread=multi}" -cpu max -m 768 \
 		-smp 1 -nographic -no-reboot -monitor none -serial stdio -nodefaults \
 		-kernel "$VMLINUX" -initrd "$LAB_BUILD/initramfs-$scen.cpio.gz" \
 		-append "console=ttyS0 quiet loglevel=3 panic=-1 lab=$scen ${LAB_APPEND:-}" \

@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: MIT
+/* usbperf video [DEVICE]: V4L2 capture, rate, drops, jitter, bandwidth. */
+#include "cmd/commands.h"
+#include "core/video/fields.h"
+#include "core/video/video.h"
+#include "util/parse.h"
+#include "util/signals.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_TIME_S 5.0
+#define DEFAULT_ALL_MODES_TIME_S 1.0
+#define DEFAULT_WARMUP 3
+#define DEFAULT_TIMEOUT_S 2.0
+#define DEFAULT_BUFFERS 4
+
+void usage_video(void)
+{
+	printf("usage: usbperf video [DEVICE] [options]\n"
+	       "\n"
+	       "Capture from a V4L2 node and put the achieved frame rate next to the nominal one:\n"
+	       "rate from the driver's timestamps and from the wall clock, dropped frames (gaps\n"
+	       "in the sequence numbers, buffers flagged as errors), frame-interval p50/p99/max\n"
+	       "and jitter, payload per frame and MB/s, time to the first frame, CPU.\n"
+	       "DEVICE is a capture node (/dev/videoN); without it, every capture node under\n"
+	       "/dev, USB cameras first, each in its default mode.\n"
+	       "\n"
+	       "options:\n"
+	       "  --format FOURCC    pixel format, e.g. YUYV, MJPG (--pixfmt is the same;\n"
+	       "                     --format text|json|csv stays the output format)\n"
+	       "  --size WxH         frame size, e.g. 640x480\n"
+	       "  --fps N            frame rate (default: the mode's highest)\n"
+	       "                     default mode: the largest size of the first format, fastest\n"
+	       "  --all-modes        a short pass per mode offered (--format/--size/--fps narrow\n"
+	       "                     it; 1 s each unless --time or --frames) and a table\n"
+	       "  --list-modes       print the modes offered, capture nothing\n"
+	       "  --io METHOD        mmap (default), userptr or dmabuf (the device's own buffers\n"
+	       "                     exported and imported back)\n"
+	       "  --buffers N        buffers queued, 1-%d (default %d)\n"
+	       "  --time SEC         counted time after the warm-up (default 5; 500ms, 2m)\n"
+	       "  --frames N         count N good frames instead of a time\n"
+	       "  --warmup N         buffers dequeued before counting starts (default %d)\n"
+	       "  --timeout SEC      end the pass when no frame came for SEC (default 2):\n"
+	       "                     partial results, exit 3\n"
+	       "  --save FILE        append the raw frames to FILE (created, never replaced;\n"
+	       "                     removed unless the pass completes)\n"
+	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
+	       "\n"
+	       "Rates: MB/s = 10^6 B/s. A mode misses its rate when the achieved rate is below\n"
+	       "99%% of the nominal one or frames were dropped. Exit: 0 ok, 2 bad input or\n"
+	       "refused (nothing written), 3 runtime error or timeout (partial results).\n",
+	       VIDEO_MAX_BUFFERS, DEFAULT_BUFFERS, DEFAULT_WARMUP);
+}
+
+struct video_opts {
+	uint32_t fourcc;
+	uint32_t width, height;
+	double fps;
+	bool all_modes, list_modes, time_set;
+	struct video_config cfg;
+};
+
+enum {
+	O_PIXFMT = 256,
+	O_SIZE,
+	O_FPS,
+	O_ALL,
+	O_LIST,
+	O_IO,
+	O_BUFFERS,
+	O_TIME,
+	O_FRAMES,
+	O_WARMUP,
+	O_TIMEOUT,
+	O_SAVE
+};
+
+static int parse_wxh(const char *s, uint32_t *w, uint32_t *h)
+{
+	const char *x = strchr(s, 'x');
+	uint64_t a, b;
+	char *left;
+	int r;
+
+	if (!x)
+		return -EINVAL;
+	left = strndup(s, (size_t)(x - s));
+	if (!left)
+		return -ENOMEM;
+	r = parse_u64(left, 1, 65535, &a);
+	free(left);
+	if (r < 0 || parse_u64(x + 1, 1, 65535, &b) < 0)
+		return -EINVAL;
+	*w = (uint32_t)a;
+	*h = (uint32_t)b;
+	return 0;
+}
+
+static int video_opt(int c, const char *arg, void *ctx)
+{
+	struct video_opts *o = ctx;
+	uint64_t v;
+
+	switch (c) {
+	case O_PIXFMT:
+		if (video_fourcc_parse(arg, &o->fourcc) < 0) {
+			log_error("invalid --format '%s': expected a pixel format (FOURCC, e.g. "
+				  "YUYV or MJPG) or text, json, csv",
+				  arg);
+			return -EINVAL;
+		}
+		return 0;
+	case O_SIZE:
+		if (parse_wxh(arg, &o->width, &o->height) < 0) {
+			log_error("invalid --size '%s': expected WIDTHxHEIGHT, e.g. 640x480", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case O_FPS:
+		if (parse_double(arg, 0.001, 100000, &o->fps) < 0) {
+			log_error("invalid --fps '%s': expected a rate, e.g. 30 or 29.97", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case O_ALL:
+		o->all_modes = true;
+		return 0;
+	case O_LIST:
+		o->list_modes = true;
+		return 0;
+	case O_IO:
+		if (video_io_parse(arg, &o->cfg.io) < 0) {
+			log_error("invalid --io '%s': expected mmap, userptr or dmabuf", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case O_BUFFERS:
+		if (parse_u64(arg, 1, VIDEO_MAX_BUFFERS, &v) < 0) {
+			log_error("invalid --buffers '%s': expected 1..%d", arg, VIDEO_MAX_BUFFERS);
+			return -EINVAL;
+		}
+		o->cfg.buffers = (unsigned)v;
+		return 0;
+	case O_TIME:
+		if (parse_duration(arg, 0.01, 86400, &o->cfg.time_s) < 0) {
+			log_error(
+			    "invalid --time '%s': expected seconds (0.01..86400), e.g. 5, 500ms",
+			    arg);
+			return -EINVAL;
+		}
+		o->time_set = true;
+		return 0;
+	case O_FRAMES:
+		if (parse_u64(arg, 1, 100000000, &o->cfg.frames) < 0) {
+			log_error("invalid --frames '%s': expected 1..100000000", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case O_WARMUP:
+		if (parse_u64(arg, 0, 100000, &v) < 0) {
+			log_error("invalid --warmup '%s': expected 0..100000 frames", arg);
+			return -EINVAL;
+		}
+		o->cfg.warmup = (unsigned)v;
+		return 0;
+	case O_TIMEOUT:
+		if (parse_duration(arg, 0.05, 3600, &o->cfg.timeout_s) < 0) {
+			log_error("invalid --timeout '%s': expected seconds (0.05..3600)", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case O_SAVE:
+		o->cfg.save = arg;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/*
+ * --format is the output format everywhere: here a value that is not one
+ * (text, json, csv) is the pixel format the brief's users will type.
+ */
+static void split_format(int argc, char **argv)
+{
+	enum output_format f;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *v = NULL;
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--format") && i + 1 < argc)
+			v = argv[i + 1];
+		else if (!strncmp(argv[i], "--format=", 9))
+			v = argv[i] + 9;
+		if (v && format_parse(v, &f) < 0) {
+			/* a pixel format: handed to --pixfmt */
+			if (v == argv[i + 1]) {
+				argv[i] = "--pixfmt";
+			} else {
+				static char buf[64];
+				snprintf(buf, sizeof(buf), "--pixfmt=%s", v);
+				argv[i] = buf;
+			}
+		}
+	}
+}
+
+static bool mode_matches(const struct video_opts *o, const struct video_mode *m)
+{
+	if (o->fourcc && m->fourcc != o->fourcc)
+		return false;
+	if (o->width && (m->width != o->width || m->height != o->height))
+		return false;
+	if (o->fps > 0 && fabs(video_mode_fps(m) - o->fps) > 0.005 * o->fps)
+		return false;
+	return true;
+}
+
+/* a stepwise range (min and max rate of one format and size) that holds o->fps */
+static bool stepwise_fps(const struct video_info *v, const struct video_opts *o,
+			 const struct video_mode *m)
+{
+	double lo = INFINITY, hi = 0;
+	size_t i;
+
+	for (i = 0; i < v->nmodes; i++) {
+		const struct video_mode *x = &v->modes[i];
+		if (!x->stepwise || x->fourcc != m->fourcc || x->width != m->width ||
+		    x->height != m->height)
+			continue;
+		lo = fmin(lo, video_mode_fps(x));
+		hi = fmax(hi, video_mode_fps(x));
+	}
+	return o->fps >= lo * 0.995 && o->fps <= hi * 1.005;
+}
+
+/* "YUYV 320x180 @30, YUYV 640x360 @30, ... (120 more)" */
+static void offered(const struct video_info *v, const struct video_opts *o, struct strbuf *sb)
+{
+	size_t i, shown = 0, n = 0;
+	char buf[64];
+
+	for (i = 0; i < v->nmodes; i++) {
+		const struct video_mode *m = &v->modes[i];
+		/* what the device has for the parts the user did give right */
+		if (o->fourcc && m->fourcc != o->fourcc && i + 1 < v->nmodes)
+			continue;
+		n++;
+		if (shown >= 6)
+			continue;
+		video_mode_str(m, buf, sizeof(buf));
+		strbuf_addf(sb, "%s%s", shown ? ", " : "", buf);
+		shown++;
+	}
+	if (!shown)
+		for (i = 0; i < v->nmodes && i < 6; i++, shown++) {
+			video_mode_str(&v->modes[i], buf, sizeof(buf));
+			strbuf_addf(sb, "%s%s", shown ? ", " : "", buf);
+		}
+	if (n > shown)
+		strbuf_addf(sb, " ... (%zu more; see --list-modes)", n - shown);
+}
+
+/* the mode to measure: what was asked, or the default (largest size of the first format, fastest)
+ */
+static int pick_mode(const struct video_info *v, const struct video_opts *o, struct video_mode *ret)
+{
+	const struct video_mode *best = NULL;
+	uint32_t fourcc = o->fourcc;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	if (!v->nmodes) {
+		log_error("'%s' lists no modes (VIDIOC_ENUM_FMT)", v->path);
+		return -EINVAL;
+	}
+	if (!fourcc && !o->width)
+		fourcc = v->modes[0].fourcc;
+	for (i = 0; i < v->nmodes; i++) {
+		const struct video_mode *m = &v->modes[i];
+		struct video_opts any = *o;
+		if (fourcc && m->fourcc != fourcc)
+			continue;
+		any.fourcc = fourcc;
+		any.fps = 0;
+		if (!mode_matches(&any, m))
+			continue;
+		if (o->fps > 0 && !mode_matches(o, m) && !(m->stepwise && stepwise_fps(v, o, m)))
+			continue;
+		if (!best ||
+		    (uint64_t)m->width * m->height > (uint64_t)best->width * best->height ||
+		    ((uint64_t)m->width * m->height == (uint64_t)best->width * best->height &&
+		     video_mode_fps(m) > video_mode_fps(best)))
+			best = m;
+	}
+	if (!best) {
+		char want[80];
+		struct video_mode w = {.fourcc = o->fourcc, .width = o->width, .height = o->height};
+		if (o->fps > 0) {
+			w.fps_num = (uint32_t)lround(o->fps * 1000);
+			w.fps_den = 1000;
+		}
+		video_mode_str(&w, want, sizeof(want));
+		if (!o->fourcc)
+			memmove(want, want + 5, strlen(want + 5) + 1);
+		offered(v, o, &sb);
+		log_error("'%s' does not offer %s: it offers %s", v->path, want, sb.buf);
+		strbuf_release(&sb);
+		return -EINVAL;
+	}
+	*ret = *best;
+	if (o->fps > 0 && best->stepwise && !mode_matches(o, best)) {
+		ret->fps_num = (uint32_t)lround(o->fps * 1000);
+		ret->fps_den = 1000;
+	}
+	return 0;
+}
+
+static int status_of(int r)
+{
+	return r == -EINVAL || r == -EBUSY || r == -ENOTSUP || r == -ENOENT || r == -EACCES ||
+		       r == -ENODEV || r == -ENXIO || r == -ENOTDIR
+		   ? EXIT_USAGE
+		   : EXIT_RUNTIME;
+}
+
+static void log_capture_error(const char *dev, int r, const char *why)
+{
+	char *who;
+
+	if (r != -EBUSY) {
+		log_error("%s", why ? why : strerror(-r));
+		return;
+	}
+	who = video_holder(dev);
+	if (who)
+		log_error("'%s' is busy: held by %s", dev, who);
+	else
+		log_error("'%s' is busy (no process seen holding it: another user's, or the "
+			  "kernel's)",
+			  dev);
+	free(who);
+}
+
+/* one pass; 0, or an exit status (logged) */
+static int measure(const struct global_opts *g, struct video_opts *o, const struct video_info *info,
+		   const struct video_mode *m, struct video_report *rep, bool keep_going)
+{
+	struct video_pass p = {0};
+	char *why = NULL, name[64];
+	size_t i;
+	int r;
+
+	o->cfg.dev = info->path;
+	o->cfg.mode = *m;
+	if (g->progress) {
+		video_mode_str(m, name, sizeof(name));
+		fprintf(stderr, "\r\033[K%s %s ...", info->path, name);
+		fflush(stderr);
+	}
+	r = video_capture(&o->cfg, &p, &why);
+	if (g->progress)
+		fputs("\r\033[K", stderr);
+	if (r < 0) {
+		if (!keep_going) {
+			log_capture_error(info->path, r, why);
+			free(why);
+			return status_of(r);
+		}
+		video_mode_str(m, name, sizeof(name));
+		video_report_note(rep, "%s %s not measured: %s", info->path, name,
+				  why ? why : strerror(-r));
+		free(why);
+		return 0;
+	}
+	r = video_report_add_pass(rep, info, &p);
+	for (i = 0; r == 0 && i < p.nwarnings; i++)
+		r = video_report_note(rep, "%s: %s", info->path, p.warnings[i]);
+	video_pass_release(&p);
+	if (r < 0) {
+		log_error("video: out of memory");
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+static int run_device(const struct global_opts *g, struct video_opts *o,
+		      const struct video_info *info, struct video_report *rep)
+{
+	struct video_mode m;
+	size_t i;
+	int r;
+
+	if (o->list_modes)
+		return video_report_add_modes(rep, info) < 0 ? EXIT_RUNTIME : 0;
+	if (!o->all_modes) {
+		if (pick_mode(info, o, &m) < 0)
+			return EXIT_USAGE;
+		return measure(g, o, info, &m, rep, false);
+	}
+	for (i = 0; i < info->nmodes && !signal_stop; i++) {
+		if (!mode_matches(o, &info->modes[i]))
+			continue;
+		r = measure(g, o, info, &info->modes[i], rep, true);
+		if (r)
+			return r;
+	}
+	if (info->modes_dropped)
+		video_report_note(
+		    rep,
+		    "'%s' offers %zu more modes than the %d usbperf keeps: those were not measured",
+		    info->path, info->modes_dropped, VIDEO_MAX_MODES);
+	return 0;
+}
+
+static int exit_status(const struct video_report *rep)
+{
+	size_t i;
+
+	if (signal_stop)
+		return 128 + signal_stop;
+	for (i = 0; i < rep->nrows; i++)
+		if (rep->rows[i].timeout)
+			return EXIT_RUNTIME;
+	return EXIT_OK;
+}
+
+int cmd_video(int argc, char **argv, struct global_opts *g)
+{
+	static const struct option longopts[] = {
+	    {"pixfmt", required_argument, NULL, O_PIXFMT},
+	    {"size", required_argument, NULL, O_SIZE},
+	    {"fps", required_argument, NULL, O_FPS},
+	    {"all-modes", no_argument, NULL, O_ALL},
+	    {"list-modes", no_argument, NULL, O_LIST},
+	    {"io", required_argument, NULL, O_IO},
+	    {"buffers", required_argument, NULL, O_BUFFERS},
+	    {"time", required_argument, NULL, O_TIME},
+	    {"frames", required_argument, NULL, O_FRAMES},
+	    {"warmup", required_argument, NULL, O_WARMUP},
+	    {"timeout", required_argument, NULL, O_TIMEOUT},
+	    {"save", required_argument, NULL, O_SAVE},
+	    COMMON_LONG_OPTIONS,
+	    {NULL, 0, NULL, 0},
+	};
+	struct video_opts o = {
+	    .cfg = {.io = VIDEO_IO_MMAP,
+		    .buffers = DEFAULT_BUFFERS,
+		    .time_s = DEFAULT_TIME_S,
+		    .warmup = DEFAULT_WARMUP,
+		    .timeout_s = DEFAULT_TIMEOUT_S},
+	};
+	struct video_report rep = {0};
+	struct report view = {.command = "video"};
+	struct video_info *devs = NULL;
+	size_t ndevs = 0, i;
+	char *why = NULL;
+	int r, status = EXIT_USAGE;
+
+	split_format(argc, argv);
+	r = parse_options(argc, argv, g, "video", longopts, usage_video, video_opt, &o);
+	if (r != 0)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	if (optind + 1 < argc) {
+		log_error("video: unexpected argument '%s' (one DEVICE at a time)",
+			  argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	if (o.all_modes && o.list_modes) {
+		log_error("video: --all-modes measures, --list-modes only lists: pick one");
+		return EXIT_USAGE;
+	}
+	if (o.cfg.save && (o.all_modes || optind >= argc)) {
+		log_error("video: --save keeps the frames of one pass: name a DEVICE, without "
+			  "--all-modes");
+		return EXIT_USAGE;
+	}
+	if (o.all_modes && !o.time_set)
+		o.cfg.time_s = DEFAULT_ALL_MODES_TIME_S;
+	if (check_output(g) < 0)
+		return EXIT_USAGE;
+	if (o.cfg.save && (check_writable("--save", o.cfg.save) < 0 ||
+			   (g->output && same_file(g->output, o.cfg.save)))) {
+		if (g->output && same_file(g->output, o.cfg.save))
+			log_error("refusing to write --save '%s': it is the --output file",
+				  o.cfg.save);
+		return EXIT_USAGE;
+	}
+	o.cfg.stop = &signal_stop;
+
+	if (optind < argc) {
+		devs = calloc(1, sizeof(*devs));
+		if (!devs) {
+			log_error("video: out of memory");
+			return EXIT_RUNTIME;
+		}
+		r = video_probe(argv[optind], devs, &why);
+		if (r < 0) {
+			log_error("%s", why ? why : strerror(-r));
+			status = status_of(r);
+			goto out;
+		}
+		ndevs = 1;
+	} else {
+		r = video_discover(&devs, &ndevs);
+		if (r < 0) {
+			log_error("video: cannot list /dev: %s", strerror(-r));
+			status = EXIT_RUNTIME;
+			goto out;
+		}
+		if (!ndevs) {
+			log_error("video: no video capture device under /dev");
+			goto out;
+		}
+	}
+	if (o.cfg.save)
+		signals_set_cleanup(o.cfg.save);
+	for (i = 0; i < ndevs && !signal_stop; i++) {
+		r = run_device(g, &o, &devs[i], &rep);
+		/* with no DEVICE named, a device that refuses is a note, not the end */
+		if (r && ndevs > 1 && r == EXIT_USAGE)
+			continue;
+		if (r) {
+			status = r;
+			goto out_clean;
+		}
+	}
+	if (o.cfg.save)
+		signals_set_cleanup(NULL);
+	video_report_describe(&rep, g->format != FORMAT_TEXT, &view);
+	status = exit_status(&rep);
+	if (emit_report(g, &view) < 0 && status == EXIT_OK)
+		status = EXIT_RUNTIME;
+	if (status == EXIT_RUNTIME)
+		log_error("video: no frame within --timeout %.1f s: the pass ended early, results "
+			  "so far",
+			  o.cfg.timeout_s);
+out_clean:
+	signals_set_cleanup(NULL);
+out:
+	free(why);
+	free(devs);
+	video_report_release(&rep);
+	return status;
+}

@@ -1,0 +1,91 @@
+# Scenario video: vivid, the kernel's virtual video driver, as the camera.
+# Its frame interval is set with S_PARM and it has a control that drops a
+# percentage of buffers (never returned: a gap in the sequence numbers):
+# known truths for `usbperf video`'s rate and drop accounting. The guest
+# also runs v4l2-ctl (v4l-utils, copied in with its libraries) to compare
+# enumerations, to set vivid's controls, and for bench/video-vs-v4l2ctl.
+MODULES="vivid"
+LAB_BINS="v4l2-ctl"
+if ! command -v v4l2-ctl >/dev/null; then
+	lab_log "installing v4l-utils (v4l2-ctl)"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends v4l-utils \
+		>/dev/null || lab_die "apt-get install v4l-utils failed"
+fi
+
+# Guest time from the instruction count (one TCG thread), not the host's clock:
+# a host busy with other work stalls the guest without making vivid's
+# frame thread late, so vivid's timing is the known truth it is meant to be.
+LAB_ACCEL="tcg,thread=single"
+qemu_args() { echo "-icount shift=auto,sleep=off"; }
+
+check() {
+	local o=$1 P='.passes[0]'
+	rc() { cat "$o/$1.rc" 2>/dev/null || echo missing; }
+	rc_is() { # rc_is NAME STATUS DESCRIPTION
+		if [ "$(rc "$1")" = "$2" ]; then ok "$SCEN: $3 (exit $2)"
+		else bad "$SCEN: $3: exit $(rc "$1"), expected $2; stderr: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
+	}
+	says() { # says NAME REGEX DESCRIPTION: the one stderr line matches
+		if [ "$(wc -l <"$o/$1.err" 2>/dev/null)" = 1 ] && grep -Eq "$2" "$o/$1.err"; then ok "$SCEN: $3"
+		else bad "$SCEN: $3: stderr was: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
+	}
+	# the node and its modes
+	rc_is list 0 "--list-modes on vivid's capture node"
+	jq_check "$o/list.json" '.modes | length > 0' "modes enumerated"
+	jq_check "$o/list.json" "(.modes | length) == ([$(grep -c 'Interval:' "$o/formats.txt" 2>/dev/null || echo -1), 256] | min)" "as many modes (format, size, interval) as v4l2-ctl lists, up to the 256 kept"
+	# the same modes in the same order: format, size, rate in mfps
+	awk -F"'" '/\[[0-9]+\]: / { f = $2; sub(/ +$/, "", f) }
+		/Size: Discrete/ { split($0, a, "Discrete "); s = a[2] }
+		/Interval: Discrete/ { match($0, /\(([0-9.]+) fps\)/); r = substr($0, RSTART + 1, RLENGTH - 6); printf "%s %s %d\n", f, s, r * 1000 + 0.5 }' \
+		"$o/formats.txt" | head -256 >"$o/modes-v4l2ctl.txt"
+	jq -r '.modes[] | "\(.fourcc) \(.width)x\(.height) \(.fps * 1000 | round)"' "$o/list.json" >"$o/modes-usbperf.txt"
+	if [ -s "$o/modes-usbperf.txt" ] && cmp -s "$o/modes-usbperf.txt" "$o/modes-v4l2ctl.txt"; then ok "$SCEN: the modes, in order, as v4l2-ctl --list-formats-ext lists them"
+	else bad "$SCEN: modes differ from v4l2-ctl's:"; diff "$o/modes-usbperf.txt" "$o/modes-v4l2ctl.txt" | head -6 | sed 's/^/    /'; fi
+	jq_check "$o/list.json" '.warnings | any(test("offers [0-9]+ more modes than the 256 kept"))' "the modes past 256 are counted and said"
+	# 30 fps and 15 fps set with S_PARM: achieved within 1% over >= 5 s
+	for f in 30 15; do
+		rc_is "fps$f" 0 "capture at $f fps"
+		jq_check "$o/fps$f.json" "$P | .nominal_fps == $f and .span_s >= 5 and (.fps - $f | fabs) <= $f * 0.01" "$f fps set: achieved from timestamps within 1% over >= 5 s"
+		jq_check "$o/fps$f.json" "$P | (.fps_wall - $f | fabs) <= $f * 0.01 and (.fps_sequence - $f | fabs) <= $f * 0.01" "$f fps set: the wall-clock and sequence-number rates within 1%"
+		jq_check "$o/fps$f.json" "$P | .dropped == 0 and .drop_pct == 0 and .misses_rate == false" "$f fps, drop control at 0: no drops"
+		jq_check "$o/fps$f.json" "$P | .frame_bytes_min == 115200 and .frame_bytes_max == 115200 and (.mb_s - 115200 * $f / 1e6 | fabs) <= 115200 * $f / 1e6 * 0.01" "$f fps: YUYV 320x180 frames of 115200 B, MB/s = frame x rate"
+		# vivid's thread wakes on jiffies (HZ 250): single intervals are 4 ms apart, their mean is the period
+		jq_check "$o/fps$f.json" "$P | (.interval_mean_us - 1e6 / $f | fabs) <= 1e6 / $f * 0.01 and .interval_max_us - .interval_min_us <= 4100" "$f fps: mean interval the nominal one, spread within one 4 ms jiffy"
+		jq_check "$o/fps$f.json" "[.interval_histogram[] | .count] as \$h | \$h[2] == (.passes[0].frames - 1) and (\$h | add) == \$h[2]" "$f fps: every interval in the 0.9-1.1x histogram bin"
+	done
+	# vivid's percentage of dropped buffers
+	rc_is drop 0 "capture with $(cat "$o/drop.pct" 2>/dev/null)% of buffers dropped by vivid"
+	jq_check "$o/drop.json" "$P | .lost > 0 and .errors == 0 and (.drop_pct - $(cat "$o/drop.pct" 2>/dev/null || echo -100) | fabs) <= 2" "drop share within 2 points of the percentage set"
+	jq_check "$o/drop.json" "$P | .misses_rate == true" "dropping mode misses its rate"
+	# --all-modes against vivid's enumeration of one format and size
+	rc_is allmodes 0 "--all-modes over YUYV 320x180"
+	jq_check "$o/allmodes.json" "[.passes[] | .nominal_fps] | sort == ([$(tr '\n' ',' <"$o/ivals.txt" 2>/dev/null | sed 's/,$//')] | sort)" "--all-modes rows: the intervals v4l2-ctl --list-frameintervals lists"
+	jq_check "$o/allmodes.json" "all(.passes[]; .frames > 0 and .timeout == false)" "--all-modes: every mode delivered frames"
+	# io methods
+	for io in userptr dmabuf; do
+		if [ "$(rc "io-$io")" = 0 ]; then
+			jq_check "$o/io-$io.json" "$P | .io == \"$io\" and .frames >= 30 and (.fps - 30 | fabs) <= 0.3" "--io $io: 30 fps"
+		else
+			bad "$SCEN: --io $io: exit $(rc "io-$io"): $(head -c 300 "$o/io-$io.err")"
+		fi
+	done
+	# --save: the raw frames
+	rc_is save 0 "--save with --frames 10"
+	if [ "$(cat "$o/save.size" 2>/dev/null)" = $((10 * 115200)) ]; then ok "$SCEN: --save kept 10 frames of 115200 B"
+	else bad "$SCEN: --save file size $(cat "$o/save.size" 2>/dev/null), expected $((10 * 115200))"; fi
+	# bad input: one line, exit 2
+	rc_is notcap 2 "the output node refused"
+	says notcap "is not a video capture device" "the output node: 'not a video capture device'"
+	rc_is nomode 2 "a size vivid does not offer"
+	says nomode "does not offer 123x45: it offers YUYV 320x180" "an absent mode: the line lists what is offered"
+	rc_is busy 2 "a node another process streams from"
+	says busy "is busy: held by pid [0-9]+ \(v4l2-ctl\)" "busy: names the process holding it"
+	rc_is missing 2 "a path that does not exist"
+	# frames stop mid-run: vivid's drop control at 100%
+	rc_is stall 3 "frames stop mid-run: timeout"
+	jq_check "$o/stall.json" "$P | .timeout == true and .frames > 0" "timeout: partial results flagged"
+	if grep -q "no frame within --timeout" "$o/stall.err" 2>/dev/null; then ok "$SCEN: timeout said on stderr"
+	else bad "$SCEN: timeout: stderr was $(head -c 300 "$o/stall.err" 2>/dev/null)"; fi
+	if [ "$(cat "$o/stall.after" 2>/dev/null)" = 0 ]; then ok "$SCEN: after the timeout the stream was stopped and the buffers released (the node streams again)"
+	else bad "$SCEN: after the timeout the node could not stream again (exit $(cat "$o/stall.after" 2>/dev/null))"; fi
+}
