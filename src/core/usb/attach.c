@@ -111,6 +111,19 @@ int usb_attach_for_block(unsigned major, unsigned minor, struct usb_attach *ret)
 	return r;
 }
 
+int usb_attach_for_chardev(unsigned major, unsigned minor, struct usb_attach *ret)
+{
+	struct strbuf p = STRBUF_INIT;
+	int r;
+
+	strbuf_addf(&p, "/sys/dev/char/%u:%u", major, minor);
+	r = sysroot_resolve(p.buf, &p);
+	if (r == 0)
+		r = attach_walk(&p, ret);
+	strbuf_release(&p);
+	return r;
+}
+
 int usb_attach_for_netdev(const char *ifname, struct usb_attach *ret)
 {
 	struct strbuf p = STRBUF_INIT;

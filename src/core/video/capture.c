@@ -334,6 +334,7 @@ struct loop_state {
 	uint64_t t_on, t_first, t_count0, last_frame, deadline;
 	unsigned warm_left;
 	bool counting;
+	bool told_streaming; /* cfg->on_streaming was called */
 };
 
 /* one dequeued buffer: 1 when the pass is complete */
@@ -432,6 +433,11 @@ static int stream(struct cap *c, const struct video_config *cfg, struct video_pa
 		}
 		now = clock_now_ns();
 		s->last_frame = now;
+		if (cfg->on_streaming && !s->told_streaming) {
+			/* what only shows while frames flow: the interface's alternate setting */
+			s->told_streaming = true;
+			cfg->on_streaming(cfg->ctx);
+		}
 		r = on_buffer(c, cfg, s, &b, now, &save_err);
 		if (r > 0)
 			break;

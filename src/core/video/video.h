@@ -134,6 +134,9 @@ struct video_config {
 	double timeout_s;	  /* without a buffer: the pass ends, partial (default 2) */
 	const char *save;	  /* raw frames appended here; created, kept only on success */
 	const volatile int *stop; /* non-zero: stop, partial */
+	/* called once, at the first buffer dequeued, while the stream runs (may be NULL) */
+	void (*on_streaming)(void *ctx);
+	void *ctx;
 };
 
 struct video_pass {
