@@ -11,6 +11,7 @@
 #include "core/usb/uvc_priv.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,8 +53,9 @@ const char *uvc_xfer_name(enum uvc_xfer x)
 
 const char *uvc_format_kind_name(enum uvc_format_kind k)
 {
-	return k == UVC_FMT_UNCOMPRESSED ? "uncompressed" : k == UVC_FMT_MJPEG ? "mjpeg"
-										 : "frame-based";
+	return k == UVC_FMT_UNCOMPRESSED ? "uncompressed"
+	       : k == UVC_FMT_MJPEG	 ? "mjpeg"
+					 : "frame-based";
 }
 
 static bool is_vs(const struct usb_desc_interface *i)
@@ -253,6 +255,8 @@ static void add_alt(struct uvc_info *info, struct uvc_stream *s, const struct us
 	a = &s->alts[s->n_alts++];
 	memset(a, 0, sizeof(*a));
 	a->alt = i->alt;
+	/* figures only for isochronous endpoints (uvc_alt_compute) */
+	a->period_us = a->bytes_per_interval = a->bus_Bps = a->payload_Bps = NAN;
 	e = video_ep(i, s->header_ep);
 	if (!e)
 		return;
@@ -304,7 +308,8 @@ static void decode(struct uvc_info *info, const uint8_t *buf, size_t len,
 	}
 	for (k = 0; k < c->n_intfs; k++) {
 		const struct usb_desc_interface *i = &c->intfs[k];
-		struct uvc_stream *s = is_vs(i) ? (struct uvc_stream *)uvc_stream_by_ifnum(info, i->number) : NULL;
+		struct uvc_stream *s =
+		    is_vs(i) ? (struct uvc_stream *)uvc_stream_by_ifnum(info, i->number) : NULL;
 
 		if (s)
 			add_alt(info, s, i);
@@ -381,8 +386,8 @@ const struct uvc_stream *uvc_stream_by_ifnum(const struct uvc_info *info, unsign
 	return NULL;
 }
 
-const struct uvc_frame *uvc_find_frame(const struct uvc_info *info, const char *fourcc,
-				       unsigned w, unsigned h)
+const struct uvc_frame *uvc_find_frame(const struct uvc_info *info, const char *fourcc, unsigned w,
+				       unsigned h)
 {
 	unsigned k;
 

@@ -27,11 +27,11 @@
 #define UVC_MAX_INTERVALS 16 /* discrete intervals kept per frame */
 
 enum uvc_flag {
-	UVC_F_DESC = 1u << 0,	  /* the USB descriptor walk flagged something (see desc_flags) */
-	UVC_F_SHORT = 1u << 1,	  /* a class-specific descriptor too short for its fields */
-	UVC_F_LIMIT = 1u << 2,	  /* more than a UVC_MAX_* cap: the rest dropped */
-	UVC_F_ORPHAN = 1u << 3,	  /* a frame without a format before it */
-	UVC_F_BAD_EP = 1u << 4,	  /* an endpoint the limits arithmetic refuses (see alt.why) */
+	UVC_F_DESC = 1u << 0,	    /* the USB descriptor walk flagged something (see desc_flags) */
+	UVC_F_SHORT = 1u << 1,	    /* a class-specific descriptor too short for its fields */
+	UVC_F_LIMIT = 1u << 2,	    /* more than a UVC_MAX_* cap: the rest dropped */
+	UVC_F_ORPHAN = 1u << 3,	    /* a frame without a format before it */
+	UVC_F_BAD_EP = 1u << 4,	    /* an endpoint the limits arithmetic refuses (see alt.why) */
 	UVC_F_NUM_FRAMES = 1u << 5, /* bNumFrameDescriptors != frames found */
 };
 
@@ -42,11 +42,11 @@ enum uvc_format_kind {
 };
 
 struct uvc_frame {
-	unsigned format;    /* index into uvc_info.formats */
-	uint8_t index;	    /* bFrameIndex */
+	unsigned format; /* index into uvc_info.formats */
+	uint8_t index;	 /* bFrameIndex */
 	uint16_t width, height;
-	uint32_t max_frame_bytes; /* dwMaxVideoFrameBufferSize (0 for frame-based: none) */
-	uint32_t max_bitrate;	  /* dwMaxBitRate, bit/s */
+	uint32_t max_frame_bytes;  /* dwMaxVideoFrameBufferSize (0 for frame-based: none) */
+	uint32_t max_bitrate;	   /* dwMaxBitRate, bit/s */
 	uint32_t default_interval; /* 100 ns units */
 	bool continuous;	   /* bFrameIntervalType 0: min, max, step in intervals[0..2] */
 	uint8_t n_declared;	   /* bFrameIntervalType as sent */
@@ -59,7 +59,7 @@ struct uvc_format {
 	uint8_t index;	 /* bFormatIndex */
 	enum uvc_format_kind kind;
 	uint8_t guid[16];
-	char fourcc[5]; /* from the GUID's first 4 bytes ("YUY2", "NV12", "H264"), "MJPG" */
+	char fourcc[5];		/* from the GUID's first 4 bytes ("YUY2", "NV12", "H264"), "MJPG" */
 	uint8_t bits_per_pixel; /* 0 for MJPEG */
 	uint8_t n_declared;	/* bNumFrameDescriptors */
 	unsigned first_frame, n_frames; /* into uvc_info.frames */
@@ -77,10 +77,11 @@ struct uvc_alt {
 	uint8_t mult;		 /* high speed: 1 + bits 12:11 */
 	uint8_t interval;	 /* bInterval */
 	bool has_ss_comp;
-	uint8_t max_burst; /* bMaxBurst */
-	uint8_t ss_mult;   /* 1 + Mult */
+	uint8_t max_burst;		/* bMaxBurst */
+	uint8_t ss_mult;		/* 1 + Mult */
 	uint16_t ss_bytes_per_interval; /* wBytesPerInterval */
-	/* isochronous, at the device's speed, from usb_uvc_calc (NaN when refused) */
+	/* isochronous, at the device's speed, from usb_uvc_calc (NaN: not isochronous, or refused)
+	 */
 	double period_us;	   /* service interval */
 	double bytes_per_interval; /* bus bytes per service interval */
 	double bus_Bps;		   /* bytes per second */
@@ -90,11 +91,11 @@ struct uvc_alt {
 };
 
 struct uvc_stream {
-	uint8_t ifnum; /* bInterfaceNumber */
-	bool bulk;     /* a bulk video endpoint in its only alt setting */
-	double bulk_Bps; /* bulk: the bulk payload ceiling at the speed */
-	uint8_t header_ep; /* VS_INPUT_HEADER bEndpointAddress, 0 none */
-	uint8_t n_formats_declared; /* VS_INPUT_HEADER bNumFormats */
+	uint8_t ifnum;			   /* bInterfaceNumber */
+	bool bulk;			   /* a bulk video endpoint in its only alt setting */
+	double bulk_Bps;		   /* bulk: the bulk payload ceiling at the speed */
+	uint8_t header_ep;		   /* VS_INPUT_HEADER bEndpointAddress, 0 none */
+	uint8_t n_formats_declared;	   /* VS_INPUT_HEADER bNumFormats */
 	struct uvc_alt alts[UVC_MAX_ALTS]; /* in descriptor order */
 	unsigned n_alts;
 };
@@ -134,15 +135,15 @@ const char *uvc_format_kind_name(enum uvc_format_kind k);
 /* the stream with that bInterfaceNumber, or NULL */
 const struct uvc_stream *uvc_stream_by_ifnum(const struct uvc_info *info, unsigned ifnum);
 /* the frame of format fourcc ("YUY2", "MJPG", case-sensitive) at w x h, or NULL */
-const struct uvc_frame *uvc_find_frame(const struct uvc_info *info, const char *fourcc,
-				       unsigned w, unsigned h);
+const struct uvc_frame *uvc_find_frame(const struct uvc_info *info, const char *fourcc, unsigned w,
+				       unsigned h);
 
 /* ---- bandwidth a mode needs (uvc_calc.c) ---- */
 
 /* How a frame's size was taken. */
 enum uvc_frame_basis {
-	UVC_BASIS_PIXELS,     /* uncompressed: width x height x bBitsPerPixel / 8 */
-	UVC_BASIS_BUFFER,     /* dwMaxVideoFrameBufferSize: the largest frame the device sends */
+	UVC_BASIS_PIXELS,      /* uncompressed: width x height x bBitsPerPixel / 8 */
+	UVC_BASIS_BUFFER,      /* dwMaxVideoFrameBufferSize: the largest frame the device sends */
 	UVC_BASIS_MJPEG_RATIO, /* MJPEG estimate: YUYV size / USB_UVC_MJPEG_RATIO */
 	UVC_BASIS_BITRATE,     /* frame-based: dwMaxBitRate / 8 / fps */
 };
@@ -161,8 +162,8 @@ struct uvc_need {
 	 */
 	int smallest_alt;
 	double smallest_need_Bps;
-	int largest_alt;	  /* the alt setting that carries the most, -1 none */
-	double largest_fps;	  /* the frame rate the largest one sustains for this frame size */
+	int largest_alt;    /* the alt setting that carries the most, -1 none */
+	double largest_fps; /* the frame rate the largest one sustains for this frame size */
 };
 
 /*
@@ -181,7 +182,8 @@ int uvc_mode_need(const struct uvc_info *info, const struct uvc_frame *fr, uint3
  */
 bool uvc_alt_carries(const struct uvc_alt *a, double frame_bytes, double fps, double *ret_fps,
 		     double *ret_need_Bps);
-const char *uvc_frame_basis_name(enum uvc_frame_basis b); /* "pixels", "buffer", "mjpeg-ratio", "bitrate" */
+const char *
+uvc_frame_basis_name(enum uvc_frame_basis b); /* "pixels", "buffer", "mjpeg-ratio", "bitrate" */
 
 /* ---- sysfs and debugfs (uvc_sysfs.c) ---- */
 
@@ -198,7 +200,7 @@ struct uvc_sysfs {
 	struct uvc_kv params[UVC_MAX_PARAMS]; /* /sys/module/uvcvideo/parameters/<name> */
 	unsigned n_params;
 	bool has_stats;
-	char stats_dir[64]; /* the debugfs entry read: "<bus>-<dev>-<intf>" */
+	char stats_dir[64];		    /* the debugfs entry read: "<bus>-<dev>-<intf>" */
 	struct uvc_kv stats[UVC_MAX_STATS]; /* counters from its stats file */
 	unsigned n_stats;
 };
@@ -243,8 +245,8 @@ struct uvc_facts {
 };
 
 /* Thresholds, shared with tests. */
-#define UVC_FPS_SHORT_PCT 2.0	/* achieved below nominal by more than this */
-#define UVC_CPU_BOUND_PCT 90.0	/* self CPU near one whole core */
+#define UVC_FPS_SHORT_PCT 2.0  /* achieved below nominal by more than this */
+#define UVC_CPU_BOUND_PCT 90.0 /* self CPU near one whole core */
 
 /* Append findings about f (and m, which may be NULL). */
 void uvc_findings(const struct uvc_facts *f, const struct uvc_measured *m,

@@ -23,15 +23,15 @@ static void copy_text(char *dst, size_t n, const char *src)
 void uvc_alt_compute(enum usb_speed s, struct uvc_alt *a)
 {
 	struct usb_uvc_params p = {
-		.speed = s,
-		.max_packet = a->max_packet,
-		.mult = s >= USB_SPEED_SS ? (a->has_ss_comp ? a->ss_mult : 1)
-		      : s == USB_SPEED_HIGH ? a->mult
-					    : 1,
-		.burst = s >= USB_SPEED_SS ? (a->has_ss_comp ? a->max_burst : 0) : -1,
-		.interval = a->interval,
-		.pixel = -1,
-		.ss_bytes_per_interval = a->has_ss_comp ? a->ss_bytes_per_interval : 0,
+	    .speed = s,
+	    .max_packet = a->max_packet,
+	    .mult = s >= USB_SPEED_SS	  ? (a->has_ss_comp ? a->ss_mult : 1)
+		    : s == USB_SPEED_HIGH ? a->mult
+					  : 1,
+	    .burst = s >= USB_SPEED_SS ? (a->has_ss_comp ? a->max_burst : 0) : -1,
+	    .interval = a->interval,
+	    .pixel = -1,
+	    .ss_bytes_per_interval = a->has_ss_comp ? a->ss_bytes_per_interval : 0,
 	};
 	struct usb_calc_error err = USB_CALC_ERROR_INIT;
 	struct usb_uvc_result r;
@@ -92,7 +92,8 @@ bool uvc_alt_carries(const struct uvc_alt *a, double frame_bytes, double fps, do
 	if (ret_need_Bps) {
 		*ret_need_Bps = NAN;
 		if (can > 0) {
-			intervals = ceil(frame_bytes / (a->bytes_per_interval - USB_UVC_HEADER_BYTES));
+			intervals =
+			    ceil(frame_bytes / (a->bytes_per_interval - USB_UVC_HEADER_BYTES));
 			*ret_need_Bps = (frame_bytes + intervals * USB_UVC_HEADER_BYTES) * fps;
 		}
 	}
@@ -177,7 +178,8 @@ int uvc_mode_need(const struct uvc_info *info, const struct uvc_frame *fr, uint3
 			uvc_alt_carries(a, n.frame_bytes, n.fps, &n.largest_fps, NULL);
 		}
 		/* uvcvideo picks the alt setting with the fewest bytes per interval that fit */
-		if (uvc_alt_carries(a, n.frame_bytes, n.fps, &can, &need) && a->bus_Bps < small_Bps) {
+		if (uvc_alt_carries(a, n.frame_bytes, n.fps, &can, &need) &&
+		    a->bus_Bps < small_Bps) {
 			small_Bps = a->bus_Bps;
 			n.smallest_alt = a->alt;
 			n.smallest_need_Bps = need;

@@ -62,16 +62,19 @@ static void bandwidth_findings(struct ctx *c, const struct uvc_need *n)
 			return;
 		strbuf_adds(&c->msg, "the mode ");
 		mode_text(&c->msg, f->info, f->frame, n->fps);
-		strbuf_addf(&c->msg, " needs more than alternate setting %u carries: at most %.4g fps",
+		strbuf_addf(&c->msg,
+			    " needs more than alternate setting %u carries: at most %.4g fps",
 			    cur->alt, cur_fps);
-		strbuf_addf(&c->ev, "frame %.0f B (%s) x %.4g fps = %.3f MB/s; alt %u: %s = %.3f MB/s "
-				    "of payload; interface %u's bAlternateSetting is %d; alt %d carries it",
+		strbuf_addf(&c->ev,
+			    "frame %.0f B (%s) x %.4g fps = %.3f MB/s; alt %u: %s = %.3f MB/s "
+			    "of payload; interface %u's bAlternateSetting is %d; alt %d carries it",
 			    n->frame_bytes, uvc_frame_basis_name(n->basis), n->fps,
 			    n->payload_Bps / MB, cur->alt, cur->derivation, cur->payload_Bps / MB,
 			    c->s->ifnum, f->cur_alt, n->smallest_alt);
-		strbuf_adds(&c->fix, "the driver chose from the bandwidth the camera asked for "
-				     "(dwMaxPayloadTransferSize): try uvcvideo quirks=0x80 (FIX_BANDWIDTH) "
-				     "for uncompressed formats, or a smaller or compressed mode");
+		strbuf_adds(&c->fix,
+			    "the driver chose from the bandwidth the camera asked for "
+			    "(dwMaxPayloadTransferSize): try uvcvideo quirks=0x80 (FIX_BANDWIDTH) "
+			    "for uncompressed formats, or a smaller or compressed mode");
 		emit(c, FINDING_WARN, "uvc.alt_too_small");
 		return;
 	}
@@ -81,8 +84,9 @@ static void bandwidth_findings(struct ctx *c, const struct uvc_need *n)
 		strbuf_addf(&c->msg, " needs more than the %s bulk ceiling: at most %.4g fps",
 			    usb_speed_label(f->info->speed), n->largest_fps);
 	else
-		strbuf_addf(&c->msg, " needs more than the largest alternate setting (%d) carries: "
-				     "at most %.4g fps",
+		strbuf_addf(&c->msg,
+			    " needs more than the largest alternate setting (%d) carries: "
+			    "at most %.4g fps",
 			    n->largest_alt, n->largest_fps);
 	strbuf_addf(&c->ev, "frame %.0f B (%s) x %.4g fps = %.3f MB/s at %s", n->frame_bytes,
 		    uvc_frame_basis_name(n->basis), n->fps, n->payload_Bps / MB,
@@ -113,8 +117,9 @@ static void link_finding(struct ctx *c)
 		cap = USB_SPEED_HIGH;
 	if (cap <= USB_SPEED_FULL)
 		return;
-	strbuf_addf(&c->msg, "USB %x.%02x camera on a full-speed link: isochronous video tops out "
-			     "at one 1023 B packet per 1 ms frame (1.023 MB/s)",
+	strbuf_addf(&c->msg,
+		    "USB %x.%02x camera on a full-speed link: isochronous video tops out "
+		    "at one 1023 B packet per 1 ms frame (1.023 MB/s)",
 		    f->info->bcd_usb >> 8, f->info->bcd_usb & 0xff);
 	strbuf_addf(&c->ev, "connected at %s; the device can run at %s (bcdUSB %x.%02x)",
 		    usb_speed_label(f->info->speed), usb_speed_label(cap), f->info->bcd_usb >> 8,
@@ -138,10 +143,11 @@ static void measured_findings(struct ctx *c, const struct uvc_measured *m)
 				    m->achieved_fps);
 			if (measured(m->drops_pct))
 				strbuf_addf(&c->ev, ", %.1f%% of frames dropped", m->drops_pct);
-			strbuf_adds(&c->fix, "frames missing (drops) point at the link or the host; "
-					     "evenly late frames at the camera: auto exposure lowers "
-					     "the rate in dim light (turn exposure_dynamic_framerate "
-					     "off, add light)");
+			strbuf_adds(&c->fix,
+				    "frames missing (drops) point at the link or the host; "
+				    "evenly late frames at the camera: auto exposure lowers "
+				    "the rate in dim light (turn exposure_dynamic_framerate "
+				    "off, add light)");
 			emit(c, FINDING_WARN, "video.fps_below_nominal");
 		}
 	}
@@ -149,17 +155,20 @@ static void measured_findings(struct ctx *c, const struct uvc_measured *m)
 		strbuf_addf(&c->msg, "%.1f%% of frames dropped", m->drops_pct);
 		strbuf_addf(&c->ev, "sequence gaps and error-flagged buffers: %.2f%% of frames",
 			    m->drops_pct);
-		strbuf_adds(&c->fix, "more buffers (--buffers), a less busy bus (the camera alone "
-				     "on its controller), uvcvideo nodrop=1 to keep incomplete frames");
+		strbuf_adds(&c->fix,
+			    "more buffers (--buffers), a less busy bus (the camera alone "
+			    "on its controller), uvcvideo nodrop=1 to keep incomplete frames");
 		emit(c, FINDING_WARN, "video.drops");
 	}
 	if (f->frame && f->info->formats[f->frame->format].kind == UVC_FMT_MJPEG &&
 	    measured(m->frame_bytes_max)) {
-		double assumed = (double)f->frame->width * f->frame->height * 2 / USB_UVC_MJPEG_RATIO;
+		double assumed =
+		    (double)f->frame->width * f->frame->height * 2 / USB_UVC_MJPEG_RATIO;
 
 		if (m->frame_bytes_max > assumed) {
-			strbuf_addf(&c->msg, "MJPEG frames up to %.0f B, above the %.0f B assumed "
-					     "(YUYV size / %g)",
+			strbuf_addf(&c->msg,
+				    "MJPEG frames up to %.0f B, above the %.0f B assumed "
+				    "(YUYV size / %g)",
 				    m->frame_bytes_max, assumed, USB_UVC_MJPEG_RATIO);
 			strbuf_addf(&c->ev, "%ux%u MJPEG: bytesused mean %.0f B, max %.0f B",
 				    f->frame->width, f->frame->height, m->frame_bytes_mean,
@@ -176,14 +185,14 @@ static void measured_findings(struct ctx *c, const struct uvc_measured *m)
 		strbuf_addf(&c->msg, "capture is CPU-bound: usbperf used %.0f%% of a core",
 			    m->self_cpu_pct);
 		strbuf_addf(&c->ev, "self CPU %.1f%% of one core", m->self_cpu_pct);
-		strbuf_adds(&c->fix, "the figures are the host's limit, not the camera's: do not "
-				     "--save, use MMAP or DMABUF I/O, a faster or less loaded host");
+		strbuf_adds(&c->fix,
+			    "the figures are the host's limit, not the camera's: do not "
+			    "--save, use MMAP or DMABUF I/O, a faster or less loaded host");
 		emit(c, FINDING_WARN, "video.cpu_bound");
 	}
 }
 
-void uvc_findings(const struct uvc_facts *f, const struct uvc_measured *m,
-		  struct finding_list *out)
+void uvc_findings(const struct uvc_facts *f, const struct uvc_measured *m, struct finding_list *out)
 {
 	struct ctx c = {.f = f, .out = out};
 	struct uvc_need n;
@@ -196,8 +205,7 @@ void uvc_findings(const struct uvc_facts *f, const struct uvc_measured *m,
 	if (f->stream < f->info->n_streams)
 		c.s = &f->info->streams[f->stream];
 	link_finding(&c);
-	if (c.s && f->frame &&
-	    uvc_mode_need(f->info, f->frame, f->interval_100ns, false, &n) == 0)
+	if (c.s && f->frame && uvc_mode_need(f->info, f->frame, f->interval_100ns, false, &n) == 0)
 		bandwidth_findings(&c, &n);
 	if (m)
 		measured_findings(&c, m);

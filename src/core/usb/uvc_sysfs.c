@@ -94,7 +94,8 @@ static void stats_part(const char *name, size_t nlen, const char *p, size_t plen
 			return;
 		}
 		snprintf(key, sizeof(key), "%.*s.%s", (int)nlen, name, w);
-		for (k = nlen + 1; key[k]; k++)
+		/* the words after the dot; a long name fills key before them */
+		for (k = nlen + 1 < strlen(key) ? nlen + 1 : strlen(key); key[k]; k++)
 			if (key[k] == ' ')
 				key[k] = '_';
 		kv_add(out, n, max, key, strlen(key), p, num);
@@ -125,8 +126,8 @@ unsigned uvc_parse_stats(const char *text, struct uvc_kv *out, unsigned max)
 				const char *comma = memchr(p, ',', (size_t)(end - p));
 				const char *stop = comma ? comma : end;
 
-				stats_part(line, (size_t)(colon - line), p, (size_t)(stop - p), out, &n,
-					   max);
+				stats_part(line, (size_t)(colon - line), p, (size_t)(stop - p), out,
+					   &n, max);
 				p = stop + 1;
 			}
 		}
