@@ -64,6 +64,10 @@ static void check_device(const uint8_t *p, size_t len, bool superspeed)
 			const struct usb_desc_interface *f = &c->intfs[j];
 
 			check_interface(f);
+			/* the class-specific span is inside the input, empty without extras */
+			if (f->n_extra ? f->extra_off >= f->extra_end || f->extra_end > len
+				       : f->extra_off || f->extra_end)
+				abort();
 			if (usb_desc_find_interface(c, f->number, f->alt) == NULL)
 				abort();
 			(void)usb_desc_offers_uas(c, f->number);

@@ -266,17 +266,20 @@ static void on_iad(struct walk *w, struct config_walk *cw, const uint8_t *d, uin
 	a->protocol = d[6];
 }
 
-static void on_other(struct config_walk *cw, const uint8_t *d, uint8_t dl)
+static void on_other(const struct walk *w, struct config_walk *cw, const uint8_t *d, uint8_t dl)
 {
 	struct usb_desc_interface *i = cw->intf;
+	size_t off = (size_t)(d - w->p);
 
 	/* UAS tells its four pipes apart only by the usage descriptor after each endpoint */
 	if (d[1] == DT_CS_INTERFACE && dl >= PIPE_USAGE_SIZE && i && cw->ep &&
 	    i->cls == CLASS_MASS_STORAGE && i->protocol == MSC_PROTO_UAS && !cw->ep->uas_pipe_id)
 		cw->ep->uas_pipe_id = d[2];
-	if (i)
-		i->n_extra++;
-	else
+	if (i) {
+		if (!i->n_extra++)
+			i->extra_off = off;
+		i->extra_end = off + dl;
+	} else
 		cw->cfg->n_extra++;
 }
 
@@ -369,7 +372,7 @@ static size_t walk_config(struct walk *w, size_t pos)
 			on_iad(w, &cw, p + q, dl);
 			break;
 		default:
-			on_other(&cw, p + q, dl);
+			on_other(w, &cw, p + q, dl);
 			break;
 		}
 		q += dl;

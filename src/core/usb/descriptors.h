@@ -105,6 +105,12 @@ struct usb_desc_interface {
 	struct usb_desc_endpoint *eps; /* NULL when n_eps is 0 */
 	size_t n_eps;
 	unsigned n_extra; /* class-specific and unknown descriptors that follow it */
+	/*
+	 * Where they are in the input: from the first one's offset to the end
+	 * of the last (both 0 when n_extra is 0). Every descriptor in the span
+	 * is whole; endpoints and companions may sit between them.
+	 */
+	size_t extra_off, extra_end;
 };
 
 struct usb_desc_iad {

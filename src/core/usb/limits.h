@@ -143,6 +143,12 @@ struct usb_uvc_params {
 	unsigned width, height; /* 0: a table of common sizes */
 	int pixel;		/* enum usb_pixel, -1: every format */
 	double mjpeg_ratio;	/* 0: USB_UVC_MJPEG_RATIO */
+	/*
+	 * SuperSpeed wBytesPerInterval from the endpoint companion: what the
+	 * host reserves (and uvcvideo uses) when below the burst arithmetic.
+	 * 0: none.
+	 */
+	unsigned ss_bytes_per_interval;
 };
 
 struct usb_uvc_fps {
@@ -169,6 +175,12 @@ struct usb_uvc_result {
 int usb_uvc_calc(const struct usb_uvc_params *p, struct usb_uvc_result *ret,
 		 struct usb_calc_error *err);
 void usb_uvc_result_release(struct usb_uvc_result *r);
+/*
+ * The frame rate r's endpoint sustains for frames of frame_bytes: a frame
+ * takes whole service intervals, each carrying one payload header (the
+ * rows' arithmetic). 0 when frame_bytes is not above 0.
+ */
+double usb_uvc_frame_fps(const struct usb_uvc_result *r, double frame_bytes);
 
 /*
  * HID reports over an interrupt IN endpoint, one packet per interval. A

@@ -185,18 +185,30 @@ static double frame_bytes(unsigned w, unsigned h, enum usb_pixel px, double mjpe
 	}
 }
 
+/* service intervals one frame needs */
+static double uvc_frame_intervals(const struct usb_uvc_result *r, double bytes)
+{
+	/* a frame ends its last payload: the next frame starts a new interval */
+	return ceil(bytes / (r->bytes_per_interval - r->header_bytes));
+}
+
+double usb_uvc_frame_fps(const struct usb_uvc_result *r, double frame_bytes)
+{
+	if (!(frame_bytes > 0))
+		return 0;
+	return 1e6 / (uvc_frame_intervals(r, frame_bytes) * r->period_us);
+}
+
 static void uvc_add_row(struct usb_uvc_result *r, unsigned w, unsigned h, enum usb_pixel px)
 {
 	struct usb_uvc_fps *f = &r->rows[r->nrows++];
-	double per_interval = r->bytes_per_interval - r->header_bytes;
 
 	f->width = w;
 	f->height = h;
 	f->pixel = px;
 	f->frame_bytes = frame_bytes(w, h, px, r->in.mjpeg_ratio);
-	/* a frame ends its last payload: the next frame starts a new interval */
-	f->intervals = ceil(f->frame_bytes / per_interval);
-	f->fps = 1e6 / (f->intervals * r->period_us);
+	f->intervals = uvc_frame_intervals(r, f->frame_bytes);
+	f->fps = usb_uvc_frame_fps(r, f->frame_bytes);
 }
 
 static void uvc_rows(struct usb_uvc_result *r)
@@ -228,6 +240,8 @@ static void uvc_derive(struct usb_uvc_result *r, const struct usb_link *l)
 	else
 		strbuf_addf(&r->derivation, "%u x %u B per ", p->mult, p->max_packet);
 	add_period(&r->derivation, l, p->interval, r->period_us);
+	if (p->speed >= USB_SPEED_SS && r->bytes_per_interval == p->ss_bytes_per_interval)
+		strbuf_addf(&r->derivation, ", wBytesPerInterval %u", p->ss_bytes_per_interval);
 }
 
 int usb_uvc_calc(const struct usb_uvc_params *params, struct usb_uvc_result *ret,
@@ -247,6 +261,9 @@ int usb_uvc_calc(const struct usb_uvc_params *params, struct usb_uvc_result *ret
 	usb_link_info(r.in.speed, &l);
 	packets = r.in.mult * (r.in.speed >= USB_SPEED_SS ? (unsigned)r.in.burst + 1 : 1);
 	r.bytes_per_interval = (double)packets * r.in.max_packet;
+	if (r.in.ss_bytes_per_interval && r.in.speed >= USB_SPEED_SS &&
+	    r.in.ss_bytes_per_interval < r.bytes_per_interval)
+		r.bytes_per_interval = r.in.ss_bytes_per_interval;
 	if (r.bytes_per_interval <= r.header_bytes)
 		return fail(err, "maxpacket", "%.0f B per interval cannot carry the %d B UVC payload "
 					      "header", r.bytes_per_interval, USB_UVC_HEADER_BYTES);

@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: MIT
+/*
+ * core/usb/uvc: descriptors of real cameras (the .hex files in tests/fixtures/uvc, each
+ * naming its source), the bandwidth arithmetic worked by hand in the
+ * comments, the sysfs/debugfs reader on a made-up tree, the findings.
+ *
+ * "test_uvc --write-corpus DIR" writes the fixtures as fuzz seeds for
+ * fuzz_uvc, each behind its speed byte.
+ */
+#include "unit.h"
+#include "core/usb/uvc.h"
+#include "util/sysroot.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define HS_PERIOD 125.0 /* us */
+
+struct fixture {
+	uint8_t *buf;
+	size_t len;
+};
+
+/* "12 01 00 02 ..." lines; '#' lines are the source note */
+static struct fixture load(const char *name)
+{
+	const char *dir = getenv("USBPERF_FIXTURES");
+	char path[512], line[1024];
+	struct fixture f = {malloc(65536), 0};
+	FILE *in;
+
+	assert_non_null(f.buf);
+	snprintf(path, sizeof(path), "%s/uvc/%s", dir ? dir : "tests/fixtures", name);
+	in = fopen(path, "re");
+	if (!in)
+		fail_msg("cannot open '%s'", path);
+	while (fgets(line, sizeof(line), in)) {
+		char *p = line, *end;
+
+		if (line[0] == '#')
+			continue;
+		for (;;) {
+			unsigned long v = strtoul(p, &end, 16);
+
+			if (end == p)
+				break;
+			assert_true(v <= 0xff && f.len < 65536);
+			f.buf[f.len++] = (uint8_t)v;
+			p = end;
+		}
+	}
+	fclose(in);
+	return f;
+}
+
+static struct uvc_info *parse(const char *name, enum usb_speed s)
+{
+	struct fixture f = load(name);
+	struct uvc_info *info = calloc(1, sizeof(*info));
+
+	assert_non_null(info);
+	assert_int_equal(uvc_parse(f.buf, f.len, s, info), 0);
+	free(f.buf);
+	return info;
+}
+
+/*
+ * Canyon CNE-CWC2 (Sonix 0c45:6340) at high speed: interface 1 streams,
+ * alt 0 has no endpoint, alts 1-6 one isochronous IN endpoint 0x81,
+ * bInterval 1 (every 125 us microframe).
+ */
+static void test_canyon_alt_settings(void **state)
+{
+	/* wMaxPacketSize, size (bits 10:0), mult (1 + bits 12:11) */
+	static const struct {
+		uint16_t raw, size;
+		uint8_t mult;
+	} want[] = {
+	    {0x0080, 128, 1}, {0x0100, 256, 1}, {0x0320, 800, 1},
+	    {0x0b20, 800, 2}, {0x1320, 800, 3}, {0x1400, 1024, 3},
+	};
+	struct uvc_info *info = parse("canyon_cne_cwc2.hex", USB_SPEED_HIGH);
+	const struct uvc_stream *s;
+	size_t k;
+
+	(void)state;
+	assert_int_equal(info->vendor, 0x0c45);
+	assert_int_equal(info->product, 0x6340);
+	assert_true(info->has_control);
+	assert_int_equal(info->control_ifnum, 0);
+	assert_int_equal(info->bcd_uvc, 0x0100);
+	assert_int_equal(info->n_streams, 1);
+	assert_int_equal(info->flags, 0);
+	s = &info->streams[0];
+	assert_int_equal(s->ifnum, 1);
+	assert_false(s->bulk);
+	assert_int_equal(s->header_ep, 0x81);
+	assert_int_equal(s->n_alts, 7);
+	assert_int_equal(s->alts[0].alt, 0);
+	assert_int_equal(s->alts[0].xfer, UVC_XFER_NONE);
+	for (k = 0; k < ARRAY_SIZE(want); k++) {
+		const struct uvc_alt *a = &s->alts[k + 1];
+		/* bytes per microframe: mult x size; 8000 microframes per second */
+		double bpi = (double)want[k].mult * want[k].size;
+
+		assert_int_equal(a->alt, k + 1);
+		assert_int_equal(a->xfer, UVC_XFER_ISOC);
+		assert_int_equal(a->ep_address, 0x81);
+		assert_int_equal(a->max_packet_raw, want[k].raw);
+		assert_int_equal(a->max_packet, want[k].size);
+		assert_int_equal(a->mult, want[k].mult);
+		assert_int_equal(a->interval, 1);
+		assert_near(a->period_us, HS_PERIOD, 1e-9);
+		assert_near(a->bytes_per_interval, bpi, 1e-9);
+		assert_near(a->bus_Bps, bpi * 8000, 1e-6);
+		assert_near(a->payload_Bps, (bpi - 12) * 8000, 1e-6);
+		assert_string_equal(a->why, "");
+	}
+	/* 3 x 1024 = 3072 B per microframe: 24 576 000 B/s, 24 480 000 B/s of payload */
+	assert_near(s->alts[6].bus_Bps, 24576000, 1e-6);
+	assert_near(s->alts[6].payload_Bps, 24480000, 1e-6);
+	assert_string_equal(s->alts[6].derivation, "3 x 1024 B per 125 us microframe");
+	free(info);
+}
+
+static void test_canyon_formats(void **state)
+{
+	struct uvc_info *info = parse("canyon_cne_cwc2.hex", USB_SPEED_HIGH);
+	static const uint32_t vga_intervals[] = {333333, 400000, 500000, 666666, 1000000, 2000000};
+	const struct uvc_format *yuy2 = &info->formats[0], *mjpg = &info->formats[1];
+	const struct uvc_frame *fr;
+	size_t k;
+
+	(void)state;
+	assert_int_equal(info->n_formats, 2);
+	assert_int_equal(yuy2->kind, UVC_FMT_UNCOMPRESSED);
+	assert_string_equal(yuy2->fourcc, "YUY2");
+	assert_int_equal(yuy2->bits_per_pixel, 16);
+	assert_int_equal(yuy2->index, 1);
+	assert_int_equal(yuy2->n_frames, 9);
+	assert_int_equal(mjpg->kind, UVC_FMT_MJPEG);
+	assert_string_equal(mjpg->fourcc, "MJPG");
+	assert_int_equal(mjpg->n_frames, 9);
+	assert_int_equal(info->n_frames, 18);
+
+	fr = uvc_find_frame(info, "YUY2", 640, 480);
+	assert_non_null(fr);
+	assert_int_equal(fr->index, 1);
+	assert_int_equal(fr->max_frame_bytes, 614400);
+	assert_int_equal(fr->default_interval, 333333);
+	assert_false(fr->continuous);
+	assert_int_equal(fr->n_intervals, ARRAY_SIZE(vga_intervals));
+	for (k = 0; k < ARRAY_SIZE(vga_intervals); k++)
+		assert_int_equal(fr->intervals[k], vga_intervals[k]);
+	fr = uvc_find_frame(info, "MJPG", 1280, 720);
+	assert_non_null(fr);
+	assert_int_equal(fr->max_frame_bytes, 1843789);
+	assert_int_equal(fr->default_interval, 666666);
+	assert_int_equal(fr->n_intervals, 3);
+	assert_null(uvc_find_frame(info, "NV12", 640, 480));
+	free(info);
+}
+
+/*
+ * A frame takes whole microframes of (bytes per microframe - 12 B header):
+ * the frame rate an alt setting sustains is 8000 / ceil(frame / payload).
+ */
+static void test_canyon_need(void **state)
+{
+	struct uvc_info *info = parse("canyon_cne_cwc2.hex", USB_SPEED_HIGH);
+	struct uvc_need n;
+	const struct uvc_frame *fr;
+
+	(void)state;
+	/*
+	 * YUY2 640x480 at 333333 x 100 ns (30.00003 fps): 640 x 480 x 2 =
+	 * 614 400 B, 18 432 018 B/s. Alt 4 (1600 B): ceil(614400 / 1588) = 387
+	 * microframes, 20.67 fps: no. Alt 5 (2400 B): ceil(614400 / 2388) =
+	 * 258, 31.01 fps: yes, with 258 x 12 B of headers a frame:
+	 * 617 496 B x 30.00003 = 18 524 898.5 B/s. Alt 6 (3072 B): 201, 39.80.
+	 */
+	fr = uvc_find_frame(info, "YUY2", 640, 480);
+	assert_int_equal(uvc_mode_need(info, fr, 0, false, &n), 0);
+	assert_int_equal(n.basis, UVC_BASIS_PIXELS);
+	assert_near(n.frame_bytes, 614400, 1e-9);
+	assert_near(n.fps, 1e7 / 333333, 1e-12);
+	assert_near(n.payload_Bps, 614400 * (1e7 / 333333), 1e-6);
+	assert_int_equal(n.smallest_alt, 5);
+	assert_near(n.smallest_need_Bps, 617496 * (1e7 / 333333), 1e-6);
+	assert_int_equal(n.largest_alt, 6);
+	assert_near(n.largest_fps, 8000.0 / 201, 1e-9);
+
+	/* at 15 fps (666666) alt 4 (20.67 fps) is enough */
+	assert_int_equal(uvc_mode_need(info, fr, 666666, false, &n), 0);
+	assert_int_equal(n.smallest_alt, 4);
+
+	/*
+	 * YUY2 1600x1200 at 5 fps: 3 840 000 B. Alt 5: ceil(3840000 / 2388) =
+	 * 1609 microframes, 4.972 fps: short by 0.56%. Alt 6: ceil(3840000 /
+	 * 3060) = 1255, 6.37 fps: the smallest.
+	 */
+	fr = uvc_find_frame(info, "YUY2", 1600, 1200);
+	assert_int_equal(uvc_mode_need(info, fr, 0, false, &n), 0);
+	assert_near(n.frame_bytes, 3840000, 1e-9);
+	assert_near(n.fps, 5, 1e-12);
+	assert_int_equal(n.smallest_alt, 6);
+
+	/*
+	 * MJPEG 1280x720 at 15 fps (666666), the estimate: 1280 x 720 x 2 / 10
+	 * = 184 320 B. Alt 2 (256 B): ceil(184320 / 244) = 756, 10.58 fps: no.
+	 * Alt 3 (800 B): ceil(184320 / 788) = 234, 34.19 fps: yes.
+	 */
+	fr = uvc_find_frame(info, "MJPG", 1280, 720);
+	assert_int_equal(uvc_mode_need(info, fr, 0, false, &n), 0);
+	assert_int_equal(n.basis, UVC_BASIS_MJPEG_RATIO);
+	assert_near(n.frame_bytes, 184320, 1e-9);
+	assert_int_equal(n.smallest_alt, 3);
+	/*
+	 * With dwMaxVideoFrameBufferSize (1 843 789 B) nothing carries 15 fps:
+	 * alt 6 needs ceil(1843789 / 3060) = 603 microframes, 13.27 fps.
+	 */
+	assert_int_equal(uvc_mode_need(info, fr, 0, true, &n), 0);
+	assert_int_equal(n.basis, UVC_BASIS_BUFFER);
+	assert_near(n.frame_bytes, 1843789, 1e-9);
+	assert_int_equal(n.smallest_alt, -1);
+	assert_int_equal(n.largest_alt, 6);
+	assert_near(n.largest_fps, 8000.0 / 603, 1e-9);
+
+	assert_int_equal(uvc_mode_need(info, NULL, 0, false, &n), -EINVAL);
+	free(info);
+}
+
+/*
+ * ESP32-S3 with TinyUSB, two cameras over bulk (high speed): each VS
+ * interface has one alt setting with a 512 B bulk IN endpoint.
+ */
+static void test_bulk_camera(void **state)
+{
+	struct uvc_info *info = parse("esp32s3_tinyusb_bulk.hex", USB_SPEED_HIGH);
+	const struct uvc_frame *fr;
+	struct uvc_need n;
+	unsigned k;
+
+	(void)state;
+	assert_int_equal(info->n_streams, 2);
+	for (k = 0; k < 2; k++) {
+		const struct uvc_stream *s = &info->streams[k];
+
+		assert_int_equal(s->ifnum, 1 + 2 * k);
+		assert_true(s->bulk);
+		assert_int_equal(s->n_alts, 1);
+		assert_int_equal(s->alts[0].xfer, UVC_XFER_BULK);
+		assert_int_equal(s->alts[0].max_packet, 512);
+		assert_int_equal(s->alts[0].ep_address, 0x81 + k);
+		/* 13 x 512 B per microframe: 53 248 000 B/s */
+		assert_near(s->bulk_Bps, 53248000, 1e-6);
+		assert_nan(s->alts[0].bus_Bps);
+	}
+	/* continuous intervals: min = max = step = 666666 */
+	fr = uvc_find_frame(info, "MJPG", 1280, 720);
+	assert_non_null(fr);
+	assert_int_equal(info->formats[fr->format].stream, 1);
+	assert_true(fr->continuous);
+	assert_int_equal(fr->n_intervals, 3);
+	assert_int_equal(fr->intervals[0], 666666);
+	assert_int_equal(fr->intervals[2], 666666);
+	/*
+	 * 1 843 200 B buffer + one 12 B header a frame at 15.0000015 fps =
+	 * 27 648 207 B/s, under 53 248 000: carried; the ceiling allows
+	 * 53248000 / 1843212 = 28.89 fps.
+	 */
+	assert_int_equal(uvc_mode_need(info, fr, 0, true, &n), 0);
+	assert_int_equal(n.smallest_alt, 0);
+	assert_near(n.smallest_need_Bps, 1843212 * (1e7 / 666666), 1e-6);
+	assert_near(n.largest_fps, 53248000.0 / 1843212, 1e-9);
+	/* at full speed the bulk ceiling is 19 x 64 B per ms: 1 216 000 B/s, 0.66 fps */
+	free(info);
+	info = parse("esp32s3_tinyusb_bulk.hex", USB_SPEED_FULL);
+	fr = uvc_find_frame(info, "MJPG", 1280, 720);
+	assert_int_equal(uvc_mode_need(info, fr, 0, true, &n), 0);
+	assert_int_equal(n.smallest_alt, -1);
+	assert_near(n.largest_fps, 1216000.0 / 1843212, 1e-9);
+	free(info);
+}
+
+/* Every prefix of every fixture parses or is refused, within bounds (ASan watches). */
+static void test_truncated(void **state)
+{
+	static const char *const names[] = {"canyon_cne_cwc2.hex", "esp32s3_tinyusb_bulk.hex"};
+	struct uvc_info *info = calloc(1, sizeof(*info));
+	size_t k, len;
+
+	(void)state;
+	for (k = 0; k < ARRAY_SIZE(names); k++) {
+		struct fixture f = load(names[k]);
+
+		for (len = 0; len <= f.len; len++) {
+			uint8_t *copy = malloc(len ? len : 1);
+			int r;
+
+			memcpy(copy, f.buf, len);
+			r = uvc_parse(copy, len, USB_SPEED_HIGH, info);
+			assert_true(r == 0 || r == -EINVAL || r == -ENOENT);
+			if (r == 0 && len < f.len)
+				assert_true(info->flags & UVC_F_DESC);
+			free(copy);
+		}
+		free(f.buf);
+	}
+	free(info);
+}
+
+static void test_not_a_camera(void **state)
+{
+	/* a device descriptor and a configuration with one HID interface */
+	static const uint8_t kbd[] = {
+	    18, 1, 0x00, 0x02, 0, 0,  0, 64, 0x6d, 0x04, 0x1c, 0xc3, 0,	 1, 1,
+	    2,	0, 1,	 9,    2, 25, 0, 1,  1,	   0,	 0xa0, 50,   9,	 4, 0,
+	    0,	1, 3,	 1,    1, 0,  7, 5,  0x81, 3,	 8,    0,    10,
+	};
+	struct uvc_info *info = calloc(1, sizeof(*info));
+
+	(void)state;
+	info->n_streams = 77;
+	assert_int_equal(uvc_parse(kbd, sizeof(kbd), USB_SPEED_FULL, info), -ENOENT);
+	assert_int_equal(uvc_parse(kbd, 10, USB_SPEED_FULL, info), -EINVAL);
+	assert_int_equal(info->n_streams, 77); /* untouched */
+	free(info);
+}
+
+/* uvc_video_stats_dump()'s text, as Linux 5.x-6.x prints it */
+static void test_stats_parse(void **state)
+{
+	static const char text[] = "frames:  1200\npackets: 309600\nempty:   1434\n"
+				   "errors:  3\ninvalid: 7\n"
+				   "pts: 0 early, 1 initial, 1199 ok\n"
+				   "scr: 1200 count ok, 1199 diff ok\n"
+				   "sof: 0 <= sof <= 2047, freq 1.000 kHz\n"
+				   "junk line without colon\n";
+	struct uvc_kv kv[UVC_MAX_STATS];
+	unsigned n;
+
+	(void)state;
+	n = uvc_parse_stats(text, kv, UVC_MAX_STATS);
+	assert_int_equal(n, 13);
+	assert_string_equal(uvc_kv_get(kv, n, "frames"), "1200");
+	assert_string_equal(uvc_kv_get(kv, n, "packets"), "309600");
+	assert_string_equal(uvc_kv_get(kv, n, "empty"), "1434");
+	assert_string_equal(uvc_kv_get(kv, n, "errors"), "3");
+	assert_string_equal(uvc_kv_get(kv, n, "invalid"), "7");
+	assert_string_equal(uvc_kv_get(kv, n, "pts.early"), "0");
+	assert_string_equal(uvc_kv_get(kv, n, "pts.ok"), "1199");
+	assert_string_equal(uvc_kv_get(kv, n, "scr.diff_ok"), "1199");
+	assert_string_equal(uvc_kv_get(kv, n, "sof.min"), "0");
+	assert_string_equal(uvc_kv_get(kv, n, "sof.max"), "2047");
+	assert_string_equal(uvc_kv_get(kv, n, "sof.freq"), "1.000");
+	assert_null(uvc_kv_get(kv, n, "junk line without colon"));
+	/* the cap holds */
+	assert_int_equal(uvc_parse_stats(text, kv, 3), 3);
+}
+
+static void put(const char *root, const char *path, const char *data)
+{
+	char full[1024], *slash;
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s%s", root, path);
+	for (slash = full + strlen(root) + 1; (slash = strchr(slash, '/')); slash++) {
+		*slash = '\0';
+		mkdir(full, 0755);
+		*slash = '/';
+	}
+	f = fopen(full, "we");
+	assert_non_null(f);
+	fputs(data, f);
+	fclose(f);
+}
+
+static void test_sysfs(void **state)
+{
+	char root[] = "/tmp/test_uvc.XXXXXX";
+	struct uvc_info *info = parse("canyon_cne_cwc2.hex", USB_SPEED_HIGH);
+	struct uvc_sysfs s;
+	char cmd[256];
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	put(root, "/sys/bus/usb/devices/3-1/busnum", "3\n");
+	put(root, "/sys/bus/usb/devices/3-1/devnum", "7\n");
+	put(root, "/sys/bus/usb/devices/3-1/bConfigurationValue", "1\n");
+	/* sysfs prints bAlternateSetting with "%2d" */
+	put(root, "/sys/bus/usb/devices/3-1/3-1:1.1/bAlternateSetting", " 5\n");
+	put(root, "/sys/module/uvcvideo/parameters/nodrop", "Y\n");
+	put(root, "/sys/module/uvcvideo/parameters/quirks", "-1\n");
+	put(root, "/sys/module/uvcvideo/parameters/timeout", "5000\n");
+	put(root, "/sys/kernel/debug/usb/uvcvideo/3-7-1/stats", "frames:  42\nerrors:  1\n");
+	sysroot_set(root);
+	assert_int_equal(uvc_read_sysfs("/sys/bus/usb/devices/3-1", info, &s), 0);
+	assert_int_equal(s.cur_alt[0], 5);
+	assert_int_equal(s.cur_alt[1], -1);
+	assert_int_equal(s.n_params, 3);
+	assert_string_equal(uvc_kv_get(s.params, s.n_params, "nodrop"), "Y");
+	assert_string_equal(uvc_kv_get(s.params, s.n_params, "quirks"), "-1");
+	assert_string_equal(uvc_kv_get(s.params, s.n_params, "timeout"), "5000");
+	assert_true(s.has_stats);
+	assert_string_equal(s.stats_dir, "3-7-1");
+	assert_string_equal(uvc_kv_get(s.stats, s.n_stats, "frames"), "42");
+
+	/* nothing there: unknowns, no error */
+	assert_int_equal(uvc_read_sysfs("/sys/bus/usb/devices/9-9", info, &s), 0);
+	assert_int_equal(s.cur_alt[0], -1);
+	assert_false(s.has_stats);
+	sysroot_set("");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+	free(info);
+}
+
+static const struct finding *find(const struct finding_list *l, const char *id)
+{
+	size_t k;
+
+	for (k = 0; k < l->n; k++)
+		if (!strcmp(l->v[k].id, id))
+			return &l->v[k];
+	return NULL;
+}
+
+static void test_findings_alt(void **state)
+{
+	struct uvc_info *info = parse("canyon_cne_cwc2.hex", USB_SPEED_HIGH);
+	struct finding_list l = FINDING_LIST_INIT;
+	struct uvc_facts f = {
+	    .subject = "3-1", .info = info, .stream = 0, .cur_alt = 4, .capable = USB_SPEED_HIGH};
+	const struct finding *x;
+
+	(void)state;
+	/* YUY2 640x480 at 30 fps needs alt 5; the driver sits on alt 4 (at most 20.67 fps) */
+	f.frame = uvc_find_frame(info, "YUY2", 640, 480);
+	uvc_findings(&f, NULL, &l);
+	assert_int_equal(l.n, 1);
+	x = find(&l, "uvc.alt_too_small");
+	assert_non_null(x);
+	assert_string_equal(x->severity, "warn");
+	assert_string_equal(x->subject, "3-1");
+	assert_string_equal(x->message, "the mode YUY2 640x480 at 30 fps needs more than "
+					"alternate setting 4 carries: at most 20.67 fps");
+	assert_non_null(strstr(x->evidence, "alt 5 carries it"));
+	assert_non_null(x->fix);
+	finding_list_release(&l);
+
+	/* on alt 5: nothing to say */
+	f.cur_alt = 5;
+	uvc_findings(&f, NULL, &l);
+	assert_int_equal(l.n, 0);
+	/* 1600x1200 at 5 fps exceeds alt 5 too */
+	f.frame = uvc_find_frame(info, "YUY2", 1600, 1200);
+	uvc_findings(&f, NULL, &l);
+	assert_non_null(find(&l, "uvc.alt_too_small"));
+	finding_list_release(&l);
+	free(info);
+}
+
+static void test_findings_link(void **state)
+{
+	struct uvc_info *info = parse("canyon_cne_cwc2.hex", USB_SPEED_FULL);
+	struct finding_list l = FINDING_LIST_INIT;
+	struct uvc_facts f = {.subject = "1-1", .info = info, .cur_alt = -1};
+	const struct finding *x;
+
+	(void)state;
+	/*
+	 * At full speed the largest alt carries 800 - 12 B of payload per 1 ms
+	 * frame: YUY2 640x480 (614 400 B) takes 780 frames, 1.28 fps.
+	 */
+	f.frame = uvc_find_frame(info, "YUY2", 640, 480);
+	uvc_findings(&f, NULL, &l);
+	assert_int_equal(l.n, 2);
+	x = find(&l, "uvc.full_speed_link");
+	assert_non_null(x);
+	assert_non_null(strstr(x->evidence, "bcdUSB 2.00"));
+	x = find(&l, "uvc.mode_exceeds_link");
+	assert_non_null(x);
+	assert_string_equal(x->message, "the mode YUY2 640x480 at 30 fps needs more than the "
+					"largest alternate setting (3) carries: at most 1.282 fps");
+	finding_list_release(&l);
+	free(info);
+}
+
+static void test_findings_measured(void **state)
+{
+	struct uvc_info *info = parse("canyon_cne_cwc2.hex", USB_SPEED_HIGH);
+	struct finding_list l = FINDING_LIST_INIT;
+	struct uvc_facts f = {.subject = "3-1", .info = info, .cur_alt = 3};
+	struct uvc_measured m = {.nominal_fps = 30,
+				 .achieved_fps = 24,
+				 .drops_pct = 5,
+				 .frame_bytes_mean = 150000,
+				 .frame_bytes_max = 250000,
+				 .self_cpu_pct = 97};
+	const struct finding *x;
+
+	(void)state;
+	/* MJPEG 1280x720 at 15 fps on alt 3: carried (the estimate needs alt 3) */
+	f.frame = uvc_find_frame(info, "MJPG", 1280, 720);
+	uvc_findings(&f, &m, &l);
+	assert_int_equal(l.n, 4);
+	x = find(&l, "video.fps_below_nominal");
+	assert_non_null(x);
+	assert_string_equal(x->message, "achieved 24.00 fps of the nominal 30: 20.0% below");
+	x = find(&l, "video.drops");
+	assert_non_null(x);
+	assert_string_equal(x->message, "5.0% of frames dropped");
+	/* 250 000 B > 1280 x 720 x 2 / 10 = 184 320 B */
+	x = find(&l, "uvc.mjpeg_above_ratio");
+	assert_non_null(x);
+	assert_string_equal(x->message, "MJPEG frames up to 250000 B, above the 184320 B assumed "
+					"(YUYV size / 10)");
+	assert_non_null(find(&l, "video.cpu_bound"));
+	finding_list_release(&l);
+
+	/* a clean pass: within 2% of nominal, no drops, small frames, idle CPU */
+	m = (struct uvc_measured){.nominal_fps = 30,
+				  .achieved_fps = 29.5,
+				  .drops_pct = 0,
+				  .frame_bytes_mean = 90000,
+				  .frame_bytes_max = 120000,
+				  .self_cpu_pct = 3};
+	uvc_findings(&f, &m, &l);
+	assert_int_equal(l.n, 0);
+	free(info);
+}
+
+static int write_corpus(const char *dir)
+{
+	static const struct {
+		const char *fixture, *seed;
+		enum usb_speed speed;
+	} seeds[] = {
+	    {"canyon_cne_cwc2.hex", "canyon_hs", USB_SPEED_HIGH},
+	    {"canyon_cne_cwc2.hex", "canyon_fs", USB_SPEED_FULL},
+	    {"esp32s3_tinyusb_bulk.hex", "tinyusb_bulk_hs", USB_SPEED_HIGH},
+	};
+	char path[512];
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(seeds); k++) {
+		struct fixture f = load(seeds[k].fixture);
+		uint8_t sel = (uint8_t)seeds[k].speed;
+		FILE *out;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, seeds[k].seed);
+		out = fopen(path, "we");
+		if (!out || fwrite(&sel, 1, 1, out) != 1 || fwrite(f.buf, 1, f.len, out) != f.len ||
+		    fclose(out) != 0)
+			return 1;
+		free(f.buf);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_canyon_alt_settings), cmocka_unit_test(test_canyon_formats),
+	    cmocka_unit_test(test_canyon_need),		cmocka_unit_test(test_bulk_camera),
+	    cmocka_unit_test(test_truncated),		cmocka_unit_test(test_not_a_camera),
+	    cmocka_unit_test(test_stats_parse),		cmocka_unit_test(test_sysfs),
+	    cmocka_unit_test(test_findings_alt),	cmocka_unit_test(test_findings_link),
+	    cmocka_unit_test(test_findings_measured),
+	};
+
+	if (argc == 3 && !strcmp(argv[1], "--write-corpus"))
+		return write_corpus(argv[2]);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
