@@ -275,9 +275,10 @@ static const struct {
     {"{\"device\": \"host\", \"metric\": \"mb_s\", \"min_ceiling_pct\": 50}",
      "fail|>= 50% of ceiling|no ceiling: device 'host' has no known link ceiling", 1},
     {"{\"device\": \"2-1\", \"metric\": \"lat_p99_us\", \"min_ceiling_pct\": 50}",
-     "fail|>= 50% of ceiling 400.0 MB/s|min_ceiling_pct needs a MB/s metric, this one is in "
-     "'us'; fail|>= 50% of ceiling 400.0 MB/s|min_ceiling_pct needs a MB/s metric, this one "
-     "is in 'us'",
+     "fail|>= 50% of ceiling|min_ceiling_pct needs a figure with a ceiling (a MB/s rate, a "
+     "network's or a camera's), this one is in 'us' and has none; fail|>= 50% of "
+     "ceiling|min_ceiling_pct needs a figure with a ceiling (a MB/s rate, a network's or a "
+     "camera's), this one is in 'us' and has none",
      1},
     {"{\"device\": \"0781:5583\", \"name\": \"rand-read 4K*\", \"metric\": \"lat_p99_us\", "
      "\"max\": 2000, \"unit\": \"us\"}",
@@ -324,6 +325,46 @@ static void test_evaluate(void **state)
 		assert_int_equal(res.checked + res.skipped + res.measured, res.nrows);
 		check_result_release(&res);
 		criteria_release(&c);
+		strbuf_release(&got);
+	}
+	run_record_release(&r);
+}
+
+/* a figure with its own ceiling (a camera's nominal rate) is held against it, in its unit */
+static void test_own_ceiling(void **state)
+{
+	static const struct {
+		double pct;
+		const char *want;
+	} cases[] = {
+	    {99, "fail|>= 99% of ceiling 30.00 frames/s|97.0% of the ceiling, below 99%"},
+	    {95, "pass|>= 95% of ceiling 30.00 frames/s|97.0% of the ceiling"},
+	};
+	struct run_record r = {0};
+	struct run_metric *m;
+	struct run_device *d;
+
+	(void)state;
+	d = run_record_add_device(&r);
+	d->key = strdup("1-1");
+	d->ceiling_mb_s = 40; /* the link's, in MB/s: not what frames per second are held to */
+	m = run_record_add_metric(&r, "1-1", "video", "YUYV 640x480 @30", "fps", "frames/s", true);
+	m->value = 29.1;
+	m->ceiling = 30;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strbuf crit = STRBUF_INIT, got = STRBUF_INIT;
+		struct check_result res;
+		struct criteria c;
+		struct check_input in = {.runs = &r, .nruns = 1, .criteria = &c};
+
+		strbuf_addf(&crit, "{\"metric\": \"fps\", \"min_ceiling_pct\": %g}", cases[i].pct);
+		parse_one(crit.buf, &c);
+		assert_int_equal(check_evaluate(&in, &res), 0);
+		rows_text(&res, SOURCE_CRITERION, &got);
+		assert_string_equal(got.buf, cases[i].want);
+		check_result_release(&res);
+		criteria_release(&c);
+		strbuf_release(&crit);
 		strbuf_release(&got);
 	}
 	run_record_release(&r);
@@ -645,7 +686,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse_errors),  cmocka_unit_test(test_parse_too_large),
 	    cmocka_unit_test(test_parse_ok),	  cmocka_unit_test(test_matching),
-	    cmocka_unit_test(test_evaluate),	  cmocka_unit_test(test_counts_and_ids),
+	    cmocka_unit_test(test_evaluate), cmocka_unit_test(test_own_ceiling),	  cmocka_unit_test(test_counts_and_ids),
 	    cmocka_unit_test(test_baseline),	  cmocka_unit_test(test_xml_escape),
 	    cmocka_unit_test(test_lava_sanitize), cmocka_unit_test(test_lava_render),
 	    cmocka_unit_test(test_junit_render),  cmocka_unit_test(test_baseline_spread_unknown),
