@@ -751,6 +751,7 @@ static void device(struct strbuf *out, const struct report_model *m, size_t idx)
 		strbuf_adds(out, "</figure>\n");
 	}
 	rates_charts(out, m, d);
+	html_video_section(out, m, d);
 	strbuf_adds(out, "<h3>Figures</h3>");
 	figures_table(out, m, d);
 	strbuf_adds(out, "</section>\n");

@@ -36,12 +36,12 @@ struct disk_item {
 };
 
 static const struct class_metric disk_metrics[] = {
-    {"mb_s", "MB/s", "rate", true},
-    {"iops", "IOPS", "IOPS", true},
-    {"lat_p99_us", "us", "p99", false},
-    {"self_cpu_pct", "%", "cpu", false},
-    {"util_pct", "%", "util", false},
-    {"irq_per_mb", "IRQ/MB", "interrupts", false},
+    CLASS_METRIC("mb_s", "MB/s", "rate", true),
+    CLASS_METRIC("iops", "IOPS", "IOPS", true),
+    CLASS_METRIC("lat_p99_us", "us", "p99", false),
+    CLASS_METRIC("self_cpu_pct", "%", "cpu", false),
+    CLASS_METRIC("util_pct", "%", "util", false),
+    CLASS_METRIC("irq_per_mb", "IRQ/MB", "interrupts", false),
 };
 
 static struct disk_item *item_of(const struct run_plan_item *it)

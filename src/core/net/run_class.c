@@ -35,9 +35,9 @@ struct net_item {
 };
 
 static const struct class_metric net_metrics[] = {
-    {"mbit_s", "Mbit/s", "rate", true},
-    {"retransmits", "segments", "retransmits", false},
-    {"self_cpu_pct", "%", "cpu", false},
+    CLASS_METRIC("mbit_s", "Mbit/s", "rate", true),
+    CLASS_METRIC("retransmits", "segments", "retransmits", false),
+    CLASS_METRIC("self_cpu_pct", "%", "cpu", false),
 };
 
 static struct net_item *item_of(const struct run_plan_item *it)

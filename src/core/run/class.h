@@ -25,6 +25,8 @@ struct run_result;
 struct run_plan_item;
 struct run_record;
 struct run_metric;
+struct run_device;
+struct strbuf;
 
 /* one metric a class records: what report, compare and check call it */
 struct class_metric {
@@ -32,7 +34,12 @@ struct class_metric {
 	const char *unit;  /* "MB/s", "frames/s" */
 	const char *label; /* the column: "rate", "fps" */
 	bool higher_is_better;
+	/* a bin of a distribution (a histogram): kept and drawn, never compared */
+	bool distribution;
 };
+
+#define CLASS_METRIC(key, unit, label, higher_is_better) {key, unit, label, higher_is_better, false}
+#define CLASS_DISTRIBUTION(key, unit, label) {key, unit, label, false, true}
 
 /* the figure a device's verdict rests on: the best pass whose name starts with prefix */
 struct class_headline {
@@ -84,6 +91,14 @@ struct measure_class {
 	void (*analyze)(struct run_result *r);
 	const struct class_metric *metrics;
 	size_t nmetrics;
+	/*
+	 * The verdict of a device this class measured, from the record: the
+	 * limiter (RUN_LIMITER_*), its evidence into ev, the figure's share of
+	 * its ceiling into *ret_share_pct (NaN none). NULL: the generic
+	 * verdict over the headline figure against the link's bulk ceiling.
+	 */
+	const char *(*verdict)(const struct run_record *r, const struct run_device *d,
+			       struct strbuf *ev, double *ret_share_pct);
 	/* the verdict's figure, tried in order; none: no generic verdict */
 	const struct class_headline *headline;
 	size_t nheadline;

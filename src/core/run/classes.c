@@ -9,12 +9,13 @@
 
 /*
  * Disks first: their test files are written, measured and removed before
- * the network passes; --copy last, as it reads both disks' figures.
+ * the network passes; --copy after them, as it reads both disks' figures.
  */
 const struct measure_class *const run_classes[] = {
     &run_class_disk,
     &run_class_net,
     &run_class_copy,
+    &run_class_video,
 };
 const size_t run_nclasses = sizeof(run_classes) / sizeof(run_classes[0]);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/run/compare.h"
+#include "core/run/class.h"
 #include "core/run/record_fields.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -215,6 +216,15 @@ static void fill_side(struct compare_row *row, const struct run_metric *m, bool 
 	row->unit = m->unit;
 }
 
+/* a histogram's bin (core/run/class.h): its count moves with the pass's length, not a regression */
+static bool distribution(const struct run_metric *m)
+{
+	const struct measure_class *c = run_class_find(m->test);
+	const struct class_metric *cm = run_class_metric(c, m->metric);
+
+	return cm && cm->distribution;
+}
+
 static void add_row(struct compare_result *c, const struct run_metric *ma,
 		    const struct run_metric *mb, const char *dev)
 {
@@ -337,10 +347,11 @@ int run_compare(const struct run_record *a, const struct run_record *b, double t
 	device_caveats(&c, a, b);
 	pair_metrics(ea, a->nmetrics, eb, b->nmetrics, pair, taken);
 	for (i = 0; i < a->nmetrics; i++)
-		add_row(&c, &a->metrics[i], pair[i] == SIZE_MAX ? NULL : &b->metrics[pair[i]],
-			ea[i].dev);
+		if (!distribution(&a->metrics[i]))
+			add_row(&c, &a->metrics[i],
+				pair[i] == SIZE_MAX ? NULL : &b->metrics[pair[i]], ea[i].dev);
 	for (i = 0; i < b->nmetrics; i++)
-		if (!taken[i])
+		if (!taken[i] && !distribution(&b->metrics[i]))
 			add_row(&c, NULL, &b->metrics[i], eb[i].dev);
 	entries_free(ea, a->nmetrics);
 	entries_free(eb, b->nmetrics);

@@ -22,7 +22,7 @@ struct copy_item {
 };
 
 static const struct class_metric copy_metrics[] = {
-    {"mb_s", "MB/s", "rate", true},
+    CLASS_METRIC("mb_s", "MB/s", "rate", true),
 };
 
 void run_copy_plan(const struct run_options *o, struct run_result *r)

@@ -249,17 +249,29 @@ static const char *decide(const struct run_record *r, const struct run_device *d
 	return RUN_LIMITER_UNKNOWN;
 }
 
+/* the class that measured the device (its first figure's test), NULL if none */
+static const struct measure_class *class_of_device(const struct run_record *r, const char *key)
+{
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if (same(r->metrics[i].device_key, key))
+			return run_class_find(r->metrics[i].test);
+	return NULL;
+}
+
 void run_verdicts(struct run_record *r)
 {
 	for (size_t i = 0; i < r->ndevices; i++) {
 		const struct run_device *d = &r->devices[i];
+		const struct measure_class *c = class_of_device(r, d->key);
 		struct strbuf ev = STRBUF_INIT;
 		struct run_verdict *v;
 		struct figure f;
 		const char *limiter;
 		double pct = NAN;
 
-		if (!figure_of(r, d->key, &f)) {
+		if (c && c->verdict) {
+			limiter = c->verdict(r, d, &ev, &pct);
+		} else if (!figure_of(r, d->key, &f)) {
 			strbuf_adds(&ev, "no throughput figure was measured");
 			limiter = RUN_LIMITER_UNKNOWN;
 		} else {

@@ -248,6 +248,9 @@ struct uvc_facts {
 #define UVC_FPS_SHORT_PCT 2.0  /* achieved below nominal by more than this */
 #define UVC_CPU_BOUND_PCT 90.0 /* self CPU near one whole core */
 
-/* Append findings about f (and m, which may be NULL). */
+/*
+ * Append findings about f (and m, which may be NULL). f->info NULL: a
+ * capture device without UVC descriptors (not USB): what m shows only.
+ */
 void uvc_findings(const struct uvc_facts *f, const struct uvc_measured *m,
 		  struct finding_list *out);

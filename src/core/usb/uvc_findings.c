@@ -160,7 +160,7 @@ static void measured_findings(struct ctx *c, const struct uvc_measured *m)
 			    "on its controller), uvcvideo nodrop=1 to keep incomplete frames");
 		emit(c, FINDING_WARN, "video.drops");
 	}
-	if (f->frame && f->info->formats[f->frame->format].kind == UVC_FMT_MJPEG &&
+	if (f->info && f->frame && f->info->formats[f->frame->format].kind == UVC_FMT_MJPEG &&
 	    measured(m->frame_bytes_max)) {
 		double assumed =
 		    (double)f->frame->width * f->frame->height * 2 / USB_UVC_MJPEG_RATIO;
@@ -197,14 +197,16 @@ void uvc_findings(const struct uvc_facts *f, const struct uvc_measured *m, struc
 	struct ctx c = {.f = f, .out = out};
 	struct uvc_need n;
 
-	if (!f || !f->info || !out)
+	if (!f || !out)
 		return;
 	strbuf_init(&c.msg);
 	strbuf_init(&c.ev);
 	strbuf_init(&c.fix);
-	if (f->stream < f->info->n_streams)
+	/* no descriptors (not a UVC camera): only what the capture measured */
+	if (f->info && f->stream < f->info->n_streams)
 		c.s = &f->info->streams[f->stream];
-	link_finding(&c);
+	if (f->info)
+		link_finding(&c);
 	if (c.s && f->frame && uvc_mode_need(f->info, f->frame, f->interval_100ns, false, &n) == 0)
 		bandwidth_findings(&c, &n);
 	if (m)

@@ -73,7 +73,7 @@ static const struct field short_fields[] = {
     FIELD(R, misses, "misses_rate", "misses", NULL, FT_BOOL, 0, T),
     FIELD(R, timeout, "timeout", "timeout", NULL, FT_BOOL, 0, T | FF_OPTIONAL),
 };
-static const struct record_desc short_desc = RECORD_DESC("video_pass", short_fields);
+const struct record_desc video_run_row_desc = RECORD_DESC("video_pass", short_fields);
 #undef R
 
 #define H struct video_hist_row
@@ -272,7 +272,7 @@ void video_report_describe(const struct video_report *r, bool machine, struct re
 	else if (r->nrows == 1)
 		report_add_object(out, "pass", NULL, &row_desc, r->rows);
 	else if (r->nrows > 1)
-		report_add_table(out, "passes", NULL, &short_desc, r->rows, r->nrows,
+		report_add_table(out, "passes", NULL, &video_run_row_desc, r->rows, r->nrows,
 				 sizeof(*r->rows));
 	if (r->nhist && (machine || r->nrows == 1))
 		report_add_table(out, "interval_histogram",

@@ -44,6 +44,9 @@ struct video_report {
 	size_t nwarnings;
 };
 
+/* a pass in a line (run's table, --all-modes): struct video_row */
+extern const struct record_desc video_run_row_desc;
+
 /* achieved below 99% of the nominal rate, or any drop */
 bool video_misses_rate(const struct video_pass *p);
 /* add a pass (and its histogram): -ENOMEM */

@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Cameras as a class of `usbperf run` (core/run/class.h): every V4L2
+ * capture node (USB ones first) or one named on the command line, its
+ * default mode captured for a few seconds. For a UVC camera, its
+ * descriptors and the alternate setting the driver chose while streaming
+ * put the payload rate next to what that setting carries.
+ */
+#include "core/run/run_priv.h"
+#include "core/usb/attach.h"
+#include "core/usb/topology.h"
+#include "core/usb/uvc.h"
+#include "core/video/fields.h"
+#include "core/video/video.h"
+#include "util/strbuf.h"
+#include "util/sysroot.h"
+#include "util/xalloc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#define V4L2_MAJOR 81
+#define VIDEO_QUICK_S 3.0
+#define VIDEO_FULL_S 5.0
+#define VIDEO_WARMUP 5 /* frames before counting: the first ones come as the sensor starts */
+#define VIDEO_DESC_MAX (64 << 10)
+
+/* a camera plan item: what it offers, the mode measured, what was measured */
+struct video_item {
+	struct video_info *info;
+	struct video_mode mode;
+	struct video_report rep; /* its rows are the class's table rows */
+	struct video_pass pass;
+	bool measured;
+	/* a UVC camera: its descriptors, and what sysfs said while it streamed */
+	struct uvc_info *uvc;
+	struct uvc_sysfs sysfs;
+	bool sysfs_read;
+	char *usb_dir; /* "/sys/bus/usb/devices/1-1" */
+	enum usb_speed capable;
+};
+
+static const struct class_metric video_metrics[] = {
+    CLASS_METRIC("fps", "frames/s", "fps", true),
+    CLASS_METRIC("fps_wall", "frames/s", "fps (wall clock)", true),
+    CLASS_METRIC("drop_pct", "%", "drops", false),
+    CLASS_METRIC("interval_p99_us", "us", "p99 interval", false),
+    CLASS_METRIC("jitter_us", "us", "jitter", false),
+    CLASS_METRIC("mb_s", "MB/s", "rate", true),
+    CLASS_METRIC("first_frame_ms", "ms", "first frame", false),
+    CLASS_METRIC("self_cpu_pct", "%", "cpu", false),
+    CLASS_METRIC("cpu_us_per_frame", "us", "cpu per frame", false),
+    /* the frame intervals in multiples of the nominal one (video_hist_edges), for the report */
+    CLASS_DISTRIBUTION("interval_bin_0", "intervals", "intervals <0.5x"),
+    CLASS_DISTRIBUTION("interval_bin_1", "intervals", "intervals 0.5-0.9x"),
+    CLASS_DISTRIBUTION("interval_bin_2", "intervals", "intervals 0.9-1.1x"),
+    CLASS_DISTRIBUTION("interval_bin_3", "intervals", "intervals 1.1-1.5x"),
+    CLASS_DISTRIBUTION("interval_bin_4", "intervals", "intervals 1.5-2.5x"),
+    CLASS_DISTRIBUTION("interval_bin_5", "intervals", "intervals 2.5-3.5x"),
+    CLASS_DISTRIBUTION("interval_bin_6", "intervals", "intervals >=3.5x"),
+};
+_Static_assert(VIDEO_HIST_BINS == 7, "one interval_bin metric per histogram bin");
+
+static struct video_item *item_of(const struct run_plan_item *it)
+{
+	return it->cls == &run_class_video ? it->state : NULL;
+}
+
+/* the USB device a node is on ("1-1"), NULL off USB */
+static char *usb_key_of(const char *node, struct usb_attach *ret)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct stat st;
+	char *key = NULL;
+
+	strbuf_addf(&p, "%s%s", sysroot_get(), node);
+	if (stat(p.buf, &st) == 0 && S_ISCHR(st.st_mode) &&
+	    usb_attach_for_chardev(major(st.st_rdev), minor(st.st_rdev), ret) == 0)
+		key = xstrdup(ret->device);
+	strbuf_release(&p);
+	return key;
+}
+
+/* every capture node, USB ones first */
+static void video_discover_all(const struct run_options *o, struct run_result *r)
+{
+	struct video_info *v = NULL;
+	size_t n = 0;
+
+	(void)o;
+	if (video_discover(&v, &n) < 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct usb_attach a = {0};
+		char *key = usb_key_of(v[i].path, &a);
+		struct strbuf why = STRBUF_INIT;
+		struct run_plan_item *it;
+
+		strbuf_addf(&why, "%s is a video capture device (%s, %s): its default mode",
+			    v[i].path, v[i].driver, v[i].card);
+		it = run_plan_add(r, &run_class_video, v[i].path, key ? key : v[i].path,
+				  key ? "usb-video" : "video", true, why.buf);
+		it->on_usb = key != NULL;
+		it->device_key_from_usb = key != NULL;
+		if (key)
+			usb_attach_release(&a);
+		free(key);
+		strbuf_release(&why);
+	}
+	free(v);
+}
+
+/* a V4L2 node: a character device of the video4linux major */
+static bool video_claims(const char *target, const struct stat *st)
+{
+	(void)target;
+	return st && S_ISCHR(st->st_mode) && major(st->st_rdev) == V4L2_MAJOR;
+}
+
+static void video_plan_target(const struct run_options *o, struct run_result *r,
+			      struct run_plan_item *it)
+{
+	struct usb_attach a = {0};
+	char *key = usb_key_of(it->path, &a);
+
+	(void)o;
+	(void)r;
+	free(it->device_key);
+	it->device_key = key ? key : xstrdup(it->path);
+	it->device_key_from_usb = key != NULL;
+	it->kind = key ? "usb-video" : "video";
+	it->read_only = true;
+	if (key)
+		usb_attach_release(&a);
+}
+
+/* the default mode: the largest size of the first format, at its highest rate */
+static bool default_mode(const struct video_info *v, struct video_mode *ret)
+{
+	const struct video_mode *best = NULL;
+
+	for (size_t i = 0; i < v->nmodes; i++) {
+		const struct video_mode *m = &v->modes[i];
+		uint64_t px = (uint64_t)m->width * m->height;
+
+		if (m->fourcc != v->modes[0].fourcc)
+			continue;
+		if (!best || px > (uint64_t)best->width * best->height ||
+		    (px == (uint64_t)best->width * best->height &&
+		     video_mode_fps(m) > video_mode_fps(best)))
+			best = m;
+	}
+	if (best)
+		*ret = *best;
+	return best != NULL;
+}
+
+/* the camera's UVC descriptors, at the speed it is connected at */
+static void read_uvc(struct video_item *v, const struct usb_topology *t, const char *key)
+{
+	struct strbuf p = STRBUF_INIT, raw = STRBUF_INIT;
+	const struct usb_device *u = NULL;
+	struct uvc_info *info;
+
+	for (size_t i = 0; t && i < t->ndev; i++)
+		if (!strcmp(t->dev[i].path, key))
+			u = &t->dev[i];
+	if (!u)
+		return;
+	strbuf_addf(&p, "/sys/bus/usb/devices/%s", key);
+	v->usb_dir = xstrdup(p.buf);
+	v->capable = u->capable;
+	strbuf_adds(&p, "/descriptors");
+	info = calloc(1, sizeof(*info));
+	if (!info)
+		abort();
+	if (sysroot_read(p.buf, VIDEO_DESC_MAX, &raw) == 0 &&
+	    uvc_parse((const uint8_t *)raw.buf, raw.len, u->speed, info) == 0)
+		v->uvc = info;
+	else
+		free(info);
+	strbuf_release(&raw);
+	strbuf_release(&p);
+}
+
+static int video_prepare(const struct run_options *o, struct run_result *r,
+			 struct run_plan_item *it, char **ret_why)
+{
+	struct video_item *v = calloc(1, sizeof(*v));
+	struct strbuf why = STRBUF_INIT;
+	int rc;
+
+	(void)o;
+	if (!v || !(v->info = calloc(1, sizeof(*v->info))))
+		abort();
+	it->state = v;
+	rc = video_probe(it->path, v->info, ret_why);
+	if (rc < 0)
+		return rc;
+	if (!default_mode(v->info, &v->mode)) {
+		strbuf_addf(&why, "'%s' lists no modes (VIDIOC_ENUM_FMT)", it->path);
+		*ret_why = strbuf_detach(&why);
+		return -EINVAL;
+	}
+	if (it->device_key_from_usb)
+		read_uvc(v, r->topo, it->device_key);
+	return 0;
+}
+
+static double run_seconds(const struct run_options *o)
+{
+	return o->time_s > 0 ? o->time_s : o->full ? VIDEO_FULL_S : VIDEO_QUICK_S;
+}
+
+static void video_estimate(const struct run_options *o, const struct run_plan_item *it,
+			   struct disk_estimate *disk, struct class_estimate *ret)
+{
+	const struct video_item *v = item_of(it);
+	double fps = v ? video_mode_fps(&v->mode) : 0;
+
+	(void)disk;
+	/* the warm-up frames and the start of the stream on top of the counted time */
+	*ret = (struct class_estimate){"video", 1,
+				       ceil(run_seconds(o) + (fps > 0 ? VIDEO_WARMUP / fps : 1))};
+}
+
+/* while frames flow: the alternate setting the driver chose */
+static void on_streaming(void *ctx)
+{
+	struct video_item *v = ctx;
+
+	if (v->uvc && v->usb_dir && uvc_read_sysfs(v->usb_dir, v->uvc, &v->sysfs) == 0)
+		v->sysfs_read = true;
+}
+
+/* V4L2's "YUYV" is UVC's "YUY2"; the others share their four letters */
+static void uvc_fourcc(uint32_t fourcc, char out[5])
+{
+	video_fourcc_str(fourcc, out);
+	if (!strcmp(out, "YUYV"))
+		memcpy(out, "YUY2", 5);
+}
+
+/* what the selected alternate setting (or the bulk link) carries, MB/s; NaN unknown */
+static double stream_ceiling_mb_s(const struct video_item *v)
+{
+	const struct uvc_stream *s;
+
+	if (!v->uvc || !v->uvc->n_streams)
+		return NAN;
+	s = &v->uvc->streams[0];
+	if (s->bulk)
+		return s->bulk_Bps > 0 ? s->bulk_Bps / 1e6 : NAN;
+	if (!v->sysfs_read || v->sysfs.cur_alt[0] < 0)
+		return NAN;
+	for (unsigned i = 0; i < s->n_alts; i++)
+		if (s->alts[i].alt == v->sysfs.cur_alt[0] && s->alts[i].payload_Bps > 0)
+			return s->alts[i].payload_Bps / 1e6;
+	return NAN;
+}
+
+static void add_device(struct run_result *r, struct run_plan_item *it, const struct video_item *v)
+{
+	struct usb_attach a = {0};
+	struct run_device *d;
+	char *key;
+
+	if (run_device_find(r, it->device_key))
+		return;
+	d = run_record_add_device(&r->rec);
+	d->key = xstrdup(it->device_key);
+	d->kind = xstrdup(it->kind);
+	d->target = xstrdup(it->path);
+	key = usb_key_of(it->path, &a);
+	if (key) {
+		run_device_attach(d, &a);
+		usb_attach_release(&a);
+		free(key);
+	} else {
+		d->product = xstrdup(v->info->card);
+		d->driver = xstrdup(v->info->driver);
+	}
+}
+
+static void add_metrics(struct run_result *r, const struct run_plan_item *it,
+			const struct video_item *v, const char *pass)
+{
+	const struct video_pass *p = &v->pass;
+	const struct {
+		const char *key;
+		double value, ceiling;
+	} m[] = {
+	    {"fps", p->st.fps, video_mode_fps(&p->set)},
+	    {"fps_wall", p->st.fps_wall, video_mode_fps(&p->set)},
+	    {"drop_pct", p->st.drop_pct, NAN},
+	    {"interval_p99_us", p->st.ival_p99_us, NAN},
+	    {"jitter_us", p->st.jitter_us, NAN},
+	    {"mb_s", p->st.mb_s, stream_ceiling_mb_s(v)},
+	    {"first_frame_ms", p->first_frame_ms, NAN},
+	    {"self_cpu_pct", p->self_cpu_pct, NAN},
+	    {"cpu_us_per_frame", p->cpu_us_per_frame, NAN},
+	};
+
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		struct run_metric *rm;
+
+		if (!isfinite(m[i].value))
+			continue; /* not measured (one frame has no interval): no row, not a null */
+		rm = run_class_add_metric(&r->rec, &run_class_video, it->device_key, pass, m[i].key);
+		rm->value = m[i].value;
+		rm->repeats = 1;
+		rm->cpu_busy_pct = p->sys_cpu_pct;
+		if (m[i].ceiling > 0)
+			rm->ceiling = m[i].ceiling;
+	}
+	/* the histogram's unit is the nominal interval: without one its bins mean nothing */
+	if (!(video_mode_fps(&p->set) > 0) || !p->st.frames)
+		return;
+	for (size_t b = 0; b < VIDEO_HIST_BINS; b++) {
+		char key[24];
+		struct run_metric *rm;
+
+		snprintf(key, sizeof(key), "interval_bin_%zu", b);
+		rm = run_class_add_metric(&r->rec, &run_class_video, it->device_key, pass, key);
+		rm->value = (double)p->st.hist[b];
+		rm->repeats = 1;
+	}
+}
+
+/* the UVC facts and the measured pass, judged (uvc_findings: link, bandwidth, rate, drops) */
+static void add_findings(struct run_result *r, const struct run_plan_item *it,
+			 const struct video_item *v)
+{
+	const struct video_pass *p = &v->pass;
+	struct uvc_facts f = {
+	    .subject = it->device_key,
+	    .info = v->uvc,
+	    .cur_alt = v->sysfs_read ? v->sysfs.cur_alt[0] : -1,
+	    .capable = v->capable,
+	};
+	struct uvc_measured m = {
+	    .nominal_fps = video_mode_fps(&p->set),
+	    .achieved_fps = p->st.fps,
+	    .drops_pct = p->st.dropped ? p->st.drop_pct : NAN,
+	    .frame_bytes_mean = p->st.bytes_mean,
+	    .frame_bytes_max = p->st.bytes_max,
+	    .self_cpu_pct = p->self_cpu_pct,
+	};
+	char cc[5];
+
+	if (v->uvc) {
+		uvc_fourcc(p->set.fourcc, cc);
+		f.frame = uvc_find_frame(v->uvc, cc, p->set.width, p->set.height);
+		if (p->set.fps_num)
+			f.interval_100ns =
+			    (uint32_t)llround(1e7 * (double)p->set.fps_den / p->set.fps_num);
+	}
+	uvc_findings(&f, &m, &r->rec.findings);
+}
+
+static int video_measure(const struct run_options *o, struct run_result *r,
+			 struct run_plan_item *it, char **ret_why)
+{
+	struct video_item *v = item_of(it);
+	struct video_config c = {
+	    .dev = it->path,
+	    .mode = v->mode,
+	    .io = VIDEO_IO_MMAP,
+	    .buffers = 4,
+	    .time_s = run_seconds(o),
+	    .warmup = VIDEO_WARMUP,
+	    .timeout_s = 2,
+	    .stop = o->stop,
+	    .on_streaming = on_streaming,
+	    .ctx = v,
+	};
+	char name[64];
+	int rc;
+
+	rc = video_capture(&c, &v->pass, ret_why);
+	if (rc == -EBUSY) {
+		char *holder = video_holder(it->path);
+		struct strbuf w = STRBUF_INIT;
+
+		strbuf_addf(&w, "%s: busy%s%s", it->path, holder ? ": held by " : "",
+			    holder ? holder : "");
+		free(holder);
+		free(*ret_why);
+		*ret_why = strbuf_detach(&w);
+	}
+	if (rc < 0)
+		return rc;
+	v->measured = true;
+	if (video_report_add_pass(&v->rep, v->info, &v->pass) < 0)
+		abort();
+	memcpy(run_class_add_row(r, &run_class_video, sizeof(struct video_row)),
+	       &v->rep.rows[v->rep.nrows - 1], sizeof(struct video_row));
+	add_device(r, it, v);
+	video_mode_str(&v->pass.set, name, sizeof(name));
+	add_metrics(r, it, v, name);
+	add_findings(r, it, v);
+	for (size_t j = 0; j < v->pass.nwarnings; j++)
+		run_note(r, "%s: %s", it->path, v->pass.warnings[j]);
+	if (v->pass.timeout)
+		run_note(r, "%s: no frame for %g s: the pass ended early, its figures are partial",
+			 it->path, c.timeout_s);
+	if (v->sysfs_read && v->sysfs.cur_alt[0] >= 0)
+		run_note(r, "%s: streamed on alternate setting %d of interface %u", it->path,
+			 v->sysfs.cur_alt[0], v->uvc->streams[0].ifnum);
+	return 0;
+}
+
+static void video_release(struct run_plan_item *it)
+{
+	struct video_item *v = item_of(it);
+
+	if (!v)
+		return;
+	free(v->info);
+	free(v->uvc);
+	free(v->usb_dir);
+	if (v->measured)
+		video_pass_release(&v->pass);
+	video_report_release(&v->rep);
+	free(v);
+	it->state = NULL;
+}
+
+/* a figure of the device's first camera pass, NULL if not measured */
+static const struct run_metric *figure(const struct run_record *r, const char *key,
+				       const char *pass, const char *metric)
+{
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		const struct run_metric *m = &r->metrics[i];
+
+		if (m->device_key && !strcmp(m->device_key, key) && m->test &&
+		    !strcmp(m->test, "video") && (!pass || !strcmp(m->name, pass)) &&
+		    !strcmp(m->metric, metric))
+			return m;
+	}
+	return NULL;
+}
+
+#define VIDEO_CPU_PCT 85.0   /* usbperf's own CPU, % of one core: the capture is the CPU's */
+#define VIDEO_FULL_RATE 0.99 /* achieved this share of nominal: the mode's rate is met */
+#define VIDEO_LINK_PCT 90.0  /* the payload this close to what the link carries: the link */
+
+/*
+ * A camera's verdict: the rate its mode asks met (the mode is the limit),
+ * or missed because the link carries no more, the CPU ran out, or the
+ * camera itself (or its driver) delivers less with the link to spare.
+ */
+static const char *video_verdict(const struct run_record *r, const struct run_device *d,
+				 struct strbuf *ev, double *ret_share_pct)
+{
+	const struct run_metric *fps = figure(r, d->key, NULL, "fps"), *drop, *mb, *cpu;
+	double nominal, share = NAN;
+	bool full;
+
+	if (!fps) {
+		strbuf_adds(ev, "no frame rate was measured");
+		return RUN_LIMITER_UNKNOWN;
+	}
+	drop = figure(r, d->key, fps->name, "drop_pct");
+	mb = figure(r, d->key, fps->name, "mb_s");
+	cpu = figure(r, d->key, fps->name, "self_cpu_pct");
+	nominal = fps->ceiling;
+	strbuf_addf(ev, "%s: %.2f fps", fps->name, fps->value);
+	if (nominal > 0)
+		strbuf_addf(ev, " of the nominal %.4g", nominal);
+	if (drop && drop->value > 0)
+		strbuf_addf(ev, ", %.1f %% of frames dropped", drop->value);
+	else if (drop)
+		strbuf_adds(ev, ", no drops");
+	if (mb && mb->ceiling > 0) {
+		share = 100 * mb->value / mb->ceiling;
+		strbuf_addf(ev, "; %.3g MB/s is %.0f %% of the %.3g MB/s its USB stream carries",
+			    mb->value, share, mb->ceiling);
+	} else if (mb) {
+		strbuf_addf(ev, "; %.3g MB/s", mb->value);
+	}
+	*ret_share_pct = share;
+	full = nominal > 0 && fps->value >= VIDEO_FULL_RATE * nominal && !(drop && drop->value > 0);
+	if (full) {
+		strbuf_adds(ev, ": the mode's rate is met; a faster mode is the only way up");
+		return RUN_LIMITER_MODE;
+	}
+	if (cpu && cpu->value >= VIDEO_CPU_PCT) {
+		strbuf_addf(ev, ", with usbperf at %.0f %% of a core: the figure is the CPU's",
+			    cpu->value);
+		return RUN_LIMITER_CPU;
+	}
+	if (!(nominal > 0)) {
+		strbuf_adds(ev, ": no nominal rate to hold it against");
+		return RUN_LIMITER_UNKNOWN;
+	}
+	if (share >= VIDEO_LINK_PCT) {
+		strbuf_adds(ev, ": the alternate setting the driver chose carries no more");
+		return RUN_LIMITER_BUS;
+	}
+	strbuf_adds(ev, isnan(share) ? ": the camera or its driver delivers less (no link ceiling "
+				       "known to hold the payload against)"
+				     : ": the link has room; the camera or its driver delivers less");
+	return RUN_LIMITER_CAMERA;
+}
+
+static const struct class_headline video_headline[] = {{"", "fps"}};
+
+const struct measure_class run_class_video = {
+    .name = "video",
+    .what = "cameras",
+    .discover = video_discover_all,
+    .claims = video_claims,
+    .plan_target = video_plan_target,
+    .prepare = video_prepare,
+    .estimate = video_estimate,
+    .measure = video_measure,
+    .release = video_release,
+    .metrics = video_metrics,
+    .nmetrics = sizeof(video_metrics) / sizeof(video_metrics[0]),
+    .verdict = video_verdict,
+    .headline = video_headline,
+    .nheadline = sizeof(video_headline) / sizeof(video_headline[0]),
+    .row_desc = &video_run_row_desc,
+    .row_title = "cameras (MB/s = 10^6 B/s)",
+    .row_key = "video",
+    .row_size = sizeof(struct video_row),
+};
