@@ -287,10 +287,258 @@ static void test_bulk_camera(void **state)
 	free(info);
 }
 
+/*
+ * Intel RealSense D455 at SuperSpeed, rebuilt from its lsusb -v text as far
+ * as the end of the depth streaming interface (so wTotalLength claims more):
+ * one alt setting with a bulk IN endpoint of 1024 B packets in bursts of 16
+ * (bMaxBurst 15), two frame-based formats.
+ */
+static void test_d455_superspeed_bulk(void **state)
+{
+	struct uvc_info *info = parse("realsense_d455.hex", USB_SPEED_SS);
+	const struct uvc_stream *s = &info->streams[0];
+	const struct uvc_alt *a = &s->alts[0];
+	const struct uvc_frame *fr;
+	struct uvc_need n;
+	/* 848x480 Z16 at 111111 x 100 ns: 90.0009 fps */
+	double fps = 1e7 / 111111;
+
+	(void)state;
+	assert_int_equal(info->vendor, 0x8086);
+	assert_int_equal(info->product, 0x0b5c);
+	assert_int_equal(info->bcd_usb, 0x0320);
+	assert_int_equal(info->bcd_uvc, 0x0150);
+	/* the walk says the configuration is cut short; nothing UVC-specific is wrong */
+	assert_int_equal(info->flags, UVC_F_DESC);
+	assert_int_equal(info->n_streams, 1);
+	assert_int_equal(s->ifnum, 1);
+	assert_int_equal(s->header_ep, 0x82);
+	assert_true(s->bulk);
+	assert_int_equal(s->n_alts, 1);
+	assert_int_equal(a->xfer, UVC_XFER_BULK);
+	assert_int_equal(a->max_packet, 1024);
+	assert_true(a->has_ss_comp);
+	assert_int_equal(a->max_burst, 15);
+	/* 500 MB/s after 8b/10b, 1024 of every 1056 B on the wire: 484 848 484.8 B/s */
+	assert_near(s->bulk_Bps, 5e8 * 1024 / 1056, 1e-3);
+
+	assert_int_equal(info->n_formats, 2);
+	assert_int_equal(info->formats[0].kind, UVC_FMT_FRAME_BASED);
+	assert_string_equal(info->formats[0].fourcc, "Z16 ");
+	assert_int_equal(info->formats[0].bits_per_pixel, 16);
+	assert_int_equal(info->formats[0].n_frames, 8);
+	/* {50000000-...}: 'P' and three zero bytes */
+	assert_string_equal(info->formats[1].fourcc, "P???");
+	assert_int_equal(info->n_frames, 16);
+
+	fr = uvc_find_frame(info, "Z16 ", 848, 480);
+	assert_non_null(fr);
+	assert_int_equal(fr->max_bitrate, 586137600);
+	assert_int_equal(fr->default_interval, 111111);
+	assert_int_equal(fr->n_intervals, 5);
+	assert_int_equal(fr->intervals[4], 2000000);
+	/*
+	 * Frame-based: dwMaxBitRate / 8 = 73 267 200 B/s, a frame 73267200 /
+	 * 90.0009 = 814 071.9 B; with one 12 B header a frame 73 268 280 B/s,
+	 * under the bulk ceiling.
+	 */
+	assert_int_equal(uvc_mode_need(info, fr, 0, false, &n), 0);
+	assert_int_equal(n.basis, UVC_BASIS_BITRATE);
+	assert_near(n.payload_Bps, 73267200, 1e-6);
+	assert_near(n.frame_bytes, 73267200 / fps, 1e-6);
+	assert_int_equal(n.smallest_alt, 0);
+	assert_near(n.smallest_need_Bps, 73267200 + 12 * fps, 1e-6);
+	assert_near(n.largest_fps, 5e8 * 1024 / 1056 / (73267200 / fps + 12), 1e-9);
+	free(info);
+}
+
+/*
+ * No published SuperSpeed isochronous camera dump was at hand: a hand-built
+ * VS interface checks the burst arithmetic and the wBytesPerInterval cap.
+ */
+static void test_superspeed_isoc_handmade(void **state)
+{
+	static const uint8_t cam[] = {
+	    18,
+	    1,
+	    0x20,
+	    0x03,
+	    0xef,
+	    2,
+	    1,
+	    9,
+	    0x34,
+	    0x12,
+	    0x78,
+	    0x56,
+	    0,
+	    1,
+	    0,
+	    0,
+	    0,
+	    1,
+	    9,
+	    2,
+	    117,
+	    0,
+	    1,
+	    1,
+	    0,
+	    0x80,
+	    50,
+	    9,
+	    4,
+	    1,
+	    0,
+	    0,
+	    0x0e,
+	    2,
+	    0,
+	    0,
+	    /* input header: one format, video endpoint 0x81 */
+	    14,
+	    0x24,
+	    1,
+	    1,
+	    55,
+	    0,
+	    0x81,
+	    0,
+	    1,
+	    0,
+	    0,
+	    0,
+	    1,
+	    0,
+	    11,
+	    0x24,
+	    6,
+	    1,
+	    1,
+	    1,
+	    1,
+	    0,
+	    0,
+	    0,
+	    0,
+	    30,
+	    0x24,
+	    7,
+	    1,
+	    0,
+	    0x00,
+	    0x0f,
+	    0x70,
+	    0x08,
+	    0,
+	    0,
+	    0,
+	    0,
+	    0,
+	    0,
+	    0,
+	    0,
+	    0x00,
+	    0x7e,
+	    0x3f,
+	    0x00,
+	    0x15,
+	    0x16,
+	    0x05,
+	    0x00,
+	    1,
+	    0x15,
+	    0x16,
+	    0x05,
+	    0x00,
+	    /* alt 1: 16 x 1024 B, Mult 0, wBytesPerInterval 16384 */
+	    9,
+	    4,
+	    1,
+	    1,
+	    1,
+	    0x0e,
+	    2,
+	    0,
+	    0,
+	    7,
+	    5,
+	    0x81,
+	    5,
+	    0x00,
+	    0x04,
+	    1,
+	    6,
+	    0x30,
+	    15,
+	    0,
+	    0x00,
+	    0x40,
+	    /* alt 2: 3 x 16 x 1024 B, but wBytesPerInterval 45000 */
+	    9,
+	    4,
+	    1,
+	    2,
+	    1,
+	    0x0e,
+	    2,
+	    0,
+	    0,
+	    7,
+	    5,
+	    0x81,
+	    5,
+	    0x00,
+	    0x04,
+	    1,
+	    6,
+	    0x30,
+	    15,
+	    2,
+	    0xc8,
+	    0xaf,
+	};
+	struct uvc_info *info = calloc(1, sizeof(*info));
+	const struct uvc_stream *s;
+	const struct uvc_frame *fr;
+	struct uvc_need n;
+
+	(void)state;
+	assert_int_equal(uvc_parse(cam, sizeof(cam), USB_SPEED_SS, info), 0);
+	assert_int_equal(info->flags, 0);
+	s = &info->streams[0];
+	assert_int_equal(s->n_alts, 3);
+	assert_false(s->bulk);
+	/* 16 x 1024 = 16 384 B per 125 us bus interval: 131 072 000 B/s */
+	assert_int_equal(s->alts[1].max_burst, 15);
+	assert_int_equal(s->alts[1].ss_mult, 1);
+	assert_near(s->alts[1].bytes_per_interval, 16384, 1e-9);
+	assert_near(s->alts[1].bus_Bps, 131072000, 1e-6);
+	/* 3 x 16 x 1024 = 49 152 B, capped at wBytesPerInterval 45 000: 360 000 000 B/s */
+	assert_int_equal(s->alts[2].ss_mult, 3);
+	assert_int_equal(s->alts[2].ss_bytes_per_interval, 45000);
+	assert_near(s->alts[2].bytes_per_interval, 45000, 1e-9);
+	assert_near(s->alts[2].bus_Bps, 360000000, 1e-6);
+	assert_string_equal(s->alts[2].derivation,
+			    "3 x 16 x 1024 B per 125 us bus interval, wBytesPerInterval 45000");
+	/*
+	 * MJPEG 3840x2160 at 30 fps, buffer 4 161 024 B (0x3f7e00): alt 1 needs
+	 * ceil(4161024 / 16372) = 255 intervals, 31.37 fps: it carries it.
+	 */
+	fr = uvc_find_frame(info, "MJPG", 3840, 2160);
+	assert_non_null(fr);
+	assert_int_equal(uvc_mode_need(info, fr, 0, true, &n), 0);
+	assert_near(n.frame_bytes, 4161024, 1e-9);
+	assert_int_equal(n.smallest_alt, 1);
+	assert_int_equal(n.largest_alt, 2);
+	free(info);
+}
+
 /* Every prefix of every fixture parses or is refused, within bounds (ASan watches). */
 static void test_truncated(void **state)
 {
-	static const char *const names[] = {"canyon_cne_cwc2.hex", "esp32s3_tinyusb_bulk.hex"};
+	static const char *const names[] = {"canyon_cne_cwc2.hex", "esp32s3_tinyusb_bulk.hex",
+					    "realsense_d455.hex"};
 	struct uvc_info *info = calloc(1, sizeof(*info));
 	size_t k, len;
 
@@ -544,6 +792,7 @@ static int write_corpus(const char *dir)
 	    {"canyon_cne_cwc2.hex", "canyon_hs", USB_SPEED_HIGH},
 	    {"canyon_cne_cwc2.hex", "canyon_fs", USB_SPEED_FULL},
 	    {"esp32s3_tinyusb_bulk.hex", "tinyusb_bulk_hs", USB_SPEED_HIGH},
+	    {"realsense_d455.hex", "d455_ss", USB_SPEED_SS},
 	};
 	char path[512];
 	size_t k;
@@ -566,11 +815,18 @@ static int write_corpus(const char *dir)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_canyon_alt_settings), cmocka_unit_test(test_canyon_formats),
-	    cmocka_unit_test(test_canyon_need),		cmocka_unit_test(test_bulk_camera),
-	    cmocka_unit_test(test_truncated),		cmocka_unit_test(test_not_a_camera),
-	    cmocka_unit_test(test_stats_parse),		cmocka_unit_test(test_sysfs),
-	    cmocka_unit_test(test_findings_alt),	cmocka_unit_test(test_findings_link),
+	    cmocka_unit_test(test_canyon_alt_settings),
+	    cmocka_unit_test(test_canyon_formats),
+	    cmocka_unit_test(test_canyon_need),
+	    cmocka_unit_test(test_bulk_camera),
+	    cmocka_unit_test(test_d455_superspeed_bulk),
+	    cmocka_unit_test(test_superspeed_isoc_handmade),
+	    cmocka_unit_test(test_truncated),
+	    cmocka_unit_test(test_not_a_camera),
+	    cmocka_unit_test(test_stats_parse),
+	    cmocka_unit_test(test_sysfs),
+	    cmocka_unit_test(test_findings_alt),
+	    cmocka_unit_test(test_findings_link),
 	    cmocka_unit_test(test_findings_measured),
 	};
 
