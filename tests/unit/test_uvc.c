@@ -102,6 +102,9 @@ static void test_canyon_alt_settings(void **state)
 	assert_int_equal(s->n_alts, 7);
 	assert_int_equal(s->alts[0].alt, 0);
 	assert_int_equal(s->alts[0].xfer, UVC_XFER_NONE);
+	assert_ptr_equal(uvc_find_alt(s, 6), &s->alts[6]);
+	assert_null(uvc_find_alt(s, 7));
+	assert_null(uvc_find_alt(s, -1));
 	for (k = 0; k < ARRAY_SIZE(want); k++) {
 		const struct uvc_alt *a = &s->alts[k + 1];
 		/* bytes per microframe: mult x size; 8000 microframes per second */
@@ -657,6 +660,14 @@ static void test_sysfs(void **state)
 	assert_true(s.has_stats);
 	assert_string_equal(s.stats_dir, "3-7-1");
 	assert_string_equal(uvc_kv_get(s.stats, s.n_stats, "frames"), "42");
+
+	/* before Linux 3.13 the directory was "<bus>-<dev>" */
+	snprintf(cmd, sizeof(cmd), "rm -r '%s/sys/kernel/debug/usb/uvcvideo/3-7-1'", root);
+	assert_int_equal(system(cmd), 0);
+	put(root, "/sys/kernel/debug/usb/uvcvideo/3-7/stats", "frames:  9\n");
+	assert_int_equal(uvc_read_sysfs("/sys/bus/usb/devices/3-1", info, &s), 0);
+	assert_string_equal(s.stats_dir, "3-7");
+	assert_string_equal(uvc_kv_get(s.stats, s.n_stats, "frames"), "9");
 
 	/* nothing there: unknowns, no error */
 	assert_int_equal(uvc_read_sysfs("/sys/bus/usb/devices/9-9", info, &s), 0);

@@ -400,3 +400,13 @@ const struct uvc_frame *uvc_find_frame(const struct uvc_info *info, const char *
 	}
 	return NULL;
 }
+
+const struct uvc_alt *uvc_find_alt(const struct uvc_stream *s, int alt)
+{
+	unsigned k;
+
+	for (k = 0; s && alt >= 0 && k < s->n_alts; k++)
+		if (s->alts[k].alt == alt)
+			return &s->alts[k];
+	return NULL;
+}
