@@ -47,7 +47,7 @@ static void bandwidth_findings(struct ctx *c, const struct uvc_need *n)
 	double cur_fps = 0;
 
 	if (n->largest_alt < 0 || n->smallest_alt >= 0) {
-		if (!cur || c->s->bulk || cur->xfer != UVC_XFER_ISOC ||
+		if (!cur || c->s->bulk || cur->xfer != UVC_XFER_ISOC || n->smallest_alt < 0 ||
 		    uvc_alt_carries(cur, n->frame_bytes, n->fps, &cur_fps, NULL))
 			return;
 		strbuf_adds(&c->msg, "the mode ");
