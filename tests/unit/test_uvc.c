@@ -413,6 +413,69 @@ static void test_not_a_camera(void **state)
 	free(info);
 }
 
+static size_t put_bytes(uint8_t *b, size_t at, const uint8_t *d, size_t n)
+{
+	memcpy(b + at, d, n);
+	return at + n;
+}
+
+/*
+ * Hostile counts: 40 alt settings (32 kept), a frame before any format, a
+ * format declaring 2 frames with 1, a frame declaring 20 intervals with 2.
+ */
+static void test_hostile_counts(void **state)
+{
+	static const uint8_t dev[] = {18, 1, 0, 2, 0xef, 2, 1, 64, 1, 0, 2, 0, 0, 1, 0, 0, 0, 1};
+	static const uint8_t intf0[] = {9, 4, 1, 0, 0, 0x0e, 2, 0, 0};
+	static const uint8_t header[] = {14, 0x24, 1, 1, 0, 0, 0x81, 0, 1, 0, 0, 0, 1, 0};
+	/* an MJPEG frame with nothing before it */
+	static const uint8_t orphan[26] = {26, 0x24, 7, 1};
+	static const uint8_t format[11] = {11, 0x24, 6, 1, 2};
+	/* 640x480 MJPEG, 20 intervals declared, 2 present (bLength 34) */
+	/* clang-format off */
+	static const uint8_t frame[34] = {34, 0x24, 7, 1, 0, 0x80, 2, 0xe0, 1, [25] = 20,
+					  [26] = 0x15, 0x16, 5, 0, 0x2a, 0x2c, 0x0a, 0};
+	/* clang-format on */
+	uint8_t buf[2048];
+	struct uvc_info *info = calloc(1, sizeof(*info));
+	size_t at = 0, cfg;
+	unsigned k;
+
+	(void)state;
+	at = put_bytes(buf, at, dev, sizeof(dev));
+	cfg = at;
+	at += 9;
+	at = put_bytes(buf, at, intf0, sizeof(intf0));
+	at = put_bytes(buf, at, header, sizeof(header));
+	at = put_bytes(buf, at, orphan, sizeof(orphan));
+	at = put_bytes(buf, at, format, sizeof(format));
+	at = put_bytes(buf, at, frame, sizeof(frame));
+	for (k = 1; k <= 40; k++) {
+		/* clang-format off */
+		const uint8_t alt[] = {9, 4, 1, (uint8_t)k, 1, 0x0e, 2, 0, 0,
+				       7, 5, 0x81, 5, 0x00, 0x04, 1};
+		/* clang-format on */
+
+		at = put_bytes(buf, at, alt, sizeof(alt));
+	}
+	{
+		const uint8_t c[] = {
+		    9, 2, (uint8_t)(at - cfg), (uint8_t)((at - cfg) >> 8), 1, 1, 0, 0x80, 50};
+
+		memcpy(buf + cfg, c, sizeof(c));
+	}
+	assert_int_equal(uvc_parse(buf, at, USB_SPEED_HIGH, info), 0);
+	assert_int_equal(info->flags, UVC_F_LIMIT | UVC_F_ORPHAN | UVC_F_SHORT | UVC_F_NUM_FRAMES);
+	assert_int_equal(info->streams[0].n_alts, UVC_MAX_ALTS);
+	assert_int_equal(info->n_frames, 1);
+	assert_int_equal(info->frames[0].n_declared, 20);
+	assert_int_equal(info->frames[0].n_intervals, 2);
+	assert_int_equal(info->frames[0].intervals[1], 666666);
+	assert_string_equal(uvc_flag_name(UVC_F_ORPHAN), "orphan-frame");
+	assert_string_equal(uvc_flag_name(UVC_F_LIMIT | UVC_F_SHORT), "unknown");
+	free(info);
+}
+
 static int write_corpus(const char *dir)
 {
 	static const struct {
@@ -453,6 +516,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_superspeed_isoc_handmade),
 	    cmocka_unit_test(test_truncated),
 	    cmocka_unit_test(test_not_a_camera),
+	    cmocka_unit_test(test_hostile_counts),
 	};
 
 	if (argc == 3 && !strcmp(argv[1], "--write-corpus"))

@@ -46,6 +46,26 @@ static uint32_t le32(const uint8_t *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+const char *uvc_flag_name(unsigned flag)
+{
+	switch (flag) {
+	case UVC_F_DESC:
+		return "descriptors";
+	case UVC_F_SHORT:
+		return "short";
+	case UVC_F_LIMIT:
+		return "limit";
+	case UVC_F_ORPHAN:
+		return "orphan-frame";
+	case UVC_F_BAD_EP:
+		return "bad-endpoint";
+	case UVC_F_NUM_FRAMES:
+		return "num-frames";
+	default:
+		return "unknown";
+	}
+}
+
 const char *uvc_xfer_name(enum uvc_xfer x)
 {
 	return x == UVC_XFER_ISOC ? "isochronous" : x == UVC_XFER_BULK ? "bulk" : "none";

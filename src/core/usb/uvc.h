@@ -128,6 +128,8 @@ struct uvc_info {
  */
 int uvc_parse(const uint8_t *buf, size_t len, enum usb_speed speed, struct uvc_info *ret);
 
+/* name of one flag bit (UVC_F_SHORT -> "short"); "unknown" if not one flag */
+const char *uvc_flag_name(unsigned flag);
 /* "isochronous", "bulk", "none" */
 const char *uvc_xfer_name(enum uvc_xfer x);
 /* "uncompressed", "mjpeg", "frame-based" */
