@@ -2,71 +2,19 @@
 /*
  * core/usb/uvc: descriptors of real cameras (the .hex files in tests/fixtures/uvc, each
  * naming its source), the bandwidth arithmetic worked by hand in the
- * comments, the sysfs/debugfs reader on a made-up tree, the findings.
+ * comments. Findings, sysfs and debugfs: test_uvc_findings.c.
  *
  * "test_uvc --write-corpus DIR" writes the fixtures as fuzz seeds for
  * fuzz_uvc, each behind its speed byte.
  */
-#include "unit.h"
-#include "core/usb/uvc.h"
-#include "util/sysroot.h"
+#include "uvc_fixture.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define HS_PERIOD 125.0 /* us */
-
-struct fixture {
-	uint8_t *buf;
-	size_t len;
-};
-
-/* "12 01 00 02 ..." lines; '#' lines are the source note */
-static struct fixture load(const char *name)
-{
-	const char *dir = getenv("USBPERF_FIXTURES");
-	char path[512], line[1024];
-	struct fixture f = {malloc(65536), 0};
-	FILE *in;
-
-	assert_non_null(f.buf);
-	snprintf(path, sizeof(path), "%s/uvc/%s", dir ? dir : "tests/fixtures", name);
-	in = fopen(path, "re");
-	if (!in)
-		fail_msg("cannot open '%s'", path);
-	while (fgets(line, sizeof(line), in)) {
-		char *p = line, *end;
-
-		if (line[0] == '#')
-			continue;
-		for (;;) {
-			unsigned long v = strtoul(p, &end, 16);
-
-			if (end == p)
-				break;
-			assert_true(v <= 0xff && f.len < 65536);
-			f.buf[f.len++] = (uint8_t)v;
-			p = end;
-		}
-	}
-	fclose(in);
-	return f;
-}
-
-static struct uvc_info *parse(const char *name, enum usb_speed s)
-{
-	struct fixture f = load(name);
-	struct uvc_info *info = calloc(1, sizeof(*info));
-
-	assert_non_null(info);
-	assert_int_equal(uvc_parse(f.buf, f.len, s, info), 0);
-	free(f.buf);
-	return info;
-}
 
 /*
  * Canyon CNE-CWC2 (Sonix 0c45:6340) at high speed: interface 1 streams,
@@ -102,6 +50,9 @@ static void test_canyon_alt_settings(void **state)
 	assert_int_equal(s->n_alts, 7);
 	assert_int_equal(s->alts[0].alt, 0);
 	assert_int_equal(s->alts[0].xfer, UVC_XFER_NONE);
+	assert_ptr_equal(uvc_find_alt(s, 6), &s->alts[6]);
+	assert_null(uvc_find_alt(s, 7));
+	assert_null(uvc_find_alt(s, -1));
 	for (k = 0; k < ARRAY_SIZE(want); k++) {
 		const struct uvc_alt *a = &s->alts[k + 1];
 		/* bytes per microframe: mult x size; 8000 microframes per second */
@@ -287,10 +238,137 @@ static void test_bulk_camera(void **state)
 	free(info);
 }
 
+/*
+ * Intel RealSense D455 at SuperSpeed, rebuilt from its lsusb -v text as far
+ * as the end of the depth streaming interface (so wTotalLength claims more):
+ * one alt setting with a bulk IN endpoint of 1024 B packets in bursts of 16
+ * (bMaxBurst 15), two frame-based formats.
+ */
+static void test_d455_superspeed_bulk(void **state)
+{
+	struct uvc_info *info = parse("realsense_d455.hex", USB_SPEED_SS);
+	const struct uvc_stream *s = &info->streams[0];
+	const struct uvc_alt *a = &s->alts[0];
+	const struct uvc_frame *fr;
+	struct uvc_need n;
+	/* 848x480 Z16 at 111111 x 100 ns: 90.0009 fps */
+	double fps = 1e7 / 111111;
+
+	(void)state;
+	assert_int_equal(info->vendor, 0x8086);
+	assert_int_equal(info->product, 0x0b5c);
+	assert_int_equal(info->bcd_usb, 0x0320);
+	assert_int_equal(info->bcd_uvc, 0x0150);
+	/* the walk says the configuration is cut short; nothing UVC-specific is wrong */
+	assert_int_equal(info->flags, UVC_F_DESC);
+	assert_int_equal(info->n_streams, 1);
+	assert_int_equal(s->ifnum, 1);
+	assert_int_equal(s->header_ep, 0x82);
+	assert_true(s->bulk);
+	assert_int_equal(s->n_alts, 1);
+	assert_int_equal(a->xfer, UVC_XFER_BULK);
+	assert_int_equal(a->max_packet, 1024);
+	assert_true(a->has_ss_comp);
+	assert_int_equal(a->max_burst, 15);
+	/* 500 MB/s after 8b/10b, 1024 of every 1056 B on the wire: 484 848 484.8 B/s */
+	assert_near(s->bulk_Bps, 5e8 * 1024 / 1056, 1e-3);
+
+	assert_int_equal(info->n_formats, 2);
+	assert_int_equal(info->formats[0].kind, UVC_FMT_FRAME_BASED);
+	assert_string_equal(info->formats[0].fourcc, "Z16 ");
+	assert_int_equal(info->formats[0].bits_per_pixel, 16);
+	assert_int_equal(info->formats[0].n_frames, 8);
+	/* {50000000-...}: 'P' and three zero bytes */
+	assert_string_equal(info->formats[1].fourcc, "P???");
+	assert_int_equal(info->n_frames, 16);
+
+	fr = uvc_find_frame(info, "Z16 ", 848, 480);
+	assert_non_null(fr);
+	assert_int_equal(fr->max_bitrate, 586137600);
+	assert_int_equal(fr->default_interval, 111111);
+	assert_int_equal(fr->n_intervals, 5);
+	assert_int_equal(fr->intervals[4], 2000000);
+	/*
+	 * Frame-based: dwMaxBitRate / 8 = 73 267 200 B/s, a frame 73267200 /
+	 * 90.0009 = 814 071.9 B; with one 12 B header a frame 73 268 280 B/s,
+	 * under the bulk ceiling.
+	 */
+	assert_int_equal(uvc_mode_need(info, fr, 0, false, &n), 0);
+	assert_int_equal(n.basis, UVC_BASIS_BITRATE);
+	assert_near(n.payload_Bps, 73267200, 1e-6);
+	assert_near(n.frame_bytes, 73267200 / fps, 1e-6);
+	assert_int_equal(n.smallest_alt, 0);
+	assert_near(n.smallest_need_Bps, 73267200 + 12 * fps, 1e-6);
+	assert_near(n.largest_fps, 5e8 * 1024 / 1056 / (73267200 / fps + 12), 1e-9);
+	free(info);
+}
+
+/*
+ * No published SuperSpeed isochronous camera dump was at hand: a hand-built
+ * VS interface checks the burst arithmetic and the wBytesPerInterval cap.
+ */
+static void test_superspeed_isoc_handmade(void **state)
+{
+	/* clang-format off */
+	static const uint8_t cam[] = {
+		18, 1, 0x20, 0x03, 0xef, 2, 1, 9, 0x34, 0x12, 0x78, 0x56, 0, 1, 0, 0, 0, 1,
+		9, 2, 117, 0, 1, 1, 0, 0x80, 50,
+		9, 4, 1, 0, 0, 0x0e, 2, 0, 0,
+		/* input header: one format, video endpoint 0x81 */
+		14, 0x24, 1, 1, 55, 0, 0x81, 0, 1, 0, 0, 0, 1, 0,
+		/* MJPEG format, one frame: 3840x2160, buffer 0x3f7e00, 30 fps (333333) */
+		11, 0x24, 6, 1, 1, 1, 1, 0, 0, 0, 0,
+		30, 0x24, 7, 1, 0, 0x00, 0x0f, 0x70, 0x08, 0, 0, 0, 0, 0, 0, 0, 0,
+		0x00, 0x7e, 0x3f, 0x00, 0x15, 0x16, 0x05, 0x00, 1, 0x15, 0x16, 0x05, 0x00,
+		/* alt 1: 16 x 1024 B, Mult 0, wBytesPerInterval 16384 */
+		9, 4, 1, 1, 1, 0x0e, 2, 0, 0,
+		7, 5, 0x81, 5, 0x00, 0x04, 1, 6, 0x30, 15, 0, 0x00, 0x40,
+		/* alt 2: 3 x 16 x 1024 B, but wBytesPerInterval 45000 */
+		9, 4, 1, 2, 1, 0x0e, 2, 0, 0,
+		7, 5, 0x81, 5, 0x00, 0x04, 1, 6, 0x30, 15, 2, 0xc8, 0xaf,
+	};
+	/* clang-format on */
+	struct uvc_info *info = calloc(1, sizeof(*info));
+	const struct uvc_stream *s;
+	const struct uvc_frame *fr;
+	struct uvc_need n;
+
+	(void)state;
+	assert_int_equal(uvc_parse(cam, sizeof(cam), USB_SPEED_SS, info), 0);
+	assert_int_equal(info->flags, 0);
+	s = &info->streams[0];
+	assert_int_equal(s->n_alts, 3);
+	assert_false(s->bulk);
+	/* 16 x 1024 = 16 384 B per 125 us bus interval: 131 072 000 B/s */
+	assert_int_equal(s->alts[1].max_burst, 15);
+	assert_int_equal(s->alts[1].ss_mult, 1);
+	assert_near(s->alts[1].bytes_per_interval, 16384, 1e-9);
+	assert_near(s->alts[1].bus_Bps, 131072000, 1e-6);
+	/* 3 x 16 x 1024 = 49 152 B, capped at wBytesPerInterval 45 000: 360 000 000 B/s */
+	assert_int_equal(s->alts[2].ss_mult, 3);
+	assert_int_equal(s->alts[2].ss_bytes_per_interval, 45000);
+	assert_near(s->alts[2].bytes_per_interval, 45000, 1e-9);
+	assert_near(s->alts[2].bus_Bps, 360000000, 1e-6);
+	assert_string_equal(s->alts[2].derivation,
+			    "3 x 16 x 1024 B per 125 us bus interval, wBytesPerInterval 45000");
+	/*
+	 * MJPEG 3840x2160 at 30 fps, buffer 4 161 024 B (0x3f7e00): alt 1 needs
+	 * ceil(4161024 / 16372) = 255 intervals, 31.37 fps: it carries it.
+	 */
+	fr = uvc_find_frame(info, "MJPG", 3840, 2160);
+	assert_non_null(fr);
+	assert_int_equal(uvc_mode_need(info, fr, 0, true, &n), 0);
+	assert_near(n.frame_bytes, 4161024, 1e-9);
+	assert_int_equal(n.smallest_alt, 1);
+	assert_int_equal(n.largest_alt, 2);
+	free(info);
+}
+
 /* Every prefix of every fixture parses or is refused, within bounds (ASan watches). */
 static void test_truncated(void **state)
 {
-	static const char *const names[] = {"canyon_cne_cwc2.hex", "esp32s3_tinyusb_bulk.hex"};
+	static const char *const names[] = {"canyon_cne_cwc2.hex", "esp32s3_tinyusb_bulk.hex",
+					    "realsense_d455.hex"};
 	struct uvc_info *info = calloc(1, sizeof(*info));
 	size_t k, len;
 
@@ -317,11 +395,14 @@ static void test_truncated(void **state)
 static void test_not_a_camera(void **state)
 {
 	/* a device descriptor and a configuration with one HID interface */
+	/* clang-format off */
 	static const uint8_t kbd[] = {
-	    18, 1, 0x00, 0x02, 0, 0,  0, 64, 0x6d, 0x04, 0x1c, 0xc3, 0,	 1, 1,
-	    2,	0, 1,	 9,    2, 25, 0, 1,  1,	   0,	 0xa0, 50,   9,	 4, 0,
-	    0,	1, 3,	 1,    1, 0,  7, 5,  0x81, 3,	 8,    0,    10,
+		18, 1, 0x00, 0x02, 0, 0, 0, 64, 0x6d, 0x04, 0x1c, 0xc3, 0, 1, 1, 2, 0, 1,
+		9, 2, 25, 0, 1, 1, 0, 0xa0, 50,
+		9, 4, 0, 0, 1, 3, 1, 1, 0,
+		7, 5, 0x81, 3, 8, 0, 10,
 	};
+	/* clang-format on */
 	struct uvc_info *info = calloc(1, sizeof(*info));
 
 	(void)state;
@@ -332,206 +413,66 @@ static void test_not_a_camera(void **state)
 	free(info);
 }
 
-/* uvc_video_stats_dump()'s text, as Linux 5.x-6.x prints it */
-static void test_stats_parse(void **state)
+static size_t put_bytes(uint8_t *b, size_t at, const uint8_t *d, size_t n)
 {
-	static const char text[] = "frames:  1200\npackets: 309600\nempty:   1434\n"
-				   "errors:  3\ninvalid: 7\n"
-				   "pts: 0 early, 1 initial, 1199 ok\n"
-				   "scr: 1200 count ok, 1199 diff ok\n"
-				   "sof: 0 <= sof <= 2047, freq 1.000 kHz\n"
-				   "junk line without colon\n";
-	struct uvc_kv kv[UVC_MAX_STATS];
-	unsigned n;
-
-	(void)state;
-	n = uvc_parse_stats(text, kv, UVC_MAX_STATS);
-	assert_int_equal(n, 13);
-	assert_string_equal(uvc_kv_get(kv, n, "frames"), "1200");
-	assert_string_equal(uvc_kv_get(kv, n, "packets"), "309600");
-	assert_string_equal(uvc_kv_get(kv, n, "empty"), "1434");
-	assert_string_equal(uvc_kv_get(kv, n, "errors"), "3");
-	assert_string_equal(uvc_kv_get(kv, n, "invalid"), "7");
-	assert_string_equal(uvc_kv_get(kv, n, "pts.early"), "0");
-	assert_string_equal(uvc_kv_get(kv, n, "pts.ok"), "1199");
-	assert_string_equal(uvc_kv_get(kv, n, "scr.diff_ok"), "1199");
-	assert_string_equal(uvc_kv_get(kv, n, "sof.min"), "0");
-	assert_string_equal(uvc_kv_get(kv, n, "sof.max"), "2047");
-	assert_string_equal(uvc_kv_get(kv, n, "sof.freq"), "1.000");
-	assert_null(uvc_kv_get(kv, n, "junk line without colon"));
-	/* the cap holds */
-	assert_int_equal(uvc_parse_stats(text, kv, 3), 3);
+	memcpy(b + at, d, n);
+	return at + n;
 }
 
-static void put(const char *root, const char *path, const char *data)
+/*
+ * Hostile counts: 40 alt settings (32 kept), a frame before any format, a
+ * format declaring 2 frames with 1, a frame declaring 20 intervals with 2.
+ */
+static void test_hostile_counts(void **state)
 {
-	char full[1024], *slash;
-	FILE *f;
+	static const uint8_t dev[] = {18, 1, 0, 2, 0xef, 2, 1, 64, 1, 0, 2, 0, 0, 1, 0, 0, 0, 1};
+	static const uint8_t intf0[] = {9, 4, 1, 0, 0, 0x0e, 2, 0, 0};
+	static const uint8_t header[] = {14, 0x24, 1, 1, 0, 0, 0x81, 0, 1, 0, 0, 0, 1, 0};
+	/* an MJPEG frame with nothing before it */
+	static const uint8_t orphan[26] = {26, 0x24, 7, 1};
+	static const uint8_t format[11] = {11, 0x24, 6, 1, 2};
+	/* 640x480 MJPEG, 20 intervals declared, 2 present (bLength 34) */
+	/* clang-format off */
+	static const uint8_t frame[34] = {34, 0x24, 7, 1, 0, 0x80, 2, 0xe0, 1, [25] = 20,
+					  [26] = 0x15, 0x16, 5, 0, 0x2a, 0x2c, 0x0a, 0};
+	/* clang-format on */
+	uint8_t buf[2048];
+	struct uvc_info *info = calloc(1, sizeof(*info));
+	size_t at = 0, cfg;
+	unsigned k;
 
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	for (slash = full + strlen(root) + 1; (slash = strchr(slash, '/')); slash++) {
-		*slash = '\0';
-		mkdir(full, 0755);
-		*slash = '/';
+	(void)state;
+	at = put_bytes(buf, at, dev, sizeof(dev));
+	cfg = at;
+	at += 9;
+	at = put_bytes(buf, at, intf0, sizeof(intf0));
+	at = put_bytes(buf, at, header, sizeof(header));
+	at = put_bytes(buf, at, orphan, sizeof(orphan));
+	at = put_bytes(buf, at, format, sizeof(format));
+	at = put_bytes(buf, at, frame, sizeof(frame));
+	for (k = 1; k <= 40; k++) {
+		/* clang-format off */
+		const uint8_t alt[] = {9, 4, 1, (uint8_t)k, 1, 0x0e, 2, 0, 0,
+				       7, 5, 0x81, 5, 0x00, 0x04, 1};
+		/* clang-format on */
+
+		at = put_bytes(buf, at, alt, sizeof(alt));
 	}
-	f = fopen(full, "we");
-	assert_non_null(f);
-	fputs(data, f);
-	fclose(f);
-}
+	{
+		const uint8_t c[] = {
+		    9, 2, (uint8_t)(at - cfg), (uint8_t)((at - cfg) >> 8), 1, 1, 0, 0x80, 50};
 
-static void test_sysfs(void **state)
-{
-	char root[] = "/tmp/test_uvc.XXXXXX";
-	struct uvc_info *info = parse("canyon_cne_cwc2.hex", USB_SPEED_HIGH);
-	struct uvc_sysfs s;
-	char cmd[256];
-
-	(void)state;
-	assert_non_null(mkdtemp(root));
-	put(root, "/sys/bus/usb/devices/3-1/busnum", "3\n");
-	put(root, "/sys/bus/usb/devices/3-1/devnum", "7\n");
-	put(root, "/sys/bus/usb/devices/3-1/bConfigurationValue", "1\n");
-	/* sysfs prints bAlternateSetting with "%2d" */
-	put(root, "/sys/bus/usb/devices/3-1/3-1:1.1/bAlternateSetting", " 5\n");
-	put(root, "/sys/module/uvcvideo/parameters/nodrop", "Y\n");
-	put(root, "/sys/module/uvcvideo/parameters/quirks", "-1\n");
-	put(root, "/sys/module/uvcvideo/parameters/timeout", "5000\n");
-	put(root, "/sys/kernel/debug/usb/uvcvideo/3-7-1/stats", "frames:  42\nerrors:  1\n");
-	sysroot_set(root);
-	assert_int_equal(uvc_read_sysfs("/sys/bus/usb/devices/3-1", info, &s), 0);
-	assert_int_equal(s.cur_alt[0], 5);
-	assert_int_equal(s.cur_alt[1], -1);
-	assert_int_equal(s.n_params, 3);
-	assert_string_equal(uvc_kv_get(s.params, s.n_params, "nodrop"), "Y");
-	assert_string_equal(uvc_kv_get(s.params, s.n_params, "quirks"), "-1");
-	assert_string_equal(uvc_kv_get(s.params, s.n_params, "timeout"), "5000");
-	assert_true(s.has_stats);
-	assert_string_equal(s.stats_dir, "3-7-1");
-	assert_string_equal(uvc_kv_get(s.stats, s.n_stats, "frames"), "42");
-
-	/* nothing there: unknowns, no error */
-	assert_int_equal(uvc_read_sysfs("/sys/bus/usb/devices/9-9", info, &s), 0);
-	assert_int_equal(s.cur_alt[0], -1);
-	assert_false(s.has_stats);
-	sysroot_set("");
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	assert_int_equal(system(cmd), 0);
-	free(info);
-}
-
-static const struct finding *find(const struct finding_list *l, const char *id)
-{
-	size_t k;
-
-	for (k = 0; k < l->n; k++)
-		if (!strcmp(l->v[k].id, id))
-			return &l->v[k];
-	return NULL;
-}
-
-static void test_findings_alt(void **state)
-{
-	struct uvc_info *info = parse("canyon_cne_cwc2.hex", USB_SPEED_HIGH);
-	struct finding_list l = FINDING_LIST_INIT;
-	struct uvc_facts f = {
-	    .subject = "3-1", .info = info, .stream = 0, .cur_alt = 4, .capable = USB_SPEED_HIGH};
-	const struct finding *x;
-
-	(void)state;
-	/* YUY2 640x480 at 30 fps needs alt 5; the driver sits on alt 4 (at most 20.67 fps) */
-	f.frame = uvc_find_frame(info, "YUY2", 640, 480);
-	uvc_findings(&f, NULL, &l);
-	assert_int_equal(l.n, 1);
-	x = find(&l, "uvc.alt_too_small");
-	assert_non_null(x);
-	assert_string_equal(x->severity, "warn");
-	assert_string_equal(x->subject, "3-1");
-	assert_string_equal(x->message, "the mode YUY2 640x480 at 30 fps needs more than "
-					"alternate setting 4 carries: at most 20.67 fps");
-	assert_non_null(strstr(x->evidence, "alt 5 carries it"));
-	assert_non_null(x->fix);
-	finding_list_release(&l);
-
-	/* on alt 5: nothing to say */
-	f.cur_alt = 5;
-	uvc_findings(&f, NULL, &l);
-	assert_int_equal(l.n, 0);
-	/* 1600x1200 at 5 fps exceeds alt 5 too */
-	f.frame = uvc_find_frame(info, "YUY2", 1600, 1200);
-	uvc_findings(&f, NULL, &l);
-	assert_non_null(find(&l, "uvc.alt_too_small"));
-	finding_list_release(&l);
-	free(info);
-}
-
-static void test_findings_link(void **state)
-{
-	struct uvc_info *info = parse("canyon_cne_cwc2.hex", USB_SPEED_FULL);
-	struct finding_list l = FINDING_LIST_INIT;
-	struct uvc_facts f = {.subject = "1-1", .info = info, .cur_alt = -1};
-	const struct finding *x;
-
-	(void)state;
-	/*
-	 * At full speed the largest alt carries 800 - 12 B of payload per 1 ms
-	 * frame: YUY2 640x480 (614 400 B) takes 780 frames, 1.28 fps.
-	 */
-	f.frame = uvc_find_frame(info, "YUY2", 640, 480);
-	uvc_findings(&f, NULL, &l);
-	assert_int_equal(l.n, 2);
-	x = find(&l, "uvc.full_speed_link");
-	assert_non_null(x);
-	assert_non_null(strstr(x->evidence, "bcdUSB 2.00"));
-	x = find(&l, "uvc.mode_exceeds_link");
-	assert_non_null(x);
-	assert_string_equal(x->message, "the mode YUY2 640x480 at 30 fps needs more than the "
-					"largest alternate setting (3) carries: at most 1.282 fps");
-	finding_list_release(&l);
-	free(info);
-}
-
-static void test_findings_measured(void **state)
-{
-	struct uvc_info *info = parse("canyon_cne_cwc2.hex", USB_SPEED_HIGH);
-	struct finding_list l = FINDING_LIST_INIT;
-	struct uvc_facts f = {.subject = "3-1", .info = info, .cur_alt = 3};
-	struct uvc_measured m = {.nominal_fps = 30,
-				 .achieved_fps = 24,
-				 .drops_pct = 5,
-				 .frame_bytes_mean = 150000,
-				 .frame_bytes_max = 250000,
-				 .self_cpu_pct = 97};
-	const struct finding *x;
-
-	(void)state;
-	/* MJPEG 1280x720 at 15 fps on alt 3: carried (the estimate needs alt 3) */
-	f.frame = uvc_find_frame(info, "MJPG", 1280, 720);
-	uvc_findings(&f, &m, &l);
-	assert_int_equal(l.n, 4);
-	x = find(&l, "video.fps_below_nominal");
-	assert_non_null(x);
-	assert_string_equal(x->message, "achieved 24.00 fps of the nominal 30: 20.0% below");
-	x = find(&l, "video.drops");
-	assert_non_null(x);
-	assert_string_equal(x->message, "5.0% of frames dropped");
-	/* 250 000 B > 1280 x 720 x 2 / 10 = 184 320 B */
-	x = find(&l, "uvc.mjpeg_above_ratio");
-	assert_non_null(x);
-	assert_string_equal(x->message, "MJPEG frames up to 250000 B, above the 184320 B assumed "
-					"(YUYV size / 10)");
-	assert_non_null(find(&l, "video.cpu_bound"));
-	finding_list_release(&l);
-
-	/* a clean pass: within 2% of nominal, no drops, small frames, idle CPU */
-	m = (struct uvc_measured){.nominal_fps = 30,
-				  .achieved_fps = 29.5,
-				  .drops_pct = 0,
-				  .frame_bytes_mean = 90000,
-				  .frame_bytes_max = 120000,
-				  .self_cpu_pct = 3};
-	uvc_findings(&f, &m, &l);
-	assert_int_equal(l.n, 0);
+		memcpy(buf + cfg, c, sizeof(c));
+	}
+	assert_int_equal(uvc_parse(buf, at, USB_SPEED_HIGH, info), 0);
+	assert_int_equal(info->flags, UVC_F_LIMIT | UVC_F_ORPHAN | UVC_F_SHORT | UVC_F_NUM_FRAMES);
+	assert_int_equal(info->streams[0].n_alts, UVC_MAX_ALTS);
+	assert_int_equal(info->n_frames, 1);
+	assert_int_equal(info->frames[0].n_declared, 20);
+	assert_int_equal(info->frames[0].n_intervals, 2);
+	assert_int_equal(info->frames[0].intervals[1], 666666);
+	assert_string_equal(uvc_flag_name(UVC_F_ORPHAN), "orphan-frame");
+	assert_string_equal(uvc_flag_name(UVC_F_LIMIT | UVC_F_SHORT), "unknown");
 	free(info);
 }
 
@@ -544,6 +485,7 @@ static int write_corpus(const char *dir)
 	    {"canyon_cne_cwc2.hex", "canyon_hs", USB_SPEED_HIGH},
 	    {"canyon_cne_cwc2.hex", "canyon_fs", USB_SPEED_FULL},
 	    {"esp32s3_tinyusb_bulk.hex", "tinyusb_bulk_hs", USB_SPEED_HIGH},
+	    {"realsense_d455.hex", "d455_ss", USB_SPEED_SS},
 	};
 	char path[512];
 	size_t k;
@@ -566,12 +508,15 @@ static int write_corpus(const char *dir)
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_canyon_alt_settings), cmocka_unit_test(test_canyon_formats),
-	    cmocka_unit_test(test_canyon_need),		cmocka_unit_test(test_bulk_camera),
-	    cmocka_unit_test(test_truncated),		cmocka_unit_test(test_not_a_camera),
-	    cmocka_unit_test(test_stats_parse),		cmocka_unit_test(test_sysfs),
-	    cmocka_unit_test(test_findings_alt),	cmocka_unit_test(test_findings_link),
-	    cmocka_unit_test(test_findings_measured),
+	    cmocka_unit_test(test_canyon_alt_settings),
+	    cmocka_unit_test(test_canyon_formats),
+	    cmocka_unit_test(test_canyon_need),
+	    cmocka_unit_test(test_bulk_camera),
+	    cmocka_unit_test(test_d455_superspeed_bulk),
+	    cmocka_unit_test(test_superspeed_isoc_handmade),
+	    cmocka_unit_test(test_truncated),
+	    cmocka_unit_test(test_not_a_camera),
+	    cmocka_unit_test(test_hostile_counts),
 	};
 
 	if (argc == 3 && !strcmp(argv[1], "--write-corpus"))

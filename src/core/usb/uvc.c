@@ -46,6 +46,26 @@ static uint32_t le32(const uint8_t *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+const char *uvc_flag_name(unsigned flag)
+{
+	switch (flag) {
+	case UVC_F_DESC:
+		return "descriptors";
+	case UVC_F_SHORT:
+		return "short";
+	case UVC_F_LIMIT:
+		return "limit";
+	case UVC_F_ORPHAN:
+		return "orphan-frame";
+	case UVC_F_BAD_EP:
+		return "bad-endpoint";
+	case UVC_F_NUM_FRAMES:
+		return "num-frames";
+	default:
+		return "unknown";
+	}
+}
+
 const char *uvc_xfer_name(enum uvc_xfer x)
 {
 	return x == UVC_XFER_ISOC ? "isochronous" : x == UVC_XFER_BULK ? "bulk" : "none";
@@ -398,5 +418,15 @@ const struct uvc_frame *uvc_find_frame(const struct uvc_info *info, const char *
 		    !strcmp(info->formats[fr->format].fourcc, fourcc))
 			return fr;
 	}
+	return NULL;
+}
+
+const struct uvc_alt *uvc_find_alt(const struct uvc_stream *s, int alt)
+{
+	unsigned k;
+
+	for (k = 0; s && alt >= 0 && k < s->n_alts; k++)
+		if (s->alts[k].alt == alt)
+			return &s->alts[k];
 	return NULL;
 }

@@ -128,10 +128,14 @@ struct uvc_info {
  */
 int uvc_parse(const uint8_t *buf, size_t len, enum usb_speed speed, struct uvc_info *ret);
 
+/* name of one flag bit (UVC_F_SHORT -> "short"); "unknown" if not one flag */
+const char *uvc_flag_name(unsigned flag);
 /* "isochronous", "bulk", "none" */
 const char *uvc_xfer_name(enum uvc_xfer x);
 /* "uncompressed", "mjpeg", "frame-based" */
 const char *uvc_format_kind_name(enum uvc_format_kind k);
+/* alternate setting alt of s (bAlternateSetting, as sysfs gives it), or NULL */
+const struct uvc_alt *uvc_find_alt(const struct uvc_stream *s, int alt);
 /* the stream with that bInterfaceNumber, or NULL */
 const struct uvc_stream *uvc_stream_by_ifnum(const struct uvc_info *info, unsigned ifnum);
 /* the frame of format fourcc ("YUY2", "MJPG", case-sensitive) at w x h, or NULL */

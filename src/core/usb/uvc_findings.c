@@ -28,16 +28,6 @@ static void emit(struct ctx *c, enum finding_severity sev, const char *id)
 	strbuf_reset(&c->fix);
 }
 
-static const struct uvc_alt *alt_by_number(const struct uvc_stream *s, int alt)
-{
-	unsigned k;
-
-	for (k = 0; s && alt >= 0 && k < s->n_alts; k++)
-		if (s->alts[k].alt == alt)
-			return &s->alts[k];
-	return NULL;
-}
-
 static bool measured(double v)
 {
 	return isfinite(v) && v > 0;
@@ -53,11 +43,11 @@ static void mode_text(struct strbuf *sb, const struct uvc_info *i, const struct 
 static void bandwidth_findings(struct ctx *c, const struct uvc_need *n)
 {
 	const struct uvc_facts *f = c->f;
-	const struct uvc_alt *cur = alt_by_number(c->s, f->cur_alt);
+	const struct uvc_alt *cur = uvc_find_alt(c->s, f->cur_alt);
 	double cur_fps = 0;
 
 	if (n->largest_alt < 0 || n->smallest_alt >= 0) {
-		if (!cur || c->s->bulk || cur->xfer != UVC_XFER_ISOC ||
+		if (!cur || c->s->bulk || cur->xfer != UVC_XFER_ISOC || n->smallest_alt < 0 ||
 		    uvc_alt_carries(cur, n->frame_bytes, n->fps, &cur_fps, NULL))
 			return;
 		strbuf_adds(&c->msg, "the mode ");
@@ -94,7 +84,7 @@ static void bandwidth_findings(struct ctx *c, const struct uvc_need *n)
 	if (c->s->bulk) {
 		strbuf_addf(&c->ev, "; bulk ceiling %.3f MB/s", c->s->bulk_Bps / MB);
 	} else {
-		const struct uvc_alt *big = alt_by_number(c->s, n->largest_alt);
+		const struct uvc_alt *big = uvc_find_alt(c->s, n->largest_alt);
 
 		if (big)
 			strbuf_addf(&c->ev, "; alt %u: %s = %.3f MB/s of payload", big->alt,

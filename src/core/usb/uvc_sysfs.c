@@ -180,10 +180,17 @@ static void read_stats(const char *dev, const struct uvc_info *info, struct uvc_
 
 	if (read_u64(dev, "busnum", 255, &bus) < 0 || read_u64(dev, "devnum", 255, &num) < 0)
 		return;
-	/* the first stream with a stats file: cameras have one */
-	for (k = 0; k < info->n_streams && !s->has_stats; k++) {
-		snprintf(s->stats_dir, sizeof(s->stats_dir), "%u-%u-%u", (unsigned)bus,
-			 (unsigned)num, info->streams[k].ifnum);
+	/*
+	 * The first stream with a stats file: cameras have one. Before Linux
+	 * 3.13 the directory had no interface number: tried last.
+	 */
+	for (k = 0; k <= info->n_streams && !s->has_stats; k++) {
+		if (k < info->n_streams)
+			snprintf(s->stats_dir, sizeof(s->stats_dir), "%u-%u-%u", (unsigned)bus,
+				 (unsigned)num, info->streams[k].ifnum);
+		else
+			snprintf(s->stats_dir, sizeof(s->stats_dir), "%u-%u", (unsigned)bus,
+				 (unsigned)num);
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s/stats", DEBUGFS_DIR, s->stats_dir);
 		if (sysroot_read(path.buf, STATS_MAX, &text) < 0)
