@@ -110,7 +110,7 @@ static void device_findings(const struct usb_topology *t, const struct usb_devic
 		strbuf_addf(&ev, "speed %g Mbit/s (%s/speed)", d->speed_mbps, d->path);
 		finding_add(out, FINDING_WARN, "usb.full_speed_data_device", d->path,
 			    "storage/network/video device on a USB 1.x link: bulk tops out at "
-			    "1.216 MB/s",
+			    "1.216 MB/s, isochronous video at 1.023 MB/s",
 			    ev.buf, "check the device, cable and port: a USB 2 device should link at "
 				    "high speed (480M)");
 		strbuf_reset(&ev);

@@ -246,6 +246,8 @@ struct uvc_facts {
 	enum usb_speed capable; /* what the device can do (BOS or bcdUSB); UNKNOWN: not known */
 	const struct uvc_frame *frame; /* the mode captured, or NULL */
 	uint32_t interval_100ns;       /* its interval; 0: the frame's default */
+	/* the link's speed is judged elsewhere (run: usb.full_speed_data_device): not again */
+	bool link_judged;
 };
 
 /* Thresholds, shared with tests. */

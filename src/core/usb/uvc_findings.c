@@ -195,7 +195,7 @@ void uvc_findings(const struct uvc_facts *f, const struct uvc_measured *m, struc
 	/* no descriptors (not a UVC camera): only what the capture measured */
 	if (f->info && f->stream < f->info->n_streams)
 		c.s = &f->info->streams[f->stream];
-	if (f->info)
+	if (f->info && !f->link_judged)
 		link_finding(&c);
 	if (c.s && f->frame && uvc_mode_need(f->info, f->frame, f->interval_100ns, false, &n) == 0)
 		bandwidth_findings(&c, &n);

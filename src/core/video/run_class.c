@@ -342,6 +342,7 @@ static void add_findings(struct run_result *r, const struct run_plan_item *it,
 	    .info = v->uvc,
 	    .cur_alt = v->sysfs_read ? v->sysfs.cur_alt[0] : -1,
 	    .capable = v->capable,
+	    .link_judged = true, /* usb.full_speed_data_device, from the topology */
 	};
 	struct uvc_measured m = {
 	    .nominal_fps = video_mode_fps(&p->set),
