@@ -277,7 +277,20 @@ static int pick_mode(const struct video_info *v, const struct video_opts *o, str
 	size_t i;
 
 	if (!v->nmodes) {
-		log_error("'%s' lists no modes (VIDIOC_ENUM_FMT)", v->path);
+		char cc[5];
+		for (i = 0; i < v->nformats && i < 12; i++) {
+			video_fourcc_str(v->formats[i], cc);
+			strbuf_addf(&sb, "%s%s", i ? ", " : "", cc);
+		}
+		if (v->nformats > i)
+			strbuf_addf(&sb, " ... (%zu more; see --list-modes)", v->nformats - i);
+		video_fourcc_str(o->fourcc, cc);
+		if (o->fourcc && v->nformats)
+			log_error("'%s' does not offer the format %s: it offers %s", v->path, cc,
+				  sb.buf);
+		else
+			log_error("'%s' lists no modes (VIDIOC_ENUM_FMT)", v->path);
+		strbuf_release(&sb);
 		return -EINVAL;
 	}
 	if (!fourcc && !o->width)
@@ -460,6 +473,7 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 	struct report view = {.command = "video"};
 	struct video_info *devs = NULL;
 	size_t ndevs = 0, i;
+	uint32_t which;
 	char *why = NULL;
 	int r, status = EXIT_USAGE;
 
@@ -493,6 +507,13 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 		return EXIT_USAGE;
 	}
 	o.cfg.stop = &signal_stop;
+	/* enumerate only what is needed: vivid lists 3486 modes */
+	if (o.fourcc)
+		which = o.fourcc;
+	else if (o.list_modes || o.all_modes || o.width)
+		which = VIDEO_MODES_ALL;
+	else
+		which = VIDEO_MODES_FIRST;
 
 	if (optind < argc) {
 		devs = calloc(1, sizeof(*devs));
@@ -500,7 +521,7 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 			log_error("video: out of memory");
 			return EXIT_RUNTIME;
 		}
-		r = video_probe(argv[optind], devs, &why);
+		r = video_probe_modes(argv[optind], which, devs, &why);
 		if (r < 0) {
 			log_error("%s", why ? why : strerror(-r));
 			status = status_of(r);
@@ -508,7 +529,7 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 		}
 		ndevs = 1;
 	} else {
-		r = video_discover(&devs, &ndevs);
+		r = video_discover(which, &devs, &ndevs);
 		if (r < 0) {
 			log_error("video: cannot list /dev: %s", strerror(-r));
 			status = EXIT_RUNTIME;
