@@ -36,8 +36,9 @@ void usage_video(void)
 	       "  --size WxH         frame size, e.g. 640x480\n"
 	       "  --fps N            frame rate (default: the mode's highest)\n"
 	       "                     default mode: the largest size of the first format, fastest\n"
-	       "  --all-modes        a short pass per mode offered (--format/--size/--fps narrow\n"
-	       "                     it; 1 s each unless --time or --frames) and a table\n"
+	       "  --all-modes        a short pass per mode offered, and a table; the modes\n"
+	       "                     narrowed by --format, --size, --fps; each pass 1 s or\n"
+	       "                     10 frame intervals, unless --time or --frames is given\n"
 	       "  --list-modes       print the modes offered, capture nothing\n"
 	       "  --io METHOD        mmap (default), userptr or dmabuf (the device's own buffers\n"
 	       "                     exported and imported back)\n"
@@ -420,6 +421,10 @@ static int run_device(const struct global_opts *g, struct video_opts *o,
 	for (i = 0; i < info->nmodes && !signal_stop; i++) {
 		if (!mode_matches(o, &info->modes[i]))
 			continue;
+		/* at least 10 intervals, so that one late tick does not make a slow mode miss */
+		if (!o->time_set && !o->cfg.frames)
+			o->cfg.time_s = fmax(DEFAULT_ALL_MODES_TIME_S,
+					     10.0 / fmax(video_mode_fps(&info->modes[i]), 0.1));
 		r = measure(g, o, info, &info->modes[i], rep, true);
 		if (r)
 			return r;
