@@ -549,8 +549,8 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 		signals_set_cleanup(o.cfg.save);
 	for (i = 0; i < ndevs && !signal_stop; i++) {
 		r = run_device(g, &o, &devs[i], &rep);
-		/* with no DEVICE named, a device that refuses is a note, not the end */
-		if (r && ndevs > 1 && r == EXIT_USAGE)
+		/* with no DEVICE named, a device that refuses (logged) does not stop the others */
+		if (r && ndevs > 1 && r == EXIT_USAGE && (i + 1 < ndevs || rep.nrows))
 			continue;
 		if (r) {
 			status = r;
