@@ -101,6 +101,10 @@ check() {
 	jq_check "$o/stall.json" "$P | .timeout == true and .frames > 0" "timeout: partial results flagged"
 	if grep -q "no frame within --timeout" "$o/stall.err" 2>/dev/null; then ok "$SCEN: timeout said on stderr"
 	else bad "$SCEN: timeout: stderr was $(head -c 300 "$o/stall.err" 2>/dev/null)"; fi
+	rc_is sigint 130 "SIGINT mid-run"
+	jq_check "$o/sigint.json" "$P | .interrupted == true and .frames > 0" "SIGINT: the results so far, flagged"
+	if [ "$(cat "$o/sigint.save" 2>/dev/null)" = removed ]; then ok "$SCEN: SIGINT: the --save file of the unfinished pass removed"
+	else bad "$SCEN: SIGINT: the --save file was $(cat "$o/sigint.save" 2>/dev/null)"; fi
 	if [ "$(cat "$o/stall.after" 2>/dev/null)" = 0 ]; then ok "$SCEN: after the timeout the stream was stopped and the buffers released (the node streams again)"
 	else bad "$SCEN: after the timeout the node could not stream again (exit $(cat "$o/stall.after" 2>/dev/null))"; fi
 }
