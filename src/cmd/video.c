@@ -30,13 +30,15 @@ void usage_video(void)
 	       "/dev, USB cameras first, each in its default mode.\n"
 	       "\n"
 	       "options:\n"
-	       "  --format FOURCC    pixel format, e.g. YUYV, MJPG (--pixfmt is the same;\n"
-	       "                     --format text|json|csv stays the output format)\n"
+	       "  --format FOURCC    pixel format, e.g. YUYV, MJPG (text, json and csv stay\n"
+	       "                     output formats: -F)\n"
+	       "  --pixfmt FOURCC    the same, never taken for an output format\n"
 	       "  --size WxH         frame size, e.g. 640x480\n"
 	       "  --fps N            frame rate (default: the mode's highest)\n"
 	       "                     default mode: the largest size of the first format, fastest\n"
-	       "  --all-modes        a short pass per mode offered (--format/--size/--fps narrow\n"
-	       "                     it; 1 s each unless --time or --frames) and a table\n"
+	       "  --all-modes        a short pass per mode offered, and a table; the modes\n"
+	       "                     narrowed by --format, --size, --fps; each pass 1 s or\n"
+	       "                     10 frame intervals, unless --time or --frames is given\n"
 	       "  --list-modes       print the modes offered, capture nothing\n"
 	       "  --io METHOD        mmap (default), userptr or dmabuf (the device's own buffers\n"
 	       "                     exported and imported back)\n"
@@ -276,7 +278,20 @@ static int pick_mode(const struct video_info *v, const struct video_opts *o, str
 	size_t i;
 
 	if (!v->nmodes) {
-		log_error("'%s' lists no modes (VIDIOC_ENUM_FMT)", v->path);
+		char cc[5];
+		for (i = 0; i < v->nformats && i < 12; i++) {
+			video_fourcc_str(v->formats[i], cc);
+			strbuf_addf(&sb, "%s%s", i ? ", " : "", cc);
+		}
+		if (v->nformats > i)
+			strbuf_addf(&sb, " ... (%zu more; see --list-modes)", v->nformats - i);
+		video_fourcc_str(o->fourcc, cc);
+		if (o->fourcc && v->nformats)
+			log_error("'%s' does not offer the format %s: it offers %s", v->path, cc,
+				  sb.buf);
+		else
+			log_error("'%s' lists no modes (VIDIOC_ENUM_FMT)", v->path);
+		strbuf_release(&sb);
 		return -EINVAL;
 	}
 	if (!fourcc && !o->width)
@@ -406,6 +421,10 @@ static int run_device(const struct global_opts *g, struct video_opts *o,
 	for (i = 0; i < info->nmodes && !signal_stop; i++) {
 		if (!mode_matches(o, &info->modes[i]))
 			continue;
+		/* at least 10 intervals, so that one late tick does not make a slow mode miss */
+		if (!o->time_set && !o->cfg.frames)
+			o->cfg.time_s = fmax(DEFAULT_ALL_MODES_TIME_S,
+					     10.0 / fmax(video_mode_fps(&info->modes[i]), 0.1));
 		r = measure(g, o, info, &info->modes[i], rep, true);
 		if (r)
 			return r;
@@ -459,6 +478,7 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 	struct report view = {.command = "video"};
 	struct video_info *devs = NULL;
 	size_t ndevs = 0, i;
+	uint32_t which;
 	char *why = NULL;
 	int r, status = EXIT_USAGE;
 
@@ -492,6 +512,13 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 		return EXIT_USAGE;
 	}
 	o.cfg.stop = &signal_stop;
+	/* enumerate only what is needed: vivid lists 3486 modes */
+	if (o.fourcc)
+		which = o.fourcc;
+	else if (o.list_modes || o.all_modes || o.width)
+		which = VIDEO_MODES_ALL;
+	else
+		which = VIDEO_MODES_FIRST;
 
 	if (optind < argc) {
 		devs = calloc(1, sizeof(*devs));
@@ -499,7 +526,7 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 			log_error("video: out of memory");
 			return EXIT_RUNTIME;
 		}
-		r = video_probe(argv[optind], devs, &why);
+		r = video_probe_modes(argv[optind], which, devs, &why);
 		if (r < 0) {
 			log_error("%s", why ? why : strerror(-r));
 			status = status_of(r);
@@ -507,7 +534,7 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 		}
 		ndevs = 1;
 	} else {
-		r = video_discover(&devs, &ndevs);
+		r = video_discover(which, &devs, &ndevs);
 		if (r < 0) {
 			log_error("video: cannot list /dev: %s", strerror(-r));
 			status = EXIT_RUNTIME;
@@ -522,8 +549,8 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 		signals_set_cleanup(o.cfg.save);
 	for (i = 0; i < ndevs && !signal_stop; i++) {
 		r = run_device(g, &o, &devs[i], &rep);
-		/* with no DEVICE named, a device that refuses is a note, not the end */
-		if (r && ndevs > 1 && r == EXIT_USAGE)
+		/* with no DEVICE named, a device that refuses (logged) does not stop the others */
+		if (r && ndevs > 1 && r == EXIT_USAGE && (i + 1 < ndevs || rep.nrows))
 			continue;
 		if (r) {
 			status = r;

@@ -486,7 +486,7 @@ int video_capture(const struct video_config *cfg, struct video_pass *ret, char *
 		why = why_printf("cannot open '%s': %s", cfg->dev, strerror(-r));
 		goto out;
 	}
-	r = video_probe_fd(c.fd, cfg->dev, info, &why);
+	r = video_probe_fd(c.fd, cfg->dev, VIDEO_MODES_NONE, info, &why);
 	if (r < 0)
 		goto out;
 	if (info->mplane) {

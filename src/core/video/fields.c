@@ -49,7 +49,7 @@ static const struct field row_fields[] = {
     FIELD(R, bytes_min, "frame_bytes_min", "frame bytes min", "B", FT_DBL, 0, T),
     FIELD(R, bytes_mean, "frame_bytes_mean", "frame bytes mean", "B", FT_DBL, 0, T),
     FIELD(R, bytes_max, "frame_bytes_max", "frame bytes max", "B", FT_DBL, 0, T),
-    FIELD(R, mb_s, "mb_s", "payload rate", "MB/s", FT_DBL, 3, T),
+    FIELD(R, mb_s, "mb_s", "payload rate", "MB/s (10^6 B/s)", FT_DBL, 3, T),
     FIELD(R, first_frame_ms, "first_frame_ms", "first frame", "ms after STREAMON", FT_DBL, 1, T),
     FIELD(R, self_cpu_pct, "self_cpu_pct", "usbperf CPU", "% of one CPU", FT_DBL, 1, T),
     FIELD(R, sys_cpu_pct, "sys_cpu_pct", "system CPU", "% of one CPU", FT_DBL, 1, T),

@@ -210,7 +210,7 @@ static void copy_str(char *dst, size_t len, const uint8_t *src, size_t srclen)
 	dst[i] = '\0';
 }
 
-int video_probe_fd(int fd, const char *dev, struct video_info *v, char **ret_why)
+int video_probe_fd(int fd, const char *dev, uint32_t which, struct video_info *v, char **ret_why)
 {
 	struct v4l2_capability cap = {0};
 	struct v4l2_fmtdesc fd_desc;
@@ -245,12 +245,21 @@ int video_probe_fd(int fd, const char *dev, struct video_info *v, char **ret_why
 		    v->mplane ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE : V4L2_BUF_TYPE_VIDEO_CAPTURE;
 		if (video_ioctl(fd, VIDIOC_ENUM_FMT, &fd_desc) < 0)
 			break;
-		enum_sizes(fd, v, fd_desc.pixelformat);
+		if (v->nformats < sizeof(v->formats) / sizeof(v->formats[0]))
+			v->formats[v->nformats++] = fd_desc.pixelformat;
+		if (which == VIDEO_MODES_ALL || which == fd_desc.pixelformat ||
+		    (which == VIDEO_MODES_FIRST && i == 0))
+			enum_sizes(fd, v, fd_desc.pixelformat);
 	}
 	return 0;
 }
 
 int video_probe(const char *dev, struct video_info *ret, char **ret_why)
+{
+	return video_probe_modes(dev, VIDEO_MODES_ALL, ret, ret_why);
+}
+
+int video_probe_modes(const char *dev, uint32_t which, struct video_info *ret, char **ret_why)
 {
 	struct video_info *v;
 	int fd, r;
@@ -266,7 +275,7 @@ int video_probe(const char *dev, struct video_info *ret, char **ret_why)
 		close(fd);
 		return -ENOMEM;
 	}
-	r = video_probe_fd(fd, dev, v, ret_why);
+	r = video_probe_fd(fd, dev, which, v, ret_why);
 	close(fd);
 	if (r == 0)
 		*ret = *v;
@@ -274,7 +283,7 @@ int video_probe(const char *dev, struct video_info *ret, char **ret_why)
 	return r;
 }
 
-int video_discover(struct video_info **ret, size_t *ret_n)
+int video_discover(uint32_t which, struct video_info **ret, size_t *ret_n)
 {
 	struct name_list names = NAME_LIST_INIT;
 	struct video_info *v = NULL, *t;
@@ -296,7 +305,7 @@ int video_discover(struct video_info **ret, size_t *ret_n)
 		v = t;
 		snprintf(path, sizeof(path), "/dev/%s", names.v[i]);
 		why = NULL;
-		if (video_probe(path, &v[n], &why) == 0) {
+		if (video_probe_modes(path, which, &v[n], &why) == 0) {
 			/* USB cameras first, each group in name order */
 			if (v[n].usb) {
 				struct video_info tmp = v[n];

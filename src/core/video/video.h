@@ -28,8 +28,10 @@ struct video_info {
 	char path[256];
 	char driver[32], card[64], bus_info[64];
 	uint32_t device_caps;
-	bool mplane; /* capture through the multi-planar API only */
-	bool usb;    /* bus_info starts "usb-" (uvcvideo: "usb-0000:00:14.0-1") */
+	bool mplane;	      /* capture through the multi-planar API only */
+	bool usb;	      /* bus_info starts "usb-" (uvcvideo: "usb-0000:00:14.0-1") */
+	uint32_t formats[64]; /* every format ENUM_FMT lists (up to 64) */
+	size_t nformats;
 	struct video_mode modes[VIDEO_MAX_MODES];
 	size_t nmodes;
 	size_t modes_dropped; /* modes seen past VIDEO_MAX_MODES */
@@ -50,8 +52,16 @@ void video_mode_str(const struct video_mode *m, char *out, size_t len);
  * "not a video capture device" for another node; -ENOENT, -EACCES...
  */
 int video_probe(const char *dev, struct video_info *ret, char **ret_why);
-/* The capture nodes under /dev (video*), USB ones first; each a probed info. */
-int video_discover(struct video_info **ret, size_t *ret_n);
+/*
+ * The same, enumerating the modes of fewer formats (thousands of ioctls on
+ * a driver with many): which is a fourcc, or one of these (no fourcc is).
+ */
+#define VIDEO_MODES_ALL 0u
+#define VIDEO_MODES_NONE 1u  /* capabilities and formats only */
+#define VIDEO_MODES_FIRST 2u /* the first format's */
+int video_probe_modes(const char *dev, uint32_t which, struct video_info *ret, char **ret_why);
+/* The capture nodes under /dev (video*), USB ones first; each probed with which. */
+int video_discover(uint32_t which, struct video_info **ret, size_t *ret_n);
 /*
  * Who holds dev open (another process, seen in /proc/PID/fd), as "pid 123 (cheese)";
  * NULL if nobody can be seen.
