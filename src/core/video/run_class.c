@@ -93,7 +93,7 @@ static void video_discover_all(const struct run_options *o, struct run_result *r
 	size_t n = 0;
 
 	(void)o;
-	if (video_discover(&v, &n) < 0)
+	if (video_discover(VIDEO_MODES_NONE, &v, &n) < 0)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		struct usb_attach a = {0};
@@ -199,7 +199,7 @@ static int video_prepare(const struct run_options *o, struct run_result *r,
 	if (!v || !(v->info = calloc(1, sizeof(*v->info))))
 		abort();
 	it->state = v;
-	rc = video_probe(it->path, v->info, ret_why);
+	rc = video_probe_modes(it->path, VIDEO_MODES_FIRST, v->info, ret_why);
 	if (rc < 0)
 		return rc;
 	if (!default_mode(v->info, &v->mode)) {
