@@ -4,6 +4,7 @@
 #include "unit.h"
 
 #include <errno.h>
+#include <math.h>
 #include <linux/videodev2.h>
 
 #define NS_30FPS 33333333ULL /* 1/30 s, as a kernel at 30 fps stamps it (to the ns) */
@@ -269,6 +270,46 @@ static void test_histogram_late(void **state)
 	video_acct_release(&a);
 }
 
+/*
+ * The rate sampled over half-second windows: a steady stream has 20 equal
+ * samples in 10 s; 5 frames lost in one window pull that window's rate down.
+ */
+static void test_fps_samples(void **state)
+{
+	struct video_acct a;
+	struct video_stats st;
+	uint32_t seq;
+
+	(void)state;
+	video_acct_init(&a);
+	steady(&a, 0, 301, NS_30FPS, 1000);
+	video_acct_finish(&a, 30.0, &st);
+	/* 300 intervals, 15 to a window of 0.5 s (the 15th reaches 499999995 ns: 16) */
+	assert_int_equal(st.fps_samples, 300 / 16);
+	assert_near(st.fps_sample_mean, 30.0, 1e-5);
+	assert_near(st.fps_sample_stdev, 0, 1e-6);
+	assert_near(st.fps_sample_min, 30.0, 1e-5);
+	video_acct_release(&a);
+
+	video_acct_init(&a);
+	for (seq = 0; seq < 301; seq++)
+		if (seq < 100 || seq >= 105)
+			add(&a, seq, seq * NS_30FPS, 0, 1000, seq * NS_30FPS);
+	video_acct_finish(&a, 30.0, &st);
+	assert_true(st.fps_samples >= 15);
+	assert_true(st.fps_sample_min < 25); /* the window with the gap */
+	assert_true(st.fps_sample_stdev > 1);
+	video_acct_release(&a);
+
+	/* one interval: no spread to speak of */
+	video_acct_init(&a);
+	steady(&a, 0, 2, NS_30FPS, 1000);
+	video_acct_finish(&a, 30.0, &st);
+	assert_int_equal(st.fps_samples, 0);
+	assert_true(isnan(st.fps_sample_stdev));
+	video_acct_release(&a);
+}
+
 static void test_fourcc(void **state)
 {
 	char s[5];
@@ -294,6 +335,7 @@ int main(void)
 	    cmocka_unit_test(test_single_frame),   cmocka_unit_test(test_empty),
 	    cmocka_unit_test(test_sequence_wrap),  cmocka_unit_test(test_wall_vs_driver),
 	    cmocka_unit_test(test_histogram_late), cmocka_unit_test(test_fourcc),
+	    cmocka_unit_test(test_fps_samples),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -115,6 +115,37 @@ static double rank(const uint64_t *v, size_t n, double q)
 	return (double)v[i ? i - 1 : 0];
 }
 
+/* the rate over windows of about VIDEO_SAMPLE_S of consecutive intervals, in arrival order */
+static void fps_samples(const struct video_acct *a, struct video_stats *st)
+{
+	double mean = 0, m2 = 0, min = INFINITY;
+	uint64_t n = 0, acc = 0, k = 0;
+
+	for (size_t i = 0; i < a->nival; i++) {
+		double f, d;
+
+		acc += a->ival_ns[i];
+		k++;
+		if ((double)acc < VIDEO_SAMPLE_S * 1e9)
+			continue;
+		f = (double)k * 1e9 / (double)acc;
+		n++;
+		d = f - mean;
+		mean += d / (double)n;
+		m2 += d * (f - mean);
+		if (f < min)
+			min = f;
+		acc = k = 0;
+	}
+	st->fps_sample_mean = st->fps_sample_stdev = st->fps_sample_min = NAN;
+	st->fps_samples = n >= 2 ? n : 0;
+	if (n < 2)
+		return;
+	st->fps_sample_mean = mean;
+	st->fps_sample_stdev = sqrt(m2 / (double)(n - 1));
+	st->fps_sample_min = min;
+}
+
 void video_acct_finish(const struct video_acct *a, double nominal_fps, struct video_stats *ret)
 {
 	struct video_stats st = {0};
@@ -160,6 +191,7 @@ void video_acct_finish(const struct video_acct *a, double nominal_fps, struct vi
 		st.jitter_us =
 		    a->nival_total > 1 ? sqrt(a->ival_m2 / (double)(a->nival_total - 1)) / 1e3 : 0;
 	}
+	fps_samples(a, &st);
 	if (a->nival)
 		sorted = malloc(a->nival * sizeof(*sorted));
 	if (sorted) {

@@ -317,6 +317,13 @@ static void add_metrics(struct run_result *r, const struct run_plan_item *it,
 		rm->cpu_busy_pct = p->sys_cpu_pct;
 		if (m[i].ceiling > 0)
 			rm->ceiling = m[i].ceiling;
+		if (!strcmp(m[i].key, "fps") && p->st.fps_samples) {
+			/* how steady the rate was over the pass: what compare holds a change to */
+			rm->sample_mean = p->st.fps_sample_mean;
+			rm->sample_stdev = p->st.fps_sample_stdev;
+			rm->sample_min = p->st.fps_sample_min;
+			rm->samples = p->st.fps_samples;
+		}
 	}
 	/* the histogram's unit is the nominal interval: without one its bins mean nothing */
 	if (!(video_mode_fps(&p->set) > 0) || !p->st.frames)

@@ -77,6 +77,9 @@ struct video_sample {
 	uint64_t wall_ns; /* CLOCK_MONOTONIC when dequeued */
 };
 
+/* the window of a rate sample (video_stats.fps_samples) */
+#define VIDEO_SAMPLE_S 0.5
+
 /* bins of the interval histogram, in multiples of the nominal interval */
 #define VIDEO_HIST_BINS 7
 extern const double video_hist_edges[VIDEO_HIST_BINS - 1]; /* 0.5 0.9 1.1 1.5 2.5 3.5 */
@@ -113,6 +116,13 @@ struct video_stats {
 	double mb_s;				 /* payload rate, MB/s = 10^6 B/s */
 	uint64_t hist[VIDEO_HIST_BINS];
 	double hist_unit_us; /* the interval the bins are multiples of */
+	/*
+	 * The rate over consecutive windows of about VIDEO_SAMPLE_S (at least
+	 * one interval each), as fio samples bandwidth: how steady the stream
+	 * was, the spread compare judges a change against. 0 samples: too few.
+	 */
+	double fps_sample_mean, fps_sample_stdev, fps_sample_min;
+	uint64_t fps_samples;
 	uint64_t seq_resets; /* sequence went back (a restart or a wrap past 2^31) */
 	uint64_t backwards;  /* timestamps that went back */
 	bool intervals_capped;

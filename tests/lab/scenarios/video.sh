@@ -105,6 +105,20 @@ check() {
 	jq_check "$o/sigint.json" "$P | .interrupted == true and .frames > 0" "SIGINT: the results so far, flagged"
 	if [ "$(cat "$o/sigint.save" 2>/dev/null)" = removed ]; then ok "$SCEN: SIGINT: the --save file of the unfinished pass removed"
 	else bad "$SCEN: SIGINT: the --save file was $(cat "$o/sigint.save" 2>/dev/null)"; fi
+	# run: the camera as a measurement class, through the history, check and report
+	rc_is run 0 "run /dev/videoN: the camera measured"
+	jq_check "$o/run.json" '[.plan[] | .kind] == ["video"] and (.video | length) == 1' "run: one camera planned and measured, its row in the video table"
+	jq_check "$o/run.json" "[.video[0].mode_set, (.metrics[] | select(.metric == \"fps\") | .ceiling)] == [\"YUYV $(echo "$def" | sed 's/ / @/')\", $(echo "$def" | cut -d' ' -f2)]" "run: the default mode, its fps held against the nominal rate"
+	jq_check "$o/run.json" '[.metrics[] | select(.test == "video") | .metric] as $m | ["fps", "drop_pct", "mb_s", "first_frame_ms", "self_cpu_pct", "interval_bin_2"] - $m == []' "run: the video metrics recorded"
+	jq_check "$o/run.json" '(.metrics | map(select(.metric == "fps"))[0]) as $f | (.metrics | map(select(.metric == "drop_pct"))[0].value) as $d | .verdicts[0].limiter as $l | if ($f.value >= 0.99 * $f.ceiling and $d == 0) then $l == "mode'"'"'s rate" else ($l == "camera" or $l == "host CPU") end' "run: the camera's verdict follows its figures"
+	jq_check "$o/runshow.json" '[.metrics[] | select(.test == "video")] | length >= 9' "show: the camera's figures came back from the history"
+	rc_is runcheck 0 "check --criteria on the camera's fps against its nominal rate"
+	jq_check "$o/runcheck.json" '.checks[0] | .result == "pass" and (.note | test("of the ceiling"))' "check: fps held against the nominal rate"
+	rc_is runreport 0 "report --html of the camera run"
+	if grep -q 'Frame rate: nominal and achieved' "$o/run.html" 2>/dev/null && grep -q 'Frame intervals, YUYV' "$o/run.html"; then ok "$SCEN: report: the camera's charts"
+	else bad "$SCEN: report: no camera charts in run.html"; fi
+	rc_is runout 2 "run with the output node named"
+	says runout "is not a video capture device" "run: the output node refused in one line"
 	if [ "$(cat "$o/stall.after" 2>/dev/null)" = 0 ]; then ok "$SCEN: after the timeout the stream was stopped and the buffers released (the node streams again)"
 	else bad "$SCEN: after the timeout the node could not stream again (exit $(cat "$o/stall.after" 2>/dev/null))"; fi
 }
