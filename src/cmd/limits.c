@@ -112,27 +112,6 @@ static int bad_value(int o, const char *value, const char *expected)
 	return -EINVAL;
 }
 
-/* "1280x720": two strict whole numbers, each 1..USB_UVC_MAX_SIDE */
-static int parse_frame_size(const char *s, uint64_t *ret_w, uint64_t *ret_h)
-{
-	const char *x = strchr(s, 'x');
-	uint64_t w, h;
-	char *left;
-	int r;
-
-	if (!x)
-		return -EINVAL;
-	left = strndup(s, (size_t)(x - s));
-	if (!left)
-		return -ENOMEM;
-	r = parse_u64(left, 1, USB_UVC_MAX_SIDE, &w);
-	free(left);
-	if (r < 0 || parse_u64(x + 1, 1, USB_UVC_MAX_SIDE, &h) < 0)
-		return -EINVAL;
-	*ret_w = w;
-	*ret_h = h;
-	return 0;
-}
 
 static int parse_value(int o, const char *v, struct limits_args *a)
 {
@@ -156,7 +135,7 @@ static int parse_value(int o, const char *v, struct limits_args *a)
 		return parse_u64(v, 1, 255, &a->interval) < 0 ? bad_value(o, v, "bInterval 1-255")
 							       : 0;
 	case O_SIZE:
-		return parse_frame_size(v, &a->width, &a->height) < 0
+		return parse_wxh(v, USB_UVC_MAX_SIDE, &a->width, &a->height) < 0
 			       ? bad_value(o, v, "WIDTHxHEIGHT in pixels, e.g. 1280x720")
 			       : 0;
 	case O_PIXEL: {

@@ -81,31 +81,10 @@ enum {
 	O_SAVE
 };
 
-static int parse_wxh(const char *s, uint32_t *w, uint32_t *h)
-{
-	const char *x = strchr(s, 'x');
-	uint64_t a, b;
-	char *left;
-	int r;
-
-	if (!x)
-		return -EINVAL;
-	left = strndup(s, (size_t)(x - s));
-	if (!left)
-		return -ENOMEM;
-	r = parse_u64(left, 1, 65535, &a);
-	free(left);
-	if (r < 0 || parse_u64(x + 1, 1, 65535, &b) < 0)
-		return -EINVAL;
-	*w = (uint32_t)a;
-	*h = (uint32_t)b;
-	return 0;
-}
-
 static int video_opt(int c, const char *arg, void *ctx)
 {
 	struct video_opts *o = ctx;
-	uint64_t v;
+	uint64_t v, w, h;
 
 	switch (c) {
 	case O_PIXFMT:
@@ -117,10 +96,12 @@ static int video_opt(int c, const char *arg, void *ctx)
 		}
 		return 0;
 	case O_SIZE:
-		if (parse_wxh(arg, &o->width, &o->height) < 0) {
+		if (parse_wxh(arg, 65535, &w, &h) < 0) {
 			log_error("invalid --size '%s': expected WIDTHxHEIGHT, e.g. 640x480", arg);
 			return -EINVAL;
 		}
+		o->width = (uint32_t)w;
+		o->height = (uint32_t)h;
 		return 0;
 	case O_FPS:
 		if (parse_double(arg, 0.001, 100000, &o->fps) < 0) {

@@ -280,3 +280,24 @@ int parse_devnum(const char *s, unsigned *ret_major, unsigned *ret_minor)
 	*ret_minor = (unsigned)min;
 	return 0;
 }
+
+int parse_wxh(const char *s, uint64_t max, uint64_t *ret_w, uint64_t *ret_h)
+{
+	const char *x = strchr(s, 'x');
+	uint64_t w, h;
+	char *left;
+	int r;
+
+	if (!x)
+		return -EINVAL;
+	left = strndup(s, (size_t)(x - s));
+	if (!left)
+		return -ENOMEM;
+	r = parse_u64(left, 1, max, &w);
+	free(left);
+	if (r < 0 || parse_u64(x + 1, 1, max, &h) < 0)
+		return -EINVAL;
+	*ret_w = w;
+	*ret_h = h;
+	return 0;
+}

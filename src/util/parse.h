@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
+/* "1280x720": two strict whole numbers, each 1..max; -EINVAL, -ENOMEM */
+int parse_wxh(const char *s, uint64_t max, uint64_t *ret_w, uint64_t *ret_h);
 int parse_double(const char *s, double min, double max, double *ret);
 /* Hexadecimal as sysfs writes it ("0781", "08"), an optional 0x, no sign or spaces. */
 int parse_hex(const char *s, uint64_t max, uint64_t *ret);

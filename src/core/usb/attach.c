@@ -98,12 +98,14 @@ static int attach_walk(struct strbuf *p, struct usb_attach *ret)
 	return 0;
 }
 
-int usb_attach_for_block(unsigned major, unsigned minor, struct usb_attach *ret)
+/* the device node kind:major:minor ("block", "char") to the USB device above it */
+static int attach_devnum(const char *kind, unsigned major, unsigned minor,
+			 struct usb_attach *ret)
 {
 	struct strbuf p = STRBUF_INIT;
 	int r;
 
-	strbuf_addf(&p, "/sys/dev/block/%u:%u", major, minor);
+	strbuf_addf(&p, "/sys/dev/%s/%u:%u", kind, major, minor);
 	r = sysroot_resolve(p.buf, &p);
 	if (r == 0)
 		r = attach_walk(&p, ret);
@@ -111,17 +113,14 @@ int usb_attach_for_block(unsigned major, unsigned minor, struct usb_attach *ret)
 	return r;
 }
 
+int usb_attach_for_block(unsigned major, unsigned minor, struct usb_attach *ret)
+{
+	return attach_devnum("block", major, minor, ret);
+}
+
 int usb_attach_for_chardev(unsigned major, unsigned minor, struct usb_attach *ret)
 {
-	struct strbuf p = STRBUF_INIT;
-	int r;
-
-	strbuf_addf(&p, "/sys/dev/char/%u:%u", major, minor);
-	r = sysroot_resolve(p.buf, &p);
-	if (r == 0)
-		r = attach_walk(&p, ret);
-	strbuf_release(&p);
-	return r;
+	return attach_devnum("char", major, minor, ret);
 }
 
 int usb_attach_for_netdev(const char *ifname, struct usb_attach *ret)
