@@ -110,6 +110,7 @@ check() {
 	jq_check "$o/run.json" '[.plan[] | .kind] == ["video"] and (.video | length) == 1' "run: one camera planned and measured, its row in the video table"
 	jq_check "$o/run.json" "[.video[0].mode_set, (.metrics[] | select(.metric == \"fps\") | .ceiling)] == [\"YUYV $(echo "$def" | sed 's/ / @/')\", $(echo "$def" | cut -d' ' -f2)]" "run: the default mode, its fps held against the nominal rate"
 	jq_check "$o/run.json" '[.metrics[] | select(.test == "video") | .metric] as $m | ["fps", "drop_pct", "mb_s", "first_frame_ms", "self_cpu_pct", "interval_bin_2"] - $m == []' "run: the video metrics recorded"
+	jq_check "$o/run.json" '[.metrics[] | select(.metric == "fps")][0] | .samples >= 2 and .sample_min <= .sample_mean' "run: the rate sampled over the pass, for compare's noise model"
 	jq_check "$o/run.json" '(.metrics | map(select(.metric == "fps"))[0]) as $f | (.metrics | map(select(.metric == "drop_pct"))[0].value) as $d | .verdicts[0].limiter as $l | if ($f.value >= 0.99 * $f.ceiling and $d == 0) then $l == "mode'"'"'s rate" else ($l == "camera" or $l == "host CPU") end' "run: the camera's verdict follows its figures"
 	jq_check "$o/runshow.json" '[.metrics[] | select(.test == "video")] | length >= 9' "show: the camera's figures came back from the history"
 	rc_is runcheck 0 "check --criteria on the camera's fps against its nominal rate"
