@@ -169,8 +169,10 @@ static int parse_value(int o, const char *v, struct limits_args *a)
 			       : 0;
 	case O_DEVICE:
 	case O_SYSROOT:
-		return *v ? 0 : bad_value(o, v, o == O_DEVICE ? "a USB device (1-1) or /dev/videoN"
-							     : "a directory or a snapshot file");
+		return *v ? 0
+			  : bad_value(o, v,
+				      o == O_DEVICE ? "a USB device (1-1) or /dev/videoN"
+						    : "a directory or a snapshot file");
 	}
 	return -EINVAL;
 }

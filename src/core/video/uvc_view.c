@@ -94,7 +94,8 @@ int uvc_camera_open(const char *device, struct uvc_camera *ret, char **ret_why)
 		strbuf_release(&raw);
 		strbuf_release(&p);
 		uvc_camera_release(&c);
-		return fail(-EINVAL, ret_why, "cannot read the descriptors of '%s' (sysfs)", device);
+		return fail(-EINVAL, ret_why, "cannot read the descriptors of '%s' (sysfs)",
+			    device);
 	}
 	r = uvc_parse((const uint8_t *)raw.buf, raw.len, c.speed, c.info);
 	strbuf_release(&raw);
@@ -136,8 +137,8 @@ static const char *keep(struct uvc_view *v, const char *s)
 	return slot[v->npool - 1];
 }
 
-__attribute__((format(printf, 2, 3))) static const char *keepf(struct uvc_view *v,
-							       const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static const char *keepf(struct uvc_view *v, const char *fmt,
+							       ...)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *s;
@@ -151,7 +152,8 @@ __attribute__((format(printf, 2, 3))) static const char *keepf(struct uvc_view *
 	return s;
 }
 
-#define ADD(v, arr, n) ((v)->arr = xgrow((v)->arr, &(v)->n, sizeof(*(v)->arr)), &(v)->arr[(v)->n - 1])
+#define ADD(v, arr, n)                                                                             \
+	((v)->arr = xgrow((v)->arr, &(v)->n, sizeof(*(v)->arr)), &(v)->arr[(v)->n - 1])
 
 static int cur_alt(const struct uvc_camera *c, unsigned stream)
 {
@@ -184,11 +186,12 @@ static void add_alt(struct uvc_view *v, const struct uvc_camera *c, const struct
 	    .alt = a->alt,
 	    .current = cur == a->alt,
 	    .ep = a->xfer != UVC_XFER_NONE ? keepf(v, "0x%02x", a->ep_address) : NULL,
-	    .max_packet_raw = a->xfer != UVC_XFER_NONE ? keepf(v, "0x%04x", a->max_packet_raw)
-						       : NULL,
+	    .max_packet_raw =
+		a->xfer != UVC_XFER_NONE ? keepf(v, "0x%04x", a->max_packet_raw) : NULL,
 	    .max_packet = a->xfer != UVC_XFER_NONE ? a->max_packet : U64_UNKNOWN,
-	    .mult = a->xfer != UVC_XFER_ISOC ? U64_UNKNOWN : ss ? (a->has_ss_comp ? a->ss_mult : 1)
-							     : a->mult,
+	    .mult = a->xfer != UVC_XFER_ISOC ? U64_UNKNOWN
+		    : ss		     ? (a->has_ss_comp ? a->ss_mult : 1)
+					     : a->mult,
 	    .burst = ss && a->has_ss_comp ? a->max_burst : NAN,
 	    .interval = a->xfer != UVC_XFER_NONE ? a->interval : U64_UNKNOWN,
 	    .period_us = a->period_us,
@@ -198,8 +201,8 @@ static void add_alt(struct uvc_view *v, const struct uvc_camera *c, const struct
 	};
 	if (a->xfer == UVC_XFER_BULK) {
 		row->payload_mb_s = s->bulk_Bps > 0 ? s->bulk_Bps / MB : NAN;
-		row->derivation = keepf(v, "bulk payload ceiling at %s speed",
-					usb_speed_name(c->speed));
+		row->derivation =
+		    keepf(v, "bulk payload ceiling at %s speed", usb_speed_name(c->speed));
 	} else if (a->xfer == UVC_XFER_NONE) {
 		row->derivation = "no video endpoint: no bandwidth";
 	} else {
@@ -217,8 +220,8 @@ void uvc_view_add_camera(struct uvc_view *v, const struct uvc_camera *c)
 	    .vid_pid = c->vid_pid[0] ? keep(v, c->vid_pid) : NULL,
 	    .speed = usb_speed_name(c->speed),
 	    .capable = c->capable != USB_SPEED_UNKNOWN ? usb_speed_name(c->capable) : NULL,
-	    .uvc_version = in->bcd_uvc ? keepf(v, "%x.%02x", in->bcd_uvc >> 8, in->bcd_uvc & 0xff)
-				       : NULL,
+	    .uvc_version =
+		in->bcd_uvc ? keepf(v, "%x.%02x", in->bcd_uvc >> 8, in->bcd_uvc & 0xff) : NULL,
 	    .flags = flag_names(v, in->flags),
 	    .streams = in->n_streams,
 	    .formats = in->n_formats,
@@ -235,9 +238,9 @@ void uvc_view_add_camera(struct uvc_view *v, const struct uvc_camera *c)
 		    .ifnum = s->ifnum,
 		    .alts = s->n_alts,
 		    .current_alt = cur_alt(c, k) >= 0 ? cur_alt(c, k) : FIELD_INT_UNKNOWN,
-		    .ceiling_mb_s = s->bulk	  ? s->bulk_Bps / MB
-				    : a ? a->payload_Bps / MB
-					  : NAN,
+		    .ceiling_mb_s = s->bulk ? s->bulk_Bps / MB
+				    : a	    ? a->payload_Bps / MB
+					    : NAN,
 		    .bus_mb_s = !s->bulk && a ? a->bus_Bps / MB : NAN,
 		};
 		for (unsigned i = 0; i < s->n_alts; i++)
@@ -324,16 +327,74 @@ void uvc_view_add_modes(struct uvc_view *v, const struct uvc_camera *c)
 	}
 }
 
-void uvc_view_add_streaming(struct uvc_view *v, const struct uvc_camera *c, const char *fourcc,
-			    unsigned width, unsigned height, uint32_t interval_100ns,
-			    const struct uvc_measured *m)
+/* V4L2's "YUYV" is UVC's "YUY2"; the others share their four letters */
+static void uvc_fourcc(uint32_t fourcc, char out[5])
 {
-	const struct uvc_frame *fr = uvc_find_frame(c->info, fourcc, width, height);
-	unsigned k = fr ? c->info->formats[fr->format].stream : 0;
-	const struct uvc_stream *s = c->info->n_streams ? &c->info->streams[k] : NULL;
-	const struct uvc_alt *a = s ? uvc_find_alt(s, cur_alt(c, k)) : NULL;
+	video_fourcc_str(fourcc, out);
+	if (!strcmp(out, "YUYV"))
+		memcpy(out, "YUY2", 5);
+}
+
+/* the streaming row of frame fr (NULL: not among the descriptors) at interval_100ns on stream k */
+static void add_streaming_row(struct uvc_view *v, const struct uvc_camera *c,
+			      const struct uvc_frame *fr, unsigned k, uint32_t interval_100ns,
+			      const char *mode)
+{
+	const struct uvc_stream *s = k < c->info->n_streams ? &c->info->streams[k] : NULL;
+	const struct uvc_alt *a = s && !s->bulk ? uvc_find_alt(s, cur_alt(c, k)) : NULL;
 	struct uvc_streaming_row *row = ADD(v, streaming, nstreaming);
-	struct uvc_facts f = {
+	struct uvc_need n;
+
+	*row = (struct uvc_streaming_row){
+	    .device = keep(v, c->device),
+	    .mode = keep(v, mode),
+	    .ifnum = s ? s->ifnum : U64_UNKNOWN,
+	    .alt = cur_alt(c, k) >= 0 ? cur_alt(c, k) : FIELD_INT_UNKNOWN,
+	    .transfer = s ? (s->bulk ? "bulk" : "isochronous") : NULL,
+	    .ceiling_mb_s = s && s->bulk ? s->bulk_Bps / MB
+			    : a		 ? a->payload_Bps / MB
+					 : NAN,
+	    .bus_mb_s = a ? a->bus_Bps / MB : NAN,
+	    .derivation = a ? keep(v, a->why[0] ? a->why : a->derivation) : NULL,
+	    .need_mb_s = NAN,
+	    .smallest_need_mb_s = NAN,
+	    .smallest_alt = FIELD_INT_UNKNOWN,
+	};
+	if (!fr || uvc_mode_need(c->info, fr, interval_100ns, false, &n) < 0)
+		return;
+	row->need_mb_s = n.payload_Bps / MB;
+	row->basis = uvc_frame_basis_name(n.basis);
+	if (n.smallest_alt >= 0) {
+		row->smallest_alt = n.smallest_alt;
+		row->smallest_need_mb_s = n.smallest_need_Bps / MB;
+	}
+	row->carries = current_carries(c, fr, &n);
+}
+
+void uvc_view_add_streaming(struct uvc_view *v, const struct uvc_camera *c,
+			    const struct video_pass *p)
+{
+	const struct uvc_measured m = {
+	    .nominal_fps = video_mode_fps(&p->set),
+	    .achieved_fps = p->st.fps,
+	    .drops_pct = p->st.dropped ? p->st.drop_pct : NAN,
+	    .frame_bytes_mean = p->st.bytes_mean,
+	    .frame_bytes_max = p->st.bytes_max,
+	    .self_cpu_pct = p->self_cpu_pct,
+	};
+	uint32_t interval_100ns =
+	    p->set.fps_num ? (uint32_t)llround(1e7 * (double)p->set.fps_den / p->set.fps_num) : 0;
+	const struct uvc_frame *fr;
+	struct uvc_facts f;
+	char fourcc[5], mode[64];
+	unsigned k;
+
+	uvc_fourcc(p->set.fourcc, fourcc);
+	fr = uvc_find_frame(c->info, fourcc, p->set.width, p->set.height);
+	k = fr ? c->info->formats[fr->format].stream : 0;
+	video_mode_str(&p->set, mode, sizeof(mode));
+	add_streaming_row(v, c, fr, k, interval_100ns, mode);
+	f = (struct uvc_facts){
 	    .subject = c->device,
 	    .info = c->info,
 	    .stream = k,
@@ -341,34 +402,9 @@ void uvc_view_add_streaming(struct uvc_view *v, const struct uvc_camera *c, cons
 	    .capable = c->capable,
 	    .frame = fr,
 	    .interval_100ns = interval_100ns,
-	    .link_judged = false,
+	    .link_judged = false, /* video has no topology findings of its own */
 	};
-	struct uvc_need n;
-
-	*row = (struct uvc_streaming_row){
-	    .device = keep(v, c->device),
-	    .mode = keepf(v, "%s %ux%u @%.3g", fourcc, width, height,
-			  interval_100ns ? 1e7 / interval_100ns : NAN),
-	    .ifnum = s ? s->ifnum : U64_UNKNOWN,
-	    .alt = cur_alt(c, k) >= 0 ? cur_alt(c, k) : FIELD_INT_UNKNOWN,
-	    .transfer = s ? (s->bulk ? "bulk" : "isochronous") : NULL,
-	    .ceiling_mb_s = s && s->bulk ? s->bulk_Bps / MB : a ? a->payload_Bps / MB : NAN,
-	    .bus_mb_s = a && !s->bulk ? a->bus_Bps / MB : NAN,
-	    .derivation = a && !s->bulk ? keep(v, a->why[0] ? a->why : a->derivation) : NULL,
-	    .need_mb_s = NAN,
-	    .smallest_need_mb_s = NAN,
-	    .smallest_alt = FIELD_INT_UNKNOWN,
-	};
-	if (fr && uvc_mode_need(c->info, fr, interval_100ns, false, &n) == 0) {
-		row->need_mb_s = n.payload_Bps / MB;
-		row->basis = uvc_frame_basis_name(n.basis);
-		if (n.smallest_alt >= 0) {
-			row->smallest_alt = n.smallest_alt;
-			row->smallest_need_mb_s = n.smallest_need_Bps / MB;
-		}
-		row->carries = current_carries(c, fr, &n);
-	}
-	uvc_findings(&f, m, &v->findings);
+	uvc_findings(&f, &m, &v->findings);
 }
 
 static const struct field cam_fields[] = {
@@ -390,8 +426,8 @@ static const struct field stream_fields[] = {
     FIELD(struct uvc_stream_row, alts, "alt_settings", "alt settings", NULL, FT_U64, 0, T),
     FIELD(struct uvc_stream_row, current_alt, "current_alt", "current alt", NULL, FT_INT, 0, T),
     FIELD(struct uvc_stream_row, bus_mb_s, "current_bus_mb_s", "bus", "MB/s", FT_DBL, 3, T),
-    FIELD(struct uvc_stream_row, ceiling_mb_s, "current_payload_mb_s", "payload", "MB/s", FT_DBL,
-	  3, T),
+    FIELD(struct uvc_stream_row, ceiling_mb_s, "current_payload_mb_s", "payload", "MB/s", FT_DBL, 3,
+	  T),
 };
 
 static const struct field alt_fields[] = {
@@ -401,15 +437,15 @@ static const struct field alt_fields[] = {
     FIELD(struct uvc_alt_row, current, "current", "current", NULL, FT_BOOL, 0, T),
     FIELD(struct uvc_alt_row, transfer, "transfer", "transfer", NULL, FT_STR, 0, T),
     FIELD(struct uvc_alt_row, ep, "endpoint", "ep", NULL, FT_STR, 0, 0),
-    FIELD(struct uvc_alt_row, max_packet_raw, "max_packet_raw", "wMaxPacketSize", NULL, FT_STR,
-	  0, T),
+    FIELD(struct uvc_alt_row, max_packet_raw, "max_packet_raw", "wMaxPacketSize", NULL, FT_STR, 0,
+	  T),
     FIELD(struct uvc_alt_row, max_packet, "max_packet_bytes", "packet", "B", FT_U64, 0, T),
     FIELD(struct uvc_alt_row, mult, "mult", "mult", NULL, FT_U64, 0, T),
     FIELD(struct uvc_alt_row, burst, "burst", "bMaxBurst", NULL, FT_DBL, 0, T),
     FIELD(struct uvc_alt_row, interval, "interval", "bInterval", NULL, FT_U64, 0, T),
     FIELD(struct uvc_alt_row, period_us, "period_us", "period", "us", FT_DBL, 0, T),
-    FIELD(struct uvc_alt_row, bytes_per_interval, "bytes_per_interval", "per interval", "B",
-	  FT_DBL, 0, T),
+    FIELD(struct uvc_alt_row, bytes_per_interval, "bytes_per_interval", "per interval", "B", FT_DBL,
+	  0, T),
     FIELD(struct uvc_alt_row, bus_mb_s, "bus_mb_s", "bus", "MB/s", FT_DBL, 3, T),
     FIELD(struct uvc_alt_row, payload_mb_s, "payload_mb_s", "payload", "MB/s", FT_DBL, 3, T),
     FIELD(struct uvc_alt_row, derivation, "derivation", "derivation", NULL, FT_STR, 0, T),
@@ -426,15 +462,14 @@ static const struct field mode_fields[] = {
     FIELD(struct uvc_mode_row, frame_bytes, "frame_bytes", "frame", "B", FT_DBL, 0, T),
     FIELD(struct uvc_mode_row, basis, "frame_basis", "from", NULL, FT_STR, 0, T),
     FIELD(struct uvc_mode_row, need_mb_s, "need_mb_s", "needs", "MB/s", FT_DBL, 3, T),
-    FIELD(struct uvc_mode_row, smallest_alt, "smallest_alt", "smallest alt", NULL, FT_INT, 0,
-	  T),
-    FIELD(struct uvc_mode_row, smallest_need_mb_s, "smallest_alt_need_mb_s",
-	  "with headers", "MB/s", FT_DBL, 3, T),
+    FIELD(struct uvc_mode_row, smallest_alt, "smallest_alt", "smallest alt", NULL, FT_INT, 0, T),
+    FIELD(struct uvc_mode_row, smallest_need_mb_s, "smallest_alt_need_mb_s", "with headers", "MB/s",
+	  FT_DBL, 3, T),
     FIELD(struct uvc_mode_row, largest_alt, "largest_alt", "largest alt", NULL, FT_INT, 0, T),
-    FIELD(struct uvc_mode_row, largest_fps, "largest_alt_max_fps", "its max fps", "1/s", FT_DBL,
-	  2, T),
-    FIELD(struct uvc_mode_row, current_carries, "current_alt_carries", "current alt carries",
-	  NULL, FT_STR, 0, T),
+    FIELD(struct uvc_mode_row, largest_fps, "largest_alt_max_fps", "its max fps", "1/s", FT_DBL, 2,
+	  T),
+    FIELD(struct uvc_mode_row, current_carries, "current_alt_carries", "current alt carries", NULL,
+	  FT_STR, 0, T),
 };
 
 static const struct field streaming_fields[] = {
@@ -442,24 +477,20 @@ static const struct field streaming_fields[] = {
     FIELD(struct uvc_streaming_row, mode, "mode", "mode", NULL, FT_STR, 0, T),
     FIELD(struct uvc_streaming_row, ifnum, "interface", "interface", NULL, FT_U64, 0, T),
     FIELD(struct uvc_streaming_row, transfer, "transfer", "transfer", NULL, FT_STR, 0, T),
-    FIELD(struct uvc_streaming_row, alt, "alt", "alt setting while streaming", NULL, FT_INT, 0,
-	  T),
-    FIELD(struct uvc_streaming_row, bus_mb_s, "bus_mb_s", "its bus ceiling", "MB/s", FT_DBL, 3,
-	  T),
+    FIELD(struct uvc_streaming_row, alt, "alt", "alt setting while streaming", NULL, FT_INT, 0, T),
+    FIELD(struct uvc_streaming_row, bus_mb_s, "bus_mb_s", "its bus ceiling", "MB/s", FT_DBL, 3, T),
     FIELD(struct uvc_streaming_row, ceiling_mb_s, "ceiling_mb_s", "its payload ceiling", "MB/s",
 	  FT_DBL, 3, T),
-    FIELD(struct uvc_streaming_row, derivation, "derivation", "derivation", NULL, FT_STR, 0,
-	  T | O),
-    FIELD(struct uvc_streaming_row, need_mb_s, "need_mb_s", "the mode needs", "MB/s", FT_DBL, 3,
-	  T),
+    FIELD(struct uvc_streaming_row, derivation, "derivation", "derivation", NULL, FT_STR, 0, T | O),
+    FIELD(struct uvc_streaming_row, need_mb_s, "need_mb_s", "the mode needs", "MB/s", FT_DBL, 3, T),
     FIELD(struct uvc_streaming_row, basis, "frame_basis", "frame size from", NULL, FT_STR, 0,
 	  T | O),
     FIELD(struct uvc_streaming_row, smallest_alt, "smallest_alt", "smallest alt that carries it",
 	  NULL, FT_INT, 0, T),
-    FIELD(struct uvc_streaming_row, smallest_need_mb_s, "smallest_alt_need_mb_s",
-	  "with headers", "MB/s", FT_DBL, 3, T | O),
-    FIELD(struct uvc_streaming_row, carries, "alt_carries_mode", "the alt setting carries it",
-	  NULL, FT_STR, 0, T),
+    FIELD(struct uvc_streaming_row, smallest_need_mb_s, "smallest_alt_need_mb_s", "with headers",
+	  "MB/s", FT_DBL, 3, T | O),
+    FIELD(struct uvc_streaming_row, carries, "alt_carries_mode", "the alt setting carries it", NULL,
+	  FT_STR, 0, T),
 };
 
 static const struct field kv_fields[] = {
@@ -477,6 +508,8 @@ static const struct record_desc kv_desc = RECORD_DESC("uvc_value", kv_fields);
 
 void uvc_view_describe(const struct uvc_view *v, struct report *r)
 {
+	if (!v->ncams)
+		return; /* no USB camera: nothing to say, not even empty tables */
 	if (v->ncams == 1)
 		report_add_object(r, "uvc", "UVC camera", &cam_desc, v->cams);
 	/* CSV renders the first table: the alternate settings, the facts the rest derive from */
@@ -499,8 +532,8 @@ void uvc_view_describe(const struct uvc_view *v, struct report *r)
 			 &mode_desc, v->modes, v->nmodes, sizeof(*v->modes));
 	report_add_table(r, "uvc_parameters", "uvcvideo module parameters", &kv_desc, v->params,
 			 v->nparams, sizeof(*v->params));
-	report_add_table(r, "uvc_stats", "uvcvideo stream statistics (debugfs)", &kv_desc,
-			 v->stats, v->nstats, sizeof(*v->stats));
+	report_add_table(r, "uvc_stats", "uvcvideo stream statistics (debugfs)", &kv_desc, v->stats,
+			 v->nstats, sizeof(*v->stats));
 	report_add_table(r, "findings", "findings", &finding_desc, v->findings.v, v->findings.n,
 			 sizeof(*v->findings.v));
 }

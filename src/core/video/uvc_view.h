@@ -8,6 +8,7 @@
  */
 #include "core/findings.h"
 #include "core/usb/uvc.h"
+#include "core/video/video.h"
 #include "render/field.h"
 
 #include <stdbool.h>
@@ -86,20 +87,22 @@ struct uvc_view {
 	size_t npool;
 };
 
-#define UVC_VIEW_INIT {.findings = FINDING_LIST_INIT}
+#define UVC_VIEW_INIT                                                                              \
+	{                                                                                          \
+		.findings = FINDING_LIST_INIT                                                      \
+	}
 
 /* the camera, its streams, alternate settings, uvcvideo parameters and stats */
 void uvc_view_add_camera(struct uvc_view *v, const struct uvc_camera *c);
 /* every format and frame size at its fastest interval: the bandwidth it needs */
 void uvc_view_add_modes(struct uvc_view *v, const struct uvc_camera *c);
 /*
- * A mode streamed (UVC fourcc "YUY2", "MJPG"; interval in 100 ns, 0 the
- * frame's default): the alternate setting read while it streamed, its
- * ceiling, the mode's need, and uvc_findings() with m (may be NULL).
+ * A capture pass p on the camera: the alternate setting read while it
+ * streamed (uvc_camera_read_state from video_config.on_streaming), its
+ * ceiling, the mode's need, and uvc_findings() on the pass.
  */
-void uvc_view_add_streaming(struct uvc_view *v, const struct uvc_camera *c, const char *fourcc,
-			    unsigned width, unsigned height, uint32_t interval_100ns,
-			    const struct uvc_measured *m);
+void uvc_view_add_streaming(struct uvc_view *v, const struct uvc_camera *c,
+			    const struct video_pass *p);
 /* its sections into r (keys "uvc", "uvc_streams", ...); v must outlive r */
 void uvc_view_describe(const struct uvc_view *v, struct report *r);
 void uvc_view_release(struct uvc_view *v);
