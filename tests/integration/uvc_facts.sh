@@ -52,6 +52,9 @@ says "'1-2' is not a USB video camera" "a disk is not a camera"
 refused 2 "no descriptors in sysfs" -- "$USBPERF" limits uvc --device 1-4 --sysroot "$FIX"
 says "cannot read the descriptors of '1-4'" "says what is missing"
 refused 2 "--device with --speed" -- "$USBPERF" limits uvc --device 1-6 --speed high --sysroot "$FIX"
+says "--speed describes an endpoint by hand, --device reads the camera's own: pick one" "the calculator or the camera, not both"
 refused 2 "--sysroot without --device" -- "$USBPERF" limits uvc --speed high --sysroot "$FIX"
+says "--sysroot needs --device" "--sysroot alone is refused"
 refused 2 "empty --device" -- "$USBPERF" limits uvc --device ''
+says "invalid --device ''" "an empty --device is refused"
 finish
