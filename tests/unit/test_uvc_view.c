@@ -158,6 +158,27 @@ static void test_camera_rows(void **state)
 	uvc_camera_release(&c);
 }
 
+/* limits --device: the camera, then its alt settings, the first table (what CSV prints) */
+static void test_describe_order(void **state)
+{
+	struct uvc_camera c = camera(USB_SPEED_HIGH, 5);
+	struct uvc_view v = UVC_VIEW_INIT;
+	struct report r = {.command = "limits uvc"};
+
+	(void)state;
+	uvc_view_add_camera(&v, &c);
+	uvc_view_add_modes(&v, &c);
+	uvc_view_describe(&v, &r);
+	assert_true(r.nsec >= 3);
+	assert_string_equal(r.sec[0].key, "uvc");
+	assert_int_equal(r.sec[0].kind, SECTION_OBJECT);
+	assert_string_equal(r.sec[1].key, "uvc_alt_settings");
+	for (size_t i = 0; i < r.nsec; i++)
+		assert_string_not_equal(r.sec[i].key, "uvc_streaming");
+	uvc_view_release(&v);
+	uvc_camera_release(&c);
+}
+
 /* a node off USB: no camera, no sections at all (not even empty tables) */
 static void test_describe_nothing_without_camera(void **state)
 {
@@ -177,6 +198,7 @@ int main(void)
 	    cmocka_unit_test(test_streaming_alt_too_small),
 	    cmocka_unit_test(test_streaming_judges_link),
 	    cmocka_unit_test(test_camera_rows),
+	    cmocka_unit_test(test_describe_order),
 	    cmocka_unit_test(test_describe_nothing_without_camera),
 	};
 

@@ -248,15 +248,14 @@ void uvc_view_add_camera(struct uvc_view *v, const struct uvc_camera *c)
 	}
 	if (!c->sysfs_read)
 		return;
-	for (unsigned i = 0; i < c->sysfs.n_params && !v->nparams; i++) {
-		/* the module's parameters once, however many cameras */
-		for (unsigned j = 0; j < c->sysfs.n_params; j++)
-			*ADD(v, params, nparams) = (struct uvc_kv_row){
-			    .device = "uvcvideo",
-			    .name = keep(v, c->sysfs.params[j].name),
-			    .value = keep(v, c->sysfs.params[j].value),
-			};
-	}
+	/* the module's parameters once, however many cameras */
+	for (unsigned j = 0; !v->params_taken && j < c->sysfs.n_params; j++)
+		*ADD(v, params, nparams) = (struct uvc_kv_row){
+		    .device = "uvcvideo",
+		    .name = keep(v, c->sysfs.params[j].name),
+		    .value = keep(v, c->sysfs.params[j].value),
+		};
+	v->params_taken = true;
 	for (unsigned i = 0; i < c->sysfs.n_stats; i++)
 		*ADD(v, stats, nstats) = (struct uvc_kv_row){
 		    .device = keepf(v, "%s (debugfs %s)", c->device, c->sysfs.stats_dir),
@@ -512,7 +511,16 @@ void uvc_view_describe(const struct uvc_view *v, struct report *r)
 		return; /* no USB camera: nothing to say, not even empty tables */
 	if (v->ncams == 1)
 		report_add_object(r, "uvc", "UVC camera", &cam_desc, v->cams);
-	/* CSV renders the first table: the alternate settings, the facts the rest derive from */
+	if (v->nstreaming)
+		report_add_table(r, "uvc_streaming",
+				 "While streaming: the alternate setting the driver selected, next "
+				 "to the mode's need",
+				 &streaming_desc, v->streaming, v->nstreaming,
+				 sizeof(*v->streaming));
+	/*
+	 * CSV renders the first table: limits --device, the alternate settings
+	 * (the facts the rest derive from); video, its passes
+	 */
 	report_add_table(r, "uvc_alt_settings",
 			 "USB streaming: alternate settings (MB/s = 10^6 B/s; payload less a 12 B "
 			 "header per interval)",
@@ -522,14 +530,11 @@ void uvc_view_describe(const struct uvc_view *v, struct report *r)
 				 sizeof(*v->cams));
 	report_add_table(r, "uvc_streams", "Video streaming interfaces", &stream_desc, v->streams,
 			 v->nstreams, sizeof(*v->streams));
-	report_add_table(r, "uvc_streaming",
-			 "While streaming: the alternate setting the driver selected, next to "
-			 "the mode's need",
-			 &streaming_desc, v->streaming, v->nstreaming, sizeof(*v->streaming));
-	report_add_table(r, "uvc_modes",
-			 "Modes at their fastest interval: the bandwidth each needs, the smallest "
-			 "alternate setting that carries it",
-			 &mode_desc, v->modes, v->nmodes, sizeof(*v->modes));
+	if (v->nmodes)
+		report_add_table(r, "uvc_modes",
+				 "Modes at their fastest interval: the bandwidth each needs, the "
+				 "smallest alternate setting that carries it",
+				 &mode_desc, v->modes, v->nmodes, sizeof(*v->modes));
 	report_add_table(r, "uvc_parameters", "uvcvideo module parameters", &kv_desc, v->params,
 			 v->nparams, sizeof(*v->params));
 	report_add_table(r, "uvc_stats", "uvcvideo stream statistics (debugfs)", &kv_desc, v->stats,

@@ -82,6 +82,7 @@ struct uvc_view {
 	struct uvc_streaming_row *streaming;
 	struct uvc_kv_row *params, *stats;
 	size_t ncams, nstreams, nalts, nmodes, nstreaming, nparams, nstats;
+	bool params_taken; /* the module's parameters taken (from the first camera read) */
 	struct finding_list findings;
 	char **pool; /* strings the rows point to */
 	size_t npool;
