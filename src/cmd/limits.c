@@ -6,6 +6,7 @@
 #include "cmd/commands.h"
 #include "core/usb/limits.h"
 #include "core/usb/limits_fields.h"
+#include "core/video/uvc_view.h"
 #include "util/parse.h"
 
 #include <errno.h>
@@ -21,6 +22,7 @@ void usage_limits(void)
 	       "       usbperf limits uvc --speed SPEED [--maxpacket N] [--mult N] [--burst N]\n"
 	       "                          [--interval N] [--size WxH] [--pixel FMT] "
 	       "[--mjpeg-ratio R]\n"
+	       "       usbperf limits uvc --device DEV [--sysroot DIR|FILE]\n"
 	       "       usbperf limits hid --speed SPEED [--report-length N] [--interval N]\n"
 	       "       usbperf limits ncm [--speed SPEED]\n"
 	       "\n"
@@ -44,6 +46,14 @@ void usage_limits(void)
 	       "  --pixel FMT         yuyv (2 B/px), nv12 (1.5 B/px) or mjpeg (default: all)\n"
 	       "  --mjpeg-ratio R     assumed MJPEG size: the YUYV frame / R (default %.0f)\n"
 	       "  A %d B payload header (2 B + PTS + SCR) is assumed per service interval.\n"
+	       "  --device DEV        a camera's own figures instead, from its descriptors:\n"
+	       "                      DEV a USB device (1-1) or its /dev/videoN. Each streaming\n"
+	       "                      interface's alternate settings (wMaxPacketSize decoded,\n"
+	       "                      ceilings), the current one (sysfs bAlternateSetting),\n"
+	       "                      every format and size at its fastest interval with the\n"
+	       "                      bandwidth it needs and the smallest alt setting that\n"
+	       "                      carries it, uvcvideo's parameters. CSV: the alt settings\n"
+	       "  --sysroot DIR|FILE  read a recorded tree or snapshot (usbperf snapshot)\n"
 	       "\n"
 	       "hid: reports over an interrupt IN endpoint, one packet per interval\n"
 	       "  --report-length N   report bytes, report ID included (default: one full "
@@ -72,6 +82,8 @@ enum {
 	O_PIXEL,
 	O_MJPEG_RATIO,
 	O_REPORT_LENGTH,
+	O_DEVICE,
+	O_SYSROOT,
 };
 
 static const struct option longopts[] = {
@@ -84,6 +96,8 @@ static const struct option longopts[] = {
 	{"pixel", required_argument, NULL, O_PIXEL},
 	{"mjpeg-ratio", required_argument, NULL, O_MJPEG_RATIO},
 	{"report-length", required_argument, NULL, O_REPORT_LENGTH},
+	{"device", required_argument, NULL, O_DEVICE},
+	{"sysroot", required_argument, NULL, O_SYSROOT},
 	COMMON_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
@@ -92,7 +106,7 @@ static const struct option longopts[] = {
 struct limits_args {
 	const char *name; /* "limits", "limits uvc", ... */
 	unsigned allowed; /* bit per O_* - O_SPEED accepted by this subcommand */
-	const char *raw[O_REPORT_LENGTH - O_SPEED + 1];
+	const char *raw[O_SYSROOT - O_SPEED + 1];
 	enum usb_speed speed;
 	uint64_t maxpacket, mult, interval, report_length, width, height;
 	int burst, pixel;
@@ -103,7 +117,7 @@ struct limits_args {
 
 static const char *const option_names[] = {
 	"speed", "maxpacket", "mult", "burst", "interval", "size", "pixel", "mjpeg-ratio",
-	"report-length",
+	"report-length", "device", "sysroot",
 };
 
 static int bad_value(int o, const char *value, const char *expected)
@@ -153,6 +167,12 @@ static int parse_value(int o, const char *v, struct limits_args *a)
 		return parse_u64(v, 1, USB_HID_MAX_REPORT, &a->report_length) < 0
 			       ? bad_value(o, v, "report bytes 1-65535")
 			       : 0;
+	case O_DEVICE:
+	case O_SYSROOT:
+		return *v ? 0
+			  : bad_value(o, v,
+				      o == O_DEVICE ? "a USB device (1-1) or /dev/videoN"
+						    : "a directory or a snapshot file");
 	}
 	return -EINVAL;
 }
@@ -174,7 +194,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct limit
 			usage_limits();
 			return 1;
 		}
-		if (c < O_SPEED || c > O_REPORT_LENGTH) {
+		if (c < O_SPEED || c > O_SYSROOT) {
 			bad_option(a->name, c, argv);
 			return -EINVAL;
 		}
@@ -224,6 +244,41 @@ static int emit(struct global_opts *g, const struct report *r)
 	return emit_report(g, r) < 0 ? EXIT_RUNTIME : EXIT_OK;
 }
 
+/* --device: one camera's alternate settings and modes, from its descriptors */
+static int run_uvc_device(struct global_opts *g, struct limits_args *a)
+{
+	const char *dev = a->raw[O_DEVICE - O_SPEED];
+	const char *sysroot = a->raw[O_SYSROOT - O_SPEED];
+	struct uvc_view view = UVC_VIEW_INIT;
+	struct report r = {.command = "limits uvc"};
+	struct uvc_camera c;
+	char *why = NULL;
+	int status;
+
+	for (int o = O_SPEED; o <= O_MJPEG_RATIO; o++)
+		if (a->raw[o - O_SPEED]) {
+			log_error("limits uvc: --%s describes an endpoint by hand, --device reads "
+				  "the camera's own: pick one",
+				  option_names[o - O_SPEED]);
+			return EXIT_USAGE;
+		}
+	if (sysroot && open_sysroot(sysroot) < 0)
+		return EXIT_USAGE;
+	if (uvc_camera_open(dev, &c, &why) < 0) {
+		log_error("%s", why);
+		free(why);
+		return EXIT_USAGE;
+	}
+	uvc_camera_read_state(&c);
+	uvc_view_add_camera(&view, &c);
+	uvc_view_add_modes(&view, &c);
+	uvc_view_describe(&view, &r);
+	status = emit(g, &r);
+	uvc_view_release(&view);
+	uvc_camera_release(&c);
+	return status;
+}
+
 static int run_uvc(struct global_opts *g, struct limits_args *a)
 {
 	struct usb_uvc_params p = {
@@ -243,6 +298,12 @@ static int run_uvc(struct global_opts *g, struct limits_args *a)
 	struct report r = {.command = "limits uvc"};
 	int status;
 
+	if (a->raw[O_DEVICE - O_SPEED])
+		return run_uvc_device(g, a);
+	if (a->raw[O_SYSROOT - O_SPEED]) {
+		log_error("limits uvc: --sysroot needs --device: the calculator reads nothing");
+		return EXIT_USAGE;
+	}
 	if (need_speed(a) < 0)
 		return EXIT_USAGE;
 	if (usb_uvc_calc(&p, &res, &err) < 0) {
@@ -314,7 +375,7 @@ static const struct {
 } subcommands[] = {
 	{"uvc", "limits uvc",
 	 BIT(O_SPEED) | BIT(O_MAXPACKET) | BIT(O_MULT) | BIT(O_BURST) | BIT(O_INTERVAL) |
-		 BIT(O_SIZE) | BIT(O_PIXEL) | BIT(O_MJPEG_RATIO),
+		 BIT(O_SIZE) | BIT(O_PIXEL) | BIT(O_MJPEG_RATIO) | BIT(O_DEVICE) | BIT(O_SYSROOT),
 	 run_uvc},
 	{"hid", "limits hid", BIT(O_SPEED) | BIT(O_REPORT_LENGTH) | BIT(O_INTERVAL), run_hid},
 	{"ncm", "limits ncm", BIT(O_SPEED), run_ncm},

@@ -2,6 +2,7 @@
 /* usbperf video [DEVICE]: V4L2 capture, rate, drops, jitter, bandwidth. */
 #include "cmd/commands.h"
 #include "core/video/fields.h"
+#include "core/video/uvc_view.h"
 #include "core/video/video.h"
 #include "util/parse.h"
 #include "util/signals.h"
@@ -343,9 +344,23 @@ static void log_capture_error(const char *dev, int r, const char *why)
 	free(who);
 }
 
+/* a USB camera measured: its UVC facts, and the view they go to */
+struct usb_part {
+	struct uvc_camera cam;
+	bool open;
+	struct uvc_view *view;
+};
+
+/* while frames flow: the alternate setting the driver selected */
+static void on_streaming(void *ctx)
+{
+	uvc_camera_read_state(ctx);
+}
+
 /* one pass; 0, or an exit status (logged) */
 static int measure(const struct global_opts *g, struct video_opts *o, const struct video_info *info,
-		   const struct video_mode *m, struct video_report *rep, bool keep_going)
+		   const struct video_mode *m, struct video_report *rep, bool keep_going,
+		   struct usb_part *usb)
 {
 	struct video_pass p = {0};
 	char *why = NULL, name[64];
@@ -354,6 +369,8 @@ static int measure(const struct global_opts *g, struct video_opts *o, const stru
 
 	o->cfg.dev = info->path;
 	o->cfg.mode = *m;
+	o->cfg.on_streaming = usb->open ? on_streaming : NULL;
+	o->cfg.ctx = usb->open ? &usb->cam : NULL;
 	if (g->progress) {
 		video_mode_str(m, name, sizeof(name));
 		fprintf(stderr, "\r\033[K%s %s ...", info->path, name);
@@ -375,6 +392,8 @@ static int measure(const struct global_opts *g, struct video_opts *o, const stru
 		return 0;
 	}
 	r = video_report_add_pass(rep, info, &p);
+	if (r == 0 && usb->open)
+		uvc_view_add_streaming(usb->view, &usb->cam, &p);
 	for (i = 0; r == 0 && i < p.nwarnings; i++)
 		r = video_report_note(rep, "%s: %s", info->path, p.warnings[i]);
 	video_pass_release(&p);
@@ -385,19 +404,17 @@ static int measure(const struct global_opts *g, struct video_opts *o, const stru
 	return 0;
 }
 
-static int run_device(const struct global_opts *g, struct video_opts *o,
-		      const struct video_info *info, struct video_report *rep)
+static int run_modes(const struct global_opts *g, struct video_opts *o,
+		     const struct video_info *info, struct video_report *rep, struct usb_part *usb)
 {
 	struct video_mode m;
 	size_t i;
 	int r;
 
-	if (o->list_modes)
-		return video_report_add_modes(rep, info) < 0 ? EXIT_RUNTIME : 0;
 	if (!o->all_modes) {
 		if (pick_mode(info, o, &m) < 0)
 			return EXIT_USAGE;
-		return measure(g, o, info, &m, rep, false);
+		return measure(g, o, info, &m, rep, false, usb);
 	}
 	for (i = 0; i < info->nmodes && !signal_stop; i++) {
 		if (!mode_matches(o, &info->modes[i]))
@@ -406,7 +423,7 @@ static int run_device(const struct global_opts *g, struct video_opts *o,
 		if (!o->time_set && !o->cfg.frames)
 			o->cfg.time_s = fmax(DEFAULT_ALL_MODES_TIME_S,
 					     10.0 / fmax(video_mode_fps(&info->modes[i]), 0.1));
-		r = measure(g, o, info, &info->modes[i], rep, true);
+		r = measure(g, o, info, &info->modes[i], rep, true, usb);
 		if (r)
 			return r;
 	}
@@ -416,6 +433,34 @@ static int run_device(const struct global_opts *g, struct video_opts *o,
 		    "'%s' offers %zu more modes than the %d usbperf keeps: those were not measured",
 		    info->path, info->modes_dropped, VIDEO_MAX_MODES);
 	return 0;
+}
+
+/*
+ * The passes of one device; a USB camera's UVC facts (descriptors, the alt
+ * setting read while each pass streamed) go to uv. Nodes off USB: none.
+ */
+static int run_device(const struct global_opts *g, struct video_opts *o,
+		      const struct video_info *info, struct video_report *rep, struct uvc_view *uv)
+{
+	struct usb_part usb = {.view = uv};
+	char *why = NULL;
+	int r;
+
+	if (o->list_modes)
+		return video_report_add_modes(rep, info) < 0 ? EXIT_RUNTIME : 0;
+	if (info->usb) {
+		if (uvc_camera_open(info->path, &usb.cam, &why) == 0)
+			usb.open = true;
+		else
+			video_report_note(rep, "%s: no USB streaming facts: %s", info->path, why);
+		free(why);
+	}
+	r = run_modes(g, o, info, rep, &usb);
+	if (usb.open) {
+		uvc_view_add_camera(uv, &usb.cam);
+		uvc_camera_release(&usb.cam);
+	}
+	return r;
 }
 
 static int exit_status(const struct video_report *rep)
@@ -456,6 +501,7 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 		    .timeout_s = DEFAULT_TIMEOUT_S},
 	};
 	struct video_report rep = {0};
+	struct uvc_view uv = UVC_VIEW_INIT;
 	struct report view = {.command = "video"};
 	struct video_info *devs = NULL;
 	size_t ndevs = 0, i;
@@ -529,7 +575,7 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 	if (o.cfg.save)
 		signals_set_cleanup(o.cfg.save);
 	for (i = 0; i < ndevs && !signal_stop; i++) {
-		r = run_device(g, &o, &devs[i], &rep);
+		r = run_device(g, &o, &devs[i], &rep, &uv);
 		/* with no DEVICE named, a device that refuses (logged) does not stop the others */
 		if (r && ndevs > 1 && r == EXIT_USAGE && (i + 1 < ndevs || rep.nrows))
 			continue;
@@ -541,6 +587,7 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 	if (o.cfg.save)
 		signals_set_cleanup(NULL);
 	video_report_describe(&rep, g->format != FORMAT_TEXT, &view);
+	uvc_view_describe(&uv, &view);
 	status = exit_status(&rep);
 	if (emit_report(g, &view) < 0 && status == EXIT_OK)
 		status = EXIT_RUNTIME;
@@ -554,5 +601,6 @@ out:
 	free(why);
 	free(devs);
 	video_report_release(&rep);
+	uvc_view_release(&uv);
 	return status;
 }
