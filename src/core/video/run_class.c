@@ -11,6 +11,7 @@
 #include "core/usb/topology.h"
 #include "core/usb/uvc.h"
 #include "core/video/fields.h"
+#include "core/video/uvc_view.h"
 #include "core/video/video.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
@@ -37,12 +38,10 @@ struct video_item {
 	struct video_report rep; /* its rows are the class's table rows */
 	struct video_pass pass;
 	bool measured;
-	/* a UVC camera: its descriptors, and what sysfs said while it streamed */
-	struct uvc_info *uvc;
-	struct uvc_sysfs sysfs;
-	bool sysfs_read;
-	char *usb_dir; /* "/sys/bus/usb/devices/1-1" */
-	enum usb_speed capable;
+	/* a UVC camera: its descriptors, what sysfs said while it streamed, judged (uvc_view) */
+	struct uvc_camera cam;
+	bool is_uvc;
+	struct uvc_view view;
 };
 
 static const struct class_metric video_metrics[] = {
@@ -160,34 +159,6 @@ static bool default_mode(const struct video_info *v, struct video_mode *ret)
 	return best != NULL;
 }
 
-/* the camera's UVC descriptors, at the speed it is connected at */
-static void read_uvc(struct video_item *v, const struct usb_topology *t, const char *key)
-{
-	struct strbuf p = STRBUF_INIT, raw = STRBUF_INIT;
-	const struct usb_device *u = NULL;
-	struct uvc_info *info;
-
-	for (size_t i = 0; t && i < t->ndev; i++)
-		if (!strcmp(t->dev[i].path, key))
-			u = &t->dev[i];
-	if (!u)
-		return;
-	strbuf_addf(&p, "/sys/bus/usb/devices/%s", key);
-	v->usb_dir = xstrdup(p.buf);
-	v->capable = u->capable;
-	strbuf_adds(&p, "/descriptors");
-	info = calloc(1, sizeof(*info));
-	if (!info)
-		abort();
-	if (sysroot_read(p.buf, VIDEO_DESC_MAX, &raw) == 0 &&
-	    uvc_parse((const uint8_t *)raw.buf, raw.len, u->speed, info) == 0)
-		v->uvc = info;
-	else
-		free(info);
-	strbuf_release(&raw);
-	strbuf_release(&p);
-}
-
 static int video_prepare(const struct run_options *o, struct run_result *r,
 			 struct run_plan_item *it, char **ret_why)
 {
@@ -207,8 +178,15 @@ static int video_prepare(const struct run_options *o, struct run_result *r,
 		*ret_why = strbuf_detach(&why);
 		return -EINVAL;
 	}
-	if (it->device_key_from_usb)
-		read_uvc(v, r->topo, it->device_key);
+	v->view = (struct uvc_view)UVC_VIEW_INIT;
+	if (it->device_key_from_usb) {
+		char *no_uvc = NULL;
+
+		/* not a camera's descriptors (or unreadable): captured all the same, without them */
+		v->is_uvc = uvc_camera_open(it->device_key, &v->cam, &no_uvc) == 0;
+		free(no_uvc);
+	}
+	(void)r;
 	return 0;
 }
 
@@ -234,34 +212,16 @@ static void on_streaming(void *ctx)
 {
 	struct video_item *v = ctx;
 
-	if (v->uvc && v->usb_dir && uvc_read_sysfs(v->usb_dir, v->uvc, &v->sysfs) == 0)
-		v->sysfs_read = true;
+	if (v->is_uvc)
+		uvc_camera_read_state(&v->cam);
 }
 
-/* V4L2's "YUYV" is UVC's "YUY2"; the others share their four letters */
-static void uvc_fourcc(uint32_t fourcc, char out[5])
-{
-	video_fourcc_str(fourcc, out);
-	if (!strcmp(out, "YUYV"))
-		memcpy(out, "YUY2", 5);
-}
-
-/* what the selected alternate setting (or the bulk link) carries, MB/s; NaN unknown */
+/* what the alternate setting chosen (or the bulk link) carries, MB/s; NaN unknown */
 static double stream_ceiling_mb_s(const struct video_item *v)
 {
-	const struct uvc_stream *s;
+	const struct uvc_streaming_row *row = v->view.nstreaming ? &v->view.streaming[0] : NULL;
 
-	if (!v->uvc || !v->uvc->n_streams)
-		return NAN;
-	s = &v->uvc->streams[0];
-	if (s->bulk)
-		return s->bulk_Bps > 0 ? s->bulk_Bps / 1e6 : NAN;
-	if (!v->sysfs_read || v->sysfs.cur_alt[0] < 0)
-		return NAN;
-	for (unsigned i = 0; i < s->n_alts; i++)
-		if (s->alts[i].alt == v->sysfs.cur_alt[0] && s->alts[i].payload_Bps > 0)
-			return s->alts[i].payload_Bps / 1e6;
-	return NAN;
+	return row && row->ceiling_mb_s > 0 ? row->ceiling_mb_s : NAN;
 }
 
 static void add_device(struct run_result *r, struct run_plan_item *it, const struct video_item *v)
@@ -339,18 +299,18 @@ static void add_metrics(struct run_result *r, const struct run_plan_item *it,
 	}
 }
 
-/* the UVC facts and the measured pass, judged (uvc_findings: link, bandwidth, rate, drops) */
+/*
+ * The pass judged: with UVC descriptors, uvc_view's findings (link, the
+ * mode's bandwidth, rate, drops, MJPEG, CPU) less the link's speed, which
+ * the topology's usb.full_speed_data_device already judges in run; without,
+ * what the capture alone shows.
+ */
 static void add_findings(struct run_result *r, const struct run_plan_item *it,
 			 const struct video_item *v)
 {
 	const struct video_pass *p = &v->pass;
-	struct uvc_facts f = {
-	    .subject = it->device_key,
-	    .info = v->uvc,
-	    .cur_alt = v->sysfs_read ? v->sysfs.cur_alt[0] : -1,
-	    .capable = v->capable,
-	    .link_judged = true, /* usb.full_speed_data_device, from the topology */
-	};
+	const struct finding_list *l = &v->view.findings;
+	struct uvc_facts f = {.subject = it->device_key};
 	struct uvc_measured m = {
 	    .nominal_fps = video_mode_fps(&p->set),
 	    .achieved_fps = p->st.fps,
@@ -359,16 +319,20 @@ static void add_findings(struct run_result *r, const struct run_plan_item *it,
 	    .frame_bytes_max = p->st.bytes_max,
 	    .self_cpu_pct = p->self_cpu_pct,
 	};
-	char cc[5];
 
-	if (v->uvc) {
-		uvc_fourcc(p->set.fourcc, cc);
-		f.frame = uvc_find_frame(v->uvc, cc, p->set.width, p->set.height);
-		if (p->set.fps_num)
-			f.interval_100ns =
-			    (uint32_t)llround(1e7 * (double)p->set.fps_den / p->set.fps_num);
+	if (!v->is_uvc) {
+		uvc_findings(&f, &m, &r->rec.findings);
+		return;
 	}
-	uvc_findings(&f, &m, &r->rec.findings);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct finding *x = &l->v[i];
+
+		if (!strcmp(x->id, "uvc.full_speed_link"))
+			continue;
+		finding_add(&r->rec.findings, !strcmp(x->severity, "warn") ? FINDING_WARN
+									    : FINDING_INFO,
+			    x->id, it->device_key, x->message, x->evidence, x->fix);
+	}
 }
 
 static int video_measure(const struct run_options *o, struct run_result *r,
@@ -404,6 +368,8 @@ static int video_measure(const struct run_options *o, struct run_result *r,
 	if (rc < 0)
 		return rc;
 	v->measured = true;
+	if (v->is_uvc)
+		uvc_view_add_streaming(&v->view, &v->cam, &v->pass);
 	if (video_report_add_pass(&v->rep, v->info, &v->pass) < 0)
 		abort();
 	memcpy(run_class_add_row(r, &run_class_video, sizeof(struct video_row)),
@@ -417,9 +383,10 @@ static int video_measure(const struct run_options *o, struct run_result *r,
 	if (v->pass.timeout)
 		run_note(r, "%s: no frame for %g s: the pass ended early, its figures are partial",
 			 it->path, c.timeout_s);
-	if (v->sysfs_read && v->sysfs.cur_alt[0] >= 0)
-		run_note(r, "%s: streamed on alternate setting %d of interface %u", it->path,
-			 v->sysfs.cur_alt[0], v->uvc->streams[0].ifnum);
+	if (v->view.nstreaming && v->view.streaming[0].alt != FIELD_INT_UNKNOWN)
+		run_note(r, "%s: streamed on alternate setting %lld of interface %llu", it->path,
+			 (long long)v->view.streaming[0].alt,
+			 (unsigned long long)v->view.streaming[0].ifnum);
 	return 0;
 }
 
@@ -430,8 +397,9 @@ static void video_release(struct run_plan_item *it)
 	if (!v)
 		return;
 	free(v->info);
-	free(v->uvc);
-	free(v->usb_dir);
+	if (v->is_uvc)
+		uvc_camera_release(&v->cam);
+	uvc_view_release(&v->view);
 	if (v->measured)
 		video_pass_release(&v->pass);
 	video_report_release(&v->rep);
