@@ -90,7 +90,7 @@ refuse "bad mjpeg ratio" "invalid --mjpeg-ratio 'x'" uvc --speed hs --mjpeg-rati
 refuse "HS interrupt interval" "invalid --interval '17': high-speed interrupt bInterval is 1-16" hid --speed hs --interval 17
 refuse "FS interrupt interval" "invalid --interval '0'" hid --speed fs --interval 0
 refuse "report length" "invalid --report-length '70000'" hid --speed fs --report-length 70000
-refuse "option of another calculator" "limits hid: --maxpacket does not apply" hid --speed fs --maxpacket 8
+refuse "option of another calculator" "limits hid: --pixel does not apply" hid --speed fs --pixel yuyv
 refuse "unknown speed" "invalid --speed 'warp'" --speed warp
 refuse "missing value" "option '--speed' needs a value" --speed
 refuse "stray argument" "unexpected argument 'frob'" frob
