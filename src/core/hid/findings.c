@@ -16,9 +16,10 @@ static void poll_findings(const struct hid_device *d, const struct hid_pass *p,
 {
 	struct strbuf msg = STRBUF_INIT, ev = STRBUF_INIT;
 
-	if (p->kind != HID_PASS_IN || !(p->period_us > 0) || p->reports < 10)
+	if ((p->kind != HID_PASS_IN && p->kind != HID_PASS_OUT) || !(p->period_us > 0) ||
+	    p->reports < 10)
 		return;
-	if (isfinite(p->p50_us) && p->p50_us >= SLOW_POLL_RATIO * p->period_us) {
+	if (p->kind == HID_PASS_IN && isfinite(p->p50_us) && p->p50_us >= SLOW_POLL_RATIO * p->period_us) {
 		strbuf_addf(&msg,
 			    "reports arrive every %.0f us (p50), the endpoint asks for %.0f us: "
 			    "%.1fx slower than bInterval allows",
@@ -39,11 +40,12 @@ static void poll_findings(const struct hid_device *d, const struct hid_pass *p,
 		strbuf_reset(&msg);
 		strbuf_reset(&ev);
 		strbuf_addf(&msg,
-			    "%.1f reports/s arrived, above the %.1f/s one report per %.0f us "
-			    "allows: the host controller does not keep bInterval",
-			    p->reports_per_s, p->ceiling_reports_per_s, p->period_us);
-		strbuf_addf(&ev, "%llu reports in %.3f s, inter-arrival p50 %.0f us",
-			    (unsigned long long)p->reports, p->time_s, p->p50_us);
+			    "%s: %.1f reports/s, above the %.1f/s one report per %.0f us allows: "
+			    "the host controller does not keep bInterval",
+			    p->name, p->reports_per_s, p->ceiling_reports_per_s, p->period_us);
+		strbuf_addf(&ev, "%llu reports in %.3f s, %s p50 %.0f us",
+			    (unsigned long long)p->reports, p->time_s,
+			    p->kind == HID_PASS_IN ? "inter-arrival" : "time per write", p->p50_us);
 		finding_add(out, FINDING_WARN, "hid.above_ceiling", d->name, msg.buf, ev.buf,
 			    "an emulated or virtual host controller (dummy_hcd, a VM) may schedule "
 			    "interrupt transfers without the interval: figures from it are not a "

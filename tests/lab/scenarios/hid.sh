@@ -2,8 +2,15 @@
 # with 64-byte input and output reports) on dummy_hcd at high speed, and the
 # host side in the same kernel through usbhid/hidraw. The gadget side of
 # usbperf hid feeds, echoes and receives; the host side measures.
-# Truths: the reports received equal the reports sent, both ways, and the
-# rate never passes one report per bInterval service period.
+# Truths: the reports received equal the reports sent, both ways. The
+# rate: dummy_hcd does not keep bInterval for interrupt transfers (its
+# dummy_timer: "FIXME is it urb->interval since the last xfer? this almost
+# certainly polls too fast"); it moves at most one packet per endpoint per
+# timer run, a 125 us microframe or longer, and a report here needs a user
+# process on one side between packets: never more than 8000 reports/s. The
+# descriptor's ceiling (Linux 6.1's f_hid: bInterval 4 at high speed, 1 ms,
+# 1000 reports/s; it has no interval attribute) is what usbperf reports, and
+# a rate above it must come with the hid.above_ceiling finding.
 MODULES="configfs dummy_hcd libcomposite usb_f_hid usbhid hid_generic"
 
 qemu_args() { :; }
@@ -28,12 +35,14 @@ check() {
 	# IN: the count received equals the count sent, never faster than bInterval allows
 	jq_check "$o/send.json" "$P.reports == $HID_COUNT and $P.ended_by == \"count\"" "gadget --send wrote $HID_COUNT reports"
 	jq_check "$o/in.json" "$P.reports == $HID_COUNT" "the host read as many reports as the gadget sent ($HID_COUNT)"
-	jq_check "$o/in.json" "$P.reports_per_s > 0 and $P.reports_per_s <= $P.ceiling_reports_per_s * 1.01" "IN rate within one report per bInterval"
-	jq_check "$o/in.json" "$P.p50_us >= $P.period_us * 0.99" "inter-arrival p50 not below the service period"
+	jq_check "$o/in.json" "$P.reports_per_s > 0 and $P.reports_per_s <= 8000" "IN rate within dummy_hcd's one packet per 125 us"
+	for n in in out; do
+		jq_check "$o/$n.json" "($P.reports_per_s > $P.ceiling_reports_per_s * 1.02) == ([.findings[] | select(.id == \"hid.above_ceiling\")] | length > 0)" "$n: a rate above the descriptor's ceiling, and only then, is a finding"
+	done
 	# OUT through the interrupt OUT endpoint, counted on the gadget side
 	jq_check "$o/out.json" "$P.reports == $HID_COUNT and $P.path == \"interrupt OUT\"" "host --out wrote $HID_COUNT reports through the interrupt OUT endpoint"
 	jq_check "$o/receive.json" "$P.reports == $HID_COUNT" "the gadget received as many ($HID_COUNT)"
-	jq_check "$o/out.json" "$P.reports_per_s <= $P.ceiling_reports_per_s * 1.01" "OUT rate within one report per bInterval"
+	jq_check "$o/out.json" "$P.reports_per_s > 0 and $P.reports_per_s <= 8000" "OUT rate within dummy_hcd's one packet per 125 us"
 	# round trip: every report echoed, none lost, a round trip at least one period
 	jq_check "$o/latency.json" "$P.reports == $HID_ECHO and $P.lost == 0" "latency: $HID_ECHO round trips, none lost"
 	jq_check "$o/echo.json" "$P.reports == $HID_ECHO" "gadget --echo answered $HID_ECHO reports"
