@@ -67,8 +67,19 @@ void usage_hid(void)
 	       "by signal N.\n");
 }
 
-enum { O_IN = 256, O_OUT, O_LATENCY, O_GADGET, O_SEND, O_ECHO, O_RECEIVE, O_TIME, O_COUNT,
-       O_REPORT_SIZE, O_TIMEOUT };
+enum {
+	O_IN = 256,
+	O_OUT,
+	O_LATENCY,
+	O_GADGET,
+	O_SEND,
+	O_ECHO,
+	O_RECEIVE,
+	O_TIME,
+	O_COUNT,
+	O_REPORT_SIZE,
+	O_TIMEOUT
+};
 
 struct hid_opts {
 	bool pass[HID_PASS_KINDS];
@@ -98,8 +109,9 @@ static int hid_opt(int c, const char *arg, void *ctx)
 		return 0;
 	case O_TIME:
 		if (parse_duration(arg, 0.01, 86400, &o->time_s) < 0) {
-			log_error("invalid --time '%s': expected seconds (0.01..86400), e.g. 5, 500ms",
-				  arg);
+			log_error(
+			    "invalid --time '%s': expected seconds (0.01..86400), e.g. 5, 500ms",
+			    arg);
 			return -EINVAL;
 		}
 		return 0;
@@ -214,16 +226,16 @@ static int run_host(struct global_opts *g, const char *arg, struct hid_opts *o)
 	for (k = HID_PASS_IN; k <= HID_PASS_LATENCY && !signal_stop; k++) {
 		bool in = k == HID_PASS_IN;
 		struct hid_io_config c = {
-			.time_s = o->time_s,
-			.count = o->count,
-			.report_bytes = o->report_size ? (unsigned)o->report_size
-					: in		 ? d.in_bytes
-							 : d.out_bytes,
-			.report_id = in ? d.in_id : d.out_id,
-			.hidraw_write = !in,
-			.first_timeout_s = o->timeout_s,
-			.idle_timeout_s = in ? IDLE_TIMEOUT_S : 0,
-			.echo_timeout_s = ECHO_TIMEOUT_S,
+		    .time_s = o->time_s,
+		    .count = o->count,
+		    .report_bytes = o->report_size ? (unsigned)o->report_size
+				    : in	   ? d.in_bytes
+						   : d.out_bytes,
+		    .report_id = in ? d.in_id : d.out_id,
+		    .hidraw_write = !in,
+		    .first_timeout_s = o->timeout_s,
+		    .idle_timeout_s = in ? IDLE_TIMEOUT_S : 0,
+		    .echo_timeout_s = ECHO_TIMEOUT_S,
 		};
 		struct hid_pass *p = &passes[n];
 
@@ -231,13 +243,15 @@ static int run_host(struct global_opts *g, const char *arg, struct hid_opts *o)
 			continue;
 		r = hid_pass_run(fd, k, &c, p);
 		if (r == -EINVAL || r == -ENOMEM || (r < 0 && !p->name)) {
-			log_error("hid: cannot run the %s pass: %s", hid_pass_name(k), strerror(-r));
+			log_error("hid: cannot run the %s pass: %s", hid_pass_name(k),
+				  strerror(-r));
 			status = EXIT_RUNTIME;
 			break;
 		}
 		p->path = in ? "interrupt IN"
-			  : k == HID_PASS_OUT ? (d.out.present ? "interrupt OUT" : "SET_REPORT")
-					      : (d.out.present ? "interrupt OUT, IN" : "SET_REPORT, IN");
+			  : k == HID_PASS_OUT
+			      ? (d.out.present ? "interrupt OUT" : "SET_REPORT")
+			      : (d.out.present ? "interrupt OUT, IN" : "SET_REPORT, IN");
 		if (in)
 			hid_pass_set_ceiling(p, &d.in);
 		else if (k == HID_PASS_OUT)
@@ -312,7 +326,7 @@ static int run_gadget(struct global_opts *g, struct hid_opts *o)
 	struct report rep = {.command = "hid"};
 	struct strbuf p = STRBUF_INIT;
 	struct hid_pass pass;
-	enum hid_pass_kind k = o->pass[HID_PASS_SEND]	  ? HID_PASS_SEND
+	enum hid_pass_kind k = o->pass[HID_PASS_SEND]	? HID_PASS_SEND
 			       : o->pass[HID_PASS_ECHO] ? HID_PASS_ECHO
 							: HID_PASS_RECEIVE;
 	char *fn = NULL;
@@ -349,11 +363,11 @@ static int run_gadget(struct global_opts *g, struct hid_opts *o)
 	}
 	{
 		struct hid_io_config c = {
-			.time_s = o->time_s,
-			.count = o->count,
-			.report_bytes = (unsigned)len,
-			.first_timeout_s = o->timeout_set ? o->timeout_s : DEFAULT_GADGET_TIMEOUT_S,
-			.idle_timeout_s = k == HID_PASS_RECEIVE ? IDLE_TIMEOUT_S : 0,
+		    .time_s = o->time_s,
+		    .count = o->count,
+		    .report_bytes = (unsigned)len,
+		    .first_timeout_s = o->timeout_set ? o->timeout_s : DEFAULT_GADGET_TIMEOUT_S,
+		    .idle_timeout_s = k == HID_PASS_RECEIVE ? IDLE_TIMEOUT_S : 0,
 		};
 
 		r = hid_pass_run(fd, k, &c, &pass);
@@ -366,8 +380,8 @@ static int run_gadget(struct global_opts *g, struct hid_opts *o)
 	}
 	pass.path = "hidg";
 	if (r < 0)
-		status = pass_failed(o->gadget, &pass,
-				     r, o->timeout_set ? o->timeout_s : DEFAULT_GADGET_TIMEOUT_S);
+		status = pass_failed(o->gadget, &pass, r,
+				     o->timeout_set ? o->timeout_s : DEFAULT_GADGET_TIMEOUT_S);
 	gv.function = fn;
 	gv.report_bytes = len;
 	hid_gadget_describe(&gv, &rep);

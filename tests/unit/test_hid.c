@@ -19,17 +19,16 @@
 
 /* the boot keyboard (HID 1.11 appendix B.1): 8 B input, 1 B output, no IDs */
 static const uint8_t keyboard[] = {
-	0x05, 0x01, 0x09, 0x06, 0xa1, 0x01, 0x05, 0x07, 0x19, 0xe0, 0x29, 0xe7, 0x15, 0x00,
-	0x25, 0x01, 0x75, 0x01, 0x95, 0x08, 0x81, 0x02, 0x95, 0x01, 0x75, 0x08, 0x81, 0x03,
-	0x95, 0x05, 0x75, 0x01, 0x05, 0x08, 0x19, 0x01, 0x29, 0x05, 0x91, 0x02, 0x95, 0x01,
-	0x75, 0x03, 0x91, 0x03, 0x95, 0x06, 0x75, 0x08, 0x15, 0x00, 0x25, 0x65, 0x05, 0x07,
-	0x19, 0x00, 0x29, 0x65, 0x81, 0x00, 0xc0,
+    0x05, 0x01, 0x09, 0x06, 0xa1, 0x01, 0x05, 0x07, 0x19, 0xe0, 0x29, 0xe7, 0x15, 0x00, 0x25, 0x01,
+    0x75, 0x01, 0x95, 0x08, 0x81, 0x02, 0x95, 0x01, 0x75, 0x08, 0x81, 0x03, 0x95, 0x05, 0x75, 0x01,
+    0x05, 0x08, 0x19, 0x01, 0x29, 0x05, 0x91, 0x02, 0x95, 0x01, 0x75, 0x03, 0x91, 0x03, 0x95, 0x06,
+    0x75, 0x08, 0x15, 0x00, 0x25, 0x65, 0x05, 0x07, 0x19, 0x00, 0x29, 0x65, 0x81, 0x00, 0xc0,
 };
 
 /* the lab's vendor descriptor: 64 x 8 bit in, 64 x 8 bit out */
 static const uint8_t vendor64[] = {
-	0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x15, 0x00, 0x26, 0xff, 0x00, 0x75, 0x08,
-	0x95, 0x40, 0x09, 0x01, 0x81, 0x02, 0x09, 0x01, 0x95, 0x40, 0x91, 0x02, 0xc0,
+    0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x15, 0x00, 0x26, 0xff, 0x00, 0x75, 0x08,
+    0x95, 0x40, 0x09, 0x01, 0x81, 0x02, 0x09, 0x01, 0x95, 0x40, 0x91, 0x02, 0xc0,
 };
 
 /*
@@ -37,10 +36,10 @@ static const uint8_t vendor64[] = {
  * 2 B feature; Pop; 1 more byte for ID 1; a long item
  */
 static const uint8_t numbered[] = {
-	0xa1, 0x01, 0x85, 0x01, 0x75, 0x08, 0x95, 0x03, 0x81, 0x02, 0xa4, 0x85, 0x02,
-	0x96, 0x00, 0x04, 0x81, 0x02, 0x95, 0x02, 0xb1, 0x02, 0xb4, 0x95, 0x01, 0x81, 0x02,
-	0xfe, 0x02, 0x10, 0xaa, 0xbb, /* a long item, skipped */
-	0xc0,
+    0xa1, 0x01, 0x85, 0x01, 0x75, 0x08, 0x95, 0x03, 0x81, 0x02, 0xa4,
+    0x85, 0x02, 0x96, 0x00, 0x04, 0x81, 0x02, 0x95, 0x02, 0xb1, 0x02,
+    0xb4, 0x95, 0x01, 0x81, 0x02, 0xfe, 0x02, 0x10, 0xaa, 0xbb, /* a long item, skipped */
+    0xc0,
 };
 
 static void test_rdesc_sizes(void **state)
@@ -82,25 +81,27 @@ static void test_rdesc_refusals(void **state)
 		size_t len;
 		const char *why;
 	} cases[] = {
-		{{0x75}, 1, "truncated item (needs 1 data bytes) at byte 0"},
-		{{0x75, 0x08, 0x96, 0x00}, 4, "truncated item (needs 2 data bytes) at byte 2"},
-		{{0xfe, 0x05, 0x10, 0x00}, 4, "truncated long item at byte 0"},
-		{{0x85, 0x00}, 2, "Report ID 0 (1-255 allowed) at byte 0"},
-		{{0xb4}, 1, "Pop without Push at byte 0"},
-		{{0xc0}, 1, "End Collection without Collection at byte 0"},
-		{{0xa1, 0x01, 0x75, 0x08, 0x95, 0x01, 0x81, 0x02}, 8, "1 collection not ended at byte 8"},
-		{{0x75, 0x08, 0x95, 0x01, 0x81, 0x02, 0x85, 0x01, 0x81, 0x02},
-		 10,
-		 "report ID 1 after a report without ID at byte 8"},
-		{{0xa4, 0x85, 0x01, 0x75, 0x08, 0x95, 0x01, 0x81, 0x02, 0xb4, 0x81, 0x02},
-		 12,
-		 "a report without ID after numbered reports at byte 10"},
-		{{0x76, 0x01, 0x01}, 3, "Report Size 257 above 256 at byte 0"},
-		{{0x96, 0x01, 0x30}, 3, "Report Count 12289 above 12288 at byte 0"},
-		{{0x0c}, 1, "reserved item type at byte 0"},
-		{{0xd0}, 1, "reserved main item tag 13 at byte 0"},
-		{{0x05, 0x01}, 2, "no Input, Output or Feature item at byte 2"},
-		{{0}, 0, "descriptor of 0 bytes (1-4096 allowed) at byte 0"},
+	    {{0x75}, 1, "truncated item (needs 1 data bytes) at byte 0"},
+	    {{0x75, 0x08, 0x96, 0x00}, 4, "truncated item (needs 2 data bytes) at byte 2"},
+	    {{0xfe, 0x05, 0x10, 0x00}, 4, "truncated long item at byte 0"},
+	    {{0x85, 0x00}, 2, "Report ID 0 (1-255 allowed) at byte 0"},
+	    {{0xb4}, 1, "Pop without Push at byte 0"},
+	    {{0xc0}, 1, "End Collection without Collection at byte 0"},
+	    {{0xa1, 0x01, 0x75, 0x08, 0x95, 0x01, 0x81, 0x02},
+	     8,
+	     "1 collection not ended at byte 8"},
+	    {{0x75, 0x08, 0x95, 0x01, 0x81, 0x02, 0x85, 0x01, 0x81, 0x02},
+	     10,
+	     "report ID 1 after a report without ID at byte 8"},
+	    {{0xa4, 0x85, 0x01, 0x75, 0x08, 0x95, 0x01, 0x81, 0x02, 0xb4, 0x81, 0x02},
+	     12,
+	     "a report without ID after numbered reports at byte 10"},
+	    {{0x76, 0x01, 0x01}, 3, "Report Size 257 above 256 at byte 0"},
+	    {{0x96, 0x01, 0x30}, 3, "Report Count 12289 above 12288 at byte 0"},
+	    {{0x0c}, 1, "reserved item type at byte 0"},
+	    {{0xd0}, 1, "reserved main item tag 13 at byte 0"},
+	    {{0x05, 0x01}, 2, "no Input, Output or Feature item at byte 2"},
+	    {{0}, 0, "descriptor of 0 bytes (1-4096 allowed) at byte 0"},
 	};
 	struct hid_rdesc *d = calloc(1, sizeof(*d));
 	size_t i;
@@ -151,8 +152,8 @@ static void pair(int sv[2])
 
 static void test_pass_in(void **state)
 {
-	struct hid_io_config c = {.count = 50, .report_bytes = 64, .first_timeout_s = 2,
-				  .idle_timeout_s = 1};
+	struct hid_io_config c = {
+	    .count = 50, .report_bytes = 64, .first_timeout_s = 2, .idle_timeout_s = 1};
 	uint8_t rep[64] = {0};
 	struct hid_pass p;
 	int sv[2], i;
@@ -235,8 +236,12 @@ static void *echo_thread(void *arg)
 static void test_pass_latency(void **state)
 {
 	/* numbered (ID 3): what is written is what the gadget reads and echoes */
-	struct hid_io_config c = {.count = 30, .report_bytes = 16, .report_id = 3,
-				  .hidraw_write = true, .first_timeout_s = 5, .echo_timeout_s = 1};
+	struct hid_io_config c = {.count = 30,
+				  .report_bytes = 16,
+				  .report_id = 3,
+				  .hidraw_write = true,
+				  .first_timeout_s = 5,
+				  .echo_timeout_s = 1};
 	struct echo_arg echo = {0};
 	struct hid_pass p;
 	pthread_t t;
@@ -262,8 +267,11 @@ static void test_pass_latency(void **state)
 /* a report that never comes back is lost, not waited for forever */
 static void test_pass_latency_lost(void **state)
 {
-	struct hid_io_config c = {.count = 1, .report_bytes = 8, .hidraw_write = true,
-				  .first_timeout_s = 0.2, .echo_timeout_s = 0.05};
+	struct hid_io_config c = {.count = 1,
+				  .report_bytes = 8,
+				  .hidraw_write = true,
+				  .first_timeout_s = 0.2,
+				  .echo_timeout_s = 0.05};
 	struct hid_pass p;
 	int sv[2];
 
@@ -286,8 +294,12 @@ static struct hid_device lab_device(enum usb_speed s, unsigned max_packet, unsig
 
 	d.usb.device = dev;
 	d.usb.speed = s;
-	d.in = (struct hid_endpoint){.present = true, .address = 0x81, .max_packet = max_packet,
-				     .mult = 1, .interval = interval, .report_bytes = report};
+	d.in = (struct hid_endpoint){.present = true,
+				     .address = 0x81,
+				     .max_packet = max_packet,
+				     .mult = 1,
+				     .interval = interval,
+				     .report_bytes = report};
 	d.in_bytes = report;
 	assert_int_equal(hid_endpoint_ceiling(s, &d.in), 0);
 	return d;
@@ -309,8 +321,11 @@ static bool has(const struct finding_list *l, const char *id, const char *msg)
 static void test_findings(void **state)
 {
 	struct hid_device d = lab_device(USB_SPEED_HIGH, 64, 4, 64);
-	struct hid_pass p = {.kind = HID_PASS_IN, .reports = 1000, .reports_per_s = 250,
-			     .p50_us = 4000, .time_s = 4};
+	struct hid_pass p = {.kind = HID_PASS_IN,
+			     .reports = 1000,
+			     .reports_per_s = 250,
+			     .p50_us = 4000,
+			     .time_s = 4};
 	struct finding_list l = FINDING_LIST_INIT;
 
 	(void)state;
@@ -331,8 +346,11 @@ static void test_findings(void **state)
 
 	/* at the pace asked: no finding; faster than asked: the controller ignores bInterval */
 	d = lab_device(USB_SPEED_HIGH, 64, 4, 64);
-	p = (struct hid_pass){.kind = HID_PASS_IN, .reports = 1000, .reports_per_s = 999,
-			      .p50_us = 1000, .time_s = 1};
+	p = (struct hid_pass){.kind = HID_PASS_IN,
+			      .reports = 1000,
+			      .reports_per_s = 999,
+			      .p50_us = 1000,
+			      .time_s = 1};
 	hid_pass_set_ceiling(&p, &d.in);
 	hid_findings(&d, &p, 1, &l);
 	assert_int_equal(l.n, 0);
@@ -358,14 +376,10 @@ static void test_findings(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rdesc_sizes),
-		cmocka_unit_test(test_rdesc_refusals),
-		cmocka_unit_test(test_rdesc_limits),
-		cmocka_unit_test(test_pass_in),
-		cmocka_unit_test(test_pass_send),
-		cmocka_unit_test(test_pass_latency),
-		cmocka_unit_test(test_pass_latency_lost),
-		cmocka_unit_test(test_findings),
+	    cmocka_unit_test(test_rdesc_sizes),	      cmocka_unit_test(test_rdesc_refusals),
+	    cmocka_unit_test(test_rdesc_limits),      cmocka_unit_test(test_pass_in),
+	    cmocka_unit_test(test_pass_send),	      cmocka_unit_test(test_pass_latency),
+	    cmocka_unit_test(test_pass_latency_lost), cmocka_unit_test(test_findings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,7 +13,8 @@
 
 /* the interrupt endpoints of the HID interface, from the device's descriptors */
 void hid_read_endpoints(const char *device, const char *interface, bool superspeed,
-			unsigned *ret_ifnum, struct hid_ep_desc *ret_in, struct hid_ep_desc *ret_out)
+			unsigned *ret_ifnum, struct hid_ep_desc *ret_in,
+			struct hid_ep_desc *ret_out)
 {
 	struct strbuf p = STRBUF_INIT, raw = STRBUF_INIT;
 	struct usb_desc_device dd = {0};
@@ -36,8 +37,7 @@ void hid_read_endpoints(const char *device, const char *interface, bool superspe
 	strbuf_addf(&p, "/sys/bus/usb/devices/%s", interface);
 	alt = attr_get_u64(p.buf, "bAlternateSetting");
 	c = usb_desc_config_by_value(&dd, (unsigned)cfg);
-	intf = c ? usb_desc_find_interface(c, ifnum, alt == U64_UNKNOWN ? 0 : (unsigned)alt)
-		 : NULL;
+	intf = c ? usb_desc_find_interface(c, ifnum, alt == U64_UNKNOWN ? 0 : (unsigned)alt) : NULL;
 	for (i = 0; intf && i < intf->n_eps; i++) {
 		const struct usb_desc_endpoint *ep = &intf->eps[i];
 		struct hid_ep_desc *e = ep->in ? ret_in : ret_out;
@@ -56,4 +56,3 @@ out:
 	strbuf_release(&raw);
 	strbuf_release(&p);
 }
-

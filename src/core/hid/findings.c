@@ -19,7 +19,8 @@ static void poll_findings(const struct hid_device *d, const struct hid_pass *p,
 	if ((p->kind != HID_PASS_IN && p->kind != HID_PASS_OUT) || !(p->period_us > 0) ||
 	    p->reports < 10)
 		return;
-	if (p->kind == HID_PASS_IN && isfinite(p->p50_us) && p->p50_us >= SLOW_POLL_RATIO * p->period_us) {
+	if (p->kind == HID_PASS_IN && isfinite(p->p50_us) &&
+	    p->p50_us >= SLOW_POLL_RATIO * p->period_us) {
 		strbuf_addf(&msg,
 			    "reports arrive every %.0f us (p50), the endpoint asks for %.0f us: "
 			    "%.1fx slower than bInterval allows",
@@ -29,11 +30,12 @@ static void poll_findings(const struct hid_device *d, const struct hid_pass *p,
 			    "endpoint 0x%02x, descriptors of %s)",
 			    p->reports_per_s, p->ceiling_reports_per_s, d->in.interval,
 			    usb_speed_name(d->usb.speed), d->in.address, d->usb.device);
-		finding_add(out, FINDING_WARN, "hid.poll_slower", d->name, msg.buf, ev.buf,
-			    "if the device had reports ready all along, the host polls less often "
-			    "than bInterval asks: an xHCI host rounds full-speed intervals down to a "
-			    "power of two, and usbhid's 'jspoll'/'kbpoll'/'mousepoll' parameters "
-			    "override it");
+		finding_add(
+		    out, FINDING_WARN, "hid.poll_slower", d->name, msg.buf, ev.buf,
+		    "if the device had reports ready all along, the host polls less often "
+		    "than bInterval asks: an xHCI host rounds full-speed intervals down to a "
+		    "power of two, and usbhid's 'jspoll'/'kbpoll'/'mousepoll' parameters "
+		    "override it");
 	}
 	if (isfinite(p->reports_per_s) && p->ceiling_reports_per_s > 0 &&
 	    p->reports_per_s > ABOVE_CEILING_RATIO * p->ceiling_reports_per_s) {
@@ -55,8 +57,8 @@ static void poll_findings(const struct hid_device *d, const struct hid_pass *p,
 	strbuf_release(&ev);
 }
 
-static void split_finding(const struct hid_device *d, const struct hid_endpoint *e,
-			  const char *dir, struct finding_list *out)
+static void split_finding(const struct hid_device *d, const struct hid_endpoint *e, const char *dir,
+			  struct finding_list *out)
 {
 	struct strbuf msg = STRBUF_INIT, ev = STRBUF_INIT;
 	unsigned packets;
@@ -64,15 +66,17 @@ static void split_finding(const struct hid_device *d, const struct hid_endpoint 
 	if (!e->present || !e->max_packet || e->report_bytes <= e->max_packet)
 		return;
 	packets = (e->report_bytes + e->max_packet - 1) / e->max_packet;
-	strbuf_addf(&msg, "the %u B %s report is split over %u packets of up to %u B", e->report_bytes,
-		    dir, packets, e->max_packet);
-	strbuf_addf(&ev, "report descriptor of %s; wMaxPacketSize %u of endpoint 0x%02x",
-		    d->hid, e->max_packet, e->address);
+	strbuf_addf(&msg, "the %u B %s report is split over %u packets of up to %u B",
+		    e->report_bytes, dir, packets, e->max_packet);
+	strbuf_addf(&ev, "report descriptor of %s; wMaxPacketSize %u of endpoint 0x%02x", d->hid,
+		    e->max_packet, e->address);
 	if (e->has_ceiling && e->ceiling.intervals_per_report > 1)
-		strbuf_addf(&ev, ": %u service intervals per report", e->ceiling.intervals_per_report);
-	finding_add(out, FINDING_INFO, "hid.report_split", d->name, msg.buf, ev.buf,
-		    "a wMaxPacketSize at least the report size (high speed allows 1024 B, and up to "
-		    "3 per microframe) carries one report per interval");
+		strbuf_addf(&ev, ": %u service intervals per report",
+			    e->ceiling.intervals_per_report);
+	finding_add(
+	    out, FINDING_INFO, "hid.report_split", d->name, msg.buf, ev.buf,
+	    "a wMaxPacketSize at least the report size (high speed allows 1024 B, and up to "
+	    "3 per microframe) carries one report per interval");
 	strbuf_release(&msg);
 	strbuf_release(&ev);
 }

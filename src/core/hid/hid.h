@@ -23,17 +23,17 @@ struct hid_endpoint {
 	bool present;
 	uint8_t address;
 	unsigned max_packet, mult, burst, interval;
-	double period_us;	  /* the descriptor's service interval */
-	unsigned report_bytes;	  /* the largest report of this direction */
-	bool has_ceiling;	  /* the descriptor's numbers are ones the speed allows */
+	double period_us;	       /* the descriptor's service interval */
+	unsigned report_bytes;	       /* the largest report of this direction */
+	bool has_ceiling;	       /* the descriptor's numbers are ones the speed allows */
 	struct usb_hid_result ceiling; /* usb_hid_calc() for that report, when has_ceiling */
 };
 
 struct hid_device {
-	char *node;	/* "/dev/hidraw0" */
-	char *name;	/* "hidraw0" */
-	char *hid;	/* the HID device: "0003:0525:A4AC.0001" */
-	unsigned bus;	/* HID bus type: 0x0003 USB, 0x0005 Bluetooth, 0x0018 I2C */
+	char *node;   /* "/dev/hidraw0" */
+	char *name;   /* "hidraw0" */
+	char *hid;    /* the HID device: "0003:0525:A4AC.0001" */
+	unsigned bus; /* HID bus type: 0x0003 USB, 0x0005 Bluetooth, 0x0018 I2C */
 	struct usb_attach usb;
 	unsigned ifnum;
 	struct hid_rdesc *rdesc;

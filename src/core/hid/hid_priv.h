@@ -19,4 +19,5 @@ struct hid_ep_desc {
  * interface name. Endpoints not found stay !present.
  */
 void hid_read_endpoints(const char *device, const char *interface, bool superspeed,
-			unsigned *ret_ifnum, struct hid_ep_desc *ret_in, struct hid_ep_desc *ret_out);
+			unsigned *ret_ifnum, struct hid_ep_desc *ret_in,
+			struct hid_ep_desc *ret_out);

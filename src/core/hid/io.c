@@ -282,8 +282,8 @@ static int run_latency(int fd, struct pass_state *s)
 static void summarize_pass(struct pass_state *s, uint64_t end)
 {
 	struct hid_pass *p = s->p;
-	bool arrivals = p->kind == HID_PASS_IN || p->kind == HID_PASS_RECEIVE ||
-			p->kind == HID_PASS_ECHO;
+	bool arrivals =
+	    p->kind == HID_PASS_IN || p->kind == HID_PASS_RECEIVE || p->kind == HID_PASS_ECHO;
 
 	p->p50_us = hist_quantile(s->h, 0.50) / 1e3;
 	p->p99_us = hist_quantile(s->h, 0.99) / 1e3;
@@ -304,19 +304,18 @@ static void summarize_pass(struct pass_state *s, uint64_t end)
 	}
 }
 
-int hid_pass_run(int fd, enum hid_pass_kind k, const struct hid_io_config *c,
-		 struct hid_pass *ret)
+int hid_pass_run(int fd, enum hid_pass_kind k, const struct hid_io_config *c, struct hid_pass *ret)
 {
 	struct hid_pass p = {
-		.kind = k,
-		.name = hid_pass_name(k),
-		.report_bytes = c->report_bytes,
-		.reports_per_s = NAN,
-		.Bps = NAN,
-		.period_us = NAN,
-		.ceiling_reports_per_s = NAN,
-		.ceiling_Bps = NAN,
-		.pct = NAN,
+	    .kind = k,
+	    .name = hid_pass_name(k),
+	    .report_bytes = c->report_bytes,
+	    .reports_per_s = NAN,
+	    .Bps = NAN,
+	    .period_us = NAN,
+	    .ceiling_reports_per_s = NAN,
+	    .ceiling_Bps = NAN,
+	    .pct = NAN,
 	};
 	struct pass_state s = {.c = c, .p = &p};
 	int r;

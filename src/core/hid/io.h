@@ -61,8 +61,7 @@ const char *hid_pass_name(enum hid_pass_kind k);
  * idleness); -ETIMEDOUT: nothing came within first_timeout_s; -EINVAL bad
  * config; another -errno: an I/O error ended it, ret holds what was counted.
  */
-int hid_pass_run(int fd, enum hid_pass_kind k, const struct hid_io_config *c,
-		 struct hid_pass *ret);
+int hid_pass_run(int fd, enum hid_pass_kind k, const struct hid_io_config *c, struct hid_pass *ret);
 
 /* Put the pass next to an endpoint's ceiling (NaN when e is NULL or has none). */
 void hid_pass_set_ceiling(struct hid_pass *p, const struct hid_endpoint *e);

@@ -85,8 +85,8 @@ static int node_name(const char *arg, struct hid_device *d, struct strbuf *why)
 	} else {
 		struct strbuf n = STRBUF_INIT;
 
-		if (strncmp(base, "hidraw", 6) || strspn(base + 6, "0123456789") != strlen(base + 6) ||
-		    !base[6])
+		if (strncmp(base, "hidraw", 6) ||
+		    strspn(base + 6, "0123456789") != strlen(base + 6) || !base[6])
 			return fail(why, -ENOENT, "no hidraw node '%s'", arg);
 		strbuf_addf(&n, "/dev/%s", base);
 		d->node = strbuf_detach(&n);
@@ -165,12 +165,12 @@ static void set_endpoint(struct hid_endpoint *e, const struct hid_ep_desc *x)
 int hid_endpoint_ceiling(enum usb_speed s, struct hid_endpoint *e)
 {
 	struct usb_hid_params in = {
-		.speed = s,
-		.report_length = e->report_bytes,
-		.interval = e->interval,
-		.max_packet = e->max_packet,
-		.mult = s == USB_SPEED_HIGH ? e->mult : 1,
-		.burst = s >= USB_SPEED_SS ? e->burst : 0,
+	    .speed = s,
+	    .report_length = e->report_bytes,
+	    .interval = e->interval,
+	    .max_packet = e->max_packet,
+	    .mult = s == USB_SPEED_HIGH ? e->mult : 1,
+	    .burst = s >= USB_SPEED_SS ? e->burst : 0,
 	};
 	struct usb_calc_error err = USB_CALC_ERROR_INIT;
 	int r;

@@ -336,13 +336,14 @@ static int hid_defaults(struct usb_hid_params *p, struct usb_calc_error *err)
 	if (!p->max_packet)
 		p->max_packet = hid_max_packet(p->speed);
 	if (p->max_packet > hid_max_packet(p->speed))
-		return fail(err, "maxpacket", "%s interrupt allows at most %u", speed_word(p->speed),
-			    hid_max_packet(p->speed));
+		return fail(err, "maxpacket", "%s interrupt allows at most %u",
+			    speed_word(p->speed), hid_max_packet(p->speed));
 	if (!p->mult)
 		p->mult = 1;
 	if (p->mult > 1 && p->speed != USB_SPEED_HIGH)
-		return fail(err, "mult", "only high-speed interrupt endpoints have transactions per "
-					 "microframe (use --burst at SuperSpeed)");
+		return fail(err, "mult",
+			    "only high-speed interrupt endpoints have transactions per "
+			    "microframe (use --burst at SuperSpeed)");
 	if (p->mult > 3)
 		return fail(err, "mult", "high-speed interrupt allows 1-3 per microframe");
 	if (p->burst && p->speed < USB_SPEED_SS)
@@ -352,8 +353,9 @@ static int hid_defaults(struct usb_hid_params *p, struct usb_calc_error *err)
 	if (p->burst && p->max_packet != 1024)
 		return fail(err, "burst", "SuperSpeed interrupt bursts need wMaxPacketSize 1024");
 	if (p->mult > 1 && p->max_packet < 513)
-		return fail(err, "mult", "high-bandwidth endpoints have wMaxPacketSize 513-1024 (USB "
-					 "2.0 5.7.3)");
+		return fail(err, "mult",
+			    "high-bandwidth endpoints have wMaxPacketSize 513-1024 (USB "
+			    "2.0 5.7.3)");
 	return 0;
 }
 
@@ -402,7 +404,7 @@ int usb_hid_calc(const struct usb_hid_params *params, struct usb_hid_result *ret
 		r.packets_per_report = 1; /* a zero-length report still takes a packet */
 	r.packets_per_interval = r.in.speed == USB_SPEED_HIGH ? r.in.mult
 				 : r.in.speed >= USB_SPEED_SS ? r.in.burst + 1
-							       : 1;
+							      : 1;
 	r.intervals_per_report =
 	    (r.packets_per_report + r.packets_per_interval - 1) / r.packets_per_interval;
 	period_us = ms ? r.in.interval * 1000.0 : 125.0 * (double)(1u << (r.in.interval - 1));
@@ -412,14 +414,14 @@ int usb_hid_calc(const struct usb_hid_params *params, struct usb_hid_result *ret
 	hid_notes(&r);
 	strbuf_init(&r.derivation);
 	if (r.packets_per_interval > 1)
-		strbuf_addf(&r.derivation,
-			    "%u B report in %u packet%s of up to %u B, %u per %.0f us (%s)",
-			    r.in.report_length, r.packets_per_report,
-			    r.packets_per_report > 1 ? "s" : "", r.max_packet,
-			    r.packets_per_interval, period_us,
-			    r.in.speed == USB_SPEED_HIGH ? "high-bandwidth" : "burst");
+		strbuf_addf(
+		    &r.derivation, "%u B report in %u packet%s of up to %u B, %u per %.0f us (%s)",
+		    r.in.report_length, r.packets_per_report, r.packets_per_report > 1 ? "s" : "",
+		    r.max_packet, r.packets_per_interval, period_us,
+		    r.in.speed == USB_SPEED_HIGH ? "high-bandwidth" : "burst");
 	else
-		strbuf_addf(&r.derivation, "%u B report in %u packet%s of up to %u B, one per %.0f us",
+		strbuf_addf(&r.derivation,
+			    "%u B report in %u packet%s of up to %u B, one per %.0f us",
 			    r.in.report_length, r.packets_per_report,
 			    r.packets_per_report > 1 ? "s" : "", r.max_packet, period_us);
 	*ret = r;
