@@ -26,7 +26,7 @@ check() {
 		if [ "$(wc -l <"$o/$1.err" 2>/dev/null)" = 1 ] && grep -Eq "$2" "$o/$1.err"; then ok "$SCEN: $3"
 		else bad "$SCEN: $3: stderr '$(head -c 300 "$o/$1.err" 2>/dev/null)'"; fi
 	}
-	for n in in send latency echo out receive; do rc_is "$n" 0 "$n ran"; done
+	for n in in send latency echo out receive fs-in fs-send fs-out fs-receive fs-latency fs-echo; do rc_is "$n" 0 "$n ran"; done
 	# the device as the host sees it, from the descriptors
 	jq_check "$o/in.json" '.device.speed == "high" and .device.driver == "usbhid" and .device.id == "1d6b:0104"' "hidraw on a high-speed USB interface bound to usbhid"
 	jq_check "$o/in.json" '.device.input_report_bytes == 64 and .device.output_report_bytes == 64' "report sizes from the report descriptor: 64 B in, 64 B out"
@@ -47,6 +47,17 @@ check() {
 	jq_check "$o/latency.json" "$P.reports == $HID_ECHO and $P.lost == 0" "latency: $HID_ECHO round trips, none lost"
 	jq_check "$o/echo.json" "$P.reports == $HID_ECHO" "gadget --echo answered $HID_ECHO reports"
 	jq_check "$o/latency.json" "$P.p50_us > 0 and $P.p50_us <= $P.p99_us and $P.p99_us <= $P.max_us" "round trip p50 <= p99 <= max"
+	# full speed, no OUT endpoint (no_out_endpoint 1), found by VID:PID
+	jq_check "$o/fs-in.json" '.device.speed == "full" and .device.id == "1d6b:0105" and .device.out_path == "SET_REPORT (control)" and .device.out_endpoint == null' "full-speed gadget by VID:PID: no OUT endpoint"
+	jq_check "$o/fs-in.json" '.device.in_period_us == 1000 * .device.in_interval and (.device.in_ceiling_reports_per_s | round) == (1e6 / .device.in_period_us | round)' "full-speed IN ceiling: one report per bInterval ms"
+	jq_check "$o/fs-in.json" "$P.reports == 100 and ([.findings[] | select(.id == \"hid.full_speed\")] | length == 1)" "full speed: 100 reports received, the full-speed finding"
+	jq_check "$o/fs-send.json" "$P.reports == 100" "full speed: the gadget sent 100"
+	jq_check "$o/fs-out.json" "$P.reports == 100 and $P.path == \"SET_REPORT\" and $P.ceiling_reports_per_s == null" "OUT without an endpoint: 100 reports as SET_REPORT, no interrupt ceiling"
+	# f_hid keeps one SET_REPORT (set_report_buf): one not read before the next is replaced
+	jq_check "$o/fs-receive.json" "$P.reports > 0 and $P.reports <= 100" "the gadget received at most the 100 SET_REPORTs (f_hid keeps one)"
+	# one at a time, each echoed: none replaced, none lost
+	jq_check "$o/fs-latency.json" "$P.reports == 50 and $P.lost == 0 and $P.path == \"SET_REPORT, IN\"" "SET_REPORT round trips: 50, none lost"
+	jq_check "$o/fs-echo.json" "$P.reports == 50" "the gadget echoed 50 SET_REPORTs"
 	# bad input: one line, exit 2
 	rc_is not-hidraw 2 "a gadget node given as the host DEVICE"
 	says not-hidraw "is not a hidraw node" "not-hidraw: says why"
