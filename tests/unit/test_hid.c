@@ -4,6 +4,7 @@
  * on a SOCK_SEQPACKET pair standing in for a hidraw node (one read, one
  * report), the ceilings and the findings.
  */
+#include "core/hid/fields.h"
 #include "core/hid/io.h"
 #include "core/hid/rdesc.h"
 #include "unit.h"
@@ -373,13 +374,91 @@ static void test_findings(void **state)
 	usb_hid_result_release(&d.in.ceiling);
 }
 
+/* the text and CSV views come from the field tables: exact text */
+static void test_render(void **state)
+{
+	struct hid_device d = lab_device(USB_SPEED_HIGH, 64, 4, 64);
+	struct hid_pass p = {.kind = HID_PASS_IN,
+			     .name = "in",
+			     .path = "interrupt IN",
+			     .ended = "idle",
+			     .report_bytes = 64,
+			     .reports = 300,
+			     .bytes = 19200,
+			     .time_s = 0.333,
+			     .reports_per_s = 898.2,
+			     .Bps = 57484.8,
+			     .p50_us = 670,
+			     .p99_us = 7455,
+			     .max_us = 8949};
+	static char node[] = "/dev/hidraw0", intf[] = "2-1:1.0", id[] = "1d6b:0104",
+		    drv[] = "usbhid";
+	struct report r = {.command = "hid"};
+	struct hid_device_view v;
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	d.node = node;
+	d.usb.interface = intf;
+	d.usb.vid_pid = id;
+	d.usb.driver = drv;
+	d.usb.speed_name = "high";
+	d.out_bytes = 64;
+	hid_pass_set_ceiling(&p, &d.in);
+	hid_device_describe(&d, &v, &r);
+	hid_passes_describe(&p, 1, &r);
+	assert_int_equal(render_text(&r, &out), 0);
+	assert_string_equal(
+	    out.buf,
+	    "HID device\n"
+	    "  node                 /dev/hidraw0\n"
+	    "  HID device           0003:1D6B:0104.0001\n"
+	    "  USB device           2-1\n"
+	    "  interface            2-1:1.0\n"
+	    "  ID                   1d6b:0104\n"
+	    "  speed                high\n"
+	    "  driver               usbhid\n"
+	    "  input report         64 B\n"
+	    "  output report        64 B\n"
+	    "  IN endpoint          0x81\n"
+	    "  IN wMaxPacketSize    64 B\n"
+	    "  IN packets/interval  1\n"
+	    "  IN bInterval         4\n"
+	    "  IN period            1000 us\n"
+	    "  IN ceiling           1000.0 reports/s\n"
+	    "  IN ceiling rate      64000 B/s\n"
+	    "  OUT path             SET_REPORT (control)\n"
+	    "\n"
+	    "Reports (inter-arrival for in/receive/echo, time per write for out/send, round trip "
+	    "for latency)\n"
+	    "pass  path          reports   time       rate   rate    ceiling  of ceiling  p50   "
+	    "p99   max  lost  ended by\n"
+	    "                                 s  reports/s    B/s  reports/s           %   us    "
+	    "us    us\n"
+	    "in    interrupt IN      300  0.333      898.2  57485     1000.0        89.8  670  "
+	    "7455  8949     0  idle\n");
+	strbuf_reset(&out);
+	assert_int_equal(render_csv(&r, &out), 0);
+	assert_non_null(strstr(out.buf, "pass,path,report_bytes,reports,bytes,time_s,reports_per_s,"
+					"bytes_per_s,ceiling_reports_per_s,ceiling_bytes_per_s,"
+					"ceiling_pct,period_us,p50_us,p99_us,max_us,lost,short_"
+					"reads,ended_by\n"));
+	strbuf_release(&out);
+	usb_hid_result_release(&d.in.ceiling);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rdesc_sizes),	      cmocka_unit_test(test_rdesc_refusals),
-	    cmocka_unit_test(test_rdesc_limits),      cmocka_unit_test(test_pass_in),
-	    cmocka_unit_test(test_pass_send),	      cmocka_unit_test(test_pass_latency),
-	    cmocka_unit_test(test_pass_latency_lost), cmocka_unit_test(test_findings),
+	    cmocka_unit_test(test_rdesc_sizes),
+	    cmocka_unit_test(test_rdesc_refusals),
+	    cmocka_unit_test(test_rdesc_limits),
+	    cmocka_unit_test(test_pass_in),
+	    cmocka_unit_test(test_pass_send),
+	    cmocka_unit_test(test_pass_latency),
+	    cmocka_unit_test(test_pass_latency_lost),
+	    cmocka_unit_test(test_findings),
+	    cmocka_unit_test(test_render),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
