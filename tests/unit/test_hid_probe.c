@@ -152,6 +152,22 @@ static void test_probe(void **state)
 	assert_int_equal(hid_device_probe("1D6B:0104", &d, &why), 0);
 	assert_string_equal(d.name, "hidraw0");
 	hid_device_release(&d);
+	/* two nodes of one device: the lowest number, not the first name in order */
+	{
+		char p[512], t[512];
+		ssize_t n;
+
+		snprintf(p, sizeof(p), "%s/sys/class/hidraw/hidraw0", root);
+		n = readlink(p, t, sizeof(t) - 1);
+		assert_true(n > 0);
+		t[n] = '\0';
+		link_(t, "/sys/class/hidraw/hidraw10");
+		link_(t, "/sys/class/hidraw/hidraw2");
+		assert_int_equal(unlink(p), 0);
+		assert_int_equal(hid_device_probe("1d6b:0104", &d, &why), 0);
+		assert_string_equal(d.name, "hidraw2");
+		hid_device_release(&d);
+	}
 	assert_int_equal(hid_device_probe("1d6b:0105", &d, &why), -ENOENT);
 	assert_string_equal(why.buf, "no hidraw device with USB ID 1d6b:0105");
 	assert_int_equal(hid_device_probe("hidraw1", &d, &why), -ENOENT);

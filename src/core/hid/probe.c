@@ -120,6 +120,8 @@ static int attach_of(const char *name, struct usb_attach *ret)
 static int find_vid_pid(const char *want, struct hid_device *d, struct strbuf *why)
 {
 	struct name_list l = {0};
+	const char *best = NULL;
+	unsigned long best_num = 0;
 	char lower[10];
 	size_t i;
 	int r;
@@ -129,24 +131,31 @@ static int find_vid_pid(const char *want, struct hid_device *d, struct strbuf *w
 	r = sysroot_list("/sys/class/hidraw", &l);
 	if (r < 0)
 		return fail(why, -ENOENT, "no hidraw device (is the hidraw driver loaded?)");
+	/* the lowest-numbered match: hidraw2 before hidraw10 */
 	for (i = 0; i < l.n; i++) {
-		struct strbuf p = STRBUF_INIT;
 		struct usb_attach a = {0};
-		bool match = false;
+		unsigned long num;
+		char *end;
 
-		if (attach_of(l.v[i], &a) == 0 && a.vid_pid)
-			match = !strcmp(a.vid_pid, lower);
-		usb_attach_release(&a);
-		strbuf_release(&p);
-		if (match) {
-			struct strbuf n = STRBUF_INIT;
-
-			strbuf_addf(&n, "/dev/%s", l.v[i]);
-			d->node = strbuf_detach(&n);
-			d->name = strdup(l.v[i]);
-			name_list_release(&l);
-			return d->name ? 0 : -ENOMEM;
+		if (strncmp(l.v[i], "hidraw", 6))
+			continue;
+		num = strtoul(l.v[i] + 6, &end, 10);
+		if (*end || end == l.v[i] + 6 || (best && num >= best_num))
+			continue;
+		if (attach_of(l.v[i], &a) == 0 && a.vid_pid && !strcmp(a.vid_pid, lower)) {
+			best = l.v[i];
+			best_num = num;
 		}
+		usb_attach_release(&a);
+	}
+	if (best) {
+		struct strbuf n = STRBUF_INIT;
+
+		strbuf_addf(&n, "/dev/%s", best);
+		d->node = strbuf_detach(&n);
+		d->name = strdup(best);
+		name_list_release(&l);
+		return d->name ? 0 : -ENOMEM;
 	}
 	name_list_release(&l);
 	return fail(why, -ENOENT, "no hidraw device with USB ID %s", lower);
