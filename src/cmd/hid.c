@@ -275,7 +275,8 @@ static int run_host(struct global_opts *g, const char *arg, struct hid_opts *o)
 }
 
 /* the f_hid function whose node this is, and its report_length, from configfs */
-static void gadget_function(unsigned maj, unsigned min, char **ret_fn, uint64_t *ret_len)
+static void gadget_function(unsigned maj, unsigned min, char **ret_fn, uint64_t *ret_len,
+			    bool *ret_no_out)
 {
 	struct name_list gl = {0};
 	struct strbuf want = STRBUF_INIT;
@@ -305,6 +306,11 @@ static void gadget_function(unsigned maj, unsigned min, char **ret_fn, uint64_t 
 				if (sysroot_read_attr(f.buf, &v) == 0 &&
 				    parse_u64(v.buf, 1, HID_IO_MAX_REPORT, ret_len) < 0)
 					*ret_len = 0;
+				/* no_out_endpoint (6.1 has it): OUT reports come as SET_REPORT */
+				strbuf_reset(&f);
+				strbuf_addf(&f, "%s/%s/no_out_endpoint", p.buf, fl.v[j]);
+				*ret_no_out =
+				    sysroot_read_attr(f.buf, &v) == 0 && !strcmp(v.buf, "1");
 				strbuf_reset(&f);
 				strbuf_addf(&f, "%s/%s", gl.v[i], fl.v[j]);
 				*ret_fn = strbuf_detach(&f);
@@ -329,8 +335,12 @@ static int run_gadget(struct global_opts *g, struct hid_opts *o)
 	enum hid_pass_kind k = o->pass[HID_PASS_SEND]	? HID_PASS_SEND
 			       : o->pass[HID_PASS_ECHO] ? HID_PASS_ECHO
 							: HID_PASS_RECEIVE;
+	static char *const set_report_note[] = {
+	    "the function has no OUT endpoint: f_hid keeps one SET_REPORT, and one not read "
+	    "before the next arrives is replaced, counted nowhere"};
 	char *fn = NULL;
 	uint64_t len = 0;
+	bool no_out = false;
 	struct stat st;
 	int fd, r, status = EXIT_OK;
 
@@ -347,7 +357,7 @@ static int run_gadget(struct global_opts *g, struct hid_opts *o)
 		return EXIT_USAGE;
 	}
 	strbuf_release(&p);
-	gadget_function(major(st.st_rdev), minor(st.st_rdev), &fn, &len);
+	gadget_function(major(st.st_rdev), minor(st.st_rdev), &fn, &len, &no_out);
 	if (o->report_size)
 		len = o->report_size;
 	if (!len) {
@@ -386,6 +396,10 @@ static int run_gadget(struct global_opts *g, struct hid_opts *o)
 	gv.report_bytes = len;
 	hid_gadget_describe(&gv, &rep);
 	hid_passes_describe(&pass, 1, &rep);
+	if (no_out && k != HID_PASS_SEND) {
+		rep.warnings = set_report_note;
+		rep.nwarnings = 1;
+	}
 	status = finish(g, &rep, status);
 	free(fn);
 	return status;

@@ -55,6 +55,8 @@ check() {
 	jq_check "$o/fs-out.json" "$P.reports == 100 and $P.path == \"SET_REPORT\" and $P.ceiling_reports_per_s == null" "OUT without an endpoint: 100 reports as SET_REPORT, no interrupt ceiling"
 	# f_hid keeps one SET_REPORT (set_report_buf): one not read before the next is replaced
 	jq_check "$o/fs-receive.json" "$P.reports > 0 and $P.reports <= 100" "the gadget received at most the 100 SET_REPORTs (f_hid keeps one)"
+	jq_check "$o/fs-receive.json" '.warnings | length == 1 and (.[0] | test("keeps one SET_REPORT"))' "the gadget side says so"
+	jq_check "$o/receive.json" '.warnings | length == 0' "no such warning with an OUT endpoint"
 	# one at a time, each echoed: none replaced, none lost
 	jq_check "$o/fs-latency.json" "$P.reports == 50 and $P.lost == 0 and $P.path == \"SET_REPORT, IN\"" "SET_REPORT round trips: 50, none lost"
 	jq_check "$o/fs-echo.json" "$P.reports == 50" "the gadget echoed 50 SET_REPORTs"
