@@ -189,7 +189,7 @@ static int run_host(struct global_opts *g, const char *arg, struct hid_opts *o)
 {
 	struct strbuf why = STRBUF_INIT;
 	struct finding_list fl = FINDING_LIST_INIT;
-	struct hid_pass passes[3];
+	struct hid_pass passes[3] = {{0}};
 	struct hid_device d;
 	struct hid_device_view dv;
 	struct report rep = {.command = "hid"};
@@ -331,7 +331,7 @@ static int run_gadget(struct global_opts *g, struct hid_opts *o)
 	struct hid_gadget_view gv = {.node = o->gadget};
 	struct report rep = {.command = "hid"};
 	struct strbuf p = STRBUF_INIT;
-	struct hid_pass pass;
+	struct hid_pass pass = {0};
 	enum hid_pass_kind k = o->pass[HID_PASS_SEND]	? HID_PASS_SEND
 			       : o->pass[HID_PASS_ECHO] ? HID_PASS_ECHO
 							: HID_PASS_RECEIVE;
