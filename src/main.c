@@ -38,6 +38,8 @@ const struct command commands[] = {
 	 cmd_net, usage_net, FMT_ALL, true},
 	{"video", "camera capture: achieved vs nominal fps, drops, frame jitter, MB/s, CPU",
 	 cmd_video, usage_video, FMT_ALL, true},
+	{"hid", "HID reports/s and round trip against the interrupt endpoint; the gadget side",
+	 cmd_hid, usage_hid, FMT_ALL, true},
 	{"list", "the USB tree: controllers, devices, drivers, disks, netdevs; findings", cmd_list,
 	 usage_list, FMT_ALL, false},
 	{"snapshot", "record the sysfs facts usbperf reads into a file for --sysroot", cmd_snapshot,

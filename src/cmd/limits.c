@@ -24,6 +24,7 @@ void usage_limits(void)
 	       "[--mjpeg-ratio R]\n"
 	       "       usbperf limits uvc --device DEV [--sysroot DIR|FILE]\n"
 	       "       usbperf limits hid --speed SPEED [--report-length N] [--interval N]\n"
+	       "                          [--maxpacket N] [--mult N] [--burst N]\n"
 	       "       usbperf limits ncm [--speed SPEED]\n"
 	       "\n"
 	       "What the bus allows, computed: per speed and transfer type the largest packet,\n"
@@ -55,13 +56,16 @@ void usage_limits(void)
 	       "                      carries it, uvcvideo's parameters. CSV: the alt settings\n"
 	       "  --sysroot DIR|FILE  read a recorded tree or snapshot (usbperf snapshot)\n"
 	       "\n"
-	       "hid: reports over an interrupt IN endpoint, one packet per interval\n"
+	       "hid: reports over an interrupt IN endpoint, one report per interval at most\n"
 	       "  --report-length N   report bytes, report ID included (default: one full "
 	       "packet)\n"
 	       "  --interval N        bInterval: ms at low/full speed (1-255), 2^(N-1) x 125 us\n"
 	       "                      at high speed and above (1-16)\n"
-	       "  Longer reports than the largest packet (LS 8, FS 64, HS/SS 1024 B) span\n"
-	       "  several packets, one per interval.\n"
+	       "  --maxpacket N       wMaxPacketSize (default: the largest, LS 8, FS 64, HS/SS 1024)\n"
+	       "  --mult N            high-bandwidth high speed: 1-3 packets per microframe\n"
+	       "  --burst N           SuperSpeed bMaxBurst 0-2: N+1 packets per interval\n"
+	       "  A report longer than wMaxPacketSize spans several packets; those past the\n"
+	       "  interval's share wait for the next interval.\n"
 	       "\n"
 	       "ncm: the bitrate the Linux NCM gadget reports to the host, per speed\n"
 	       "\n"
@@ -323,6 +327,9 @@ static int run_hid(struct global_opts *g, struct limits_args *a)
 		.speed = a->speed,
 		.report_length = (unsigned)a->report_length,
 		.interval = (unsigned)a->interval,
+		.max_packet = (unsigned)a->maxpacket,
+		.mult = (unsigned)a->mult,
+		.burst = a->burst > 0 ? (unsigned)a->burst : 0,
 	};
 	struct usb_calc_error err = USB_CALC_ERROR_INIT;
 	struct usb_hid_result res;
@@ -377,7 +384,10 @@ static const struct {
 	 BIT(O_SPEED) | BIT(O_MAXPACKET) | BIT(O_MULT) | BIT(O_BURST) | BIT(O_INTERVAL) |
 		 BIT(O_SIZE) | BIT(O_PIXEL) | BIT(O_MJPEG_RATIO) | BIT(O_DEVICE) | BIT(O_SYSROOT),
 	 run_uvc},
-	{"hid", "limits hid", BIT(O_SPEED) | BIT(O_REPORT_LENGTH) | BIT(O_INTERVAL), run_hid},
+	{"hid", "limits hid",
+	 BIT(O_SPEED) | BIT(O_REPORT_LENGTH) | BIT(O_INTERVAL) | BIT(O_MAXPACKET) | BIT(O_MULT) |
+	     BIT(O_BURST),
+	 run_hid},
 	{"ncm", "limits ncm", BIT(O_SPEED), run_ncm},
 };
 

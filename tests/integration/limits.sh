@@ -56,6 +56,13 @@ run hid hid --speed fs --report-length 64 --interval 10
 jq_check "$WORK/hid.json" '.rates[0].reports_per_s == 100 and .rates[0].bytes_per_s == 6400 and .rates[1].period_us == 8000' "hid: 100 reports/s, xHCI polls every 8 ms"
 run hid_long hid --speed fs --report-length 100
 jq_check "$WORK/hid_long.json" '.endpoint.packets_per_report == 2 and .rates[0].reports_per_s == 500' "hid: a 100 B report spans two packets"
+# high-bandwidth interrupt: 3 x 1024 B per microframe carry a 3072 B report every 125 us
+run hid_hb hid --speed hs --maxpacket 1024 --mult 3 --report-length 3072
+jq_check "$WORK/hid_hb.json" '.endpoint.packets_per_interval == 3 and .endpoint.intervals_per_report == 1 and .rates[0].reports_per_s == 8000 and .rates[0].bytes_per_s == 24576000' "hid: high-bandwidth, 3 packets per microframe, 8000 reports/s"
+run hid_1x hid --speed hs --maxpacket 1024 --report-length 3072
+jq_check "$WORK/hid_1x.json" '.endpoint.intervals_per_report == 3 and (.rates[0].reports_per_s | floor) == 2666' "hid: the same report one packet per microframe: 3 microframes"
+run hid_ss hid --speed ss --burst 2 --report-length 3072
+jq_check "$WORK/hid_ss.json" '.endpoint.packets_per_interval == 3 and .rates[0].reports_per_s == 8000' "hid: SuperSpeed burst of 3"
 
 run ncm ncm
 jq_check "$WORK/ncm.json" '[.ncm[] | select(.speed == "high")][0] | .reported_bit_s == 425984000 and .bulk_ceiling_mbit_s == 425.984' "ncm: high speed reports the bulk ceiling"
@@ -90,7 +97,10 @@ refuse "bad mjpeg ratio" "invalid --mjpeg-ratio 'x'" uvc --speed hs --mjpeg-rati
 refuse "HS interrupt interval" "invalid --interval '17': high-speed interrupt bInterval is 1-16" hid --speed hs --interval 17
 refuse "FS interrupt interval" "invalid --interval '0'" hid --speed fs --interval 0
 refuse "report length" "invalid --report-length '70000'" hid --speed fs --report-length 70000
-refuse "option of another calculator" "limits hid: --maxpacket does not apply" hid --speed fs --maxpacket 8
+refuse "option of another calculator" "limits hid: --pixel does not apply" hid --speed fs --pixel yuyv
+refuse "mult at full speed" "invalid --mult '2': only high-speed interrupt endpoints" hid --speed fs --mult 2
+refuse "burst too large for interrupt" "invalid --burst '3': SuperSpeed interrupt bMaxBurst is 0-2" hid --speed ss --burst 3
+refuse "high bandwidth with small packets" "invalid --mult '3': high-bandwidth endpoints have wMaxPacketSize 513-1024" hid --speed hs --maxpacket 512 --mult 3
 refuse "unknown speed" "invalid --speed 'warp'" --speed warp
 refuse "missing value" "option '--speed' needs a value" --speed
 refuse "stray argument" "unexpected argument 'frob'" frob

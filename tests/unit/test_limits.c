@@ -415,23 +415,38 @@ struct hid_case {
 
 static const struct hid_case hid_cases[] = {
 	/* full speed, 64 B every 1 ms: 64 000 B/s */
-	{{USB_SPEED_FULL, 64, 1}, 1, 1000, 1000, 1000, 64000, ""},
+	{{USB_SPEED_FULL, 64, 1, 0, 0, 0}, 1, 1000, 1000, 1000, 64000, ""},
 	/* bInterval 10 ms: an xHCI host polls every 8 ms */
-	{{USB_SPEED_FULL, 8, 10}, 1, 10000, 8000, 100, 800, ""},
-	{{USB_SPEED_FULL, 8, 255}, 1, 255000, 128000, 1e6 / 255000, 8e6 / 255000, ""},
+	{{USB_SPEED_FULL, 8, 10, 0, 0, 0}, 1, 10000, 8000, 100, 800, ""},
+	{{USB_SPEED_FULL, 8, 255, 0, 0, 0}, 1, 255000, 128000, 1e6 / 255000, 8e6 / 255000, ""},
 	/* low speed, 8 B per 10 ms: 800 B/s */
-	{{USB_SPEED_LOW, 8, 10}, 1, 10000, 8000, 100, 800, ""},
-	{{USB_SPEED_LOW, 0, 0}, 1, 10000, 8000, 100, 800, ""}, /* defaults */
-	{{USB_SPEED_LOW, 16, 4}, 2, 4000, 4000, 125, 2000,
+	{{USB_SPEED_LOW, 8, 10, 0, 0, 0}, 1, 10000, 8000, 100, 800, ""},
+	{{USB_SPEED_LOW, 0, 0, 0, 0, 0}, 1, 10000, 8000, 100, 800, ""}, /* defaults */
+	{{USB_SPEED_LOW, 16, 4, 0, 0, 0}, 2, 4000, 4000, 125, 2000,
 	 "the report spans 2 packets of up to 8 B, one per interval; low-speed periods below 10 "
 	 "ms are outside USB 2.0 5.7.4"},
 	/* a 100 B report at full speed: two packets, two frames */
-	{{USB_SPEED_FULL, 100, 1}, 2, 1000, 1000, 500, 50000,
+	{{USB_SPEED_FULL, 100, 1, 0, 0, 0}, 2, 1000, 1000, 500, 50000,
 	 "the report spans 2 packets of up to 64 B, one per interval"},
 	/* high speed bInterval 4: 2^3 x 125 us = 1 ms */
-	{{USB_SPEED_HIGH, 1024, 4}, 1, 1000, 1000, 1000, 1024000, ""},
-	{{USB_SPEED_HIGH, 64, 1}, 1, 125, 125, 8000, 512000, ""},
-	{{USB_SPEED_SS, 1024, 16}, 1, 4096000, 4096000, 1e6 / 4096000, 1024e6 / 4096000, ""},
+	{{USB_SPEED_HIGH, 1024, 4, 0, 0, 0}, 1, 1000, 1000, 1000, 1024000, ""},
+	{{USB_SPEED_HIGH, 64, 1, 0, 0, 0}, 1, 125, 125, 8000, 512000, ""},
+	{{USB_SPEED_SS, 1024, 16, 0, 0, 0}, 1, 4096000, 4096000, 1e6 / 4096000, 1024e6 / 4096000, ""},
+	/* high-bandwidth high speed: 3 x 1024 B per microframe, one 3072 B report each */
+	{{USB_SPEED_HIGH, 3072, 1, 1024, 3, 0}, 3, 125, 125, 8000, 24576000, ""},
+	/* the same report without high bandwidth takes 3 microframes */
+	{{USB_SPEED_HIGH, 3072, 1, 1024, 1, 0}, 3, 125, 125, 8000.0 / 3, 8192000,
+	 "the report spans 3 packets of up to 1024 B, one per interval"},
+	/* 2 per microframe, a 3-packet report: 2 microframes */
+	{{USB_SPEED_HIGH, 3000, 1, 1024, 2, 0}, 3, 125, 125, 4000, 12000000,
+	 "the report spans 3 packets of up to 1024 B, 2 per interval"},
+	/* a 64 B wMaxPacketSize splits a 100 B report even at high speed */
+	{{USB_SPEED_HIGH, 100, 1, 64, 0, 0}, 2, 125, 125, 4000, 400000,
+	 "the report spans 2 packets of up to 64 B, one per interval"},
+	/* SuperSpeed burst: bMaxBurst 2, 3 packets per service interval */
+	{{USB_SPEED_SS, 3072, 1, 1024, 0, 2}, 3, 125, 125, 8000, 24576000, ""},
+	{{USB_SPEED_SS, 4096, 4, 1024, 0, 2}, 4, 1000, 1000, 500, 2048000,
+	 "the report spans 4 packets of up to 1024 B, 3 per interval"},
 };
 
 static void test_hid(void **state)
@@ -463,13 +478,26 @@ static void test_hid_refusals(void **state)
 		struct usb_hid_params in;
 		const char *option, *why;
 	} cases[] = {
-		{{USB_SPEED_FULL, 8, 256}, "interval", "full-speed interrupt bInterval is 1-255 (ms)"},
-		{{USB_SPEED_HIGH, 8, 17}, "interval",
+		{{USB_SPEED_FULL, 8, 256, 0, 0, 0}, "interval", "full-speed interrupt bInterval is 1-255 (ms)"},
+		{{USB_SPEED_HIGH, 8, 17, 0, 0, 0}, "interval",
 		 "high-speed interrupt bInterval is 1-16 (2^(N-1) x 125 us)"},
-		{{USB_SPEED_SS, 8, 100}, "interval",
+		{{USB_SPEED_SS, 8, 100, 0, 0, 0}, "interval",
 		 "SuperSpeed interrupt bInterval is 1-16 (2^(N-1) x 125 us)"},
-		{{USB_SPEED_FULL, 65536, 1}, "report-length", "at most 65535 bytes"},
-		{{USB_SPEED_UNKNOWN, 8, 1}, "speed", "unknown speed"},
+		{{USB_SPEED_FULL, 65536, 1, 0, 0, 0}, "report-length", "at most 65535 bytes"},
+		{{USB_SPEED_UNKNOWN, 8, 1, 0, 0, 0}, "speed", "unknown speed"},
+		{{USB_SPEED_HIGH, 8, 1, 1025, 0, 0}, "maxpacket",
+		 "high-speed interrupt allows at most 1024"},
+		{{USB_SPEED_FULL, 8, 1, 64, 2, 0}, "mult",
+		 "only high-speed interrupt endpoints have transactions per microframe (use --burst "
+		 "at SuperSpeed)"},
+		{{USB_SPEED_HIGH, 8, 1, 1024, 4, 0}, "mult",
+		 "high-speed interrupt allows 1-3 per microframe"},
+		{{USB_SPEED_HIGH, 8, 1, 512, 2, 0}, "mult",
+		 "high-bandwidth endpoints have wMaxPacketSize 513-1024 (USB 2.0 5.7.3)"},
+		{{USB_SPEED_HIGH, 8, 1, 1024, 0, 1}, "burst", "bursts are SuperSpeed only"},
+		{{USB_SPEED_SS, 8, 1, 1024, 0, 3}, "burst", "SuperSpeed interrupt bMaxBurst is 0-2"},
+		{{USB_SPEED_SS, 8, 1, 512, 0, 1}, "burst",
+		 "SuperSpeed interrupt bursts need wMaxPacketSize 1024"},
 	};
 	size_t i;
 
@@ -504,7 +532,7 @@ static const char want_hid_text[] =
 
 static void test_hid_render(void **state)
 {
-	struct usb_hid_params p = {USB_SPEED_FULL, 8, 10};
+	struct usb_hid_params p = {USB_SPEED_FULL, 8, 10, 0, 0, 0};
 	struct usb_calc_error err = USB_CALC_ERROR_INIT;
 	struct usb_hid_result res;
 	struct limits_hid_view v;

@@ -183,9 +183,13 @@ void usb_uvc_result_release(struct usb_uvc_result *r);
 double usb_uvc_frame_fps(const struct usb_uvc_result *r, double frame_bytes);
 
 /*
- * HID reports over an interrupt IN endpoint, one packet per interval. A
- * report longer than the speed's largest interrupt packet (LS 8, FS 64, HS
- * and SS 1024) spans several packets, hence several intervals.
+ * HID reports over an interrupt IN endpoint, one report per service
+ * interval at most (usbhid keeps one URB in flight; a short packet ends the
+ * transfer). A report longer than wMaxPacketSize (largest: LS 8, FS 64, HS
+ * and SS 1024) spans several packets: a high-bandwidth high-speed endpoint
+ * carries up to 3 per microframe (wMaxPacketSize bits 12:11), a SuperSpeed
+ * one up to 3 per service interval as a burst (bMaxBurst 0-2); any other
+ * carries one, and the report takes several intervals.
  */
 #define USB_HID_MAX_REPORT 65535
 
@@ -193,6 +197,9 @@ struct usb_hid_params {
 	enum usb_speed speed;
 	unsigned report_length; /* bytes, report ID included; 0: one full packet */
 	unsigned interval;	/* bInterval: ms at LS/FS (1-255), 2^(N-1) x 125 us above (1-16) */
+	unsigned max_packet;	/* wMaxPacketSize 10:0; 0: the speed's largest */
+	unsigned mult;		/* high speed: transactions per microframe 1-3; 0: 1 */
+	unsigned burst;		/* SuperSpeed: bMaxBurst 0-2 (burst + 1 packets per interval) */
 };
 
 struct usb_hid_rate {
@@ -206,6 +213,9 @@ struct usb_hid_result {
 	struct usb_hid_params in;
 	unsigned max_packet;
 	unsigned packets_per_report;
+	unsigned packets_per_interval;	/* mult at HS, burst + 1 at SS, else 1 */
+	unsigned intervals_per_report;
+	double period_us;		/* the descriptor's service interval */
 	struct usb_hid_rate rates[2]; /* as described; as an xHCI host schedules it */
 	struct strbuf note;	/* caveats, "" for none */
 	struct strbuf derivation; /* "8 B report in 1 packet of up to 8 B, one per 10000 us" */

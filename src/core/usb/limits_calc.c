@@ -333,6 +333,29 @@ static int hid_defaults(struct usb_hid_params *p, struct usb_calc_error *err)
 			    speed_word(p->speed));
 	if (p->report_length > USB_HID_MAX_REPORT)
 		return fail(err, "report-length", "at most %d bytes", USB_HID_MAX_REPORT);
+	if (!p->max_packet)
+		p->max_packet = hid_max_packet(p->speed);
+	if (p->max_packet > hid_max_packet(p->speed))
+		return fail(err, "maxpacket", "%s interrupt allows at most %u",
+			    speed_word(p->speed), hid_max_packet(p->speed));
+	if (!p->mult)
+		p->mult = 1;
+	if (p->mult > 1 && p->speed != USB_SPEED_HIGH)
+		return fail(err, "mult",
+			    "only high-speed interrupt endpoints have transactions per "
+			    "microframe (use --burst at SuperSpeed)");
+	if (p->mult > 3)
+		return fail(err, "mult", "high-speed interrupt allows 1-3 per microframe");
+	if (p->burst && p->speed < USB_SPEED_SS)
+		return fail(err, "burst", "bursts are SuperSpeed only");
+	if (p->burst > 2)
+		return fail(err, "burst", "SuperSpeed interrupt bMaxBurst is 0-2");
+	if (p->burst && p->max_packet != 1024)
+		return fail(err, "burst", "SuperSpeed interrupt bursts need wMaxPacketSize 1024");
+	if (p->mult > 1 && p->max_packet < 513)
+		return fail(err, "mult",
+			    "high-bandwidth endpoints have wMaxPacketSize 513-1024 (USB "
+			    "2.0 5.7.3)");
 	return 0;
 }
 
@@ -341,16 +364,23 @@ static void hid_rate(struct usb_hid_rate *rt, const char *basis, double period_u
 {
 	rt->basis = basis;
 	rt->period_us = period_us;
-	rt->reports_per_s = 1e6 / (period_us * r->packets_per_report);
+	rt->reports_per_s = 1e6 / (period_us * r->intervals_per_report);
 	rt->Bps = rt->reports_per_s * r->in.report_length;
 }
 
 static void hid_notes(struct usb_hid_result *r)
 {
 	strbuf_init(&r->note);
-	if (r->packets_per_report > 1)
-		strbuf_addf(&r->note, "the report spans %u packets of up to %u B, one per interval",
-			    r->packets_per_report, r->max_packet);
+	if (r->intervals_per_report > 1) {
+		if (r->packets_per_interval > 1)
+			strbuf_addf(&r->note,
+				    "the report spans %u packets of up to %u B, %u per interval",
+				    r->packets_per_report, r->max_packet, r->packets_per_interval);
+		else
+			strbuf_addf(&r->note,
+				    "the report spans %u packets of up to %u B, one per interval",
+				    r->packets_per_report, r->max_packet);
+	}
 	if (r->in.speed == USB_SPEED_LOW && r->in.interval < 10)
 		strbuf_addf(&r->note, "%slow-speed periods below 10 ms are outside USB 2.0 5.7.4",
 			    r->note.len ? "; " : "");
@@ -368,16 +398,32 @@ int usb_hid_calc(const struct usb_hid_params *params, struct usb_hid_result *ret
 	if (e < 0)
 		return e;
 	ms = r.in.speed <= USB_SPEED_FULL;
-	r.max_packet = hid_max_packet(r.in.speed);
+	r.max_packet = r.in.max_packet;
 	r.packets_per_report = (r.in.report_length + r.max_packet - 1) / r.max_packet;
+	if (!r.packets_per_report)
+		r.packets_per_report = 1; /* a zero-length report still takes a packet */
+	r.packets_per_interval = r.in.speed == USB_SPEED_HIGH ? r.in.mult
+				 : r.in.speed >= USB_SPEED_SS ? r.in.burst + 1
+							      : 1;
+	r.intervals_per_report =
+	    (r.packets_per_report + r.packets_per_interval - 1) / r.packets_per_interval;
 	period_us = ms ? r.in.interval * 1000.0 : 125.0 * (double)(1u << (r.in.interval - 1));
+	r.period_us = period_us;
 	hid_rate(&r.rates[0], "descriptor", period_us, &r);
 	hid_rate(&r.rates[1], "xHCI schedule", xhci_period_us(r.in.speed, r.in.interval), &r);
 	hid_notes(&r);
 	strbuf_init(&r.derivation);
-	strbuf_addf(&r.derivation, "%u B report in %u packet%s of up to %u B, one per %.0f us",
+	if (r.packets_per_interval > 1)
+		strbuf_addf(
+		    &r.derivation, "%u B report in %u packet%s of up to %u B, %u per %.0f us (%s)",
 		    r.in.report_length, r.packets_per_report, r.packets_per_report > 1 ? "s" : "",
-		    r.max_packet, period_us);
+		    r.max_packet, r.packets_per_interval, period_us,
+		    r.in.speed == USB_SPEED_HIGH ? "high-bandwidth" : "burst");
+	else
+		strbuf_addf(&r.derivation,
+			    "%u B report in %u packet%s of up to %u B, one per %.0f us",
+			    r.in.report_length, r.packets_per_report,
+			    r.packets_per_report > 1 ? "s" : "", r.max_packet, period_us);
 	*ret = r;
 	return 0;
 }

@@ -283,6 +283,10 @@ static const struct field hid_fields[] = {
 	      0, T),
 	FIELD(struct limits_hid_view, packets, "packets_per_report", "packets per report", NULL,
 	      FT_U64, 0, T),
+	FIELD(struct limits_hid_view, packets_per_interval, "packets_per_interval",
+	      "packets per interval", NULL, FT_U64, 0, 0),
+	FIELD(struct limits_hid_view, intervals, "intervals_per_report", "intervals per report",
+	      NULL, FT_U64, 0, 0),
 	FIELD(struct limits_hid_view, derivation, "derivation", "derivation", NULL, FT_STR, 0, T),
 	FIELD(struct limits_hid_view, note, "note", "note", NULL, FT_STR, 0, T),
 };
@@ -311,6 +315,8 @@ void limits_hid_describe(const struct usb_hid_result *res, struct limits_hid_vie
 		.interval = res->in.interval,
 		.max_packet = res->max_packet,
 		.packets = res->packets_per_report,
+		.packets_per_interval = res->packets_per_interval,
+		.intervals = res->intervals_per_report,
 	};
 	for (i = 0; i < 2; i++)
 		v->rows[i] = (struct limits_hid_row){

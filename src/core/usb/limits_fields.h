@@ -80,6 +80,7 @@ struct limits_hid_row {
 struct limits_hid_view {
 	const char *speed, *derivation, *note;
 	uint64_t report_bytes, interval, max_packet, packets;
+	uint64_t packets_per_interval, intervals; /* JSON only: the high-bandwidth model */
 	struct limits_hid_row rows[2];
 };
 

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: MIT
+/*
+ * usbperf hid DEVICE [--in] [--out] [--latency]: HID reports over USB, host
+ * side, against the interrupt endpoint's ceiling; usbperf hid --gadget
+ * /dev/hidgN --send|--echo|--receive: the device side that feeds them.
+ */
+#include "cmd/commands.h"
+#include "core/hid/fields.h"
+#include "core/hid/io.h"
+#include "util/parse.h"
+#include "util/signals.h"
+#include "util/sysroot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#define DEFAULT_TIME_S 5.0
+#define DEFAULT_TIMEOUT_S 5.0
+#define DEFAULT_GADGET_TIMEOUT_S 30.0
+#define IDLE_TIMEOUT_S 1.0
+#define ECHO_TIMEOUT_S 1.0
+
+void usage_hid(void)
+{
+	printf("usage: usbperf hid DEVICE [--in] [--out] [--latency] [options]\n"
+	       "       usbperf hid --gadget /dev/hidgN --send|--echo|--receive [options]\n"
+	       "\n"
+	       "HID reports through a real USB stack, next to the interrupt endpoint's ceiling\n"
+	       "(wMaxPacketSize x packets per interval, one report per bInterval service\n"
+	       "period at the link's speed, as 'usbperf limits hid' computes it).\n"
+	       "DEVICE is a hidraw node (/dev/hidraw0, hidraw0) or a USB VID:PID (0525:a4ac).\n"
+	       "\n"
+	       "host side (one or more passes, in this order; default --in):\n"
+	       "  --in               read input reports as they come: reports/s, B/s,\n"
+	       "                     inter-arrival p50/p99/max\n"
+	       "  --out              write output reports as fast as they are taken, each\n"
+	       "                     timed; through the interrupt OUT endpoint when the\n"
+	       "                     interface has one, else SET_REPORT on the control pipe\n"
+	       "  --latency          write a report, wait for the device to echo it (a gadget\n"
+	       "                     running --echo): round trip p50/p99/max\n"
+	       "device side:\n"
+	       "  --gadget NODE      an f_hid gadget node, /dev/hidgN\n"
+	       "  --send             write input reports as fast as the endpoint takes them\n"
+	       "  --echo             write back each report received\n"
+	       "  --receive          read the host's output reports\n"
+	       "both:\n"
+	       "  --time SEC         counted time from the first report (default 5; 500ms)\n"
+	       "  --count N          end after N reports (with --time: whichever comes first)\n"
+	       "  --report-size N    bytes per report, report ID included (default: the\n"
+	       "                     largest report the descriptor declares; the gadget's\n"
+	       "                     report_length)\n"
+	       "  --timeout SEC      end with exit 3 when no first report came (default 5;\n"
+	       "                     30 on the gadget side); after the first, --in and\n"
+	       "                     --receive end when none came for 1 s\n"
+	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
+	       "\n"
+	       "Exit: 0 ok, 2 bad input or refused (a node that is missing, busy, not hidraw\n"
+	       "or not HID over USB), 3 runtime error (nothing came, I/O error), 128+N stopped\n"
+	       "by signal N.\n");
+}
+
+enum {
+	O_IN = 256,
+	O_OUT,
+	O_LATENCY,
+	O_GADGET,
+	O_SEND,
+	O_ECHO,
+	O_RECEIVE,
+	O_TIME,
+	O_COUNT,
+	O_REPORT_SIZE,
+	O_TIMEOUT
+};
+
+struct hid_opts {
+	bool pass[HID_PASS_KINDS];
+	const char *gadget;
+	double time_s, timeout_s;
+	bool timeout_set;
+	uint64_t count, report_size;
+};
+
+static int hid_opt(int c, const char *arg, void *ctx)
+{
+	struct hid_opts *o = ctx;
+
+	switch (c) {
+	case O_IN:
+	case O_OUT:
+	case O_LATENCY:
+		o->pass[HID_PASS_IN + (c - O_IN)] = true;
+		return 0;
+	case O_SEND:
+	case O_ECHO:
+	case O_RECEIVE:
+		o->pass[HID_PASS_SEND + (c - O_SEND)] = true;
+		return 0;
+	case O_GADGET:
+		o->gadget = arg;
+		return 0;
+	case O_TIME:
+		if (parse_duration(arg, 0.01, 86400, &o->time_s) < 0) {
+			log_error(
+			    "invalid --time '%s': expected seconds (0.01..86400), e.g. 5, 500ms",
+			    arg);
+			return -EINVAL;
+		}
+		return 0;
+	case O_TIMEOUT:
+		if (parse_duration(arg, 0.01, 86400, &o->timeout_s) < 0) {
+			log_error("invalid --timeout '%s': expected seconds (0.01..86400)", arg);
+			return -EINVAL;
+		}
+		o->timeout_set = true;
+		return 0;
+	case O_COUNT:
+		if (parse_u64(arg, 1, UINT64_MAX / 2, &o->count) < 0) {
+			log_error("invalid --count '%s': expected a number of reports, 1 or more",
+				  arg);
+			return -EINVAL;
+		}
+		return 0;
+	case O_REPORT_SIZE:
+		if (parse_u64(arg, 1, HID_IO_MAX_REPORT, &o->report_size) < 0) {
+			log_error("invalid --report-size '%s': expected bytes, 1..%d", arg,
+				  HID_IO_MAX_REPORT);
+			return -EINVAL;
+		}
+		return 0;
+	default:
+		return -ENOENT;
+	}
+}
+
+/* open a node for a measurement: one line and -EINVAL (exit 2) when it cannot be had */
+static int open_node(const char *node)
+{
+	int fd = open(node, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		int e = errno;
+
+		if (e == EBUSY)
+			log_error("'%s' is busy: another program holds it", node);
+		else
+			log_error("cannot open '%s': %s", node, strerror(e));
+		return -EINVAL;
+	}
+	/* two usbperf on one node would share its reports: refuse the second */
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		log_error("'%s' is busy: another usbperf measures it", node);
+		close(fd);
+		return -EINVAL;
+	}
+	return fd;
+}
+
+/* one line for a pass that failed; the exit status */
+static int pass_failed(const char *node, const struct hid_pass *p, int r, double timeout_s)
+{
+	if (r == -ETIMEDOUT)
+		log_error("%s: no report on '%s' in %g s", p->name, node, timeout_s);
+	else
+		log_error("%s on '%s': %s", p->name, node, strerror(-r));
+	return EXIT_RUNTIME;
+}
+
+static int finish(struct global_opts *g, struct report *rep, int status)
+{
+	int r = emit_report(g, rep);
+
+	if (r < 0)
+		return EXIT_RUNTIME;
+	if (signal_stop)
+		return 128 + signal_stop;
+	return status;
+}
+
+static int run_host(struct global_opts *g, const char *arg, struct hid_opts *o)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct finding_list fl = FINDING_LIST_INIT;
+	struct hid_pass passes[3] = {{0}};
+	struct hid_device d;
+	struct hid_device_view dv;
+	struct report rep = {.command = "hid"};
+	size_t n = 0;
+	int fd, r, status = EXIT_OK;
+	enum hid_pass_kind k;
+
+	r = hid_device_probe(arg, &d, &why);
+	if (r < 0) {
+		if (r == -ENOMEM) {
+			log_error("hid: out of memory");
+			status = EXIT_RUNTIME;
+		} else {
+			log_error("%s", why.len ? why.buf : strerror(-r));
+			status = EXIT_USAGE;
+		}
+		strbuf_release(&why);
+		return status;
+	}
+	strbuf_release(&why);
+	if ((o->pass[HID_PASS_IN] && !d.in_bytes && !o->report_size) ||
+	    ((o->pass[HID_PASS_OUT] || o->pass[HID_PASS_LATENCY]) && !d.out_bytes &&
+	     !o->report_size)) {
+		log_error("'%s' declares no %s report: give --report-size", d.node,
+			  o->pass[HID_PASS_IN] && !d.in_bytes ? "input" : "output");
+		hid_device_release(&d);
+		return EXIT_USAGE;
+	}
+	fd = open_node(d.node);
+	if (fd < 0) {
+		hid_device_release(&d);
+		return EXIT_USAGE;
+	}
+	for (k = HID_PASS_IN; k <= HID_PASS_LATENCY && !signal_stop; k++) {
+		bool in = k == HID_PASS_IN;
+		struct hid_io_config c = {
+		    .time_s = o->time_s,
+		    .count = o->count,
+		    .report_bytes = o->report_size ? (unsigned)o->report_size
+				    : in	   ? d.in_bytes
+						   : d.out_bytes,
+		    .report_id = in ? d.in_id : d.out_id,
+		    .hidraw_write = !in,
+		    .first_timeout_s = o->timeout_s,
+		    .idle_timeout_s = in ? IDLE_TIMEOUT_S : 0,
+		    .echo_timeout_s = ECHO_TIMEOUT_S,
+		};
+		struct hid_pass *p = &passes[n];
+
+		if (!o->pass[k])
+			continue;
+		r = hid_pass_run(fd, k, &c, p);
+		if (r == -EINVAL || r == -ENOMEM || (r < 0 && !p->name)) {
+			log_error("hid: cannot run the %s pass: %s", hid_pass_name(k),
+				  strerror(-r));
+			status = EXIT_RUNTIME;
+			break;
+		}
+		p->path = in ? "interrupt IN"
+			  : k == HID_PASS_OUT
+			      ? (d.out.present ? "interrupt OUT" : "SET_REPORT")
+			      : (d.out.present ? "interrupt OUT, IN" : "SET_REPORT, IN");
+		if (in)
+			hid_pass_set_ceiling(p, &d.in);
+		else if (k == HID_PASS_OUT)
+			hid_pass_set_ceiling(p, &d.out);
+		n++;
+		if (r < 0) {
+			status = pass_failed(d.node, p, r, o->timeout_s);
+			break;
+		}
+	}
+	close(fd);
+	hid_findings(&d, passes, n, &fl);
+	hid_device_describe(&d, &dv, &rep);
+	hid_passes_describe(passes, n, &rep);
+	report_add_table(&rep, "findings", "Findings", &finding_desc, fl.v, fl.n,
+			 sizeof(struct finding));
+	status = finish(g, &rep, status);
+	finding_list_release(&fl);
+	hid_device_release(&d);
+	return status;
+}
+
+/* the f_hid function whose node this is, and its report_length, from configfs */
+static void gadget_function(unsigned maj, unsigned min, char **ret_fn, uint64_t *ret_len,
+			    bool *ret_no_out)
+{
+	struct name_list gl = {0};
+	struct strbuf want = STRBUF_INIT;
+	size_t i, j;
+
+	strbuf_addf(&want, "%u:%u", maj, min);
+	if (sysroot_list("/sys/kernel/config/usb_gadget", &gl) < 0)
+		goto out;
+	for (i = 0; i < gl.n && !*ret_fn; i++) {
+		struct name_list fl = {0};
+		struct strbuf p = STRBUF_INIT;
+
+		strbuf_addf(&p, "/sys/kernel/config/usb_gadget/%s/functions", gl.v[i]);
+		if (sysroot_list(p.buf, &fl) < 0) {
+			strbuf_release(&p);
+			continue;
+		}
+		for (j = 0; j < fl.n && !*ret_fn; j++) {
+			struct strbuf f = STRBUF_INIT, v = STRBUF_INIT;
+
+			if (strncmp(fl.v[j], "hid.", 4))
+				continue;
+			strbuf_addf(&f, "%s/%s/dev", p.buf, fl.v[j]);
+			if (sysroot_read_attr(f.buf, &v) == 0 && !strcmp(v.buf, want.buf)) {
+				strbuf_reset(&f);
+				strbuf_addf(&f, "%s/%s/report_length", p.buf, fl.v[j]);
+				if (sysroot_read_attr(f.buf, &v) == 0 &&
+				    parse_u64(v.buf, 1, HID_IO_MAX_REPORT, ret_len) < 0)
+					*ret_len = 0;
+				/* no_out_endpoint (6.1 has it): OUT reports come as SET_REPORT */
+				strbuf_reset(&f);
+				strbuf_addf(&f, "%s/%s/no_out_endpoint", p.buf, fl.v[j]);
+				*ret_no_out =
+				    sysroot_read_attr(f.buf, &v) == 0 && !strcmp(v.buf, "1");
+				strbuf_reset(&f);
+				strbuf_addf(&f, "%s/%s", gl.v[i], fl.v[j]);
+				*ret_fn = strbuf_detach(&f);
+			}
+			strbuf_release(&f);
+			strbuf_release(&v);
+		}
+		name_list_release(&fl);
+		strbuf_release(&p);
+	}
+	name_list_release(&gl);
+out:
+	strbuf_release(&want);
+}
+
+static int run_gadget(struct global_opts *g, struct hid_opts *o)
+{
+	struct hid_gadget_view gv = {.node = o->gadget};
+	struct report rep = {.command = "hid"};
+	struct strbuf p = STRBUF_INIT;
+	struct hid_pass pass = {0};
+	enum hid_pass_kind k = o->pass[HID_PASS_SEND]	? HID_PASS_SEND
+			       : o->pass[HID_PASS_ECHO] ? HID_PASS_ECHO
+							: HID_PASS_RECEIVE;
+	static char *const set_report_note[] = {
+	    "the function has no OUT endpoint: f_hid keeps one SET_REPORT, and one not read "
+	    "before the next arrives is replaced, counted nowhere"};
+	char *fn = NULL;
+	uint64_t len = 0;
+	bool no_out = false;
+	struct stat st;
+	int fd, r, status = EXIT_OK;
+
+	if (stat(o->gadget, &st) < 0) {
+		log_error("cannot open '%s': %s", o->gadget, strerror(errno));
+		return EXIT_USAGE;
+	}
+	strbuf_addf(&p, "/sys/dev/char/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	if (!S_ISCHR(st.st_mode) || sysroot_resolve(p.buf, &p) < 0 ||
+	    !strstr(p.buf, "/hidg/hidg")) {
+		log_error("'%s' is not a HID gadget node (/dev/hidgN of an f_hid function)",
+			  o->gadget);
+		strbuf_release(&p);
+		return EXIT_USAGE;
+	}
+	strbuf_release(&p);
+	gadget_function(major(st.st_rdev), minor(st.st_rdev), &fn, &len, &no_out);
+	if (o->report_size)
+		len = o->report_size;
+	if (!len) {
+		log_error("the report length of '%s' is not in configfs: give --report-size",
+			  o->gadget);
+		free(fn);
+		return EXIT_USAGE;
+	}
+	fd = open_node(o->gadget);
+	if (fd < 0) {
+		free(fn);
+		return EXIT_USAGE;
+	}
+	{
+		struct hid_io_config c = {
+		    .time_s = o->time_s,
+		    .count = o->count,
+		    .report_bytes = (unsigned)len,
+		    .first_timeout_s = o->timeout_set ? o->timeout_s : DEFAULT_GADGET_TIMEOUT_S,
+		    .idle_timeout_s = k == HID_PASS_RECEIVE ? IDLE_TIMEOUT_S : 0,
+		};
+
+		r = hid_pass_run(fd, k, &c, &pass);
+	}
+	close(fd);
+	if (r == -EINVAL || r == -ENOMEM) {
+		log_error("hid: cannot run the %s pass: %s", hid_pass_name(k), strerror(-r));
+		free(fn);
+		return EXIT_RUNTIME;
+	}
+	pass.path = "hidg";
+	if (r < 0)
+		status = pass_failed(o->gadget, &pass, r,
+				     o->timeout_set ? o->timeout_s : DEFAULT_GADGET_TIMEOUT_S);
+	gv.function = fn;
+	gv.report_bytes = len;
+	hid_gadget_describe(&gv, &rep);
+	hid_passes_describe(&pass, 1, &rep);
+	if (no_out && k != HID_PASS_SEND) {
+		rep.warnings = set_report_note;
+		rep.nwarnings = 1;
+	}
+	status = finish(g, &rep, status);
+	free(fn);
+	return status;
+}
+
+int cmd_hid(int argc, char **argv, struct global_opts *g)
+{
+	static const struct option longopts[] = {
+	    {"in", no_argument, NULL, O_IN},
+	    {"out", no_argument, NULL, O_OUT},
+	    {"latency", no_argument, NULL, O_LATENCY},
+	    {"gadget", required_argument, NULL, O_GADGET},
+	    {"send", no_argument, NULL, O_SEND},
+	    {"echo", no_argument, NULL, O_ECHO},
+	    {"receive", no_argument, NULL, O_RECEIVE},
+	    {"time", required_argument, NULL, O_TIME},
+	    {"count", required_argument, NULL, O_COUNT},
+	    {"report-size", required_argument, NULL, O_REPORT_SIZE},
+	    {"timeout", required_argument, NULL, O_TIMEOUT},
+	    COMMON_LONG_OPTIONS,
+	    {NULL, 0, NULL, 0},
+	};
+	struct hid_opts o = {.time_s = DEFAULT_TIME_S, .timeout_s = DEFAULT_TIMEOUT_S};
+	unsigned host, dev;
+	int r;
+
+	r = parse_options(argc, argv, g, "hid", longopts, usage_hid, hid_opt, &o);
+	if (r != 0)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	host = o.pass[HID_PASS_IN] + o.pass[HID_PASS_OUT] + o.pass[HID_PASS_LATENCY];
+	dev = o.pass[HID_PASS_SEND] + o.pass[HID_PASS_ECHO] + o.pass[HID_PASS_RECEIVE];
+	if (o.gadget) {
+		if (optind < argc) {
+			log_error("hid: unexpected argument '%s' with --gadget", argv[optind]);
+			return EXIT_USAGE;
+		}
+		if (host || dev != 1) {
+			log_error("hid: --gadget takes one of --send, --echo, --receive");
+			return EXIT_USAGE;
+		}
+	} else {
+		if (dev) {
+			log_error("hid: --send, --echo and --receive are the gadget side: give "
+				  "--gadget /dev/hidgN");
+			return EXIT_USAGE;
+		}
+		if (optind >= argc) {
+			log_error("hid: a DEVICE is needed: a hidraw node or VID:PID");
+			return EXIT_USAGE;
+		}
+		if (optind + 1 < argc) {
+			log_error("hid: unexpected argument '%s' (one DEVICE at a time)",
+				  argv[optind + 1]);
+			return EXIT_USAGE;
+		}
+		if (!host)
+			o.pass[HID_PASS_IN] = true;
+	}
+	if (check_output(g) < 0)
+		return EXIT_USAGE;
+	return o.gadget ? run_gadget(g, &o) : run_host(g, argv[optind], &o);
+}

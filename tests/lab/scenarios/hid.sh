@@ -1,0 +1,71 @@
+# Scenario hid: a configfs HID gadget (usb_f_hid, a vendor report descriptor
+# with 64-byte input and output reports) on dummy_hcd at high speed, and the
+# host side in the same kernel through usbhid/hidraw. The gadget side of
+# usbperf hid feeds, echoes and receives; the host side measures.
+# Truths: the reports received equal the reports sent, both ways. The
+# rate: dummy_hcd does not keep bInterval for interrupt transfers (its
+# dummy_timer: "FIXME is it urb->interval since the last xfer? this almost
+# certainly polls too fast"); it moves at most one packet per endpoint per
+# timer run, a 125 us microframe or longer, and a report here needs a user
+# process on one side between packets: never more than 8000 reports/s. The
+# descriptor's ceiling (Linux 6.1's f_hid: bInterval 4 at high speed, 1 ms,
+# 1000 reports/s; it has no interval attribute) is what usbperf reports, and
+# a rate above it must come with the hid.above_ceiling finding.
+MODULES="configfs dummy_hcd libcomposite usb_f_hid usbhid hid_generic"
+
+qemu_args() { :; }
+
+check() {
+	local o=$1 P='.passes[0]'
+	rc() { cat "$o/$1.rc" 2>/dev/null || echo missing; }
+	rc_is() { # rc_is NAME STATUS DESCRIPTION
+		if [ "$(rc "$1")" = "$2" ]; then ok "$SCEN: $3 (exit $2)"
+		else bad "$SCEN: $3: exit $(rc "$1"), expected $2; stderr: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
+	}
+	says() { # says NAME REGEX DESCRIPTION: the one stderr line matches
+		if [ "$(wc -l <"$o/$1.err" 2>/dev/null)" = 1 ] && grep -Eq "$2" "$o/$1.err"; then ok "$SCEN: $3"
+		else bad "$SCEN: $3: stderr '$(head -c 300 "$o/$1.err" 2>/dev/null)'"; fi
+	}
+	for n in in send latency echo out receive fs-in fs-send fs-out fs-receive fs-latency fs-echo; do rc_is "$n" 0 "$n ran"; done
+	# the device as the host sees it, from the descriptors
+	jq_check "$o/in.json" '.device.speed == "high" and .device.driver == "usbhid" and .device.id == "1d6b:0104"' "hidraw on a high-speed USB interface bound to usbhid"
+	jq_check "$o/in.json" '.device.input_report_bytes == 64 and .device.output_report_bytes == 64' "report sizes from the report descriptor: 64 B in, 64 B out"
+	jq_check "$o/in.json" '.device.in_max_packet_bytes == 64 and .device.out_path == "interrupt OUT"' "f_hid's interrupt endpoints: wMaxPacketSize = report_length, an OUT endpoint"
+	jq_check "$o/in.json" '.device.in_period_us == 125 * pow(2; .device.in_interval - 1) and (.device.in_ceiling_reports_per_s | round) == (1e6 / .device.in_period_us | round)' "the IN ceiling: one report per 2^(bInterval-1) x 125 us"
+	# IN: the count received equals the count sent, never faster than bInterval allows
+	jq_check "$o/send.json" "$P.reports == $HID_COUNT and $P.ended_by == \"count\"" "gadget --send wrote $HID_COUNT reports"
+	jq_check "$o/in.json" "$P.reports == $HID_COUNT" "the host read as many reports as the gadget sent ($HID_COUNT)"
+	jq_check "$o/in.json" "$P.reports_per_s > 0 and $P.reports_per_s <= 8000" "IN rate within dummy_hcd's one packet per 125 us"
+	for n in in out; do
+		jq_check "$o/$n.json" "($P.reports_per_s > $P.ceiling_reports_per_s * 1.02) == ([.findings[] | select(.id == \"hid.above_ceiling\")] | length > 0)" "$n: a rate above the descriptor's ceiling, and only then, is a finding"
+	done
+	# OUT through the interrupt OUT endpoint, counted on the gadget side
+	jq_check "$o/out.json" "$P.reports == $HID_COUNT and $P.path == \"interrupt OUT\"" "host --out wrote $HID_COUNT reports through the interrupt OUT endpoint"
+	jq_check "$o/receive.json" "$P.reports == $HID_COUNT" "the gadget received as many ($HID_COUNT)"
+	jq_check "$o/out.json" "$P.reports_per_s > 0 and $P.reports_per_s <= 8000" "OUT rate within dummy_hcd's one packet per 125 us"
+	# round trip: every report echoed, none lost, a round trip at least one period
+	jq_check "$o/latency.json" "$P.reports == $HID_ECHO and $P.lost == 0" "latency: $HID_ECHO round trips, none lost"
+	jq_check "$o/echo.json" "$P.reports == $HID_ECHO" "gadget --echo answered $HID_ECHO reports"
+	jq_check "$o/latency.json" "$P.p50_us > 0 and $P.p50_us <= $P.p99_us and $P.p99_us <= $P.max_us" "round trip p50 <= p99 <= max"
+	# full speed, no OUT endpoint (no_out_endpoint 1), found by VID:PID
+	jq_check "$o/fs-in.json" '.device.speed == "full" and .device.id == "1d6b:0105" and .device.out_path == "SET_REPORT (control)" and .device.out_endpoint == null' "full-speed gadget by VID:PID: no OUT endpoint"
+	jq_check "$o/fs-in.json" '.device.in_period_us == 1000 * .device.in_interval and (.device.in_ceiling_reports_per_s | round) == (1e6 / .device.in_period_us | round)' "full-speed IN ceiling: one report per bInterval ms"
+	jq_check "$o/fs-in.json" "$P.reports == 100 and ([.findings[] | select(.id == \"hid.full_speed\")] | length == 1)" "full speed: 100 reports received, the full-speed finding"
+	jq_check "$o/fs-send.json" "$P.reports == 100" "full speed: the gadget sent 100"
+	jq_check "$o/fs-out.json" "$P.reports == 100 and $P.path == \"SET_REPORT\" and $P.ceiling_reports_per_s == null" "OUT without an endpoint: 100 reports as SET_REPORT, no interrupt ceiling"
+	# f_hid keeps one SET_REPORT (set_report_buf): one not read before the next is replaced
+	jq_check "$o/fs-receive.json" "$P.reports > 0 and $P.reports <= 100" "the gadget received at most the 100 SET_REPORTs (f_hid keeps one)"
+	jq_check "$o/fs-receive.json" '.warnings | length == 1 and (.[0] | test("keeps one SET_REPORT"))' "the gadget side says so"
+	jq_check "$o/receive.json" '.warnings | length == 0' "no such warning with an OUT endpoint"
+	# one at a time, each echoed: none replaced, none lost
+	jq_check "$o/fs-latency.json" "$P.reports == 50 and $P.lost == 0 and $P.path == \"SET_REPORT, IN\"" "SET_REPORT round trips: 50, none lost"
+	jq_check "$o/fs-echo.json" "$P.reports == 50" "the gadget echoed 50 SET_REPORTs"
+	# bad input: one line, exit 2
+	rc_is not-hidraw 2 "a gadget node given as the host DEVICE"
+	says not-hidraw "is not a hidraw node" "not-hidraw: says why"
+	rc_is busy 2 "a hidraw node another usbperf holds"
+	says busy "busy" "busy: says why"
+	rc_is missing 2 "a missing node"
+}
+HID_COUNT=1000
+HID_ECHO=200
