@@ -16,6 +16,7 @@ const struct measure_class *const run_classes[] = {
     &run_class_net,
     &run_class_copy,
     &run_class_video,
+    &run_class_hid,
 };
 const size_t run_nclasses = sizeof(run_classes) / sizeof(run_classes[0]);
 

@@ -57,7 +57,13 @@ struct run_plan_item {
 	bool read_only;	  /* a raw device: reads only */
 	char *why;	  /* how it was chosen, for the report */
 	bool named;	  /* named on the command line: a failure ends the run */
-	bool on_usb;	  /* found on USB (discovery), so the host fallback is not needed */
+	/*
+	 * A USB disk or network interface found: it stands for the machine's
+	 * USB I/O, so the host fallback (scratch directory, loopback) is not
+	 * needed. Cameras and HID devices on USB do not: they are measured
+	 * besides.
+	 */
+	bool on_usb;
 	bool device_key_from_usb;
 	bool prepared; /* passed the class's prepare: measured next */
 	const struct measure_class *cls;

@@ -45,4 +45,5 @@ void run_disk_analyze(struct run_result *r);
 const struct disk_row *run_disk_best_seq(const struct disk_report *d, const char *op);
 
 /* the classes of run_classes[] (each in its own room) */
-extern const struct measure_class run_class_disk, run_class_net, run_class_copy, run_class_video;
+extern const struct measure_class run_class_disk, run_class_net, run_class_copy, run_class_video,
+    run_class_hid;

@@ -104,7 +104,6 @@ static void video_discover_all(const struct run_options *o, struct run_result *r
 			    v[i].path, v[i].driver, v[i].card);
 		it = run_plan_add(r, &run_class_video, v[i].path, key ? key : v[i].path,
 				  key ? "usb-video" : "video", true, why.buf);
-		it->on_usb = key != NULL;
 		it->device_key_from_usb = key != NULL;
 		if (key)
 			usb_attach_release(&a);
