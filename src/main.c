@@ -38,6 +38,8 @@ const struct command commands[] = {
 	 cmd_net, usage_net, FMT_ALL, true},
 	{"video", "camera capture: achieved vs nominal fps, drops, frame jitter, MB/s, CPU",
 	 cmd_video, usage_video, FMT_ALL, true},
+	{"bulk", "raw bulk and isochronous throughput through libusb, next to the link's ceiling",
+	 cmd_bulk, usage_bulk, FMT_ALL, true},
 	{"list", "the USB tree: controllers, devices, drivers, disks, netdevs; findings", cmd_list,
 	 usage_list, FMT_ALL, false},
 	{"snapshot", "record the sysfs facts usbperf reads into a file for --sysroot", cmd_snapshot,

@@ -16,6 +16,8 @@ int cmd_list(int argc, char **argv, struct global_opts *g);
 void usage_list(void);
 int cmd_video(int argc, char **argv, struct global_opts *g);
 void usage_video(void);
+int cmd_bulk(int argc, char **argv, struct global_opts *g);
+void usage_bulk(void);
 int cmd_net(int argc, char **argv, struct global_opts *g);
 void usage_net(void);
 int cmd_snapshot(int argc, char **argv, struct global_opts *g);
