@@ -299,6 +299,24 @@ static int open_target(const struct bulk_opts *o, struct bulk_session **s,
 	return EXIT_OK;
 }
 
+/*
+ * A figure past the link's ceiling is no measurement error to hide: no real
+ * bus of that speed moves it, so the bus is emulated (dummy_hcd meters its own
+ * allowance, 8 times high speed's in the kernels with its 125 us scheduler)
+ * or the speed sysfs reports is not the link's.
+ */
+static void above_ceiling(struct bulk_out *out, const struct bulk_point *p, const char *name,
+			  enum usb_speed speed)
+{
+	if (!(p->share_pct > 100.0))
+		return;
+	note(out,
+	     "%s: %.1f MB/s is %.0f%% of the %s-speed %s ceiling (%.1f MB/s): no real link of "
+	     "that speed moves it; the bus is emulated (dummy_hcd) or the speed misreported",
+	     name, p->mb_s, p->share_pct, usb_speed_name(speed), p->iso ? "isochronous" : "bulk",
+	     p->ceiling_mb_s);
+}
+
 /* every point of the sweep; EXIT_RUNTIME on a failure (the points so far kept) */
 static int sweep(const struct bulk_opts *o, struct bulk_session *s,
 		 const struct bulk_open_info *info, struct bulk_out *out)
@@ -329,6 +347,8 @@ static int sweep(const struct bulk_opts *o, struct bulk_session *s,
 				char why[256] = "", name[64];
 				int r;
 
+				if (signal_stop)
+					return EXIT_RUNTIME;
 				bulk_point_name(&p, name, sizeof(name));
 				if (limit && need > limit) {
 					note(out,
@@ -352,8 +372,9 @@ static int sweep(const struct bulk_opts *o, struct bulk_session *s,
 					log_error("bulk: out of memory");
 					return EXIT_RUNTIME;
 				}
+				above_ceiling(out, &p, name, info->dev.speed);
 				if (r == -EINTR)
-					return EXIT_OK; /* run_command makes it 128+N */
+					return EXIT_RUNTIME; /* run_command makes it 128+N */
 			}
 	}
 	return EXIT_OK;
