@@ -49,7 +49,8 @@ void usage_bulk(void)
 	       "direction (both: twice at SuperSpeed, one shared bus below), or the iso\n"
 	       "endpoint's from its descriptor. Points over usbcore's usbfs_memory_mb are skipped\n"
 	       "and said. Exit: 0 ok, 2 bad input or refused (no such device, no bulk endpoints,\n"
-	       "interface busy), 3 runtime error (partial results).\n",
+	       "interface busy), 3 runtime error (partial results), 128+N after signal N\n"
+	       "(the points so far; the driver given back).\n",
 	       BULK_MAX_DEPTH);
 }
 

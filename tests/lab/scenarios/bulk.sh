@@ -79,6 +79,10 @@ check() {
 	back default
 	rc_is bynode 0 "the device named by its usbfs node"
 	jq_check "$o/bynode.json" '.device.speed == "high" and .points[0].dir == "out"' "usbfs node: the high-speed gadget"
+	rc_is text 0 "text output"
+	if grep -q "^points (MB/s = 10^6 B/s)" "$o/text.txt" && grep -q "driver detached *usbtest" "$o/text.txt" &&
+		[ "$(grep -cE '^ *(in|out|both)-64K-q8 ' "$o/text.txt")" = 3 ]; then ok "$SCEN: text: the device, usbtest detached, a row per direction"
+	else bad "$SCEN: text output: $(head -c 400 "$o/text.txt")"; fi
 	# bad input: one line, exit 2, usbtest untouched
 	rc_is nodev 2 "no such device"
 	says nodev "no USB device 1234:5678" "no such device: one line"
