@@ -374,6 +374,12 @@ static int sweep(const struct bulk_opts *o, struct bulk_session *s,
 					return EXIT_RUNTIME;
 				}
 				above_ceiling(out, &p, name, info->dev.speed);
+				if (!p.transfers && r == 0)
+					note(out,
+					     "%s: no transfer completed in %.2f s: the device "
+					     "sent or took nothing (a Loopback gadget returns "
+					     "only what it was sent: --dir both)",
+					     name, p.seconds);
 				if (r == -EINTR)
 					return EXIT_RUNTIME; /* run_command makes it 128+N */
 			}

@@ -257,6 +257,40 @@ static void test_pick(void **state)
 	}
 }
 
+/* SuperSpeed iso: bursts and Mult come from the endpoint companion that follows it */
+static const unsigned char companion[] = {6, LIBUSB_DT_SS_ENDPOINT_COMPANION, 2, 1, 0x00, 0x18};
+static const struct libusb_endpoint_descriptor ss_iso_eps[] = {
+    {LIBUSB_DT_ENDPOINT_SIZE, LIBUSB_DT_ENDPOINT, 0x82, LIBUSB_TRANSFER_TYPE_ISOCHRONOUS, 1024, 1,
+     0, 0, companion, sizeof(companion)},
+};
+static const struct libusb_interface_descriptor ss_iso_alts[] = {ALT(0, 0, ss_alt0),
+								 ALT(0, 1, ss_iso_eps)};
+static const struct libusb_interface ss_iso_iface[] = {{ss_iso_alts, 2}};
+
+static void test_pick_ss_iso(void **state)
+{
+	struct libusb_config_descriptor cfg = {
+	    .bLength = 9,
+	    .bDescriptorType = LIBUSB_DT_CONFIG,
+	    .bNumInterfaces = 1,
+	    .interface = ss_iso_iface,
+	};
+	struct bulk_want w = {-1, -1, -1, true};
+	struct bulk_eps e;
+	char why[128] = "";
+
+	(void)state;
+	assert_int_equal(bulk_pick_endpoints(&cfg, &w, &e, why, sizeof(why)), 0);
+	assert_int_equal(e.alt, 1);
+	assert_int_equal(e.ep_in, 0x82);
+	assert_int_equal(e.ep_out, 0);
+	/* bMaxBurst 2 (3 packets per burst) x Mult 1 (2 bursts) */
+	assert_int_equal(e.mult_in, 6);
+	/* 6 x 1024 B per 125 us bus interval */
+	assert_near(bulk_iso_ceiling_mb_s(USB_SPEED_SS, e.mps_in, e.mult_in, e.interval_in), 49.152,
+		    1e-9);
+}
+
 static void test_ceilings(void **state)
 {
 	(void)state;
@@ -350,6 +384,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_find, setup_tree, teardown_tree),
 	    cmocka_unit_test_setup_teardown(test_iface_driver, setup_tree, teardown_tree),
 	    cmocka_unit_test(test_pick),
+	    cmocka_unit_test(test_pick_ss_iso),
 	    cmocka_unit_test(test_ceilings),
 	    cmocka_unit_test(test_point),
 	    cmocka_unit_test(test_dirs),

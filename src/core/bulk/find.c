@@ -281,6 +281,14 @@ static bool pick_alt(const struct libusb_interface_descriptor *a, const struct b
 		bool in = d->bEndpointAddress & LIBUSB_ENDPOINT_IN;
 		unsigned mps = d->wMaxPacketSize & 0x7ff;
 		unsigned mult = ((d->wMaxPacketSize >> 11) & 3) + 1;
+		struct libusb_ss_endpoint_companion_descriptor *c = NULL;
+
+		/* SuperSpeed: bursts and Mult from the companion, bits 12:11 are reserved */
+		if (type == LIBUSB_TRANSFER_TYPE_ISOCHRONOUS &&
+		    libusb_get_ss_endpoint_companion_descriptor(NULL, d, &c) == 0) {
+			mult = (c->bMaxBurst + 1u) * ((c->bmAttributes & 3u) + 1u);
+			libusb_free_ss_endpoint_companion_descriptor(c);
+		}
 
 		if (in && !e.ep_in && ep_matches(d, type, want->ep_in)) {
 			e.ep_in = d->bEndpointAddress;
