@@ -192,6 +192,12 @@ int bulk_open(const struct bulk_sysdev *dev, const struct bulk_want *want,
 	info->dev = *dev;
 	info->dev.sysname = strdup(dev->sysname);
 	info->dev.product = dev->product ? strdup(dev->product) : NULL;
+	if (!info->dev.sysname || (dev->product && !info->dev.product)) {
+		bulk_sysdev_release(&info->dev);
+		snprintf(why, why_len, "out of memory");
+		r = -ENOMEM;
+		goto out_close;
+	}
 	info->eps = s->eps;
 	*ret = s;
 	return 0;
@@ -296,7 +302,8 @@ static int make_transfers(struct bulk_session *s, struct bulk_run *run, bool in,
 		if (np < 0)
 			return np;
 		v[i] = libusb_alloc_transfer(np);
-		buf = calloc(1, p->size); /* zeros: SourceSink's default pattern 0 */
+		/* zeros: SourceSink's default pattern 0; iso rounds up to whole packets */
+		buf = calloc(1, p->iso ? (size_t)np * plen : p->size);
 		if (!v[i] || !buf) {
 			free(buf);
 			return -ENOMEM;
