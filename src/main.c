@@ -40,6 +40,8 @@ const struct command commands[] = {
 	 cmd_video, usage_video, FMT_ALL, true},
 	{"hid", "HID reports/s and round trip against the interrupt endpoint; the gadget side",
 	 cmd_hid, usage_hid, FMT_ALL, true},
+	{"bulk", "raw bulk and isochronous throughput through libusb, next to the link's ceiling",
+	 cmd_bulk, usage_bulk, FMT_ALL, true},
 	{"list", "the USB tree: controllers, devices, drivers, disks, netdevs; findings", cmd_list,
 	 usage_list, FMT_ALL, false},
 	{"snapshot", "record the sysfs facts usbperf reads into a file for --sysroot", cmd_snapshot,

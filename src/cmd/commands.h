@@ -18,6 +18,8 @@ int cmd_video(int argc, char **argv, struct global_opts *g);
 void usage_video(void);
 int cmd_hid(int argc, char **argv, struct global_opts *g);
 void usage_hid(void);
+int cmd_bulk(int argc, char **argv, struct global_opts *g);
+void usage_bulk(void);
 int cmd_net(int argc, char **argv, struct global_opts *g);
 void usage_net(void);
 int cmd_snapshot(int argc, char **argv, struct global_opts *g);

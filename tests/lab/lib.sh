@@ -87,7 +87,7 @@ lab_initramfs() {
 	# the shared libraries and loader ldd names, at the same paths
 	for m in ${LAB_BINS:-}; do
 		m=$(command -v "$m") || { rm -rf "$root"; lab_die "LAB_BINS: '$m' not installed"; }
-		for line in "$m" $(ldd "$m" | grep -o '/[^ ]*'); do
+		for line in "$m" $(ldd "$m" 2>/dev/null | grep -o '/[^ ]*'); do	# static: none
 			mkdir -p "$root$(dirname "$line")"
 			cp -L "$line" "$root$line"
 		done
