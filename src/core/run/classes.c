@@ -17,6 +17,7 @@ const struct measure_class *const run_classes[] = {
     &run_class_copy,
     &run_class_video,
     &run_class_hid,
+    &run_class_bulk,
 };
 const size_t run_nclasses = sizeof(run_classes) / sizeof(run_classes[0]);
 
