@@ -180,8 +180,8 @@ static int hid_measure(const struct run_options *o, struct run_result *r, struct
 	int fd, rc;
 
 	if (!h->dev.in.present || !h->dev.in_bytes) {
-		run_note(r, "%s: no interrupt IN endpoint or input report: nothing to read", it->path);
-		add_device(r, it, h);
+		run_unmeasured_add(r, it->device_key, it->kind, it->path,
+				   "no interrupt IN endpoint or input report: nothing to read");
 		return 0;
 	}
 	/* read only: run writes nothing to a device it did not make */
@@ -197,14 +197,20 @@ static int hid_measure(const struct run_options *o, struct run_result *r, struct
 	}
 	rc = hid_pass_run(fd, HID_PASS_IN, &c, &h->pass);
 	close(fd);
-	add_device(r, it, h);
 	if (rc == -ETIMEDOUT) {
-		run_note(r,
-			 "%s: no input report in %g s: an idle device (a keyboard or mouse not in "
-			 "use) says nothing of its rate; 'usbperf hid' while it sends does",
-			 it->path, c.first_timeout_s);
+		struct strbuf why = STRBUF_INIT;
+
+		/* found, and nothing to measure: not a device with a rate of zero */
+		strbuf_addf(&why,
+			    "no input report in %g s: an idle device (a keyboard or mouse not in "
+			    "use) says nothing of its rate; 'usbperf hid' while it sends does",
+			    c.first_timeout_s);
+		run_note(r, "%s: %s", it->path, why.buf);
+		run_unmeasured_add(r, it->device_key, it->kind, it->path, why.buf);
+		strbuf_release(&why);
 		return 0;
 	}
+	add_device(r, it, h);
 	if (rc < 0) {
 		strbuf_addf(&w, "%s: %s", it->path, strerror(-rc));
 		*ret_why = strbuf_detach(&w);

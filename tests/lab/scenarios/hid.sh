@@ -66,6 +66,11 @@ check() {
 	rc_is busy 2 "a hidraw node another usbperf holds"
 	says busy "busy" "busy: says why"
 	rc_is missing 2 "a missing node"
+	# run on the hidraw node while the gadget sends: HID as one of run's classes
+	rc_is run 0 "run on the hidraw node"
+	jq_check "$o/run.json" '[.plan[] | .kind] == ["usb-hid"] and ([.metrics[] | select(.test == "hid" and .metric == "reports_per_s")] | length == 1)' "run: the HID device measured, its reports/s recorded"
+	jq_check "$o/run.json" '[.metrics[] | select(.metric == "reports_per_s")][0] | .value > 0 and (.ceiling | round) == 1000' "run: reports/s next to the endpoint's 1000/s (bInterval 4 at high speed)"
+	jq_check "$o/run.json" '.verdicts[0].limiter as $l | ([.metrics[] | select(.metric == "reports_per_s")][0] | 100 * .value / .ceiling) as $p | if $p > 100 then $l == "emulation" elif $p >= 90 then $l == "bus" else $l == "device" end' "run: the verdict follows the share of the endpoint's rate"
 }
 HID_COUNT=1000
 HID_ECHO=200

@@ -55,8 +55,12 @@ check() { # check DIR: assertions on what the guest wrote
 		n=$(basename "$d" .json)
 		jq_check "$d" '.results[0].mb_s > 0 and .target.usb_device != null and (.target.usb_ceiling_mb_s == 1.216 or .target.usb_ceiling_mb_s == 53.248 or (.target.usb_ceiling_mb_s | floor) == 484) and .results[0].ceiling_mb_s == .target.usb_ceiling_mb_s and .results[0].efficiency_pct > 0' "$n: read, on USB, with its ceiling and efficiency"
 	done
-	jq_check "$o/run.json" '(.plan | length) == 5 and all(.plan[]; .read_only and (.target | test("^/dev/sd[a-e]$")) and (.device | test("^[0-9]+-[0-9.]+$")))' "run: the five unmounted USB disks, read-only"
+	jq_check "$o/run.json" '[.plan[] | select(.kind != "usb-hid")] | length == 5 and all(.[]; .read_only and (.target | test("^/dev/sd[a-e]$")) and (.device | test("^[0-9]+-[0-9.]+$")))' "run: the five unmounted USB disks, read-only"
 	jq_check "$o/run.json" '(.devices | length) == 5 and all(.devices[]; .speed != null and .driver != null and .ceiling_mb_s > 0 and (.vid_pid == "46f4:0001" or .vid_pid == "46f4:0003"))' "run: devices with id, speed, driver, ceiling"
+	# the keyboard behind the hub: a HID device, read for its input reports; idle, it sends none
+	jq_check "$o/run.json" '[.plan[] | select(.kind == "usb-hid") | .target | test("^/dev/hidraw[0-9]+$")] == [true]' "run: the keyboard's hidraw node planned, read only"
+	jq_check "$o/run.json" '(.notes | any(.text | test("hidraw[0-9]+: no input report in"))) and ([.metrics[] | select(.test == "hid")] == [])' "run: the idle keyboard said, not measured as a rate of zero"
+	jq_check "$o/run.json" '[.unmeasured[] | select(.kind == "usb-hid") | .why | test("^no input report in")] == [true] and ([.devices[] | select(.kind == "usb-hid")] == [])' "run: the idle keyboard found, not measured, and why"
 	jq_check "$o/run.json" 'all(.results[]; .op == "read" and .mb_s > 0 and .efficiency_pct > 0) and (.results | length) == 25' "run: five read passes each, with efficiency"
 	jq_check "$o/run.json" '[.findings[].id] | index("usb.speed_below_capability") != null' "run: carries the attachment findings"
 	jq_check "$o/run.json" '[.metrics[] | select(.metric == "irq_per_mb")] | length == 5 and all(.[]; .value > 0 and .unit == "IRQ/MB")' "run: the controller's interrupts per MB, per disk"
