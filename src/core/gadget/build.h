@@ -121,3 +121,18 @@ int gadget_bind(const char *dir, const char *udc, const struct gadget_fs *fs, ch
 /* The named HID report descriptor presets; NULL when unknown. */
 const uint8_t *hid_preset(const char *name, size_t *ret_len, unsigned *ret_report_length,
 			  unsigned *ret_protocol, unsigned *ret_subclass);
+
+/* status: the gadgets in configfs that usbperf made (a state file names them) */
+struct gadget_owned {
+	char *gadget;
+	char *state_file;
+	int64_t paths; /* steps listed */
+	char *udc;     /* bound to; NULL when not */
+};
+int gadget_owned_probe(struct gadget_owned **ret, size_t *ret_n);
+void gadget_owned_free(struct gadget_owned *v, size_t n);
+
+/* the report of up: the gadget, then its functions; of status: which are usbperf's */
+struct report;
+void gadget_built_describe(const struct gadget_built *b, struct report *out);
+void gadget_owned_describe(const struct gadget_owned *v, size_t n, struct report *out);
