@@ -36,7 +36,8 @@ void usage_gadget(void)
 	       "       stays unbound until the userspace function writes its descriptors,\n"
 	       "       then 'usbperf gadget bind'.\n"
 	       "  A key not given keeps the kernel's default. Example:\n"
-	       "    usbperf gadget up msc:file=/tmp/disk.img,removable=1 ncm:qmult=10 hid:preset=mouse\n"
+	       "    usbperf gadget up msc:file=/tmp/disk.img,removable=1 ncm:qmult=10 "
+	       "hid:preset=mouse\n"
 	       "\n"
 	       "options:\n"
 	       "  --udc NAME          the UDC (default: the first with no gadget bound)\n"
@@ -256,17 +257,17 @@ static int do_status(int argc, struct global_opts *g)
 int cmd_gadget(int argc, char **argv, struct global_opts *g)
 {
 	static const struct option longopts[] = {
-		{"udc", required_argument, NULL, O_UDC},
-		{"max-speed", required_argument, NULL, O_SPEED},
-		{"id", required_argument, NULL, O_ID},
-		{"manufacturer", required_argument, NULL, O_MANUF},
-		{"product", required_argument, NULL, O_PRODUCT},
-		{"serial", required_argument, NULL, O_SERIAL},
-		{"name", required_argument, NULL, O_NAME},
-		{"force", no_argument, NULL, O_FORCE},
-		{"sysroot", required_argument, NULL, O_SYSROOT},
-		COMMON_LONG_OPTIONS,
-		{NULL, 0, NULL, 0},
+	    {"udc", required_argument, NULL, O_UDC},
+	    {"max-speed", required_argument, NULL, O_SPEED},
+	    {"id", required_argument, NULL, O_ID},
+	    {"manufacturer", required_argument, NULL, O_MANUF},
+	    {"product", required_argument, NULL, O_PRODUCT},
+	    {"serial", required_argument, NULL, O_SERIAL},
+	    {"name", required_argument, NULL, O_NAME},
+	    {"force", no_argument, NULL, O_FORCE},
+	    {"sysroot", required_argument, NULL, O_SYSROOT},
+	    COMMON_LONG_OPTIONS,
+	    {NULL, 0, NULL, 0},
 	};
 	struct gadget_args a = {0};
 	const char *verb;

@@ -22,9 +22,9 @@ struct ctx {
 	const struct gadget_spec *s;
 	const struct gadget_fs *fs;
 	struct gadget_state st;
-	struct strbuf g;     /* GADGET_CONFIGFS/<dir> */
-	struct strbuf fn;    /* the function being built */
-	struct strbuf set;   /* its settings, for the report */
+	struct strbuf g;   /* GADGET_CONFIGFS/<dir> */
+	struct strbuf fn;  /* the function being built */
+	struct strbuf set; /* its settings, for the report */
 	char **why;
 };
 
@@ -78,7 +78,7 @@ static int puts_(struct ctx *c, const char *dir, const char *attr, const char *v
 }
 
 __attribute__((format(printf, 4, 5))) static int putf(struct ctx *c, const char *dir,
-						       const char *attr, const char *fmt, ...)
+						      const char *attr, const char *fmt, ...)
 {
 	struct strbuf v = STRBUF_INIT;
 	va_list ap;
@@ -143,8 +143,7 @@ static int build_hid(struct ctx *c, const struct gadget_fn_spec *f)
 				close(fd);
 			r = fd < 0 ? -errno : r;
 			strbuf_release(&desc);
-			return reason_set(-EINVAL, c->why,
-					  "hid: report_desc '%s': %s", file,
+			return reason_set(-EINVAL, c->why, "hid: report_desc '%s': %s", file,
 					  r < 0 ? strerror(-r) : "empty");
 		}
 		close(fd);
@@ -271,23 +270,33 @@ static int build_ffs(struct ctx *c, const struct gadget_fn_spec *f)
 {
 	const char *dir = gadget_fn_get(f, "dir");
 	struct strbuf d = STRBUF_INIT;
-	int r;
+	int r = 0;
 
 	if (dir)
 		strbuf_adds(&d, dir);
 	else
 		strbuf_addf(&d, "/dev/usb-ffs/%s", f->instance);
-	if (!sysroot_exists(d.buf)) {
-		r = c->fs->mkdir(d.buf);
-		if (r < 0) {
-			r = reason_set(r, c->why, "ffs: cannot create '%s': %s", d.buf,
-				       strerror(-r));
-			goto out;
+	/* the mount point and its missing parents, each logged: down removes just those */
+	for (char *e = d.buf + 1; r == 0; e++) {
+		char ch;
+
+		e = strchrnul(e, '/');
+		ch = *e;
+		*e = '\0';
+		if (!sysroot_exists(d.buf)) {
+			r = c->fs->mkdir(d.buf);
+			if (r < 0)
+				r = reason_set(r, c->why, "ffs: cannot create '%s': %s", d.buf,
+					       strerror(-r));
+			else
+				r = gadget_state_add(&c->st, "mntdir", d.buf);
 		}
-		r = gadget_state_add(&c->st, "mntdir", d.buf);
-		if (r < 0)
-			goto out;
+		*e = ch;
+		if (!ch)
+			break;
 	}
+	if (r < 0)
+		goto out;
 	r = c->fs->mount_ffs(f->instance, d.buf);
 	if (r < 0) {
 		r = reason_set(r, c->why, "ffs: cannot mount functionfs '%s' on '%s': %s",
@@ -466,15 +475,20 @@ static void read_back(struct gadget_built *b, const char *gdir)
 		b->udc_speed = attr_strf_nonempty(UDC_CLASS "/%s/current_speed", b->udc);
 	}
 	for (i = 0; i < b->nfns; i++)
-		b->fns[i].ifname = attr_strf_nonempty("%s/functions/%s/ifname", gdir,
-						      b->fns[i].function);
+		b->fns[i].ifname =
+		    attr_strf_nonempty("%s/functions/%s/ifname", gdir, b->fns[i].function);
 }
 
 int gadget_up(const struct gadget_spec *s, const struct gadget_fs *fs, struct gadget_built *ret,
 	      char **ret_why)
 {
-	struct ctx c = {.s = s, .fs = fs, .st = {.fd = -1}, .g = STRBUF_INIT, .fn = STRBUF_INIT,
-			.set = STRBUF_INIT, .why = ret_why};
+	struct ctx c = {.s = s,
+			.fs = fs,
+			.st = {.fd = -1},
+			.g = STRBUF_INIT,
+			.fn = STRBUF_INIT,
+			.set = STRBUF_INIT,
+			.why = ret_why};
 	struct gadget_built b = {0};
 	struct strbuf sp = STRBUF_INIT;
 	bool ffs = false;
@@ -488,16 +502,12 @@ int gadget_up(const struct gadget_spec *s, const struct gadget_fs *fs, struct ga
 	r = check_configfs(ret_why);
 	if (r < 0)
 		return r;
-	if (!ffs || s->udc) {
-		r = pick_udc(s->udc, &b.udc, ret_why);
-		if (r < 0)
-			return r;
-	}
 	strbuf_addf(&c.g, GADGET_CONFIGFS "/%s", s->dir);
 	gadget_state_path(&sp, s->dir);
 	if (sysroot_exists(sp.buf)) {
-		r = reason_set(-EEXIST, ret_why, "gadget '%s' is up ('usbperf gadget down%s%s' first)",
-			       s->dir, strcmp(s->dir, GADGET_PREFIX) ? " " : "",
+		r = reason_set(-EEXIST, ret_why,
+			       "gadget '%s' is up ('usbperf gadget down%s%s' first)", s->dir,
+			       strcmp(s->dir, GADGET_PREFIX) ? " " : "",
 			       strcmp(s->dir, GADGET_PREFIX) ? s->dir : "");
 		goto out;
 	}
@@ -505,6 +515,11 @@ int gadget_up(const struct gadget_spec *s, const struct gadget_fs *fs, struct ga
 		r = reason_set(-EEXIST, ret_why, "gadget '%s' exists and usbperf did not create it",
 			       c.g.buf);
 		goto out;
+	}
+	if (!ffs || s->udc) {
+		r = pick_udc(s->udc, &b.udc, ret_why);
+		if (r < 0)
+			goto out;
 	}
 	r = gadget_state_create(&c.st, s->dir);
 	if (r < 0) {
@@ -527,10 +542,12 @@ int gadget_up(const struct gadget_spec *s, const struct gadget_fs *fs, struct ga
 		struct strbuf w = STRBUF_INIT;
 
 		/* f_fs binds only once userspace wrote the descriptors to ep0 */
-		strbuf_addf(&w, "left unbound: a FunctionFS function binds once its userspace "
-				"side has written its descriptors to ep0; then 'usbperf gadget bind%s%s'",
-			    strcmp(s->dir, GADGET_PREFIX) ? " " : "",
-			    strcmp(s->dir, GADGET_PREFIX) ? s->dir : "");
+		strbuf_addf(
+		    &w,
+		    "left unbound: a FunctionFS function binds once its userspace "
+		    "side has written its descriptors to ep0; then 'usbperf gadget bind%s%s'",
+		    strcmp(s->dir, GADGET_PREFIX) ? " " : "",
+		    strcmp(s->dir, GADGET_PREFIX) ? s->dir : "");
 		b.unbound_why = strbuf_detach(&w);
 	} else if (r == 0) {
 		r = bind_udc(&c, b.udc);
@@ -541,7 +558,6 @@ int gadget_up(const struct gadget_spec *s, const struct gadget_fs *fs, struct ga
 
 		gadget_state_undo(&c.st, fs, NULL, &why2);
 		free(why2);
-		gadget_built_release(&b);
 		goto out;
 	}
 	b.gadget = xstrdup(s->dir);
@@ -550,6 +566,8 @@ int gadget_up(const struct gadget_spec *s, const struct gadget_fs *fs, struct ga
 	read_back(&b, c.g.buf);
 	*ret = b;
 out:
+	if (r < 0)
+		gadget_built_release(&b);
 	gadget_state_release(&c.st);
 	strbuf_release(&c.g);
 	strbuf_release(&c.fn);

@@ -54,11 +54,11 @@ struct gadget_fn_spec {
 };
 
 struct gadget_spec {
-	char *dir;		   /* "usbperf" or "usbperf-NAME" */
-	uint16_t vid, pid;	   /* default 1d6b:0104 */
+	char *dir;	   /* "usbperf" or "usbperf-NAME" */
+	uint16_t vid, pid; /* default 1d6b:0104 */
 	char *manufacturer, *product, *serial;
-	char *udc;		   /* NULL: the first free UDC */
-	char *max_speed;	   /* NULL: the kernel's default (the UDC's best) */
+	char *udc;	 /* NULL: the first free UDC */
+	char *max_speed; /* NULL: the kernel's default (the UDC's best) */
 	struct gadget_fn_spec *fns;
 	size_t nfns;
 };
@@ -78,10 +78,10 @@ const char *gadget_profiles_help(void);
 
 /* What up built, for the command to show. */
 struct gadget_built_fn {
-	char *function;	 /* "hid.0" */
-	char *profile;	 /* "hid" */
-	char *settings;	 /* "protocol=1 report_length=8 report_desc=keyboard(63 B)" */
-	char *ifname;	 /* network functions: read back after bind */
+	char *function; /* "hid.0" */
+	char *profile;	/* "hid" */
+	char *settings; /* "protocol=1 report_length=8 report_desc=keyboard(63 B)" */
+	char *ifname;	/* network functions: read back after bind */
 };
 
 struct gadget_built {
@@ -104,8 +104,8 @@ void gadget_built_release(struct gadget_built *b);
  * usb_gadget in configfs), -ENOENT (a function module or an attribute
  * missing), -EEXIST (the gadget exists), -EBUSY (the UDC is taken), others.
  */
-int gadget_up(const struct gadget_spec *s, const struct gadget_fs *fs,
-	      struct gadget_built *ret, char **ret_why);
+int gadget_up(const struct gadget_spec *s, const struct gadget_fs *fs, struct gadget_built *ret,
+	      char **ret_why);
 /*
  * Remove gadget dir (a name as in gadget_spec_set_name's result) exactly as
  * its state file lists, in reverse. Without a state file: -EPERM unless

@@ -152,8 +152,8 @@ int gadget_bind(const char *dir, const char *udc, const struct gadget_fs *fs, ch
 
 	r = gadget_state_load(&st, dir, ret_why);
 	if (r == -ENOENT)
-		return reason_set(-ENOENT, ret_why, "gadget '%s' was not made by 'usbperf gadget up'",
-				  dir);
+		return reason_set(-ENOENT, ret_why,
+				  "gadget '%s' was not made by 'usbperf gadget up'", dir);
 	if (r < 0)
 		goto out;
 	gadget_probe(&g);
@@ -164,8 +164,8 @@ int gadget_bind(const char *dir, const char *udc, const struct gadget_fs *fs, ch
 			pick = g.udcs[i].name;
 	}
 	if (!pick)
-		r = reason_set(-ENODEV, ret_why, udc ? "no UDC '%s' in " UDC_CLASS
-						    : "no free UDC in " UDC_CLASS "%s",
+		r = reason_set(-ENODEV, ret_why,
+			       udc ? "no UDC '%s' in " UDC_CLASS : "no free UDC in " UDC_CLASS "%s",
 			       udc ? udc : "");
 	if (r == 0) {
 		st.fd = -1;

@@ -13,30 +13,30 @@
 #define T FF_TEXT
 #define B struct gadget_built
 static const struct field built_fields[] = {
-	FIELD(B, gadget, "gadget", "gadget", NULL, FT_STR, 0, T),
-	FIELD(B, udc, "udc", "UDC", NULL, FT_STR, 0, T),
-	FIELD(B, max_speed, "max_speed", "max speed", NULL, FT_STR, 0, T),
-	FIELD(B, udc_state, "udc_state", "UDC state", NULL, FT_STR, 0, T),
-	FIELD(B, udc_speed, "udc_current_speed", "UDC speed", NULL, FT_STR, 0, T),
-	FIELD(B, unbound_why, "unbound", "unbound", NULL, FT_STR, 0, T | FF_OPTIONAL),
-	FIELD(B, state_file, "state_file", "state file", NULL, FT_STR, 0, T),
-	FIELD(B, npaths, "state_paths", "paths created", NULL, FT_INT, 0, T),
+    FIELD(B, gadget, "gadget", "gadget", NULL, FT_STR, 0, T),
+    FIELD(B, udc, "udc", "UDC", NULL, FT_STR, 0, T),
+    FIELD(B, max_speed, "max_speed", "max speed", NULL, FT_STR, 0, T),
+    FIELD(B, udc_state, "udc_state", "UDC state", NULL, FT_STR, 0, T),
+    FIELD(B, udc_speed, "udc_current_speed", "UDC speed", NULL, FT_STR, 0, T),
+    FIELD(B, unbound_why, "unbound", "unbound", NULL, FT_STR, 0, T | FF_OPTIONAL),
+    FIELD(B, state_file, "state_file", "state file", NULL, FT_STR, 0, T),
+    FIELD(B, npaths, "state_paths", "paths created", NULL, FT_INT, 0, T),
 };
 #undef B
 #define F struct gadget_built_fn
 static const struct field fn_fields[] = {
-	FIELD(F, function, "function", "function", NULL, FT_STR, 0, T),
-	FIELD(F, profile, "profile", "profile", NULL, FT_STR, 0, T),
-	FIELD(F, ifname, "ifname", "ifname", NULL, FT_STR, 0, T),
-	FIELD(F, settings, "settings", "settings", NULL, FT_STR, 0, T),
+    FIELD(F, function, "function", "function", NULL, FT_STR, 0, T),
+    FIELD(F, profile, "profile", "profile", NULL, FT_STR, 0, T),
+    FIELD(F, ifname, "ifname", "ifname", NULL, FT_STR, 0, T),
+    FIELD(F, settings, "settings", "settings", NULL, FT_STR, 0, T),
 };
 #undef F
 #define O struct gadget_owned
 static const struct field owned_fields[] = {
-	FIELD(O, gadget, "gadget", "gadget", NULL, FT_STR, 0, T),
-	FIELD(O, udc, "udc", "UDC", NULL, FT_STR, 0, T),
-	FIELD(O, paths, "state_paths", "paths created", NULL, FT_INT, 0, T),
-	FIELD(O, state_file, "state_file", "state file", NULL, FT_STR, 0, T),
+    FIELD(O, gadget, "gadget", "gadget", NULL, FT_STR, 0, T),
+    FIELD(O, udc, "udc", "UDC", NULL, FT_STR, 0, T),
+    FIELD(O, paths, "state_paths", "paths created", NULL, FT_INT, 0, T),
+    FIELD(O, state_file, "state_file", "state file", NULL, FT_STR, 0, T),
 };
 #undef O
 
@@ -47,8 +47,7 @@ static const struct record_desc owned_desc = RECORD_DESC("usbperf_gadget", owned
 void gadget_built_describe(const struct gadget_built *b, struct report *out)
 {
 	/* CSV renders the first table: the functions */
-	report_add_table(out, "functions", "functions", &fn_desc, b->fns, b->nfns,
-			 sizeof(*b->fns));
+	report_add_table(out, "functions", "functions", &fn_desc, b->fns, b->nfns, sizeof(*b->fns));
 	report_add_object(out, "gadget", "gadget", &built_desc, b);
 }
 

@@ -83,7 +83,7 @@ static int real_mount_ffs(const char *dev, const char *dir)
 
 	sysroot_path(&p, dir);
 	r = mount(dev, p.buf, "functionfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0 ? -errno
-											   : 0;
+											: 0;
 	strbuf_release(&p);
 	return r;
 }
@@ -99,11 +99,11 @@ static int real_umount(const char *dir)
 }
 
 const struct gadget_fs gadget_fs_real = {
-	.mkdir = real_mkdir,
-	.rmdir = real_rmdir,
-	.symlink = real_symlink,
-	.unlink = real_unlink,
-	.write = real_write,
-	.mount_ffs = real_mount_ffs,
-	.umount = real_umount,
+    .mkdir = real_mkdir,
+    .rmdir = real_rmdir,
+    .symlink = real_symlink,
+    .unlink = real_unlink,
+    .write = real_write,
+    .mount_ffs = real_mount_ffs,
+    .umount = real_umount,
 };

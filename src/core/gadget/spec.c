@@ -16,63 +16,60 @@
 #define MAX_FUNCTIONS 16
 
 static const struct gadget_key msc_keys[] = {
-	{"file", "lun.0/file", GK_FILE, 0, 0},
-	{"removable", "lun.0/removable", GK_BOOL, 0, 1},
-	{"ro", "lun.0/ro", GK_BOOL, 0, 1},
-	{"nofua", "lun.0/nofua", GK_BOOL, 0, 1},
-	{"cdrom", "lun.0/cdrom", GK_BOOL, 0, 1},
-	{"stall", "stall", GK_BOOL, 0, 1},
+    {"file", "lun.0/file", GK_FILE, 0, 0},   {"removable", "lun.0/removable", GK_BOOL, 0, 1},
+    {"ro", "lun.0/ro", GK_BOOL, 0, 1},	     {"nofua", "lun.0/nofua", GK_BOOL, 0, 1},
+    {"cdrom", "lun.0/cdrom", GK_BOOL, 0, 1}, {"stall", "stall", GK_BOOL, 0, 1},
 };
 /* u_ether: qmult multiplies the request queue at high and super speed */
 static const struct gadget_key net_keys[] = {
-	{"qmult", "qmult", GK_UINT, 1, 1000},
-	{"dev_addr", "dev_addr", GK_MAC, 0, 0},
-	{"host_addr", "host_addr", GK_MAC, 0, 0},
-	{"ifname", "ifname", GK_WORD, 0, 0},
+    {"qmult", "qmult", GK_UINT, 1, 1000},
+    {"dev_addr", "dev_addr", GK_MAC, 0, 0},
+    {"host_addr", "host_addr", GK_MAC, 0, 0},
+    {"ifname", "ifname", GK_WORD, 0, 0},
 };
 static const struct gadget_key hid_keys[] = {
-	{"preset", NULL, GK_WORD, 0, 0},
-	{"report_desc", NULL, GK_FILE, 0, 0},
-	{"protocol", "protocol", GK_UINT, 0, 255},
-	{"subclass", "subclass", GK_UINT, 0, 255},
-	{"report_length", "report_length", GK_UINT, 1, 65535},
+    {"preset", NULL, GK_WORD, 0, 0},
+    {"report_desc", NULL, GK_FILE, 0, 0},
+    {"protocol", "protocol", GK_UINT, 0, 255},
+    {"subclass", "subclass", GK_UINT, 0, 255},
+    {"report_length", "report_length", GK_UINT, 1, 65535},
 };
 static const struct gadget_key uvc_keys[] = {
-	{"streaming_maxpacket", "streaming_maxpacket", GK_UINT, 1, 3072},
-	{"streaming_maxburst", "streaming_maxburst", GK_UINT, 0, 15},
-	{"streaming_interval", "streaming_interval", GK_UINT, 1, 16},
-	{"frames", NULL, GK_FRAMES, 0, 0},
-	{"fps", NULL, GK_UINT, 1, 240},
+    {"streaming_maxpacket", "streaming_maxpacket", GK_UINT, 1, 3072},
+    {"streaming_maxburst", "streaming_maxburst", GK_UINT, 0, 15},
+    {"streaming_interval", "streaming_interval", GK_UINT, 1, 16},
+    {"frames", NULL, GK_FRAMES, 0, 0},
+    {"fps", NULL, GK_UINT, 1, 240},
 };
 static const struct gadget_key ss_keys[] = {
-	{"pattern", "pattern", GK_UINT, 0, 2},
-	{"bulk_buflen", "bulk_buflen", GK_UINT, 1, 1u << 20},
-	{"bulk_qlen", "bulk_qlen", GK_UINT, 1, 1024},
-	{"iso_qlen", "iso_qlen", GK_UINT, 1, 1024},
-	{"isoc_interval", "isoc_interval", GK_UINT, 1, 16},
-	{"isoc_maxpacket", "isoc_maxpacket", GK_UINT, 0, 1024},
-	{"isoc_mult", "isoc_mult", GK_UINT, 0, 2},
-	{"isoc_maxburst", "isoc_maxburst", GK_UINT, 0, 15},
+    {"pattern", "pattern", GK_UINT, 0, 2},
+    {"bulk_buflen", "bulk_buflen", GK_UINT, 1, 1u << 20},
+    {"bulk_qlen", "bulk_qlen", GK_UINT, 1, 1024},
+    {"iso_qlen", "iso_qlen", GK_UINT, 1, 1024},
+    {"isoc_interval", "isoc_interval", GK_UINT, 1, 16},
+    {"isoc_maxpacket", "isoc_maxpacket", GK_UINT, 0, 1024},
+    {"isoc_mult", "isoc_mult", GK_UINT, 0, 2},
+    {"isoc_maxburst", "isoc_maxburst", GK_UINT, 0, 15},
 };
 static const struct gadget_key lb_keys[] = {
-	{"bulk_buflen", "bulk_buflen", GK_UINT, 1, 1u << 20},
-	{"qlen", "qlen", GK_UINT, 1, 1024},
+    {"bulk_buflen", "bulk_buflen", GK_UINT, 1, 1u << 20},
+    {"qlen", "qlen", GK_UINT, 1, 1024},
 };
 static const struct gadget_key ffs_keys[] = {
-	{"name", NULL, GK_WORD, 0, 0},
-	{"dir", NULL, GK_PATH, 0, 0},
+    {"name", NULL, GK_WORD, 0, 0},
+    {"dir", NULL, GK_PATH, 0, 0},
 };
 
 static const struct gadget_profile profiles[] = {
-	{"msc", "mass_storage", "usb_f_mass_storage", msc_keys, N(msc_keys)},
-	{"ncm", "ncm", "usb_f_ncm", net_keys, N(net_keys)},
-	{"ecm", "ecm", "usb_f_ecm", net_keys, N(net_keys)},
-	{"rndis", "rndis", "usb_f_rndis", net_keys, N(net_keys)},
-	{"hid", "hid", "usb_f_hid", hid_keys, N(hid_keys)},
-	{"uvc", "uvc", "usb_f_uvc", uvc_keys, N(uvc_keys)},
-	{"sourcesink", "SourceSink", "usb_f_ss_lb", ss_keys, N(ss_keys)},
-	{"loopback", "Loopback", "usb_f_ss_lb", lb_keys, N(lb_keys)},
-	{"ffs", "ffs", "usb_f_fs", ffs_keys, N(ffs_keys)},
+    {"msc", "mass_storage", "usb_f_mass_storage", msc_keys, N(msc_keys)},
+    {"ncm", "ncm", "usb_f_ncm", net_keys, N(net_keys)},
+    {"ecm", "ecm", "usb_f_ecm", net_keys, N(net_keys)},
+    {"rndis", "rndis", "usb_f_rndis", net_keys, N(net_keys)},
+    {"hid", "hid", "usb_f_hid", hid_keys, N(hid_keys)},
+    {"uvc", "uvc", "usb_f_uvc", uvc_keys, N(uvc_keys)},
+    {"sourcesink", "SourceSink", "usb_f_ss_lb", ss_keys, N(ss_keys)},
+    {"loopback", "Loopback", "usb_f_ss_lb", lb_keys, N(lb_keys)},
+    {"ffs", "ffs", "usb_f_fs", ffs_keys, N(ffs_keys)},
 };
 
 const struct gadget_profile *gadget_profile_find(const char *name)
@@ -149,16 +146,21 @@ void gadget_spec_release(struct gadget_spec *s)
 	*s = (struct gadget_spec){0};
 }
 
-static bool is_word(const char *s, size_t max)
+static bool is_word_x(const char *s, size_t max, const char *extra)
 {
 	size_t n = strlen(s);
 
 	if (!n || n > max || !strcmp(s, ".") || !strcmp(s, ".."))
 		return false;
 	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("_.-", *s))
+		if (!isalnum((unsigned char)*s) && !strchr("_.-", *s) && !strchr(extra, *s))
 			return false;
 	return true;
+}
+
+static bool is_word(const char *s, size_t max)
+{
+	return is_word_x(s, max, "");
 }
 
 int gadget_spec_set_name(struct gadget_spec *s, const char *name, char **ret_why)
@@ -259,8 +261,8 @@ static bool is_frames(const char *s)
 }
 
 /* value checked and normalized for its key; *ret malloc'ed */
-static int check_value(const struct gadget_profile *p, const struct gadget_key *k,
-		       const char *v, char **ret, char **ret_why)
+static int check_value(const struct gadget_profile *p, const struct gadget_key *k, const char *v,
+		       char **ret, char **ret_why)
 {
 	static const char *const yes[] = {"1", "y", "yes", "true", "on"};
 	static const char *const no[] = {"0", "n", "no", "false", "off"};
@@ -273,7 +275,8 @@ static int check_value(const struct gadget_profile *p, const struct gadget_key *
 	switch (k->kind) {
 	case GK_UINT:
 		if (parse_u64(v, k->min, k->max, &u) < 0)
-			return reason_set(-EINVAL, ret_why, "%s: %s='%s' is not a whole number in %llu..%llu",
+			return reason_set(-EINVAL, ret_why,
+					  "%s: %s='%s' is not a whole number in %llu..%llu",
 					  p->name, k->key, v, (unsigned long long)k->min,
 					  (unsigned long long)k->max);
 		strbuf_addf(&sb, "%llu", (unsigned long long)u);
@@ -307,7 +310,8 @@ static int check_value(const struct gadget_profile *p, const struct gadget_key *
 		strbuf_adds(&sb, real);
 		break;
 	case GK_WORD:
-		if (!is_word(v, 15))
+		/* an interface name may be the kernel's template, "usb%d" */
+		if (!is_word_x(v, 15, strcmp(k->key, "ifname") ? "" : "%"))
 			return reason_set(-EINVAL, ret_why,
 					  "%s: %s='%s': 1 to 15 letters, digits, '_', '.', '-'",
 					  p->name, k->key, v);

@@ -4,13 +4,13 @@
 #include "core/gadget/build.h"
 
 enum gadget_key_kind {
-	GK_UINT,    /* decimal, 0..max */
-	GK_BOOL,    /* 0/1 (also y/n, yes/no, true/false): written as 0 or 1 */
-	GK_MAC,	    /* xx:xx:xx:xx:xx:xx */
-	GK_FILE,    /* an existing file, made absolute */
-	GK_WORD,    /* [A-Za-z0-9_.-], at most 15 characters */
-	GK_PATH,    /* an absolute path (a mount point) */
-	GK_FRAMES,  /* WxH[+WxH...] */
+	GK_UINT,   /* decimal, 0..max */
+	GK_BOOL,   /* 0/1 (also y/n, yes/no, true/false): written as 0 or 1 */
+	GK_MAC,	   /* xx:xx:xx:xx:xx:xx */
+	GK_FILE,   /* an existing file, made absolute */
+	GK_WORD,   /* [A-Za-z0-9_.-], at most 15 characters */
+	GK_PATH,   /* an absolute path (a mount point) */
+	GK_FRAMES, /* WxH[+WxH...] */
 };
 
 struct gadget_key {

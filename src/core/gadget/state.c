@@ -72,8 +72,8 @@ int gadget_state_create(struct gadget_state *st, const char *dir)
 		return r;
 	gadget_state_path(&path, dir);
 	sysroot_path(&real, path.buf);
-	st->fd = open(real.buf, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOFOLLOW,
-		      0644);
+	st->fd =
+	    open(real.buf, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
 	strbuf_release(&real);
 	if (st->fd < 0) {
 		r = -errno;

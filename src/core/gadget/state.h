@@ -17,9 +17,9 @@ struct gadget_step {
 };
 
 struct gadget_state {
-	char *dir;	 /* the gadget directory name */
-	char *file;	 /* the state file, below the root */
-	int fd;		 /* open for appending while up runs; -1 */
+	char *dir;  /* the gadget directory name */
+	char *file; /* the state file, below the root */
+	int fd;	    /* open for appending while up runs; -1 */
 	struct gadget_step *v;
 	size_t n;
 };
