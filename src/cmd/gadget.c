@@ -49,9 +49,9 @@ void usage_gadget(void)
 	       "  --sysroot DIR       configfs, sysfs and /run below DIR (tests)\n"
 	       "  -F, --format FMT    text, json or csv;  -o, --output FILE;  -q, --quiet\n"
 	       "\n"
-	       "Exit: 0 ok; 2 bad input or refused (no UDC, configfs not mounted, a module or\n"
-	       "attribute missing, a gadget not ours): nothing is left in configfs; 3 a\n"
-	       "runtime error.\n",
+	       "Exit: 0 ok, 2 bad input or refused (no UDC, configfs not mounted, a module\n"
+	       "or attribute missing, a gadget not ours): nothing is left in configfs,\n"
+	       "3 a runtime error.\n",
 	       gadget_profiles_help());
 }
 
