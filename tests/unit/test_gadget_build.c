@@ -728,6 +728,10 @@ static void test_bad_operands(void **state)
 	gadget_spec_init(&s);
 	assert_int_equal(gadget_spec_set_id(&s, "1d6b", &why), -EINVAL);
 	assert_int_equal(gadget_spec_set_speed(&s, "warp", &why), -EINVAL);
+	assert_int_equal(gadget_spec_set_speed(&s, "super-plus", &why), 0);
+	assert_string_equal(s.max_speed, "super-speed-plus");
+	assert_int_equal(gadget_spec_set_speed(&s, "super-speed", &why), 0);
+	assert_string_equal(s.max_speed, "super-speed");
 	assert_int_equal(gadget_spec_set_name(&s, "a/b", &why), -EINVAL);
 	gadget_spec_release(&s);
 	free(why);

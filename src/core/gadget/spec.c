@@ -208,20 +208,22 @@ int gadget_spec_set_id(struct gadget_spec *s, const char *vidpid, char **ret_why
 
 int gadget_spec_set_speed(struct gadget_spec *s, const char *speed, char **ret_why)
 {
-	static const char *const names[] = {"low", "full", "high", "super", "super-plus"};
-	size_t i, n;
+	/* what the user types, and configfs's max_speed (usb_speed_string()) */
+	static const char *const names[][3] = {
+	    {"low", "low-speed", "low-speed"},
+	    {"full", "full-speed", "full-speed"},
+	    {"high", "high-speed", "high-speed"},
+	    {"super", "super-speed", "super-speed"},
+	    {"super-plus", "super-speed-plus", "super-speed-plus"},
+	};
+	size_t i;
 
 	for (i = 0; i < N(names); i++) {
-		n = strlen(names[i]);
-		if (!strcmp(speed, names[i]) ||
-		    (!strncmp(speed, names[i], n) && !strcmp(speed + n, "-speed"))) {
-			struct strbuf sb = STRBUF_INIT;
-
-			strbuf_addf(&sb, "%s-speed", names[i]);
-			free(s->max_speed);
-			s->max_speed = strbuf_detach(&sb);
-			return 0;
-		}
+		if (strcmp(speed, names[i][0]) && strcmp(speed, names[i][1]))
+			continue;
+		free(s->max_speed);
+		s->max_speed = xstrdup(names[i][2]);
+		return 0;
 	}
 	return reason_set(-EINVAL, ret_why,
 			  "invalid --max-speed '%s': low, full, high, super or super-plus", speed);
