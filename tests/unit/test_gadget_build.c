@@ -415,10 +415,10 @@ static void test_tunables(void **state)
 		const char *arg, *path, *want;
 	} cases[] = {
 	    {"msc:removable=1", "/functions/mass_storage.0/lun.0/removable", "1"},
-	    {"msc:ro=yes", "/functions/mass_storage.0/lun.0/ro", "1"},
-	    {"msc:nofua=1", "/functions/mass_storage.0/lun.0/nofua", "1"},
-	    {"msc:cdrom=0", "/functions/mass_storage.0/lun.0/cdrom", "0"},
-	    {"msc:stall=0", "/functions/mass_storage.0/stall", "0"},
+	    {"msc:removable=1,ro=yes", "/functions/mass_storage.0/lun.0/ro", "1"},
+	    {"msc:removable=1,nofua=1", "/functions/mass_storage.0/lun.0/nofua", "1"},
+	    {"msc:removable=1,cdrom=0", "/functions/mass_storage.0/lun.0/cdrom", "0"},
+	    {"msc:removable=1,stall=0", "/functions/mass_storage.0/stall", "0"},
 	    {"ncm:qmult=10", "/functions/ncm.0/qmult", "10"},
 	    {"ncm:dev_addr=02:00:00:00:00:01", "/functions/ncm.0/dev_addr", "02:00:00:00:00:01"},
 	    {"ecm:host_addr=02:00:00:00:00:02", "/functions/ecm.0/host_addr", "02:00:00:00:00:02"},
@@ -556,7 +556,8 @@ static void test_device_options(void **state)
 /* a module missing, an attribute missing, a bind refused: nothing left behind */
 static void test_failed_up_leaves_nothing(void **state)
 {
-	const char *args[] = {"msc", "ncm:qmult=4", "uvc", "sourcesink:isoc_maxburst=2"};
+	const char *args[] = {"msc:removable=1", "ncm:qmult=4", "uvc",
+			      "sourcesink:isoc_maxburst=2"};
 	char *before = tree();
 
 	(void)state;
@@ -705,6 +706,8 @@ static void test_bad_operands(void **state)
 	    {"ncm:dev_addr=02:00:00:00:00", "not a MAC address"},
 	    {"msc:file=/nonexistent/x.img", "msc: file '/nonexistent/x.img'"},
 	    {"msc:ro=maybe", "is not 0 or 1"},
+	    {"msc", "msc: file= is needed"},
+	    {"msc:removable=0", "or removable=1"},
 	    {"hid:size=8", "unknown key 'size'"},
 	    {"hid:protocol", "no value for 'protocol'"},
 	    {"hid:protocol=1,protocol=2", "'protocol' given twice"},

@@ -435,6 +435,12 @@ int gadget_spec_add(struct gadget_spec *s, const char *arg, char **ret_why)
 				r = reason_set(-EINVAL, ret_why, "two %s functions named '%s'",
 					       p->name, inst.buf);
 		f->instance = strbuf_detach(&inst);
+		/* f_mass_storage refuses to bind a fixed LUN without medium */
+		if (r == 0 && !strcmp(p->name, "msc") && !gadget_fn_get(f, "file") &&
+		    !(gadget_fn_get(f, "removable") && !strcmp(gadget_fn_get(f, "removable"), "1")))
+			r = reason_set(-EINVAL, ret_why,
+				       "msc: file= is needed (a backing file or block device), "
+				       "or removable=1 for a LUN without medium");
 	}
 	if (r < 0) {
 		for (i = 0; i < f->nkv; i++) {
