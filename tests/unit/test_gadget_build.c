@@ -571,7 +571,7 @@ static void test_failed_up_leaves_nothing(void **state)
 	assert_same_tree(before);
 	k.missing_attr = NULL;
 	k.fail_write = "/UDC";
-	up_fails(args, ARRAY_SIZE(args), -EBUSY, "cannot bind");
+	up_fails(args, ARRAY_SIZE(args), -EBUSY, "the kernel refused to bind");
 	assert_same_tree(before);
 	free(before);
 }

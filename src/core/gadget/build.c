@@ -417,9 +417,12 @@ static int bind_udc(struct ctx *c, const char *udc)
 	r = gadget_state_add(&c->st, "bind", p.buf);
 	if (r == 0)
 		r = puts_(c, c->g.buf, "UDC", udc);
-	if (r < 0 && c->st.n && !strcmp(c->st.v[c->st.n - 1].kind, "bind") && r != -ENOENT)
-		reason_set(r, c->why, "cannot bind '%s' to UDC '%s': %s", c->g.buf, udc,
-			   strerror(-r));
+	/* the functions bind now: one that gets no endpoint fails the whole gadget */
+	if (r < 0 && r != -ENOENT)
+		reason_set(r, c->why,
+			   "the kernel refused to bind '%s' to UDC '%s': %s (a function found no "
+			   "endpoint or resource on this UDC: the kernel log names it)",
+			   c->s->dir, udc, strerror(-r));
 	strbuf_release(&p);
 	return r;
 }

@@ -47,8 +47,8 @@ static const struct record_desc owned_desc = RECORD_DESC("usbperf_gadget", owned
 void gadget_built_describe(const struct gadget_built *b, struct report *out)
 {
 	/* CSV renders the first table: the functions */
-	report_add_table(out, "functions", "functions", &fn_desc, b->fns, b->nfns, sizeof(*b->fns));
 	report_add_object(out, "gadget", "gadget", &built_desc, b);
+	report_add_table(out, "functions", "functions", &fn_desc, b->fns, b->nfns, sizeof(*b->fns));
 }
 
 void gadget_owned_describe(const struct gadget_owned *v, size_t n, struct report *out)
