@@ -151,11 +151,14 @@ static int build_hid(struct ctx *c, const struct gadget_fn_spec *f)
 		dlen = desc.len;
 	}
 	/* the preset's defaults, each overridable */
-	r = putf(c, c->fn.buf, "protocol", "%s",
-		 gadget_fn_get(f, "protocol") ?: (char[4]){(char)('0' + proto), 0});
-	if (r == 0)
-		r = putf(c, c->fn.buf, "subclass", "%s",
-			 gadget_fn_get(f, "subclass") ?: (char[4]){(char)('0' + sub), 0});
+	if (gadget_fn_get(f, "protocol"))
+		r = puts_(c, c->fn.buf, "protocol", gadget_fn_get(f, "protocol"));
+	else
+		r = putf(c, c->fn.buf, "protocol", "%u", proto);
+	if (r == 0 && gadget_fn_get(f, "subclass"))
+		r = puts_(c, c->fn.buf, "subclass", gadget_fn_get(f, "subclass"));
+	else if (r == 0)
+		r = putf(c, c->fn.buf, "subclass", "%u", sub);
 	if (r == 0) {
 		const char *rl = gadget_fn_get(f, "report_length");
 
@@ -170,7 +173,7 @@ static int build_hid(struct ctx *c, const struct gadget_fn_spec *f)
 	if (r == 0)
 		r = put(c, c->fn.buf, "report_desc", d, dlen);
 	if (r == 0) {
-		struct strbuf k = STRBUF_INIT;
+		/* as the kernel shows them */
 		char *v;
 
 		v = attr_strf("%s/protocol", c->fn.buf);
@@ -183,7 +186,6 @@ static int build_hid(struct ctx *c, const struct gadget_fn_spec *f)
 		strbuf_addf(&c->set, " report_length=%s", v ? v : "?");
 		free(v);
 		strbuf_addf(&c->set, " report_desc=%s(%zu B)", file ? file : preset, dlen);
-		strbuf_release(&k);
 	}
 	strbuf_release(&desc);
 	return r;
@@ -197,9 +199,14 @@ static int build_uvc(struct ctx *c, const struct gadget_fn_spec *f)
 	struct strbuf p = STRBUF_INIT, t = STRBUF_INIT, one = STRBUF_INIT;
 	static const char *const ctl_cls[] = {"fs", "ss"}, *const str_cls[] = {"fs", "hs", "ss"};
 	const char *fn = c->fn.buf, *s;
-	unsigned long interval = 10000000UL / strtoul(fps, NULL, 10);
+	unsigned long interval;
+	uint64_t rate = 30;
 	size_t i;
 	int r;
+
+	/* checked by the parser: 1..240 frames per second; the interval in 100 ns units */
+	parse_u64(fps, 1, 240, &rate);
+	interval = 10000000UL / (unsigned long)rate;
 
 	r = put_plain(c, f);
 #define PATH(...) (strbuf_reset(&p), strbuf_addf(&p, __VA_ARGS__), p.buf)
