@@ -50,6 +50,8 @@ const struct command commands[] = {
 	 cmd_limits, usage_limits, FMT_ALL, false},
 	{"sysinfo", "kernel, CPU, memory, usbcore, gadget and UDC facts, with findings", cmd_sysinfo,
 	 usage_sysinfo, FMT_ALL, false},
+	{"gadget", "compose a USB gadget in configfs (up), take it apart (down), status",
+	 cmd_gadget, usage_gadget, FMT_ALL, false},
 	{"history", "the runs in the history database, filtered by device and date", cmd_history,
 	 usage_history, FMT_ALL, false},
 	{"show", "one run from the history: environment, devices, metrics, findings", cmd_show,

@@ -6,6 +6,8 @@ int cmd_disk(int argc, char **argv, struct global_opts *g);
 void usage_disk(void);
 int cmd_limits(int argc, char **argv, struct global_opts *g);
 void usage_limits(void);
+int cmd_gadget(int argc, char **argv, struct global_opts *g);
+void usage_gadget(void);
 int cmd_sysinfo(int argc, char **argv, struct global_opts *g);
 void usage_sysinfo(void);
 int cmd_help(int argc, char **argv, struct global_opts *g);

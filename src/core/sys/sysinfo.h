@@ -111,3 +111,5 @@ int cpuinfo_model(const char *cpuinfo, struct strbuf *ret);
  */
 void sysinfo_describe(const struct sysinfo_facts *si, const struct finding_list *findings,
 		      struct report *out);
+/* Its gadget view alone (gadgets, configs, functions, LUNs, UDCs): usbperf gadget status. */
+void sysinfo_describe_gadgets(const struct gadget_facts *g, struct report *out);

@@ -176,19 +176,8 @@ static const struct record_desc function_desc = RECORD_DESC("gadget_function", f
 static const struct record_desc lun_desc = RECORD_DESC("gadget_lun", lun_fields);
 static const struct record_desc udc_desc = RECORD_DESC("udc", udc_fields);
 
-void sysinfo_describe(const struct sysinfo_facts *si, const struct finding_list *findings,
-		      struct report *out)
+void sysinfo_describe_gadgets(const struct gadget_facts *g, struct report *out)
 {
-	const struct gadget_facts *g = &si->usb;
-
-	/* CSV renders the first table: the cpufreq policies */
-	report_add_object(out, "system", "system", &system_desc, si);
-	report_add_table(out, "cpufreq", "cpufreq", &policy_desc, si->policies, si->npolicies,
-			 sizeof(*si->policies));
-	report_add_object(out, "memory", "memory and writeback", &memory_desc, si);
-	report_add_object(out, "usb", "usb", &usb_desc, si);
-	report_add_table(out, "usbcore_params", "other usbcore parameters", &param_desc,
-			 si->usbcore_params, si->nusbcore_params, sizeof(*si->usbcore_params));
 	report_add_table(out, "gadgets", "gadgets (configfs)", &gadget_desc, g->gadgets,
 			 g->ngadgets, sizeof(*g->gadgets));
 	report_add_table(out, "gadget_configs", "gadget configs", &config_desc, g->configs,
@@ -199,6 +188,20 @@ void sysinfo_describe(const struct sysinfo_facts *si, const struct finding_list 
 			 sizeof(*g->luns));
 	report_add_table(out, "udcs", "UDCs (/sys/class/udc)", &udc_desc, g->udcs, g->nudcs,
 			 sizeof(*g->udcs));
+}
+
+void sysinfo_describe(const struct sysinfo_facts *si, const struct finding_list *findings,
+		      struct report *out)
+{
+	/* CSV renders the first table: the cpufreq policies */
+	report_add_object(out, "system", "system", &system_desc, si);
+	report_add_table(out, "cpufreq", "cpufreq", &policy_desc, si->policies, si->npolicies,
+			 sizeof(*si->policies));
+	report_add_object(out, "memory", "memory and writeback", &memory_desc, si);
+	report_add_object(out, "usb", "usb", &usb_desc, si);
+	report_add_table(out, "usbcore_params", "other usbcore parameters", &param_desc,
+			 si->usbcore_params, si->nusbcore_params, sizeof(*si->usbcore_params));
+	sysinfo_describe_gadgets(&si->usb, out);
 	report_add_table(out, "findings", "findings", &finding_desc, findings->v, findings->n,
 			 sizeof(*findings->v));
 }

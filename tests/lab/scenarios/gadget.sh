@@ -1,13 +1,88 @@
-# Scenario gadget: the kernel's software USB loop. dummy_hcd gives two UDCs
+# Scenario gadget: the kernel's software USB loop. First usbperf gadget
+# up/status/down for every profile at high and SuperSpeed on dummy_udc.0 (the
+# host side must see each, configfs must be as before after each down), then: dummy_hcd gives two UDCs
 # (SuperSpeed-capable); configfs gadgets bound to them enumerate on the host
 # side of the same kernel: a composite (mass storage, NCM, HID) at
 # SuperSpeed, a SourceSink held to high speed for usbtest.
-MODULES="configfs dummy_hcd libcomposite usb_f_mass_storage usb_f_ncm usb_f_hid usb_f_ss_lb usb_storage sd_mod cdc_ncm usbhid hid_generic usbtest"
+MODULES="configfs dummy_hcd libcomposite usb_f_mass_storage usb_f_ncm usb_f_hid usb_f_ss_lb usb_f_ecm usb_f_rndis usb_f_uvc usb_f_fs usb_storage sd_mod cdc_ncm cdc_ether rndis_host usbhid hid_generic usbtest"
 
 qemu_args() { :; }
 
+# gcheck DESCRIPTION CMD...: the command must succeed
+gcheck() {
+	local d=$1
+	shift
+	if "$@" >/dev/null 2>&1; then ok "$SCEN: $d"; else bad "$SCEN: $d"; fi
+}
+
+# rc_is FILE "up=0 down=0": the lines of FILE, space-joined
+rc_is() { [ "$(tr '\n' ' ' <"$1")" = "$2 " ]; }
+
+# the cycles of usbperf gadget up/status/down (gadget_cycles in the guest)
+check_cycles() {
+	local o=$1 gc=$1/gc speed p t want drivers
+	rm -rf "$gc"
+	tar xzf "$o/gadget-cycles.tgz" -C "$o" 2>/dev/null
+	if [ ! -s "$gc/cfs-before.txt" ]; then bad "$SCEN: no gadget cycles came out"; return; fi
+	for speed in high super; do
+		for p in msc ncm ecm rndis hid sourcesink loopback composite uvc ffs; do
+			t=$p-$speed
+			case $p in
+			msc) drivers='["usb-storage"]' ;;
+			ncm) drivers='["cdc_ncm"]' ;;
+			ecm) drivers='["cdc_ether"]' ;;
+			rndis) drivers='["rndis_host"]' ;;
+			hid) drivers='["usbhid"]' ;;
+			sourcesink | loopback) drivers='["usbtest"]' ;;
+			composite) drivers='["cdc_ncm", "usb-storage", "usbhid"]' ;;
+			esac
+			if cmp -s "$gc/cfs-before.txt" "$gc/cfs-after-$t.txt"; then
+				ok "$SCEN: gadget $t: down left configfs as before"
+			else
+				bad "$SCEN: gadget $t: configfs differs after down:"
+				diff "$gc/cfs-before.txt" "$gc/cfs-after-$t.txt" | head -5 | sed 's/^/    /'
+			fi
+			case $p in
+			uvc)
+				# dummy_hcd has no isochronous endpoints: the bind fails, and up undoes itself
+				if grep -qx "up=0" "$gc/rc-$t"; then
+					gcheck "gadget $t: bound, then down exit 0" grep -qx "down=0" "$gc/rc-$t"
+				else
+					gcheck "gadget $t: a failed up exits 2 or 3" grep -Eqx 'up=[23]' "$gc/rc-$t"
+					gcheck "gadget $t: a failed up says so in one line" \
+						test "$(wc -l <"$gc/up-$t.err")" = 1
+				fi
+				continue ;;
+			ffs)
+				gcheck "gadget $t: up and down exit 0" rc_is "$gc/rc-$t" "up=0 down=0"
+				jq_check "$gc/up-$t.json" '.gadget.unbound | test("descriptors")' "gadget $t: left unbound, says why"
+				jq_check "$gc/status-$t.json" '[.gadgets[] | select(.name == "usbperf") | .udc] == [null]' "gadget $t: status shows it unbound"
+				gcheck "gadget $t: functionfs mounted by up, unmounted by down" rc_is "$gc/mounts-$t" "1 0"
+				continue ;;
+			esac
+			gcheck "gadget $t: up and down exit 0" rc_is "$gc/rc-$t" "up=0 down=0"
+			jq_check "$gc/up-$t.json" ".gadget.udc == \"dummy_udc.0\" and .gadget.max_speed == \"$speed-speed\" and .gadget.udc_state != null" "gadget $t: up reports its UDC and speed"
+			jq_check "$gc/list-$t.json" "[.devices[] | select(.serial == \"GUP-$t\") | .speed] == [\"$speed\"]" "gadget $t: the host sees it at $speed speed"
+			jq_check "$gc/list-$t.json" "(.devices[] | select(.serial == \"GUP-$t\") | .path) as \$d | [.interfaces[] | select(.device == \$d) | .driver] | unique == $drivers" "gadget $t: host drivers $drivers"
+			jq_check "$gc/status-$t.json" "[.usbperf_gadgets[] | {gadget, udc}] == [{\"gadget\": \"usbperf\", \"udc\": \"dummy_udc.0\"}] and ([.udcs[] | select(.name == \"dummy_udc.0\") | .current_speed] == [\"$speed-speed\"])" "gadget $t: status: ours, bound, UDC at $speed-speed"
+		done
+	done
+	jq_check "$gc/up-ncm-super.json" '.functions[0].ifname | test("^usb[0-9]+$")' "gadget ncm: ifname read back"
+	jq_check "$gc/status-rndis-high.json" '.gadget_functions[] | select(.function == "rndis.0") | .dev_addr == "02:00:00:00:00:11" and .host_addr == "02:00:00:00:00:12"' "gadget rndis: MAC addresses as given"
+	jq_check "$gc/status-hid-super.json" '.gadget_functions[] | select(.function == "hid.0") | .report_length_bytes == 64' "gadget hid vendor64: report length 64"
+	gcheck "msc without file: refused, exit 2" grep -qx "up=2" "$gc/rc-nofile"
+	gcheck "msc without file refused, text views up and down: configfs as before" cmp -s "$gc/cfs-before.txt" "$gc/cfs-end.txt"
+}
+
 check() {
 	local o=$1 L=$1/list.json S=$1/sysinfo.json
+	check_cycles "$o"
+	gcheck "gadget down g1 (not usbperf's): exit 2" grep -qx 2 "$o/down-g1.rc"
+	gcheck "gadget down g1: says --force" grep -q -- "--force" "$o/down-g1.err"
+	jq_check "$o/status.json" '[.gadgets[] | .name] == ["g1", "g2"] and .usbperf_gadgets == []' "g1 and g2 still there after the refusal"
+	gcheck "gadget down --force g1: exit 0" test "$(tail -1 "$o/force-g1.txt")" = 0
+	gcheck "gadget down --force g1: g1 gone, g2 left" test "$(tr '\n' ' ' <"$o/cfs-force.txt")" = \
+		"/sys/kernel/config/usb_gadget /sys/kernel/config/usb_gadget/g2 "
 	dev() { echo ".devices[] | select(.serial == \"$1\")"; }
 	# the gadget side, from sysinfo
 	jq_check "$S" '[.gadgets[] | {name, udc}] == [{"name": "g1", "udc": "dummy_udc.0"}, {"name": "g2", "udc": "dummy_udc.1"}]' "gadgets bound to their UDCs"

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: MIT
+/* usbperf gadget up|down|bind|status: compose a USB gadget in configfs, and take it apart. */
+#include "cmd/commands.h"
+#include "core/gadget/build.h"
+#include "core/sys/sysinfo.h"
+#include "core/usb/gadget.h"
+#include "util/sysroot.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void usage_gadget(void)
+{
+	printf("usage: usbperf gadget up PROFILE[:key=value,...]... [options]\n"
+	       "       usbperf gadget down [GADGET] [--force]\n"
+	       "       usbperf gadget bind [GADGET] [--udc NAME]\n"
+	       "       usbperf gadget status\n"
+	       "\n"
+	       "up composes one configuration of the given functions in configfs\n"
+	       "(/sys/kernel/config/usb_gadget/usbperf), binds it to a UDC, prints what it\n"
+	       "built and exits. Every path it creates is listed, in order, in\n"
+	       "/run/usbperf/gadget-<name>.state; down removes exactly those, in reverse\n"
+	       "(unbind first), and up removes them itself when a step fails. A gadget\n"
+	       "usbperf did not make is left alone unless down is given --force.\n"
+	       "status: the gadgets, configs, functions and LUNs (as sysinfo shows them),\n"
+	       "the UDCs' state and speed, and which gadgets usbperf made.\n"
+	       "\n"
+	       "profiles, their keys (module):\n%s"
+	       "  msc: file= a backing file or block device; the others 0/1.\n"
+	       "  hid: preset= keyboard (default), mouse, vendor64, vendor512, vendor1024, or\n"
+	       "       report_desc=FILE with report_length=N; protocol, subclass override.\n"
+	       "  uvc: one YUYV format; frames=WxH[+WxH...] (640x360), fps= (30).\n"
+	       "  ffs: name= (usbperf), dir= mount point (/dev/usb-ffs/NAME); the gadget\n"
+	       "       stays unbound until the userspace function writes its descriptors,\n"
+	       "       then 'usbperf gadget bind'.\n"
+	       "  A key not given keeps the kernel's default. Example:\n"
+	       "    usbperf gadget up msc:file=/tmp/disk.img,removable=1 ncm:qmult=10 "
+	       "hid:preset=mouse\n"
+	       "\n"
+	       "options:\n"
+	       "  --udc NAME          the UDC (default: the first with no gadget bound)\n"
+	       "  --max-speed S       low, full, high, super, super-plus (default: the UDC's)\n"
+	       "  --id VID:PID        hex (default 1d6b:0104)\n"
+	       "  --manufacturer S, --product S, --serial S   the device strings\n"
+	       "  --name NAME         the gadget directory usbperf-NAME (default usbperf)\n"
+	       "  --force             down: remove a gadget usbperf did not make\n"
+	       "  --sysroot DIR       configfs, sysfs and /run below DIR (tests)\n"
+	       "  -F, --format FMT    text, json or csv;  -o, --output FILE;  -q, --quiet\n"
+	       "\n"
+	       "Exit: 0 ok, 2 bad input or refused (no UDC, configfs not mounted, a module\n"
+	       "or attribute missing, a gadget not ours): nothing is left in configfs,\n"
+	       "3 a runtime error.\n",
+	       gadget_profiles_help());
+}
+
+struct gadget_args {
+	struct gadget_spec spec;
+	const char *sysroot;
+	const char *udc;
+	bool force;
+	int err;
+};
+
+enum {
+	O_UDC = 256,
+	O_SPEED,
+	O_ID,
+	O_MANUF,
+	O_PRODUCT,
+	O_SERIAL,
+	O_NAME,
+	O_FORCE,
+	O_SYSROOT,
+};
+
+static int set_str(char **dst, const char *what, const char *v)
+{
+	if (!*v || strlen(v) > 126 || strchr(v, '\n')) {
+		log_error("gadget: invalid %s '%s': 1 to 126 characters, one line", what, v);
+		return -EINVAL;
+	}
+	free(*dst);
+	*dst = strdup(v);
+	return *dst ? 0 : -ENOMEM;
+}
+
+static int gadget_opt(int c, const char *arg, void *ctx)
+{
+	struct gadget_args *a = ctx;
+	char *why = NULL;
+	int r = 0;
+
+	switch (c) {
+	case O_UDC:
+		a->udc = arg;
+		return set_str(&a->spec.udc, "--udc", arg);
+	case O_SPEED:
+		r = gadget_spec_set_speed(&a->spec, arg, &why);
+		break;
+	case O_ID:
+		r = gadget_spec_set_id(&a->spec, arg, &why);
+		break;
+	case O_MANUF:
+		return set_str(&a->spec.manufacturer, "--manufacturer", arg);
+	case O_PRODUCT:
+		return set_str(&a->spec.product, "--product", arg);
+	case O_SERIAL:
+		return set_str(&a->spec.serial, "--serial", arg);
+	case O_NAME:
+		r = gadget_spec_set_name(&a->spec, arg, &why);
+		break;
+	case O_FORCE:
+		a->force = true;
+		return 0;
+	case O_SYSROOT:
+		a->sysroot = arg;
+		return 0;
+	default:
+		return -ENOENT;
+	}
+	if (r < 0)
+		log_error("gadget: %s", why ? why : strerror(-r));
+	free(why);
+	return r;
+}
+
+/* refusals and bad input are 2 (and nothing was left behind); anything else 3 */
+static int status_of(int r)
+{
+	switch (r) {
+	case -EINVAL:
+	case -ENOENT:
+	case -ENODEV:
+	case -EEXIST:
+	case -EBUSY:
+	case -EPERM:
+	case -EACCES:
+	case -E2BIG:
+		return EXIT_USAGE;
+	default:
+		return EXIT_RUNTIME;
+	}
+}
+
+static int fail(int r, char *why)
+{
+	log_error("gadget: %s", why ? why : strerror(-r));
+	free(why);
+	return status_of(r);
+}
+
+static int do_up(struct gadget_args *a, int argc, char **argv, struct global_opts *g)
+{
+	struct report view = {.command = "gadget up"};
+	struct gadget_built b = {0};
+	char *why = NULL;
+	int i, r, status;
+
+	for (i = optind + 1; i < argc; i++) {
+		r = gadget_spec_add(&a->spec, argv[i], &why);
+		if (r < 0)
+			return fail(r, why);
+	}
+	r = gadget_up(&a->spec, &gadget_fs_real, &b, &why);
+	if (r < 0)
+		return fail(r, why);
+	gadget_built_describe(&b, &view);
+	status = emit_report(g, &view) < 0 ? EXIT_RUNTIME : EXIT_OK;
+	gadget_built_release(&b);
+	return status;
+}
+
+static const char *operand_dir(struct gadget_args *a, int argc, char **argv)
+{
+	if (optind + 2 < argc) {
+		log_error("gadget: one GADGET expected, got '%s' too", argv[optind + 2]);
+		return NULL;
+	}
+	return optind + 1 < argc ? argv[optind + 1] : a->spec.dir;
+}
+
+static int do_down(struct gadget_args *a, int argc, char **argv, struct global_opts *g)
+{
+	const char *dir = operand_dir(a, argc, argv);
+	struct strbuf out = STRBUF_INIT;
+	int64_t n = 0;
+	char *why = NULL;
+	int r, status;
+
+	if (!dir)
+		return EXIT_USAGE;
+	if (strchr(dir, '/') || !strcmp(dir, ".") || !strcmp(dir, "..")) {
+		log_error("gadget: invalid gadget name '%s'", dir);
+		return EXIT_USAGE;
+	}
+	r = gadget_down(dir, a->force, &gadget_fs_real, &n, &why);
+	if (r < 0)
+		return fail(r, why);
+	if (g->format == FORMAT_JSON)
+		strbuf_addf(&out, "{\"gadget\": \"%s\", \"removed\": %lld}\n", dir, (long long)n);
+	else
+		strbuf_addf(&out, "gadget %s: removed (%lld paths)\n", dir, (long long)n);
+	status = emit_text(g, out.buf, out.len) < 0 ? EXIT_RUNTIME : EXIT_OK;
+	strbuf_release(&out);
+	return status;
+}
+
+static int do_bind(struct gadget_args *a, int argc, char **argv, struct global_opts *g)
+{
+	const char *dir = operand_dir(a, argc, argv);
+	struct strbuf out = STRBUF_INIT;
+	char *why = NULL, *udc = NULL;
+	int r, status;
+
+	if (!dir)
+		return EXIT_USAGE;
+	r = gadget_bind(dir, a->udc, &gadget_fs_real, &udc, &why);
+	if (r < 0) {
+		free(udc);
+		return fail(r, why);
+	}
+	if (g->format == FORMAT_JSON)
+		strbuf_addf(&out, "{\"gadget\": \"%s\", \"udc\": \"%s\"}\n", dir, udc);
+	else
+		strbuf_addf(&out, "gadget %s: bound to %s\n", dir, udc);
+	free(udc);
+	status = emit_text(g, out.buf, out.len) < 0 ? EXIT_RUNTIME : EXIT_OK;
+	strbuf_release(&out);
+	return status;
+}
+
+static int do_status(int argc, struct global_opts *g)
+{
+	struct report view = {.command = "gadget status"};
+	struct gadget_facts facts;
+	struct gadget_owned *own;
+	size_t nown;
+	int status;
+
+	if (optind + 1 < argc) {
+		log_error("gadget: status takes no operand");
+		return EXIT_USAGE;
+	}
+	gadget_probe(&facts);
+	gadget_owned_probe(&own, &nown);
+	/* CSV renders the first table: the UDCs come in sysinfo's view after the gadgets */
+	sysinfo_describe_gadgets(&facts, &view);
+	gadget_owned_describe(own, nown, &view);
+	status = emit_report(g, &view) < 0 ? EXIT_RUNTIME : EXIT_OK;
+	gadget_owned_free(own, nown);
+	gadget_facts_release(&facts);
+	return status;
+}
+
+int cmd_gadget(int argc, char **argv, struct global_opts *g)
+{
+	static const struct option longopts[] = {
+	    {"udc", required_argument, NULL, O_UDC},
+	    {"max-speed", required_argument, NULL, O_SPEED},
+	    {"id", required_argument, NULL, O_ID},
+	    {"manufacturer", required_argument, NULL, O_MANUF},
+	    {"product", required_argument, NULL, O_PRODUCT},
+	    {"serial", required_argument, NULL, O_SERIAL},
+	    {"name", required_argument, NULL, O_NAME},
+	    {"force", no_argument, NULL, O_FORCE},
+	    {"sysroot", required_argument, NULL, O_SYSROOT},
+	    COMMON_LONG_OPTIONS,
+	    {NULL, 0, NULL, 0},
+	};
+	struct gadget_args a = {0};
+	const char *verb;
+	int r, status = EXIT_USAGE;
+
+	gadget_spec_init(&a.spec);
+	r = parse_options(argc, argv, g, "gadget", longopts, usage_gadget, gadget_opt, &a);
+	if (r != 0) {
+		status = r > 0 ? EXIT_OK : EXIT_USAGE;
+		goto out;
+	}
+	if (optind >= argc) {
+		log_error("gadget: up, down, bind or status expected (see 'usbperf gadget -h')");
+		goto out;
+	}
+	verb = argv[optind];
+	if (strcmp(verb, "up") && strcmp(verb, "down") && strcmp(verb, "bind") &&
+	    strcmp(verb, "status")) {
+		log_error("gadget: unknown action '%s' (up, down, bind or status)", verb);
+		goto out;
+	}
+	if (check_output(g) < 0)
+		goto out;
+	if (a.sysroot && open_sysroot(a.sysroot) < 0)
+		goto out;
+	if (strcmp(verb, "status") && sysroot_is_snapshot()) {
+		log_error("gadget: cannot %s a gadget in a snapshot '%s': a directory only", verb,
+			  a.sysroot);
+		goto out;
+	}
+	if (!strcmp(verb, "up"))
+		status = do_up(&a, argc, argv, g);
+	else if (!strcmp(verb, "down"))
+		status = do_down(&a, argc, argv, g);
+	else if (!strcmp(verb, "bind"))
+		status = do_bind(&a, argc, argv, g);
+	else
+		status = do_status(argc, g);
+out:
+	gadget_spec_release(&a.spec);
+	return status;
+}

@@ -1,0 +1,69 @@
+#!/bin/bash
+# usbperf gadget against configfs-shaped trees (--sysroot DIR): each refusal
+# is one line, exit 2, and leaves the tree byte for byte as it was, also when
+# the refusal comes half-way through up (an attribute the "kernel" lacks: the
+# directories made are removed again). status reads a recorded board.
+# The real configfs is the lab's (tests/lab/scenarios/gadget.sh).
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+
+FIXTURES=$(cd "$(dirname "$0")/../fixtures" && pwd)
+R=$WORK/root
+mkdir -p "$R"
+
+refused 2 "up: configfs not mounted" "$R" -- "$USBPERF" gadget up ncm --sysroot "$R"
+says "mount -t configfs none /sys/kernel/config" "up: says how to mount configfs"
+
+mkdir -p "$R/sys/kernel/config/other"
+refused 2 "up: no usb_gadget in configfs" "$R" -- "$USBPERF" gadget up ncm --sysroot "$R"
+says "modprobe libcomposite" "up: names libcomposite"
+
+mkdir -p "$R/sys/kernel/config/usb_gadget" "$R/sys/class/udc"
+refused 2 "up: no UDC" "$R" -- "$USBPERF" gadget up ncm --sysroot "$R"
+says "no USB device controller in /sys/class/udc" "up: says there is no UDC"
+
+mkdir -p "$R/sys/class/udc/dummy_udc.0" "$R/run/usbperf"
+# a directory tree is not configfs: mkdir makes no attributes, so the first
+# write fails after the gadget directory was made; up must remove it again
+refused 2 "up: an attribute the kernel lacks" "$R" -- "$USBPERF" gadget up ncm --sysroot "$R"
+says "has no attribute 'idVendor'" "up: names the attribute"
+check "up: no state file left" test ! -e "$R/run/usbperf/gadget-usbperf.state"
+
+refused 2 "up: unknown profile" "$R" -- "$USBPERF" gadget up mtp --sysroot "$R"
+says "unknown profile 'mtp'" "up: names the profile"
+refused 2 "up: unknown key" "$R" -- "$USBPERF" gadget up ncm:qmul=5 --sysroot "$R"
+says "unknown key 'qmul' \(keys: qmult" "up: names the key and the profile's keys"
+refused 2 "up: value out of range" "$R" -- "$USBPERF" gadget up sourcesink:isoc_mult=3 --sysroot "$R"
+refused 2 "up: msc without a file" "$R" -- "$USBPERF" gadget up msc --sysroot "$R"
+refused 2 "up: missing backing file" "$R" -- "$USBPERF" gadget up "msc:file=$WORK/nonexistent.img" --sysroot "$R"
+refused 2 "up: no profile" "$R" -- "$USBPERF" gadget up --sysroot "$R"
+refused 2 "up: bad --max-speed" "$R" -- "$USBPERF" gadget up ncm --max-speed warp --sysroot "$R"
+refused 2 "up: bad --id" "$R" -- "$USBPERF" gadget up ncm --id 1d6b --sysroot "$R"
+refused 2 "up: a UDC that is not there" "$R" -- "$USBPERF" gadget up ncm --udc fc000000.usb --sysroot "$R"
+says "no UDC 'fc000000.usb'" "up: names the UDC"
+refused 2 "unknown action" "$R" -- "$USBPERF" gadget start --sysroot "$R"
+
+# someone else's gadget: down refuses it without --force
+mkdir -p "$R/sys/kernel/config/usb_gadget/g1/configs/c.1"
+refused 2 "down: a gadget usbperf did not make" "$R" -- "$USBPERF" gadget down g1 --sysroot "$R"
+says "not created by usbperf.*--force" "down: says --force"
+refused 2 "down: no such gadget" "$R" -- "$USBPERF" gadget down --sysroot "$R"
+refused 2 "down: a path, not a name" "$R" -- "$USBPERF" gadget down ../g1 --sysroot "$R"
+# a state file that names paths outside the gadget is not followed
+printf 'usbperf-gadget 1 usbperf\ndir /etc\n' >"$R/run/usbperf/gadget-usbperf.state"
+refused 2 "down: a state file naming foreign paths" "$R" -- "$USBPERF" gadget down --sysroot "$R"
+says "'/etc' is not a path usbperf created" "down: names the foreign path"
+rm "$R/run/usbperf/gadget-usbperf.state"
+refused 2 "up in a snapshot" "$R" -- "$USBPERF" gadget up ncm --sysroot "$FIXTURES/board.json"
+
+# status: sysinfo's gadget view plus the UDCs, on a recorded board
+expect_status 0 "status of a recorded board" "$USBPERF" gadget status --sysroot "$FIXTURES/board.json" -F json
+cp "$WORK/out" "$WORK/status.json"
+jq_check "$WORK/status.json" '.command == "gadget status"' "status: a gadget status report"
+jq_check "$WORK/status.json" '[.gadgets[] | {name, udc}] == [{"name": "g1", "udc": "fc000000.usb"}]' "status: the board's gadget and its UDC"
+jq_check "$WORK/status.json" '[.udcs[] | {name, state, current_speed}] == [{"name": "fc000000.usb", "state": "configured", "current_speed": "high-speed"}]' "status: UDC state and speed"
+jq_check "$WORK/status.json" '.usbperf_gadgets == []' "status: none of them usbperf's"
+expect_status 0 "status as text" "$USBPERF" gadget status --sysroot "$FIXTURES/board.json"
+check "status text: the UDC table" grep -q "^fc000000.usb *configured *high-speed" "$WORK/out"
+
+finish
