@@ -125,15 +125,14 @@ static int put(int fd, const uint8_t *buf, size_t len)
 	return w == (ssize_t)len ? 1 : -EIO;
 }
 
-/* in, receive: reports as they come */
-static int run_read(int fd, struct pass_state *s)
+/* the next report into s->rbuf: 1 (its length in *ret_len), 0 when the pass is done, -errno */
+static int next_report(int fd, struct pass_state *s, size_t *ret_len)
 {
 	for (;;) {
-		uint64_t now = clock_now_ns();
 		ssize_t got;
 		int r;
 
-		if (done(s, now))
+		if (done(s, clock_now_ns()))
 			return 0;
 		r = wait_fd(fd, POLLIN, -1);
 		if (r < 0)
@@ -146,8 +145,20 @@ static int run_read(int fd, struct pass_state *s)
 				continue;
 			return -errno;
 		}
-		count_report(s, clock_now_ns(), (size_t)got, true);
+		*ret_len = (size_t)got;
+		return 1;
 	}
+}
+
+/* in, receive: reports as they come */
+static int run_read(int fd, struct pass_state *s)
+{
+	size_t got;
+	int r;
+
+	while ((r = next_report(fd, s, &got)) > 0)
+		count_report(s, clock_now_ns(), got, true);
+	return r;
 }
 
 /* out, send: as fast as the endpoint takes them; each write timed */
@@ -176,29 +187,14 @@ static int run_write(int fd, struct pass_state *s)
 /* echo: write back each report received, as it came */
 static int run_echo(int fd, struct pass_state *s)
 {
-	for (;;) {
-		uint64_t now = clock_now_ns();
-		ssize_t got;
-		int r;
+	size_t got;
+	int r;
 
-		if (done(s, now))
-			return 0;
-		r = wait_fd(fd, POLLIN, -1);
-		if (r < 0)
-			return r;
-		if (!r)
-			continue;
-		got = read(fd, s->rbuf, HID_IO_MAX_REPORT);
-		if (got < 0) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			return -errno;
-		}
-		count_report(s, clock_now_ns(), (size_t)got, true);
+	while ((r = next_report(fd, s, &got)) > 0) {
+		count_report(s, clock_now_ns(), got, true);
 		/* the echo is what came, cut or padded to the IN report size */
 		memset(s->buf, 0, s->c->report_bytes);
-		memcpy(s->buf, s->rbuf,
-		       (size_t)got < s->c->report_bytes ? (size_t)got : s->c->report_bytes);
+		memcpy(s->buf, s->rbuf, got < s->c->report_bytes ? got : s->c->report_bytes);
 		do {
 			if (signal_stop)
 				return 0;
@@ -207,6 +203,7 @@ static int run_echo(int fd, struct pass_state *s)
 		if (r < 0)
 			return r;
 	}
+	return r;
 }
 
 /* does the report read carry sequence number seq (after the ID byte)? */
