@@ -535,10 +535,21 @@ static void figures_caption(struct strbuf *out, const struct rm_device *d)
 	strbuf_adds(out, "</figcaption>\n");
 }
 
+/* the ceiling every bar's figure carries (a HID endpoint's reports/s), NaN if they differ */
+static double common_ceiling(const struct svg_bar *bars, size_t n)
+{
+	double c = n ? bars[0].m->ceiling : NAN;
+
+	for (size_t i = 1; i < n && c > 0; i++)
+		if (bars[i].m->ceiling != c)
+			return NAN;
+	return c > 0 ? c : NAN;
+}
+
 static void rates_charts(struct strbuf *out, const struct report_model *m,
 			 const struct rm_device *d)
 {
-	static const char *const units[] = {"MB/s", "MiB/s", "Mbit/s", "IOPS"};
+	static const char *const units[] = {"MB/s", "MiB/s", "Mbit/s", "IOPS", "reports/s"};
 	struct svg_bar *bars = calloc(d->nrates + d->ncpu + 1, sizeof(*bars));
 	size_t n;
 
@@ -560,6 +571,8 @@ static void rates_charts(struct strbuf *out, const struct report_model *m,
 			limit = d->ceiling_mb_s;
 		if (!isnan(d->ceiling_mb_s) && !strcmp(units[u], "Mbit/s"))
 			limit = d->ceiling_mb_s * 8;
+		if (isnan(limit))
+			limit = common_ceiling(bars, n);
 		if (!isnan(limit)) {
 			struct strbuf l = STRBUF_INIT;
 
@@ -568,8 +581,9 @@ static void rates_charts(struct strbuf *out, const struct report_model *m,
 			strbuf_release(&l);
 		}
 		strbuf_addf(out, "<figure><h3>%s</h3>",
-			    !strcmp(units[u], "IOPS") ? "I/O operations per second"
-						      : "Other passes: throughput");
+			    !strcmp(units[u], "IOPS")	     ? "I/O operations per second"
+			    : !strcmp(units[u], "reports/s") ? "HID reports per second"
+							     : "Other passes: throughput");
 		strbuf_adds(out, "<div class=\"scroll\">");
 		svg_bar_chart(out, units[u], bars, n, m->nruns, units[u], limit, label, NAN);
 		strbuf_adds(out, "</div>");

@@ -31,6 +31,14 @@ static void test_sweep_name(void **state)
 		{"seq-read 4Q", NULL, 0},
 		{"seq-readx 4K", NULL, 0},
 		{"all passes", NULL, 0},
+		/* usbperf bulk's points: the direction at its depth, against the transfer size */
+		{"in-64K-q8", "in q8", 65536},
+		{"out-1M-q32", "out q32", 1 << 20},
+		{"both-4K-q1", "both q1", 4096},
+		{"in-64K", NULL, 0},
+		{"in-64K-q", NULL, 0},
+		{"up-64K-q8", NULL, 0},
+		{"iso-in-64K-q8", NULL, 0},
 	};
 
 	(void)state;

@@ -5,6 +5,7 @@
 #include "util/parse.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,39 @@ size_t report_model_run_of(const struct report_model *m, const struct run_metric
 	return 0;
 }
 
+/*
+ * usbperf bulk's points, "in-64K-q8": direction, transfer size, transfers
+ * in flight; the series is the direction at that depth ("in q8").
+ */
+static bool bulk_sweep_name(const char *name, char *ret_label, size_t label_size,
+			    uint64_t *ret_block)
+{
+	static const char *const dirs[] = {"in-", "out-", "both-"};
+	const char *size, *q;
+	char sz[24];
+	uint64_t block, depth;
+	size_t d;
+
+	for (d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++)
+		if (!strncmp(name, dirs[d], strlen(dirs[d])))
+			break;
+	if (d == sizeof(dirs) / sizeof(dirs[0]))
+		return false;
+	size = name + strlen(dirs[d]);
+	q = strstr(size, "-q");
+	if (!q || (size_t)(q - size) >= sizeof(sz) || parse_u64(q + 2, 1, 65535, &depth) < 0)
+		return false;
+	memcpy(sz, size, (size_t)(q - size));
+	sz[q - size] = '\0';
+	if (parse_size(sz, 1, UINT64_MAX, &block) < 0)
+		return false;
+	if (snprintf(ret_label, label_size, "%.*s q%llu", (int)(strlen(dirs[d]) - 1), dirs[d],
+		     (unsigned long long)depth) >= (int)label_size)
+		return false;
+	*ret_block = block;
+	return true;
+}
+
 bool report_sweep_name(const char *name, char *ret_label, size_t label_size,
 		       uint64_t *ret_block)
 {
@@ -24,7 +58,9 @@ bool report_sweep_name(const char *name, char *ret_label, size_t label_size,
 	size_t n;
 	uint64_t block;
 
-	if (!sp || strchr(sp + 1, ' '))
+	if (!sp)
+		return bulk_sweep_name(name, ret_label, label_size, ret_block);
+	if (strchr(sp + 1, ' '))
 		return false;
 	n = (size_t)(sp - name);
 	if (!((n == 8 && !strncmp(name, "seq-read", 8)) || (n == 9 && !strncmp(name, "seq-write", 9)) ||
@@ -74,7 +110,7 @@ bool report_is_cpu(const struct run_metric *m)
 /* a figure worth a bar: a throughput or a rate, not a latency or a count */
 static bool is_rate(const struct run_metric *m)
 {
-	static const char *const units[] = {"MB/s", "MiB/s", "Mbit/s", "IOPS"};
+	static const char *const units[] = {"MB/s", "MiB/s", "Mbit/s", "IOPS", "reports/s"};
 
 	for (size_t i = 0; m->unit && i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(m->unit, units[i]))

@@ -1,9 +1,10 @@
 #!/bin/bash
-# A camera's figures through the history: import, show, compare, check and
-# report know the video class's metrics (issue 15). The runs are made from
-# the export fixture with a camera in place of the disks: what is checked
-# is how they are named, compared, judged and drawn, not a capture (the QEMU
-# lab's video scenario captures from vivid).
+# The measurement classes' figures through the history: import, show,
+# compare, check and report know the video class's metrics (issue 15), a HID
+# device's reports/s and a bulk gadget's sweep (issue 16). The runs are made
+# from the export fixture with those devices in place of the disks: what is
+# checked is how they are named, compared, judged and drawn, not a capture
+# (the QEMU lab's video, hid and bulk scenarios measure real kernel objects).
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 
@@ -79,4 +80,37 @@ check "report: the interval histogram of the mode" grep -q 'Frame intervals, YUY
 check "report: its bins by their range" grep -q 'intervals 0.9-1.1x' "$WORK/r.html"
 expect_status 0 "report of a disk run" "$USBPERF" report "$FIXTURES/runs-a.json" --html "$WORK/d.html"
 check "report: no camera charts without a camera" sh -c "! grep -q 'Frame rate' '$WORK/d.html'"
+
+# a HID device and a bulk gadget, as run records them
+jq '.runs[0] | .id = "20261201T120000Z-cccc" | .started_at = "2026-12-01T12:00:00Z" | .findings = [] |
+	def m($dev; $test; $name; $metric; $unit; $v; $c):
+		{device_key: $dev, test: $test, name: $name, metric: $metric, value: $v, stdev: null,
+		 min: null, max: null, unit: $unit, repeats: 1, sample_mean: null, sample_stdev: null,
+		 sample_min: null, samples: 0, cpu_pressure_pct: null, cpu_busy_pct: null, ceiling: $c,
+		 higher_is_better: true};
+	.devices = [{key: "1-2", kind: "usb-hid", target: "/dev/hidraw0", vid_pid: "1d6b:0104",
+		serial: null, product: "lab hid", port_path: "1-2", speed: "high", driver: "usbhid",
+		ceiling_mb_s: 53.248, capable_speed: null, controller: null, via: null},
+		{key: "3-1", kind: "usb-bulk", target: "3-1", vid_pid: "0525:a4a0", serial: null,
+		product: "lab hs", port_path: "3-1", speed: "high", driver: "usbtest", ceiling_mb_s: 53.248,
+		capable_speed: null, controller: null, via: null}] |
+	.metrics = [m("1-2"; "hid"; "input reports"; "reports_per_s"; "reports/s"; 838.2; 1000),
+		m("3-1"; "bulk"; "in-64K-q8"; "mb_s"; "MB/s"; 40.1; 53.248),
+		m("3-1"; "bulk"; "in-1M-q8"; "mb_s"; "MB/s"; 48.9; 53.248),
+		m("3-1"; "bulk"; "out-64K-q8"; "mb_s"; "MB/s"; 35.5; 53.248)] |
+	{usbperf_export: 1, usbperf: "0.1.0", runs: [.]}' "$FIXTURES/runs-a.json" >"$WORK/c.json"
+expect_status 0 "report of a HID and a bulk run" "$USBPERF" report "$WORK/c.json" --html "$WORK/c.html"
+check "report: HID reports per second, against the endpoint's ceiling" \
+	sh -c "grep -q 'HID reports per second' '$WORK/c.html' && grep -q 'ceiling 1000 reports/s' '$WORK/c.html'"
+check "report: bulk MB/s against transfer size, a series per direction and depth" \
+	sh -c "grep -q 'Throughput against block size' '$WORK/c.html' && grep -q 'in q8' '$WORK/c.html' && grep -q 'out q8' '$WORK/c.html'"
+cat >"$WORK/crit2.json" <<'C'
+{"usbperf_criteria": 1, "criteria": [
+ {"id": "hid-rate", "test": "hid", "metric": "reports_per_s", "min_ceiling_pct": 80},
+ {"id": "bulk-read", "test": "bulk", "name": "in-*", "metric": "mb_s", "min_ceiling_pct": 80}]}
+C
+expect_status 1 "check: HID at 84 % passes, bulk reads at 75 % and 92 % of the link" \
+	"$USBPERF" check "$WORK/c.json" --criteria "$WORK/crit2.json" -F json
+jq_check "$WORK/out" '[.checks[] | select(.result != "measured") | [(.case_id | split(".")[0]), .result, (.note | .[0:5])]] | sort == [["bulk-read", "fail", "75.3%"], ["bulk-read", "pass", "91.8%"], ["hid-rate", "pass", "83.8%"]]' \
+	"check: each figure against its own ceiling"
 finish
