@@ -39,7 +39,7 @@ static void check_frame(const struct uvc_frame *fr, enum usb_speed speed)
 	struct uvc_need n;
 	struct finding_list l = FINDING_LIST_INIT;
 	struct uvc_measured m = {30, 12, 3, 1e5, 1e7, 99};
-	struct uvc_facts facts = {"f", &info, 0, 1, USB_SPEED_HIGH, fr, 0};
+	struct uvc_facts facts = {"f", &info, 0, 1, USB_SPEED_HIGH, fr, 0, false};
 
 	if (fr->format >= info.n_formats || fr->n_intervals > UVC_MAX_INTERVALS)
 		abort();
