@@ -16,7 +16,7 @@
 /* a histogram's bin: drawn as its own chart, not a column of figures */
 static bool is_distribution(const struct run_metric *x)
 {
-	const struct class_metric *cm = run_class_metric(run_class_find(x->test), x->metric);
+	const struct class_metric *cm = run_class_metric_of(x->test, x->metric);
 
 	return cm && cm->distribution;
 }

@@ -161,6 +161,18 @@ static int run_read(int fd, struct pass_state *s)
 	return r;
 }
 
+/* the next numbered report written: 1, 0 not taken (its number given back), -errno */
+static int send_next(int fd, struct pass_state *s)
+{
+	int r;
+
+	fill(s);
+	r = put(fd, s->buf, write_len(s->c));
+	if (r == 0)
+		s->seq--;
+	return r;
+}
+
 /* out, send: as fast as the endpoint takes them; each write timed */
 static int run_write(int fd, struct pass_state *s)
 {
@@ -170,14 +182,11 @@ static int run_write(int fd, struct pass_state *s)
 
 		if (done(s, now))
 			return 0;
-		fill(s);
-		r = put(fd, s->buf, write_len(s->c));
+		r = send_next(fd, s);
 		if (r < 0)
 			return r;
-		if (!r) {
-			s->seq--;
+		if (!r)
 			continue;
-		}
 		t1 = clock_now_ns();
 		hist_record(s->h, t1 - now);
 		count_report(s, t1, s->c->report_bytes, false);
@@ -233,14 +242,11 @@ static int run_latency(int fd, struct pass_state *s)
 
 		if (done(s, now))
 			return 0;
-		fill(s);
-		r = put(fd, s->buf, write_len(s->c));
+		r = send_next(fd, s);
 		if (r < 0)
 			return r;
-		if (!r) {
-			s->seq--;
+		if (!r)
 			continue;
-		}
 		sent = clock_now_ns();
 		while (!back && clock_now_ns() - sent < limit && !signal_stop) {
 			ssize_t got;

@@ -116,6 +116,8 @@ extern const size_t run_nclasses;
 const struct measure_class *run_class_find(const char *name);
 /* a class's metric by key, NULL if it records none so named */
 const struct class_metric *run_class_metric(const struct measure_class *c, const char *key);
+/* a metric row's entry in its class's table (its test names the class), NULL if none */
+const struct class_metric *run_class_metric_of(const char *test, const char *key);
 /* a metric by key in any class (report and check label by key alone) */
 const struct class_metric *run_class_metric_any(const char *key);
 

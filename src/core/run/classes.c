@@ -40,6 +40,11 @@ const struct class_metric *run_class_metric(const struct measure_class *c, const
 	return NULL;
 }
 
+const struct class_metric *run_class_metric_of(const char *test, const char *key)
+{
+	return run_class_metric(run_class_find(test), key);
+}
+
 const struct class_metric *run_class_metric_any(const char *key)
 {
 	for (size_t i = 0; i < run_nclasses; i++) {

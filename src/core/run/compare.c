@@ -219,8 +219,7 @@ static void fill_side(struct compare_row *row, const struct run_metric *m, bool 
 /* a histogram's bin (core/run/class.h): its count moves with the pass's length, not a regression */
 static bool distribution(const struct run_metric *m)
 {
-	const struct measure_class *c = run_class_find(m->test);
-	const struct class_metric *cm = run_class_metric(c, m->metric);
+	const struct class_metric *cm = run_class_metric_of(m->test, m->metric);
 
 	return cm && cm->distribution;
 }

@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
+#include <sys/stat.h>
 
 /* "2-1", "2-1.4.3": a bus number, a dash, dotted port numbers */
 static bool is_usb_device_name(const char *s)
@@ -121,6 +123,22 @@ int usb_attach_for_block(unsigned major, unsigned minor, struct usb_attach *ret)
 int usb_attach_for_chardev(unsigned major, unsigned minor, struct usb_attach *ret)
 {
 	return attach_devnum("char", major, minor, ret);
+}
+
+int usb_attach_for_node(const char *node, struct usb_attach *ret)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct stat st;
+	int r = -ENODEV;
+
+	sysroot_path(&p, node);
+	if (stat(p.buf, &st) < 0)
+		r = -errno;
+	else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+		r = attach_devnum(S_ISCHR(st.st_mode) ? "char" : "block", major(st.st_rdev),
+				  minor(st.st_rdev), ret);
+	strbuf_release(&p);
+	return r;
 }
 
 int usb_attach_for_netdev(const char *ifname, struct usb_attach *ret)

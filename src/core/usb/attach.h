@@ -31,5 +31,7 @@ int usb_attach_for_block(unsigned major, unsigned minor, struct usb_attach *ret)
  */
 /* the same for a character device (a V4L2 node, a hidraw): -ENODEV off USB */
 int usb_attach_for_chardev(unsigned major, unsigned minor, struct usb_attach *ret);
+/* the same for a device node path ("/dev/video0", below the sysroot): -ENODEV off USB */
+int usb_attach_for_node(const char *node, struct usb_attach *ret);
 int usb_attach_for_netdev(const char *ifname, struct usb_attach *ret);
 void usb_attach_release(struct usb_attach *a);

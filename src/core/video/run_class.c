@@ -73,16 +73,7 @@ static struct video_item *item_of(const struct run_plan_item *it)
 /* the USB device a node is on ("1-1"), NULL off USB */
 static char *usb_key_of(const char *node, struct usb_attach *ret)
 {
-	struct strbuf p = STRBUF_INIT;
-	struct stat st;
-	char *key = NULL;
-
-	strbuf_addf(&p, "%s%s", sysroot_get(), node);
-	if (stat(p.buf, &st) == 0 && S_ISCHR(st.st_mode) &&
-	    usb_attach_for_chardev(major(st.st_rdev), minor(st.st_rdev), ret) == 0)
-		key = xstrdup(ret->device);
-	strbuf_release(&p);
-	return key;
+	return usb_attach_for_node(node, ret) == 0 ? xstrdup(ret->device) : NULL;
 }
 
 /* every capture node, USB ones first */

@@ -30,18 +30,13 @@
 /* "/dev/video0" -> its USB device ("1-1"); NULL off USB */
 static char *usb_of_node(const char *node)
 {
-	struct strbuf p = STRBUF_INIT;
 	struct usb_attach a = {0};
-	struct stat st;
 	char *key = NULL;
 
-	sysroot_path(&p, node);
-	if (stat(p.buf, &st) == 0 && S_ISCHR(st.st_mode) &&
-	    usb_attach_for_chardev(major(st.st_rdev), minor(st.st_rdev), &a) == 0) {
+	if (usb_attach_for_node(node, &a) == 0) {
 		key = xstrdup(a.device);
 		usb_attach_release(&a);
 	}
-	strbuf_release(&p);
 	return key;
 }
 
