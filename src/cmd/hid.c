@@ -6,6 +6,7 @@
  */
 #include "cmd/commands.h"
 #include "core/hid/fields.h"
+#include "core/hid/gadget.h"
 #include "core/hid/io.h"
 #include "util/parse.h"
 #include "util/signals.h"
@@ -274,63 +275,11 @@ static int run_host(struct global_opts *g, const char *arg, struct hid_opts *o)
 	return status;
 }
 
-/* the f_hid function whose node this is, and its report_length, from configfs */
-static void gadget_function(unsigned maj, unsigned min, char **ret_fn, uint64_t *ret_len,
-			    bool *ret_no_out)
-{
-	struct name_list gl = {0};
-	struct strbuf want = STRBUF_INIT;
-	size_t i, j;
-
-	strbuf_addf(&want, "%u:%u", maj, min);
-	if (sysroot_list("/sys/kernel/config/usb_gadget", &gl) < 0)
-		goto out;
-	for (i = 0; i < gl.n && !*ret_fn; i++) {
-		struct name_list fl = {0};
-		struct strbuf p = STRBUF_INIT;
-
-		strbuf_addf(&p, "/sys/kernel/config/usb_gadget/%s/functions", gl.v[i]);
-		if (sysroot_list(p.buf, &fl) < 0) {
-			strbuf_release(&p);
-			continue;
-		}
-		for (j = 0; j < fl.n && !*ret_fn; j++) {
-			struct strbuf f = STRBUF_INIT, v = STRBUF_INIT;
-
-			if (strncmp(fl.v[j], "hid.", 4))
-				continue;
-			strbuf_addf(&f, "%s/%s/dev", p.buf, fl.v[j]);
-			if (sysroot_read_attr(f.buf, &v) == 0 && !strcmp(v.buf, want.buf)) {
-				strbuf_reset(&f);
-				strbuf_addf(&f, "%s/%s/report_length", p.buf, fl.v[j]);
-				if (sysroot_read_attr(f.buf, &v) == 0 &&
-				    parse_u64(v.buf, 1, HID_IO_MAX_REPORT, ret_len) < 0)
-					*ret_len = 0;
-				/* no_out_endpoint (6.1 has it): OUT reports come as SET_REPORT */
-				strbuf_reset(&f);
-				strbuf_addf(&f, "%s/%s/no_out_endpoint", p.buf, fl.v[j]);
-				*ret_no_out =
-				    sysroot_read_attr(f.buf, &v) == 0 && !strcmp(v.buf, "1");
-				strbuf_reset(&f);
-				strbuf_addf(&f, "%s/%s", gl.v[i], fl.v[j]);
-				*ret_fn = strbuf_detach(&f);
-			}
-			strbuf_release(&f);
-			strbuf_release(&v);
-		}
-		name_list_release(&fl);
-		strbuf_release(&p);
-	}
-	name_list_release(&gl);
-out:
-	strbuf_release(&want);
-}
-
 static int run_gadget(struct global_opts *g, struct hid_opts *o)
 {
 	struct hid_gadget_view gv = {.node = o->gadget};
 	struct report rep = {.command = "hid"};
-	struct strbuf p = STRBUF_INIT;
+	struct strbuf fname = STRBUF_INIT;
 	struct hid_pass pass = {0};
 	enum hid_pass_kind k = o->pass[HID_PASS_SEND]	? HID_PASS_SEND
 			       : o->pass[HID_PASS_ECHO] ? HID_PASS_ECHO
@@ -338,9 +287,8 @@ static int run_gadget(struct global_opts *g, struct hid_opts *o)
 	static char *const set_report_note[] = {
 	    "the function has no OUT endpoint: f_hid keeps one SET_REPORT, and one not read "
 	    "before the next arrives is replaced, counted nowhere"};
-	char *fn = NULL;
-	uint64_t len = 0;
-	bool no_out = false;
+	struct hid_gadget_fn fn = {0};
+	uint64_t len;
 	struct stat st;
 	int fd, r, status = EXIT_OK;
 
@@ -348,27 +296,22 @@ static int run_gadget(struct global_opts *g, struct hid_opts *o)
 		log_error("cannot open '%s': %s", o->gadget, strerror(errno));
 		return EXIT_USAGE;
 	}
-	strbuf_addf(&p, "/sys/dev/char/%u:%u", major(st.st_rdev), minor(st.st_rdev));
-	if (!S_ISCHR(st.st_mode) || sysroot_resolve(p.buf, &p) < 0 ||
-	    !strstr(p.buf, "/hidg/hidg")) {
+	if (!hid_gadget_is_node(&st)) {
 		log_error("'%s' is not a HID gadget node (/dev/hidgN of an f_hid function)",
 			  o->gadget);
-		strbuf_release(&p);
 		return EXIT_USAGE;
 	}
-	strbuf_release(&p);
-	gadget_function(major(st.st_rdev), minor(st.st_rdev), &fn, &len, &no_out);
-	if (o->report_size)
-		len = o->report_size;
+	(void)hid_gadget_fn_of_dev(major(st.st_rdev), minor(st.st_rdev), &fn);
+	len = o->report_size ? o->report_size : fn.report_length;
 	if (!len) {
 		log_error("the report length of '%s' is not in configfs: give --report-size",
 			  o->gadget);
-		free(fn);
+		hid_gadget_fn_release(&fn);
 		return EXIT_USAGE;
 	}
 	fd = open_node(o->gadget);
 	if (fd < 0) {
-		free(fn);
+		hid_gadget_fn_release(&fn);
 		return EXIT_USAGE;
 	}
 	{
@@ -385,23 +328,36 @@ static int run_gadget(struct global_opts *g, struct hid_opts *o)
 	close(fd);
 	if (r == -EINVAL || r == -ENOMEM) {
 		log_error("hid: cannot run the %s pass: %s", hid_pass_name(k), strerror(-r));
-		free(fn);
+		hid_gadget_fn_release(&fn);
 		return EXIT_RUNTIME;
 	}
 	pass.path = "hidg";
+	/* what the host can take: one report per bInterval f_hid declares at this speed */
+	if (k == HID_PASS_SEND && len == fn.report_length) {
+		struct hid_endpoint ep;
+
+		if (hid_gadget_in_endpoint(&fn, &ep) == 0)
+			hid_pass_set_ceiling(&pass, &ep);
+		if (ep.has_ceiling)
+			usb_hid_result_release(&ep.ceiling);
+	}
 	if (r < 0)
 		status = pass_failed(o->gadget, &pass, r,
 				     o->timeout_set ? o->timeout_s : DEFAULT_GADGET_TIMEOUT_S);
-	gv.function = fn;
+	if (fn.function) {
+		strbuf_addf(&fname, "%s/%s", fn.gadget, fn.function);
+		gv.function = fname.buf;
+	}
 	gv.report_bytes = len;
 	hid_gadget_describe(&gv, &rep);
 	hid_passes_describe(&pass, 1, &rep);
-	if (no_out && k != HID_PASS_SEND) {
+	if (fn.no_out && k != HID_PASS_SEND) {
 		rep.warnings = set_report_note;
 		rep.nwarnings = 1;
 	}
 	status = finish(g, &rep, status);
-	free(fn);
+	hid_gadget_fn_release(&fn);
+	strbuf_release(&fname);
 	return status;
 }
 

@@ -75,6 +75,55 @@ static void test_rdesc_sizes(void **state)
 	free(d);
 }
 
+/*
+ * The application of each top-level collection: a keyboard is Generic
+ * Desktop, the lab's vendor64 0xFF00; a 32-bit Usage names its own page;
+ * a Push/Pop restores the page; one desktop collection among vendor ones
+ * is not vendor-only.
+ */
+static void test_rdesc_application(void **state)
+{
+	/* Usage Page 0x01 pushed, Usage Page 0xFF01, Pop (0x01 again), then a 32-bit usage 0xFF02:0001 */
+	static const uint8_t extended[] = {
+	    0x05, 0x01, 0xa4, 0x06, 0x01, 0xff, 0xb4, 0x0b, 0x01, 0x00, 0x02, 0xff,
+	    0xa1, 0x01, 0x75, 0x08, 0x95, 0x01, 0x81, 0x02, 0xc0,
+	};
+	/* the same after Pop, with a 16-bit usage: the page is Generic Desktop's */
+	static const uint8_t popped[] = {
+	    0x05, 0x01, 0xa4, 0x06, 0x01, 0xff, 0xb4, 0x09, 0x01,
+	    0xa1, 0x01, 0x75, 0x08, 0x95, 0x01, 0x81, 0x02, 0xc0,
+	};
+	/* a vendor collection, then a desktop one */
+	static const uint8_t mixed[] = {
+	    0x06, 0x00, 0xff, 0x09, 0x01, 0xa1, 0x01, 0x75, 0x08, 0x95, 0x01, 0x81, 0x02, 0xc0,
+	    0x05, 0x01, 0x09, 0x02, 0xa1, 0x01, 0x81, 0x02, 0xc0,
+	};
+	struct hid_rdesc *d = calloc(1, sizeof(*d));
+
+	(void)state;
+	assert_int_equal(hid_rdesc_parse(keyboard, sizeof(keyboard), d, NULL), 0);
+	assert_int_equal(d->top_collections, 1);
+	assert_int_equal(d->top_usage_page, 0x01);
+	assert_false(hid_rdesc_vendor_only(d));
+	assert_int_equal(hid_rdesc_parse(vendor64, sizeof(vendor64), d, NULL), 0);
+	assert_int_equal(d->top_usage_page, 0xff00);
+	assert_true(hid_rdesc_vendor_only(d));
+	assert_int_equal(hid_rdesc_parse(extended, sizeof(extended), d, NULL), 0);
+	assert_int_equal(d->top_usage_page, 0xff02);
+	assert_true(hid_rdesc_vendor_only(d));
+	assert_int_equal(hid_rdesc_parse(popped, sizeof(popped), d, NULL), 0);
+	assert_int_equal(d->top_usage_page, 0x01);
+	assert_false(hid_rdesc_vendor_only(d));
+	assert_int_equal(hid_rdesc_parse(mixed, sizeof(mixed), d, NULL), 0);
+	assert_int_equal(d->top_collections, 2);
+	assert_int_equal(d->vendor_top_collections, 1);
+	assert_false(hid_rdesc_vendor_only(d));
+	/* nested collections are not applications */
+	assert_int_equal(hid_rdesc_parse(numbered, sizeof(numbered), d, NULL), 0);
+	assert_int_equal(d->top_collections, 1);
+	free(d);
+}
+
 static void test_rdesc_refusals(void **state)
 {
 	static const struct {
@@ -451,6 +500,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_rdesc_sizes),
+	    cmocka_unit_test(test_rdesc_application),
 	    cmocka_unit_test(test_rdesc_refusals),
 	    cmocka_unit_test(test_rdesc_limits),
 	    cmocka_unit_test(test_pass_in),

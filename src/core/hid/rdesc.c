@@ -20,6 +20,7 @@ enum {
 	MAIN_END_COLLECTION = 12,
 };
 enum {
+	GLOBAL_USAGE_PAGE = 0,
 	GLOBAL_REPORT_SIZE = 7,
 	GLOBAL_REPORT_ID = 8,
 	GLOBAL_REPORT_COUNT = 9,
@@ -28,13 +29,17 @@ enum {
 };
 
 struct globals {
-	uint32_t size, count, id;
+	uint32_t size, count, id, page;
 };
+
+#define LOCAL_USAGE 0
+#define VENDOR_PAGE_FIRST 0xff00u /* HID Usage Tables: 0xFF00-0xFFFF vendor-defined */
 
 struct parser {
 	struct hid_rdesc d;
 	struct globals g, stack[HID_RDESC_MAX_DEPTH];
 	unsigned sp, depth;
+	uint32_t usage_page; /* of an extended (32-bit) Usage since the last main item */
 	size_t off;
 	bool unnumbered_used;
 	struct strbuf *why;
@@ -102,6 +107,15 @@ static int main_item(struct parser *p, unsigned tag)
 	case MAIN_COLLECTION:
 		if (p->depth == HID_RDESC_MAX_DEPTH)
 			return bad(p, "collections nested deeper than %d", HID_RDESC_MAX_DEPTH);
+		if (!p->depth) {
+			uint32_t page = p->usage_page ? p->usage_page : p->g.page;
+
+			if (!p->d.top_collections)
+				p->d.top_usage_page = page;
+			p->d.top_collections++;
+			if (page >= VENDOR_PAGE_FIRST)
+				p->d.vendor_top_collections++;
+		}
 		p->depth++;
 		p->d.collections++;
 		return 0;
@@ -118,6 +132,9 @@ static int main_item(struct parser *p, unsigned tag)
 static int global_item(struct parser *p, unsigned tag, uint32_t v)
 {
 	switch (tag) {
+	case GLOBAL_USAGE_PAGE:
+		p->g.page = v;
+		return 0;
 	case GLOBAL_REPORT_SIZE:
 		if (v > MAX_REPORT_SIZE)
 			return bad(p, "Report Size %u above %d", v, MAX_REPORT_SIZE);
@@ -144,7 +161,7 @@ static int global_item(struct parser *p, unsigned tag, uint32_t v)
 		p->g = p->stack[--p->sp];
 		return 0;
 	default:
-		return 0; /* usage page, logical and physical ranges, units: not sizes */
+		return 0; /* logical and physical ranges, units: not sizes */
 	}
 }
 
@@ -184,8 +201,11 @@ int hid_rdesc_parse(const void *data, size_t len, struct hid_rdesc *ret, struct 
 		}
 		for (i = 0; i < n; i++)
 			v |= (uint32_t)b[p->off + 1 + i] << (8 * i);
-		if (type == TYPE_MAIN)
+		if (type == TYPE_MAIN) {
 			r = main_item(p, tag);
+			p->usage_page = 0; /* local items end with each main item */
+		} else if (type == TYPE_LOCAL && tag == LOCAL_USAGE && n == 4)
+			p->usage_page = v >> 16; /* an extended usage names its page */
 		else if (type == TYPE_GLOBAL)
 			r = global_item(p, tag, v);
 		else if (type == TYPE_RESERVED)
@@ -223,6 +243,11 @@ int hid_rdesc_largest(const struct hid_rdesc *d, enum hid_report_kind k)
 			at = (int)i;
 		}
 	return at;
+}
+
+bool hid_rdesc_vendor_only(const struct hid_rdesc *d)
+{
+	return d->top_collections && d->vendor_top_collections == d->top_collections;
 }
 
 const char *hid_report_kind_name(enum hid_report_kind k)

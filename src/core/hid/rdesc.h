@@ -3,7 +3,8 @@
 /*
  * The sizes and IDs of the reports a HID report descriptor declares (HID 1.11
  * 6.2.2): what `usbperf hid` reads and writes per report. Only the items
- * that decide sizes are interpreted (Report ID, Report Size, Report Count,
+ * that decide sizes and the application are interpreted (Usage Page, a
+ * 32-bit Usage's page, Report ID, Report Size, Report Count,
  * Push, Pop, Input, Output, Feature, Collection, End Collection); usages and
  * logical ranges are stepped over, long items skipped whole.
  *
@@ -37,6 +38,12 @@ struct hid_rdesc {
 	size_t n;      /* reports, in the order their IDs first appear */
 	struct hid_report_info reports[HID_RDESC_MAX_REPORTS];
 	unsigned collections; /* Collection items seen */
+	/*
+	 * The top-level collections and their usage pages (the application:
+	 * 0x01 Generic Desktop for keyboards and mice, 0xFF00-0xFFFF vendor).
+	 */
+	unsigned top_collections, vendor_top_collections;
+	uint32_t top_usage_page; /* the first one's */
 };
 
 /* 0, or -EINVAL with why (NULL: not wanted) set; ret untouched on failure */
@@ -48,5 +55,11 @@ uint32_t hid_report_bytes(const struct hid_report_info *r, enum hid_report_kind 
  * descriptor declares none of that kind.
  */
 int hid_rdesc_largest(const struct hid_rdesc *d, enum hid_report_kind k);
+/*
+ * Whether every top-level collection is vendor-defined (usage page
+ * 0xFF00-0xFFFF): reports no host driver turns into keystrokes or pointer
+ * moves.
+ */
+bool hid_rdesc_vendor_only(const struct hid_rdesc *d);
 /* "input", "output", "feature" */
 const char *hid_report_kind_name(enum hid_report_kind k);

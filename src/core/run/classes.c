@@ -18,6 +18,7 @@ const struct measure_class *const run_classes[] = {
     &run_class_video,
     &run_class_hid,
     &run_class_bulk,
+    &run_class_gadget,
 };
 const size_t run_nclasses = sizeof(run_classes) / sizeof(run_classes[0]);
 

@@ -34,6 +34,7 @@ check() {
 	jq_check "$o/in.json" '.device.in_period_us == 125 * pow(2; .device.in_interval - 1) and (.device.in_ceiling_reports_per_s | round) == (1e6 / .device.in_period_us | round)' "the IN ceiling: one report per 2^(bInterval-1) x 125 us"
 	# IN: the count received equals the count sent, never faster than bInterval allows
 	jq_check "$o/send.json" "$P.reports == $HID_COUNT and $P.ended_by == \"count\"" "gadget --send wrote $HID_COUNT reports"
+	jq_check "$o/send.json" "($P.ceiling_reports_per_s | round) == 1000" "gadget --send: next to the 1000/s f_hid's bInterval 4 allows at high speed"
 	jq_check "$o/in.json" "$P.reports == $HID_COUNT" "the host read as many reports as the gadget sent ($HID_COUNT)"
 	jq_check "$o/in.json" "$P.reports_per_s > 0 and $P.reports_per_s <= 8000" "IN rate within dummy_hcd's one packet per 125 us"
 	for n in in out; do
@@ -71,6 +72,20 @@ check() {
 	jq_check "$o/run.json" '[.plan[] | .kind] == ["usb-hid"] and ([.metrics[] | select(.test == "hid" and .metric == "reports_per_s")] | length == 1)' "run: the HID device measured, its reports/s recorded"
 	jq_check "$o/run.json" '[.metrics[] | select(.metric == "reports_per_s")][0] | .value > 0 and (.ceiling | round) == 1000' "run: reports/s next to the endpoint's 1000/s (bInterval 4 at high speed)"
 	jq_check "$o/run.json" '.verdicts[0].limiter as $l | ([.metrics[] | select(.metric == "reports_per_s")][0] | 100 * .value / .ceiling) as $p | if $p > 100 then $l == "emulation" elif $p >= 90 then $l == "bus" else $l == "device" end' "run: the verdict follows the share of the endpoint's rate"
+	check_gadget_run "$o"
 }
 HID_COUNT=1000
 HID_ECHO=200
+
+# usbperf run on the gadget side (the device side's class), appended to check()
+check_gadget_run() {
+	local o=$1
+	rc_is grun 0 "run on the gadget node /dev/hidg0 while the host reads"
+	jq_check "$o/grun.json" '[.plan[] | .kind] == ["usb-gadget-hid"] and ([.metrics[] | select(.test == "gadget" and .metric == "reports_per_s")] | length == 1)' "run (gadget side): the HID function fed, its reports/s recorded"
+	jq_check "$o/grun.json" '[.metrics[] | select(.test == "gadget" and .metric == "reports_per_s")][0] | .value > 0 and .value <= 8000 and (.ceiling | round) == 1000 and .name == "hid.0 send"' "run (gadget side): reports/s within dummy_hcd's 8000/s, next to f_hid's 1000/s"
+	jq_check "$o/grun.json" '.devices[] | select(.key == "udc:dummy_udc.0") | .speed == "high" and .vid_pid == "1d6b:0104" and .driver == "f_hid" and .controller == "dummy_udc.0"' "run (gadget side): the device is the UDC, at high speed, the gadget's VID:PID"
+	jq_check "$o/grun.json" '.verdicts[0].limiter as $l | ([.metrics[] | select(.metric == "reports_per_s")][0] | 100 * .value / .ceiling) as $p | if $p > 100 then $l == "emulation" elif $p >= 90 then $l == "bus" else $l == "host controller" end' "run (gadget side): the verdict follows the share of f_hid's rate"
+	rc_is grun-idle 3 "run on the gadget node with no host reading: nothing could be measured"
+	jq_check "$o/grun-idle.json" '([.metrics[] | select(.test == "gadget")] | length == 0) and ([.unmeasured[] | select(.name == "/dev/hidg0") | .why | test("took no report stream")] == [true])' "run (gadget side), no host reading: listed with why, no rate of zero"
+	grep -E 'hidg|reports/s|verdict|limit' "$o/grun.txt" | head -8 | sed 's/^/    grun: /'
+}
