@@ -387,6 +387,25 @@ static int sweep(const struct bulk_opts *o, struct bulk_session *s,
 	return EXIT_OK;
 }
 
+/* a direction asked for that the interface can carry: NULL, else the one it lacks */
+static const char *nothing_to_measure(const struct bulk_opts *o, const struct bulk_open_info *info)
+{
+	static const enum bulk_dir order[] = {BULK_DIR_IN, BULK_DIR_OUT, BULK_DIR_BOTH};
+	const char *lacks = NULL;
+
+	for (size_t d = 0; d < 3; d++) {
+		if (!(o->dirs & order[d]) || (o->want.iso && order[d] == BULK_DIR_BOTH))
+			continue;
+		if (order[d] != BULK_DIR_OUT && !info->eps.ep_in)
+			lacks = "IN";
+		else if (order[d] != BULK_DIR_IN && !info->eps.ep_out)
+			lacks = "OUT";
+		else
+			return NULL;
+	}
+	return lacks ? lacks : "IN or OUT";
+}
+
 static int run_bulk(struct bulk_opts *o, struct global_opts *g)
 {
 	struct bulk_open_info info = {0};
@@ -398,6 +417,19 @@ static int run_bulk(struct bulk_opts *o, struct global_opts *g)
 	status = open_target(o, &s, &info);
 	if (status != EXIT_OK)
 		return status;
+	{
+		const char *lacks = nothing_to_measure(o, &info);
+
+		/* every direction asked for is missing: bad input, the driver given back */
+		if (lacks) {
+			log_error("bulk: device '%s' interface %d has no %s %s endpoint for --dir",
+				  info.dev.sysname, info.eps.iface,
+				  o->want.iso ? "isochronous" : "bulk", lacks);
+			bulk_close(s);
+			bulk_open_info_release(&info);
+			return EXIT_USAGE;
+		}
+	}
 	fill_device(&out, &info);
 	status = sweep(o, s, &info, &out);
 	bulk_close(s);

@@ -355,6 +355,23 @@ int bulk_measure(struct bulk_session *s, double time_s, struct bulk_point *p, ch
 							      s->eps.mult_out, s->eps.interval_out);
 	else
 		p->ceiling_mb_s = bulk_ceiling_mb_s(s->speed, p->dir);
+	/*
+	 * Each isochronous point starts on a fresh alternate setting: the host
+	 * controller schedules a stream's packets frame after frame, and the
+	 * frames a cancelled stream had booked would delay the next point's
+	 * first packets (QEMU's xHCI waits for a frame number to come round).
+	 */
+	if (p->iso && s->alt_set) {
+		int lr = libusb_set_interface_alt_setting(s->h, s->eps.iface, 0);
+
+		if (lr == 0)
+			lr = libusb_set_interface_alt_setting(s->h, s->eps.iface, s->eps.alt);
+		if (lr < 0) {
+			snprintf(why, why_len, "cannot select alternate setting %d again: %s",
+				 s->eps.alt, libusb_strerror(lr));
+			return errno_of(lr);
+		}
+	}
 	v = calloc(n, sizeof(*v));
 	if (!v)
 		return -ENOMEM;

@@ -21,8 +21,9 @@ static const struct field device_fields[] = {
     FIELD(struct bulk_device_row, mps_out, "max_packet_out", "max packet OUT", "B", FT_U64, 0, T),
     FIELD(struct bulk_device_row, driver_detached, "driver_detached", "driver detached", NULL,
 	  FT_STR, 0, T),
+    /* text: a driver not given back is a warning; with none detached "no" would mislead */
     FIELD(struct bulk_device_row, driver_reattached, "driver_reattached", "driver given back", NULL,
-	  FT_BOOL, 0, T),
+	  FT_BOOL, 0, 0),
     FIELD(struct bulk_device_row, bulk_ceiling_mb_s, "bulk_ceiling_mb_s", "bulk ceiling", "MB/s",
 	  FT_DBL, 1, T),
 };
@@ -40,8 +41,10 @@ static const struct field row_fields[] = {
     FIELD(struct bulk_row, ceiling_mb_s, "ceiling_mb_s", "ceiling", "MB/s", FT_DBL, 1, T),
     FIELD(struct bulk_row, share_pct, "share_pct", "of ceiling", "%", FT_DBL, 1, T),
     FIELD(struct bulk_row, transfers, "transfers", "transfers", NULL, FT_U64, 0, T),
-    FIELD(struct bulk_row, packets, "packets", "packets", NULL, FT_U64, 0, 0),
-    FIELD(struct bulk_row, packet_errors, "packet_errors", "packet errors", NULL, FT_U64, 0, 0),
+    /* isochronous only: bulk rows leave the columns out */
+    FIELD(struct bulk_row, packets, "packets", "packets", NULL, FT_U64, 0, T | FF_OPTIONAL),
+    FIELD(struct bulk_row, packet_errors, "packet_errors", "packet errors", NULL, FT_U64, 0,
+	  T | FF_OPTIONAL),
     FIELD(struct bulk_row, interrupted, "interrupted", "interrupted", NULL, FT_BOOL, 0, 0),
 };
 

@@ -5,9 +5,15 @@
 # The truths: no figure above the link's bulk ceiling, nor above what
 # dummy_hcd moves per timer round (below), and usbtest holds every interface
 # again afterwards, also after a busy refusal and a SIGINT.
-MODULES="configfs dummy_hcd libcomposite usb_f_ss_lb usbtest"
+MODULES="configfs dummy_hcd libcomposite usb_f_ss_lb usbtest xhci_pci"
 
-qemu_args() { :; }
+# Isochronous: dummy_hcd has none, so QEMU's USB audio device (its AudioStreaming
+# interface's alt 1 has an isochronous OUT endpoint; no snd-usb-audio in the
+# guest, so the interface is free) on an emulated xHCI. QEMU, not the kernel,
+# paces its frames: the lab checks that usbperf finds the endpoint, counts
+# packets and errors and holds the rate against the endpoint's ceiling, not
+# the rate itself.
+qemu_args() { echo -audiodev none,id=snd0 -device qemu-xhci,id=xhci -device usb-audio,bus=xhci.0,audiodev=snd0; }
 
 # dummy_hcd's allowance, drivers/usb/gadget/udc/dummy_hcd.c, dummy_timer():
 #   case USB_SPEED_HIGH:  total = 512/*bytes*/ * 13/*packets*/ * 8/*uframes*/;  -> 53248 B
@@ -93,6 +99,13 @@ check() {
 	back noiface
 	rc_is noiso 2 "--iso where dummy_hcd offers no isochronous endpoints (SourceSink drops its alt 1)"
 	says noiso "no interface has isochronous endpoints" "no iso alt setting: one line"
+	# isochronous OUT through QEMU's USB audio device
+	rc_is iso 0 "iso OUT to QEMU's usb-audio"
+	jq_check "$o/iso.json" '.device.speed == "full" and .device.alt_setting >= 1 and (.points | length) == 4 and all(.points[]; .iso == true and .dir == "out")' "iso: the AudioStreaming alt setting, full speed, one row per size and depth"
+	jq_check "$o/iso.json" 'all(.points[]; .packets > 0 and .packet_errors == 0 and .mb_s > 0 and .ceiling_mb_s > 0 and .mb_s <= .ceiling_mb_s * 1.01)' "iso: packets counted, no errors, every rate within the endpoint's ceiling"
+	jq_check "$o/iso.json" '.device.max_packet_out as $m | all(.points[]; .ceiling_mb_s == $m * 1000 / 1e6)' "iso: the ceiling is wMaxPacketSize per 1 ms full-speed frame"
+	rc_is isoin 2 "iso IN where the device has only an OUT endpoint"
+	says isoin "isochronous" "iso IN refused: one line naming the missing endpoint"
 	rc_is busy 2 "an interface another program claimed"
 	says busy "interface 0 is busy: claimed by another program" "busy: one line"
 	rc_is holder 0 "the program holding the interface finished its point"
