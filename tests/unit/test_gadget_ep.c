@@ -430,7 +430,7 @@ static void test_missing_attribute(void **state)
 	missing = "interval";
 	assert_int_equal(up("hid:interval=2", NULL, &b, &why), -ENOENT);
 	if (!strstr(why, "this kernel (6.1.0-test) has no attribute 'interval' in '" CFS
-			 "/usbperf/functions/hid.0' (added in Linux 6.17)"))
+			 "/usbperf/functions/hid.0' (added in Linux 6.16)"))
 		fail_msg("why: %s", why);
 	assert_false(gadget_dir_left());
 	free(why);

@@ -57,8 +57,10 @@ static const char *kernel_release(struct strbuf *sb)
 
 /*
  * Attributes usbperf writes that not every kernel since 4.x has, with the
- * first mainline release that has them (checked against the kernel's
- * sources: absent from 6.1, the function driver's configfs attributes).
+ * first mainline release that has them. hid interval: absent from 6.1.y's
+ * f_hid.c; commit ea34925f5b2e went into usb-next on 2025-05-04, during the
+ * 6.15 release candidates, so into the 6.16 merge window. (no_out_endpoint is out:
+ * stable took it back into 4.x and 5.x kernels, so no one release says it.)
  */
 static const struct {
 	const char *type; /* the function type, the directory name before '.' */
@@ -66,7 +68,7 @@ static const struct {
 	const char *since;
 } attr_since[] = {
     /* f_hid: "usb: gadget: hid: allow dynamic interval configuration via configfs" */
-    {"hid", "interval", "6.17"},
+    {"hid", "interval", "6.16"},
 };
 
 /* the release that added attr to dir's function type, NULL when not in the table */

@@ -185,7 +185,7 @@ static void hid(struct epctx *c, const struct gadget_fn_spec *f, const char *dir
 	if (!gadget_fn_get(f, "report_desc"))
 		hid_preset(preset ? preset : "keyboard", &len, &def, &proto, &sub);
 	rl = tunable(f, dir, "report_length", def);
-	/* interval (Linux 6.17 and later) replaces the fixed 10 / 4 at every speed */
+	/* interval (Linux 6.16 and later) replaces the fixed 10 / 4 at every speed */
 	interval = tunable(f, dir, "interval", 0);
 	if (!interval)
 		interval = c->s <= USB_SPEED_FULL ? 10 : 4;
@@ -196,9 +196,13 @@ static void hid(struct epctx *c, const struct gadget_fn_spec *f, const char *dir
 		mult = ((rl >> 11) & 3) + 1;
 	}
 	add(c, "interface 0", USB_XFER_INTERRUPT, true, mp, mult, 0, interval);
+	if (tunable(f, dir, "interval", 0) && c->s >= USB_SPEED_SS)
+		c->o->ep_note = xstrdup("at SuperSpeed the f_hid that has interval declares "
+					"bInterval 0 until commit 7f58b4148ef5 (fix SuperSpeed "
+					"descriptors)");
 	if (!tunable(f, dir, "no_out_endpoint", 0))
 		add(c, "interface 0", USB_XFER_INTERRUPT, false, mp, mult, 0, interval);
-	else
+	else if (!c->o->ep_note)
 		c->o->ep_note = xstrdup("no OUT endpoint: the host's reports come by SET_REPORT");
 }
 

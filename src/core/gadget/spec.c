@@ -34,7 +34,7 @@ static const struct gadget_key hid_keys[] = {
     {"subclass", "subclass", GK_UINT, 0, 255},
     {"report_length", "report_length", GK_UINT, 1, 65535},
     {"no_out_endpoint", "no_out_endpoint", GK_BOOL, 0, 1},
-    /* bInterval at every speed (Linux 6.17): ms at full speed, else 2^(N-1) x 125 us */
+    /* bInterval at every speed (Linux 6.16): ms at full speed, else 2^(N-1) x 125 us */
     {"interval", "interval", GK_UINT, 1, 255},
 };
 static const struct gadget_key uvc_keys[] = {
