@@ -121,6 +121,9 @@ static void test_endpoints(void **state)
 	CHECK("msc:removable=1", USB_SPEED_SS, BULK_IN(1024, 15), BULK_OUT(1024, 15));
 	CHECK("msc:removable=1", USB_SPEED_HIGH, BULK_IN(512, 0), BULK_OUT(512, 0));
 	CHECK("loopback", USB_SPEED_SS, BULK_IN(1024, 0), BULK_OUT(1024, 0));
+	/* low speed has no bulk transfers: no ceiling rather than 0 */
+	CHECK("loopback", USB_SPEED_LOW, {"bulk", "in", 64, 0, 1, 0, -1},
+	      {"bulk", "out", 64, 0, 1, 0, -1});
 	/* SourceSink: the 6.1 defaults, isoc_interval 4 and isoc_maxpacket 1024 */
 	CHECK("sourcesink", USB_SPEED_HIGH, BULK_IN(512, 0), BULK_OUT(512, 0),
 	      {"isochronous", "in", 1024, 1000, 1, 0, 1024000},
@@ -424,7 +427,7 @@ static void test_max_power(void **state)
 static void test_missing_attribute(void **state)
 {
 	struct gadget_built b = {0};
-	char *why = NULL;
+	char *why = NULL, *v;
 
 	(void)state;
 	missing = "interval";
@@ -443,6 +446,19 @@ static void test_missing_attribute(void **state)
 	assert_null(strstr(why, "added in"));
 	assert_false(gadget_dir_left());
 	free(why);
+	why = NULL;
+	/* a kernel that has them: both written, and the endpoints follow them */
+	missing = NULL;
+	assert_int_equal(up("hid:interval=2,no_out_endpoint=1", NULL, &b, &why), 0);
+	v = read_at(CFS "/usbperf/functions/hid.0/interval");
+	assert_string_equal(v, "2");
+	free(v);
+	v = read_at(CFS "/usbperf/functions/hid.0/no_out_endpoint");
+	assert_string_equal(v, "1");
+	free(v);
+	assert_int_equal(b.fns[0].neps, 1);
+	assert_near(b.fns[0].eps[0].interval_us, 250, 1e-9);
+	gadget_built_release(&b);
 }
 
 int main(void)

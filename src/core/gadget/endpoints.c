@@ -87,9 +87,11 @@ static void ceiling(struct gadget_ep *e, enum usb_speed s, enum usb_xfer t, unsi
 	unsigned mp = (unsigned)e->max_packet, mult = (unsigned)e->mult;
 	unsigned burst = (unsigned)e->maxburst;
 
-	if (t == USB_XFER_BULK) {
+	if (t == USB_XFER_BULK && usb_bulk_payload_Bps(s) > 0) {
 		e->ceiling_Bps = usb_bulk_payload_Bps(s);
 		strbuf_addf(&sb, "bulk ceiling at %s", usb_speed_label(s));
+	} else if (t == USB_XFER_BULK) {
+		strbuf_addf(&sb, "no ceiling: %s has no bulk transfers", usb_speed_label(s));
 	} else if (t == USB_XFER_INTERRUPT) {
 		struct usb_hid_params p = {
 		    .speed = s,
