@@ -109,6 +109,9 @@ static void test_endpoints(void **state)
 	/* 1024 B at full speed: f_hid declares it, USB 2.0 allows 64: no ceiling */
 	CHECK("hid:preset=vendor1024,no_out_endpoint=1", USB_SPEED_FULL,
 	      {"interrupt", "in", 1024, 10000, 1, 0, -1});
+	/* 2048 fills wMaxPacketSize bits 12:11 at high speed: 0 B, two per microframe */
+	CHECK("hid:report_length=2048,no_out_endpoint=1", USB_SPEED_HIGH,
+	      {"interrupt", "in", 0, 1000, 2, 0, -1});
 	/* CDC: a 16 B (rndis 8 B) notification every 32 ms, then the bulk pair */
 	CHECK("ncm", USB_SPEED_HIGH, {"interrupt", "in", 16, 32000, 1, 0, 500}, BULK_IN(512, 0),
 	      BULK_OUT(512, 0));

@@ -87,7 +87,10 @@ static void ceiling(struct gadget_ep *e, enum usb_speed s, enum usb_xfer t, unsi
 	unsigned mp = (unsigned)e->max_packet, mult = (unsigned)e->mult;
 	unsigned burst = (unsigned)e->maxburst;
 
-	if (t == USB_XFER_BULK && usb_bulk_payload_Bps(s) > 0) {
+	/* the calculators read 0 as "the speed's largest": a declared 0 carries nothing */
+	if (!mp) {
+		strbuf_adds(&sb, "no ceiling: wMaxPacketSize 0");
+	} else if (t == USB_XFER_BULK && usb_bulk_payload_Bps(s) > 0) {
 		e->ceiling_Bps = usb_bulk_payload_Bps(s);
 		strbuf_addf(&sb, "bulk ceiling at %s", usb_speed_label(s));
 	} else if (t == USB_XFER_BULK) {
