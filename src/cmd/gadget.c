@@ -2,11 +2,14 @@
 /* usbperf gadget up|down|bind|status: compose a USB gadget in configfs, and take it apart. */
 #include "cmd/commands.h"
 #include "core/gadget/build.h"
+#include "core/gadget/endpoints.h"
 #include "core/sys/sysinfo.h"
 #include "core/usb/gadget.h"
 #include "util/sysroot.h"
 
 #include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +23,9 @@ void usage_gadget(void)
 	       "\n"
 	       "up composes one configuration of the given functions in configfs\n"
 	       "(/sys/kernel/config/usb_gadget/usbperf), binds it to a UDC, prints what it\n"
-	       "built and exits. Every path it creates is listed, in order, in\n"
+	       "built and exits, with the endpoints each function's Linux 6.1 driver\n"
+	       "declares at the gadget's speed (computed, not read from the bus).\n"
+	       "Every path it creates is listed, in order, in\n"
 	       "/run/usbperf/gadget-<name>.state; down removes exactly those, in reverse\n"
 	       "(unbind first), and up removes them itself when a step fails. A gadget\n"
 	       "usbperf did not make is left alone unless down is given --force.\n"
@@ -30,7 +35,9 @@ void usage_gadget(void)
 	       "profiles, their keys (module):\n%s"
 	       "  msc: file= a backing file or block device; the others 0/1.\n"
 	       "  hid: preset= keyboard (default), mouse, vendor64, vendor512, vendor1024, or\n"
-	       "       report_desc=FILE with report_length=N; protocol, subclass override.\n"
+	       "       report_desc=FILE with report_length=N; protocol, subclass override;\n"
+	       "       no_out_endpoint=1: host reports by SET_REPORT; interval= bInterval\n"
+	       "       at every speed (Linux 6.16 and later).\n"
 	       "  uvc: one YUYV format; frames=WxH[+WxH...] (640x360), fps= (30).\n"
 	       "  ffs: name= (usbperf), dir= mount point (/dev/usb-ffs/NAME); the gadget\n"
 	       "       stays unbound until the userspace function writes its descriptors,\n"
@@ -42,6 +49,9 @@ void usage_gadget(void)
 	       "options:\n"
 	       "  --udc NAME          the UDC (default: the first with no gadget bound)\n"
 	       "  --max-speed S       low, full, high, super, super-plus (default: the UDC's)\n"
+	       "  --max-power MA      the configuration's MaxPower in mA: 0-500, up to 900 at\n"
+	       "                      SuperSpeed (default 250; 0: the kernel's\n"
+	       "                      CONFIG_USB_GADGET_VBUS_DRAW)\n"
 	       "  --id VID:PID        hex (default 1d6b:0104)\n"
 	       "  --manufacturer S, --product S, --serial S   the device strings\n"
 	       "  --name NAME         the gadget directory usbperf-NAME (default usbperf)\n"
@@ -66,6 +76,7 @@ struct gadget_args {
 enum {
 	O_UDC = 256,
 	O_SPEED,
+	O_POWER,
 	O_ID,
 	O_MANUF,
 	O_PRODUCT,
@@ -98,6 +109,9 @@ static int gadget_opt(int c, const char *arg, void *ctx)
 		return set_str(&a->spec.udc, "--udc", arg);
 	case O_SPEED:
 		r = gadget_spec_set_speed(&a->spec, arg, &why);
+		break;
+	case O_POWER:
+		r = gadget_spec_set_max_power(&a->spec, arg, &why);
 		break;
 	case O_ID:
 		r = gadget_spec_set_id(&a->spec, arg, &why);
@@ -151,9 +165,50 @@ static int fail(int r, char *why)
 	return status_of(r);
 }
 
+/* JSON: the report, each functions[i] given its endpoints[] */
+static int endpoints_json(const struct gadget_built *b, struct strbuf *out)
+{
+	struct strbuf one = STRBUF_INIT;
+	json_object *root = json_tokener_parse(out->buf), *fns;
+	size_t i;
+	int r = 0;
+
+	if (!root || !json_object_object_get_ex(root, "functions", &fns) ||
+	    json_object_array_length(fns) != b->nfns) {
+		json_object_put(root);
+		return -EINVAL;
+	}
+	for (i = 0; i < b->nfns && r == 0; i++) {
+		struct report v = {.command = "gadget up"};
+		json_object *o, *eps;
+
+		gadget_eps_describe(&b->fns[i], &v);
+		strbuf_reset(&one);
+		r = render_json(&v, &one);
+		o = r == 0 ? json_tokener_parse(one.buf) : NULL;
+		if (!o || !json_object_object_get_ex(o, "endpoints", &eps))
+			r = -EINVAL;
+		else
+			json_object_object_add(json_object_array_get_idx(fns, i), "endpoints",
+					       json_object_get(eps));
+		json_object_put(o);
+	}
+	if (r == 0) {
+		strbuf_reset(out);
+		strbuf_adds(out, json_object_to_json_string_ext(
+				     root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+					       JSON_C_TO_STRING_NOSLASHESCAPE));
+		strbuf_addch(out, '\n');
+	}
+	json_object_put(root);
+	strbuf_release(&one);
+	return r;
+}
+
 static int do_up(struct gadget_args *a, int argc, char **argv, struct global_opts *g)
 {
 	struct report view = {.command = "gadget up"};
+	struct strbuf out = STRBUF_INIT;
 	struct gadget_built b = {0};
 	char *why = NULL;
 	int i, r, status;
@@ -167,7 +222,15 @@ static int do_up(struct gadget_args *a, int argc, char **argv, struct global_opt
 	if (r < 0)
 		return fail(r, why);
 	gadget_built_describe(&b, &view);
-	status = emit_report(g, &view) < 0 ? EXIT_RUNTIME : EXIT_OK;
+	r = render(&view, g->format, &out);
+	if (r == 0 && g->format == FORMAT_TEXT)
+		gadget_endpoints_text(&b, &out);
+	else if (r == 0 && g->format == FORMAT_JSON)
+		r = endpoints_json(&b, &out);
+	if (r < 0)
+		log_error("gadget: cannot render the result");
+	status = r < 0 || emit_text(g, out.buf, out.len) < 0 ? EXIT_RUNTIME : EXIT_OK;
+	strbuf_release(&out);
 	gadget_built_release(&b);
 	return status;
 }
@@ -259,6 +322,7 @@ int cmd_gadget(int argc, char **argv, struct global_opts *g)
 	static const struct option longopts[] = {
 	    {"udc", required_argument, NULL, O_UDC},
 	    {"max-speed", required_argument, NULL, O_SPEED},
+	    {"max-power", required_argument, NULL, O_POWER},
 	    {"id", required_argument, NULL, O_ID},
 	    {"manufacturer", required_argument, NULL, O_MANUF},
 	    {"product", required_argument, NULL, O_PRODUCT},

@@ -41,6 +41,17 @@ refused 2 "up: bad --max-speed" "$R" -- "$USBPERF" gadget up ncm --max-speed war
 refused 2 "up: bad --id" "$R" -- "$USBPERF" gadget up ncm --id 1d6b --sysroot "$R"
 refused 2 "up: a UDC that is not there" "$R" -- "$USBPERF" gadget up ncm --udc fc000000.usb --sysroot "$R"
 says "no UDC 'fc000000.usb'" "up: names the UDC"
+# MaxPower: 0-900 mA, and above 500 only when the gadget runs at SuperSpeed
+refused 2 "up: --max-power out of range" "$R" -- "$USBPERF" gadget up ncm --max-power 901 --sysroot "$R"
+says "invalid --max-power '901': mA, 0 to 500 \(900 above high speed\)" "up: names the --max-power range"
+refused 2 "up: --max-power not a number" "$R" -- "$USBPERF" gadget up ncm --max-power 100mA --sysroot "$R"
+echo high-speed >"$R/sys/class/udc/dummy_udc.0/maximum_speed"
+refused 2 "up: --max-power 900 on a high-speed UDC" "$R" -- "$USBPERF" gadget up ncm --max-power 900 --sysroot "$R"
+says "max-power 900 mA: below SuperSpeed a configuration draws at most 500 mA \(the gadget runs at high-speed" "up: says 500 mA below SuperSpeed"
+refused 2 "up: --max-power 600 with --max-speed high" "$R" -- "$USBPERF" gadget up ncm --max-power 600 --max-speed high --sysroot "$R"
+rm "$R/sys/class/udc/dummy_udc.0/maximum_speed"
+refused 2 "up: --max-power 600 with the UDC's speed unknown" "$R" -- "$USBPERF" gadget up ncm --max-power 600 --sysroot "$R"
+says "the UDC's maximum speed is unknown: give --max-speed super" "up: says how to allow it"
 refused 2 "unknown action" "$R" -- "$USBPERF" gadget start --sysroot "$R"
 
 # someone else's gadget: down refuses it without --force

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* usbperf gadget up, down and bind: the configfs builder (see build.h). */
+#include "core/gadget/endpoints.h"
 #include "core/gadget/spec.h"
 #include "core/gadget/state.h"
 #include "core/sys/attr.h"
@@ -54,15 +55,53 @@ static const char *kernel_release(struct strbuf *sb)
 	return sb->buf;
 }
 
+/*
+ * Attributes usbperf writes that not every kernel since 4.x has, with the
+ * first mainline release that has them. hid interval: absent from 6.1.y's
+ * f_hid.c; commit ea34925f5b2e went into usb-next on 2025-05-04, during the
+ * 6.15 release candidates, so into the 6.16 merge window. (no_out_endpoint is out:
+ * stable took it back into 4.x and 5.x kernels, so no one release says it.)
+ */
+static const struct {
+	const char *type; /* the function type, the directory name before '.' */
+	const char *attr;
+	const char *since;
+} attr_since[] = {
+    /* f_hid: "usb: gadget: hid: allow dynamic interval configuration via configfs" */
+    {"hid", "interval", "6.16"},
+};
+
+/* the release that added attr to dir's function type, NULL when not in the table */
+static const char *attr_added_in(const char *dir, const char *attr)
+{
+	const char *base = strrchr(dir, '/'), *dot;
+	size_t i;
+
+	base = base ? base + 1 : dir;
+	dot = strchr(base, '.');
+	for (i = 0; dot && i < sizeof(attr_since) / sizeof(attr_since[0]); i++)
+		if (strlen(attr_since[i].type) == (size_t)(dot - base) &&
+		    !strncmp(base, attr_since[i].type, (size_t)(dot - base)) &&
+		    !strcmp(attr, attr_since[i].attr))
+			return attr_since[i].since;
+	return NULL;
+}
+
 /* write dir/attr; a missing attribute is named with the kernel that lacks it */
 static int put(struct ctx *c, const char *dir, const char *attr, const void *buf, size_t len)
 {
 	struct strbuf p = STRBUF_INIT, k = STRBUF_INIT;
+	const char *since;
 	int r;
 
 	strbuf_addf(&p, "%s/%s", dir, attr);
 	r = c->fs->write(p.buf, buf, len);
-	if (r == -ENOENT)
+	since = r == -ENOENT ? attr_added_in(dir, attr) : NULL;
+	if (since)
+		reason_set(r, c->why,
+			   "this kernel (%s) has no attribute '%s' in '%s' (added in Linux %s)",
+			   kernel_release(&k), attr, dir, since);
+	else if (r == -ENOENT)
 		reason_set(r, c->why, "this kernel (%s) has no attribute '%s' in '%s'",
 			   kernel_release(&k), attr, dir);
 	else if (r < 0)
@@ -170,6 +209,11 @@ static int build_hid(struct ctx *c, const struct gadget_fn_spec *f)
 		else
 			r = putf(c, c->fn.buf, "report_length", "%u", len_def);
 	}
+	/* newer attributes: written only when asked for, so older kernels still work */
+	if (r == 0 && gadget_fn_get(f, "no_out_endpoint"))
+		r = puts_(c, c->fn.buf, "no_out_endpoint", gadget_fn_get(f, "no_out_endpoint"));
+	if (r == 0 && gadget_fn_get(f, "interval"))
+		r = puts_(c, c->fn.buf, "interval", gadget_fn_get(f, "interval"));
 	if (r == 0)
 		r = put(c, c->fn.buf, "report_desc", d, dlen);
 	if (r == 0) {
@@ -186,6 +230,11 @@ static int build_hid(struct ctx *c, const struct gadget_fn_spec *f)
 		strbuf_addf(&c->set, " report_length=%s", v ? v : "?");
 		free(v);
 		strbuf_addf(&c->set, " report_desc=%s(%zu B)", file ? file : preset, dlen);
+		if (gadget_fn_get(f, "no_out_endpoint"))
+			strbuf_addf(&c->set, " no_out_endpoint=%s",
+				    gadget_fn_get(f, "no_out_endpoint"));
+		if (gadget_fn_get(f, "interval"))
+			strbuf_addf(&c->set, " interval=%s", gadget_fn_get(f, "interval"));
 	}
 	strbuf_release(&desc);
 	return r;
@@ -462,7 +511,7 @@ static int build_device(struct ctx *c)
 	if (r == 0)
 		r = mk(c, p.buf);
 	if (r == 0)
-		r = puts_(c, p.buf, "MaxPower", "250");
+		r = putf(c, p.buf, "MaxPower", "%u", s->max_power_ma);
 	for (i = 0; i < s->nfns; i++)
 		strbuf_addf(&label, "%s%s", i ? "+" : "usbperf: ", s->fns[i].profile->name);
 	strbuf_adds(&p, "/strings/0x409");
@@ -475,18 +524,54 @@ static int build_device(struct ctx *c)
 	return r;
 }
 
-static void read_back(struct gadget_built *b, const char *gdir)
+/* the speed the functions will describe themselves at: the gadget's and the UDC's lower */
+static enum usb_speed effective_speed(const char *gadget_max, const char *udc, bool *ret_assumed)
 {
+	char *udc_max = udc ? attr_strf_nonempty(UDC_CLASS "/%s/maximum_speed", udc) : NULL;
+	enum usb_speed sp = gadget_ep_speed(gadget_max, udc_max, ret_assumed);
+
+	free(udc_max);
+	return sp;
+}
+
+static void read_back(struct gadget_built *b, const struct gadget_spec *s, const char *gdir)
+{
+	enum usb_speed sp;
 	size_t i;
 
 	b->max_speed = attr_strf_nonempty("%s/max_speed", gdir);
+	b->max_power_ma = s->max_power_ma;
 	if (b->udc) {
 		b->udc_state = attr_strf_nonempty(UDC_CLASS "/%s/state", b->udc);
 		b->udc_speed = attr_strf_nonempty(UDC_CLASS "/%s/current_speed", b->udc);
 	}
-	for (i = 0; i < b->nfns; i++)
-		b->fns[i].ifname =
-		    attr_strf_nonempty("%s/functions/%s/ifname", gdir, b->fns[i].function);
+	sp = effective_speed(b->max_speed ? b->max_speed : s->max_speed, b->udc,
+			     &b->ep_speed_assumed);
+	b->ep_speed = xstrdup(usb_speed_label(sp));
+	for (i = 0; i < b->nfns; i++) {
+		struct strbuf d = STRBUF_INIT;
+
+		strbuf_addf(&d, "%s/functions/%s", gdir, b->fns[i].function);
+		b->fns[i].ifname = attr_strf_nonempty("%s/ifname", d.buf);
+		gadget_fn_endpoints(&s->fns[i], d.buf, sp, &b->fns[i]);
+		strbuf_release(&d);
+	}
+}
+
+/* MaxPower above 500 mA only at SuperSpeed (USB 2.0 9.6.3, USB 3.2 9.6.3) */
+static int check_max_power(const struct gadget_spec *s, const char *udc, char **why)
+{
+	bool assumed;
+	enum usb_speed sp = effective_speed(s->max_speed, udc, &assumed);
+
+	if (s->max_power_ma <= GADGET_MAX_POWER_USB2 || sp >= USB_SPEED_SS)
+		return 0;
+	return reason_set(-EINVAL, why,
+			  "--max-power %u mA: below SuperSpeed a configuration draws at most %d mA "
+			  "(%s%s)",
+			  s->max_power_ma, GADGET_MAX_POWER_USB2,
+			  assumed ? "the UDC's maximum speed is unknown" : "the gadget runs at ",
+			  assumed ? ": give --max-speed super" : usb_speed_label(sp));
 }
 
 int gadget_up(const struct gadget_spec *s, const struct gadget_fs *fs, struct gadget_built *ret,
@@ -531,6 +616,9 @@ int gadget_up(const struct gadget_spec *s, const struct gadget_fs *fs, struct ga
 		if (r < 0)
 			goto out;
 	}
+	r = check_max_power(s, b.udc, ret_why);
+	if (r < 0)
+		goto out;
 	r = gadget_state_create(&c.st, s->dir);
 	if (r < 0) {
 		reason_set(r, ret_why, "cannot create state file '%s': %s", sp.buf, strerror(-r));
@@ -573,7 +661,7 @@ int gadget_up(const struct gadget_spec *s, const struct gadget_fs *fs, struct ga
 	b.gadget = xstrdup(s->dir);
 	b.state_file = xstrdup(c.st.file);
 	b.npaths = (int64_t)c.st.n;
-	read_back(&b, c.g.buf);
+	read_back(&b, s, c.g.buf);
 	*ret = b;
 out:
 	if (r < 0)

@@ -59,6 +59,8 @@ struct gadget_spec {
 	char *manufacturer, *product, *serial;
 	char *udc;	 /* NULL: the first free UDC */
 	char *max_speed; /* NULL: the kernel's default (the UDC's best) */
+	/* the configuration's MaxPower, mA (default 250) */
+	unsigned max_power_ma;
 	struct gadget_fn_spec *fns;
 	size_t nfns;
 };
@@ -71,17 +73,27 @@ int gadget_spec_set_name(struct gadget_spec *s, const char *name, char **ret_why
 int gadget_spec_set_id(struct gadget_spec *s, const char *vidpid, char **ret_why);
 /* "low|full|high|super|super-plus" (or the kernel's "high-speed" form) */
 int gadget_spec_set_speed(struct gadget_spec *s, const char *speed, char **ret_why);
+/* --max-power MA: 0..900 here; up refuses above 500 below SuperSpeed (USB 2.0 9.6.3) */
+#define GADGET_MAX_POWER_USB2 500
+#define GADGET_MAX_POWER_USB3 900
+int gadget_spec_set_max_power(struct gadget_spec *s, const char *ma, char **ret_why);
 /* One operand "PROFILE[:key=value,...]": checked against the profile's keys. */
 int gadget_spec_add(struct gadget_spec *s, const char *arg, char **ret_why);
 /* the profiles and their keys, for -h */
 const char *gadget_profiles_help(void);
 
 /* What up built, for the command to show. */
+struct gadget_ep;
 struct gadget_built_fn {
 	char *function; /* "hid.0" */
 	char *profile;	/* "hid" */
 	char *settings; /* "protocol=1 report_length=8 report_desc=keyboard(63 B)" */
 	char *ifname;	/* network functions: read back after bind */
+	/* the endpoints its driver declares (core/gadget/endpoints.h) */
+	struct gadget_ep *eps;
+	size_t neps;
+	const char *ep_source; /* the driver that declares them: "f_hid" */
+	char *ep_note;	       /* caveats; ffs: defined by the userspace daemon */
 };
 
 struct gadget_built {
@@ -93,6 +105,11 @@ struct gadget_built {
 	char *state_file;  /* below the root */
 	char *unbound_why; /* non-NULL: left unbound, and why (ffs) */
 	int64_t npaths;	   /* lines in the state file */
+	/* the configuration's MaxPower written, mA */
+	int64_t max_power_ma;
+	/* the speed the endpoints are given at; assumed: neither max speed was known */
+	char *ep_speed;
+	bool ep_speed_assumed;
 	struct gadget_built_fn *fns;
 	size_t nfns;
 };

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* usbperf gadget down and bind (see build.h). */
+#include "core/gadget/endpoints.h"
 #include "core/gadget/state.h"
 #include "core/usb/gadget.h"
 #include "util/strbuf.h"
@@ -20,6 +21,10 @@ void gadget_built_release(struct gadget_built *b)
 		free(b->fns[i].profile);
 		free(b->fns[i].settings);
 		free(b->fns[i].ifname);
+		for (size_t j = 0; j < b->fns[i].neps; j++)
+			free(b->fns[i].eps[j].ceiling_basis);
+		free(b->fns[i].eps);
+		free(b->fns[i].ep_note);
 	}
 	free(b->fns);
 	free(b->gadget);
@@ -29,6 +34,7 @@ void gadget_built_release(struct gadget_built *b)
 	free(b->udc_speed);
 	free(b->state_file);
 	free(b->unbound_why);
+	free(b->ep_speed);
 	*b = (struct gadget_built){0};
 }
 

@@ -33,6 +33,9 @@ static const struct gadget_key hid_keys[] = {
     {"protocol", "protocol", GK_UINT, 0, 255},
     {"subclass", "subclass", GK_UINT, 0, 255},
     {"report_length", "report_length", GK_UINT, 1, 65535},
+    {"no_out_endpoint", "no_out_endpoint", GK_BOOL, 0, 1},
+    /* bInterval at every speed (Linux 6.16): ms at full speed, else 2^(N-1) x 125 us */
+    {"interval", "interval", GK_UINT, 1, 255},
 };
 static const struct gadget_key uvc_keys[] = {
     {"streaming_maxpacket", "streaming_maxpacket", GK_UINT, 1, 3072},
@@ -120,7 +123,7 @@ const char *gadget_profiles_help(void)
 
 void gadget_spec_init(struct gadget_spec *s)
 {
-	*s = (struct gadget_spec){.vid = 0x1d6b, .pid = 0x0104};
+	*s = (struct gadget_spec){.vid = 0x1d6b, .pid = 0x0104, .max_power_ma = 250};
 	s->dir = xstrdup(GADGET_PREFIX);
 }
 
@@ -227,6 +230,18 @@ int gadget_spec_set_speed(struct gadget_spec *s, const char *speed, char **ret_w
 	}
 	return reason_set(-EINVAL, ret_why,
 			  "invalid --max-speed '%s': low, full, high, super or super-plus", speed);
+}
+
+int gadget_spec_set_max_power(struct gadget_spec *s, const char *ma, char **ret_why)
+{
+	uint64_t v;
+
+	if (parse_u64(ma, 0, GADGET_MAX_POWER_USB3, &v) < 0)
+		return reason_set(-EINVAL, ret_why,
+				  "invalid --max-power '%s': mA, 0 to %d (%d above high speed)", ma,
+				  GADGET_MAX_POWER_USB2, GADGET_MAX_POWER_USB3);
+	s->max_power_ma = (unsigned)v;
+	return 0;
 }
 
 static bool is_mac(const char *s)
