@@ -260,6 +260,15 @@ static void test_in_endpoint(void **state)
 		    ep.ceiling.rates[0].reports_per_s < 100.1);
 	usb_hid_result_release(&ep.ceiling);
 	hid_gadget_fn_release(&f);
+	/* the interval attribute (Linux 6.16+) is the bInterval: 8 at high speed, 16 ms */
+	put_file(CFS "/usbperf/functions/hid.0/interval", "8\n");
+	assert_int_equal(hid_gadget_fn_of_dev(236, 0, &f), 0);
+	assert_int_equal(f.interval, 8);
+	assert_int_equal(hid_gadget_in_endpoint(&f, &ep), 0);
+	assert_true(ep.ceiling.rates[0].reports_per_s > 62.4 &&
+		    ep.ceiling.rates[0].reports_per_s < 62.6);
+	usb_hid_result_release(&ep.ceiling);
+	hid_gadget_fn_release(&f);
 	assert_int_equal(hid_gadget_fn_of_dev(236, 9, &f), -ENOENT);
 }
 

@@ -95,6 +95,11 @@ int hid_gadget_fn_read(const char *gadget, const char *function, struct hid_gadg
 	strbuf_reset(&p);
 	strbuf_addf(&p, GADGET_CONFIGFS "/%s/functions/%s/no_out_endpoint", gadget, function);
 	f.no_out = sysroot_read_attr(p.buf, &v) == 0 && !strcmp(v.buf, "1");
+	/* interval (Linux 6.16 and later) replaces 6.1's fixed bInterval */
+	strbuf_reset(&p);
+	strbuf_addf(&p, GADGET_CONFIGFS "/%s/functions/%s/interval", gadget, function);
+	if (sysroot_read_attr(p.buf, &v) == 0 && parse_u64(v.buf, 1, 255, &len) == 0)
+		f.interval = (unsigned)len;
 	strbuf_reset(&p);
 	strbuf_addf(&p, GADGET_CONFIGFS "/%s/functions/%s/report_desc", gadget, function);
 	if (sysroot_read(p.buf, HID_RDESC_MAX_LEN, &v) == 0 && v.len) {
@@ -162,8 +167,9 @@ out:
 
 /*
  * bInterval of f_hid's interrupt endpoints in Linux 6.1: 10 (ms) at full
- * speed, 4 (2^3 x 125 us = 1 ms) at high speed and SuperSpeed; one packet
- * of report_length per interval, no high-bandwidth and no burst.
+ * speed, 4 (2^3 x 125 us = 1 ms) at high speed and SuperSpeed, unless the
+ * function has the interval attribute (6.16+); one packet of report_length
+ * per interval, no high-bandwidth and no burst.
  */
 int hid_gadget_in_endpoint(const struct hid_gadget_fn *f, struct hid_endpoint *ret)
 {
@@ -184,6 +190,8 @@ int hid_gadget_in_endpoint(const struct hid_gadget_fn *f, struct hid_endpoint *r
 		p.speed = USB_SPEED_SS; /* interrupt service as at 5 Gbit/s */
 	else
 		return -ENODATA; /* "UNKNOWN": no host connected */
+	if (f->interval)
+		p.interval = f->interval;
 	/* f_hid's wMaxPacketSize is report_length, which the speed may not allow */
 	p.max_packet = f->report_length;
 	ret->max_packet = f->report_length;

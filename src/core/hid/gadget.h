@@ -19,6 +19,7 @@ struct hid_gadget_fn {
 	char *node;		 /* "/dev/hidg0"; NULL when sysfs does not say */
 	unsigned report_length;	 /* f_hid's wMaxPacketSize and write size; 0 unknown */
 	bool no_out;		 /* no interrupt OUT endpoint: output reports by SET_REPORT */
+	unsigned interval;	 /* the interval attribute (Linux 6.16+) as bInterval; 0 none */
 	struct hid_rdesc *rdesc; /* the report descriptor parsed; NULL unreadable or refused */
 	/* the UDC the gadget is bound to, its state and negotiated speed; NULL when unbound */
 	char *udc, *udc_state, *udc_speed;
