@@ -30,7 +30,8 @@ allowance() {
 }
 
 # figure PROFILE SPEED PASS MB/S: a table line in the log, for the closing note
-figure() { printf '    figure  %-6s %-6s %-16s %9.2f MB/s\n' "$@"; }
+# (net: the receiver's count; OUT = host side to gadget, IN = gadget to host side)
+figure() { printf '    figure  %-7s %-6s %-22s %9.2f\n' "$@"; }
 
 # disk on the host side of usbperf's msc gadget: reads, a refused write, writes
 check_msc() {
@@ -82,7 +83,7 @@ check_net() {
 			"net $t $dir: bytes moved, both ends' rates above 0 and below dummy_hcd's allowance ($allow MB/s)"
 		jq_check "$gc/net-srv-$dir-$t.json" ".test.iface == \"$gif\"" "net $t $dir: the server's interface, the gadget side's $gif"
 		jq -r '.results[] | select(.stream == "sum" and .role == "receiver") | [.dir, .mb_s] | @tsv' "$f" 2>/dev/null |
-			while IFS=$'\t' read -r d v; do figure "$p" "$speed" "tcp $d ($dir)" "$v"; done
+			while IFS=$'\t' read -r d v; do figure "$p" "$speed" "tcp $([ "$d" = tx ] && echo OUT || echo IN) (client $d)" "$v"; done
 	done
 	[ "$t" = ncm-super ] || return 0
 	# usbperf run --peer from the host side's namespace: the netdev found on USB, measured
@@ -103,6 +104,7 @@ check_cycles() {
 	rm -rf "$gc"
 	tar xzf "$o/gadget-cycles.tgz" -C "$o" 2>/dev/null
 	if [ ! -s "$gc/cfs-before.txt" ]; then bad "$SCEN: no gadget cycles came out"; return; fi
+	printf '    figure  %-7s %-6s %-22s %9s\n' profile speed pass "MB/s (10^6 B/s)"
 	for speed in high super; do
 		for p in msc ncm ecm rndis hid sourcesink loopback composite uvc ffs; do
 			t=$p-$speed
