@@ -49,9 +49,12 @@ rm -f "$WORK"/scratch/usbperf-*
 "$USBPERF" net server -q >/dev/null 2>&1 &
 srv=$!
 sleep 0.5
-expect_status 0 "run net:127.0.0.1" "$USBPERF" run net:127.0.0.1 --db "$DB" -F json -q
+# --time caps a network pass as it caps the others: 1 s each way, after the omitted first second
+expect_status 0 "run net:127.0.0.1 --time 1" "$USBPERF" run net:127.0.0.1 --time 1 --db "$DB" -F json
 kill "$srv" 2>/dev/null
 wait "$srv" 2>/dev/null
+says "2 network passes of 2 s" "--time 1: the estimate says 2 network passes of 2 s"
+jq_check "$WORK/out" '.run.duration_s < 7' "--time 1: both network passes done in under 7 s (12 s at the default 5 s)"
 jq_check "$WORK/out" '[.results[] | .pass] == ["tcp send", "tcp receive"] and all(.results[]; .mb_s > 0) and .devices[0].kind == "host-net"' "net target: TCP send and receive measured"
 jq_check "$WORK/out" '[.metrics[] | select(.test == "net" and .metric == "mbit_s")] | length == 2' "net target: Mbit/s metrics for the history"
 jq_check "$WORK/out" '[.metrics[] | select(.test == "net" and .metric == "self_cpu_pct") | .name] == ["tcp send", "tcp receive"]' "net target: its CPU use kept for show, compare and report, as a disk pass's"

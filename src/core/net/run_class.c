@@ -26,6 +26,14 @@
 /* not iperf3's 5201: a server the user runs there stays undisturbed */
 #define RUN_LOOPBACK_PORT 5299u
 
+/* seconds a network pass measures: --time (whole seconds, at least 1), else the default */
+static uint64_t net_pass_s(const struct run_options *o)
+{
+	if (o->time_s > 0)
+		return o->time_s < 1 ? 1 : (uint64_t)ceil(o->time_s);
+	return o->full ? NET_FULL_S : NET_QUICK_S;
+}
+
 /* a network plan item: the server, and the way to it */
 struct net_item {
 	char *host;	/* the usbperf/iperf3 server */
@@ -173,7 +181,7 @@ static int net_target(const struct run_options *o, struct run_result *r, struct 
 		const struct net_sum_row *s;
 
 		net_params_defaults(&c.p, NET_TCP);
-		c.p.time_s = o->full ? NET_FULL_S : NET_QUICK_S;
+		c.p.time_s = net_pass_s(o);
 		c.p.omit_s = 1;
 		c.p.reverse = dirs[i].reverse;
 		rc = net_client_run(&c, &rep);
@@ -364,7 +372,7 @@ static void net_estimate(const struct run_options *o, const struct run_plan_item
 	(void)it;
 	(void)disk;
 	/* TCP each way; the omitted first second (slow start) runs on top of the measured time */
-	*ret = (struct class_estimate){"network", 2, (o->full ? NET_FULL_S : NET_QUICK_S) + 1};
+	*ret = (struct class_estimate){"network", 2, net_pass_s(o) + 1};
 }
 
 static void net_release(struct run_plan_item *it)

@@ -18,12 +18,93 @@ gcheck() {
 # rc_is FILE "up=0 down=0": the lines of FILE, space-joined
 rc_is() { [ "$(tr '\n' ' ' <"$1")" = "$2 " ]; }
 
+# dummy_hcd's allowance: bytes per timer round and rounds per second, as the bulk
+# scenario derives them from dummy_timer() in Debian's 6.1 (the comment there);
+# the same lines, read from there so that the two scenarios cannot disagree
+eval "$(grep -E '^DUMMY_(HS_BYTES|SS_BYTES|ROUNDS)=' "$LAB_SRC/tests/lab/scenarios/bulk.sh")"
+# allowance SPEED: what dummy_hcd moves at most in a second, MB/s (10^6 B/s)
+allowance() {
+	local b=$DUMMY_SS_BYTES
+	[ "$1" = high ] && b=$DUMMY_HS_BYTES
+	awk "BEGIN { print $b * $DUMMY_ROUNDS / 1e6 }"
+}
+
+# figure PROFILE SPEED PASS MB/S: a table line in the log, for the closing note
+# (net: the receiver's count; OUT = host side to gadget, IN = gadget to host side)
+figure() { printf '    figure  %-7s %-6s %-22s %9.2f\n' "$@"; }
+
+# disk on the host side of usbperf's msc gadget: reads, a refused write, writes
+check_msc() {
+	local gc=$1 t=$2 speed=$3 allow blk k f path
+	allow=$(allowance "$speed")
+	blk=$(cat "$gc/blk-$t" 2>/dev/null)
+	path=$(jq -r ".devices[] | select(.serial == \"GUP-$t\") | .path" "$gc/list-$t.json" 2>/dev/null)
+	gcheck "disk $t: reads exit 0, writes refused without --destructive (2), done with it (0)" \
+		rc_is "$gc/rc-disk-$t" "read=0 refused=2 write=0"
+	gcheck "disk $t: the refusal in one line, naming --destructive" \
+		eval "[ \"\$(wc -l <'$gc/disk-norw-$t.err')\" = 1 ] && grep -q -- --destructive '$gc/disk-norw-$t.err'"
+	jq_check "$gc/list-$t.json" "[.nodes[] | select(.device == \"$path\" and .kind == \"disk\") | .name] == [\"$blk\"]" \
+		"disk $t: /dev/$blk is list's disk node of GUP-$t"
+	for k in read write; do
+		f=$gc/disk-$k-$t.json
+		jq_check "$f" ".target.usb_device == \"$path\" and .target.usb_driver == \"usb-storage\" and .target.usb_speed == \"$speed\" and .target.usb_ceiling_mb_s > 0" \
+			"disk $t $k: the gadget's LUN, usb-storage at $speed speed, with its link's ceiling"
+		jq_check "$f" "[.results[] | .name] == (if \"$k\" == \"read\" then [\"seq-read 4K\", \"seq-read 64K\", \"seq-read 1M\"] else [\"seq-write 64K\", \"seq-write 1M\"] end) and all(.results[]; .status == \"ok\" and .bytes > 0)" \
+			"disk $t $k: every block size measured"
+		jq_check "$f" "all(.results[]; .mb_s > 0 and .mb_s <= $allow)" \
+			"disk $t $k: every figure above 0 and below dummy_hcd's allowance ($allow MB/s)"
+		jq_check "$f" '[.results[] | select(.efficiency_pct > 100) | .name] == [.warnings[] | select(test("is above the .* link can carry")) | split(":")[0]]' \
+			"disk $t $k: every figure past the link's ceiling said in a warning, no other"
+		jq -r '.results[] | [.name, .mb_s] | @tsv' "$f" 2>/dev/null |
+			while IFS=$'\t' read -r n v; do figure msc "$speed" "$n" "$v"; done
+	done
+}
+
+# net between the gadget's two netdevs, the host side in its own namespace
+check_net() {
+	local gc=$1 t=$2 speed=$3 p=${2%-*} allow drv want gif hif path dir f
+	allow=$(allowance "$speed")
+	case $p in ncm) drv=cdc_ncm ;; ecm) drv=cdc_ether ;; rndis) drv=rndis_host ;; esac
+	gif=$(sed -n 's/^gadget=\([^ ]*\) .*/\1/p' "$gc/netdevs-$t" 2>/dev/null)
+	hif=$(sed -n 's/.* host=\(.*\)/\1/p' "$gc/netdevs-$t" 2>/dev/null)
+	want="netns=0 ping=0 fwd=0 srv-fwd=0 rev=0 srv-rev=0"
+	[ "$t" = ncm-super ] && want="$want run=0"
+	gcheck "net $t: netdev moved, ping, TCP each way, server and client exit 0, $hif back in the first namespace, no IPv4 address left" \
+		rc_is "$gc/rc-net-$t" "$want back=0 addrs=0+0"
+	path=$(jq -r ".devices[] | select(.serial == \"GUP-$t\") | .path" "$gc/list-$t.json" 2>/dev/null)
+	jq_check "$gc/up-$t.json" ".functions[0].ifname == \"$gif\"" "net $t: gadget side $gif, up's ifname"
+	jq_check "$gc/list-$t.json" "[.nodes[] | select(.device == \"$path\" and .kind == \"net\") | .name] == [\"$hif\"]" \
+		"net $t: host side $hif, list's net node of GUP-$t"
+	for dir in fwd rev; do
+		f=$gc/net-$dir-$t.json
+		jq_check "$f" ".test.direction == \"$([ $dir = fwd ] && echo forward || echo reverse)\" and .test.iface == \"$hif\" and .test.on_usb == true and .test.usb_device == \"$path\" and .test.usb_driver == \"$drv\" and .test.usb_speed == \"$speed\"" \
+			"net $t $dir: the client's interface $hif, on USB by $drv at $speed speed"
+		jq_check "$f" "[.results[] | select(.stream == \"sum\")] | length == 2 and all(.[]; .bytes > 0 and .mb_s > 0 and .mb_s <= $allow)" \
+			"net $t $dir: bytes moved, both ends' rates above 0 and below dummy_hcd's allowance ($allow MB/s)"
+		jq_check "$gc/net-srv-$dir-$t.json" ".test.iface == \"$gif\"" "net $t $dir: the server's interface, the gadget side's $gif"
+		jq -r '.results[] | select(.stream == "sum" and .role == "receiver") | [.dir, .mb_s] | @tsv' "$f" 2>/dev/null |
+			while IFS=$'\t' read -r d v; do figure "$p" "$speed" "tcp $([ "$d" = tx ] && echo OUT || echo IN) (client $d)" "$v"; done
+	done
+	[ "$t" = ncm-super ] || return 0
+	# usbperf run --peer from the host side's namespace: the netdev found on USB, measured
+	f=$gc/run-$t.json
+	jq_check "$f" "[.plan[] | {device, target, kind}] == [{\"device\": \"$path\", \"target\": \"net:10.16.0.1 via $hif\", \"kind\": \"usb-net\"}]" \
+		"run --peer $t: plans $hif of $path, and nothing else"
+	jq_check "$f" "[.devices[] | {key, serial, driver, speed}] == [{\"key\": \"$path\", \"serial\": \"GUP-$t\", \"driver\": \"$drv\", \"speed\": \"$speed\"}]" \
+		"run --peer $t: the record names the device, its driver $drv and $speed speed"
+	jq_check "$f" "[.results[] | .pass] == [\"tcp send\", \"tcp receive\"] and all(.results[]; .mb_s > 0 and .mb_s <= $allow and .ceiling_mb_s > 0)" \
+		"run --peer $t: TCP each way, rates above 0 and below dummy_hcd's allowance, each with its ceiling"
+	jq -r '.results[] | [.pass, .mb_s] | @tsv' "$f" 2>/dev/null |
+		while IFS=$'\t' read -r d v; do figure "$p" "$speed" "run $d" "$v"; done
+}
+
 # the cycles of usbperf gadget up/status/down (gadget_cycles in the guest)
 check_cycles() {
 	local o=$1 gc=$1/gc speed p t want drivers
 	rm -rf "$gc"
 	tar xzf "$o/gadget-cycles.tgz" -C "$o" 2>/dev/null
 	if [ ! -s "$gc/cfs-before.txt" ]; then bad "$SCEN: no gadget cycles came out"; return; fi
+	printf '    figure  %-7s %-6s %-22s %9s\n' profile speed pass "MB/s (10^6 B/s)"
 	for speed in high super; do
 		for p in msc ncm ecm rndis hid sourcesink loopback composite uvc ffs; do
 			t=$p-$speed
@@ -59,6 +140,10 @@ check_cycles() {
 				jq_check "$gc/status-$t.json" '[.gadgets[] | select(.name == "usbperf") | .udc] == [null]' "gadget $t: status shows it unbound"
 				gcheck "gadget $t: functionfs mounted by up, unmounted by down" rc_is "$gc/mounts-$t" "1 0"
 				continue ;;
+			esac
+			case $p in
+			msc) check_msc "$gc" "$t" "$speed" ;;
+			ncm | ecm | rndis) check_net "$gc" "$t" "$speed" ;;
 			esac
 			gcheck "gadget $t: up and down exit 0" rc_is "$gc/rc-$t" "up=0 down=0"
 			jq_check "$gc/up-$t.json" ".gadget.udc == \"dummy_udc.0\" and .gadget.max_speed == \"$speed-speed\" and .gadget.udc_state != null" "gadget $t: up reports its UDC and speed"
