@@ -146,6 +146,7 @@ check_cycles() {
 			ncm | ecm | rndis) check_net "$gc" "$t" "$speed" ;;
 			esac
 			gcheck "gadget $t: up and down exit 0" rc_is "$gc/rc-$t" "up=0 down=0"
+			check_eps "$gc" "$t"
 			jq_check "$gc/up-$t.json" ".gadget.udc == \"dummy_udc.0\" and .gadget.max_speed == \"$speed-speed\" and .gadget.udc_state != null" "gadget $t: up reports its UDC and speed"
 			jq_check "$gc/list-$t.json" "[.devices[] | select(.serial == \"GUP-$t\") | .speed] == [\"$speed\"]" "gadget $t: the host sees it at $speed speed"
 			jq_check "$gc/list-$t.json" "(.devices[] | select(.serial == \"GUP-$t\") | .path) as \$d | [.interfaces[] | select(.device == \$d) | .driver] | unique == $drivers" "gadget $t: host drivers $drivers"
@@ -157,6 +158,25 @@ check_cycles() {
 	jq_check "$gc/status-hid-super.json" '.gadget_functions[] | select(.function == "hid.0") | .report_length_bytes == 64' "gadget hid vendor64: report length 64"
 	gcheck "msc without file: refused, exit 2" grep -qx "up=2" "$gc/rc-nofile"
 	gcheck "msc without file refused, text views up and down: configfs as before" cmp -s "$gc/cfs-before.txt" "$gc/cfs-end.txt"
+}
+
+# check_eps GC T: the endpoints up printed (from the function drivers' 6.1
+# descriptors) are the ones the host enumerated: type, direction,
+# wMaxPacketSize and, for interrupt endpoints, the service interval. Up's
+# isochronous ones are left out: dummy_hcd has none, SourceSink drops them.
+check_eps() {
+	local gc=$1 t=$2 host up
+	host=$(awk '{ t = tolower($1); if (t == "isoc") t = "isochronous"
+		iv = $4; us = iv ~ /us$/ ? iv + 0 : iv ~ /ms$/ ? (iv + 0) * 1000 : -1
+		print t, $2, $3, (t == "interrupt" ? us : "-") }' "$gc/eps-$t.txt" | sort)
+	up=$(jq -r '.functions[].endpoints[]? | select(.type != "isochronous") |
+		"\(.type) \(.dir) \(.max_packet_bytes) \(if .type == "interrupt" then .interval_us else "-" end)"' \
+		"$gc/up-$t.json" | sort)
+	if [ -n "$host" ] && [ "$host" = "$up" ]; then
+		ok "$SCEN: gadget $t: the endpoints up printed are the ones the host enumerated ($(echo "$host" | wc -l))"
+	else
+		bad "$SCEN: gadget $t: endpoints: host [$(echo "$host" | tr '\n' ';')] up [$(echo "$up" | tr '\n' ';')]"
+	fi
 }
 
 check() {
