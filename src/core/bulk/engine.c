@@ -262,12 +262,33 @@ static void LIBUSB_CALL on_done(struct libusb_transfer *t)
 		run->inflight++;
 }
 
-static void free_transfers(struct libusb_transfer **v, size_t n)
+/*
+ * A transfer's buffer: usbfs memory mapped into the process where the
+ * kernel offers it (Linux 4.6+: the URB uses it directly, no copy between
+ * user and kernel buffers, as an in-kernel driver would), else the heap.
+ * Which kind each buffer is, is kept in an array beside the transfers.
+ */
+static unsigned char *buffer_alloc(struct bulk_session *s, size_t len, bool *ret_zc)
+{
+	unsigned char *b = libusb_dev_mem_alloc(s->h, len);
+
+	*ret_zc = b != NULL;
+	if (b)
+		memset(b, 0, len);
+	else
+		b = calloc(1, len);
+	return b;
+}
+
+static void free_transfers(struct libusb_transfer **v, const bool *zc, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (!v[i])
 			continue;
-		free(v[i]->buffer);
+		if (zc && zc[i])
+			libusb_dev_mem_free(v[i]->dev_handle, v[i]->buffer, (size_t)v[i]->length);
+		else
+			free(v[i]->buffer);
 		libusb_free_transfer(v[i]);
 	}
 	free(v);
@@ -289,7 +310,7 @@ static int iso_packets(const struct bulk_session *s, bool in, uint64_t size, uns
 }
 
 static int make_transfers(struct bulk_session *s, struct bulk_run *run, bool in,
-			  struct libusb_transfer **v)
+			  struct libusb_transfer **v, bool *zc)
 {
 	const struct bulk_point *p = run->p;
 
@@ -303,7 +324,7 @@ static int make_transfers(struct bulk_session *s, struct bulk_run *run, bool in,
 			return np;
 		v[i] = libusb_alloc_transfer(np);
 		/* zeros: SourceSink's default pattern 0; iso rounds up to whole packets */
-		buf = calloc(1, p->iso ? (size_t)np * plen : p->size);
+		buf = buffer_alloc(s, p->iso ? (size_t)np * plen : p->size, &zc[i]);
 		if (!v[i] || !buf) {
 			free(buf);
 			return -ENOMEM;
@@ -337,6 +358,7 @@ int bulk_measure(struct bulk_session *s, double time_s, struct bulk_point *p, ch
 	bool want_in = p->dir != BULK_DIR_OUT, want_out = p->dir != BULK_DIR_IN;
 	size_t n = (size_t)p->depth * 2;
 	struct libusb_transfer **v;
+	bool *zc; /* which buffers are usbfs memory */
 	uint64_t t0, t_end = 0, deadline;
 	int r = 0;
 
@@ -373,16 +395,21 @@ int bulk_measure(struct bulk_session *s, double time_s, struct bulk_point *p, ch
 		}
 	}
 	v = calloc(n, sizeof(*v));
-	if (!v)
+	zc = calloc(n, sizeof(*zc));
+	if (!v || !zc) {
+		free(v);
+		free(zc);
 		return -ENOMEM;
+	}
 	if (want_in)
-		r = make_transfers(s, &run, true, v);
+		r = make_transfers(s, &run, true, v, zc);
 	if (r >= 0 && want_out)
-		r = make_transfers(s, &run, false, v + p->depth);
+		r = make_transfers(s, &run, false, v + p->depth, zc + p->depth);
 	if (r < 0) {
 		snprintf(why, why_len, "cannot set up %u transfers of %llu B: %s", p->depth,
 			 (unsigned long long)p->size, strerror(-r));
-		free_transfers(v, n);
+		free_transfers(v, zc, n);
+		free(zc);
 		return r;
 	}
 	t0 = clock_now_ns();
@@ -428,6 +455,7 @@ int bulk_measure(struct bulk_session *s, double time_s, struct bulk_point *p, ch
 	if (run.inflight) /* libusb still owns them: leak rather than free under it */
 		free(v);
 	else
-		free_transfers(v, n);
+		free_transfers(v, zc, n);
+	free(zc);
 	return r;
 }
