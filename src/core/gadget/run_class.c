@@ -15,6 +15,7 @@
 #include "core/gadget/state.h"
 #include "core/hid/gadget.h"
 #include "core/hid/io.h"
+#include "core/hid/verdict.h"
 #include "core/run/run_priv.h"
 #include "core/usb/gadget.h"
 #include "util/strbuf.h"
@@ -409,41 +410,19 @@ static void gadget_release(struct run_plan_item *it)
 	it->state = NULL;
 }
 
-#define GADGET_ENDPOINT_PCT 90.0 /* this close to one report per bInterval: the endpoint */
-
 /* the reports/s the host took against one per bInterval f_hid declares */
 static const char *gadget_verdict(const struct run_record *r, const struct run_device *d,
 				  struct strbuf *ev, double *ret_share_pct)
 {
-	const struct run_metric *m = NULL;
+	static const struct hid_rate_words w = {
+	    .none = "the host took no report: no rate to judge",
+	    .rate = "the host took ",
+	    .ceiling = "f_hid's bInterval allows at this speed",
+	    .slower = ": the host polls slower than the endpoint asks",
+	    .slower_limiter = RUN_LIMITER_CONTROLLER,
+	};
 
-	for (size_t i = 0; i < r->nmetrics && !m; i++)
-		if (r->metrics[i].device_key && !strcmp(r->metrics[i].device_key, d->key) &&
-		    !strcmp(r->metrics[i].test, run_class_gadget.name) &&
-		    !strcmp(r->metrics[i].metric, "reports_per_s"))
-			m = &r->metrics[i];
-	if (!m) {
-		strbuf_adds(ev, "the host took no report: no rate to judge");
-		return RUN_LIMITER_UNKNOWN;
-	}
-	strbuf_addf(ev, "%s: the host took %.1f reports/s", m->name, m->value);
-	if (!(m->ceiling > 0)) {
-		strbuf_adds(ev, ": no endpoint ceiling to hold it against");
-		return RUN_LIMITER_UNKNOWN;
-	}
-	*ret_share_pct = 100 * m->value / m->ceiling;
-	strbuf_addf(ev, ", %.0f %% of the %.1f/s f_hid's bInterval allows at this speed",
-		    *ret_share_pct, m->ceiling);
-	if (*ret_share_pct > 100) {
-		strbuf_adds(ev, ": faster than bInterval asks (the host controller polls faster)");
-		return RUN_LIMITER_EMULATION;
-	}
-	if (*ret_share_pct >= GADGET_ENDPOINT_PCT) {
-		strbuf_adds(ev, ": the endpoint's bInterval is the limit");
-		return RUN_LIMITER_BUS;
-	}
-	strbuf_adds(ev, ": the host polls slower than the endpoint asks");
-	return RUN_LIMITER_CONTROLLER;
+	return hid_rate_verdict(r, d, run_class_gadget.name, &w, ev, ret_share_pct);
 }
 
 const struct measure_class run_class_gadget = {

@@ -8,6 +8,7 @@
  * measured as a rate of zero.
  */
 #include "core/hid/io.h"
+#include "core/hid/verdict.h"
 #include "core/run/run_priv.h"
 #include "core/usb/topology.h"
 #include "util/strbuf.h"
@@ -238,28 +239,28 @@ static void hid_release(struct run_plan_item *it)
 
 #define HID_ENDPOINT_PCT 90.0 /* this close to one report per bInterval: the endpoint */
 
-/* the rate against the interrupt endpoint's: its bInterval, or the device sends slower */
-static const char *hid_verdict(const struct run_record *r, const struct run_device *d,
-			       struct strbuf *ev, double *ret_share_pct)
+const char *hid_rate_verdict(const struct run_record *r, const struct run_device *d,
+			     const char *test, const struct hid_rate_words *w, struct strbuf *ev,
+			     double *ret_share_pct)
 {
 	const struct run_metric *m = NULL;
 
 	for (size_t i = 0; i < r->nmetrics && !m; i++)
 		if (r->metrics[i].device_key && !strcmp(r->metrics[i].device_key, d->key) &&
+		    !strcmp(r->metrics[i].test, test) &&
 		    !strcmp(r->metrics[i].metric, "reports_per_s"))
 			m = &r->metrics[i];
 	if (!m) {
-		strbuf_adds(ev, "no input report came: an idle device has no rate to judge");
+		strbuf_adds(ev, w->none);
 		return RUN_LIMITER_UNKNOWN;
 	}
-	strbuf_addf(ev, "%s: %.1f reports/s", m->name, m->value);
+	strbuf_addf(ev, "%s: %s%.1f reports/s", m->name, w->rate, m->value);
 	if (!(m->ceiling > 0)) {
 		strbuf_adds(ev, ": no endpoint ceiling to hold it against");
 		return RUN_LIMITER_UNKNOWN;
 	}
 	*ret_share_pct = 100 * m->value / m->ceiling;
-	strbuf_addf(ev, " is %.0f %% of the %.1f/s its interrupt endpoint's bInterval allows",
-		    *ret_share_pct, m->ceiling);
+	strbuf_addf(ev, ", %.0f %% of the %.1f/s %s", *ret_share_pct, m->ceiling, w->ceiling);
 	if (*ret_share_pct > 100) {
 		strbuf_adds(ev, ": faster than bInterval asks (the host controller polls faster)");
 		return RUN_LIMITER_EMULATION;
@@ -268,8 +269,23 @@ static const char *hid_verdict(const struct run_record *r, const struct run_devi
 		strbuf_adds(ev, ": the endpoint's bInterval is the limit");
 		return RUN_LIMITER_BUS;
 	}
-	strbuf_adds(ev, ": the device sends slower than its endpoint allows");
-	return RUN_LIMITER_DEVICE;
+	strbuf_adds(ev, w->slower);
+	return w->slower_limiter;
+}
+
+/* the rate against the interrupt endpoint's: its bInterval, or the device sends slower */
+static const char *hid_verdict(const struct run_record *r, const struct run_device *d,
+			       struct strbuf *ev, double *ret_share_pct)
+{
+	static const struct hid_rate_words w = {
+	    .none = "no input report came: an idle device has no rate to judge",
+	    .rate = "",
+	    .ceiling = "its interrupt endpoint's bInterval allows",
+	    .slower = ": the device sends slower than its endpoint allows",
+	    .slower_limiter = RUN_LIMITER_DEVICE,
+	};
+
+	return hid_rate_verdict(r, d, run_class_hid.name, &w, ev, ret_share_pct);
 }
 
 const struct measure_class run_class_hid = {
