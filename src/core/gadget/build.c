@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* usbperf gadget up, down and bind: the configfs builder (see build.h). */
 #include "core/gadget/endpoints.h"
+#include "core/gadget/mtp.h"
 #include "core/gadget/spec.h"
 #include "core/gadget/state.h"
 #include "core/sys/attr.h"
 #include "core/usb/gadget.h"
+#include "render/field.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
@@ -369,6 +371,7 @@ out:
 static int build_function(struct ctx *c, const struct gadget_fn_spec *f, struct gadget_built *b)
 {
 	const struct gadget_profile *p = f->profile;
+	struct gadget_mtp_started mtp = {0};
 	struct gadget_built_fn *out;
 	int r;
 
@@ -391,12 +394,25 @@ static int build_function(struct ctx *c, const struct gadget_fn_spec *f, struct 
 		r = build_uvc(c, f);
 	else if (!strcmp(p->name, "ffs"))
 		r = build_ffs(c, f);
-	else
+	else if (!strcmp(p->name, "mtp")) {
+		struct strbuf mnt = STRBUF_INIT;
+
+		/* umtprd on the functionfs mount, before the bind that needs its descriptors */
+		strbuf_addf(&mnt, "/dev/usb-ffs/%s", f->instance);
+		r = build_ffs(c, f);
+		if (r == 0)
+			r = gadget_mtp_start(&c->st, c->fs, c->s, f, mnt.buf, &mtp, &c->set, c->why);
+		strbuf_release(&mnt);
+	} else
 		r = put_plain(c, f);
 	if (r < 0)
 		return r;
 	b->fns = xgrow(b->fns, &b->nfns, sizeof(*b->fns));
 	out = &b->fns[b->nfns - 1];
+	out->daemon_pid = mtp.pid ? mtp.pid : FIELD_INT_UNKNOWN;
+	out->rd_buffer = mtp.pid ? mtp.rd_buffer : U64_UNKNOWN;
+	out->wr_buffer = mtp.pid ? mtp.wr_buffer : U64_UNKNOWN;
+	out->cache = mtp.pid ? mtp.cache : U64_UNKNOWN;
 	out->function = xstrdup(strrchr(c->fn.buf, '/') + 1);
 	out->profile = xstrdup(p->name);
 	out->settings = c->set.len ? xstrdup(c->set.buf) : NULL;
@@ -595,6 +611,9 @@ int gadget_up(const struct gadget_spec *s, const struct gadget_fs *fs, struct ga
 	for (i = 0; i < s->nfns; i++)
 		ffs |= !strcmp(s->fns[i].profile->name, "ffs");
 	r = check_configfs(ret_why);
+	for (i = 0; r == 0 && i < s->nfns; i++)
+		if (!strcmp(s->fns[i].profile->name, "mtp"))
+			r = gadget_mtp_preflight(fs, ret_why);
 	if (r < 0)
 		return r;
 	strbuf_addf(&c.g, GADGET_CONFIGFS "/%s", s->dir);

@@ -293,7 +293,7 @@ int gadget_fn_endpoints(const struct gadget_fn_spec *f, const char *fn_dir, enum
 	} else if (!strcmp(p, "uvc")) {
 		out->ep_source = "f_uvc";
 		uvc(&c, f, fn_dir);
-	} else if (!strcmp(p, "ffs")) {
+	} else if (!strcmp(p, "ffs") || !strcmp(p, "mtp")) {
 		out->ep_source = "f_fs";
 		out->ep_note = xstrdup("defined by the userspace daemon: the descriptors it writes "
 				       "to ep0");

@@ -6,8 +6,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static int with_path(const char *path, int (*op)(const char *p))
@@ -98,6 +104,120 @@ static int real_umount(const char *dir)
 	return with_path(dir, do_umount);
 }
 
+static int real_which(const char *name, char **ret_path)
+{
+	const char *path = getenv("PATH"), *s;
+	struct strbuf p = STRBUF_INIT;
+
+	for (s = path ? path : "/usr/sbin:/usr/bin:/sbin:/bin"; *s;) {
+		size_t n = strcspn(s, ":");
+
+		strbuf_reset(&p);
+		if (n && s[0] == '/') {
+			strbuf_add(&p, s, n);
+			strbuf_addf(&p, "/%s", name);
+			/* as /proc/PID/exe will show it: symbolic links resolved */
+			char *real = access(p.buf, X_OK) == 0 ? realpath(p.buf, NULL) : NULL;
+
+			if (real) {
+				strbuf_release(&p);
+				*ret_path = real;
+				return 0;
+			}
+		}
+		s += n;
+		if (*s == ':')
+			s++;
+	}
+	strbuf_release(&p);
+	return -ENOENT;
+}
+
+static int real_spawn(char *const argv[], int log_fd, int *ret_pid)
+{
+	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	pid_t pid;
+
+	if (devnull < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(devnull);
+		return -errno;
+	}
+	if (pid == 0) {
+		/* its own session: the terminal's signals stay with the shell's job */
+		setsid();
+		if (dup2(devnull, 0) < 0 || dup2(log_fd, 1) < 0 || dup2(log_fd, 2) < 0)
+			_exit(126);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(devnull);
+	*ret_pid = (int)pid;
+	return 0;
+}
+
+/* pid's executable is exe; a zombie or a reused pid is not */
+static bool real_running(int pid, const char *exe)
+{
+	struct strbuf p = STRBUF_INIT;
+	char buf[4096];
+	ssize_t n;
+
+	/* our own child that has exited: reap it */
+	if (waitpid(pid, NULL, WNOHANG) == pid)
+		return false;
+	strbuf_addf(&p, "/proc/%d/exe", pid);
+	n = readlink(p.buf, buf, sizeof(buf) - 1);
+	strbuf_release(&p);
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	return !strcmp(buf, exe);
+}
+
+static void nap_ms(long ms)
+{
+	struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+
+	nanosleep(&t, NULL);
+}
+
+static int real_stop(int pid, const char *exe)
+{
+	static const struct {
+		int sig;
+		int wait_ms;
+	} steps[] = {{SIGTERM, 3000}, {SIGKILL, 2000}};
+	size_t i;
+	int fd, r = 0;
+
+	/* a pidfd pins the process: the check and the signals are about the same one */
+	fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd < 0)
+		return errno == ESRCH ? 0 : -errno;
+	for (i = 0; i < 2 && r == 0; i++) {
+		int ms;
+
+		if (!real_running(pid, exe))
+			goto out;
+		if (syscall(SYS_pidfd_send_signal, fd, steps[i].sig, NULL, 0) < 0) {
+			r = errno == ESRCH ? 0 : -errno;
+			goto out;
+		}
+		for (ms = 0; ms < steps[i].wait_ms; ms += 20) {
+			if (!real_running(pid, exe))
+				goto out;
+			nap_ms(20);
+		}
+	}
+	r = real_running(pid, exe) ? -ETIMEDOUT : 0;
+out:
+	close(fd);
+	return r;
+}
+
 const struct gadget_fs gadget_fs_real = {
     .mkdir = real_mkdir,
     .rmdir = real_rmdir,
@@ -106,4 +226,8 @@ const struct gadget_fs gadget_fs_real = {
     .write = real_write,
     .mount_ffs = real_mount_ffs,
     .umount = real_umount,
+    .which = real_which,
+    .spawn = real_spawn,
+    .running = real_running,
+    .stop = real_stop,
 };
