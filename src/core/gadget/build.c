@@ -401,7 +401,8 @@ static int build_function(struct ctx *c, const struct gadget_fn_spec *f, struct 
 		strbuf_addf(&mnt, "/dev/usb-ffs/%s", f->instance);
 		r = build_ffs(c, f);
 		if (r == 0)
-			r = gadget_mtp_start(&c->st, c->fs, c->s, f, mnt.buf, &mtp, &c->set, c->why);
+			r = gadget_mtp_start(&c->st, c->fs, c->s, f, mnt.buf, &mtp, &c->set,
+					     c->why);
 		strbuf_release(&mnt);
 	} else
 		r = put_plain(c, f);

@@ -162,7 +162,7 @@ struct gadget_owned {
 	char *udc;     /* bound to; NULL when not */
 	/* the daemon up started ("proc" step): pid (FIELD_INT_UNKNOWN: none) */
 	int64_t daemon_pid;
-	char *daemon;	      /* its executable */
+	char *daemon;	     /* its executable */
 	bool daemon_running; /* still that program */
 };
 int gadget_owned_probe(struct gadget_owned **ret, size_t *ret_n);

@@ -55,33 +55,34 @@ int gadget_mtp_check(const struct gadget_fn_spec *f, char **ret_why)
 
 void gadget_mtp_config(const struct gadget_mtp_conf *c, struct strbuf *out)
 {
-	strbuf_addf(out,
-		    "# written by usbperf gadget up for gadget '%s'; usbperf gadget down removes it\n"
-		    "loop_on_disconnect 1\n"
-		    "storage \"%s\" \"usbperf\" \"rw\"\n"
-		    "manufacturer \"usbperf\"\n"
-		    "product \"usbperf MTP\"\n"
-		    "serial \"%s\"\n"
-		    "firmware_version \"usbperf\"\n"
-		    "interface \"MTP\"\n"
-		    "usb_vendor_id 0x%04x\n"
-		    "usb_product_id 0x%04x\n"
-		    "usb_class 0x6\n"
-		    "usb_subclass 0x1\n"
-		    "usb_protocol 0x1\n"
-		    "usb_dev_version 0x3008\n"
-		    "usb_functionfs_mode 0x1\n"
-		    "usb_dev_path \"%s/ep0\"\n"
-		    "usb_epin_path \"%s/ep1\"\n"
-		    "usb_epout_path \"%s/ep2\"\n"
-		    "usb_epint_path \"%s/ep3\"\n"
-		    "usb_max_packet_size 0x200\n"
-		    "usb_max_rd_buffer_size 0x%llx\n"
-		    "usb_max_wr_buffer_size 0x%llx\n"
-		    "read_buffer_cache_size 0x%llx\n",
-		    c->gadget, c->storage, c->gadget, c->vid, c->pid, c->ffs_dir, c->ffs_dir,
-		    c->ffs_dir, c->ffs_dir, (unsigned long long)c->rd_buffer,
-		    (unsigned long long)c->wr_buffer, (unsigned long long)c->cache);
+	strbuf_addf(
+	    out,
+	    "# written by usbperf gadget up for gadget '%s'; usbperf gadget down removes it\n"
+	    "loop_on_disconnect 1\n"
+	    "storage \"%s\" \"usbperf\" \"rw\"\n"
+	    "manufacturer \"usbperf\"\n"
+	    "product \"usbperf MTP\"\n"
+	    "serial \"%s\"\n"
+	    "firmware_version \"usbperf\"\n"
+	    "interface \"MTP\"\n"
+	    "usb_vendor_id 0x%04x\n"
+	    "usb_product_id 0x%04x\n"
+	    "usb_class 0x6\n"
+	    "usb_subclass 0x1\n"
+	    "usb_protocol 0x1\n"
+	    "usb_dev_version 0x3008\n"
+	    "usb_functionfs_mode 0x1\n"
+	    "usb_dev_path \"%s/ep0\"\n"
+	    "usb_epin_path \"%s/ep1\"\n"
+	    "usb_epout_path \"%s/ep2\"\n"
+	    "usb_epint_path \"%s/ep3\"\n"
+	    "usb_max_packet_size 0x200\n"
+	    "usb_max_rd_buffer_size 0x%llx\n"
+	    "usb_max_wr_buffer_size 0x%llx\n"
+	    "read_buffer_cache_size 0x%llx\n",
+	    c->gadget, c->storage, c->gadget, c->vid, c->pid, c->ffs_dir, c->ffs_dir, c->ffs_dir,
+	    c->ffs_dir, (unsigned long long)c->rd_buffer, (unsigned long long)c->wr_buffer,
+	    (unsigned long long)c->cache);
 }
 
 int gadget_mtp_preflight(const struct gadget_fs *fs, char **ret_why)
@@ -92,7 +93,8 @@ int gadget_mtp_preflight(const struct gadget_fs *fs, char **ret_why)
 	free(exe);
 	if (r == -ENOENT)
 		return reason_set(-ENOENT, ret_why,
-				  "mtp: '" MTP_DAEMON "' is not in PATH: install package " MTP_PACKAGE
+				  "mtp: '" MTP_DAEMON
+				  "' is not in PATH: install package " MTP_PACKAGE
 				  " (apt-get install " MTP_PACKAGE ")");
 	if (r < 0)
 		return reason_set(r, ret_why, "mtp: cannot find '" MTP_DAEMON "': %s",
@@ -178,7 +180,8 @@ static int wait_ready(const struct gadget_fs *fs, int pid, const char *exe, cons
 		}
 		if (!fs->running(pid, exe)) {
 			last_line(log, &last);
-			r = reason_set(-EIO, why, "mtp: " MTP_DAEMON " exited at start: %s (log '%s')",
+			r = reason_set(-EIO, why,
+				       "mtp: " MTP_DAEMON " exited at start: %s (log '%s')",
 				       last.len ? last.buf : "no output", log);
 			break;
 		}
@@ -275,12 +278,11 @@ int gadget_mtp_start(struct gadget_state *st, const struct gadget_fs *fs,
 	if (r < 0)
 		goto out;
 	*ret = (struct gadget_mtp_started){pid, c.rd_buffer, c.wr_buffer, c.cache};
-	strbuf_addf(set,
-		    " storage=%s rd_buffer=%llu wr_buffer=%llu cache=%llu " MTP_DAEMON
-		    "=%d conf=%s log=%s",
-		    real_store.buf, (unsigned long long)c.rd_buffer,
-		    (unsigned long long)c.wr_buffer, (unsigned long long)c.cache, pid, conf.buf,
-		    log.buf);
+	strbuf_addf(
+	    set,
+	    " storage=%s rd_buffer=%llu wr_buffer=%llu cache=%llu " MTP_DAEMON "=%d conf=%s log=%s",
+	    real_store.buf, (unsigned long long)c.rd_buffer, (unsigned long long)c.wr_buffer,
+	    (unsigned long long)c.cache, pid, conf.buf, log.buf);
 out:
 	free(exe);
 	strbuf_release(&base);

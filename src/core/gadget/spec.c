@@ -366,10 +366,11 @@ static int check_value(const struct gadget_profile *p, const struct gadget_key *
 			return reason_set(-ENOENT, ret_why, "%s: %s '%s': %s", p->name, k->key, v,
 					  strerror(errno));
 		if (!S_ISDIR(st.st_mode) || strchr(real, '"') || strchr(real, '\n'))
-			return reason_set(-EINVAL, ret_why,
-					  "%s: %s '%s' is not a directory (or has a quote or newline "
-					  "in its name)",
-					  p->name, k->key, v);
+			return reason_set(
+			    -EINVAL, ret_why,
+			    "%s: %s '%s' is not a directory (or has a quote or newline "
+			    "in its name)",
+			    p->name, k->key, v);
 		strbuf_adds(&sb, real);
 		break;
 	case GK_FRAMES:
