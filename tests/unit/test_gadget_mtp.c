@@ -613,6 +613,11 @@ static void test_real_stop(void **state)
 	argv[2] = NULL;
 	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	assert_true(fd >= 0);
+	/* an exec that fails is spawn's error, not a pid */
+	argv[0] = "/nonexistent/umtprd";
+	assert_int_equal(gadget_fs_real.spawn(argv, fd, &pid), -ENOENT);
+	assert_int_equal(pid, 0);
+	argv[0] = sleep_exe;
 	assert_int_equal(gadget_fs_real.spawn(argv, fd, &pid), 0);
 	close(fd);
 	/* exec takes a moment: wait until /proc shows the program */

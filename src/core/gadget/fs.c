@@ -135,25 +135,46 @@ static int real_which(const char *name, char **ret_path)
 
 static int real_spawn(char *const argv[], int log_fd, int *ret_pid)
 {
-	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC), p[2], err = 0;
 	pid_t pid;
+	ssize_t n;
 
 	if (devnull < 0)
 		return -errno;
+	/* the exec's outcome: closed by a successful exec, the errno written otherwise */
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		err = -errno;
+		close(devnull);
+		return err;
+	}
 	pid = fork();
 	if (pid < 0) {
+		err = -errno;
 		close(devnull);
-		return -errno;
+		close(p[0]);
+		close(p[1]);
+		return err;
 	}
 	if (pid == 0) {
 		/* its own session: the terminal's signals stay with the shell's job */
 		setsid();
-		if (dup2(devnull, 0) < 0 || dup2(log_fd, 1) < 0 || dup2(log_fd, 2) < 0)
-			_exit(126);
-		execv(argv[0], argv);
+		if (dup2(devnull, 0) >= 0 && dup2(log_fd, 1) >= 0 && dup2(log_fd, 2) >= 0)
+			execv(argv[0], argv);
+		err = errno;
+		n = write(p[1], &err, sizeof(err));
+		(void)n;
 		_exit(127);
 	}
 	close(devnull);
+	close(p[1]);
+	do
+		n = read(p[0], &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	close(p[0]);
+	if (n == (ssize_t)sizeof(err)) {
+		waitpid(pid, NULL, 0);
+		return -err;
+	}
 	*ret_pid = (int)pid;
 	return 0;
 }
