@@ -438,6 +438,10 @@ static void test_up_down(void **state)
 	got = read_at(G "/UDC");
 	assert_string_equal(got, "dummy_udc.0");
 	free(got);
+	/* no --max-speed: held to high speed (umtprd may have no SuperSpeed descriptors) */
+	got = read_at(G "/max_speed");
+	assert_string_equal(got, "high-speed");
+	free(got);
 	assert_null(b.unbound_why);
 	assert_int_equal(b.nfns, 1);
 	assert_string_equal(b.fns[0].function, "ffs.mtp");

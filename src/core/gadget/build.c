@@ -500,6 +500,24 @@ static int bind_udc(struct ctx *c, const char *udc)
 	return r;
 }
 
+/*
+ * --max-speed, else high speed for a gadget with an mtp function: umtprd
+ * writes SuperSpeed descriptors only when built with CONFIG_USB_SS_SUPPORT,
+ * and Debian's 1.3.10 wrote none in the lab (the host read "no
+ * configurations" at 5 Gb/s); --max-speed super asks for it anyway
+ */
+static const char *gadget_max_speed(const struct gadget_spec *s)
+{
+	size_t i;
+
+	if (s->max_speed)
+		return s->max_speed;
+	for (i = 0; i < s->nfns; i++)
+		if (!strcmp(s->fns[i].profile->name, "mtp"))
+			return "high-speed";
+	return NULL;
+}
+
 static int build_device(struct ctx *c)
 {
 	const struct gadget_spec *s = c->s;
@@ -512,8 +530,8 @@ static int build_device(struct ctx *c)
 		r = putf(c, c->g.buf, "idVendor", "0x%04x", s->vid);
 	if (r == 0)
 		r = putf(c, c->g.buf, "idProduct", "0x%04x", s->pid);
-	if (r == 0 && s->max_speed)
-		r = puts_(c, c->g.buf, "max_speed", s->max_speed);
+	if (r == 0 && gadget_max_speed(s))
+		r = puts_(c, c->g.buf, "max_speed", gadget_max_speed(s));
 	strbuf_addf(&p, "%s/strings/0x409", c->g.buf);
 	if (r == 0)
 		r = mk(c, p.buf);
@@ -562,7 +580,7 @@ static void read_back(struct gadget_built *b, const struct gadget_spec *s, const
 		b->udc_state = attr_strf_nonempty(UDC_CLASS "/%s/state", b->udc);
 		b->udc_speed = attr_strf_nonempty(UDC_CLASS "/%s/current_speed", b->udc);
 	}
-	sp = effective_speed(b->max_speed ? b->max_speed : s->max_speed, b->udc,
+	sp = effective_speed(b->max_speed ? b->max_speed : gadget_max_speed(s), b->udc,
 			     &b->ep_speed_assumed);
 	b->ep_speed = xstrdup(usb_speed_label(sp));
 	for (i = 0; i < b->nfns; i++) {
@@ -579,7 +597,7 @@ static void read_back(struct gadget_built *b, const struct gadget_spec *s, const
 static int check_max_power(const struct gadget_spec *s, const char *udc, char **why)
 {
 	bool assumed;
-	enum usb_speed sp = effective_speed(s->max_speed, udc, &assumed);
+	enum usb_speed sp = effective_speed(gadget_max_speed(s), udc, &assumed);
 
 	if (s->max_power_ma <= GADGET_MAX_POWER_USB2 || sp >= USB_SPEED_SS)
 		return 0;

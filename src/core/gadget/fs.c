@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 static int with_path(const char *path, int (*op)(const char *p))
@@ -198,44 +198,40 @@ static bool real_running(int pid, const char *exe)
 	return !strcmp(buf, exe);
 }
 
-static void nap_ms(long ms)
-{
-	struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-
-	nanosleep(&t, NULL);
-}
-
 static int real_stop(int pid, const char *exe)
 {
 	static const struct {
 		int sig;
 		int wait_ms;
 	} steps[] = {{SIGTERM, 3000}, {SIGKILL, 2000}};
+	struct pollfd pfd = {.events = POLLIN};
 	size_t i;
-	int fd, r = 0;
+	int r = -ETIMEDOUT;
 
 	/* a pidfd pins the process: the check and the signals are about the same one */
-	fd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (fd < 0)
+	pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pfd.fd < 0)
 		return errno == ESRCH ? 0 : -errno;
-	for (i = 0; i < 2 && r == 0; i++) {
-		int ms;
-
-		if (!real_running(pid, exe))
-			goto out;
-		if (syscall(SYS_pidfd_send_signal, fd, steps[i].sig, NULL, 0) < 0) {
-			r = errno == ESRCH ? 0 : -errno;
-			goto out;
-		}
-		for (ms = 0; ms < steps[i].wait_ms; ms += 20) {
-			if (!real_running(pid, exe))
-				goto out;
-			nap_ms(20);
-		}
+	/* another program by now (or already exiting): not ours to signal */
+	if (!real_running(pid, exe)) {
+		r = 0;
+		goto out;
 	}
-	r = real_running(pid, exe) ? -ETIMEDOUT : 0;
+	for (i = 0; i < 2 && r == -ETIMEDOUT; i++) {
+		if (syscall(SYS_pidfd_send_signal, pfd.fd, steps[i].sig, NULL, 0) < 0) {
+			r = errno == ESRCH ? 0 : -errno;
+			break;
+		}
+		/*
+		 * readable once it has exited, its files closed (the exe link goes
+		 * earlier, with its memory: too early for the umount that follows)
+		 */
+		if (poll(&pfd, 1, steps[i].wait_ms) > 0)
+			r = 0;
+	}
 out:
-	close(fd);
+	waitpid(pid, NULL, WNOHANG); /* our child: reaped */
+	close(pfd.fd);
 	return r;
 }
 

@@ -108,15 +108,18 @@ check_mtp() {
 	[ "$speed" = super ] && rd=16384 wr=32768 cache=262144
 	gcheck "gadget $t: up and down exit 0" rc_is "$gc/rc-$t" "up=0 down=0"
 	[ -s "$gc/up-$t.err" ] && sed 's/^/    /' "$gc/up-$t.err"
-	jq_check "$gc/up-$t.json" ".gadget.udc == \"dummy_udc.0\" and .gadget.unbound == null and .gadget.max_speed == \"$speed-speed\"" \
-		"gadget $t: bound by up once umtprd wrote its descriptors"
+	# mtp-super: no --max-speed on the SuperSpeed UDC; Debian's umtprd writes no
+	# SuperSpeed descriptors (the host reads "no configurations" at 5 Gb/s), so
+	# up holds the gadget to high speed
+	jq_check "$gc/up-$t.json" ".gadget.udc == \"dummy_udc.0\" and .gadget.unbound == null and .gadget.max_speed == \"high-speed\"" \
+		"gadget $t: bound by up once umtprd wrote its descriptors, at high speed$([ "$speed" = super ] && echo " (held there on the SuperSpeed UDC)")"
 	jq_check "$gc/up-$t.json" ".functions[0] | .function == \"ffs.mtp\" and .rd_buffer_bytes == $rd and .wr_buffer_bytes == $wr and .cache_bytes == $cache and .daemon_pid > 1" \
 		"gadget $t: up reports umtprd's pid and the buffer sizes it configured ($rd, $wr, $cache)"
 	gcheck "gadget $t: umtprd's log shows the sizes it took" \
 		eval "grep -q 'USB Max read buffer size : 0x$(printf %X $rd) bytes' '$gc/umtprd-$t.log' &&
 			grep -q 'USB Max write buffer size : 0x$(printf %X $wr) bytes' '$gc/umtprd-$t.log' &&
 			grep -q 'Read file buffer size : 0x$(printf %X $cache) bytes' '$gc/umtprd-$t.log'"
-	jq_check "$gc/list-$t.json" "[.devices[] | select(.serial == \"GUP-$t\") | .speed] == [\"$speed\"]" "gadget $t: the host sees it at $speed speed"
+	jq_check "$gc/list-$t.json" "[.devices[] | select(.serial == \"GUP-$t\") | .speed] == [\"high\"]" "gadget $t: the host sees it at high speed"
 	jq_check "$gc/list-$t.json" "(.devices[] | select(.serial == \"GUP-$t\") | .path) as \$d | [.interfaces[] | select(.device == \$d) | {class_code, driver}] == [{\"class_code\": 6, \"driver\": null}]" \
 		"gadget $t: one interface of class 6 (Still Image), bound to no driver"
 	pid=$(jq -r '.functions[0].daemon_pid' "$gc/up-$t.json" 2>/dev/null)
