@@ -449,7 +449,8 @@ static void test_up_down(void **state)
 	assert_int_equal(b.fns[0].rd_buffer, 32768);
 	assert_int_equal(b.fns[0].wr_buffer, 131072);
 	assert_int_equal(b.fns[0].cache, 262144);
-	assert_non_null(strstr(b.fns[0].settings, "rd_buffer=32768 wr_buffer=131072 cache=262144"));
+	real(&p, BASE " conf=" BASE ".conf log=" BASE ".log");
+	assert_non_null(strstr(b.fns[0].settings, p.buf));
 	/* the configuration: usbperf's, 0600, with the sizes and the real paths */
 	real(&p, BASE ".conf");
 	assert_string_equal(d.conf, p.buf);

@@ -278,11 +278,8 @@ int gadget_mtp_start(struct gadget_state *st, const struct gadget_fs *fs,
 	if (r < 0)
 		goto out;
 	*ret = (struct gadget_mtp_started){pid, c.rd_buffer, c.wr_buffer, c.cache};
-	strbuf_addf(
-	    set,
-	    " storage=%s rd_buffer=%llu wr_buffer=%llu cache=%llu " MTP_DAEMON "=%d conf=%s log=%s",
-	    real_store.buf, (unsigned long long)c.rd_buffer, (unsigned long long)c.wr_buffer,
-	    (unsigned long long)c.cache, pid, conf.buf, log.buf);
+	/* the sizes and the pid have their own columns */
+	strbuf_addf(set, " storage=%s conf=%s log=%s", real_store.buf, conf.buf, log.buf);
 out:
 	free(exe);
 	strbuf_release(&base);
