@@ -162,8 +162,8 @@ struct gadget_owned {
 	char *udc;     /* bound to; NULL when not */
 	/* the daemon up started ("proc" step): pid (FIELD_INT_UNKNOWN: none) */
 	int64_t daemon_pid;
-	char *daemon;	     /* its executable */
-	bool daemon_running; /* still that program */
+	char *daemon;		  /* its executable */
+	const char *daemon_state; /* "running" (still that program), "gone"; NULL: none */
 };
 int gadget_owned_probe(struct gadget_owned **ret, size_t *ret_n);
 void gadget_owned_free(struct gadget_owned *v, size_t n);

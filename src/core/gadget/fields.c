@@ -63,7 +63,7 @@ static const struct field owned_fields[] = {
     FIELD(O, state_file, "state_file", "state file", NULL, FT_STR, 0, T),
     FIELD(O, daemon, "daemon", "daemon", NULL, FT_STR, 0, T | FF_OPTIONAL),
     FIELD(O, daemon_pid, "daemon_pid", "pid", NULL, FT_INT, 0, T | FF_OPTIONAL),
-    FIELD(O, daemon_running, "daemon_running", "running", NULL, FT_BOOL, 0, T),
+    FIELD(O, daemon_state, "daemon_state", "daemon state", NULL, FT_STR, 0, T | FF_OPTIONAL),
 };
 #undef O
 
@@ -170,7 +170,8 @@ int gadget_owned_probe(struct gadget_owned **ret, size_t *ret_n)
 					o->daemon_pid = pid;
 					free(o->daemon);
 					o->daemon = xstrdup(exe);
-					o->daemon_running = gadget_fs_real.running(pid, exe);
+					o->daemon_state =
+					    gadget_fs_real.running(pid, exe) ? "running" : "gone";
 				}
 				dir = NULL;
 			}

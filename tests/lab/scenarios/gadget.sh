@@ -123,7 +123,7 @@ check_mtp() {
 	jq_check "$gc/list-$t.json" "(.devices[] | select(.serial == \"GUP-$t\") | .path) as \$d | [.interfaces[] | select(.device == \$d) | {class_code, driver}] == [{\"class_code\": 6, \"driver\": null}]" \
 		"gadget $t: one interface of class 6 (Still Image), bound to no driver"
 	pid=$(jq -r '.functions[0].daemon_pid' "$gc/up-$t.json" 2>/dev/null)
-	jq_check "$gc/status-$t.json" "[.usbperf_gadgets[] | {gadget, daemon, daemon_pid, daemon_running}] == [{\"gadget\": \"usbperf\", \"daemon\": \"/usr/bin/umtprd\", \"daemon_pid\": ${pid:-0}, \"daemon_running\": true}]" \
+	jq_check "$gc/status-$t.json" "[.usbperf_gadgets[] | {gadget, daemon, daemon_pid, daemon_state}] == [{\"gadget\": \"usbperf\", \"daemon\": \"/usr/bin/umtprd\", \"daemon_pid\": ${pid:-0}, \"daemon_state\": \"running\"}]" \
 		"gadget $t: status shows umtprd, its pid, running"
 	gcheck "gadget $t: one umtprd while up, none after down, functionfs unmounted" rc_is "$gc/procs-$t" "1 0 0"
 	gcheck "gadget $t: down removed the configuration, log and storage from /run/usbperf" \
