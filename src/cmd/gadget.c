@@ -42,6 +42,13 @@ void usage_gadget(void)
 	       "  ffs: name= (usbperf), dir= mount point (/dev/usb-ffs/NAME); the gadget\n"
 	       "       stays unbound until the userspace function writes its descriptors,\n"
 	       "       then 'usbperf gadget bind'.\n"
+	       "  mtp: umtprd (package umtp-responder) serves an ffs function named name=\n"
+	       "       (mtp): up writes its configuration and log in /run/usbperf, starts it,\n"
+	       "       waits for its descriptors and binds; storage= a directory to share\n"
+	       "       (default /run/usbperf/mtp-GADGET-NAME, removed by down when empty);\n"
+	       "       rd_buffer=, wr_buffer= (multiples of 512, 64K), cache= (a power of\n"
+	       "       two above rd_buffer, 1M): umtprd's buffer sizes, K/M = 1024-based.\n"
+	       "       down stops umtprd (SIGTERM, then SIGKILL) before the rest.\n"
 	       "  A key not given keeps the kernel's default. Example:\n"
 	       "    usbperf gadget up msc:file=/tmp/disk.img,removable=1 ncm:qmult=10 "
 	       "hid:preset=mouse\n"
@@ -261,6 +268,9 @@ static int do_down(struct gadget_args *a, int argc, char **argv, struct global_o
 	r = gadget_down(dir, a->force, &gadget_fs_real, &n, &why);
 	if (r < 0)
 		return fail(r, why);
+	if (why)
+		log_error("gadget: %s", why); /* a note: a storage directory kept */
+	free(why);
 	if (g->format == FORMAT_JSON)
 		strbuf_addf(&out, "{\"gadget\": \"%s\", \"removed\": %lld}\n", dir, (long long)n);
 	else

@@ -36,6 +36,17 @@ struct gadget_fs {
 	/* mount functionfs instance 'dev' on dir, and back */
 	int (*mount_ffs)(const char *dev, const char *dir);
 	int (*umount)(const char *dir);
+	/*
+	 * The userspace daemon of a function (mtp: umtprd). which: its absolute
+	 * path from $PATH, -ENOENT. spawn: fork/exec argv[0] with stdout and
+	 * stderr on log_fd, in its own session. running: pid is alive and its
+	 * /proc/PID/exe is exe. stop: SIGTERM, a bounded wait, SIGKILL, and only
+	 * while pid is still exe (0 when gone or another program; -ETIMEDOUT).
+	 */
+	int (*which)(const char *name, char **ret_path);
+	int (*spawn)(char *const argv[], int log_fd, int *ret_pid);
+	bool (*running)(int pid, const char *exe);
+	int (*stop)(int pid, const char *exe);
 };
 /* the real one: system calls on sysroot_path() of each path */
 extern const struct gadget_fs gadget_fs_real;
@@ -94,6 +105,9 @@ struct gadget_built_fn {
 	size_t neps;
 	const char *ep_source; /* the driver that declares them: "f_hid" */
 	char *ep_note;	       /* caveats; ffs: defined by the userspace daemon */
+	/* mtp: umtprd's pid (FIELD_INT_UNKNOWN otherwise) and the buffer sizes it was given */
+	int64_t daemon_pid;
+	uint64_t rd_buffer, wr_buffer, cache; /* bytes; U64_UNKNOWN: not mtp */
 };
 
 struct gadget_built {
@@ -131,6 +145,7 @@ int gadget_up(const struct gadget_spec *s, const struct gadget_fs *fs, struct ga
  */
 int gadget_down(const char *dir, bool force, const struct gadget_fs *fs, int64_t *ret_removed,
 		char **ret_why);
+/* (on success *ret_why may be set too: a note, such as a storage directory kept non-empty) */
 /* Bind a gadget up left unbound (ffs, once its descriptors are written). */
 int gadget_bind(const char *dir, const char *udc, const struct gadget_fs *fs, char **ret_udc,
 		char **ret_why);
@@ -145,6 +160,10 @@ struct gadget_owned {
 	char *state_file;
 	int64_t paths; /* steps listed */
 	char *udc;     /* bound to; NULL when not */
+	/* the daemon up started ("proc" step): pid (FIELD_INT_UNKNOWN: none) */
+	int64_t daemon_pid;
+	char *daemon;		  /* its executable */
+	const char *daemon_state; /* "running" (still that program), "gone"; NULL: none */
 };
 int gadget_owned_probe(struct gadget_owned **ret, size_t *ret_n);
 void gadget_owned_free(struct gadget_owned *v, size_t n);

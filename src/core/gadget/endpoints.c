@@ -293,6 +293,12 @@ int gadget_fn_endpoints(const struct gadget_fn_spec *f, const char *fn_dir, enum
 	} else if (!strcmp(p, "uvc")) {
 		out->ep_source = "f_uvc";
 		uvc(&c, f, fn_dir);
+	} else if (!strcmp(p, "mtp")) {
+		out->ep_source = "f_fs";
+		out->ep_note = xstrdup("umtprd's: bulk IN, bulk OUT, interrupt IN, written to ep0; "
+				       "SuperSpeed ones only if umtprd was built with "
+				       "CONFIG_USB_SS_SUPPORT (up holds the gadget to high speed "
+				       "unless --max-speed says otherwise)");
 	} else if (!strcmp(p, "ffs")) {
 		out->ep_source = "f_fs";
 		out->ep_note = xstrdup("defined by the userspace daemon: the descriptors it writes "

@@ -36,6 +36,10 @@ static const struct field fn_fields[] = {
     FIELD(F, settings, "settings", "settings", NULL, FT_STR, 0, T),
     FIELD(F, ep_source, "endpoints_declared_by", "declared by", NULL, FT_STR, 0, 0),
     FIELD(F, ep_note, "endpoints_note", "note", NULL, FT_STR, 0, 0),
+    FIELD(F, daemon_pid, "daemon_pid", "daemon pid", NULL, FT_INT, 0, T | FF_OPTIONAL),
+    FIELD(F, rd_buffer, "rd_buffer_bytes", "rd buffer", "B", FT_SIZE, 0, T | FF_OPTIONAL),
+    FIELD(F, wr_buffer, "wr_buffer_bytes", "wr buffer", "B", FT_SIZE, 0, T | FF_OPTIONAL),
+    FIELD(F, cache, "cache_bytes", "read cache", "B", FT_SIZE, 0, T | FF_OPTIONAL),
 };
 #undef F
 #define E struct gadget_ep
@@ -57,6 +61,9 @@ static const struct field owned_fields[] = {
     FIELD(O, udc, "udc", "UDC", NULL, FT_STR, 0, T),
     FIELD(O, paths, "state_paths", "paths created", NULL, FT_INT, 0, T),
     FIELD(O, state_file, "state_file", "state file", NULL, FT_STR, 0, T),
+    FIELD(O, daemon, "daemon", "daemon", NULL, FT_STR, 0, T | FF_OPTIONAL),
+    FIELD(O, daemon_pid, "daemon_pid", "pid", NULL, FT_INT, 0, T | FF_OPTIONAL),
+    FIELD(O, daemon_state, "daemon_state", "daemon state", NULL, FT_STR, 0, T | FF_OPTIONAL),
 };
 #undef O
 
@@ -152,6 +159,20 @@ int gadget_owned_probe(struct gadget_owned **ret, size_t *ret_n)
 				o->state_file = xstrdup(st.file);
 				o->paths = (int64_t)st.n;
 				o->udc = attr_strf_nonempty(GADGET_CONFIGFS "/%s/UDC", dir);
+				o->daemon_pid = FIELD_INT_UNKNOWN;
+				for (size_t j = 0; j < st.n; j++) {
+					const char *exe;
+					int pid;
+
+					if (strcmp(st.v[j].kind, "proc") ||
+					    !gadget_proc_step(st.v[j].path, &pid, &exe))
+						continue;
+					o->daemon_pid = pid;
+					free(o->daemon);
+					o->daemon = xstrdup(exe);
+					o->daemon_state =
+					    gadget_fs_real.running(pid, exe) ? "running" : "gone";
+				}
 				dir = NULL;
 			}
 			free(why);
@@ -173,6 +194,7 @@ void gadget_owned_free(struct gadget_owned *v, size_t n)
 		free(v[i].gadget);
 		free(v[i].state_file);
 		free(v[i].udc);
+		free(v[i].daemon);
 	}
 	free(v);
 }

@@ -6,8 +6,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int with_path(const char *path, int (*op)(const char *p))
@@ -98,6 +104,137 @@ static int real_umount(const char *dir)
 	return with_path(dir, do_umount);
 }
 
+static int real_which(const char *name, char **ret_path)
+{
+	const char *path = getenv("PATH"), *s;
+	struct strbuf p = STRBUF_INIT;
+
+	for (s = path ? path : "/usr/sbin:/usr/bin:/sbin:/bin"; *s;) {
+		size_t n = strcspn(s, ":");
+
+		strbuf_reset(&p);
+		if (n && s[0] == '/') {
+			strbuf_add(&p, s, n);
+			strbuf_addf(&p, "/%s", name);
+			/* as /proc/PID/exe will show it: symbolic links resolved */
+			char *real = access(p.buf, X_OK) == 0 ? realpath(p.buf, NULL) : NULL;
+
+			if (real) {
+				strbuf_release(&p);
+				*ret_path = real;
+				return 0;
+			}
+		}
+		s += n;
+		if (*s == ':')
+			s++;
+	}
+	strbuf_release(&p);
+	return -ENOENT;
+}
+
+static int real_spawn(char *const argv[], int log_fd, int *ret_pid)
+{
+	int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC), p[2], err = 0;
+	pid_t pid;
+	ssize_t n;
+
+	if (devnull < 0)
+		return -errno;
+	/* the exec's outcome: closed by a successful exec, the errno written otherwise */
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		err = -errno;
+		close(devnull);
+		return err;
+	}
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		close(devnull);
+		close(p[0]);
+		close(p[1]);
+		return err;
+	}
+	if (pid == 0) {
+		/* its own session: the terminal's signals stay with the shell's job */
+		setsid();
+		if (dup2(devnull, 0) >= 0 && dup2(log_fd, 1) >= 0 && dup2(log_fd, 2) >= 0)
+			execv(argv[0], argv);
+		err = errno;
+		n = write(p[1], &err, sizeof(err));
+		(void)n;
+		_exit(127);
+	}
+	close(devnull);
+	close(p[1]);
+	do
+		n = read(p[0], &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	close(p[0]);
+	if (n == (ssize_t)sizeof(err)) {
+		waitpid(pid, NULL, 0);
+		return -err;
+	}
+	*ret_pid = (int)pid;
+	return 0;
+}
+
+/* pid's executable is exe; a zombie or a reused pid is not */
+static bool real_running(int pid, const char *exe)
+{
+	struct strbuf p = STRBUF_INIT;
+	char buf[4096];
+	ssize_t n;
+
+	/* our own child that has exited: reap it */
+	if (waitpid(pid, NULL, WNOHANG) == pid)
+		return false;
+	strbuf_addf(&p, "/proc/%d/exe", pid);
+	n = readlink(p.buf, buf, sizeof(buf) - 1);
+	strbuf_release(&p);
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	return !strcmp(buf, exe);
+}
+
+static int real_stop(int pid, const char *exe)
+{
+	static const struct {
+		int sig;
+		int wait_ms;
+	} steps[] = {{SIGTERM, 3000}, {SIGKILL, 2000}};
+	struct pollfd pfd = {.events = POLLIN};
+	size_t i;
+	int r = -ETIMEDOUT;
+
+	/* a pidfd pins the process: the check and the signals are about the same one */
+	pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pfd.fd < 0)
+		return errno == ESRCH ? 0 : -errno;
+	/* another program by now (or already exiting): not ours to signal */
+	if (!real_running(pid, exe)) {
+		r = 0;
+		goto out;
+	}
+	for (i = 0; i < 2 && r == -ETIMEDOUT; i++) {
+		if (syscall(SYS_pidfd_send_signal, pfd.fd, steps[i].sig, NULL, 0) < 0) {
+			r = errno == ESRCH ? 0 : -errno;
+			break;
+		}
+		/*
+		 * readable once it has exited, its files closed (the exe link goes
+		 * earlier, with its memory: too early for the umount that follows)
+		 */
+		if (poll(&pfd, 1, steps[i].wait_ms) > 0)
+			r = 0;
+	}
+out:
+	waitpid(pid, NULL, WNOHANG); /* our child: reaped */
+	close(pfd.fd);
+	return r;
+}
+
 const struct gadget_fs gadget_fs_real = {
     .mkdir = real_mkdir,
     .rmdir = real_rmdir,
@@ -106,4 +243,8 @@ const struct gadget_fs gadget_fs_real = {
     .write = real_write,
     .mount_ffs = real_mount_ffs,
     .umount = real_umount,
+    .which = real_which,
+    .spawn = real_spawn,
+    .running = real_running,
+    .stop = real_stop,
 };

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Profiles, their tunables and the parsing of "PROFILE:key=value,..." operands. */
+#include "core/gadget/mtp.h"
 #include "core/gadget/spec.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
@@ -63,6 +64,16 @@ static const struct gadget_key ffs_keys[] = {
     {"dir", NULL, GK_PATH, 0, 0},
 };
 
+/* umtprd's buffers (its sample umtprd.conf): read and write multiples of 512, the read
+ * file cache a power of two above the read buffer; checked in mtp_check() */
+static const struct gadget_key mtp_keys[] = {
+    {"storage", NULL, GK_DIR, 0, 0},
+    {"rd_buffer", NULL, GK_SIZE, 512, 16u << 20},
+    {"wr_buffer", NULL, GK_SIZE, 512, 16u << 20},
+    {"cache", NULL, GK_SIZE, 1024, 64u << 20},
+    {"name", NULL, GK_WORD, 0, 0},
+};
+
 static const struct gadget_profile profiles[] = {
     {"msc", "mass_storage", "usb_f_mass_storage", msc_keys, N(msc_keys)},
     {"ncm", "ncm", "usb_f_ncm", net_keys, N(net_keys)},
@@ -73,6 +84,7 @@ static const struct gadget_profile profiles[] = {
     {"sourcesink", "SourceSink", "usb_f_ss_lb", ss_keys, N(ss_keys)},
     {"loopback", "Loopback", "usb_f_ss_lb", lb_keys, N(lb_keys)},
     {"ffs", "ffs", "usb_f_fs", ffs_keys, N(ffs_keys)},
+    {"mtp", "ffs", "usb_f_fs", mtp_keys, N(mtp_keys)},
 };
 
 const struct gadget_profile *gadget_profile_find(const char *name)
@@ -340,6 +352,27 @@ static int check_value(const struct gadget_profile *p, const struct gadget_key *
 					  p->name, k->key, v);
 		strbuf_adds(&sb, v);
 		break;
+	case GK_SIZE:
+		if (parse_size(v, k->min, k->max, &u) < 0)
+			return reason_set(-EINVAL, ret_why,
+					  "%s: %s='%s' is not a size in %llu..%llu bytes (K, M: "
+					  "powers of 1024)",
+					  p->name, k->key, v, (unsigned long long)k->min,
+					  (unsigned long long)k->max);
+		strbuf_addf(&sb, "%llu", (unsigned long long)u);
+		break;
+	case GK_DIR:
+		if (!realpath(v, real) || stat(real, &st) < 0)
+			return reason_set(-ENOENT, ret_why, "%s: %s '%s': %s", p->name, k->key, v,
+					  strerror(errno));
+		if (!S_ISDIR(st.st_mode) || strchr(real, '"') || strchr(real, '\n'))
+			return reason_set(
+			    -EINVAL, ret_why,
+			    "%s: %s '%s' is not a directory (or has a quote or newline "
+			    "in its name)",
+			    p->name, k->key, v);
+		strbuf_adds(&sb, real);
+		break;
 	case GK_FRAMES:
 		if (!is_frames(v))
 			return reason_set(-EINVAL, ret_why, "%s: %s='%s': WxH[+WxH...]", p->name,
@@ -421,7 +454,7 @@ int gadget_spec_add(struct gadget_spec *s, const char *arg, char **ret_why)
 	if (!p) {
 		r = reason_set(-EINVAL, ret_why,
 			       "unknown profile '%s' (msc, ncm, ecm, rndis, hid, uvc, sourcesink, "
-			       "loopback, ffs)",
+			       "loopback, ffs, mtp)",
 			       name);
 		free(name);
 		return r;
@@ -443,10 +476,13 @@ int gadget_spec_add(struct gadget_spec *s, const char *arg, char **ret_why)
 				same++;
 		if (p == gadget_profile_find("ffs"))
 			strbuf_adds(&inst, fname ? fname : GADGET_PREFIX);
+		else if (p == gadget_profile_find("mtp"))
+			strbuf_adds(&inst, fname ? fname : "mtp");
 		else
 			strbuf_addf(&inst, "%zu", same);
 		for (i = 0; i + 1 < s->nfns; i++)
-			if (s->fns[i].profile == p && !strcmp(s->fns[i].instance, inst.buf))
+			if (!strcmp(s->fns[i].profile->type, p->type) &&
+			    !strcmp(s->fns[i].instance, inst.buf))
 				r = reason_set(-EINVAL, ret_why, "two %s functions named '%s'",
 					       p->name, inst.buf);
 		f->instance = strbuf_detach(&inst);
@@ -456,6 +492,8 @@ int gadget_spec_add(struct gadget_spec *s, const char *arg, char **ret_why)
 			r = reason_set(-EINVAL, ret_why,
 				       "msc: file= is needed (a backing file or block device), "
 				       "or removable=1 for a LUN without medium");
+		if (r == 0 && !strcmp(p->name, "mtp"))
+			r = gadget_mtp_check(f, ret_why);
 	}
 	if (r < 0) {
 		for (i = 0; i < f->nkv; i++) {

@@ -11,6 +11,8 @@ enum gadget_key_kind {
 	GK_WORD,   /* [A-Za-z0-9_.-], at most 15 characters */
 	GK_PATH,   /* an absolute path (a mount point) */
 	GK_FRAMES, /* WxH[+WxH...] */
+	GK_SIZE,   /* bytes, K/M suffixes (parse_size), min..max: written in decimal */
+	GK_DIR,	   /* an existing directory, made absolute */
 };
 
 struct gadget_key {

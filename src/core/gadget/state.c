@@ -2,6 +2,7 @@
 /* The state file: what usbperf gadget up created, and undoing it (see state.h). */
 #include "core/gadget/state.h"
 #include "core/usb/gadget.h"
+#include "util/parse.h"
 #include "util/sysroot.h"
 #include "util/xalloc.h"
 
@@ -145,7 +146,32 @@ static bool known_kind(const char *k, const char *path, const char *dir)
 		return ours(path, dir);
 	if (!strcmp(k, "mntdir") || !strcmp(k, "mount"))
 		return path[0] == '/' && !strstr(path, "/..");
+	/* files and the storage directory of a daemon: only below the state directory */
+	if (!strcmp(k, "file") || !strcmp(k, "store"))
+		return !strncmp(path, GADGET_STATE_DIR "/", strlen(GADGET_STATE_DIR) + 1) &&
+		       !strstr(path, "/..") && !strchr(path + strlen(GADGET_STATE_DIR) + 1, '/');
+	if (!strcmp(k, "proc"))
+		return gadget_proc_step(path, NULL, NULL);
 	return false;
+}
+
+bool gadget_proc_step(const char *v, int *ret_pid, const char **ret_exe)
+{
+	const char *sp = strchr(v, ' ');
+	struct strbuf n = STRBUF_INIT;
+	uint64_t pid = 0;
+	bool ok;
+
+	if (!sp)
+		return false;
+	strbuf_add(&n, v, (size_t)(sp - v));
+	ok = parse_u64(n.buf, 2, INT32_MAX, &pid) == 0 && sp[1] == '/' && !strstr(sp, "/..");
+	strbuf_release(&n);
+	if (ok && ret_pid)
+		*ret_pid = (int)pid;
+	if (ok && ret_exe)
+		*ret_exe = sp + 1;
+	return ok;
 }
 
 int gadget_state_load(struct gadget_state *st, const char *dir, char **ret_why)
@@ -202,10 +228,29 @@ out:
 	return r;
 }
 
-static int undo_one(const struct gadget_step *s, const struct gadget_fs *fs)
+static int undo_one(const struct gadget_step *s, const struct gadget_fs *fs, struct strbuf *note)
 {
 	int r;
 
+	if (!strcmp(s->kind, "proc")) {
+		const char *exe;
+		int pid;
+
+		gadget_proc_step(s->path, &pid, &exe);
+		return fs->stop ? fs->stop(pid, exe) : -ENOTSUP;
+	}
+	if (!strcmp(s->kind, "file"))
+		return (r = fs->unlink(s->path)) == -ENOENT ? 0 : r;
+	if (!strcmp(s->kind, "store")) {
+		/* the shared files are the user's: a directory with files in it stays */
+		r = fs->rmdir(s->path);
+		if (r == -ENOTEMPTY || r == -EEXIST) {
+			strbuf_addf(note, "%skept '%s': it is not empty", note->len ? "; " : "",
+				    s->path);
+			r = 0;
+		}
+		return r == -ENOENT ? 0 : r;
+	}
 	if (!strcmp(s->kind, "bind")) {
 		r = fs->write(s->path, "\n", 1);
 		/* not bound (any more) is what we want */
@@ -249,7 +294,7 @@ static int rewrite(struct gadget_state *st, size_t keep)
 int gadget_state_undo(struct gadget_state *st, const struct gadget_fs *fs, int64_t *ret_undone,
 		      char **ret_why)
 {
-	struct strbuf real = STRBUF_INIT;
+	struct strbuf real = STRBUF_INIT, note = STRBUF_INIT;
 	int64_t undone = 0;
 	size_t i;
 	int r = 0;
@@ -259,7 +304,7 @@ int gadget_state_undo(struct gadget_state *st, const struct gadget_fs *fs, int64
 		st->fd = -1;
 	}
 	for (i = st->n; i > 0; i--) {
-		r = undo_one(&st->v[i - 1], fs);
+		r = undo_one(&st->v[i - 1], fs, &note);
 		if (r < 0) {
 			reason_set(r, ret_why, "cannot remove '%s': %s", st->v[i - 1].path,
 				   strerror(-r));
@@ -271,11 +316,17 @@ int gadget_state_undo(struct gadget_state *st, const struct gadget_fs *fs, int64
 		*ret_undone = undone;
 	if (r < 0) {
 		rewrite(st, i);
+		strbuf_release(&note);
 		return r;
 	}
 	sysroot_path(&real, st->file);
 	if (unlink(real.buf) < 0 && errno != ENOENT)
 		r = -errno;
+	if (r == 0 && note.len && ret_why) {
+		free(*ret_why);
+		*ret_why = strbuf_detach(&note);
+	}
+	strbuf_release(&note);
 	strbuf_release(&real);
 	return r;
 }

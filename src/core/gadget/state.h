@@ -4,7 +4,10 @@
  * The state file of a gadget usbperf built: a header line, then one line per
  * path created, "<kind> <path>", in creation order, each appended before
  * the next step is taken. Kinds: dir (rmdir), link (unlink), bind (write an
- * empty UDC), mntdir (rmdir of a mount point made), mount (umount).
+ * empty UDC), mntdir (rmdir of a mount point made), mount (umount), file (a
+ * file below GADGET_STATE_DIR: unlink), store (a daemon's storage directory
+ * below it: rmdir, kept with a note when not empty), proc ("PID EXE": a
+ * daemon started, stopped only while /proc/PID/exe is still EXE).
  */
 #include "core/gadget/build.h"
 #include "util/strbuf.h"
@@ -36,6 +39,9 @@ void gadget_state_release(struct gadget_state *st);
  * Undo the steps in reverse; a path already gone counts as undone. On a
  * failure the file is rewritten with the steps left and the error returned;
  * when all are undone the file is removed. ret_undone counts the steps undone.
+ * On success *ret_why may hold a note (a storage directory kept).
  */
+/* a proc step's "PID EXE": valid (pid 2.., an absolute exe), and its parts */
+bool gadget_proc_step(const char *v, int *ret_pid, const char **ret_exe);
 int gadget_state_undo(struct gadget_state *st, const struct gadget_fs *fs, int64_t *ret_undone,
 		      char **ret_why);

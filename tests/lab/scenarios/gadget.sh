@@ -6,6 +6,9 @@
 # SuperSpeed, a SourceSink held to high speed for usbtest.
 MODULES="configfs dummy_hcd libcomposite usb_f_mass_storage usb_f_ncm usb_f_hid usb_f_ss_lb usb_f_ecm usb_f_rndis usb_f_uvc usb_f_fs usb_storage sd_mod cdc_ncm cdc_ether rndis_host usbhid hid_generic usbtest"
 
+# umtprd (Debian's umtp-responder) serves the mtp profile's FunctionFS function
+LAB_BINS="umtprd"
+
 qemu_args() { :; }
 
 # gcheck DESCRIPTION CMD...: the command must succeed
@@ -98,6 +101,35 @@ check_net() {
 		while IFS=$'\t' read -r d v; do figure "$p" "$speed" "run $d" "$v"; done
 }
 
+# mtp: umtprd started by up with the sizes asked for, bound, an interface of
+# class 6 (Still Image) on the host side with no driver; down stops umtprd
+check_mtp() {
+	local gc=$1 t=$2 speed=$3 rd=65536 wr=65536 cache=1048576 pid
+	[ "$speed" = super ] && rd=16384 wr=32768 cache=262144
+	gcheck "gadget $t: up and down exit 0" rc_is "$gc/rc-$t" "up=0 down=0"
+	[ -s "$gc/up-$t.err" ] && sed 's/^/    /' "$gc/up-$t.err"
+	# mtp-super: no --max-speed on the SuperSpeed UDC; Debian's umtprd writes no
+	# SuperSpeed descriptors (the host reads "no configurations" at 5 Gb/s), so
+	# up holds the gadget to high speed
+	jq_check "$gc/up-$t.json" ".gadget.udc == \"dummy_udc.0\" and .gadget.unbound == null and .gadget.max_speed == \"high-speed\"" \
+		"gadget $t: bound by up once umtprd wrote its descriptors, at high speed$([ "$speed" = super ] && echo " (held there on the SuperSpeed UDC)")"
+	jq_check "$gc/up-$t.json" ".functions[0] | .function == \"ffs.mtp\" and .rd_buffer_bytes == $rd and .wr_buffer_bytes == $wr and .cache_bytes == $cache and .daemon_pid > 1" \
+		"gadget $t: up reports umtprd's pid and the buffer sizes it configured ($rd, $wr, $cache)"
+	gcheck "gadget $t: umtprd's log shows the sizes it took" \
+		eval "grep -q 'USB Max read buffer size : 0x$(printf %X $rd) bytes' '$gc/umtprd-$t.log' &&
+			grep -q 'USB Max write buffer size : 0x$(printf %X $wr) bytes' '$gc/umtprd-$t.log' &&
+			grep -q 'Read file buffer size : 0x$(printf %X $cache) bytes' '$gc/umtprd-$t.log'"
+	jq_check "$gc/list-$t.json" "[.devices[] | select(.serial == \"GUP-$t\") | .speed] == [\"high\"]" "gadget $t: the host sees it at high speed"
+	jq_check "$gc/list-$t.json" "(.devices[] | select(.serial == \"GUP-$t\") | .path) as \$d | [.interfaces[] | select(.device == \$d) | {class_code, driver}] == [{\"class_code\": 6, \"driver\": null}]" \
+		"gadget $t: one interface of class 6 (Still Image), bound to no driver"
+	pid=$(jq -r '.functions[0].daemon_pid' "$gc/up-$t.json" 2>/dev/null)
+	jq_check "$gc/status-$t.json" "[.usbperf_gadgets[] | {gadget, daemon, daemon_pid, daemon_state}] == [{\"gadget\": \"usbperf\", \"daemon\": \"/usr/bin/umtprd\", \"daemon_pid\": ${pid:-0}, \"daemon_state\": \"running\"}]" \
+		"gadget $t: status shows umtprd, its pid, running"
+	gcheck "gadget $t: one umtprd while up, none after down, functionfs unmounted" rc_is "$gc/procs-$t" "1 0 0"
+	gcheck "gadget $t: down removed the configuration, log and storage from /run/usbperf" \
+		test ! -s "$gc/run-$t.txt"
+}
+
 # the cycles of usbperf gadget up/status/down (gadget_cycles in the guest)
 check_cycles() {
 	local o=$1 gc=$1/gc speed p t want drivers
@@ -106,7 +138,7 @@ check_cycles() {
 	if [ ! -s "$gc/cfs-before.txt" ]; then bad "$SCEN: no gadget cycles came out"; return; fi
 	printf '    figure  %-7s %-6s %-22s %9s\n' profile speed pass "MB/s (10^6 B/s)"
 	for speed in high super; do
-		for p in msc ncm ecm rndis hid sourcesink loopback composite uvc ffs; do
+		for p in msc ncm ecm rndis hid sourcesink loopback composite uvc ffs mtp; do
 			t=$p-$speed
 			case $p in
 			msc) drivers='["usb-storage"]' ;;
@@ -140,6 +172,9 @@ check_cycles() {
 				jq_check "$gc/status-$t.json" '[.gadgets[] | select(.name == "usbperf") | .udc] == [null]' "gadget $t: status shows it unbound"
 				gcheck "gadget $t: functionfs mounted by up, unmounted by down" rc_is "$gc/mounts-$t" "1 0"
 				continue ;;
+			mtp)
+				check_mtp "$gc" "$t" "$speed"
+				continue ;;
 			esac
 			case $p in
 			msc) check_msc "$gc" "$t" "$speed" ;;
@@ -158,6 +193,8 @@ check_cycles() {
 	jq_check "$gc/status-hid-super.json" '.gadget_functions[] | select(.function == "hid.0") | .report_length_bytes == 64' "gadget hid vendor64: report length 64"
 	gcheck "msc without file: refused, exit 2" grep -qx "up=2" "$gc/rc-nofile"
 	gcheck "msc without file refused, text views up and down: configfs as before" cmp -s "$gc/cfs-before.txt" "$gc/cfs-end.txt"
+	gcheck "gadget up mtp:rd_buffer=32K as text: the buffer sizes in the functions table" \
+		eval "grep -q 'rd buffer' '$gc/up-mtp.txt' && grep -Eq 'ffs\.mtp .* 32K +64K +1M' '$gc/up-mtp.txt'"
 }
 
 # check_eps GC T: the endpoints up printed (from the function drivers' 6.1
