@@ -268,12 +268,12 @@ static const struct mtp_storage *pick_storage(const struct mtp_opts *o,
 	return best;
 }
 
+/* drv: the kernel driver on the interface before libmtp claimed it (NULL none); taken */
 static void fill_device(struct mtp_out *out, const struct bulk_sysdev *d,
 			const struct mtp_devinfo *info, const struct mtp_storage *st,
-			const char *folder)
+			const char *folder, char *drv)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *drv = bulk_iface_driver(d, 0);
 
 	out->dev.device = strdup(d->sysname);
 	strbuf_addf(&sb, "%04x:%04x", d->vid, d->pid);
@@ -409,11 +409,14 @@ static int run_mtp(struct mtp_opts *o, struct global_opts *g)
 	bool created = false;
 	uint64_t need;
 	unsigned left;
+	char *drv = NULL;
 	int status, r;
 
 	status = pick_device(o, &raw, &dev);
 	if (status != EXIT_OK)
 		return status;
+	/* read before libmtp claims the interface (sysfs then says usbfs) */
+	drv = bulk_iface_driver(&dev, 0);
 	r = mtp_open(&raw, &s, &info, why, sizeof(why));
 	if (r < 0) {
 		log_error("mtp: device '%s' (%04x:%04x): %s", dev.sysname, dev.vid, dev.pid,
@@ -443,7 +446,8 @@ static int run_mtp(struct mtp_opts *o, struct global_opts *g)
 		status = EXIT_RUNTIME;
 		goto out_close;
 	}
-	fill_device(&out, &dev, &info, st, o->folder);
+	fill_device(&out, &dev, &info, st, o->folder, drv);
+	drv = NULL;
 	r = mtp_use_folder(s, st->id, o->folder, &created, why, sizeof(why));
 	if (r < 0) {
 		log_error("mtp: device '%s', folder '%s': %s", dev.sysname, o->folder, why);
@@ -471,6 +475,7 @@ out_close:
 	mtp_close(s);
 	mtp_devinfo_release(&info);
 out_dev:
+	free(drv);
 	bulk_sysdev_release(&dev);
 	return status;
 }
