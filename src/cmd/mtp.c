@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* usbperf mtp [DEVICE]: file transfer rates through libmtp, each way, next to the link's ceiling. */
+/* usbperf mtp [DEVICE]: file transfer rates through libmtp, each way, next to the link's ceiling.
+ */
 #include "cmd/commands.h"
 #include "core/bulk/bulk.h"
 #include "core/mtp/fields.h"
@@ -251,7 +252,8 @@ static const struct mtp_storage *pick_storage(const struct mtp_opts *o,
 			return NULL;
 		}
 		if (best->read_only) {
-			log_error("mtp: storage '%s' of device '%s' is read-only", o->storage, name);
+			log_error("mtp: storage '%s' of device '%s' is read-only", o->storage,
+				  name);
 			return NULL;
 		}
 		return best;
@@ -378,8 +380,8 @@ static int emit(struct global_opts *g, struct mtp_out *out, const struct bulk_sy
 			nrows++;
 	mtp_findings(&a, &fl);
 	report_add_object(&rep, "device", NULL, &mtp_device_desc, &out->dev);
-	report_add_table(&rep, "sizes", "files sent and got back (MB/s = 10^6 B/s)",
-			 &mtp_size_desc, rows, nrows, sizeof(*rows));
+	report_add_table(&rep, "sizes", "files sent and got back (MB/s = 10^6 B/s)", &mtp_size_desc,
+			 rows, nrows, sizeof(*rows));
 	if (out->have_objects && out->objects.sent) {
 		mtp_objects_row_from(&out->objects, &orow);
 		report_add_table(&rep, "objects", "small objects", &mtp_objects_desc, &orow, 1,
@@ -459,7 +461,8 @@ static int run_mtp(struct mtp_opts *o, struct global_opts *g)
 	left = mtp_cleanup(s);
 	out.dev.left_on_device = left;
 	if (left) {
-		note(&out, "%u object%s usbperf made could not be deleted from the device (folder '%s')",
+		note(&out,
+		     "%u object%s usbperf made could not be deleted from the device (folder '%s')",
 		     left, left == 1 ? "" : "s", o->folder);
 		if (status == EXIT_OK) {
 			log_error("mtp: device '%s': %u object%s left on the device", dev.sysname,

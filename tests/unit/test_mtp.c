@@ -10,8 +10,8 @@
 /* a chunk anywhere in the stream is the same bytes, however the stream is cut */
 static void test_pattern_cuts(void **state)
 {
-	static const size_t cuts[][3] = {{0, 1, 4096}, {7, 8, 9}, {3, 4093, 4100}, {8, 16, 24},
-					 {1, 2, 3}, {4095, 4096, 4097}};
+	static const size_t cuts[][3] = {{0, 1, 4096}, {7, 8, 9}, {3, 4093, 4100},
+					 {8, 16, 24},  {1, 2, 3}, {4095, 4096, 4097}};
 	const size_t len = 8192;
 	unsigned char *whole = malloc(len), *parts = malloc(len);
 
@@ -94,7 +94,8 @@ static void test_space_needed(void **state)
 
 static void test_size_summary(void **state)
 {
-	struct mtp_size_result r = {.bytes = 16000000, .n = 2, .send_s = {1, 2}, .get_s = {0.5, 0.5}};
+	struct mtp_size_result r = {
+	    .bytes = 16000000, .n = 2, .send_s = {1, 2}, .get_s = {0.5, 0.5}};
 
 	(void)state;
 	mtp_size_finish(&r);
@@ -112,8 +113,8 @@ static void test_size_summary(void **state)
 
 static void test_objects_summary(void **state)
 {
-	struct mtp_objects_result r = {.count = 200, .size = 4096, .sent = 200, .send_s = 4.0,
-				       .list_s = 0.5, .delete_s = 2.0};
+	struct mtp_objects_result r = {
+	    .count = 200, .size = 4096, .sent = 200, .send_s = 4.0, .list_s = 0.5, .delete_s = 2.0};
 	struct mtp_objects_row row;
 
 	(void)state;
@@ -135,8 +136,8 @@ static void test_objects_summary(void **state)
 
 static void test_size_row(void **state)
 {
-	struct mtp_size_result r = {.bytes = 16 << 20, .n = 1, .send_s = {2}, .get_s = {1},
-				    .verified = true};
+	struct mtp_size_result r = {
+	    .bytes = 16 << 20, .n = 1, .send_s = {2}, .get_s = {1}, .verified = true};
 	struct mtp_size_row row;
 
 	(void)state;
@@ -165,10 +166,10 @@ static bool has(const struct finding_list *l, const char *id)
 static void test_findings(void **state)
 {
 	/* 40 MB/s send, 42 get against high speed's 53.248 */
-	struct mtp_size_result fast = {.bytes = 16000000, .n = 1, .send_s = {0.4},
-				       .get_s = {16.0 / 42}, .verified = true};
-	struct mtp_size_result slow = {.bytes = 16000000, .n = 1, .send_s = {4.0},
-				       .get_s = {2.0}, .verified = true};
+	struct mtp_size_result fast = {
+	    .bytes = 16000000, .n = 1, .send_s = {0.4}, .get_s = {16.0 / 42}, .verified = true};
+	struct mtp_size_result slow = {
+	    .bytes = 16000000, .n = 1, .send_s = {4.0}, .get_s = {2.0}, .verified = true};
 	/* 4 KiB objects at 100/s: 0.41 MB/s */
 	struct mtp_objects_result objs = {.count = 100, .size = 4096, .sent = 100, .send_s = 1.0};
 	static const struct {

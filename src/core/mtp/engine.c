@@ -292,7 +292,8 @@ int mtp_open(const struct mtp_raw *want, struct mtp_session **ret, struct mtp_de
 	}
 	if (r < 0 || !s->dev->storage) {
 		/* Android shows no storage until the screen is unlocked and access allowed */
-		why_from(s, "the device shows no storage", "is it locked, or waiting for the user to allow access?", why, why_len);
+		why_from(s, "the device shows no storage",
+			 "is it locked, or waiting for the user to allow access?", why, why_len);
 		mtp_devinfo_release(&d);
 		mtp_close(s);
 		return -EACCES;
@@ -410,6 +411,13 @@ struct stream {
 	int64_t mismatch; /* the first differing offset, -1 none */
 };
 
+/*
+ * The handlers never cancel: a cancelled MTP transfer leaves responders such
+ * as umtprd unable to delete the object or serve the next one. A signal lets
+ * the file in flight finish (signals.h: "finishes the current request");
+ * the callers check signal_stop between transfers, a second signal ends the
+ * process at once.
+ */
 static uint16_t send_chunk(void *params, void *priv, uint32_t wantlen, unsigned char *data,
 			   uint32_t *gotlen)
 {
@@ -418,8 +426,6 @@ static uint16_t send_chunk(void *params, void *priv, uint32_t wantlen, unsigned 
 	uint32_t n = left < wantlen ? (uint32_t)left : wantlen;
 
 	(void)params;
-	if (signal_stop)
-		return LIBMTP_HANDLER_RETURN_CANCEL;
 	mtp_pattern_fill(st->seed, st->offset, data, n);
 	st->offset += n;
 	*gotlen = n;
@@ -432,8 +438,6 @@ static uint16_t get_chunk(void *params, void *priv, uint32_t sendlen, unsigned c
 	struct stream *st = priv;
 
 	(void)params;
-	if (signal_stop)
-		return LIBMTP_HANDLER_RETURN_CANCEL;
 	if (st->mismatch < 0) {
 		uint64_t left = st->offset < st->total ? st->total - st->offset : 0;
 		size_t n = left < sendlen ? (size_t)left : sendlen;
@@ -447,15 +451,6 @@ static uint16_t get_chunk(void *params, void *priv, uint32_t sendlen, unsigned c
 	st->offset += sendlen;
 	*putlen = sendlen;
 	return LIBMTP_HANDLER_RETURN_OK;
-}
-
-/* libmtp's progress callback: a non-zero return cancels the transfer */
-static int progress(uint64_t const sent, uint64_t const total, void const *const data)
-{
-	(void)sent;
-	(void)total;
-	(void)data;
-	return signal_stop ? 1 : 0;
 }
 
 /* send one file of bytes into the folder; its id tracked; seconds */
@@ -481,7 +476,7 @@ static int send_file(struct mtp_session *s, const char *name, uint64_t bytes, ui
 	f->storage_id = s->storage;
 	quiet_begin(&q);
 	t0 = clock_now_ns();
-	r = LIBMTP_Send_File_From_Handler(s->dev, send_chunk, &st, f, progress, NULL);
+	r = LIBMTP_Send_File_From_Handler(s->dev, send_chunk, &st, f, NULL, NULL);
 	t1 = clock_now_ns();
 	quiet_end(&q, s->last_msg, sizeof(s->last_msg));
 	/* the object exists once its info was sent, even when the data then failed */
@@ -518,9 +513,14 @@ int mtp_transfer(struct mtp_session *s, struct mtp_size_result *res, uint32_t se
 	r = send_file(s, name, res->bytes, seed, &id, &send_s, why, why_len);
 	if (r < 0)
 		return r;
+	if (signal_stop) {
+		snprintf(why, why_len, "interrupted");
+		delete_object(s, id); /* else mtp_cleanup tries again */
+		return -EINTR;
+	}
 	quiet_begin(&q);
 	t0 = clock_now_ns();
-	r = LIBMTP_Get_File_To_Handler(s->dev, id, get_chunk, &st, progress, NULL);
+	r = LIBMTP_Get_File_To_Handler(s->dev, id, get_chunk, &st, NULL, NULL);
 	t1 = clock_now_ns();
 	quiet_end(&q, s->last_msg, sizeof(s->last_msg));
 	if (r != 0)
@@ -563,6 +563,11 @@ int mtp_objects(struct mtp_session *s, struct mtp_objects_result *res, char *why
 	for (uint64_t i = 0; i < res->count; i++) {
 		char name[64];
 		double secs;
+
+		if (signal_stop) {
+			r = -EINTR;
+			break;
+		}
 
 		snprintf(name, sizeof(name), "usbperf-obj-%05llu.bin", (unsigned long long)i);
 		r = send_file(s, name, res->size, (uint32_t)(i + 1000), &ids[i], &secs, why,

@@ -27,10 +27,10 @@ static const struct field device_fields[] = {
     FIELD(struct mtp_device_row, capacity, "capacity_bytes", "capacity", NULL, FT_SIZE, 0, T),
     FIELD(struct mtp_device_row, free_bytes, "free_bytes", "free", NULL, FT_SIZE, 0, T),
     FIELD(struct mtp_device_row, folder, "folder", "folder", NULL, FT_STR, 0, T),
-    FIELD(struct mtp_device_row, folder_created, "folder_created", "folder created", NULL,
-	  FT_BOOL, 0, 0),
-    FIELD(struct mtp_device_row, left_on_device, "left_on_device", "left on device", NULL,
-	  FT_U64, 0, T),
+    FIELD(struct mtp_device_row, folder_created, "folder_created", "folder created", NULL, FT_BOOL,
+	  0, 0),
+    FIELD(struct mtp_device_row, left_on_device, "left_on_device", "left on device", NULL, FT_U64,
+	  0, T),
 };
 
 static const struct field size_fields[] = {
@@ -44,8 +44,7 @@ static const struct field size_fields[] = {
     FIELD(struct mtp_size_row, send_max, "send_mb_s_max", "send max", "MB/s", FT_DBL, 2, 0),
     FIELD(struct mtp_size_row, send_s, "send_seconds", "send time", "s", FT_DBL, 3, T),
     FIELD(struct mtp_size_row, get_mb_s, "get_mb_s", "get", "MB/s", FT_DBL, 2, T),
-    FIELD(struct mtp_size_row, get_sd, "get_mb_s_stdev", "sd", "MB/s", FT_DBL, 2,
-	  T | FF_PLUSMINUS),
+    FIELD(struct mtp_size_row, get_sd, "get_mb_s_stdev", "sd", "MB/s", FT_DBL, 2, T | FF_PLUSMINUS),
     FIELD(struct mtp_size_row, get_min, "get_mb_s_min", "get min", "MB/s", FT_DBL, 2, 0),
     FIELD(struct mtp_size_row, get_max, "get_mb_s_max", "get max", "MB/s", FT_DBL, 2, 0),
     FIELD(struct mtp_size_row, get_s, "get_seconds", "get time", "s", FT_DBL, 3, T),
@@ -57,15 +56,14 @@ static const struct field objects_fields[] = {
     FIELD(struct mtp_objects_row, objects, "objects", "objects", NULL, FT_U64, 0, T),
     FIELD(struct mtp_objects_row, size, "size_bytes", "size", NULL, FT_SIZE, 0, T),
     FIELD(struct mtp_objects_row, send_s, "send_seconds", "send time", "s", FT_DBL, 3, T),
-    FIELD(struct mtp_objects_row, send_per_s, "send_objects_s", "sent", "objects/s", FT_DBL, 1,
-	  T),
+    FIELD(struct mtp_objects_row, send_per_s, "send_objects_s", "sent", "objects/s", FT_DBL, 1, T),
     FIELD(struct mtp_objects_row, send_mb_s, "send_mb_s", "as bytes", "MB/s", FT_DBL, 3, T),
     FIELD(struct mtp_objects_row, list_s, "list_seconds", "list time", "s", FT_DBL, 3, 0),
     FIELD(struct mtp_objects_row, list_per_s, "list_objects_s", "listed", "objects/s", FT_DBL, 1,
 	  T),
     FIELD(struct mtp_objects_row, delete_s, "delete_seconds", "delete time", "s", FT_DBL, 3, 0),
-    FIELD(struct mtp_objects_row, delete_per_s, "delete_objects_s", "deleted", "objects/s",
-	  FT_DBL, 1, T),
+    FIELD(struct mtp_objects_row, delete_per_s, "delete_objects_s", "deleted", "objects/s", FT_DBL,
+	  1, T),
 };
 
 const struct record_desc mtp_device_desc = RECORD_DESC("mtp_device", device_fields);

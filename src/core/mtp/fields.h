@@ -11,8 +11,8 @@
 #include "render/field.h"
 
 struct mtp_device_row {
-	char *device;  /* "1-1" */
-	char *vid_pid; /* "1d6b:0100" */
+	char *device;				       /* "1-1" */
+	char *vid_pid;				       /* "1d6b:0100" */
 	char *manufacturer, *model, *serial, *version; /* libmtp's */
 	const char *speed;
 	char *driver; /* the kernel driver on the MTP interface: "none" for libmtp's own use */

@@ -43,8 +43,9 @@ void mtp_findings(const struct mtp_analysis *a, struct finding_list *out)
 	double best = best_rate(a, &at, &dir);
 
 	if (a->speed == USB_SPEED_FULL || a->speed == USB_SPEED_LOW) {
-		strbuf_addf(&msg, "the MTP device is on a %s-speed link: every transfer is capped "
-				  "near %.1f MB/s",
+		strbuf_addf(&msg,
+			    "the MTP device is on a %s-speed link: every transfer is capped "
+			    "near %.1f MB/s",
 			    usb_speed_name(a->speed), a->ceiling_mb_s);
 		strbuf_addf(&ev, "/sys/bus/usb/devices/%s/speed", a->device);
 		finding_add(out, FINDING_WARN, "mtp.full_speed_link", a->device, msg.buf, ev.buf,
@@ -77,7 +78,8 @@ void mtp_findings(const struct mtp_analysis *a, struct finding_list *out)
 			    (unsigned long long)o->size, o->send_per_s, o->send_mb_s,
 			    100.0 * o->send_mb_s / best, best);
 		strbuf_addf(&ev, "%llu objects sent in %.2f s (%.1f ms each)",
-			    (unsigned long long)o->sent, o->send_s, 1e3 * o->send_s / (double)o->sent);
+			    (unsigned long long)o->sent, o->send_s,
+			    1e3 * o->send_s / (double)o->sent);
 		finding_add(out, FINDING_INFO, "mtp.object_overhead", a->device, msg.buf, ev.buf,
 			    "copy many small files as one archive");
 	}

@@ -5,8 +5,9 @@
  * a generated file is sent to the device, got back and compared while it
  * streams (no file on the host), each way timed; then N small objects sent,
  * listed and deleted (objects/s). Everything created on the device is
- * tracked and deleted, also after an error or a signal (signal_stop cancels
- * the transfer in flight through libmtp's handlers).
+ * tracked and deleted, also after an error or a signal (signal_stop ends the
+ * run after the file in flight: a cancelled MTP transfer leaves responders
+ * such as umtprd unable to delete it).
  *
  * libmtp is optional (Debian ships no static libmtp): without it
  * mtp_available() is false and every engine call returns -EOPNOTSUPP.
@@ -40,8 +41,7 @@
  */
 void mtp_pattern_fill(uint32_t seed, uint64_t offset, unsigned char *buf, size_t len);
 /* the first offset in [0, len) where buf differs from the pattern at offset, or -1 */
-int64_t mtp_pattern_mismatch(uint32_t seed, uint64_t offset, const unsigned char *buf,
-			     size_t len);
+int64_t mtp_pattern_mismatch(uint32_t seed, uint64_t offset, const unsigned char *buf, size_t len);
 
 /*
  * The device space the run needs at its peak: one file at a time (the
@@ -114,8 +114,8 @@ int mtp_use_folder(struct mtp_session *s, uint32_t storage, const char *name, bo
 		   char *why, size_t why_len);
 /*
  * Send a file of r->bytes (pattern seed), get it back comparing the bytes,
- * delete it; append the two times to r (r->n). -EINTR signal_stop (cancelled,
- * deleted), -EBADMSG the bytes back differ (why: where), -ENODEV the device
+ * delete it; append the two times to r (r->n). -EINTR signal_stop (after the
+ * send, the file deleted), -EBADMSG the bytes back differ (why: where), -ENODEV the device
  * went away, -EIO (why).
  */
 int mtp_transfer(struct mtp_session *s, struct mtp_size_result *r, uint32_t seed, char *why,

@@ -34,8 +34,7 @@ void mtp_pattern_fill(uint32_t seed, uint64_t offset, unsigned char *buf, size_t
 	}
 }
 
-int64_t mtp_pattern_mismatch(uint32_t seed, uint64_t offset, const unsigned char *buf,
-			     size_t len)
+int64_t mtp_pattern_mismatch(uint32_t seed, uint64_t offset, const unsigned char *buf, size_t len)
 {
 	unsigned char exp[4096];
 	size_t done = 0;
@@ -89,7 +88,6 @@ void mtp_objects_finish(struct mtp_objects_result *r)
 	r->send_per_s = per_s(r->sent, r->send_s);
 	r->list_per_s = r->list_s > 0 ? per_s(r->sent, r->list_s) : NAN;
 	r->delete_per_s = r->delete_s > 0 ? per_s(r->sent, r->delete_s) : NAN;
-	r->send_mb_s = r->sent && r->send_s > 0
-			   ? (double)(r->sent * r->size) / r->send_s / 1e6
-			   : NAN;
+	r->send_mb_s =
+	    r->sent && r->send_s > 0 ? (double)(r->sent * r->size) / r->send_s / 1e6 : NAN;
 }

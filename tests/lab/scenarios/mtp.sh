@@ -68,10 +68,14 @@ check() {
 	jq_check "$o/main.json" '.objects[0].objects == 50 and .objects[0].send_objects_s > 0 and .objects[0].list_objects_s > 0 and .objects[0].delete_objects_s > 0' "main: 50 objects sent, listed, deleted: objects/s each"
 	jq_check "$o/main.json" '.device.left_on_device == 0 and .device.folder_created == true' "main: the folder made and removed, nothing left"
 	same_store main
+	rc_is again 0 "a second session right after, --folder other, 5 objects"
+	jq_check "$o/again.json" '.device.folder == "other" and .device.folder_created == true and .device.left_on_device == 0 and .sizes[0].verified == true and .objects[0].objects == 5' "again: the folder made and removed, the bytes back equal"
+	same_store again
 	rc_is text 0 "text output"
 	if grep -q "^files sent and got back (MB/s = 10^6 B/s)" "$o/text.txt" && grep -q "driver *none" "$o/text.txt"; then ok "$SCEN: text: the device and the sizes table"
 	else bad "$SCEN: text output: $(head -c 400 "$o/text.txt")"; fi
 	rc_is sigint 130 "SIGINT mid-transfer"
+	jq_check "$o/sigint.json" '.device.left_on_device == 0' "SIGINT: the file in flight finished, then deleted: nothing left"
 	same_store sigint
 	rc_is nospace 2 "a file larger than the storage's free space"
 	says nospace "has [0-9]+ MiB free, the test needs [0-9]+ MiB" "no space: one line, before starting"
