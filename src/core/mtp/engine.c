@@ -155,9 +155,13 @@ static int failed(struct mtp_session *s, const char *what, char *why, size_t why
 			LIBMTP_Clear_Errorstack(s->dev);
 		return -EINTR;
 	}
-	if (!still_there(s)) {
-		snprintf(why, why_len, "%s: the device disconnected", what);
-		return -ENODEV;
+	/* the usbfs node goes a moment after the transfers fail: look for half a second */
+	for (int i = 0; i < 5; i++) {
+		if (!still_there(s)) {
+			snprintf(why, why_len, "%s: the device disconnected", what);
+			return -ENODEV;
+		}
+		usleep(100000);
 	}
 	why_from(s, what, "libmtp reports a failure", why, why_len);
 	return -EIO;

@@ -36,7 +36,7 @@ lab_mtp_usbperf() {
 }
 lab_mtp_usbperf
 LAB_BINS="$LAB_BUILD/mtp/usbperf $LAB_BUILD/mtp/gconv/gconv-modules $LAB_BUILD/mtp/gconv/UTF-16.so
-	umtprd mtp-sendfile mtp-getfile mtp-files mtp-detect"
+	umtprd mtp-sendfile mtp-getfile mtp-delfile mtp-detect"
 
 # dummy_hcd's allowance, as the bulk scenario derives it from dummy_timer()
 eval "$(grep -E '^DUMMY_(HS_BYTES|SS_BYTES|ROUNDS)=' "$LAB_SRC/tests/lab/scenarios/bulk.sh")"
@@ -87,12 +87,13 @@ check() {
 	rc_is notmtp 2 "a USB device that is not MTP (a SourceSink gadget)"
 	says notmtp "is not an MTP device" "not MTP: one line"
 	rc_is unplug 3 "the device disconnects mid-transfer"
-	says unplug "disconnect|mtp: device" "disconnect: one line"
+	says unplug "mtp: device '[^']+': send: the device disconnected" "disconnect: one line, said"
 	rc_is nodev 2 "no MTP device at all"
 	says nodev "no MTP device found \(on USB: " "no device: one line naming what is on USB"
 	rc_is nolib 2 "the static usbperf, built without libmtp"
 	says nolib "built without libmtp" "without libmtp: one line"
 	# mtp-tools on the same sizes, in the same guest, for the bench
+	same_store mtptools
 	if [ -s "$o/mtptools.txt" ]; then
 		while read -r line; do echo "    figure  $line"; done <"$o/mtptools.txt"
 		ok "$SCEN: mtp-sendfile/mtp-getfile rates logged"
