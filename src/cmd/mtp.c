@@ -194,6 +194,10 @@ static int pick_device(const struct mtp_opts *o, struct mtp_raw *ret_raw,
 		log_error("mtp: no such USB device '%s'", o->device);
 		return EXIT_USAGE;
 	}
+	if (r < 0 && r != -ENODEV) {
+		log_error("mtp: cannot list USB devices: %s", strerror(-r));
+		return EXIT_RUNTIME;
+	}
 	r = mtp_detect(&raw, &nraw, why, sizeof(why));
 	if (r == -ENODEV) {
 		struct strbuf sb = STRBUF_INIT;
