@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/*
+ * usbperf mtp's results as report rows: one field table each drives text,
+ * JSON and CSV. For run's record later, each size row is one metric row per
+ * direction (device "1-1", test "mtp", pass "send-16M", metric "mb_s", unit
+ * "MB/s", value mean, spread stdev, ceiling ceiling_mb_s), and the objects
+ * row one "objects_s" metric.
+ */
+#include "core/mtp/mtp.h"
+#include "render/field.h"
+
+struct mtp_device_row {
+	char *device;				       /* "1-1" */
+	char *vid_pid;				       /* "1d6b:0100" */
+	char *manufacturer, *model, *serial, *version; /* libmtp's */
+	const char *speed;
+	char *driver; /* the kernel driver on the MTP interface: "none" for libmtp's own use */
+	double bulk_ceiling_mb_s;
+	char *storage; /* its description */
+	char *storage_id;
+	uint64_t capacity, free_bytes;
+	char *folder;
+	bool folder_created;
+	uint64_t left_on_device; /* objects usbperf could not delete */
+};
+
+struct mtp_size_row {
+	char *pass; /* "16M" */
+	uint64_t bytes, repeats;
+	double send_mb_s, send_sd, send_min, send_max, send_s;
+	double get_mb_s, get_sd, get_min, get_max, get_s;
+	double ceiling_mb_s;
+	bool verified;
+};
+
+struct mtp_objects_row {
+	uint64_t objects, size;
+	double send_s, send_per_s, send_mb_s, list_s, list_per_s, delete_s, delete_per_s;
+};
+
+extern const struct record_desc mtp_device_desc;
+extern const struct record_desc mtp_size_desc;
+extern const struct record_desc mtp_objects_desc;
+
+/* a size's result as a row (pass owned); -ENOMEM */
+int mtp_size_row_from(const struct mtp_size_result *r, double ceiling_mb_s,
+		      struct mtp_size_row *ret);
+void mtp_objects_row_from(const struct mtp_objects_result *r, struct mtp_objects_row *ret);
+void mtp_size_row_release(struct mtp_size_row *r);
+void mtp_device_row_release(struct mtp_device_row *d);

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+/* usbperf mtp's findings: what its figures say about the link and the device. */
+#include "core/mtp/mtp.h"
+#include "util/strbuf.h"
+
+#include <math.h>
+
+/* below this share of the link's bulk ceiling the device, not the link, sets the rate */
+#define BELOW_CEILING_PCT 25.0
+/* small objects moving less than this share of the large files' bytes/s: overhead rules */
+#define OVERHEAD_PCT 25.0
+
+/* the best mean rate over the sizes, either direction; NaN none */
+static double best_rate(const struct mtp_analysis *a, const struct mtp_size_result **ret_at,
+			const char **ret_dir)
+{
+	double best = NAN;
+
+	for (size_t i = 0; i < a->nsizes; i++) {
+		const struct mtp_size_result *r = &a->sizes[i];
+
+		if (!r->n)
+			continue;
+		if (!(r->send_mb_s.mean <= best)) {
+			best = r->send_mb_s.mean;
+			*ret_at = r;
+			*ret_dir = "send";
+		}
+		if (!(r->get_mb_s.mean <= best)) {
+			best = r->get_mb_s.mean;
+			*ret_at = r;
+			*ret_dir = "get";
+		}
+	}
+	return best;
+}
+
+void mtp_findings(const struct mtp_analysis *a, struct finding_list *out)
+{
+	struct strbuf msg = STRBUF_INIT, ev = STRBUF_INIT;
+	const struct mtp_size_result *at = NULL;
+	const char *dir = NULL;
+	double best = best_rate(a, &at, &dir);
+
+	if (a->speed == USB_SPEED_FULL || a->speed == USB_SPEED_LOW) {
+		strbuf_addf(&msg,
+			    "the MTP device is on a %s-speed link: every transfer is capped "
+			    "near %.1f MB/s",
+			    usb_speed_name(a->speed), a->ceiling_mb_s);
+		strbuf_addf(&ev, "/sys/bus/usb/devices/%s/speed", a->device);
+		finding_add(out, FINDING_WARN, "mtp.full_speed_link", a->device, msg.buf, ev.buf,
+			    "use a high-speed cable and port (a USB 2.0 hub or a charge-only "
+			    "cable can force full speed)");
+		strbuf_reset(&msg);
+		strbuf_reset(&ev);
+	}
+	if (at && a->ceiling_mb_s > 0 && best < a->ceiling_mb_s * BELOW_CEILING_PCT / 100.0) {
+		strbuf_addf(&msg,
+			    "MTP moves at most %.1f MB/s, %.0f%% of the link's %.1f MB/s bulk "
+			    "ceiling: the device side (its MTP server's buffers, its storage) "
+			    "sets the rate, not the link",
+			    best, 100.0 * best / a->ceiling_mb_s, a->ceiling_mb_s);
+		strbuf_addf(&ev, "best mean: %s of %llu-byte files", dir,
+			    (unsigned long long)at->bytes);
+		finding_add(out, FINDING_WARN, "mtp.far_below_ceiling", a->device, msg.buf, ev.buf,
+			    "larger read/write buffers in the device's MTP server (umtprd: "
+			    "usb_max_rd_buffer_size, usb_max_wr_buffer_size)");
+		strbuf_reset(&msg);
+		strbuf_reset(&ev);
+	}
+	if (a->objects && a->objects->sent && at && a->objects->send_mb_s >= 0 &&
+	    a->objects->send_mb_s < best * OVERHEAD_PCT / 100.0) {
+		const struct mtp_objects_result *o = a->objects;
+
+		strbuf_addf(&msg,
+			    "per-object overhead dominates small files: %llu-byte objects go at "
+			    "%.0f objects/s = %.2f MB/s, %.0f%% of the %.1f MB/s large files reach",
+			    (unsigned long long)o->size, o->send_per_s, o->send_mb_s,
+			    100.0 * o->send_mb_s / best, best);
+		strbuf_addf(&ev, "%llu objects sent in %.2f s (%.1f ms each)",
+			    (unsigned long long)o->sent, o->send_s,
+			    1e3 * o->send_s / (double)o->sent);
+		finding_add(out, FINDING_INFO, "mtp.object_overhead", a->device, msg.buf, ev.buf,
+			    "copy many small files as one archive");
+	}
+	strbuf_release(&msg);
+	strbuf_release(&ev);
+}

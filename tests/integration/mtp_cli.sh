@@ -1,0 +1,35 @@
+#!/bin/bash
+# usbperf mtp where there is no MTP device: bad input refused with one line,
+# exit 2, nothing written on the host. The transfers themselves (the bytes
+# back equal to the bytes sent, nothing left on the device, SIGINT, a device
+# that disconnects) are tested in the QEMU lab against umtprd
+# (tests/lab/scenarios/mtp.sh). A build without libmtp says so instead.
+. "$(dirname "$0")/lib.sh"
+
+out=$WORK/mtp.json
+refused 2 "bad --size" "$out" -- "$USBPERF" mtp --size 0 -o "$out"
+says "invalid --size '0': expected sizes 1..4G" "bad --size: the range"
+refused 2 "--size past 4G" "$out" -- "$USBPERF" mtp --size 1M,5G -o "$out"
+refused 2 "bad --repeat" "$out" -- "$USBPERF" mtp --repeat 0 -o "$out"
+says "invalid --repeat '0': expected 1..64" "bad --repeat: the range"
+refused 2 "bad --objects" "$out" -- "$USBPERF" mtp --objects x -o "$out"
+refused 2 "bad --object-size" "$out" -- "$USBPERF" mtp --object-size 2M -o "$out"
+refused 2 "a --folder with a slash" "$out" -- "$USBPERF" mtp --folder a/b -o "$out"
+says "invalid --folder 'a/b': expected one folder name" "bad --folder: why"
+refused 2 "two devices" "$out" -- "$USBPERF" mtp 1-1 1-2 -o "$out"
+if ldd "$USBPERF" 2>/dev/null | grep -q libmtp; then
+	refused 2 "no such device by name" "$out" -- "$USBPERF" mtp 9-9 -o "$out"
+	says "^usbperf: mtp: no such USB device '9-9'$" "no such device: the name quoted"
+	refused 2 "a DEVICE that is no device name" "$out" -- "$USBPERF" mtp /dev/null -o "$out"
+	says "invalid DEVICE '/dev/null': expected a sysfs name" "a path that is not a usbfs node"
+	if [ ! -d /sys/bus/usb/devices ] || [ -z "$(ls /sys/bus/usb/devices)" ]; then
+		refused 2 "no MTP device at all" "$out" -- "$USBPERF" mtp -o "$out"
+		says "^usbperf: mtp: no MTP device found \(no USB device at all\)$" "no device: what is on USB said"
+	fi
+else
+	refused 2 "built without libmtp" "$out" -- "$USBPERF" mtp -o "$out"
+	says "^usbperf: mtp: usbperf was built without libmtp" "without libmtp: said in one line"
+fi
+expect_status 0 "mtp -h" "$USBPERF" mtp -h
+check "mtp -h: says the unit of MB/s" grep -q "MB/s = 10^6 B/s" "$WORK/out"
+finish
