@@ -320,7 +320,8 @@ static void test_config_text(void **state)
 	    "usb_max_packet_size 0x200\n"
 	    "usb_max_rd_buffer_size 0x4000\n"
 	    "usb_max_wr_buffer_size 0x200000\n"
-	    "read_buffer_cache_size 0x400000\n";
+	    "read_buffer_cache_size 0x400000\n"
+	    "no_inotify 0x1\n";
 	struct gadget_spec s;
 	struct gadget_mtp_conf c = {.gadget = "usbperf-lab",
 				    .storage = "/srv/share",

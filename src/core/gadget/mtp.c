@@ -79,7 +79,14 @@ void gadget_mtp_config(const struct gadget_mtp_conf *c, struct strbuf *out)
 	    "usb_max_packet_size 0x200\n"
 	    "usb_max_rd_buffer_size 0x%llx\n"
 	    "usb_max_wr_buffer_size 0x%llx\n"
-	    "read_buffer_cache_size 0x%llx\n",
+	    "read_buffer_cache_size 0x%llx\n"
+	    /*
+	     * no inotify: umtprd would send an event on the interrupt endpoint for
+	     * every file that changes, which a host that does not read events
+	     * (libmtp) never takes; in the lab sessions then stalled for 100 s
+	     * and ended in a PTP I/O error. Files change through MTP only.
+	     */
+	    "no_inotify 0x1\n",
 	    c->gadget, c->storage, c->gadget, c->vid, c->pid, c->ffs_dir, c->ffs_dir, c->ffs_dir,
 	    c->ffs_dir, (unsigned long long)c->rd_buffer, (unsigned long long)c->wr_buffer,
 	    (unsigned long long)c->cache);
