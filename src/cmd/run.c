@@ -45,6 +45,8 @@ void usage_run(void)
 	       "  --copy SRC DST     the copy path (e.g. USB disk to eMMC): SRC's reads, DST's\n"
 	       "                     writes, and a copy between them at 64K/1M/4M chunks\n"
 	       "  --destructive      allow writes to a block device named as TARGET\n"
+	       "  --mtp              also MTP devices (phones, cameras): a 16 MiB file sent and\n"
+	       "                     got back, checked and deleted (none is touched without it)\n"
 	       "  --scratch DIR      the host's test directory without USB (default /var/tmp)\n"
 	       "  --size SIZE        test region per target (default 256M)\n"
 	       "  --time SECONDS     cap per pass (default 3 quick, 5 full)\n"
@@ -93,6 +95,7 @@ enum {
 	O_NO_SAVE,
 	O_REPEAT,
 	O_PEER,
+	O_MTP,
 	O_MIN_TIME,
 };
 
@@ -144,6 +147,9 @@ static int run_option(int c, const char *arg, void *ctx)
 		}
 		o->repeat = (unsigned)n;
 		return 0;
+	case O_MTP:
+		o->mtp = true;
+		return 0;
 	case O_PEER:
 		if (!*arg) {
 			log_error("invalid --peer '': expected a host running usbperf net server or "
@@ -185,6 +191,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 		{"no-save", no_argument, NULL, O_NO_SAVE},
 		{"repeat", required_argument, NULL, O_REPEAT},
 		{"peer", required_argument, NULL, O_PEER},
+		{"mtp", no_argument, NULL, O_MTP},
 		DB_LONG_OPTION,
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},

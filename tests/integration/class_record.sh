@@ -2,7 +2,7 @@
 # The measurement classes' figures through the history: import, show,
 # compare, check and report know the video class's metrics (issue 15), a HID
 # device's reports/s, a bulk gadget's sweep and a HID gadget's send rate
-# (the device side) (issue 16). The runs are made
+# (the device side) (issue 16), an MTP device's send and get (issue 17). The runs are made
 # from the export fixture with those devices in place of the disks: what is
 # checked is how they are named, compared, judged and drawn, not a capture
 # (the QEMU lab's video, hid and bulk scenarios measure real kernel objects).
@@ -97,13 +97,18 @@ jq '.runs[0] | .id = "20261201T120000Z-cccc" | .started_at = "2026-12-01T12:00:0
 		capable_speed: null, controller: null, via: null},
 		{key: "udc:dummy_udc.0", kind: "usb-gadget-hid", target: "/dev/hidg0", vid_pid: "1d6b:0104",
 		serial: null, product: "lab g1", port_path: null, speed: "high", driver: "f_hid",
-		ceiling_mb_s: null, capable_speed: null, controller: "dummy_udc.0", via: null}] |
+		ceiling_mb_s: null, capable_speed: null, controller: "dummy_udc.0", via: null},
+		{key: "1-4", kind: "usb-mtp", target: "mtp:1-4", vid_pid: "1d6b:0100", serial: null,
+		product: "lab mtp", port_path: "1-4", speed: "high", driver: null, ceiling_mb_s: 53.248,
+		capable_speed: null, controller: null, via: null}] |
 	.metrics = [m("1-2"; "hid"; "input reports"; "reports_per_s"; "reports/s"; 838.2; 1000),
 		m("3-1"; "bulk"; "in-64K-q8"; "mb_s"; "MB/s"; 40.1; 53.248),
 		m("3-1"; "bulk"; "in-1M-q8"; "mb_s"; "MB/s"; 48.9; 53.248),
 		m("3-1"; "bulk"; "out-64K-q8"; "mb_s"; "MB/s"; 35.5; 53.248),
 		m("udc:dummy_udc.0"; "gadget"; "hid.0 send"; "reports_per_s"; "reports/s"; 612.5; 1000),
-		m("udc:dummy_udc.0"; "gadget"; "hid.0 send"; "write_p99_us"; "us"; 1900; null)] |
+		m("udc:dummy_udc.0"; "gadget"; "hid.0 send"; "write_p99_us"; "us"; 1900; null),
+		m("1-4"; "mtp"; "send 16M"; "mb_s"; "MB/s"; 11.3; 53.248),
+		m("1-4"; "mtp"; "get 16M"; "mb_s"; "MB/s"; 14.9; 53.248)] |
 	{usbperf_export: 1, usbperf: "0.1.0", runs: [.]}' "$FIXTURES/runs-a.json" >"$WORK/c.json"
 expect_status 0 "report of a HID and a bulk run" "$USBPERF" report "$WORK/c.json" --html "$WORK/c.html"
 check "report: HID reports per second, against the endpoint's ceiling" \
@@ -115,13 +120,15 @@ cat >"$WORK/crit2.json" <<'C'
 {"usbperf_criteria": 1, "criteria": [
  {"id": "hid-rate", "test": "hid", "metric": "reports_per_s", "min_ceiling_pct": 80},
  {"id": "bulk-read", "test": "bulk", "name": "in-*", "metric": "mb_s", "min_ceiling_pct": 80},
- {"id": "gadget-rate", "test": "gadget", "metric": "reports_per_s", "min_ceiling_pct": 80}]}
+ {"id": "gadget-rate", "test": "gadget", "metric": "reports_per_s", "min_ceiling_pct": 80},
+ {"id": "mtp-rate", "test": "mtp", "metric": "mb_s", "min_ceiling_pct": 25}]}
 C
 expect_status 1 "check: HID at 84 % passes, bulk reads at 75 % and 92 % of the link" \
 	"$USBPERF" check "$WORK/c.json" --criteria "$WORK/crit2.json" -F json
-jq_check "$WORK/out" '[.checks[] | select(.result != "measured") | [(.case_id | split(".")[0]), .result, (.note | .[0:5])]] | sort == [["bulk-read", "fail", "75.3%"], ["bulk-read", "pass", "91.8%"], ["gadget-rate", "fail", "61.2%"], ["hid-rate", "pass", "83.8%"]]' \
+jq_check "$WORK/out" '[.checks[] | select(.result != "measured") | [(.case_id | split(".")[0]), .result, (.note | .[0:5])]] | sort == [["bulk-read", "fail", "75.3%"], ["bulk-read", "pass", "91.8%"], ["gadget-rate", "fail", "61.2%"], ["hid-rate", "pass", "83.8%"], ["mtp-rate", "fail", "21.2%"], ["mtp-rate", "pass", "28.0%"]]' \
 	"check: each figure against its own ceiling"
 expect_status 0 "import the HID, bulk and gadget run" u import "$WORK/c.json"
 expect_status 0 "show it" u show 20261201T120000Z-cccc
 check "show: the gadget side's figures by their labels" grep -Eq '^udc:dummy_udc.0 +gadget +hid.0 send +p99 write ' "$WORK/out"
+check "show: MTP send and get by their passes" sh -c "grep -Eq '^1-4 +mtp +send 16M +rate ' '$WORK/out' && grep -Eq '^1-4 +mtp +get 16M +rate ' '$WORK/out'"
 finish

@@ -19,6 +19,7 @@ const struct measure_class *const run_classes[] = {
     &run_class_hid,
     &run_class_bulk,
     &run_class_gadget,
+    &run_class_mtp,
 };
 const size_t run_nclasses = sizeof(run_classes) / sizeof(run_classes[0]);
 

@@ -106,7 +106,7 @@ struct run_verdict {
 #define RUN_LIMITER_EMULATION "emulation"
 #define RUN_LIMITER_MODE "mode's rate"	/* a camera delivers all its mode asks */
 #define RUN_LIMITER_CAMERA "camera"	/* ... less, with the link to spare */
-#define RUN_LIMITER_DEVICE "device"	/* a HID device sends slower than its endpoint allows */
+#define RUN_LIMITER_DEVICE "device"	/* a HID or MTP device is slower than its link allows */
 #define RUN_LIMITER_UNKNOWN "not determined"
 
 /* a caveat of the run: a pass too short, a device skipped and how to include it */

@@ -26,6 +26,7 @@ struct run_options {
 	unsigned repeat; /* each pass this many times (0: once) */
 	const char *copy_src, *copy_dst; /* --copy SRC DST: the copy path, both sides */
 	const char *peer; /* --peer HOST: a usbperf or iperf3 server for USB netdevs */
+	bool mtp;	  /* --mtp: send to and get from MTP devices (someone's phone: asked for) */
 	const char *command_line;
 	const volatile int *stop;
 	disk_progress_fn progress;

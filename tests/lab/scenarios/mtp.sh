@@ -77,6 +77,15 @@ check() {
 	rc_is sigint 130 "SIGINT mid-transfer"
 	jq_check "$o/sigint.json" '.device.left_on_device == 0' "SIGINT: the file in flight finished, then deleted: nothing left"
 	same_store sigint
+	# run --mtp: the MTP class of the main job
+	rc_is run 0 "run --mtp"
+	jq_check "$o/run.json" '[.plan[] | select(.kind == "usb-mtp") | .target] | length == 1' "run --mtp: the MTP device planned"
+	jq_check "$o/run.json" "[.metrics[] | select(.test == \"mtp\")] | (map(.name) | sort) == [\"get 4M\", \"send 4M\"] and all(.[]; .unit == \"MB/s\" and .value > 0 and .value <= $allow and .repeats == 2 and (.ceiling | floor) == 53)" "run --mtp: send and get of 4M, twice each, next to the high-speed bulk ceiling, under dummy_hcd's allowance"
+	jq_check "$o/run.json" '[.devices[] | select(.kind == "usb-mtp") | .vid_pid] == ["1d6b:0100"] and ((.devices[] | select(.kind == "usb-mtp") | .key) as $k | [.verdicts[] | select(.device_key == $k)] | length == 1)' "run --mtp: the device recorded, with a verdict"
+	jq_check "$o/run.json" '(.devices[] | select(.kind == "usb-mtp") | .key) as $k | .verdicts[] | select(.device_key == $k) | (.limiter == (if .share_pct >= 90 then "bus" else "device" end)) and (.evidence | test("the slower way"))' "run --mtp: the verdict holds the slower way against the bulk ceiling"
+	same_store run
+	rc_is run-nomtp 0 "run without --mtp"
+	jq_check "$o/run-nomtp.json" '[.plan[] | select(.kind == "usb-mtp")] == [] and [.metrics[] | select(.test == "mtp")] == []' "run without --mtp leaves the MTP device alone"
 	rc_is nospace 2 "a file larger than the storage's free space"
 	says nospace "has [0-9]+ MiB free, the test needs [0-9]+ MiB" "no space: one line, before starting"
 	same_store nospace
