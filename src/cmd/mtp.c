@@ -2,6 +2,7 @@
 /* usbperf mtp [DEVICE]: file transfer rates through libmtp, each way, next to the link's ceiling.
  */
 #include "cmd/commands.h"
+#include "cmd/mtp.h"
 #include "core/bulk/bulk.h"
 #include "core/mtp/fields.h"
 #include "core/mtp/mtp.h"
@@ -42,6 +43,12 @@ void usage_mtp(void)
 	       "  --folder NAME      the folder in the storage's root (default " DEFAULT_FOLDER
 	       "; created\n"
 	       "                     and removed if it does not exist)\n"
+	       "  --buffer-sweep LIST\n"
+	       "                     on a machine that is both sides (dummy_hcd, or a board\n"
+	       "                     cabled to itself): for each size (multiple of 512 B) bring\n"
+	       "                     up usbperf's own MTP gadget (gadget up mtp) with umtprd's\n"
+	       "                     read and write buffers of that size, measure --size, and\n"
+	       "                     take it down again: the rate against the device's buffers\n"
 	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
 	       "\n"
 	       "Rates: MB/s = 10^6 B/s, next to the link's bulk ceiling per direction.\n"
@@ -52,15 +59,6 @@ void usage_mtp(void)
 	       MTP_MAX_REPEAT, DEFAULT_OBJECTS);
 }
 
-struct mtp_opts {
-	const char *device;
-	uint64_t *sizes;
-	size_t nsizes;
-	uint64_t repeat, objects, object_size;
-	const char *storage;
-	const char *folder;
-};
-
 enum {
 	O_SIZE = 256,
 	O_REPEAT,
@@ -68,6 +66,7 @@ enum {
 	O_OBJECT_SIZE,
 	O_STORAGE,
 	O_FOLDER,
+	O_BUFFER_SWEEP,
 };
 
 static int mtp_opt(int c, const char *arg, void *ctx)
@@ -104,6 +103,25 @@ static int mtp_opt(int c, const char *arg, void *ctx)
 		return 0;
 	case O_STORAGE:
 		o->storage = arg;
+		return 0;
+	case O_BUFFER_SWEEP:
+		free(o->buffers);
+		o->buffers = NULL;
+		/* umtprd: multiples of 512 (its packet size); 16M, its key's limit in gadget up */
+		if (parse_size_list(arg, 512, 16u << 20, MTP_MAX_SIZES, &o->buffers, &o->nbuffers) <
+		    0) {
+			log_error("invalid --buffer-sweep '%s': expected sizes 512..16M, e.g. "
+				  "16K,64K,256K",
+				  arg);
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < o->nbuffers; i++)
+			if (o->buffers[i] % 512) {
+				log_error("invalid --buffer-sweep '%s': %llu is not a multiple of "
+					  "512 B (umtprd's packet size)",
+					  arg, (unsigned long long)o->buffers[i]);
+				return -EINVAL;
+			}
 		return 0;
 	case O_FOLDER:
 		if (!*arg || strchr(arg, '/') || strlen(arg) > 200 || !strcmp(arg, ".") ||
@@ -403,14 +421,17 @@ static int emit(struct global_opts *g, struct mtp_out *out, const struct bulk_sy
 	return r;
 }
 
-static int run_mtp(struct mtp_opts *o, struct global_opts *g)
+/*
+ * One device measured into out (its facts, the sizes, the objects), dev its
+ * sysfs facts; everything made on it deleted. An exit status; out holds
+ * what was measured (release it with out_release).
+ */
+static int measure_device(const struct mtp_opts *o, struct bulk_sysdev *dev, struct mtp_out *out)
 {
-	struct bulk_sysdev dev = {0};
 	struct mtp_raw raw;
 	struct mtp_devinfo info = {0};
 	struct mtp_session *s = NULL;
 	const struct mtp_storage *st;
-	struct mtp_out out = {0};
 	char why[256] = "";
 	bool created = false;
 	uint64_t need;
@@ -418,19 +439,19 @@ static int run_mtp(struct mtp_opts *o, struct global_opts *g)
 	char *drv = NULL;
 	int status, r;
 
-	status = pick_device(o, &raw, &dev);
+	status = pick_device(o, &raw, dev);
 	if (status != EXIT_OK)
 		return status;
 	/* read before libmtp claims the interface (sysfs then says usbfs) */
-	drv = bulk_iface_driver(&dev, 0);
+	drv = bulk_iface_driver(dev, 0);
 	r = mtp_open(&raw, &s, &info, why, sizeof(why));
 	if (r < 0) {
-		log_error("mtp: device '%s' (%04x:%04x): %s", dev.sysname, dev.vid, dev.pid,
+		log_error("mtp: device '%s' (%04x:%04x): %s", dev->sysname, dev->vid, dev->pid,
 			  r == -ENOMEM ? "out of memory" : why);
 		status = r == -EACCES ? EXIT_USAGE : EXIT_RUNTIME;
 		goto out_dev;
 	}
-	st = pick_storage(o, &info, dev.sysname);
+	st = pick_storage(o, &info, dev->sysname);
 	if (!st) {
 		status = EXIT_USAGE;
 		goto out_close;
@@ -440,49 +461,58 @@ static int run_mtp(struct mtp_opts *o, struct global_opts *g)
 		log_error("mtp: storage '%s' of device '%s' has %llu MiB free, the test needs %llu "
 			  "MiB (its largest file or its objects, plus 1 MiB): it would fill the "
 			  "device; free space or ask for smaller --size",
-			  st->description ? st->description : "?", dev.sysname,
+			  st->description ? st->description : "?", dev->sysname,
 			  (unsigned long long)(st->free_bytes >> 20),
 			  (unsigned long long)((need + (1 << 20) - 1) >> 20));
 		status = EXIT_USAGE;
 		goto out_close;
 	}
-	out.res = calloc(o->nsizes, sizeof(*out.res));
-	if (!out.res) {
+	out->res = calloc(o->nsizes, sizeof(*out->res));
+	if (!out->res) {
 		log_error("mtp: out of memory");
 		status = EXIT_RUNTIME;
 		goto out_close;
 	}
-	fill_device(&out, &dev, &info, st, o->folder, drv);
+	fill_device(out, dev, &info, st, o->folder, drv);
 	drv = NULL;
 	r = mtp_use_folder(s, st->id, o->folder, &created, why, sizeof(why));
 	if (r < 0) {
-		log_error("mtp: device '%s', folder '%s': %s", dev.sysname, o->folder, why);
+		log_error("mtp: device '%s', folder '%s': %s", dev->sysname, o->folder, why);
 		status = EXIT_RUNTIME;
-		goto out_release;
+		goto out_close;
 	}
-	out.dev.folder_created = created;
-	status = measure(o, s, &out);
+	out->dev.folder_created = created;
+	status = measure(o, s, out);
 	left = mtp_cleanup(s);
-	out.dev.left_on_device = left;
+	out->dev.left_on_device = left;
 	if (left) {
-		note(&out,
+		note(out,
 		     "%u object%s usbperf made could not be deleted from the device (folder '%s')",
 		     left, left == 1 ? "" : "s", o->folder);
 		if (status == EXIT_OK) {
-			log_error("mtp: device '%s': %u object%s left on the device", dev.sysname,
+			log_error("mtp: device '%s': %u object%s left on the device", dev->sysname,
 				  left, left == 1 ? "" : "s");
 			status = EXIT_RUNTIME;
 		}
 	}
-	if (emit(g, &out, &dev) < 0 && status == EXIT_OK)
-		status = EXIT_RUNTIME;
-out_release:
-	out_release(&out);
 out_close:
 	mtp_close(s);
 	mtp_devinfo_release(&info);
 out_dev:
 	free(drv);
+	return status;
+}
+
+static int run_mtp(struct mtp_opts *o, struct global_opts *g)
+{
+	struct bulk_sysdev dev = {0};
+	struct mtp_out out = {0};
+	int status;
+
+	status = measure_device(o, &dev, &out);
+	if (out.dev.device && emit(g, &out, &dev) < 0 && status == EXIT_OK)
+		status = EXIT_RUNTIME;
+	out_release(&out);
 	bulk_sysdev_release(&dev);
 	return status;
 }
@@ -497,6 +527,7 @@ int cmd_mtp(int argc, char **argv, struct global_opts *g)
 	    {"object-size", required_argument, NULL, O_OBJECT_SIZE},
 	    {"storage", required_argument, NULL, O_STORAGE},
 	    {"folder", required_argument, NULL, O_FOLDER},
+	    {"buffer-sweep", required_argument, NULL, O_BUFFER_SWEEP},
 	    {NULL, 0, NULL, 0},
 	};
 	struct mtp_opts o = {
@@ -529,10 +560,17 @@ int cmd_mtp(int argc, char **argv, struct global_opts *g)
 		status = EXIT_RUNTIME;
 		goto out;
 	}
+	if (o.buffers && o.device) {
+		log_error("mtp: --buffer-sweep measures the MTP gadget it builds on this machine, "
+			  "not DEVICE '%s'",
+			  o.device);
+		goto out;
+	}
 	if (check_output(g) < 0)
 		goto out;
-	status = run_mtp(&o, g);
+	status = o.buffers ? mtp_run_sweep(&o, g) : run_mtp(&o, g);
 out:
 	free(o.sizes);
+	free(o.buffers);
 	return status;
 }

@@ -17,11 +17,16 @@ refused 2 "bad --object-size" "$out" -- "$USBPERF" mtp --object-size 2M -o "$out
 refused 2 "a --folder with a slash" "$out" -- "$USBPERF" mtp --folder a/b -o "$out"
 says "invalid --folder 'a/b': expected one folder name" "bad --folder: why"
 refused 2 "two devices" "$out" -- "$USBPERF" mtp 1-1 1-2 -o "$out"
+refused 2 "--buffer-sweep not a multiple of 512" "$out" -- "$USBPERF" mtp --buffer-sweep 16K,1000 -o "$out"
+says "1000 is not a multiple of 512 B" "--buffer-sweep 1000: why"
+refused 2 "--buffer-sweep past 16M" "$out" -- "$USBPERF" mtp --buffer-sweep 32M -o "$out"
 if ldd "$USBPERF" 2>/dev/null | grep -q libmtp; then
 	refused 2 "no such device by name" "$out" -- "$USBPERF" mtp 9-9 -o "$out"
 	says "^usbperf: mtp: no such USB device '9-9'$" "no such device: the name quoted"
 	refused 2 "a DEVICE that is no device name" "$out" -- "$USBPERF" mtp /dev/null -o "$out"
 	says "invalid DEVICE '/dev/null': expected a sysfs name" "a path that is not a usbfs node"
+	refused 2 "--buffer-sweep with a DEVICE" "$out" -- "$USBPERF" mtp 1-1 --buffer-sweep 16K -o "$out"
+	says "buffer-sweep measures the MTP gadget it builds on this machine" "--buffer-sweep with a DEVICE: why"
 	if [ ! -d /sys/bus/usb/devices ] || [ -z "$(ls /sys/bus/usb/devices)" ]; then
 		refused 2 "no MTP device at all" "$out" -- "$USBPERF" mtp -o "$out"
 		says "^usbperf: mtp: no MTP device found \(no USB device at all\)$" "no device: what is on USB said"

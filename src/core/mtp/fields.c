@@ -67,7 +67,23 @@ static const struct field objects_fields[] = {
 };
 
 const struct record_desc mtp_device_desc = RECORD_DESC("mtp_device", device_fields);
+static const struct field sweep_fields[] = {
+    FIELD(struct mtp_sweep_row, buffer, "buffer_bytes", "buffers", NULL, FT_SIZE, 0, T),
+    FIELD(struct mtp_sweep_row, cache, "cache_bytes", "cache", NULL, FT_SIZE, 0, T),
+    FIELD(struct mtp_sweep_row, pass, "pass", "size", NULL, FT_STR, 0, T),
+    FIELD(struct mtp_sweep_row, repeats, "repeats", "n", NULL, FT_U64, 0, T),
+    FIELD(struct mtp_sweep_row, send_mb_s, "send_mb_s", "send", "MB/s", FT_DBL, 2, T | FF_BAR),
+    FIELD(struct mtp_sweep_row, send_sd, "send_mb_s_stdev", "sd", "MB/s", FT_DBL, 2,
+	  T | FF_PLUSMINUS),
+    FIELD(struct mtp_sweep_row, get_mb_s, "get_mb_s", "get", "MB/s", FT_DBL, 2, T | FF_BAR),
+    FIELD(struct mtp_sweep_row, get_sd, "get_mb_s_stdev", "sd", "MB/s", FT_DBL, 2,
+	  T | FF_PLUSMINUS),
+    FIELD(struct mtp_sweep_row, ceiling_mb_s, "ceiling_mb_s", "ceiling", "MB/s", FT_DBL, 1, T),
+    FIELD(struct mtp_sweep_row, verified, "verified", "verified", NULL, FT_BOOL, 0, T),
+};
+
 const struct record_desc mtp_size_desc = RECORD_DESC("mtp_size", size_fields);
+const struct record_desc mtp_sweep_desc = RECORD_DESC("mtp_sweep", sweep_fields);
 const struct record_desc mtp_objects_desc = RECORD_DESC("mtp_objects", objects_fields);
 
 static double mean_s(const double *v, size_t n)

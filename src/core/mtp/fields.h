@@ -39,7 +39,18 @@ struct mtp_objects_row {
 	double send_s, send_per_s, send_mb_s, list_s, list_per_s, delete_s, delete_per_s;
 };
 
+/* --buffer-sweep: one size at one device buffer size */
+struct mtp_sweep_row {
+	uint64_t buffer; /* umtprd's read and write buffers, bytes */
+	uint64_t cache;	 /* its read cache */
+	char *pass;	 /* "16M" */
+	uint64_t repeats;
+	double send_mb_s, send_sd, get_mb_s, get_sd, ceiling_mb_s;
+	bool verified;
+};
+
 extern const struct record_desc mtp_device_desc;
+extern const struct record_desc mtp_sweep_desc;
 extern const struct record_desc mtp_size_desc;
 extern const struct record_desc mtp_objects_desc;
 

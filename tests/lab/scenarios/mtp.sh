@@ -36,7 +36,7 @@ lab_mtp_usbperf() {
 }
 lab_mtp_usbperf
 LAB_BINS="$LAB_BUILD/mtp/usbperf $LAB_BUILD/mtp/gconv/gconv-modules $LAB_BUILD/mtp/gconv/UTF-16.so
-	umtprd mtp-sendfile mtp-getfile mtp-delfile mtp-detect"
+	umtprd mtp-sendfile mtp-getfile mtp-delfile mtp-detect mtp-folders"
 
 # dummy_hcd's allowance, as the bulk scenario derives it from dummy_timer()
 eval "$(grep -E '^DUMMY_(HS_BYTES|SS_BYTES|ROUNDS)=' "$LAB_SRC/tests/lab/scenarios/bulk.sh")"
@@ -86,6 +86,19 @@ check() {
 	same_store run
 	rc_is run-nomtp 0 "run without --mtp"
 	jq_check "$o/run-nomtp.json" '[.plan[] | select(.kind == "usb-mtp")] == [] and [.metrics[] | select(.test == "mtp")] == []' "run without --mtp leaves the MTP device alone"
+	# --buffer-sweep: a figure per buffer size through usbperf's own gadget, nothing left after
+	rc_is sweep 0 "--buffer-sweep 16K,256K through gadget up mtp"
+	jq_check "$o/sweep.json" "[.buffer_sweep[] | .buffer_bytes] == [16384, 262144] and all(.buffer_sweep[]; .pass == \"4M\" and .repeats == 2 and .verified == true and .send_mb_s > 0 and .get_mb_s > 0 and .send_mb_s <= $allow and .get_mb_s <= $allow and .cache_bytes > .buffer_bytes)" "--buffer-sweep: one verified figure per buffer size, each way, under dummy_hcd's allowance"
+	jq_check "$o/sweep.json" '.device.vid_pid == "1d6b:0104" and .device.left_on_device == 0' "--buffer-sweep: measured the sweep's own gadget (1d6b:0104), nothing left on it"
+	rc_is sweep-text 0 "--buffer-sweep, text"
+	if [ "$(cat "$o/sweep-gadgets.txt")" = "mtp
+other" ] && [ "$(cat "$o/sweep-daemons.txt")" = 0 ] && [ ! -s "$o/sweep-run.txt" ]; then ok "$SCEN: --buffer-sweep: its gadgets, umtprd and /run/usbperf files gone, the others left"
+	else bad "$SCEN: --buffer-sweep left: gadgets [$(tr '\n' ' ' <"$o/sweep-gadgets.txt")] daemons $(cat "$o/sweep-daemons.txt") run [$(tr '\n' ' ' <"$o/sweep-run.txt")]"; fi
+	rc_is sweep-dev 2 "--buffer-sweep with a DEVICE"
+	says sweep-dev "builds on this machine" "--buffer-sweep with a DEVICE: one line"
+	rc_is sweep-bad 2 "--buffer-sweep 1000 (not a multiple of 512)"
+	says sweep-bad "multiple of 512" "--buffer-sweep 1000: one line"
+	jq -r '.buffer_sweep[] | "    figure  sweep buffers \(.buffer_bytes) \(.pass) send \(.send_mb_s) get \(.get_mb_s) MB/s"' "$o/sweep.json" 2>/dev/null
 	rc_is nospace 2 "a file larger than the storage's free space"
 	says nospace "has [0-9]+ MiB free, the test needs [0-9]+ MiB" "no space: one line, before starting"
 	same_store nospace
