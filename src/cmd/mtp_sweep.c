@@ -268,6 +268,7 @@ int mtp_run_sweep(struct mtp_opts *o, struct global_opts *g)
 	struct report rep = {.command = "mtp"};
 	struct mtp_sweep_row *rows = NULL;
 	struct mtp_device_row dev = {0};
+	struct finding_list fl = FINDING_LIST_INIT;
 	char *speed = NULL;
 	size_t nrows = 0;
 	int status = EXIT_OK, r;
@@ -304,11 +305,15 @@ int mtp_run_sweep(struct mtp_opts *o, struct global_opts *g)
 	report_add_table(&rep, "buffer_sweep",
 			 "umtprd's read/write buffers against the rate (MB/s = 10^6 B/s)",
 			 &mtp_sweep_desc, rows, nrows, sizeof(*rows));
+	mtp_sweep_findings(rows, nrows, dev.device ? dev.device : "mtp", &fl);
+	report_add_table(&rep, "findings", "Findings", &finding_desc, fl.v, fl.n,
+			 sizeof(struct finding));
 	if ((nrows || dev.device) && emit_report(g, &rep) < 0 && status == EXIT_OK)
 		status = EXIT_RUNTIME;
 	for (size_t i = 0; i < nrows; i++)
 		free(rows[i].pass);
 	free(rows);
+	finding_list_release(&fl);
 	dev.speed = NULL;
 	mtp_device_row_release(&dev);
 	free(speed);

@@ -212,6 +212,33 @@ static void test_findings(void **state)
 	}
 }
 
+/* the sweep's finding: a size 20 % faster with the largest buffers, not below, not across sizes */
+static void test_sweep_findings(void **state)
+{
+	struct mtp_sweep_row rows[] = {
+	    {.buffer = 16384, .pass = "4M", .send_mb_s = 7.5, .get_mb_s = 12.8},
+	    {.buffer = 16384, .pass = "16M", .send_mb_s = 8.0, .get_mb_s = 12.0},
+	    {.buffer = 65536, .pass = "4M", .send_mb_s = 8.0, .get_mb_s = 13.0},
+	    {.buffer = 262144, .pass = "4M", .send_mb_s = 16.2, .get_mb_s = 19.1},
+	    {.buffer = 262144, .pass = "16M", .send_mb_s = 8.8, .get_mb_s = 13.1},
+	};
+	struct finding_list fl = FINDING_LIST_INIT;
+
+	(void)state;
+	mtp_sweep_findings(rows, 5, "3-1", &fl);
+	/* 4M: 7.5 -> 16.2 send (+116 %); 16M: +10 % send, +9 % get: not one */
+	assert_int_equal(fl.n, 1);
+	assert_string_equal(fl.v[0].id, "mtp.small_buffers");
+	assert_string_equal(fl.v[0].subject, "3-1");
+	assert_non_null(strstr(fl.v[0].message, "4M files go 7.5/12.8 MB/s"));
+	assert_non_null(strstr(fl.v[0].message, "with 262144 B (+116%)"));
+	finding_list_release(&fl);
+	/* one buffer size: nothing to compare */
+	mtp_sweep_findings(rows, 1, "3-1", &fl);
+	assert_int_equal(fl.n, 0);
+	finding_list_release(&fl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +250,7 @@ int main(void)
 	    cmocka_unit_test(test_objects_summary),
 	    cmocka_unit_test(test_size_row),
 	    cmocka_unit_test(test_findings),
+	    cmocka_unit_test(test_sweep_findings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

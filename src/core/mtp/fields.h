@@ -49,6 +49,14 @@ struct mtp_sweep_row {
 	bool verified;
 };
 
+/*
+ * The sweep's evidence: a file size that moves BUFFER_GAIN_PCT (20 %) or more
+ * faster with the largest buffers than with the smallest (rows in sweep order,
+ * buffer sizes rising) is a finding "mtp.small_buffers" about device.
+ */
+void mtp_sweep_findings(const struct mtp_sweep_row *rows, size_t n, const char *device,
+			struct finding_list *out);
+
 extern const struct record_desc mtp_device_desc;
 extern const struct record_desc mtp_sweep_desc;
 extern const struct record_desc mtp_size_desc;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* usbperf mtp's findings: what its figures say about the link and the device. */
+#include "core/mtp/fields.h"
 #include "core/mtp/mtp.h"
 #include "util/strbuf.h"
 
 #include <math.h>
+#include <string.h>
 
 /* below this share of the link's bulk ceiling the device, not the link, sets the rate */
 #define BELOW_CEILING_PCT 25.0
@@ -85,4 +87,50 @@ void mtp_findings(const struct mtp_analysis *a, struct finding_list *out)
 	}
 	strbuf_release(&msg);
 	strbuf_release(&ev);
+}
+
+/* a rate this much higher with the largest buffers than with the smallest: they limit it */
+#define BUFFER_GAIN_PCT 20.0
+
+void mtp_sweep_findings(const struct mtp_sweep_row *rows, size_t n, const char *device,
+			struct finding_list *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct mtp_sweep_row *lo = &rows[i], *hi = NULL;
+		struct strbuf msg = STRBUF_INIT, ev = STRBUF_INIT;
+		double gain_send, gain_get, gain;
+
+		/* the first row of each file size: the smallest buffer; the largest after it */
+		bool first = true;
+		for (size_t k = 0; k < i; k++)
+			if (rows[k].pass && lo->pass && !strcmp(rows[k].pass, lo->pass))
+				first = false;
+		if (!first || !lo->pass)
+			continue;
+		for (size_t k = i + 1; k < n; k++)
+			if (rows[k].pass && !strcmp(rows[k].pass, lo->pass) &&
+			    rows[k].buffer > lo->buffer && (!hi || rows[k].buffer > hi->buffer))
+				hi = &rows[k];
+		if (!hi)
+			continue;
+		gain_send = 100.0 * (hi->send_mb_s / lo->send_mb_s - 1);
+		gain_get = 100.0 * (hi->get_mb_s / lo->get_mb_s - 1);
+		gain = isnan(gain_get) || gain_send > gain_get ? gain_send : gain_get;
+		if (!(gain >= BUFFER_GAIN_PCT))
+			continue;
+		strbuf_addf(&msg,
+			    "the MTP responder's buffers limit it: %s files go %.1f/%.1f MB/s "
+			    "(send/get) with %llu B buffers, %.1f/%.1f with %llu B (+%.0f%%)",
+			    lo->pass, lo->send_mb_s, lo->get_mb_s, (unsigned long long)lo->buffer,
+			    hi->send_mb_s, hi->get_mb_s, (unsigned long long)hi->buffer, gain);
+		strbuf_addf(&ev, "usbperf mtp --buffer-sweep: umtprd's usb_max_rd_buffer_size and "
+				 "usb_max_wr_buffer_size set per row");
+		finding_add(
+		    out, FINDING_WARN, "mtp.small_buffers", device, msg.buf, ev.buf,
+		    "raise the responder's USB buffers (umtprd: usb_max_rd_buffer_size, "
+		    "usb_max_wr_buffer_size, read_buffer_cache_size above them; Android's "
+		    "MTP server: its Tx/Rx buffer sizes) to the largest size that still helped");
+		strbuf_release(&msg);
+		strbuf_release(&ev);
+	}
 }

@@ -90,6 +90,7 @@ check() {
 	rc_is sweep 0 "--buffer-sweep 16K,256K through gadget up mtp"
 	jq_check "$o/sweep.json" "[.buffer_sweep[] | .buffer_bytes] == [16384, 262144] and all(.buffer_sweep[]; .pass == \"4M\" and .repeats == 2 and .verified == true and .send_mb_s > 0 and .get_mb_s > 0 and .send_mb_s <= $allow and .get_mb_s <= $allow and .cache_bytes > .buffer_bytes)" "--buffer-sweep: one verified figure per buffer size, each way, under dummy_hcd's allowance"
 	jq_check "$o/sweep.json" '.device.vid_pid == "1d6b:0104" and .device.left_on_device == 0' "--buffer-sweep: measured the sweep's own gadget (1d6b:0104), nothing left on it"
+	jq_check "$o/sweep.json" '(.buffer_sweep | [(.[1].send_mb_s / .[0].send_mb_s), (.[1].get_mb_s / .[0].get_mb_s)] | max >= 1.2) == ([.findings[] | select(.id == "mtp.small_buffers")] | length == 1)' "--buffer-sweep: the small-buffers finding when, and only when, 256K buffers are 20 % faster"
 	rc_is sweep-text 0 "--buffer-sweep, text"
 	if [ "$(cat "$o/sweep-gadgets.txt")" = "mtp
 other" ] && [ "$(cat "$o/sweep-daemons.txt")" = 0 ] && [ ! -s "$o/sweep-run.txt" ]; then ok "$SCEN: --buffer-sweep: its gadgets, umtprd and /run/usbperf files gone, the others left"
