@@ -222,21 +222,33 @@ start=$(date +%s%N)
 span_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 echo "     an uninterrupted import of 300 runs takes $span_ms ms"
 partial=0 killed=0
-for round in $(seq 1 12); do
+# the moment is random within a window that narrows to where kills land mid-import:
+# a kill with nothing in yet moves the window later, one too late earlier (the
+# machine's load changes the import's pace from the timing run)
+lo=0.2 hi=1.4
+for round in $(seq 1 16); do
 	sed "s/\"id\": \"round-/\"id\": \"r$round-/" "$WORK/big.json" >"$WORK/round.json"
-	# from late in the parsing (the first 40% or so) to just after the end
-	delay=$(awk -v s="$span_ms" -v r="$RANDOM" 'BEGIN { srand(r); printf "%.3f", (0.4 + 0.7 * rand()) * s / 1000 }')
+	frac=$(awk -v lo="$lo" -v hi="$hi" -v r="$RANDOM" 'BEGIN { srand(r); printf "%.3f", lo + (hi - lo) * rand() }')
+	delay=$(awk -v s="$span_ms" -v f="$frac" 'BEGIN { printf "%.3f", f * s / 1000 }')
 	"$USBPERF" import "$WORK/round.json" --db "$K" >/dev/null 2>&1 &
 	pid=$!
 	sleep "$delay"
+	landed=0
 	if kill -0 "$pid" 2>/dev/null; then
 		kill -KILL "$pid"
 		killed=$((killed + 1))
+		landed=1
 	fi
 	wait "$pid" 2>/dev/null
 	n=$("$USBPERF" history --db "$K" -F json 2>/dev/null |
 		jq "[.runs[] | select(.id | startswith(\"r$round-\"))] | length")
-	[ -n "$n" ] && [ "$n" -gt 0 ] && [ "$n" -lt 300 ] && partial=$((partial + 1))
+	if [ -n "$n" ] && [ "$n" -gt 0 ] && [ "$n" -lt 300 ]; then
+		partial=$((partial + 1))
+	elif [ "$landed" = 1 ] && [ "${n:-0}" = 0 ]; then
+		lo=$frac	# too early: nothing in yet
+	else
+		hi=$frac	# too late: the import had finished
+	fi
 	echo "     round $round: killed after ${delay}s, $n of 300 runs in"
 	[ "$partial" -ge 4 ] && break
 done

@@ -10,8 +10,9 @@
 #
 # The lab's usbperf is static and Debian has no libmtp.a, so that build has
 # no mtp: this scenario builds a dynamic usbperf with libmtp in
-# $LAB_BUILD/mtp and hands it to the guest through LAB_BINS, which copies it
-# with the shared libraries ldd names at the same path; the guest finds it
+# $LAB_BUILD/mtp and hands it to the guest through LAB_BINS (staged in the
+# lab cache, not under /tmp, which the guest covers with a tmpfs), which copies
+# it with the shared libraries ldd names at the same path; the guest finds it
 # there (mtp_usbperf in mtp.guest).
 MODULES="configfs dummy_hcd libcomposite usb_f_fs usb_f_ss_lb"
 
@@ -33,9 +34,16 @@ lab_mtp_usbperf() {
 		lab_die "no UTF-16 in $gc/gconv-modules"
 	cp "$gc/UTF-16.so" "$dir/gconv/" || lab_die "no $gc/UTF-16.so"
 	chmod 755 "$dir/gconv/gconv-modules" "$dir/gconv/UTF-16.so"
+	# LAB_BINS puts files at their host path, and the guest mounts a tmpfs on /tmp:
+	# a clone under /tmp (CI's) would hide them. Staged in the lab cache instead.
+	MTP_STAGE=$LAB_CACHE/mtp
+	rm -rf "$MTP_STAGE"
+	mkdir -p "$MTP_STAGE/gconv"
+	cp "$dir/usbperf" "$MTP_STAGE/" && cp "$dir/gconv/gconv-modules" "$dir/gconv/UTF-16.so" \
+		"$MTP_STAGE/gconv/" || lab_die "cannot stage the mtp usbperf in $MTP_STAGE"
 }
 lab_mtp_usbperf
-LAB_BINS="$LAB_BUILD/mtp/usbperf $LAB_BUILD/mtp/gconv/gconv-modules $LAB_BUILD/mtp/gconv/UTF-16.so
+LAB_BINS="$MTP_STAGE/usbperf $MTP_STAGE/gconv/gconv-modules $MTP_STAGE/gconv/UTF-16.so
 	umtprd mtp-sendfile mtp-getfile mtp-delfile mtp-detect mtp-folders"
 
 # dummy_hcd's allowance, as the bulk scenario derives it from dummy_timer()
