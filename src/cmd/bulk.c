@@ -167,20 +167,11 @@ struct bulk_out {
 
 __attribute__((format(printf, 2, 3))) static void note(struct bulk_out *out, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char **nv;
 	va_list ap;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	warnings_vaddf(&out->warnings, &out->nwarnings, fmt, ap);
 	va_end(ap);
-	nv = realloc(out->warnings, (out->nwarnings + 1) * sizeof(*nv));
-	if (!nv) {
-		strbuf_release(&sb);
-		return;
-	}
-	out->warnings = nv;
-	out->warnings[out->nwarnings++] = strbuf_detach(&sb);
 }
 
 static void out_release(struct bulk_out *out)

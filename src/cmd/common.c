@@ -483,3 +483,18 @@ int load_input(const char *what, const char *file, size_t max,
 	strbuf_release(&err);
 	return r;
 }
+
+void warnings_vaddf(char ***v, size_t *n, const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char **nv;
+
+	strbuf_vaddf(&sb, fmt, ap);
+	nv = realloc(*v, (*n + 1) * sizeof(*nv));
+	if (!nv) {
+		strbuf_release(&sb);
+		return;
+	}
+	*v = nv;
+	(*v)[(*n)++] = strbuf_detach(&sb);
+}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
+#include <stdarg.h>
 /* What every subcommand shares: global options, error reporting, writing the result. */
 #include "render/field.h"
 #include "util/strbuf.h"
@@ -143,3 +144,7 @@ void bad_option(const char *cmd, int ret, char **argv);
 int parse_options(int argc, char **argv, struct global_opts *g, const char *cmd,
 		  const struct option *longopts, void (*usage)(void),
 		  int (*opt)(int c, const char *arg, void *ctx), void *ctx);
+
+/* append one printf-formatted line to a report's warnings (v, n); dropped when out of memory */
+void warnings_vaddf(char ***v, size_t *n, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));

@@ -147,20 +147,11 @@ struct mtp_out {
 
 __attribute__((format(printf, 2, 3))) static void note(struct mtp_out *out, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char **nv;
 	va_list ap;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	warnings_vaddf(&out->warnings, &out->nwarnings, fmt, ap);
 	va_end(ap);
-	nv = realloc(out->warnings, (out->nwarnings + 1) * sizeof(*nv));
-	if (!nv) {
-		strbuf_release(&sb);
-		return;
-	}
-	out->warnings = nv;
-	out->warnings[out->nwarnings++] = strbuf_detach(&sb);
 }
 
 /* what is on USB, for "no MTP device": "1-1 0525:a4a0 'lab hs', 2-1 ..." */
