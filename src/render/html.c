@@ -530,8 +530,10 @@ static void figures_caption(struct strbuf *out, const struct rm_device *d)
 		html_esc(out, d->ref->what);
 		strbuf_adds(out, "; a field reference from vendor bring-up guides, not a limit).");
 	}
-	strbuf_adds(out, " The throughput axis is logarithmic when the figures span more "
-			 "than 20\u00d7; lines join only neighbouring measured block sizes.");
+	strbuf_addf(out,
+		    " The throughput axis is logarithmic when the figures span more "
+		    "than 20\u00d7; lines join only neighbouring measured %ss.",
+		    d->axis ? d->axis : RM_AXIS_BLOCK);
 	strbuf_adds(out, "</figcaption>\n");
 }
 
@@ -617,7 +619,8 @@ static void device(struct strbuf *out, const struct report_model *m, size_t idx)
 	device_line(out, d->first);
 	strbuf_adds(out, "</p>\n");
 	if (d->nsweeps) {
-		strbuf_adds(out, "<figure><h3>Throughput against block size</h3>");
+		strbuf_addf(out, "<figure><h3>Throughput against %s</h3>",
+			    d->axis ? d->axis : RM_AXIS_BLOCK);
 		legend(out, m, d);
 		strbuf_adds(out, "<div class=\"scroll\">");
 		svg_sweep_chart(out, m, d);

@@ -111,8 +111,8 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 	format_size(blocks[nb - 1], hi, sizeof(hi));
 	/* as on the page: past a 20x span a log scale, so the small figures still show */
 	log = svg_log_axis(low, top);
-	strbuf_addf(out, "  MB/s against block size, %s to %s (one %sscale, ", lo, hi,
-		    log ? "log " : "");
+	strbuf_addf(out, "  MB/s against %s, %s to %s (one %sscale, ",
+		    d->axis ? d->axis : RM_AXIS_BLOCK, lo, hi, log ? "log " : "");
 	if (log) {
 		floor_v = low / 2;
 		metric_format(out, low);
@@ -124,7 +124,8 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 	strbuf_adds(out, " MB/s)\n");
 	for (size_t i = 0; i < d->nsweeps; i++) {
 		const struct rm_series *s = &d->sweeps[i];
-		const struct run_metric *best = NULL;
+		const struct rm_point *best = NULL;
+		char at[24];
 
 		for (size_t k = 0; k < nb; k++)
 			v[k] = NAN;
@@ -132,8 +133,8 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 			for (size_t k = 0; k < nb; k++)
 				if (blocks[k] == s->pts[j].block)
 					v[k] = s->pts[j].m->value;
-			if (!best || s->pts[j].m->value > best->value)
-				best = s->pts[j].m;
+			if (!best || s->pts[j].m->value > best->m->value)
+				best = &s->pts[j];
 		}
 		strbuf_adds(out, "    ");
 		if (m->nruns > 1)
@@ -143,9 +144,11 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 			if (!isnan(v[k]))
 				v[k] = v[k] > floor_v ? log10(v[k] / floor_v) : 0;
 		text_sparkline(out, v, nb, log ? log10(top / floor_v) : top, utf8);
+		/* at the point's size: a bulk point's name ("in-64K-q8") has no space */
+		format_size(best->block, at, sizeof(at));
 		strbuf_adds(out, "  best ");
-		metric_format(out, best->value);
-		strbuf_addf(out, " MB/s at %s\n", strchr(best->name, ' ') + 1);
+		metric_format(out, best->m->value);
+		strbuf_addf(out, " MB/s at %s\n", at);
 	}
 	free(v);
 	free(blocks);

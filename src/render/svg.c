@@ -253,7 +253,7 @@ static void y_grid(struct strbuf *out, const struct axes *a, const char *unit)
 	strbuf_adds(out, "</text>\n");
 }
 
-static void x_ticks(struct strbuf *out, const struct axes *a)
+static void x_ticks(struct strbuf *out, const struct axes *a, const char *axis)
 {
 	char label[24];
 	/* a label per doubling while they fit at the phone's size ("128K" is ~48 units) */
@@ -269,10 +269,12 @@ static void x_ticks(struct strbuf *out, const struct axes *a)
 			    "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>",
 			    px(a, b), SH - PB + 22, label);
 	}
-	strbuf_addf(out,
-		    "\n<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">block size "
-		    "(bytes per request, log scale)</text>\n",
-		    PL + (SW - PL - PR) / 2, SH - 6);
+	strbuf_addf(out, "\n<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s",
+		    PL + (SW - PL - PR) / 2, SH - 6, axis ? axis : RM_AXIS_BLOCK);
+	if (!axis || !strcmp(axis, RM_AXIS_BLOCK))
+		strbuf_adds(out, " (bytes per request, log scale)</text>\n");
+	else
+		strbuf_adds(out, " (log scale)</text>\n");
 }
 
 /* a label's baseline near y, kept inside the plot's top and bottom */
@@ -448,12 +450,12 @@ void svg_sweep_chart(struct strbuf *out, const struct report_model *m,
 			    over || svg_impossible(d->sweeps[i].pts[j].m->value, d->ceiling_mb_s);
 	strbuf_addf(out,
 		    "<svg class=\"chart sweep%s\" viewBox=\"0 0 %d %d\" role=\"img\" "
-		    "aria-label=\"throughput against block size\" "
+		    "aria-label=\"throughput against %s\" "
 		    "xmlns=\"http://www.w3.org/2000/svg\">\n",
-		    a.log ? " log" : "", SW, SH);
+		    a.log ? " log" : "", SW, SH, d->axis ? d->axis : RM_AXIS_BLOCK);
 	y_grid(out, &a, "MB/s (10^6 B/s)");
 	limits(out, d, &a, over);
-	x_ticks(out, &a);
+	x_ticks(out, &a, d->axis);
 	strbuf_addf(out, "<line class=\"frame\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\"/>\n", PL,
 		    SW - PR, SH - PB, SH - PB);
 	for (size_t i = 0; i < d->nsweeps; i++)

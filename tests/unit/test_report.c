@@ -173,6 +173,98 @@ static void test_model(void **state)
 	run_record_release(&r[1]);
 }
 
+/* MTP's passes: against the file size, and against the device's buffers for a sweep */
+static void test_mtp_axes(void **state)
+{
+	static const struct {
+		const char *name, *label, *axis;
+		uint64_t x;
+	} cases[] = {
+		{"send 16M", "send", RM_AXIS_FILE, 16 << 20},
+		{"get 1M", "get", RM_AXIS_FILE, 1 << 20},
+		{"send 4M buf 16K", "send 4M", RM_AXIS_BUFFER, 16384},
+		{"get 4M buf 256K", "get 4M", RM_AXIS_BUFFER, 262144},
+		{"send 4M buf", NULL, NULL, 0},
+		{"send 4M cache 16K", NULL, NULL, 0},
+		{"send 4M buf 16K x", NULL, NULL, 0},
+		{"put 16M", NULL, NULL, 0},
+		{"send", NULL, NULL, 0},
+		{"send 4Q", NULL, NULL, 0},
+	};
+	struct run_record r[2];
+	struct report_model m;
+	struct run_metric *x;
+	struct strbuf out = STRBUF_INIT;
+	const struct rm_device *d;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char label[32];
+		const char *axis = NULL;
+		uint64_t v = 0;
+		bool ok = report_mtp_sweep_name(cases[i].name, label, sizeof(label), &v, &axis);
+
+		if (ok != !!cases[i].label)
+			fail_msg("'%s': %s", cases[i].name, ok ? "taken" : "refused");
+		if (ok && (strcmp(label, cases[i].label) || v != cases[i].x ||
+			   strcmp(axis, cases[i].axis)))
+			fail_msg("'%s': got %s %llu %s", cases[i].name, label, (unsigned long long)v,
+				 axis);
+	}
+	memset(r, 0, sizeof(r));
+	r[0].id = dup("a");
+	device(&r[0], "mtp:1-1", "1-1", "P1", "high", NULL);
+	device(&r[0], "mtp:1-2", "1-2", "P2", "high", NULL);
+	/* a disk's name under the mtp test is no block sweep; an MTP name under disk is none */
+	for (int i = 0; i < 3; i++) {
+		static const char *const sz[] = {"16M", "1M", "256M"};
+		char n[32];
+
+		snprintf(n, sizeof(n), "send %s", sz[i]);
+		x = run_record_add_metric(&r[0], "mtp:1-1", "mtp", n, "mb_s", "MB/s", true);
+		x->value = 10 + i;
+	}
+	x = run_record_add_metric(&r[0], "mtp:1-1", "mtp", "seq-read 1M", "mb_s", "MB/s", true);
+	x->value = 1;
+	x = run_record_add_metric(&r[0], "mtp:1-2", "mtp", "send 4M buf 256K", "mb_s", "MB/s", true);
+	x->value = 16;
+	x = run_record_add_metric(&r[0], "mtp:1-2", "mtp", "send 4M buf 16K", "mb_s", "MB/s", true);
+	x->value = 7.5;
+	/* a file-size point on a device already against its buffers: a rate */
+	x = run_record_add_metric(&r[0], "mtp:1-2", "mtp", "get 4M", "mb_s", "MB/s", true);
+	x->value = 9;
+	/* a bulk point's name has no space: the text report names its size all the same */
+	device(&r[0], "2-1", "2-1", "B1", "high", NULL);
+	x = run_record_add_metric(&r[0], "2-1", "bulk", "in-64K-q8", "mb_s", "MB/s", true);
+	x->value = 40;
+	assert_int_equal(report_model_build(r, 1, &m), 0);
+	d = &m.devices[0];
+	assert_string_equal(d->axis, RM_AXIS_FILE);
+	assert_int_equal(d->nsweeps, 1);
+	assert_string_equal(d->sweeps[0].label, "send");
+	assert_int_equal(d->sweeps[0].npts, 3);
+	assert_int_equal(d->sweeps[0].pts[0].block, 1 << 20);
+	assert_int_equal(d->sweeps[0].pts[2].block, 256 << 20);
+	assert_int_equal(d->nrates, 1);
+	assert_string_equal(d->rates[0]->name, "seq-read 1M");
+	d = &m.devices[1];
+	assert_string_equal(d->axis, RM_AXIS_BUFFER);
+	assert_int_equal(d->nsweeps, 1);
+	assert_string_equal(d->sweeps[0].label, "send 4M");
+	assert_int_equal(d->sweeps[0].npts, 2);
+	assert_int_equal(d->sweeps[0].pts[0].block, 16384);
+	assert_int_equal(d->nrates, 1);
+	assert_string_equal(d->rates[0]->name, "get 4M");
+	report_text(&out, &m, NULL, false);
+	if (!strstr(out.buf, "MB/s against file size, 1M to 256M") ||
+	    !strstr(out.buf, "MB/s against device buffer size, 16K to 256K") ||
+	    !strstr(out.buf, "best 16.00 MB/s at 256K") || !strstr(out.buf, "best 40.00 MB/s at 64K"))
+		fail_msg("%s", out.buf);
+	strbuf_release(&out);
+	report_model_release(&m);
+	run_record_release(&r[0]);
+}
+
 static void test_bars(void **state)
 {
 	static const struct {
@@ -415,6 +507,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sweep_name), cmocka_unit_test(test_model),
+		cmocka_unit_test(test_mtp_axes),
 		cmocka_unit_test(test_bars),	   cmocka_unit_test(test_sparkline),
 		cmocka_unit_test(test_escape),	   cmocka_unit_test(test_html),
 		cmocka_unit_test(test_verdicts),

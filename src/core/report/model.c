@@ -74,6 +74,27 @@ bool report_sweep_name(const char *name, char *ret_label, size_t label_size,
 	return true;
 }
 
+bool report_mtp_sweep_name(const char *name, char *ret_label, size_t label_size,
+			   uint64_t *ret_x, const char **ret_axis)
+{
+	char dir[8], size[16], buf[16], x[16], extra;
+	uint64_t v;
+	int n = sscanf(name, "%7s %15s %15s %15s %c", dir, size, buf, x, &extra);
+
+	if ((strcmp(dir, "send") && strcmp(dir, "get")) || (n != 2 && n != 4) ||
+	    parse_size(size, 1, UINT64_MAX, &v) < 0)
+		return false;
+	if (n == 2) {
+		*ret_axis = RM_AXIS_FILE;
+		*ret_x = v;
+		return snprintf(ret_label, label_size, "%s", dir) < (int)label_size;
+	}
+	if (strcmp(buf, "buf") || parse_size(x, 1, UINT64_MAX, ret_x) < 0)
+		return false;
+	*ret_axis = RM_AXIS_BUFFER;
+	return snprintf(ret_label, label_size, "%s %s", dir, size) < (int)label_size;
+}
+
 const struct run_metric *report_find_metric(const struct run_record *r, const char *device_key,
 					    const char *name, const char *metric)
 {
@@ -200,12 +221,17 @@ static struct rm_series *series_for(struct rm_device *d, size_t run, const char 
 }
 
 static int add_point(struct rm_device *d, size_t run, const struct run_metric *m,
-		     const char *label, uint64_t block)
+		     const char *label, uint64_t block, const char *axis)
 {
-	struct rm_series *s = series_for(d, run, label, m->unit);
+	struct rm_series *s;
 	struct rm_point *p;
 	size_t i;
 
+	/* one axis a device: a point against another is drawn as a rate */
+	if (d->axis && strcmp(d->axis, axis))
+		return push_ptr(&d->rates, &d->nrates, m);
+	d->axis = axis;
+	s = series_for(d, run, label, m->unit);
 	if (!s)
 		return -ENOMEM;
 	p = realloc(s->pts, (s->npts + 1) * sizeof(*p));
@@ -233,8 +259,9 @@ static struct rm_device *device_of(struct report_model *m, size_t run, const cha
 static int add_metric(struct report_model *model, size_t run, const struct run_metric *m)
 {
 	struct rm_device *d = device_of(model, run, m->device_key);
+	const char *axis = RM_AXIS_BLOCK;
 	uint64_t block;
-	char label[16];
+	char label[32];
 
 	if (!d)
 		return 0; /* validated records do not get here */
@@ -242,9 +269,10 @@ static int add_metric(struct report_model *model, size_t run, const struct run_m
 		return push_ptr(&d->cpu, &d->ncpu, m);
 	if (!is_rate(m))
 		return 0;
-	if (report_sweep_name(m->name, label, sizeof(label), &block))
+	if (m->test && !strcmp(m->test, "mtp") ? report_mtp_sweep_name(m->name, label, sizeof(label), &block, &axis)
+				    : report_sweep_name(m->name, label, sizeof(label), &block))
 		/* the sweep's IOPS are its MB/s over the block size: not drawn again */
-		return strcmp(m->metric, "mb_s") ? 0 : add_point(d, run, m, label, block);
+		return strcmp(m->metric, "mb_s") ? 0 : add_point(d, run, m, label, block, axis);
 	return push_ptr(&d->rates, &d->nrates, m);
 }
 

@@ -41,6 +41,12 @@ struct rm_device {
 	double ceiling_mb_s;				 /* NaN off USB */
 	const char *ceiling_how; /* "13 x 512 B per 125 us microframe", or NULL */
 	const struct usb_field_ref *ref; /* the published range of its class, or NULL */
+	/*
+	 * What the sweeps run against, one axis a device: "block size" (disk,
+	 * bulk), "file size" (MTP), "device buffer size" (an MTP buffer sweep).
+	 * NULL until a sweep's point is added.
+	 */
+	const char *axis;
 	struct rm_series *sweeps;
 	size_t nsweeps;
 	/* throughput and rate figures outside the sweeps, in run order */
@@ -75,6 +81,17 @@ void report_model_release(struct report_model *m);
  */
 bool report_sweep_name(const char *name, char *ret_label, size_t label_size,
 		       uint64_t *ret_block);
+
+/*
+ * An MTP pass as a sweep point: "send 16M" -> "send" against the file size
+ * 16M; "send 4M buf 16K" (a buffer sweep) -> "send 4M" against the device's
+ * buffer size 16K. *ret_axis: RM_AXIS_FILE or RM_AXIS_BUFFER.
+ */
+#define RM_AXIS_BLOCK "block size"
+#define RM_AXIS_FILE "file size"
+#define RM_AXIS_BUFFER "device buffer size"
+bool report_mtp_sweep_name(const char *name, char *ret_label, size_t label_size,
+			   uint64_t *ret_x, const char **ret_axis);
 
 /* the metric of a pass: run r's metric named name/metric of device d, or NULL */
 const struct run_metric *report_find_metric(const struct run_record *r, const char *device_key,
