@@ -69,6 +69,26 @@ enum {
 	O_BUFFER_SWEEP,
 };
 
+int mtp_parse_buffers(const char *opt, const char *arg, uint64_t **ret, size_t *ret_n)
+{
+	free(*ret);
+	*ret = NULL;
+	*ret_n = 0;
+	/* umtprd: multiples of 512 (its packet size); 16M, its key's limit in gadget up */
+	if (parse_size_list(arg, 512, 16u << 20, MTP_MAX_SIZES, ret, ret_n) < 0) {
+		log_error("invalid %s '%s': expected sizes 512..16M, e.g. 16K,64K,256K", opt, arg);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < *ret_n; i++)
+		if ((*ret)[i] % 512) {
+			log_error("invalid %s '%s': %llu is not a multiple of 512 B (umtprd's "
+				  "packet size)",
+				  opt, arg, (unsigned long long)(*ret)[i]);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 static int mtp_opt(int c, const char *arg, void *ctx)
 {
 	struct mtp_opts *o = ctx;
@@ -105,24 +125,7 @@ static int mtp_opt(int c, const char *arg, void *ctx)
 		o->storage = arg;
 		return 0;
 	case O_BUFFER_SWEEP:
-		free(o->buffers);
-		o->buffers = NULL;
-		/* umtprd: multiples of 512 (its packet size); 16M, its key's limit in gadget up */
-		if (parse_size_list(arg, 512, 16u << 20, MTP_MAX_SIZES, &o->buffers, &o->nbuffers) <
-		    0) {
-			log_error("invalid --buffer-sweep '%s': expected sizes 512..16M, e.g. "
-				  "16K,64K,256K",
-				  arg);
-			return -EINVAL;
-		}
-		for (size_t i = 0; i < o->nbuffers; i++)
-			if (o->buffers[i] % 512) {
-				log_error("invalid --buffer-sweep '%s': %llu is not a multiple of "
-					  "512 B (umtprd's packet size)",
-					  arg, (unsigned long long)o->buffers[i]);
-				return -EINVAL;
-			}
-		return 0;
+		return mtp_parse_buffers("--buffer-sweep", arg, &o->buffers, &o->nbuffers);
 	case O_FOLDER:
 		if (!*arg || strchr(arg, '/') || strlen(arg) > 200 || !strcmp(arg, ".") ||
 		    !strcmp(arg, "..")) {

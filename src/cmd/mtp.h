@@ -17,6 +17,9 @@ struct mtp_opts {
 	size_t nbuffers;
 };
 
+/* a list of umtprd buffer sizes (--buffer-sweep, run's --mtp-buffers): 512..16M, x512 */
+int mtp_parse_buffers(const char *opt, const char *arg, uint64_t **ret, size_t *ret_n);
+
 /*
  * --buffer-sweep: usbperf's own MTP gadget brought up once per buffer size,
  * each measured by a fresh `usbperf mtp DEVICE` process; its exit status.

@@ -3,6 +3,7 @@
 #include "cmd/commands.h"
 #include "cmd/common.h"
 #include "cmd/db.h"
+#include "cmd/mtp.h"
 #include "core/run/record_json.h"
 #include "core/run/record_fields.h"
 #include "core/run/class.h"
@@ -46,7 +47,12 @@ void usage_run(void)
 	       "                     writes, and a copy between them at 64K/1M/4M chunks\n"
 	       "  --destructive      allow writes to a block device named as TARGET\n"
 	       "  --mtp              also MTP devices (phones, cameras): a 16 MiB file sent and\n"
-	       "                     got back, checked and deleted (none is touched without it)\n"
+	       "                     got back, checked and deleted (none is touched without it);\n"
+	       "                     with --full 1, 16 and 256 MiB files (--size the largest)\n"
+	       "  --mtp-buffers LIST on a machine that is both sides (dummy_hcd, a board's UDC\n"
+	       "                     looped back): usbperf's own MTP gadget with each umtprd\n"
+	       "                     buffer size of LIST (e.g. 16K,64K,256K), a 16 MiB file\n"
+	       "                     each way at each: the rate against the device's buffers\n"
 	       "  --scratch DIR      the host's test directory without USB (default /var/tmp)\n"
 	       "  --size SIZE        test region per target (default 256M)\n"
 	       "  --time SECONDS     cap per pass (default 3 quick, 5 full)\n"
@@ -82,6 +88,7 @@ struct run_args {
 	bool *no_save;
 	int argc;
 	char **argv;
+	uint64_t **mtp_buffers; /* o->mtp_buffers' storage, the caller's to free */
 };
 
 enum {
@@ -97,6 +104,7 @@ enum {
 	O_PEER,
 	O_MTP,
 	O_MIN_TIME,
+	O_MTP_BUFFERS,
 };
 
 static int run_option(int c, const char *arg, void *ctx)
@@ -150,6 +158,11 @@ static int run_option(int c, const char *arg, void *ctx)
 	case O_MTP:
 		o->mtp = true;
 		return 0;
+	case O_MTP_BUFFERS:
+		if (mtp_parse_buffers("--mtp-buffers", arg, a->mtp_buffers, &o->nmtp_buffers) < 0)
+			return -EINVAL;
+		o->mtp_buffers = *a->mtp_buffers;
+		return 0;
 	case O_PEER:
 		if (!*arg) {
 			log_error("invalid --peer '': expected a host running usbperf net server or "
@@ -177,7 +190,7 @@ static int run_option(int c, const char *arg, void *ctx)
 }
 
 static int parse_args(int argc, char **argv, struct global_opts *g, struct run_options *o,
-		      const char **ret_db, bool *ret_no_save)
+		      const char **ret_db, bool *ret_no_save, uint64_t **ret_buffers)
 {
 	static const struct option longopts[] = {
 		{"quick", no_argument, NULL, O_QUICK},
@@ -192,11 +205,12 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 		{"repeat", required_argument, NULL, O_REPEAT},
 		{"peer", required_argument, NULL, O_PEER},
 		{"mtp", no_argument, NULL, O_MTP},
+		{"mtp-buffers", required_argument, NULL, O_MTP_BUFFERS},
 		DB_LONG_OPTION,
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
-	struct run_args a = {o, ret_db, ret_no_save, argc, argv};
+	struct run_args a = {o, ret_db, ret_no_save, argc, argv, ret_buffers};
 	int r;
 
 	r = parse_options(argc, argv, g, "run", longopts, usage_run, run_option, &a);
@@ -332,7 +346,7 @@ static int check_output_inputs(const struct global_opts *g, const struct run_opt
 	return inputs_check_output(&in, r, "--output", g->output);
 }
 
-int cmd_run(int argc, char **argv, struct global_opts *g)
+static int run_cmd(int argc, char **argv, struct global_opts *g, uint64_t **buffers)
 {
 	struct run_options o = {.stop = &signal_stop, .min_time_s = -1};
 	struct run_result res;
@@ -343,7 +357,7 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 	char *why = NULL, *cmdline, **notes;
 	int r, status;
 
-	r = parse_args(argc, argv, g, &o, &db_path, &no_save);
+	r = parse_args(argc, argv, g, &o, &db_path, &no_save, buffers);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (check_output(g) < 0 || check_output_inputs(g, &o, db_path, no_save) < 0)
@@ -405,5 +419,14 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 		status = 128 + signal_stop;
 	store_close(db);
 	run_result_release(&res);
+	return status;
+}
+
+int cmd_run(int argc, char **argv, struct global_opts *g)
+{
+	uint64_t *buffers = NULL;
+	int status = run_cmd(argc, argv, g, &buffers);
+
+	free(buffers);
 	return status;
 }

@@ -20,6 +20,10 @@ refused 2 "two devices" "$out" -- "$USBPERF" mtp 1-1 1-2 -o "$out"
 refused 2 "--buffer-sweep not a multiple of 512" "$out" -- "$USBPERF" mtp --buffer-sweep 16K,1000 -o "$out"
 says "1000 is not a multiple of 512 B" "--buffer-sweep 1000: why"
 refused 2 "--buffer-sweep past 16M" "$out" -- "$USBPERF" mtp --buffer-sweep 32M -o "$out"
+# run's --mtp-buffers takes the same list, refused the same way before anything is measured
+refused 2 "run --mtp-buffers not a multiple of 512" "$out" -- "$USBPERF" run --mtp-buffers 16K,1000 --no-save -o "$out"
+says "invalid --mtp-buffers '16K,1000': 1000 is not a multiple of 512 B" "run --mtp-buffers 1000: why"
+refused 2 "run --mtp-buffers empty" "$out" -- "$USBPERF" run --mtp-buffers "" --no-save -o "$out"
 if ldd "$USBPERF" 2>/dev/null | grep -q libmtp; then
 	refused 2 "no such device by name" "$out" -- "$USBPERF" mtp 9-9 -o "$out"
 	says "^usbperf: mtp: no such USB device '9-9'$" "no such device: the name quoted"

@@ -296,8 +296,10 @@ int mtp_open(const struct mtp_raw *want, struct mtp_session **ret, struct mtp_de
 	}
 	if (r < 0 || !s->dev->storage) {
 		/* Android shows no storage until the screen is unlocked and access allowed */
-		why_from(s, "the device shows no storage",
-			 "is it locked, or waiting for the user to allow access?", why, why_len);
+		why_from(s,
+			 "the device shows no storage (is it locked, or waiting for the user to "
+			 "allow file transfer?)",
+			 "no storage listed", why, why_len);
 		mtp_devinfo_release(&d);
 		mtp_close(s);
 		return -EACCES;

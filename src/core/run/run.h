@@ -27,6 +27,9 @@ struct run_options {
 	const char *copy_src, *copy_dst; /* --copy SRC DST: the copy path, both sides */
 	const char *peer; /* --peer HOST: a usbperf or iperf3 server for USB netdevs */
 	bool mtp;	  /* --mtp: send to and get from MTP devices (someone's phone: asked for) */
+	/* --mtp-buffers: usbperf's own MTP gadget measured at each of these buffer sizes */
+	const uint64_t *mtp_buffers;
+	size_t nmtp_buffers;
 	const char *command_line;
 	const volatile int *stop;
 	disk_progress_fn progress;
