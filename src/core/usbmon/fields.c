@@ -69,6 +69,7 @@ static const struct field ep_fields[] = {
     FIELD(E, urb_size, "urb_size_bytes", "URB size", NULL, FT_SIZE, 0, T),
     FIELD(E, urb_size_count, "urb_size_count", "of them", NULL, FT_U64, 0, T),
     FIELD(E, size_hist, "size_hist", "sizes (from B: URBs)", NULL, FT_STR, 0, 0),
+    FIELD(E, sizes, "sizes", "exact sizes (B: URBs)", NULL, FT_STR, 0, 0),
     FIELD(E, inflight_max, "inflight_max", "in flight max", NULL, FT_U64, 0, T),
     FIELD(E, inflight_mean, "inflight_mean", "mean", NULL, FT_DBL, 2, T),
     FIELD(E, lat_p50_us, "lat_p50_us", "latency p50", "us", FT_DBL, 0, T),
@@ -157,6 +158,28 @@ static void size_hist(const struct usbmon_ep_stats *e, struct strbuf *out)
 				    (unsigned long long)e->size_hist[k]);
 }
 
+static void exact_sizes(const struct usbmon_ep_stats *e, struct strbuf *out)
+{
+	uint64_t last = 0;
+	bool first = true;
+
+	/* ascending without sorting the table: the next larger each time */
+	for (unsigned n = 0; n < e->nsizes; n++) {
+		const struct usbmon_size_count *next = NULL;
+
+		for (unsigned i = 0; i < e->nsizes; i++)
+			if ((first || e->sizes[i].size > last) &&
+			    (!next || e->sizes[i].size < next->size))
+				next = &e->sizes[i];
+		if (!next)
+			break;
+		strbuf_addf(out, "%s%u:%llu", out->len ? " " : "", next->size,
+			    (unsigned long long)next->count);
+		last = next->size;
+		first = false;
+	}
+}
+
 static void ep_row(const struct usbmon_stats *s, const struct usbmon_ep_stats *e,
 		   const char *device, double secs, struct usbmon_ep_row *r)
 {
@@ -178,6 +201,8 @@ static void ep_row(const struct usbmon_stats *s, const struct usbmon_ep_stats *e
 		r->urb_size_count = 0;
 	size_hist(e, &sb);
 	r->size_hist = strbuf_detach(&sb);
+	exact_sizes(e, &sb);
+	r->sizes = strbuf_detach(&sb);
 	r->inflight_max = e->inflight_max;
 	r->inflight_mean = secs > 0 ? e->inflight_area / (secs * 1e6) : NAN;
 	r->lat_p50_us = usbmon_ep_lat_quantile(e, 0.50);
@@ -312,6 +337,7 @@ void usbmon_rows_release(struct usbmon_rows *r)
 		free(r->ep[i].device);
 		free(r->ep[i].endpoint);
 		free(r->ep[i].size_hist);
+		free(r->ep[i].sizes);
 	}
 	free(r->dev);
 	free(r->ep);

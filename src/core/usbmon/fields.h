@@ -48,6 +48,7 @@ struct usbmon_ep_row {
 	double mb_s, urbs_s;
 	uint64_t urb_size, urb_size_count;
 	char *size_hist; /* "512:3 65536:1200": lower bucket edge in bytes, completions */
+	char *sizes;	 /* exact sizes, ascending: "13:70 31:70 122880:64" (the first 32 seen) */
 	uint64_t inflight_max;
 	double inflight_mean, lat_p50_us, lat_p99_us, lat_max_us;
 	uint64_t submits, unmatched, submit_errors;

@@ -151,7 +151,7 @@ int usbmon_pcapng_read(const uint8_t *buf, size_t len,
 		} else if (type == BT_EPB) {
 			struct usbmon_event e;
 			uint32_t iface, cap;
-			size_t used;
+			size_t used = 0;
 			int r;
 
 			if (blen < 32) {
@@ -176,7 +176,24 @@ int usbmon_pcapng_read(const uint8_t *buf, size_t len,
 				return -EINVAL;
 			}
 			packets++;
-			if (usbmon_event_parse(b + 28, cap, &e, &used) < 0) {
+			r = usbmon_event_parse(b + 28, cap, &e, &used);
+			/* cut by a snap length (editcap -s): the header whole, data shorter */
+			if (r < 0 && cap >= USBMON_HDR_LEN) {
+				uint8_t h[USBMON_HDR_LEN];
+				uint32_t lc = cap - USBMON_HDR_LEN;
+
+				memcpy(h, b + 28, sizeof(h));
+				memcpy(h + 36, &lc, sizeof(lc));
+				if (usbmon_event_parse(h, sizeof(h) + lc, &e, NULL) == 0 &&
+				    get32(b + 28 + 36) > lc) {
+					e.len_cap = get32(b + 28 + 36);
+					e.desc = b + 28 + USBMON_HDR_LEN;
+					e.data = e.desc + e.ndesc * USBMON_ISODESC_LEN;
+					used = cap;
+					r = 0;
+				}
+			}
+			if (r < 0) {
 				strbuf_addf(why, "packet %zu is not a usbmon event (or truncated)",
 					    packets);
 				return -EINVAL;
