@@ -431,18 +431,30 @@ double usbmon_window_s(const struct usbmon_stats *s)
 
 uint32_t usbmon_ep_dominant(const struct usbmon_ep_stats *e, uint64_t *ret_count)
 {
-	uint64_t best = 0;
+	unsigned __int128 best = 0;
+	uint64_t count = 0;
 	uint32_t size = 0;
 	unsigned i;
 
-	for (i = 0; i < e->nsizes; i++)
-		if (e->sizes[i].count > best ||
-		    (e->sizes[i].count == best && e->sizes[i].size > size)) {
-			best = e->sizes[i].count;
+	/*
+	 * The size that moved the most bytes: on a Bulk-Only IN endpoint a 13 B CSW
+	 * follows every data URB, as many of them, and is not what the transfers
+	 * are made of. Zero-length completions count only when nothing else came.
+	 */
+	for (i = 0; i < e->nsizes; i++) {
+		unsigned __int128 b = (unsigned __int128)e->sizes[i].size * e->sizes[i].count;
+
+		if (b > best || (b == best && e->sizes[i].size > size) ||
+		    (!count && !e->sizes[i].size)) {
+			if (!e->sizes[i].size && count)
+				continue;
+			best = b;
+			count = e->sizes[i].count;
 			size = e->sizes[i].size;
 		}
+	}
 	if (ret_count)
-		*ret_count = best;
+		*ret_count = count;
 	return size;
 }
 

@@ -143,7 +143,7 @@ void usbmon_stats_finish(struct usbmon_stats *s, uint64_t end_us);
 
 /* derived figures, for renderers and tests */
 double usbmon_window_s(const struct usbmon_stats *s);
-/* the most frequent completed size; 0 with none; ties go to the larger */
+/* the completed size that moved the most bytes (count x size); ties go to the larger */
 uint32_t usbmon_ep_dominant(const struct usbmon_ep_stats *e, uint64_t *ret_count);
 /* latency quantile q (0..1) in us, NaN with no samples; exact below 64 us, else within 1/64 */
 double usbmon_ep_lat_quantile(const struct usbmon_ep_stats *e, double q);

@@ -91,7 +91,7 @@ check() { # check DIR: assertions on what the guest wrote
 		ok "report: text names each disk's ceiling" || bad "report: text ceilings"
 }
 
-# usbperf monitor on the BOT and the UAS disk during a 2 MiB direct read (issue 18)
+# usbperf monitor on the BOT and the UAS disk during a 4 MiB direct read (issue 18)
 check_monitor() {
 	local o=$1 k j ms tsum usum dev
 	for k in LABBOT LABUAS; do
@@ -100,7 +100,7 @@ check_monitor() {
 		ms=$(cat "$o/mon-$k.max_sectors_kb")
 		dev=".devices[0]"
 		jq_check "$j" '(.devices | length) == 1 and .capture.dropped == 0 and .capture.lower_bound == false' "monitor $k: one device, nothing dropped"
-		jq_check "$j" "[.endpoints[] | select(.type == \"bulk\" and .dir == \"in\") | .bytes] | add >= 2097152" "monitor $k: bulk IN bytes >= the 2 MiB read"
+		jq_check "$j" "[.endpoints[] | select(.type == \"bulk\" and .dir == \"in\") | .bytes] | add >= 4194304" "monitor $k: bulk IN bytes >= the 4 MiB read"
 		jq_check "$j" "$dev.urb_size_bytes == $ms * 1024" "monitor $k: dominant URB size = max_sectors_kb ($ms KiB, sysfs)"
 		jq_check "$j" "$dev.lat_p50_us > 0 and $dev.lat_p99_us >= $dev.lat_p50_us and $dev.lat_max_us >= $dev.lat_p99_us and $dev.busy_pct > 0 and $dev.busy_pct <= 100 and $dev.inflight_max >= 1" "monitor $k: latency, busy share, in flight"
 		# tshark's totals of the same pcap: urb_len of the completions, per endpoint
@@ -115,6 +115,6 @@ check_monitor() {
 			bad "monitor $k: tshark not installed (scripts/install-deps --test)"
 		fi
 	done
-	# Bulk-Only: a 31 B CBW out and a 13 B CSW in for every command
-	jq_check "$o/mon-LABBOT.json" '[.endpoints[] | select(.type == "bulk")] as $e | ($e[] | select(.dir == "out") | .sizes | test("(^| )31:[0-9]+")) and (($e[] | select(.dir == "out") | .sizes | capture("(^| )31:(?<n>[0-9]+)").n) == ($e[] | select(.dir == "in") | .sizes | capture("(^| )13:(?<n>[0-9]+)").n))' "monitor LABBOT: one 31 B CBW and one 13 B CSW per command"
+	# Bulk-Only: per command a 31 B CBW out, one data URB in (max_sectors_kb caps it) and a 13 B CSW in
+	jq_check "$o/mon-LABBOT.json" 'def sz(d): [.endpoints[] | select(.type == "bulk" and .dir == d) | .sizes | split(" ")[] | split(":") | {(.[0]): (.[1] | tonumber)}] | add; sz("out") as $o | sz("in") as $i | ($o | keys) == ["31"] and $o["31"] >= 4 and $i["13"] == $o["31"] and ([$i | to_entries[] | select(.key != "13") | .value] | add) == $o["31"]' "monitor LABBOT: one 31 B CBW, one data URB and one 13 B CSW per command"
 }
