@@ -77,10 +77,23 @@ static const struct usbmon_ep_stats *ep(const struct usbmon_stats *s, unsigned d
 
 static void test_parse_edges(void **state)
 {
-	struct ev good = {.type = 'C', .xfer = USBMON_BULK, .ep = 0x81, .dev = 2, .bus = 1,
-			  .id = 7, .t_us = 5000001, .len_urb = 512, .len_cap = 16};
-	struct ev iso = {.type = 'C', .xfer = USBMON_ISO, .ep = 0x82, .dev = 2, .bus = 1,
-			 .t_us = 1, .len_cap = 32, .ndesc = 2};
+	struct ev good = {.type = 'C',
+			  .xfer = USBMON_BULK,
+			  .ep = 0x81,
+			  .dev = 2,
+			  .bus = 1,
+			  .id = 7,
+			  .t_us = 5000001,
+			  .len_urb = 512,
+			  .len_cap = 16};
+	struct ev iso = {.type = 'C',
+			 .xfer = USBMON_ISO,
+			 .ep = 0x82,
+			 .dev = 2,
+			 .bus = 1,
+			 .t_us = 1,
+			 .len_cap = 32,
+			 .ndesc = 2};
 	uint8_t buf[256];
 	struct usbmon_event e;
 	struct usbmon_isodesc d;
@@ -129,14 +142,14 @@ static void test_parse_edges(void **state)
 }
 
 /* one Bulk-Only read command: CBW out, data in, CSW in */
-#define BOT(id0, t0, size)                                                                     \
-	{'S', USBMON_BULK, 0x02, 3, 1, id0, t0, -EINPROGRESS, 31, 31, 0, 0, 0},                 \
-	    {'C', USBMON_BULK, 0x02, 3, 1, id0, t0 + 10, 0, 31, 0, 0, 0, 0},                    \
-	    {'S', USBMON_BULK, 0x81, 3, 1, id0 + 1, t0 + 12, -EINPROGRESS, size, 0, 0, 0, 0},   \
-	    {'C', USBMON_BULK, 0x81, 3, 1, id0 + 1, t0 + 112, 0, size, 0, 0, 0, 0},             \
-	    {'S', USBMON_BULK, 0x81, 3, 1, id0 + 2, t0 + 114, -EINPROGRESS, 13, 0, 0, 0, 0},    \
-	{                                                                                      \
-		'C', USBMON_BULK, 0x81, 3, 1, id0 + 2, t0 + 120, 0, 13, 13, 0, 0, 0            \
+#define BOT(id0, t0, size)                                                                         \
+	{'S', USBMON_BULK, 0x02, 3, 1, id0, t0, -EINPROGRESS, 31, 31, 0, 0, 0},                    \
+	    {'C', USBMON_BULK, 0x02, 3, 1, id0, t0 + 10, 0, 31, 0, 0, 0, 0},                       \
+	    {'S', USBMON_BULK, 0x81, 3, 1, id0 + 1, t0 + 12, -EINPROGRESS, size, 0, 0, 0, 0},      \
+	    {'C', USBMON_BULK, 0x81, 3, 1, id0 + 1, t0 + 112, 0, size, 0, 0, 0, 0},                \
+	    {'S', USBMON_BULK, 0x81, 3, 1, id0 + 2, t0 + 114, -EINPROGRESS, 13, 0, 0, 0, 0},       \
+	{                                                                                          \
+		'C', USBMON_BULK, 0x81, 3, 1, id0 + 2, t0 + 120, 0, 13, 13, 0, 0, 0                \
 	}
 
 static void test_stats_bot(void **state)
@@ -284,7 +297,11 @@ static void test_stats_inflight(void **state)
 static void test_pending_cap(void **state)
 {
 	struct usbmon_stats s;
-	struct ev v = {.type = 'S', .xfer = USBMON_BULK, .ep = 0x81, .dev = 6, .bus = 1,
+	struct ev v = {.type = 'S',
+		       .xfer = USBMON_BULK,
+		       .ep = 0x81,
+		       .dev = 6,
+		       .bus = 1,
 		       .status = -EINPROGRESS};
 	uint8_t buf[128];
 	struct usbmon_event e;
@@ -373,6 +390,103 @@ static void test_pcapng_roundtrip(void **state)
 	strbuf_release(&why);
 }
 
+/* a capture recorded in the lab (tests/lab/scenarios/usb-host.sh), cut to 128 B a packet */
+static void read_fixture(const char *name, struct usbmon_stats *s)
+{
+	const char *dir = getenv("USBPERF_FIXTURES");
+	struct strbuf path = STRBUF_INIT, buf = STRBUF_INIT, why = STRBUF_INIT;
+	struct collect c = {.s = s};
+	char chunk[4096];
+	size_t n;
+	FILE *f;
+
+	assert_non_null(dir);
+	strbuf_addf(&path, "%s/usbmon/%s", dir, name);
+	f = fopen(path.buf, "rb");
+	assert_non_null(f);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		strbuf_add(&buf, chunk, n);
+	fclose(f);
+	assert_int_equal(usbmon_stats_init(s), 0);
+	assert_int_equal(usbmon_pcapng_read((uint8_t *)buf.buf, buf.len, collect_one, &c, &why), 0);
+	usbmon_stats_finish(s, 0);
+	strbuf_release(&path);
+	strbuf_release(&buf);
+	strbuf_release(&why);
+}
+
+static uint64_t size_count(const struct usbmon_ep_stats *e, uint32_t size)
+{
+	for (unsigned i = 0; i < e->nsizes; i++)
+		if (e->sizes[i].size == size)
+			return e->sizes[i].count;
+	return 0;
+}
+
+/*
+ * usb-storage (Bulk-Only) at 5 Gbit/s, max_sectors_kb 1024, a 4 MiB O_DIRECT dd:
+ * five READ(10) commands (the block layer split the request at 1 MiB and at a
+ * page boundary), each a 31 B CBW, one data URB and a 13 B CSW.
+ */
+static void test_fixture_bot(void **state)
+{
+	struct usbmon_stats s;
+	const struct usbmon_ep_stats *in, *out;
+	const struct usbmon_dev_stats *d;
+	uint64_t n;
+
+	(void)state;
+	read_fixture("bot-read.pcapng", &s);
+	assert_int_equal(s.events, 30);
+	assert_int_equal(s.ndevs, 1);
+	assert_int_equal(s.neps, 2);
+	out = ep(&s, 2, 0x02);
+	in = ep(&s, 2, 0x81);
+	assert_int_equal(out->completions, 5);
+	assert_int_equal(out->bytes, 5 * 31);
+	assert_int_equal(size_count(out, 31), 5);
+	assert_int_equal(size_count(in, 13), 5);
+	assert_int_equal(in->completions, 10);
+	assert_int_equal(in->bytes - 5 * 13, 4194304);
+	assert_int_equal(usbmon_ep_dominant(in, &n), 1048576);
+	assert_int_equal(n, 3);
+	assert_int_equal(size_count(in, 12288) + size_count(in, 1036288), 2);
+	/* one URB at a time: Bulk-Only has no queue */
+	assert_int_equal(in->inflight_max, 1);
+	d = usbmon_dev_find(&s, 2, 2);
+	assert_int_equal(d->inflight_max, 1);
+	assert_int_equal(in->unmatched + out->unmatched, 0);
+	assert_int_equal(in->lat_n, 10);
+	assert_int_equal(s.dropped, 0);
+	usbmon_stats_release(&s);
+}
+
+/*
+ * uas at 5 Gbit/s, max_sectors_kb 512, the same dd: nine commands, each a 32 B
+ * command IU out, a 16 B sense IU in on the status pipe, the data on data-in.
+ */
+static void test_fixture_uas(void **state)
+{
+	struct usbmon_stats s;
+	const struct usbmon_ep_stats *cmd, *status, *data;
+	uint64_t n;
+
+	(void)state;
+	read_fixture("uas-read.pcapng", &s);
+	assert_int_equal(s.events, 54);
+	cmd = ep(&s, 3, 0x01);
+	status = ep(&s, 3, 0x82);
+	data = ep(&s, 3, 0x83);
+	assert_int_equal(size_count(cmd, 32), 9);
+	assert_int_equal(size_count(status, 16), 9);
+	assert_int_equal(data->bytes, 4194304);
+	assert_int_equal(usbmon_ep_dominant(data, &n), 524288);
+	assert_int_equal(n, 7);
+	/* the command, status and data pipes overlap */
+	assert_true(usbmon_dev_find(&s, 2, 3)->inflight_max > 1);
+	usbmon_stats_release(&s);
+}
+
 static void test_rows(void **state)
 {
 	static const struct ev v[] = {BOT(100, 1000000, 122880), BOT(200, 1000200, 122880)};
@@ -411,6 +525,8 @@ int main(void)
 	    cmocka_unit_test(test_pending_cap),
 	    cmocka_unit_test(test_pcapng_roundtrip),
 	    cmocka_unit_test(test_rows),
+	    cmocka_unit_test(test_fixture_bot),
+	    cmocka_unit_test(test_fixture_uas),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -374,11 +374,13 @@ int usbmon_stats_add(struct usbmon_stats *s, const struct usbmon_event *e)
 		s->fillers++;
 		return 0;
 	}
+	/* the real-time clock stepped back: no time passes, the order stays */
 	t = usbmon_event_us(e);
+	if (s->events && t < s->last_us)
+		t = s->last_us;
 	if (!s->events++)
 		s->first_us = t;
-	if (t > s->last_us)
-		s->last_us = t;
+	s->last_us = t;
 	epi = ep_get(s, e);
 	if (epi == -ENOSPC) {
 		s->ep_overflow++;
