@@ -256,18 +256,18 @@ static double lat_bucket_low(unsigned k)
 
 static enum usbmon_err err_class(int32_t status)
 {
-	switch (-status) {
-	case EPIPE:
+	switch (status) {
+	case -EPIPE:
 		return USBMON_EPIPE;
-	case EPROTO:
+	case -EPROTO:
 		return USBMON_EPROTO;
-	case EOVERFLOW:
+	case -EOVERFLOW:
 		return USBMON_EOVERFLOW;
-	case ENOENT:
+	case -ENOENT:
 		return USBMON_ENOENT;
-	case ECONNRESET:
+	case -ECONNRESET:
 		return USBMON_ECONNRESET;
-	case ESHUTDOWN:
+	case -ESHUTDOWN:
 		return USBMON_ESHUTDOWN;
 	}
 	return USBMON_EOTHER;
