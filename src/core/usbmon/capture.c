@@ -36,6 +36,7 @@ struct mon_bin_mfetch {
 #define RING_WANT (1200 * 1024)
 #define FETCH_MAX 4096
 #define PCAP_FLUSH (1u << 20)
+#define EARLY_FLUSH 4096 /* an event this large goes back to the ring at once */
 
 extern char **environ;
 
@@ -165,12 +166,29 @@ static int pcap_flush(struct usbmon_capture *c, struct strbuf *pc)
 	return r;
 }
 
-/* take what the ring holds: count it, copy it, hand the slots back; the events taken */
+/* hand the slots of n handled events back to the kernel */
+static int give_back(int fd, uint32_t *n)
+{
+	int r = 0;
+
+	if (*n && ioctl(fd, MON_IOCH_MFLUSH, (unsigned long)*n) < 0)
+		r = -errno;
+	*n = 0;
+	return r;
+}
+
+/*
+ * Take what the ring holds: count it, copy it, hand the slots back; the events
+ * taken. The ring is small for large URBs (the kernel copies up to a fifth of it
+ * per event, and drops events when it is full), so the slots go back as soon as
+ * a large event is copied, and the pcap is written only after.
+ */
 static int drain(struct usbmon_capture *c, int fd, const uint8_t *ring, uint32_t size,
 		 uint32_t *vec, struct usbmon_stats *s, struct strbuf *pc)
 {
 	struct mon_bin_mfetch mf = {.offvec = vec, .nfetch = FETCH_MAX};
-	int r = 0;
+	uint32_t held = 0;
+	int r = 0, rf;
 
 	if (ioctl(fd, MON_IOCX_MFETCH, &mf) < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
@@ -178,22 +196,29 @@ static int drain(struct usbmon_capture *c, int fd, const uint8_t *ring, uint32_t
 		struct usbmon_event e;
 		size_t used;
 
-		if (vec[i] >= size)
-			return -EPROTO;
 		/* with the ring mapped the kernel keeps each event contiguous */
-		if (usbmon_event_parse(ring + vec[i], size - vec[i], &e, &used) < 0)
-			return -EPROTO;
-		if (e.type == '@' || (c->want && !c->want(&e, c->want_ctx)))
-			continue;
-		r = usbmon_stats_add(s, &e);
-		if (r == 0 && c->pcap_fd >= 0) {
-			usbmon_pcapng_packet(pc, ring + vec[i], used);
-			if (pc->len >= PCAP_FLUSH)
-				r = pcap_flush(c, pc);
+		if (vec[i] >= size ||
+		    usbmon_event_parse(ring + vec[i], size - vec[i], &e, &used) < 0) {
+			r = -EPROTO;
+			break;
+		}
+		held++;
+		if (e.type != '@' && (!c->want || c->want(&e, c->want_ctx))) {
+			r = usbmon_stats_add(s, &e);
+			if (r == 0 && c->pcap_fd >= 0)
+				usbmon_pcapng_packet(pc, ring + vec[i], used);
+		}
+		if (used >= EARLY_FLUSH || held >= 64) {
+			rf = give_back(fd, &held);
+			if (r == 0)
+				r = rf;
 		}
 	}
-	if (mf.nfetch && ioctl(fd, MON_IOCH_MFLUSH, (unsigned long)mf.nfetch) < 0 && r == 0)
-		r = -errno;
+	rf = give_back(fd, &held);
+	if (r == 0)
+		r = rf;
+	if (r == 0 && pc->len >= PCAP_FLUSH)
+		r = pcap_flush(c, pc);
 	return r < 0 ? r : (int)mf.nfetch;
 }
 

@@ -115,6 +115,16 @@ check_monitor() {
 			bad "monitor $k: tshark not installed (scripts/install-deps --test)"
 		fi
 	done
+	# ended by SIGINT: exit 0, the summary, a pcap tshark reads whole (every event in it)
+	grep -q '^monitor SIGINT: exit 0$' "$o/guest.log" && grep -q '^devices' "$o/mon-text.txt" &&
+		ok "monitor: SIGINT ends the capture with exit 0 and the summary" ||
+		bad "monitor: SIGINT: $(grep 'monitor SIGINT' "$o/guest.log") $(head -3 "$o/mon-text.txt")"
+	if command -v tshark >/dev/null; then
+		tsum=$(tshark -r "$o/mon-int.pcapng" 2>/dev/null | wc -l)
+		usum=$(sed -n 's/^  events *//p' "$o/mon-text.txt")
+		[ -n "$usum" ] && [ "$tsum" = "$usum" ] && ok "monitor: the pcap after SIGINT is whole ($tsum events, as counted)" ||
+			bad "monitor: the pcap after SIGINT: tshark $tsum lines, usbperf $usum events"
+	fi
 	# Bulk-Only: per command a 31 B CBW out, one data URB in (max_sectors_kb caps it) and a 13 B CSW in
 	jq_check "$o/mon-LABBOT.json" 'def sz(d): [.endpoints[] | select(.type == "bulk" and .dir == d) | .sizes | split(" ")[] | split(":") | {(.[0]): (.[1] | tonumber)}] | add; sz("out") as $o | sz("in") as $i | ($o | keys) == ["31"] and $o["31"] >= 4 and $i["13"] == $o["31"] and ([$i | to_entries[] | select(.key != "13") | .value] | add) == $o["31"]' "monitor LABBOT: one 31 B CBW, one data URB and one 13 B CSW per command"
 }
