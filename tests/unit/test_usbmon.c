@@ -511,6 +511,13 @@ static void test_rows(void **state)
 	assert_string_equal(r.ep[1].endpoint, "0x81");
 	assert_string_equal(r.ep[1].sizes, "13:2 122880:2");
 	assert_string_equal(r.ep[1].size_hist, "8:2 65536:2");
+	assert_false(r.sum.lower_bound);
+	usbmon_rows_release(&r);
+	/* events the kernel dropped make every figure a lower bound */
+	s.dropped = 2;
+	assert_int_equal(usbmon_rows_build(&s, NULL, &r), 0);
+	assert_true(r.sum.lower_bound);
+	assert_int_equal(r.sum.dropped, 2);
 	usbmon_rows_release(&r);
 	usbmon_stats_release(&s);
 }
