@@ -482,6 +482,19 @@ int cmd_monitor(int argc, char **argv, struct global_opts *g)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (check_output(g) < 0)
 		return EXIT_USAGE;
+	if (o.pcap && g->output) {
+		const char *const opts[] = {"--output", "--pcap"}, *const paths[] = {g->output, o.pcap};
+
+		if (refuse_outputs_clash(opts, paths, 2) < 0)
+			return EXIT_USAGE;
+	}
+	if (o.read) {
+		struct inputs in = {0};
+
+		if (inputs_check_output(&in, inputs_add(&in, o.read, "the capture read"), "--output",
+					g->output) < 0)
+			return EXIT_USAGE;
+	}
 	if (o.read) {
 		if (optind < argc || o.pcap || o.time_s) {
 			log_error(
