@@ -483,7 +483,8 @@ int cmd_monitor(int argc, char **argv, struct global_opts *g)
 	if (check_output(g) < 0)
 		return EXIT_USAGE;
 	if (o.pcap && g->output) {
-		const char *const opts[] = {"--output", "--pcap"}, *const paths[] = {g->output, o.pcap};
+		const char *const opts[] = {"--output", "--pcap"};
+		const char *const paths[] = {g->output, o.pcap};
 
 		if (refuse_outputs_clash(opts, paths, 2) < 0)
 			return EXIT_USAGE;
@@ -491,8 +492,8 @@ int cmd_monitor(int argc, char **argv, struct global_opts *g)
 	if (o.read) {
 		struct inputs in = {0};
 
-		if (inputs_check_output(&in, inputs_add(&in, o.read, "the capture read"), "--output",
-					g->output) < 0)
+		if (inputs_check_output(&in, inputs_add(&in, o.read, "the capture read"),
+					"--output", g->output) < 0)
 			return EXIT_USAGE;
 	}
 	if (o.read) {
