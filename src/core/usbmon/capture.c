@@ -67,10 +67,13 @@ static int run_modprobe(int *ret_status)
 	return 0;
 }
 
-/* does the running kernel ship usbmon as a module (modules.dep) or built in? */
+/* does the running kernel ship usbmon: modules.dep or modules.builtin name it, or the file is there
+ */
 static bool module_known(const char *release)
 {
 	static const char *const lists[] = {"modules.dep", "modules.builtin"};
+	static const char *const files[] = {"usbmon.ko", "usbmon.ko.xz", "usbmon.ko.zst",
+					    "usbmon.ko.gz"};
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	bool found = false;
 
@@ -80,6 +83,11 @@ static bool module_known(const char *release)
 		strbuf_reset(&text);
 		if (sysroot_read(path.buf, 64u << 20, &text) == 0)
 			found = strstr(text.buf, "/usbmon.ko") != NULL;
+	}
+	for (size_t i = 0; i < 4 && !found; i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "/lib/modules/%s/kernel/drivers/usb/mon/%s", release, files[i]);
+		found = sysroot_exists(path.buf);
 	}
 	strbuf_release(&path);
 	strbuf_release(&text);
