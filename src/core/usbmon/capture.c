@@ -55,7 +55,9 @@ static int run_modprobe(int *ret_status)
 	pid_t pid;
 
 	posix_spawn_file_actions_init(&fa);
+	/* its own words would be a second line: the caller says what failed */
 	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
 	r = posix_spawnp(&pid, "modprobe", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (r != 0)

@@ -115,6 +115,11 @@ check_monitor() {
 			bad "monitor $k: tshark not installed (scripts/install-deps --test)"
 		fi
 	done
+	# usbmon unloaded, and no modules.dep in the guest for modprobe: not loadable, one line
+	grep -q '^monitor load: exit 2$' "$o/guest.log" &&
+		[ "$(cat "$o/mon-load.err")" = "usbperf: usbmon is not available: not loadable: 'modprobe usbmon' exited 1" ] &&
+		ok "monitor: usbmon unloaded and not loadable: exit 2, one line that says so" ||
+		bad "monitor: usbmon not loadable: $(grep 'monitor load' "$o/guest.log") [$(cat "$o/mon-load.err" 2>/dev/null)]"
 	# ended by SIGINT: exit 0, the summary, a pcap tshark reads whole (every event in it)
 	grep -q '^monitor SIGINT: exit 0$' "$o/guest.log" && grep -q '^devices' "$o/mon-text.txt" &&
 		ok "monitor: SIGINT ends the capture with exit 0 and the summary" ||
