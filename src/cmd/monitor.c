@@ -45,6 +45,8 @@ void usage_monitor(void)
 	       "  --bus N            the bus to watch (default: the devices', else all)\n"
 	       "  --pcap FILE        also write the events as pcapng (Linux USB, memory-mapped\n"
 	       "                     headers) for Wireshark or tshark; a new file only\n"
+	       "  --snaplen BYTES    at most BYTES of each URB's data into the pcap (the\n"
+	       "                     headers whole; default: what usbmon copied)\n"
 	       "  --read FILE        no capture: the figures of a pcapng usbmon capture\n"
 	       "  -F, --format FMT   text, json or csv (the device rows);  -o, --output FILE;\n"
 	       "  -q, --quiet        no live view\n"
@@ -55,12 +57,13 @@ void usage_monitor(void)
 	       "figures), 128+N after signal N during a --time capture (the figures so far).\n");
 }
 
-enum { O_TIME = 256, O_BUS, O_PCAP, O_READ };
+enum { O_TIME = 256, O_BUS, O_PCAP, O_READ, O_SNAPLEN };
 
 struct monitor_opts {
 	double time_s;
 	uint64_t bus; /* 0: not given */
 	const char *pcap, *read;
+	uint64_t snaplen;
 };
 
 static int monitor_opt(int c, const char *arg, void *ctx)
@@ -86,6 +89,12 @@ static int monitor_opt(int c, const char *arg, void *ctx)
 		return 0;
 	case O_READ:
 		o->read = arg;
+		return 0;
+	case O_SNAPLEN:
+		if (parse_size(arg, 1, 1u << 30, &o->snaplen) < 0) {
+			log_error("invalid --snaplen '%s': expected bytes (1..1G; 64, 4K)", arg);
+			return -EINVAL;
+		}
 		return 0;
 	}
 	return -ENOENT;
@@ -361,8 +370,11 @@ static int monitor_live(struct global_opts *g, const struct monitor_opts *o, cha
 {
 	struct usb_topology t = {0};
 	struct selection sel = {0};
-	struct usbmon_capture c = {
-	    .pcap_fd = -1, .time_s = o->time_s, .want = want_event, .want_ctx = &sel};
+	struct usbmon_capture c = {.pcap_fd = -1,
+				   .time_s = o->time_s,
+				   .want = want_event,
+				   .want_ctx = &sel,
+				   .snaplen = (uint32_t)o->snaplen};
 	struct live lv = {.t = &t};
 	struct usbmon_stats s;
 	struct usbmon_rows rows;
@@ -472,6 +484,7 @@ int cmd_monitor(int argc, char **argv, struct global_opts *g)
 	    {"bus", required_argument, NULL, O_BUS},
 	    {"pcap", required_argument, NULL, O_PCAP},
 	    {"read", required_argument, NULL, O_READ},
+	    {"snaplen", required_argument, NULL, O_SNAPLEN},
 	    {NULL, 0, NULL, 0},
 	};
 	struct monitor_opts o = {0};
@@ -483,6 +496,10 @@ int cmd_monitor(int argc, char **argv, struct global_opts *g)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (check_output(g) < 0)
 		return EXIT_USAGE;
+	if (o.snaplen && !o.pcap) {
+		log_error("monitor: --snaplen is for --pcap");
+		return EXIT_USAGE;
+	}
 	if (o.pcap && g->output) {
 		const char *const opts[] = {"--output", "--pcap"};
 		const char *const paths[] = {g->output, o.pcap};

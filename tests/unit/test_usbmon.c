@@ -361,7 +361,7 @@ static void test_pcapng_roundtrip(void **state)
 	(void)state;
 	usbmon_pcapng_head(&f);
 	for (i = 0; i < ARRAY_SIZE(v); i++)
-		usbmon_pcapng_packet(&f, buf, build(&v[i], buf, sizeof(buf)));
+		usbmon_pcapng_packet(&f, buf, build(&v[i], buf, sizeof(buf)), 0);
 	assert_int_equal(usbmon_stats_init(&s), 0);
 	assert_int_equal(usbmon_pcapng_read((uint8_t *)f.buf, f.len, collect_one, &c, &why), 0);
 	assert_int_equal(c.n, 12);
@@ -369,6 +369,22 @@ static void test_pcapng_roundtrip(void **state)
 	/* the EPB says the data on the wire: 64 + 122880 for the data completion */
 	memcpy(&bad, f.buf + 48 + (32 + 96) + 96 + 96 + 24, 4); /* the CBW's EPB has 31 B */
 	assert_int_equal(bad, 64 + 122880);
+	usbmon_stats_release(&s);
+	/* a snap length: the data cut, the header whole, the figures the same */
+	strbuf_reset(&f);
+	usbmon_pcapng_head(&f);
+	for (i = 0; i < ARRAY_SIZE(v); i++)
+		usbmon_pcapng_packet(&f, buf, build(&v[i], buf, sizeof(buf)), 8);
+	memcpy(&bad, f.buf + 48 + 20, 4); /* the CBW's captured length: 64 + 8 */
+	assert_int_equal(bad, 72);
+	memcpy(&bad, f.buf + 48 + 24, 4); /* its original length */
+	assert_int_equal(bad, 95);
+	assert_int_equal(usbmon_stats_init(&s), 0);
+	c.n = 0;
+	assert_int_equal(usbmon_pcapng_read((uint8_t *)f.buf, f.len, collect_one, &c, &why), 0);
+	assert_int_equal(c.n, 12);
+	assert_int_equal(ep(&s, 3, 0x02)->bytes, 62);
+	assert_int_equal(ep(&s, 3, 0x81)->bytes, 122880 + 4096 + 26);
 	usbmon_stats_release(&s);
 	/* cut anywhere inside: refused with a reason */
 	assert_int_equal(usbmon_stats_init(&s), 0);

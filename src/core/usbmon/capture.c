@@ -218,7 +218,7 @@ static int drain(struct usbmon_capture *c, int fd, const uint8_t *ring, uint32_t
 		if (e.type != '@' && (!c->want || c->want(&e, c->want_ctx))) {
 			r = usbmon_stats_add(s, &e);
 			if (r == 0 && c->pcap_fd >= 0)
-				usbmon_pcapng_packet(pc, ring + vec[i], used);
+				usbmon_pcapng_packet(pc, ring + vec[i], used, c->snaplen);
 		}
 		if (used >= EARLY_FLUSH || held >= 64) {
 			rf = give_back(fd, &held);

@@ -27,9 +27,10 @@ int usbmon_ensure(enum usbmon_state *ret_state, struct strbuf *why);
 void usbmon_node(unsigned bus, struct strbuf *out);
 
 struct usbmon_capture {
-	unsigned bus;  /* 0: all buses */
-	double time_s; /* 0: until a signal */
-	int pcap_fd;   /* -1: none; else written from its current position */
+	unsigned bus;	  /* 0: all buses */
+	double time_s;	  /* 0: until a signal */
+	int pcap_fd;	  /* -1: none; else written from its current position */
+	uint32_t snaplen; /* data bytes per event into the pcap (0: what usbmon copied) */
 	/* which events count (NULL: all); the pcap gets the same ones */
 	bool (*want)(const struct usbmon_event *e, void *ctx);
 	void *want_ctx;

@@ -49,12 +49,12 @@ void usbmon_pcapng_head(struct strbuf *out)
 	put32(out, 20);
 }
 
-void usbmon_pcapng_packet(struct strbuf *out, const uint8_t *ev, size_t ev_len)
+void usbmon_pcapng_packet(struct strbuf *out, const uint8_t *ev, size_t ev_len, uint32_t snaplen)
 {
 	static const uint8_t zero[4];
 	struct usbmon_event e;
-	size_t pad = (4 - ev_len % 4) % 4;
 	uint64_t ts = 0, orig = ev_len;
+	size_t cap = ev_len, pad;
 
 	if (usbmon_event_parse(ev, ev_len, &e, NULL) == 0 && e.type != '@') {
 		bool in = e.epnum & 0x80;
@@ -67,17 +67,20 @@ void usbmon_pcapng_packet(struct strbuf *out, const uint8_t *ev, size_t ev_len)
 			if (full > orig && full <= UINT32_MAX)
 				orig = full;
 		}
+		if (snaplen && e.data_len > snaplen)
+			cap = ev_len - (e.data_len - snaplen);
 	}
+	pad = (4 - cap % 4) % 4;
 	put32(out, BT_EPB);
-	put32(out, (uint32_t)(32 + ev_len + pad));
+	put32(out, (uint32_t)(32 + cap + pad));
 	put32(out, 0);
 	put32(out, (uint32_t)(ts >> 32));
 	put32(out, (uint32_t)ts);
-	put32(out, (uint32_t)ev_len);
+	put32(out, (uint32_t)cap);
 	put32(out, (uint32_t)orig);
-	strbuf_add(out, ev, ev_len);
+	strbuf_add(out, ev, cap);
 	strbuf_add(out, zero, pad);
-	put32(out, (uint32_t)(32 + ev_len + pad));
+	put32(out, (uint32_t)(32 + cap + pad));
 }
 
 static uint32_t get32(const uint8_t *p)

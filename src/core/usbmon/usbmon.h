@@ -159,8 +159,12 @@ const struct usbmon_dev_stats *usbmon_dev_find(const struct usbmon_stats *s, uns
 /* the section header and interface description blocks, appended to out */
 struct strbuf;
 void usbmon_pcapng_head(struct strbuf *out);
-/* one enhanced packet block for an event of ev_len bytes (header + len_cap) */
-void usbmon_pcapng_packet(struct strbuf *out, const uint8_t *ev, size_t ev_len);
+/*
+ * One enhanced packet block for an event of ev_len bytes (header + len_cap), with at
+ * most snaplen bytes of its data (the header and iso descriptors always whole;
+ * 0: all). The block's original length is what the URB carried.
+ */
+void usbmon_pcapng_packet(struct strbuf *out, const uint8_t *ev, size_t ev_len, uint32_t snaplen);
 /*
  * Every event of a pcapng file in memory (ours, or tshark/dumpcap's of a usbmon
  * interface) to fn, which returns 0 or -errno to stop. -EINVAL with why filled for a
