@@ -4,7 +4,7 @@
 #   keyboard and a Bulk-Only disk (full speed) behind it, a CDC Ethernet
 #   adapter (switched to RNDIS later);
 #   EHCI: one more disk at 480 Mbit/s.
-MODULES="xhci_pci ehci_pci usb_storage uas sd_mod usbhid hid_generic cdc_ether rndis_host"
+MODULES="xhci_pci ehci_pci usb_storage uas sd_mod usbhid hid_generic cdc_ether rndis_host usbmon"
 
 qemu_args() { # qemu_args DIR: devices, their backing files created in DIR
 	local d
@@ -76,6 +76,7 @@ check() { # check DIR: assertions on what the guest wrote
 	[ "$n" = 5 ] && ok "report: a section per USB disk" || bad "report: $n device sections, wanted 5"
 	grep -q 'bus ceiling 53.25 MB/s' "$o/report.html" && grep -q 'bus ceiling 484.8 MB/s' "$o/report.html" &&
 		ok "report: the high-speed and SuperSpeed ceilings drawn" || bad "report: ceilings missing"
+	check_monitor "$o"
 	grep -q 'field reference 25-35 MB/s' "$o/report.html" &&
 		ok "report: the USB 2.0 disk field reference band" || bad "report: no field reference"
 	jq_check "$o/run.json" 'all(.devices[]; .controller != null and (.controller | test("^(xhci_hcd|ehci-pci) "))) and ([.devices[] | select(.capable_speed != null and .capable_speed != .speed) | .serial] | sort) == ["LABEHCI", "LABUSB2PORT"]' \
@@ -88,4 +89,47 @@ check() { # check DIR: assertions on what the guest wrote
 		ok "report: the hub drawn with its id and speed, the disk below it" || bad "report: no hub in the topology"
 	[ "$(grep -c '^  bus ceiling' "$o/report.txt")" = 5 ] &&
 		ok "report: text names each disk's ceiling" || bad "report: text ceilings"
+}
+
+# usbperf monitor on the BOT and the UAS disk during a 4 MiB direct read (issue 18)
+check_monitor() {
+	local o=$1 k j ms tsum usum dev
+	for k in LABBOT LABUAS; do
+		j=$o/mon-$k.json
+		[ -s "$j" ] || { bad "monitor $k: no output ($(cat "$o/mon-$k.err" 2>/dev/null))"; continue; }
+		ms=$(cat "$o/mon-$k.max_sectors_kb")
+		dev=".devices[0]"
+		jq_check "$j" '(.devices | length) == 1 and .capture.dropped == 0 and .capture.lower_bound == false' "monitor $k: one device, nothing dropped"
+		jq_check "$j" "[.endpoints[] | select(.type == \"bulk\" and .dir == \"in\") | .bytes] | add >= 4194304" "monitor $k: bulk IN bytes >= the 4 MiB read"
+		jq_check "$j" "$dev.urb_size_bytes == $ms * 1024" "monitor $k: dominant URB size = max_sectors_kb ($ms KiB, sysfs)"
+		jq_check "$j" "$dev.lat_p50_us > 0 and $dev.lat_p99_us >= $dev.lat_p50_us and $dev.lat_max_us >= $dev.lat_p99_us and $dev.busy_pct > 0 and $dev.busy_pct <= 100 and $dev.inflight_max >= 1" "monitor $k: latency, busy share, in flight"
+		# tshark's totals of the same pcap: urb_len of the completions, per endpoint
+		if command -v tshark >/dev/null; then
+			tsum=$(tshark -r "$o/mon-$k.pcapng" -Y 'usb.urb_type == 0x43' -T fields \
+				-e usb.endpoint_address -e usb.urb_len 2>/dev/null |
+				awk '{ a = $1; if (a !~ /^0x/) a = sprintf("0x%02x", a); s[tolower(a)] += $2 } END { for (k in s) print k, s[k] }' | sort)
+			usum=$(jq -r '[.endpoints[] | {(.endpoint): .bytes}] | add | to_entries[] | "\(.key) \(.value)"' "$j" | sort)
+			[ -n "$tsum" ] && [ "$tsum" = "$usum" ] && ok "monitor $k: tshark's bytes per endpoint equal usbperf's ($(echo $usum))" ||
+				bad "monitor $k: tshark [$tsum] vs usbperf [$usum]"
+		else
+			bad "monitor $k: tshark not installed (scripts/install-deps --test)"
+		fi
+	done
+	# usbmon unloaded, and no modules.dep in the guest for modprobe: not loadable, one line
+	grep -q '^monitor load: exit 2$' "$o/guest.log" &&
+		[ "$(cat "$o/mon-load.err")" = "usbperf: usbmon is not available: not loadable: 'modprobe usbmon' exited 1" ] &&
+		ok "monitor: usbmon unloaded and not loadable: exit 2, one line that says so" ||
+		bad "monitor: usbmon not loadable: $(grep 'monitor load' "$o/guest.log") [$(cat "$o/mon-load.err" 2>/dev/null)]"
+	# ended by SIGINT: exit 0, the summary, a pcap tshark reads whole (every event in it)
+	grep -q '^monitor SIGINT: exit 0$' "$o/guest.log" && grep -q '^devices' "$o/mon-text.txt" &&
+		ok "monitor: SIGINT ends the capture with exit 0 and the summary" ||
+		bad "monitor: SIGINT: $(grep 'monitor SIGINT' "$o/guest.log") $(head -3 "$o/mon-text.txt")"
+	if command -v tshark >/dev/null; then
+		tsum=$(tshark -r "$o/mon-int.pcapng" 2>/dev/null | wc -l)
+		usum=$(sed -n 's/^  events *//p' "$o/mon-text.txt")
+		[ -n "$usum" ] && [ "$tsum" = "$usum" ] && ok "monitor: the pcap after SIGINT is whole ($tsum events, as counted)" ||
+			bad "monitor: the pcap after SIGINT: tshark $tsum lines, usbperf $usum events"
+	fi
+	# Bulk-Only: per command a 31 B CBW out, one data URB in (max_sectors_kb caps it) and a 13 B CSW in
+	jq_check "$o/mon-LABBOT.json" 'def sz(d): [.endpoints[] | select(.type == "bulk" and .dir == d) | .sizes | split(" ")[] | split(":") | {(.[0]): (.[1] | tonumber)}] | add; sz("out") as $o | sz("in") as $i | ($o | keys) == ["31"] and $o["31"] >= 4 and $i["13"] == $o["31"] and ([$i | to_entries[] | select(.key != "13") | .value] | add) == $o["31"]' "monitor LABBOT: one 31 B CBW, one data URB and one 13 B CSW per command"
 }
