@@ -241,7 +241,87 @@ static void test_lab_usb_host(void **state)
 	assert_int_equal(count_findings(&fl, "usb.speed_below_capability"), 2);
 	assert_int_equal(count_findings(&fl, "usb.storage_bot"), 1);
 	assert_int_equal(count_findings(&fl, "usb.storage_without_uas"), 0);
+	/* the disk behind QEMU's full-speed hub: the hub is named, not the device blamed */
+	for (i = 0; i < fl.n; i++)
+		if (!strcmp(fl.v[i].id, "usb.full_speed_data_device") && !strcmp(fl.v[i].subject, "1-3.2"))
+			break;
+	assert_true(i < fl.n);
+	if (!strstr(fl.v[i].message, "behind the full-speed (12M) hub 1-3 (0409:55aa") ||
+	    !strstr(fl.v[i].fix, "move the device off the full-speed (12M) hub 1-3"))
+		fail_msg("%s | %s", fl.v[i].message, fl.v[i].fix);
 	finding_list_release(&fl);
+	usb_topology_release(&t);
+	sysroot_set(NULL);
+}
+
+/*
+ * A SuperSpeed disk behind a high-speed-only hub on a port that has a
+ * SuperSpeed peer: the hub, named, is what holds it to 480M.
+ */
+#define PC "/sys/devices/pci0000:00/0000:00:14.0"
+static const char hs_hub[] = "{\"usbperf_snapshot\": 1, \"entries\": ["
+	LNK("/sys/bus/usb/devices/usb1", "../../../devices/pci0000:00/0000:00:14.0/usb1")
+	LNK("/sys/bus/usb/devices/usb2", "../../../devices/pci0000:00/0000:00:14.0/usb2")
+	LNK("/sys/bus/usb/devices/1-1", "../../../devices/pci0000:00/0000:00:14.0/usb1/1-1")
+	LNK("/sys/bus/usb/devices/1-1.2", "../../../devices/pci0000:00/0000:00:14.0/usb1/1-1/1-1.2")
+	LNK(PC "/driver", "../../../bus/pci/drivers/xhci_hcd")
+	TXT(PC "/usb1/busnum", "1\\n") TXT(PC "/usb1/speed", "480\\n") TXT(PC "/usb1/maxchild", "2\\n")
+	TXT(PC "/usb2/busnum", "2\\n") TXT(PC "/usb2/speed", "5000\\n") TXT(PC "/usb2/maxchild", "2\\n")
+	TXT(PC "/usb1/1-0:1.0/usb1-port1/connect_type", "hotplug\\n")
+	LNK(PC "/usb1/1-0:1.0/usb1-port1/peer", "../../../usb2/2-0:1.0/usb2-port1")
+	TXT(PC "/usb2/2-0:1.0/usb2-port1/connect_type", "hotplug\\n")
+	LNK(PC "/usb2/2-0:1.0/usb2-port1/peer", "../../../usb1/1-0:1.0/usb1-port1")
+	TXT(PC "/usb1/1-1/busnum", "1\\n") TXT(PC "/usb1/1-1/devnum", "2\\n")
+	TXT(PC "/usb1/1-1/speed", "480\\n") TXT(PC "/usb1/1-1/version", " 2.00\\n")
+	TXT(PC "/usb1/1-1/idVendor", "05e3\\n") TXT(PC "/usb1/1-1/idProduct", "0608\\n")
+	TXT(PC "/usb1/1-1/product", "USB2.0 Hub\\n")
+	TXT(PC "/usb1/1-1/bDeviceClass", "09\\n") TXT(PC "/usb1/1-1/maxchild", "4\\n")
+	LNK(PC "/usb1/1-1/port", "../1-0:1.0/usb1-port1")
+	TXT(PC "/usb1/1-1/1-1.2/busnum", "1\\n") TXT(PC "/usb1/1-1/1-1.2/devnum", "3\\n")
+	TXT(PC "/usb1/1-1/1-1.2/speed", "480\\n") TXT(PC "/usb1/1-1/1-1.2/version", " 3.20\\n")
+	TXT(PC "/usb1/1-1/1-1.2/idVendor", "0781\\n") TXT(PC "/usb1/1-1/1-1.2/idProduct", "5583\\n")
+	TXT(PC "/usb1/1-1/1-1.2/bDeviceClass", "00\\n")
+	TXT(PC "/usb1/1-1/1-1.2/1-1.2:1.0/bInterfaceClass", "08\\n")
+	"{\"path\": \"/proc/self\", \"type\": \"link\", \"target\": \"1\"}"
+	"]}";
+
+static void test_hub_chain(void **state)
+{
+	struct usb_topology t;
+	struct finding_list fl = FINDING_LIST_INIT;
+	const struct finding *f = NULL;
+
+	(void)state;
+	assert_int_equal(snapshot_load_buf(hs_hub, strlen(hs_hub), NULL), 0);
+	assert_int_equal(usb_topology_probe(&t), 0);
+	usb_topology_findings(&t, &fl);
+	for (size_t i = 0; i < fl.n; i++)
+		if (!strcmp(fl.v[i].id, "usb.speed_below_capability") && !strcmp(fl.v[i].subject, "1-1.2"))
+			f = &fl.v[i];
+	assert_non_null(f);
+	if (!strstr(f->message, "behind the high-speed (480M) hub 1-1 (05e3:0608 USB2.0 Hub)") ||
+	    !strstr(f->evidence, "hub 1-1 links at 480 Mbit/s (1-1/speed) with 1 device below it") ||
+	    !strstr(f->fix, "connect the device above the high-speed (480M) hub 1-1") ||
+	    !strstr(f->fix, "port usb1-port1 has a SuperSpeed peer, usb2-port1: the hub, not the port"))
+		fail_msg("%s | %s | %s", f->message, f->evidence, f->fix);
+	finding_list_release(&fl);
+	/* two measured devices below the hub share its link; one alone, or none, does not */
+	{
+		const char *two[] = {"1-1.2", "1-1.3", "2-1", NULL};
+		const char *one[] = {"1-1.2", "2-1"};
+
+		usb_shared_hub_findings(&t, two, 4, &fl);
+		assert_int_equal(fl.n, 1);
+		assert_string_equal(fl.v[0].id, "usb.shared_hub");
+		assert_string_equal(fl.v[0].subject, "1-1");
+		if (!strstr(fl.v[0].message, "2 of the measured devices share the upstream link of "
+					     "the high-speed (480M) hub 1-1") ||
+		    !strstr(fl.v[0].evidence, "below it: 1-1.2 1-1.3;"))
+			fail_msg("%s | %s", fl.v[0].message, fl.v[0].evidence);
+		finding_list_release(&fl);
+		usb_shared_hub_findings(&t, one, 2, &fl);
+		assert_int_equal(fl.n, 0);
+	}
 	usb_topology_release(&t);
 	sysroot_set(NULL);
 }
@@ -276,7 +356,7 @@ int main(void)
 		cmocka_unit_test(test_odd_tree),
 		cmocka_unit_test(test_no_usb),
 		cmocka_unit_test(test_attach),
-		cmocka_unit_test(test_lab_usb_host),
+		cmocka_unit_test(test_lab_usb_host), cmocka_unit_test(test_hub_chain),
 		cmocka_unit_test(test_lab_gadget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

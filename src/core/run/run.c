@@ -471,6 +471,17 @@ int run_measure(const struct run_options *o, struct run_result *r, char **ret_wh
 	usb_facts(&r->rec, r->topo);
 	unmeasured_rest(o, r);
 	usb_topology_findings(r->topo, &r->rec.findings);
+	if (r->topo) {
+		/* measured devices behind one hub: they share its link */
+		const char **ports = calloc(r->rec.ndevices + 1, sizeof(*ports));
+
+		if (!ports)
+			abort();
+		for (size_t i = 0; i < r->rec.ndevices; i++)
+			ports[i] = r->rec.devices[i].port_path;
+		usb_shared_hub_findings(r->topo, ports, r->rec.ndevices, &r->rec.findings);
+		free(ports);
+	}
 	sysinfo_findings(r->si, &r->rec.findings);
 	r->rec.duration_s = (double)(clock_now_ns() - r->t0) / 1e9;
 	run_analyze(r);

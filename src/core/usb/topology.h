@@ -114,6 +114,13 @@ int usb_topology_probe(struct usb_topology *ret);
 void usb_topology_release(struct usb_topology *t);
 /* Findings about how devices are attached; appended to out. */
 void usb_topology_findings(const struct usb_topology *t, struct finding_list *out);
+/*
+ * Devices measured in one run (their port paths) that share a hub's
+ * upstream link: one finding per hub, the deepest that holds two or more
+ * of them (usb.shared_hub).
+ */
+void usb_shared_hub_findings(const struct usb_topology *t, const char *const *measured, size_t n,
+			     struct finding_list *out);
 
 /* Interrupts taken so far on these lines ("24,25"), from /proc/interrupts; U64_UNKNOWN if none. */
 uint64_t usb_irq_count(const char *irq_list);

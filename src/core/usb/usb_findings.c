@@ -18,6 +18,48 @@ static const struct usb_device *find_dev(const struct usb_topology *t, const cha
 	return NULL;
 }
 
+/*
+ * The hub that holds the device back: of the hubs between it and its root
+ * hub, the slowest that links below limit (the device's capability, or its
+ * own speed), the one nearest the root on a tie (everything below it shares
+ * its link). NULL: none.
+ */
+static const struct usb_device *limiting_hub(const struct usb_topology *t,
+					     const struct usb_device *d, enum usb_speed limit)
+{
+	const struct usb_device *worst = NULL;
+	size_t guard = 0;
+
+	for (const struct usb_device *h = find_dev(t, d->parent); h && !h->is_root_hub && guard < 16;
+	     h = find_dev(t, h->parent), guard++)
+		if (h->speed && h->speed < limit && (!worst || h->speed <= worst->speed))
+			worst = h;
+	return worst;
+}
+
+/* "the full-speed hub 1-1 (0409:55aa)" */
+static void hub_name(struct strbuf *out, const struct usb_device *h)
+{
+	strbuf_addf(out, "the %s hub %s", usb_speed_label(h->speed), h->path);
+	if (h->vid_pid)
+		strbuf_addf(out, " (%s%s%s)", h->vid_pid, h->product ? " " : "",
+			    h->product ? h->product : "");
+}
+
+/* the hub's own link, and what sits below it: for a finding's evidence */
+static void hub_evidence(struct strbuf *ev, const struct usb_topology *t,
+			 const struct usb_device *h)
+{
+	size_t below = 0, n = strlen(h->path);
+
+	for (size_t i = 0; i < t->ndev; i++)
+		if (!strncmp(t->dev[i].path, h->path, n) && t->dev[i].path[n] == '.')
+			below++;
+	strbuf_addf(ev, "; hub %s links at %g Mbit/s (%s/speed) with %zu device%s below it "
+			"sharing that link",
+		    h->path, h->speed_mbps, h->path, below, below == 1 ? "" : "s");
+}
+
 /* does the device carry something people measure (a disk, a netdev, a camera)? */
 static bool under_test(const struct usb_topology *t, const char *path)
 {
@@ -47,7 +89,7 @@ static void speed_finding(const struct usb_topology *t, const struct usb_device 
 			  struct finding_list *out)
 {
 	struct strbuf ev = STRBUF_INIT, fix = STRBUF_INIT, msg = STRBUF_INIT;
-	const struct usb_device *hub = find_dev(t, d->parent);
+	const struct usb_device *hub = limiting_hub(t, d, d->capable);
 	const struct usb_controller *ctl = NULL;
 	size_t i;
 
@@ -71,11 +113,21 @@ static void speed_finding(const struct usb_topology *t, const struct usb_device 
 									    : d->usb_version);
 	if (d->port)
 		strbuf_addf(&ev, "; port %s, peer %s", d->port, d->port_peer ? d->port_peer : "none");
-	if (hub && !hub->is_root_hub && hub->speed < d->capable)
-		strbuf_addf(&fix, "the hub above (%s) runs at %s: connect the device directly or "
-				  "through a faster hub",
-			    hub->path, usb_speed_label(hub->speed));
-	else if (d->capable >= USB_SPEED_SS && d->speed < USB_SPEED_SS && ctl &&
+	if (hub) {
+		strbuf_adds(&msg, ", behind ");
+		hub_name(&msg, hub);
+		hub_evidence(&ev, t, hub);
+		strbuf_adds(&fix, "connect the device above ");
+		hub_name(&fix, hub);
+		strbuf_addf(&fix, " (to a port nearer the root that runs at %s), or replace that hub "
+				  "with one of the device's speed: every device below it shares its "
+				  "%s link",
+			    usb_speed_label(d->capable), usb_speed_label(hub->speed));
+		if (d->capable >= USB_SPEED_SS && hub->port_peer)
+			strbuf_addf(&fix, " (its port %s has a SuperSpeed peer, %s: the hub, not "
+					  "the port, is the limit)",
+				    hub->port ? hub->port : "?", hub->port_peer);
+	} else if (d->capable >= USB_SPEED_SS && d->speed < USB_SPEED_SS && ctl &&
 		 controller_usb2_only(t, ctl))
 		strbuf_addf(&fix, "the host controller (%s %s) is USB 2 only: move the device to a "
 				  "port of a USB 3 (xHCI) controller",
@@ -107,13 +159,30 @@ static void device_findings(const struct usb_topology *t, const struct usb_devic
 	if (d->capable && d->speed && d->speed < d->capable)
 		speed_finding(t, d, out);
 	if (d->speed && d->speed <= USB_SPEED_FULL && under_test(t, d->path)) {
+		/* a hub above that runs at full speed: the device can do no better below it */
+		const struct usb_device *hub = limiting_hub(t, d, USB_SPEED_HIGH);
+		struct strbuf msg = STRBUF_INIT;
+
+		strbuf_adds(&msg, "storage/network/video device on a USB 1.x link");
 		strbuf_addf(&ev, "speed %g Mbit/s (%s/speed)", d->speed_mbps, d->path);
-		finding_add(out, FINDING_WARN, "usb.full_speed_data_device", d->path,
-			    "storage/network/video device on a USB 1.x link: bulk tops out at "
-			    "1.216 MB/s, isochronous video at 1.023 MB/s",
-			    ev.buf, "check the device, cable and port: a USB 2 device should link at "
-				    "high speed (480M)");
+		if (hub) {
+			strbuf_adds(&msg, ", behind ");
+			hub_name(&msg, hub);
+			hub_evidence(&ev, t, hub);
+			strbuf_adds(&fix, "move the device off ");
+			hub_name(&fix, hub);
+			strbuf_adds(&fix, " (to a port above it, or replace it with a USB 2 hub): "
+					  "every device below it shares its 12 Mbit/s");
+		} else {
+			strbuf_adds(&fix, "check the device, cable and port: a USB 2 device should "
+					  "link at high speed (480M)");
+		}
+		strbuf_adds(&msg, ": bulk tops out at 1.216 MB/s, isochronous video at 1.023 MB/s");
+		finding_add(out, FINDING_WARN, "usb.full_speed_data_device", d->path, msg.buf,
+			    ev.buf, fix.buf);
+		strbuf_release(&msg);
 		strbuf_reset(&ev);
+		strbuf_reset(&fix);
 	}
 	if (d->power_control && !strcmp(d->power_control, "auto") && under_test(t, d->path)) {
 		strbuf_addf(&ev, "%s/power/control = auto", d->path);
@@ -239,4 +308,62 @@ void usb_topology_findings(const struct usb_topology *t, struct finding_list *ou
 		interface_findings(t, &t->intf[i], out);
 	for (i = 0; i < t->nnode; i++)
 		node_findings(t, &t->node[i], out);
+}
+
+/* is path below hub (hub "1-3": "1-3.2", "1-3.4.1")? */
+static bool below(const char *hub, const char *path)
+{
+	size_t n = strlen(hub);
+
+	return !strncmp(path, hub, n) && path[n] == '.';
+}
+
+static size_t measured_below(const char *hub, const char *const *measured, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += measured[i] && below(hub, measured[i]);
+	return k;
+}
+
+void usb_shared_hub_findings(const struct usb_topology *t, const char *const *measured, size_t n,
+			     struct finding_list *out)
+{
+	for (size_t i = 0; i < t->ndev; i++) {
+		const struct usb_device *h = &t->dev[i];
+		struct strbuf msg = STRBUF_INIT, ev = STRBUF_INIT, fix = STRBUF_INIT;
+		size_t k = h->is_root_hub || !h->hub_ports || h->hub_ports == U64_UNKNOWN
+			       ? 0
+			       : measured_below(h->path, measured, n);
+		bool deeper = false;
+
+		if (k < 2)
+			continue;
+		/* the deepest hub that holds them: a hub below with as many says it better */
+		for (size_t j = 0; j < t->ndev && !deeper; j++)
+			deeper = below(h->path, t->dev[j].path) && t->dev[j].hub_ports &&
+				 t->dev[j].hub_ports != U64_UNKNOWN &&
+				 measured_below(t->dev[j].path, measured, n) == k;
+		if (deeper)
+			continue;
+		strbuf_addf(&msg, "%zu of the measured devices share the upstream link of ", k);
+		hub_name(&msg, h);
+		if (h->bulk_ceiling_mb_s > 0)
+			strbuf_addf(&msg, " (bulk ceiling %.1f MB/s for all of them together)",
+				    h->bulk_ceiling_mb_s);
+		strbuf_adds(&msg, ": each was measured alone; used at once they divide it");
+		strbuf_adds(&ev, "below it:");
+		for (size_t m = 0; m < n; m++)
+			if (measured[m] && below(h->path, measured[m]))
+				strbuf_addf(&ev, " %s", measured[m]);
+		hub_evidence(&ev, t, h);
+		strbuf_adds(&fix, "give the device that must be fast its own root port (or a hub of "
+				  "its own), and measure the others with it running to see the share "
+				  "each keeps");
+		finding_add(out, FINDING_INFO, "usb.shared_hub", h->path, msg.buf, ev.buf, fix.buf);
+		strbuf_release(&msg);
+		strbuf_release(&ev);
+		strbuf_release(&fix);
+	}
 }

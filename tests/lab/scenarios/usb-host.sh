@@ -49,6 +49,7 @@ check() { # check DIR: assertions on what the guest wrote
 	jq_check "$L" "[($(dev LABUSB2PORT) | .path), ($(dev LABEHCI) | .path)] as \$p | [.findings[] | select(.id == \"usb.speed_below_capability\") | .subject] == \$p" "finding: the SuperSpeed disks at 480 (USB 2 port, EHCI), and no other"
 	jq_check "$L" "($(dev LABUSB2PORT) | .path) as \$p | .findings[] | select(.id == \"usb.speed_below_capability\" and .subject == \$p) | .fix | test(\"no SuperSpeed peer\")" "USB 2 port fix: move to a USB 3 port"
 	jq_check "$L" "($(dev LABEHCI) | .path) as \$p | .findings[] | select(.id == \"usb.speed_below_capability\" and .subject == \$p) | .fix | test(\"ehci .* is USB 2 only\")" "EHCI fix: use an xHCI port"
+	jq_check "$L" "($(dev LABHUB) | .path) as \$p | .findings[] | select(.id == \"usb.full_speed_data_device\" and .subject == \$p) | (.message | test(\"behind the full-speed .* hub 1-3 \\\\(0409:55aa\")) and (.evidence | test(\"hub 1-3 links at 12 Mbit/s .* 2 devices below it\")) and (.fix | test(\"move the device off the full-speed\"))" "the disk behind QEMU's full-speed hub: the hub named (1-3, 0409:55aa), the keyboard beside it counted, the fix moves the disk"
 	jq_check "$L" "($(dev LABBOT) | .path) as \$p | [.findings[] | select(.id == \"usb.storage_bot\") | .subject] == [\$p]" "finding: SuperSpeed disk on Bulk-Only, not UAS"
 	jq_check "$o/sysinfo.json" '.usb.usbcore_loaded == true and .usb.usbfs_memory_mb == 16' "sysinfo: usbcore and usbfs_memory_mb"
 	for d in "$o"/disk-sd?.json; do
