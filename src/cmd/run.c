@@ -4,6 +4,7 @@
 #include "cmd/common.h"
 #include "cmd/db.h"
 #include "cmd/mtp.h"
+#include "core/sys/governor.h"
 #include "core/run/record_json.h"
 #include "core/run/record_fields.h"
 #include "core/run/class.h"
@@ -53,6 +54,9 @@ void usage_run(void)
 	       "                     looped back): usbperf's own MTP gadget with each umtprd\n"
 	       "                     buffer size of LIST (e.g. 16K,64K,256K), a 16 MiB file\n"
 	       "                     each way at each: the rate against the device's buffers\n"
+	       "  --governor NAME    every cpufreq policy on governor NAME (e.g. performance) for\n"
+	       "                     the run, put back after it (also after SIGINT/SIGTERM): A/B\n"
+	       "                     the clock's effect with 'usbperf compare'\n"
 	       "  --scratch DIR      the host's test directory without USB (default /var/tmp)\n"
 	       "  --size SIZE        test region per target (default 256M)\n"
 	       "  --time SECONDS     cap per pass (default 3 quick, 5 full)\n"
@@ -89,6 +93,7 @@ struct run_args {
 	int argc;
 	char **argv;
 	uint64_t **mtp_buffers; /* o->mtp_buffers' storage, the caller's to free */
+	const char **governor;	/* --governor */
 };
 
 enum {
@@ -105,6 +110,7 @@ enum {
 	O_MTP,
 	O_MIN_TIME,
 	O_MTP_BUFFERS,
+	O_GOVERNOR,
 };
 
 static int run_option(int c, const char *arg, void *ctx)
@@ -158,6 +164,15 @@ static int run_option(int c, const char *arg, void *ctx)
 	case O_MTP:
 		o->mtp = true;
 		return 0;
+	case O_GOVERNOR:
+		if (!*arg || strchr(arg, '/') || strlen(arg) >= 32) {
+			log_error("invalid --governor '%s': expected a cpufreq governor name, e.g. "
+				  "performance",
+				  arg);
+			return -EINVAL;
+		}
+		*a->governor = arg;
+		return 0;
 	case O_MTP_BUFFERS:
 		if (mtp_parse_buffers("--mtp-buffers", arg, a->mtp_buffers, &o->nmtp_buffers) < 0)
 			return -EINVAL;
@@ -190,7 +205,8 @@ static int run_option(int c, const char *arg, void *ctx)
 }
 
 static int parse_args(int argc, char **argv, struct global_opts *g, struct run_options *o,
-		      const char **ret_db, bool *ret_no_save, uint64_t **ret_buffers)
+		      const char **ret_db, bool *ret_no_save, uint64_t **ret_buffers,
+		      const char **ret_governor)
 {
 	static const struct option longopts[] = {
 		{"quick", no_argument, NULL, O_QUICK},
@@ -206,11 +222,12 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 		{"peer", required_argument, NULL, O_PEER},
 		{"mtp", no_argument, NULL, O_MTP},
 		{"mtp-buffers", required_argument, NULL, O_MTP_BUFFERS},
+		{"governor", required_argument, NULL, O_GOVERNOR},
 		DB_LONG_OPTION,
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
-	struct run_args a = {o, ret_db, ret_no_save, argc, argv, ret_buffers};
+	struct run_args a = {o, ret_db, ret_no_save, argc, argv, ret_buffers, ret_governor};
 	int r;
 
 	r = parse_options(argc, argv, g, "run", longopts, usage_run, run_option, &a);
@@ -346,8 +363,10 @@ static int check_output_inputs(const struct global_opts *g, const struct run_opt
 	return inputs_check_output(&in, r, "--output", g->output);
 }
 
-static int run_cmd(int argc, char **argv, struct global_opts *g, uint64_t **buffers)
+static int run_cmd(int argc, char **argv, struct global_opts *g, uint64_t **buffers,
+		   struct governor_saved *gov_saved)
 {
+	const char *governor = NULL;
 	struct run_options o = {.stop = &signal_stop, .min_time_s = -1};
 	struct run_result res;
 	struct report rep = {.command = "run"};
@@ -357,11 +376,26 @@ static int run_cmd(int argc, char **argv, struct global_opts *g, uint64_t **buff
 	char *why = NULL, *cmdline, **notes;
 	int r, status;
 
-	r = parse_args(argc, argv, g, &o, &db_path, &no_save, buffers);
+	r = parse_args(argc, argv, g, &o, &db_path, &no_save, buffers, &governor);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (check_output(g) < 0 || check_output_inputs(g, &o, db_path, no_save) < 0)
 		return EXIT_USAGE;
+	if (governor) {
+		/* before anything is probed, so the record's facts show the clock it ran at */
+		r = governor_switch(governor, gov_saved, &why);
+		if (r < 0) {
+			log_error("run: --governor %s: %s", governor, why ? why : strerror(-r));
+			free(why);
+			return EXIT_USAGE;
+		}
+		if (!g->quiet && gov_saved->n)
+			fprintf(stderr,
+				"usbperf: cpufreq governor '%s' for this run on %zu polic%s (was "
+				"'%s' on %s); put back at the end\n",
+				governor, gov_saved->n, gov_saved->n == 1 ? "y" : "ies",
+				gov_saved->before[0], gov_saved->name[0]);
+	}
 	cmdline = joined(argc, argv);
 	o.command_line = cmdline;
 	if (g->progress) {
@@ -425,8 +459,16 @@ static int run_cmd(int argc, char **argv, struct global_opts *g, uint64_t **buff
 int cmd_run(int argc, char **argv, struct global_opts *g)
 {
 	uint64_t *buffers = NULL;
-	int status = run_cmd(argc, argv, g, &buffers);
+	struct governor_saved gov = {0};
+	int status = run_cmd(argc, argv, g, &buffers, &gov);
 
+	/* every way out of the run comes here, a signal's too (it ends the run, not the process) */
+	if (gov.n && governor_restore(&gov)) {
+		log_error("run: could not put every cpufreq governor back (see "
+			  "/sys/devices/system/cpu/cpufreq/policy*/scaling_governor)");
+		if (status == EXIT_OK)
+			status = EXIT_RUNTIME;
+	}
 	free(buffers);
 	return status;
 }

@@ -66,6 +66,15 @@ expect_status 2 "empty net target" "$USBPERF" run net: --no-save
 one_line_error "empty net target"
 expect_status 2 "--size 0" "$USBPERF" run --size 0
 one_line_error "--size 0"
+# --governor: refused before anything is probed when the name is no name, or nothing scales here
+refused 2 "--governor with a slash" "$WORK/scratch" -- "$USBPERF" run --governor ../x --no-save --scratch "$WORK/scratch"
+says "invalid --governor '../x'" "--governor ../x: why"
+if ! ls /sys/devices/system/cpu/cpufreq/policy* >/dev/null 2>&1; then
+	refused 2 "--governor without cpufreq" "$WORK/scratch" -- "$USBPERF" run --governor performance --no-save --scratch "$WORK/scratch"
+	says "no cpufreq here" "--governor without cpufreq: says so"
+else
+	echo "note: --governor without cpufreq not checked: this machine has cpufreq (the switch and its restore are unit-tested on a fake tree)"
+fi
 expect_status 2 "--time x" "$USBPERF" run --time x
 
 # a "slow USB disk": ext4 on a loop device, writes throttled to a quarter of reads
