@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 struct pass {
@@ -126,6 +127,46 @@ static void test_page_cache(void **state)
 	rep_of(&r)->rows[1].cached_pct = 80;
 	run_analyze(&r);
 	assert_true(has(&r, "run.page_cache"));
+	release(&r);
+}
+
+/* a pass below the CPU's top under a scaling governor: said, and held by it when a core saturated */
+static void test_clock_low(void **state)
+{
+	struct pass p[] = {R(4096, 4), R(1 << 20, 40)};
+	struct run_result r;
+	struct disk_row *rows;
+
+	(void)state;
+	build(&r, p, 2, NAN, NULL);
+	rows = rep_of(&r)->rows;
+	for (int i = 0; i < 2; i++) {
+		rows[i].cpu_mhz_min = 408;
+		rows[i].cpu_mhz_mean = 600;
+		rows[i].cpu_mhz_max = 1008;
+		rows[i].cpu_clock_pct = 33.3;
+		snprintf(rows[i].cpu_governor, sizeof(rows[i].cpu_governor), "schedutil");
+	}
+	rows[0].self_cpu_pct = 99;
+	run_analyze(&r);
+	assert_true(has(&r, "run.cpu_clock_low"));
+	for (size_t i = 0; i < r.rec.findings.n; i++)
+		if (!strcmp(r.rec.findings.v[i].id, "run.cpu_clock_low")) {
+			assert_string_equal(r.rec.findings.v[i].severity, "warn");
+			assert_non_null(strstr(r.rec.findings.v[i].evidence,
+					       "600 MHz mean (408-1008), 33% of the top"));
+			assert_non_null(strstr(r.rec.findings.v[i].fix, "--governor performance"));
+		}
+	release(&r);
+	/* at the top, or under the performance governor: nothing */
+	build(&r, p, 2, NAN, NULL);
+	rows = rep_of(&r)->rows;
+	for (int i = 0; i < 2; i++) {
+		rows[i].cpu_clock_pct = 33.3;
+		snprintf(rows[i].cpu_governor, sizeof(rows[i].cpu_governor), "performance");
+	}
+	run_analyze(&r);
+	assert_false(has(&r, "run.cpu_clock_low"));
 	release(&r);
 }
 
@@ -328,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_findings_about_hub),
 		cmocka_unit_test(test_findings),
 		cmocka_unit_test(test_small_block_advice),
+		cmocka_unit_test(test_clock_low),
 		cmocka_unit_test(test_page_cache),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -119,6 +119,12 @@ struct disk_row {
 	double cpu_pressure_pct; /* PSI "some" over the pass: CPUs contended; NaN without PSI */
 	double cpu_busy_pct;	 /* the machine's busy CPU time per second, % of one CPU */
 	double cpu_s_per_gb; /* usbperf's CPU seconds per 10^9 bytes */
+	/*
+	 * The CPU clock through the pass (core/sys/freqwatch.h), MHz, and its
+	 * mean against the hardware's top (%); NaN without cpufreq.
+	 */
+	double cpu_mhz_min, cpu_mhz_mean, cpu_mhz_max, cpu_clock_pct;
+	char cpu_governor[32]; /* the policy's governor; "" without cpufreq */
 	double cached_pct;   /* page-cache residency before a buffered read; NaN if n/a */
 	uint64_t verify_errors;
 	double ceiling_mb_s;   /* bulk ceiling of the USB link under the target; NaN off USB */

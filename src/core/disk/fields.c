@@ -81,6 +81,12 @@ static const struct field row_fields[] = {
 	FIELD(struct disk_row, cpu_pressure_pct, "cpu_pressure_pct", "psi", "%", FT_DBL, 1, 0),
 	FIELD(struct disk_row, cpu_busy_pct, "cpu_busy_pct", "busy", "%", FT_DBL, 1, 0),
 	FIELD(struct disk_row, cpu_s_per_gb, "self_cpu_s_per_gb", "cpu/GB", "s", FT_DBL, 3, 0),
+	/* the CPU clock through the pass: shown where cpufreq is (boards), not on a VM */
+	FIELD(struct disk_row, cpu_mhz_mean, "cpu_mhz", "clock", "MHz", FT_DBL, 0, T | FF_OPTIONAL),
+	FIELD(struct disk_row, cpu_mhz_min, "cpu_mhz_min", "clock min", "MHz", FT_DBL, 0, 0),
+	FIELD(struct disk_row, cpu_mhz_max, "cpu_mhz_max", "clock max", "MHz", FT_DBL, 0, 0),
+	FIELD(struct disk_row, cpu_clock_pct, "cpu_clock_pct", "of top", "%", FT_DBL, 0,
+	      T | FF_OPTIONAL),
 	FIELD(struct disk_row, cached_pct, "cached_pct", "cached", "%", FT_DBL, 1, 0),
 	FIELD(struct disk_row, verify_errors, "verify_errors", "bad", NULL, FT_U64, 0, 0),
 	FIELD(struct disk_row, status, "status", "status", NULL, FT_STR, 0, 0),

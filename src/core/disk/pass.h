@@ -24,6 +24,14 @@ struct pass_out {
 	uint64_t verify_bad;
 	uint64_t busy_ms; /* the device's io_ticks over the pass; UINT64_MAX if not read */
 	uint64_t laps;	  /* times the region was started over to reach the minimum time */
+	/*
+	 * The CPU clock through the pass (core/sys/freqwatch.h): the policy that
+	 * ran furthest below its top under a scaling governor, else the first;
+	 * kHz, NaN without cpufreq.
+	 */
+	double clock_min_khz, clock_mean_khz, clock_max_khz, clock_top_khz;
+	char clock_governor[32];
+	double clock_seconds; /* folding repeats (disk/run.c): the time the mean covers */
 };
 
 /* Returns a negative errno only when the pass could not start at all. */

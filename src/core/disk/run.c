@@ -222,6 +222,14 @@ static void fill_row(struct disk_row *row, const struct disk_pass_spec *s, const
 		row->cpu_pressure_pct = 100;
 	row->cpu_busy_pct = sum->seconds > 0 ? sum->cpu.busy_pct / sum->seconds : NAN;
 	row->cpu_s_per_gb = sum->bytes ? sum->cpu.self_s / ((double)sum->bytes / 1e9) : NAN;
+	row->cpu_mhz_min = row->cpu_mhz_mean = row->cpu_mhz_max = row->cpu_clock_pct = NAN;
+	if (sum->clock_governor[0] && sum->clock_seconds > 0) {
+		row->cpu_mhz_min = sum->clock_min_khz / 1e3;
+		row->cpu_mhz_mean = sum->clock_mean_khz / sum->clock_seconds / 1e3;
+		row->cpu_mhz_max = sum->clock_max_khz / 1e3;
+		row->cpu_clock_pct = 100 * row->cpu_mhz_mean * 1e3 / sum->clock_top_khz;
+		snprintf(row->cpu_governor, sizeof(row->cpu_governor), "%s", sum->clock_governor);
+	}
 	row->cached_pct = cached_pct;
 	row->verify_errors = sum->verify_bad;
 	row->util_pct =
@@ -271,6 +279,21 @@ static void add_out(struct pass_out *sum, const struct pass_out *o)
 	sum->cpu.pressure_pct += o->cpu.pressure_pct * o->seconds;
 	sum->cpu.busy_pct += o->cpu.busy_pct * o->seconds;
 	sum->verify_bad += o->verify_bad;
+	/* the clock: lowest and highest seen, the mean weighed by each repeat's time */
+	if (!isnan(o->clock_mean_khz)) {
+		bool first = !sum->clock_governor[0];
+
+		sum->clock_min_khz = first || o->clock_min_khz < sum->clock_min_khz ? o->clock_min_khz
+										       : sum->clock_min_khz;
+		sum->clock_max_khz = first || o->clock_max_khz > sum->clock_max_khz ? o->clock_max_khz
+										       : sum->clock_max_khz;
+		sum->clock_mean_khz = (first ? 0 : sum->clock_mean_khz) + o->clock_mean_khz * o->seconds;
+		sum->clock_seconds += o->seconds;
+		sum->clock_top_khz = o->clock_top_khz;
+		memcpy(sum->clock_governor, o->clock_governor, sizeof(sum->clock_governor));
+		if (!sum->clock_governor[0])
+			sum->clock_governor[0] = '?';
+	}
 }
 
 /* each figure next to the bulk ceiling of the USB link it crossed */

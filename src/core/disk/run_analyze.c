@@ -161,6 +161,44 @@ static void cpu_bound(struct run_result *res, const char *key, const struct disk
 	strbuf_release(&ev);
 }
 
+/* below this share of the hardware's top, a pass's clock followed the load, not the work */
+#define CLOCK_LOW_PCT 90.0
+
+/* passes that ran with the CPU below its top under a governor that scales (issue 20.2) */
+static void clock_low(struct run_result *res, const char *key, const struct disk_report *d)
+{
+	struct strbuf ev = STRBUF_INIT, msg = STRBUF_INIT;
+	const char *gov = NULL;
+	bool bound = false;
+
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct disk_row *r = &d->rows[i];
+
+		if (!r->cpu_governor[0] || !(r->cpu_clock_pct > 0 && r->cpu_clock_pct < CLOCK_LOW_PCT) ||
+		    !strcmp(r->cpu_governor, "performance"))
+			continue;
+		gov = r->cpu_governor;
+		bound = bound || (!isnan(r->self_cpu_pct) && r->self_cpu_pct >= CPU_SATURATED_PCT);
+		strbuf_addf(&ev, "%s%s: %.0f MHz mean (%.0f-%.0f), %.0f%% of the top", ev.len ? "; " : "",
+			    r->name, r->cpu_mhz_mean, r->cpu_mhz_min, r->cpu_mhz_max, r->cpu_clock_pct);
+	}
+	if (!gov) {
+		strbuf_release(&ev);
+		return;
+	}
+	strbuf_addf(&ev, " (governor %s)", gov);
+	strbuf_addf(&msg,
+		    "passes ran with the CPU below its top clock under the '%s' governor: I/O "
+		    "completions wait on a slow core%s",
+		    gov, bound ? ", and a pass that saturated a core was held by that clock" : "");
+	finding_add(&res->rec.findings, bound ? FINDING_WARN : FINDING_INFO, "run.cpu_clock_low", key,
+		    msg.buf, ev.buf,
+		    "usbperf run --governor performance (it puts the governor back after), or raise "
+		    "scaling_min_freq; compare the two runs with usbperf compare");
+	strbuf_release(&ev);
+	strbuf_release(&msg);
+}
+
 /* a buffered pass that found its data already cached measured memory, not the device */
 static void page_cache(struct run_result *res, const char *key, const struct disk_report *d)
 {
@@ -196,6 +234,7 @@ void run_disk_analyze(struct run_result *res)
 		small_blocks(res, dev->key, d, "write", wr);
 		write_vs_read(res, dev->key, rd, wr);
 		cpu_bound(res, dev->key, d);
+		clock_low(res, dev->key, d);
 		page_cache(res, dev->key, d);
 	}
 }

@@ -40,6 +40,8 @@ static const struct class_metric disk_metrics[] = {
     CLASS_METRIC("iops", "IOPS", "IOPS", true),
     CLASS_METRIC("lat_p99_us", "us", "p99", false),
     CLASS_METRIC("self_cpu_pct", "%", "cpu", false),
+    /* the CPU clock through the pass: a drop explains a throughput drop (issue 20.2) */
+    CLASS_METRIC("cpu_mhz", "MHz", "clock", true),
     CLASS_METRIC("util_pct", "%", "util", false),
     CLASS_METRIC("irq_per_mb", "IRQ/MB", "interrupts", false),
 };
@@ -159,6 +161,7 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 	    {"iops", offsetof(struct disk_row, iops)},
 	    {"lat_p99_us", offsetof(struct disk_row, lat_p99_us)},
 	    {"self_cpu_pct", offsetof(struct disk_row, self_cpu_pct)},
+	    {"cpu_mhz", offsetof(struct disk_row, cpu_mhz_mean)},
 	};
 	size_t i, j;
 
