@@ -288,7 +288,7 @@ static void test_sd_stuck(void **state)
 	assert_true(has_finding(&fl, "mmc.slower_mode", "mmc1:aaaa", "max-frequency 150 MHz"));
 	assert_true(has_finding(&fl, "mmc.slower_mode", "mmc2:1234", "host's caps stop at sd-hs"));
 	assert_true(has_finding(&fl, "mmc.narrow_bus", "mmc2:1234", NULL));
-	assert_true(has_finding(&fl, "mmc.partition_unaligned", "mmcblk1p1", NULL));
+	assert_true(has_finding(&fl, "mmc.partition_unaligned", "mmc1:aaaa", "mmcblk1p1/start"));
 	assert_int_equal(count_mmc_findings(&fl), 4);
 	finding_list_release(&fl);
 	mmc_topology_release(&t);

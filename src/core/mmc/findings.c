@@ -159,9 +159,9 @@ void mmc_findings(const struct mmc_topology *t, struct finding_list *out)
 		strbuf_addf(&msg, "%s starts at %llu B, not a multiple of the %llu B erase size",
 			    p->name, (unsigned long long)p->start,
 			    (unsigned long long)p->erase_size);
-		strbuf_addf(&ev, "/sys/block/%s/%s/start; card preferred_erase_size", p->disk,
-			    p->name);
-		finding_add(out, FINDING_WARN, "mmc.partition_unaligned", p->name, msg.buf, ev.buf,
+		strbuf_addf(&ev, "/sys/block/%s/%s/start; %s preferred_erase_size", p->disk,
+			    p->name, p->card);
+		finding_add(out, FINDING_WARN, "mmc.partition_unaligned", p->card, msg.buf, ev.buf,
 			    "start partitions on a multiple of the erase size (4 MiB covers most "
 			    "cards): writes that straddle erase units cost more");
 		strbuf_release(&msg);

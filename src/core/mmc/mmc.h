@@ -139,6 +139,7 @@ struct mmc_host {
 
 struct mmc_part {
 	char *name, *disk;
+	char *card;	      /* "mmc0:0001": findings about the layout are the card's */
 	uint64_t start, size; /* bytes */
 	uint64_t erase_size;  /* preferred erase size of the card, bytes */
 	bool aligned;

@@ -179,6 +179,7 @@ static void card_block(struct mmc_topology *t, struct mmc_card *c, const char *d
 			m = &t->part[t->npart - 1];
 			m->name = xstrdup(pl.v[i]);
 			m->disk = xstrdup(c->blockdev);
+			m->card = xstrdup(c->name);
 			m->start = start * 512;
 			m->size = block_size_bytes(pp.buf);
 			m->erase_size = c->preferred_erase_size;
@@ -535,6 +536,7 @@ void mmc_topology_release(struct mmc_topology *t)
 	for (i = 0; i < t->npart; i++) {
 		free(t->part[i].name);
 		free(t->part[i].disk);
+		free(t->part[i].card);
 	}
 	free(t->host);
 	free(t->card);

@@ -57,6 +57,7 @@ check() {
 	# run: the card is a device of kind mmc, its speed the timing
 	rc_is run 0 "run /dev/mmcblk0"
 	jq_check "$o/run.json" '[.devices[] | select(.kind == "mmc")] | length == 1 and (.[0].speed | test("^(legacy|sd-hs)$")) and .[0].ceiling_mb_s > 0' "run: the card recorded as an mmc device, speed = timing, with its ceiling"
+	jq_check "$o/run.json" '[.findings[] | select(.id == "mmc.partition_unaligned") | .about] == [.devices[0].key]' "run: the partition at sector 63, a finding about the card"
 	# no debugfs: mounted read-only at a private place, said once, unmounted
 	rc_is nodebugfs 0 "list with debugfs unmounted"
 	says nodebugfs "mounted debugfs read-only at '/tmp/usbperf-debugfs-[A-Za-z0-9]+'.*unmounted after" "no debugfs: the private read-only mount said once"
