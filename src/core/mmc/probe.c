@@ -22,6 +22,27 @@
 #define CLASS "/sys/class/mmc_host"
 #define DEBUGFS "/sys/kernel/debug"
 
+/*
+ * A debugfs file below dbg ("mmc0/ios"). Read through a private mount, it is
+ * also kept (while `snapshot` records) at its usual /sys/kernel/debug path,
+ * so the recorded tree replays the same.
+ */
+static int dbg_read(const char *dbg, const char *rel, struct strbuf *ret)
+{
+	struct strbuf p = STRBUF_INIT;
+	int r;
+
+	strbuf_addf(&p, "%s/%s", dbg, rel);
+	r = sysroot_read(p.buf, 4096, ret);
+	if (r == 0 && strcmp(dbg, DEBUGFS)) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, DEBUGFS "/%s", rel);
+		sysroot_record_file(p.buf, ret->buf, ret->len);
+	}
+	strbuf_release(&p);
+	return r;
+}
+
 /* a hex digit of a sysfs hex attribute ("csd", "scr", "ssr"), -1 if absent */
 static int hex_digit(const char *s, size_t i)
 {
@@ -120,8 +141,8 @@ static void card_ext_csd(struct mmc_card *c, const char *dbg)
 	struct strbuf p = STRBUF_INIT, v = STRBUF_INIT;
 	uint8_t ext[EXT_CSD_SIZE];
 
-	strbuf_addf(&p, "%s/%s/%s/ext_csd", dbg, c->host, c->name);
-	if (sysroot_read(p.buf, 4096, &v) == 0 && mmc_ext_csd_parse(v.buf, v.len, ext) == 0) {
+	strbuf_addf(&p, "%s/%s/ext_csd", c->host, c->name);
+	if (dbg_read(dbg, p.buf, &v) == 0 && mmc_ext_csd_parse(v.buf, v.len, ext) == 0) {
 		c->have_ext_csd = true;
 		c->ext_card_type = ext[EXT_CSD_CARD_TYPE];
 		c->strobe = ext[EXT_CSD_STROBE_SUPPORT] & 1;
@@ -260,15 +281,22 @@ static uint64_t dt_u32(const char *host, const char *prop)
 	return r;
 }
 
+/* caps, caps2: "0x%08x\n" */
 static uint64_t dbg_hex(const char *dbg, const char *host, const char *name)
 {
-	struct strbuf p = STRBUF_INIT;
-	uint64_t v;
+	struct strbuf p = STRBUF_INIT, v = STRBUF_INIT;
+	uint64_t x = U64_UNKNOWN;
 
-	strbuf_addf(&p, "%s/%s", dbg, host);
-	v = attr_get_hex(p.buf, name);
+	strbuf_addf(&p, "%s/%s", host, name);
+	if (dbg_read(dbg, p.buf, &v) == 0) {
+		while (v.len && (v.buf[v.len - 1] == '\n' || v.buf[v.len - 1] == ' '))
+			v.buf[--v.len] = '\0';
+		if (parse_hex(v.buf, UINT32_MAX, &x) < 0)
+			x = U64_UNKNOWN;
+	}
 	strbuf_release(&p);
-	return v;
+	strbuf_release(&v);
+	return x;
 }
 
 static void caps_text(struct mmc_host *h)
@@ -400,8 +428,8 @@ static void probe_host(struct mmc_topology *t, const char *name, const char *dbg
 	h->dt_bus_width = dt_u32(name, "bus-width");
 	if (dbg) {
 		strbuf_reset(&p);
-		strbuf_addf(&p, "%s/%s/ios", dbg, name);
-		if (sysroot_read(p.buf, 4096, &v) == 0 && mmc_ios_parse(v.buf, v.len, &h->ios) == 0)
+		strbuf_addf(&p, "%s/ios", name);
+		if (dbg_read(dbg, p.buf, &v) == 0 && mmc_ios_parse(v.buf, v.len, &h->ios) == 0)
 			h->have_ios = true;
 		h->caps = dbg_hex(dbg, name, "caps");
 		h->caps2 = dbg_hex(dbg, name, "caps2");

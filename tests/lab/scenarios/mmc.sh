@@ -64,6 +64,11 @@ check() {
 	jq_check "$o/nodebugfs.json" ".mmc_hosts[0].clock_hz == $clock" "no debugfs: the bus state still read through the private mount"
 	if [ "$(cat "$o/mounts-after.txt" 2>/dev/null)" = 0 ]; then ok "$SCEN: no debugfs mount left behind"
 	else bad "$SCEN: debugfs mounts after: $(cat "$o/mounts-after.txt" 2>/dev/null)"; fi
+	# a snapshot taken that way keeps the bus state at /sys/kernel/debug: it replays the same
+	"$LAB_BUILD/static/usbperf" list --sysroot "$o/snap-nodbg.json" -F json >"$o/snap-nodbg-list.json" 2>/dev/null
+	if [ -s "$o/nodebugfs.json" ] && cmp -s <(jq .mmc_hosts "$o/nodebugfs.json") <(jq .mmc_hosts "$o/snap-nodbg-list.json"); then
+		ok "$SCEN: no debugfs: the snapshot replays the same MMC hosts"
+	else bad "$SCEN: no debugfs: snapshot replay: $(diff <(jq -c .mmc_hosts "$o/nodebugfs.json") <(jq -c .mmc_hosts "$o/snap-nodbg-list.json") | head -c 300)"; fi
 	# a recorded tree without debugfs: the card's facts, the bus state unknown, one note
 	jq '.entries |= map(select(.path | startswith("/sys/kernel/debug") | not))' "$o/snapshot.json" >"$o/nodbg-snap.json"
 	"$LAB_BUILD/static/usbperf" list --sysroot "$o/nodbg-snap.json" -F json >"$o/nodbg.json" 2>"$o/nodbg.err"
