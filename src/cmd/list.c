@@ -3,6 +3,7 @@
 #include "cmd/commands.h"
 #include "cmd/common.h"
 #include "core/findings.h"
+#include "core/mmc/mmc.h"
 #include "core/sys/sysinfo.h"
 #include "core/usb/topology.h"
 #include "render/text_blocks.h"
@@ -19,23 +20,28 @@ void usage_list(void)
 	       "The USB tree read from sysfs: host controllers (driver, IRQ), devices (VID:PID,\n"
 	       "strings, bcdUSB, negotiated and capable speed, port and its peer), interfaces\n"
 	       "(class, bound driver) and what they became: disks and partitions with mounts\n"
-	       "and queue limits, network interfaces, video, hidraw and tty nodes. Ends with\n"
+	       "and queue limits, network interfaces, video, hidraw and tty nodes. Then the\n"
+	       "MMC/SD hosts and cards: type, ids, erase sizes, eMMC wear, and from debugfs the\n"
+	       "clock, bus width, timing mode and its ceiling (MB/s = 10^6 B/s). Ends with\n"
 	       "findings: what caps throughput, with the evidence and the fix.\n"
 	       "\n"
 	       "options:\n"
 	       "  --sysroot DIR|FILE  read a recorded tree (a directory, or a file written by\n"
 	       "                      'usbperf snapshot') instead of this machine\n"
 	       "  --table NAME        for --format csv: controllers, devices (default),\n"
-	       "                      interfaces, nodes or findings\n"
+	       "                      interfaces, nodes, findings, mmc_hosts, mmc_cards or\n"
+	       "                      mmc_partitions\n"
 	       "  --schema            print the JSON schema (Markdown) and exit\n"
 	       "  -F, --format FMT    text (default: a tree), json or csv\n"
 	       "  -o, --output FILE   write the result to FILE\n");
 }
 
-static const char *const tables[] = {"controllers", "devices", "interfaces", "nodes", "findings"};
+static const char *const tables[] = {"controllers", "devices",	 "interfaces", "nodes",
+				     "findings",    "mmc_hosts", "mmc_cards",  "mmc_partitions"};
 
 static void build_report(struct report *r, const struct usb_topology *t,
-			 const struct finding_list *fl, const char *first)
+			 const struct mmc_topology *m, const struct finding_list *fl,
+			 const char *first)
 {
 	const struct {
 		const char *key;
@@ -48,6 +54,9 @@ static void build_report(struct report *r, const struct usb_topology *t,
 		{"interfaces", &usb_interface_desc, t->intf, t->nintf, sizeof(*t->intf)},
 		{"nodes", &usb_node_desc, t->node, t->nnode, sizeof(*t->node)},
 		{"findings", &finding_desc, fl->v, fl->n, sizeof(*fl->v)},
+		{"mmc_hosts", &mmc_host_desc, m->host, m->nhost, sizeof(*m->host)},
+		{"mmc_cards", &mmc_card_desc, m->card, m->ncard, sizeof(*m->card)},
+		{"mmc_partitions", &mmc_part_desc, m->part, m->npart, sizeof(*m->part)},
 	};
 	size_t i;
 
@@ -58,6 +67,37 @@ static void build_report(struct report *r, const struct usb_topology *t,
 	for (i = 0; i < sizeof(s) / sizeof(s[0]); i++)
 		if (strcmp(s[i].key, first))
 			report_add_table(r, s[i].key, s[i].key, s[i].d, s[i].data, s[i].n, s[i].stride);
+}
+
+/* the MMC hosts, cards and partitions after the USB tree: nothing when there are none */
+static void render_mmc_text(const struct mmc_topology *m, struct strbuf *out)
+{
+	struct report r = {.command = "list"};
+
+	if (!m->nhost)
+		return;
+	report_add_table(&r, "mmc_hosts", "MMC/SD hosts", &mmc_host_desc, m->host, m->nhost,
+			 sizeof(*m->host));
+	if (m->ncard)
+		report_add_table(&r, "mmc_cards", "MMC/SD cards", &mmc_card_desc, m->card, m->ncard,
+				 sizeof(*m->card));
+	if (m->npart)
+		report_add_table(&r, "mmc_partitions", "MMC/SD partitions", &mmc_part_desc, m->part,
+				 m->npart, sizeof(*m->part));
+	render_text(&r, out);
+	strbuf_addch(out, '\n');
+}
+
+/* debugfs mounted for the ios, or missing: said once on stderr */
+static void mmc_say_debugfs(const struct mmc_topology *m)
+{
+	if (m->debugfs_mounted)
+		log_warn("mounted debugfs read-only at '%s' to read the mmc bus state "
+			 "(ios, caps), unmounted after",
+			 m->debugfs_mounted);
+	else if (m->debugfs_missing)
+		log_warn("no debugfs mmc state (mount -t debugfs none /sys/kernel/debug, "
+			 "as root): mmc clock, width, timing and ceilings are unknown");
 }
 
 int cmd_list(int argc, char **argv, struct global_opts *g)
@@ -71,6 +111,7 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 		{NULL, 0, NULL, 0},
 	};
 	struct usb_topology t;
+	struct mmc_topology m;
 	struct sysinfo_facts si;
 	struct finding_list fl = FINDING_LIST_INIT;
 	struct report rep = {.command = "list"};
@@ -104,7 +145,8 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 					break;
 			if (i == sizeof(tables) / sizeof(tables[0])) {
 				log_error("invalid --table '%s': expected controllers, devices, "
-					  "interfaces, nodes or findings",
+					  "interfaces, nodes, findings, mmc_hosts, mmc_cards or "
+					  "mmc_partitions",
 					  optarg);
 				return EXIT_USAGE;
 			}
@@ -130,8 +172,9 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 		return EXIT_USAGE;
 	if (schema) {
 		struct usb_topology none = {0};
+		struct mmc_topology no_mmc = {0};
 
-		build_report(&rep, &none, &fl, "controllers");
+		build_report(&rep, &none, &no_mmc, &fl, "controllers");
 		return emit_schema(g, &rep) < 0 ? EXIT_RUNTIME : EXIT_OK;
 	}
 
@@ -141,6 +184,9 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 		return EXIT_RUNTIME;
 	}
 	usb_topology_findings(&t, &fl);
+	mmc_probe(&m);
+	mmc_findings(&m, &fl);
+	mmc_say_debugfs(&m);
 	/* what distorts a USB measurement beyond the tree: cpufreq, usbcore, UDCs */
 	if (sysinfo_probe(&si) == 0)
 		sysinfo_findings(&si, &fl);
@@ -155,14 +201,16 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 
 		render_usb_tree(&t, &out);
 		strbuf_addch(&out, '\n');
+		render_mmc_text(&m, &out);
 		render_findings_text(fl.v, fl.n, &out);
 		r = emit_text(g, out.buf, out.len);
 		strbuf_release(&out);
 	} else {
-		build_report(&rep, &t, &fl, table);
+		build_report(&rep, &t, &m, &fl, table);
 		r = emit_report(g, &rep);
 	}
 	finding_list_release(&fl);
+	mmc_topology_release(&m);
 	usb_topology_release(&t);
 	return r < 0 ? EXIT_RUNTIME : EXIT_OK;
 }

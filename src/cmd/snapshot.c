@@ -2,6 +2,7 @@
 /* usbperf snapshot FILE: record the sysfs/procfs facts usbperf reads, for --sysroot. */
 #include "cmd/commands.h"
 #include "cmd/common.h"
+#include "core/mmc/mmc.h"
 #include "core/sys/mounts.h"
 #include "core/sys/sysinfo.h"
 #include "core/usb/attach.h"
@@ -47,6 +48,7 @@ static const struct record_desc summary_desc = RECORD_DESC("snapshot", summary_f
 static void run_probes(void)
 {
 	struct usb_topology t;
+	struct mmc_topology m;
 	struct sysinfo_facts si;
 	struct finding_list fl = FINDING_LIST_INIT;
 	size_t i;
@@ -67,6 +69,9 @@ static void run_probes(void)
 		}
 		usb_topology_release(&t);
 	}
+	/* the MMC hosts and cards list shows (sysfs, and debugfs where it is mounted) */
+	if (mmc_probe(&m) == 0)
+		mmc_topology_release(&m);
 	finding_list_release(&fl);
 }
 

@@ -74,6 +74,22 @@ expect_status 2 "snapshot of a snapshot" "$USBPERF" snapshot --sysroot "$FIX" "$
 check "nothing written" test ! -e "$WORK/again.json"
 check "no temporary files left" test -z "$(ls "$WORK" | grep tmp-)"
 
+# MMC/SD (tests/fixtures/gen/mmc.py): the facts debugfs gives, the ceilings, the findings
+M=$SRC/tests/fixtures
+expect_status 0 "list: eMMC in HS200" "$USBPERF" list -F json --sysroot "$M/mmc-emmc-hs200.json"
+jq_check "$WORK/out" '.mmc_hosts[0] | .timing == "hs200" and .clock_hz == 200000000 and .bus_width_bits == 8 and .ceiling_mb_s == 200 and .best_timing == "hs200"' "eMMC: hs200, 200 MHz, 8 bits, 200 MB/s"
+jq_check "$WORK/out" '.mmc_cards[0] | .kind == "eMMC" and .card_best_timing == "hs400es" and .life_time_a == 9' "eMMC: card claims hs400es, life time A 0x09"
+jq_check "$WORK/out" '[.findings[].id | select(startswith("mmc."))] | sort == ["mmc.slower_mode","mmc.worn"]' "eMMC: slower mode (host caps) and worn"
+expect_status 0 "list: SD in SDR104" "$USBPERF" list --sysroot "$M/mmc-sd-sdr104.json"
+check "SD card row in the text" grep -q "mmc1:aaaa  SDXC  SD64G" "$WORK/out"
+check "SDR104 host row: 200 MHz actual, 4 bits, 100 MB/s, nominal 104" grep -q "sdr104  200000000      4    1800    100.0    104.0" "$WORK/out"
+expect_status 0 "list: SD stuck in high speed (csv)" "$USBPERF" list -F csv --table mmc_partitions --sysroot "$M/mmc-sd-hs-stuck.json"
+check "the partition at sector 63 is not aligned" grep -q "^mmcblk1p1,mmcblk1,32256,.*,no$" "$WORK/out"
+"$USBPERF" list -F json --sysroot "$M/mmc-sd-hs-stuck.json" >"$WORK/stuck.json"
+jq_check "$WORK/stuck.json" '[.findings[] | select(.subject == "mmc1:aaaa") | .evidence] | .[0] | test("3.3 V") and test("no-1-8-v")' "stuck SD: 3.3 V and no-1-8-v named"
+jq_check "$WORK/stuck.json" '[.findings[].id | select(startswith("mmc."))] | sort == ["mmc.narrow_bus","mmc.partition_unaligned","mmc.slower_mode","mmc.slower_mode"]' "stuck SD: both slower, one narrow, one unaligned"
+expect_status 2 "list --table bogus" "$USBPERF" list -F csv --table mmc_bogus
+
 # the live machine: whatever it has (no USB at all is a fact, not an error)
 expect_status 0 "list on this machine" "$USBPERF" list -F json
 jq_check "$WORK/out" '.command == "list" and (.devices | type) == "array"' "live list is valid JSON"

@@ -9,6 +9,7 @@
 #include "core/disk/disk.h"
 #include "core/disk/iostat.h"
 #include "core/disk/safety.h"
+#include "util/snapshot.h"
 #include "util/sysroot.h"
 
 #include <dirent.h>
@@ -209,6 +210,40 @@ static void test_null_pipeline(void **state)
 	assert_int_equal(dir_entries(fx->dir), 0);
 	disk_target_close(&t); /* again: harmless */
 	free(io_path);
+}
+
+/* an mmcblk target: its rows next to the ceiling of the bus mode in use (the SDR104 fixture) */
+static void test_mmc_ceiling(void **state)
+{
+	struct fixture *fx = *state;
+	struct disk_pass_spec passes[1] = {pass("seq-read 64K", DISK_READ, &disk_engine_null)};
+	struct disk_config cfg = config(passes, 1);
+	struct strbuf fix = STRBUF_INIT, err = STRBUF_INIT;
+	const char *dir = getenv("USBPERF_FIXTURES");
+	struct disk_target t;
+	struct disk_report rep;
+	char *why = NULL;
+
+	assert_int_equal(disk_target_open(fx->dir, &cfg, true, &t, &why), 0);
+	strbuf_addf(&fix, "%s/mmc-sd-sdr104.json", dir ? dir : "tests/fixtures");
+	assert_int_equal(snapshot_load_file(fix.buf, &err), 0);
+	/* the file's filesystem on the card's first partition */
+	t.dev_major = 179;
+	t.dev_minor = 33;
+	assert_int_equal(disk_run(&t, &cfg, &rep), 0);
+	assert_false(rep.on_usb);
+	assert_true(rep.on_mmc);
+	assert_string_equal(rep.mmc.card, "mmc1:aaaa");
+	assert_string_equal(rep.mmc.timing_name, "sdr104");
+	assert_near(rep.rows[0].ceiling_mb_s, 100.0, 1e-9);
+	assert_near(rep.rows[0].efficiency_pct, rep.rows[0].mb_s, 1e-6 * rep.rows[0].mb_s);
+	/* the null engine is faster than any card: said, naming the mode */
+	assert_true(has_warning(&rep, "the sdr104 link can carry"));
+	disk_report_release(&rep);
+	sysroot_set(fx->root);
+	disk_target_close(&t);
+	strbuf_release(&fix);
+	strbuf_release(&err);
 }
 
 static void test_keep(void **state)
@@ -544,6 +579,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_null_pipeline, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_keep, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mmc_ceiling, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_psync_verify_pipeline, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verify_finds_corruption, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_iostat, setup, teardown),

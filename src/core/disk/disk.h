@@ -7,6 +7,7 @@
  */
 #include "core/disk/engine.h"
 #include "core/disk/pattern.h"
+#include "core/mmc/mmc.h"
 #include "core/sys/cpustat.h"
 #include "core/usb/attach.h"
 #include "util/stats.h"
@@ -127,7 +128,8 @@ struct disk_row {
 	char cpu_governor[32]; /* the policy's governor; "" without cpufreq */
 	double cached_pct;   /* page-cache residency before a buffered read; NaN if n/a */
 	uint64_t verify_errors;
-	double ceiling_mb_s;   /* bulk ceiling of the USB link under the target; NaN off USB */
+	double ceiling_mb_s;   /* bulk ceiling of the USB link (or the MMC bus mode) under the
+				  target; NaN if neither */
 	double efficiency_pct; /* mb_s as a share of that ceiling */
 };
 
@@ -178,6 +180,8 @@ struct disk_report {
 	bool interrupted;
 	bool on_usb;	      /* the block device sits on USB: usb says how */
 	struct usb_attach usb;
+	bool on_mmc; /* an MMC/SD card (mmcblk): mmc says which and its bus mode's ceiling */
+	struct mmc_attach mmc;
 };
 
 /*

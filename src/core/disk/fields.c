@@ -31,6 +31,16 @@ static const struct field target_fields[] = {
 	      FT_DBL, 1, T | FF_OPTIONAL),
 	FIELD(struct disk_report, usb.ceiling_basis, "usb_ceiling_basis", "ceiling basis", NULL,
 	      FT_STR, 0, T),
+	FIELD(struct disk_report, mmc.card, "mmc_card", "MMC card", NULL, FT_STR, 0, T),
+	FIELD(struct disk_report, mmc.kind, "mmc_kind", "MMC kind", NULL, FT_STR, 0, T),
+	FIELD(struct disk_report, mmc.product, "mmc_name", "MMC name", NULL, FT_STR, 0, 0),
+	FIELD(struct disk_report, mmc.timing_name, "mmc_timing", "MMC timing", NULL, FT_STR, 0, T),
+	FIELD(struct disk_report, mmc.ceiling_mb_s, "mmc_ceiling_mb_s", "MMC ceiling", "MB/s",
+	      FT_DBL, 1, T | FF_OPTIONAL),
+	FIELD(struct disk_report, mmc.nominal_mb_s, "mmc_nominal_mb_s", "MMC nominal", "MB/s",
+	      FT_DBL, 1, T | FF_OPTIONAL),
+	FIELD(struct disk_report, mmc.ceiling_basis, "mmc_ceiling_basis", "MMC basis", NULL,
+	      FT_STR, 0, T),
 };
 
 static const struct field row_fields[] = {

@@ -296,15 +296,35 @@ static void add_out(struct pass_out *sum, const struct pass_out *o)
 	}
 }
 
-/* each figure next to the bulk ceiling of the USB link it crossed */
+/* each figure next to the bulk ceiling of the USB link it crossed, or the MMC bus mode's */
 static void usb_ceiling(struct disk_report *rep, struct disk_row *row)
 {
-	row->ceiling_mb_s = rep->on_usb ? rep->usb.ceiling_mb_s : NAN;
+	row->ceiling_mb_s = rep->on_usb ? rep->usb.ceiling_mb_s
+			    : rep->on_mmc ? rep->mmc.ceiling_mb_s
+					  : NAN;
 	row->efficiency_pct = row->mb_s / row->ceiling_mb_s * 100;
 	if (row->efficiency_pct > 100)
 		warn(rep, "%s: %.1f MB/s is above the %.1f MB/s the %s link can carry: that "
 			  "figure is not the bus's (a cache, or an emulated link)",
-		     row->name, row->mb_s, row->ceiling_mb_s, rep->usb.speed_name);
+		     row->name, row->mb_s, row->ceiling_mb_s,
+		     rep->on_usb ? rep->usb.speed_name : rep->mmc.timing_name);
+}
+
+/* an MMC/SD card under the target: its bus mode's ceiling, and how debugfs was had */
+static void mmc_attach(struct disk_report *rep, const struct disk_target *t)
+{
+	rep->mmc.ceiling_mb_s = rep->mmc.nominal_mb_s = NAN;
+	if (rep->on_usb || mmc_attach_for_block(t->dev_major, t->dev_minor, &rep->mmc) < 0)
+		return;
+	rep->on_mmc = true;
+	if (rep->mmc.debugfs_mounted)
+		warn(rep, "debugfs was mounted read-only at '%s' to read %s's bus state, and "
+			  "unmounted",
+		     rep->mmc.debugfs_mounted, rep->mmc.host);
+	else if (rep->mmc.debugfs_missing)
+		warn(rep, "no debugfs %s/ios (debugfs not mounted, or not root): the MMC bus "
+			  "mode and its ceiling are unknown",
+		     rep->mmc.host);
 }
 
 static void env_warnings(struct disk_target *t, struct disk_report *rep)
@@ -375,6 +395,8 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 	rep->usb.ceiling_mb_s = NAN;
 	if (t->dev_major || t->dev_minor)
 		rep->on_usb = usb_attach_for_block(t->dev_major, t->dev_minor, &rep->usb) == 0;
+	if (t->dev_major || t->dev_minor)
+		mmc_attach(rep, t);
 	rep->rows = calloc(cfg->npasses ? cfg->npasses : 1, sizeof(*rep->rows));
 	rep->verrs = calloc(DISK_VERIFY_KEEP, sizeof(*rep->verrs));
 	lat = malloc(sizeof(*lat));
@@ -644,5 +666,6 @@ void disk_report_release(struct disk_report *r)
 	free(r->samples);
 	free(r->verrs);
 	usb_attach_release(&r->usb);
+	mmc_attach_release(&r->mmc);
 	memset(r, 0, sizeof(*r));
 }

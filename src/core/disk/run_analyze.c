@@ -64,7 +64,8 @@ static void efficiency(struct run_result *res, const struct run_device *dev,
 		return;
 	pct = 100 * rd->mb_s / dev->ceiling_mb_s;
 	strbuf_addf(&ev, "%s %.1f MB/s = %.0f%% of the %.1f MB/s %s bulk ceiling (%s)", rd->name,
-		    rd->mb_s, pct, dev->ceiling_mb_s, dev->speed, d->usb.ceiling_basis);
+		    rd->mb_s, pct, dev->ceiling_mb_s, dev->speed,
+		    d->on_mmc ? d->mmc.ceiling_basis : d->usb.ceiling_basis);
 	if (pct > 100) {
 		finding_add(&res->rec.findings, FINDING_WARN, "run.above_ceiling", dev->key,
 			    "a figure above what the link can carry: it is not the bus's (a "

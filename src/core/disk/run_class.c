@@ -117,6 +117,33 @@ static const char *irq_lines_of(const struct usb_topology *topo, const struct di
 	return lines;
 }
 
+/* the card's own findings (mode, width, wear, alignment) into the record, once */
+static void mmc_run_findings(struct run_result *r, const char *card)
+{
+	struct mmc_topology t;
+	struct finding_list fl = FINDING_LIST_INIT;
+	size_t i, j;
+
+	if (mmc_probe(&t) < 0)
+		return;
+	mmc_findings(&t, &fl);
+	for (i = 0; i < fl.n; i++) {
+		const struct finding *f = &fl.v[i];
+		bool dup = false;
+
+		if (strcmp(f->subject, card))
+			continue;
+		for (j = 0; j < r->rec.findings.n; j++)
+			dup |= !strcmp(r->rec.findings.v[j].id, f->id) &&
+			       !strcmp(r->rec.findings.v[j].subject, f->subject);
+		if (!dup)
+			finding_add(&r->rec.findings, FINDING_WARN, f->id, f->subject, f->message,
+				    f->evidence, f->fix);
+	}
+	finding_list_release(&fl);
+	mmc_topology_release(&t);
+}
+
 /* the device a report was measured on: from the USB lookup, else the host */
 static void add_device(struct run_result *r, struct run_plan_item *it,
 		       const struct disk_report *rep)
@@ -129,6 +156,18 @@ static void add_device(struct run_result *r, struct run_plan_item *it,
 		d->key = xstrdup(rep->usb.device);
 		d->kind = xstrdup(it->read_only ? "usb-storage (read-only)" : "usb-storage");
 		run_device_attach(d, &rep->usb);
+	} else if (rep->on_mmc) {
+		/* an MMC/SD card: known by its card name, its speed the bus mode in use */
+		free(it->device_key);
+		it->device_key = xstrdup(rep->mmc.card);
+		d->key = xstrdup(rep->mmc.card);
+		d->kind = xstrdup("mmc");
+		d->product = xstrdup(rep->mmc.product);
+		d->port_path = NULL;
+		d->speed = xstrdup(rep->mmc.timing_name);
+		d->driver = xstrdup("mmcblk");
+		d->ceiling_mb_s = rep->mmc.ceiling_mb_s;
+		mmc_run_findings(r, rep->mmc.card);
 	} else {
 		/* off USB, a named target is known by its path: unique in the run, stable across
 		 * runs */
