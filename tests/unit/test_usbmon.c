@@ -7,11 +7,13 @@
 #include "unit.h"
 
 #include "core/usbmon/fields.h"
+#include "core/usbmon/pass.h"
 #include "core/usbmon/usbmon.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -503,6 +505,57 @@ static void test_fixture_uas(void **state)
 	usbmon_stats_release(&s);
 }
 
+/* the pass figures of the Bulk-Only fixture: five commands, 44 B of wrappers each */
+static void test_pass_figures_bot(void **state)
+{
+	struct usbmon_pass_figures f;
+	struct usbmon_stats s;
+
+	(void)state;
+	read_fixture("bot-read.pcapng", &s);
+	assert_int_equal(usbmon_pass_figures(&s, 2, 9, true, &f), -ENOENT);
+	assert_int_equal(usbmon_pass_figures(&s, 2, 2, true, &f), 0);
+	assert_int_equal(f.bytes_in, 4194304 + 5 * 13);
+	assert_int_equal(f.bytes_out, 5 * 31);
+	assert_int_equal(f.data_ep, 0x81);
+	assert_int_equal(f.urb_size, 1048576);
+	assert_int_equal(f.urb_size_count, 3);
+	assert_int_equal(f.urbs, 15);
+	assert_int_equal(f.inflight_max, 1);
+	assert_true(f.inflight_mean > 0 && f.inflight_mean <= 1);
+	assert_true(f.busy_pct > 0 && f.busy_pct <= 100);
+	assert_true(f.lat_p50_us <= f.lat_p99_us && f.lat_p99_us <= f.lat_max_us);
+	assert_int_equal(f.bot_commands, 5);
+	assert_int_equal(f.protocol_bytes, 5 * 44);
+	assert_near(f.protocol_pct, 100.0 * 220 / (4194304 + 220), 1e-9);
+	assert_int_equal(f.errors_total, 0);
+	assert_false(f.lower_bound);
+	/* the 1 MiB completions sit in the [1 MiB, 2 MiB) bucket */
+	assert_int_equal(f.size_hist[21], 3);
+	/* not Bulk-Only: no wrappers counted */
+	assert_int_equal(usbmon_pass_figures(&s, 2, 2, false, &f), 0);
+	assert_int_equal(f.protocol_bytes, 0);
+	assert_true(isnan(f.protocol_pct));
+	usbmon_stats_release(&s);
+}
+
+/* UAS: the data pipe is the busiest endpoint, its URBs 512 KiB, several in flight */
+static void test_pass_figures_uas(void **state)
+{
+	struct usbmon_pass_figures f;
+	struct usbmon_stats s;
+
+	(void)state;
+	read_fixture("uas-read.pcapng", &s);
+	assert_int_equal(usbmon_pass_figures(&s, 2, 3, false, &f), 0);
+	assert_int_equal(f.data_ep, 0x83);
+	assert_int_equal(f.urb_size, 524288);
+	assert_true(f.inflight_max > 1);
+	assert_int_equal(f.bytes_in, 4194304 + 9 * 16);
+	assert_int_equal(f.bytes_out, 9 * 32);
+	usbmon_stats_release(&s);
+}
+
 static void test_rows(void **state)
 {
 	static const struct ev v[] = {BOT(100, 1000000, 122880), BOT(200, 1000200, 122880)};
@@ -550,6 +603,8 @@ int main(void)
 	    cmocka_unit_test(test_rows),
 	    cmocka_unit_test(test_fixture_bot),
 	    cmocka_unit_test(test_fixture_uas),
+	    cmocka_unit_test(test_pass_figures_bot),
+	    cmocka_unit_test(test_pass_figures_uas),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -39,6 +39,7 @@ struct mon_bin_mfetch {
 #define CAPTURE_NICE (-10)
 #define PCAP_FLUSH (1u << 20)
 #define EARLY_FLUSH 4096 /* an event this large goes back to the ring at once */
+#define POLL_STOP_MS 20	 /* how often a capture with a stop flag looks at it */
 
 extern char **environ;
 
@@ -296,6 +297,7 @@ int usbmon_capture_run(struct usbmon_capture *c, struct usbmon_stats *s)
 	add_dropped(fd, s); /* zero the count: only this capture's losses */
 	s->dropped = 0;
 	s->start_us = now_us();
+	atomic_store(&c->started, true);
 	next_tick = mono_ms() + 1000;
 	if (c->time_s > 0)
 		deadline = mono_ms() + (uint64_t)(c->time_s * 1000.0 + 0.5);
@@ -308,10 +310,14 @@ int usbmon_capture_run(struct usbmon_capture *c, struct usbmon_stats *s)
 			c->interrupted = true;
 			break;
 		}
+		if (c->stop && atomic_load(c->stop))
+			break;
 		if (deadline && now >= deadline)
 			break;
 		if (deadline && deadline < wake)
 			wake = deadline;
+		if (c->stop && now + POLL_STOP_MS < wake)
+			wake = now + POLL_STOP_MS;
 		n = poll(&p, 1, wake > now ? (int)(wake - now) : 0);
 		if (n < 0 && errno != EINTR) {
 			r = -errno;

@@ -9,6 +9,7 @@
 #include "core/usbmon/usbmon.h"
 #include "util/strbuf.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 enum usbmon_state {
@@ -37,7 +38,10 @@ struct usbmon_capture {
 	/* about once a second, and never when NULL */
 	void (*tick)(const struct usbmon_stats *s, void *ctx);
 	void *tick_ctx;
+	/* set by another thread to end the capture (within POLL_STOP_MS); NULL: none */
+	const atomic_bool *stop;
 	/* out */
+	atomic_bool started; /* the ring is mapped and the window open: events count from here */
 	uint32_t ring_bytes;
 	uint64_t pcap_bytes;
 	bool interrupted; /* a signal ended it */
