@@ -42,6 +42,14 @@ static const struct class_metric disk_metrics[] = {
     CLASS_METRIC("self_cpu_pct", "%", "cpu", false),
     CLASS_METRIC("util_pct", "%", "util", false),
     CLASS_METRIC("irq_per_mb", "IRQ/MB", "interrupts", false),
+    /* on the wire (usbmon): a monitored USB disk pass */
+    CLASS_METRIC("wire_mb_s", "MB/s", "wire", true),
+    CLASS_METRIC("urb_size", "B", "URB size", true),
+    CLASS_METRIC("inflight_mean", "URBs", "in flight", true),
+    CLASS_METRIC("busy_pct", "%", "bus busy", true),
+    CLASS_METRIC("urb_lat_p99_us", "us", "URB p99", false),
+    CLASS_METRIC("usb_errors", "errors", "USB errors", false),
+    CLASS_METRIC("protocol_pct", "%", "protocol", false),
 };
 
 static struct disk_item *item_of(const struct run_plan_item *it)
@@ -139,6 +147,31 @@ static void add_device(struct run_result *r, struct run_plan_item *it,
 	d->target = xstrdup(it->path);
 }
 
+/* a monitored pass's wire figures: metric rows of their own */
+static void add_wire_rows(struct run_result *r, const struct run_plan_item *it,
+			  const struct disk_row *dr)
+{
+	const double v[] = {dr->wire_mb_s,   (double)dr->urb_size, dr->inflight_mean,
+			    dr->busy_pct,    dr->urb_lat_p99_us,   (double)dr->usb_errors,
+			    dr->protocol_pct};
+	static const char *const key[] = {"wire_mb_s",	 "urb_size",	   "inflight_mean",
+					  "busy_pct",	 "urb_lat_p99_us", "usb_errors",
+					  "protocol_pct"};
+
+	if (!dr->monitored)
+		return;
+	for (size_t j = 0; j < sizeof(key) / sizeof(key[0]); j++) {
+		struct run_metric *rm;
+
+		if (isnan(v[j]))
+			continue;
+		rm = run_class_add_metric(&r->rec, &run_class_disk, it->device_key, dr->name,
+					  key[j]);
+		rm->value = v[j];
+		rm->repeats = dr->repeats;
+	}
+}
+
 /* the spread within the passes, from the interval samples pooled over the repeats */
 static void sampled(struct run_metric *rm, double mean, double stdev, double min, uint64_t n)
 {
@@ -219,6 +252,7 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 			rm->cpu_pressure_pct = dr->cpu_pressure_pct;
 			rm->cpu_busy_pct = dr->cpu_busy_pct;
 		}
+		add_wire_rows(r, it, dr);
 	}
 }
 
@@ -318,6 +352,17 @@ static void disk_plan_target(const struct run_options *o, struct run_result *r,
 	it->read_only = S_ISBLK(st.st_mode) && !o->destructive;
 }
 
+/* a USB disk's passes are watched on the wire (run --no-monitor: not) */
+static bool on_usb(const struct disk_target *t)
+{
+	struct usb_attach a = {0};
+	bool r = (t->dev_major || t->dev_minor) &&
+		 usb_attach_for_block(t->dev_major, t->dev_minor, &a) == 0;
+
+	usb_attach_release(&a);
+	return r;
+}
+
 static int disk_prepare(const struct run_options *o, struct run_result *r,
 			struct run_plan_item *it, char **ret_why)
 {
@@ -356,6 +401,7 @@ static int disk_prepare(const struct run_options *o, struct run_result *r,
 		return rc;
 	d->open = true;
 	signals_add_cleanup(disk_target_cleanup_path(&d->t));
+	d->cfg.monitor = !o->no_monitor && on_usb(&d->t);
 	if (d->t.size < d->cfg.size)
 		d->cfg.size = d->t.size;
 	return 0;
