@@ -533,6 +533,19 @@ static void test_pass_figures_bot(void **state)
 	assert_false(f.lower_bound);
 	/* the 1 MiB completions sit in the [1 MiB, 2 MiB) bucket */
 	assert_int_equal(f.size_hist[21], 3);
+	/* over the pass's own time (half the window): the same URBs, twice the rates */
+	{
+		struct usbmon_pass_figures h = f;
+
+		usbmon_pass_figures_over(&h, f.window_s / 2);
+		assert_near(h.wire_mb_s, 2 * f.wire_mb_s, 1e-9);
+		assert_near(h.inflight_mean, 2 * f.inflight_mean, 1e-9);
+		assert_near(h.busy_pct, fmin(100, 2 * f.busy_pct), 1e-9);
+		assert_int_equal(h.bytes_in, f.bytes_in);
+		h = f;
+		usbmon_pass_figures_over(&h, 2 * f.window_s); /* longer than the capture: kept */
+		assert_near(h.wire_mb_s, f.wire_mb_s, 1e-12);
+	}
 	/* not Bulk-Only: no wrappers counted */
 	assert_int_equal(usbmon_pass_figures(&s, 2, 2, false, &f), 0);
 	assert_int_equal(f.protocol_bytes, 0);

@@ -443,8 +443,10 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 				break;
 		}
 		strbuf_reset(&why);
-		if (disk_wire_stop(mon, n ? &rep->rows[rep->nrows] : NULL, &why) < 0 && n)
+		r = disk_wire_stop(mon, sum.seconds, n ? &rep->rows[rep->nrows] : NULL, &why);
+		if (r < 0 && n)
 			warn(rep, "%s not monitored on the wire: %s", s->name, why.buf);
+		r = 0;
 		strbuf_release(&why);
 		if (!n)
 			continue;

@@ -38,7 +38,7 @@ void disk_wire_unknown(struct disk_row *row)
 	memset(row->urb_hist, 0, sizeof(row->urb_hist));
 }
 
-int disk_wire_stop(struct usbmon_pass *p, struct disk_row *row, struct strbuf *why)
+int disk_wire_stop(struct usbmon_pass *p, double seconds, struct disk_row *row, struct strbuf *why)
 {
 	struct usbmon_pass_figures f;
 	int r;
@@ -50,6 +50,7 @@ int disk_wire_stop(struct usbmon_pass *p, struct disk_row *row, struct strbuf *w
 	r = usbmon_pass_stop(p, &f, why);
 	if (r < 0 || !row)
 		return r;
+	usbmon_pass_figures_over(&f, seconds);
 	row->monitored = true;
 	row->wire_bytes = f.bytes_in + f.bytes_out;
 	row->wire_mb_s = f.wire_mb_s;

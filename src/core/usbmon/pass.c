@@ -65,6 +65,8 @@ int usbmon_pass_figures(const struct usbmon_stats *s, unsigned bus, unsigned dev
 	f.wire_mb_s = f.window_s > 0 ? (double)(f.bytes_in + f.bytes_out) / f.window_s / 1e6 : NAN;
 	f.inflight_mean = f.window_s > 0 ? d->inflight_area / (f.window_s * 1e6) : NAN;
 	f.inflight_max = d->inflight_max;
+	f.busy_us = d->busy_us;
+	f.inflight_area = d->inflight_area;
 	f.busy_pct = f.window_s > 0 ? 100.0 * (double)d->busy_us / (f.window_s * 1e6) : NAN;
 	if (f.busy_pct > 100)
 		f.busy_pct = 100;
@@ -90,6 +92,19 @@ int usbmon_pass_figures(const struct usbmon_stats *s, unsigned bus, unsigned dev
 	}
 	*ret = f;
 	return 0;
+}
+
+void usbmon_pass_figures_over(struct usbmon_pass_figures *f, double seconds)
+{
+	if (!(seconds > 0) || seconds >= f->window_s)
+		return;
+	f->window_s = seconds;
+	f->wire_mb_s = (double)(f->bytes_in + f->bytes_out) / seconds / 1e6;
+	f->inflight_mean = f->inflight_area / (seconds * 1e6);
+	f->busy_pct = 100.0 * (double)f->busy_us / (seconds * 1e6);
+	/* a URB submitted a moment before the pass's clock started */
+	if (f->busy_pct > 100)
+		f->busy_pct = 100;
 }
 
 int usbmon_device_numbers(const char *sysname, unsigned *ret_bus, unsigned *ret_dev)

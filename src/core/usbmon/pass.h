@@ -27,7 +27,9 @@ struct usbmon_pass_figures {
 	uint64_t urbs;				 /* completions, every endpoint */
 	double inflight_mean;			 /* the device's URBs in flight, time-weighted */
 	uint32_t inflight_max;
-	double busy_pct; /* share of the window with at least one URB in flight */
+	double busy_pct;      /* share of the window with at least one URB in flight */
+	uint64_t busy_us;     /* the time behind busy_pct */
+	double inflight_area; /* URB-microseconds behind inflight_mean */
 	double lat_p50_us, lat_p99_us, lat_max_us; /* the data endpoint's submit -> complete */
 	uint64_t errors[USBMON_NERR];
 	uint64_t errors_total;
@@ -46,6 +48,14 @@ struct usbmon_pass_figures {
  */
 int usbmon_pass_figures(const struct usbmon_stats *s, unsigned bus, unsigned dev, bool bot,
 			struct usbmon_pass_figures *ret);
+
+/*
+ * The rates again over the measured pass's own time (seconds, its clock from the first
+ * request to the last completion) instead of the capture's window, which also holds
+ * the pass's setup: the URBs all fall inside the pass, the idle time around it is not
+ * the pass's. Nothing changes for seconds <= 0 or longer than the window.
+ */
+void usbmon_pass_figures_over(struct usbmon_pass_figures *f, double seconds);
 
 /* the bus and device numbers of a USB device's sysfs name ("2-1"), below the sysroot */
 int usbmon_device_numbers(const char *sysname, unsigned *ret_bus, unsigned *ret_dev);

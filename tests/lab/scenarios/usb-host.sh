@@ -145,6 +145,7 @@ check_wire() {
 		r='.results[0]'
 		jq_check "$j" "$r.urb_size_bytes == ([1048576, $ms * 1024] | min)" "disk --monitor $k: dominant URB size = min(1 MiB request, max_sectors_kb $ms KiB)"
 		jq_check "$j" "$r.wire_bytes >= $r.bytes and $r.urbs > 0 and $r.wire_mb_s > 0 and $r.usb_errors == 0 and $r.wire_dropped == 0" "disk --monitor $k: wire bytes >= the bytes read, no error, nothing dropped"
+		jq_check "$j" "$r.wire_mb_s >= $r.mb_s" "disk --monitor $k: wire MB/s >= the pass's MB/s (its wire bytes over the pass's own time, not the capture's)"
 		jq_check "$j" "$r.busy_pct > 0 and $r.busy_pct <= 100 and $r.inflight_max >= 1 and $r.inflight_mean > 0 and $r.urb_lat_p99_us >= $r.urb_lat_p50_us" "disk --monitor $k: busy share, in flight, URB latency"
 		jq_check "$j" '[.warnings[]? | select(test("monitor"))] == []' "disk --monitor $k: no 'not monitored' warning"
 	done
