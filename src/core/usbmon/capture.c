@@ -260,7 +260,8 @@ int usbmon_capture_run(struct usbmon_capture *c, struct usbmon_stats *s)
 		goto out;
 	}
 	/* a larger ring drops less and cuts data later; the default one will do */
-	(void)ioctl(fd, MON_IOCT_RING_SIZE, (unsigned long)RING_WANT);
+	(void)ioctl(fd, MON_IOCT_RING_SIZE,
+		    (unsigned long)(c->ring_want ? c->ring_want : RING_WANT));
 	rs = ioctl(fd, MON_IOCQ_RING_SIZE);
 	if (rs <= 0) {
 		r = rs < 0 ? -errno : -EPROTO;
