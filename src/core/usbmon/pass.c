@@ -66,8 +66,10 @@ int usbmon_pass_figures(const struct usbmon_stats *s, unsigned bus, unsigned dev
 				cbw += exact_count(e, USBMON_BOT_CBW);
 		}
 	}
+	/* an unlinked URB was cancelled by its owner (a pass ending with URBs queued), not lost */
 	for (unsigned k = 0; k < USBMON_NERR; k++)
-		f.errors_total += f.errors[k];
+		if (k != USBMON_ENOENT && k != USBMON_ECONNRESET)
+			f.errors_total += f.errors[k];
 	f.wire_mb_s = f.window_s > 0 ? (double)(f.bytes_in + f.bytes_out) / f.window_s / 1e6 : NAN;
 	f.inflight_mean = f.window_s > 0 ? d->inflight_area / (f.window_s * 1e6) : NAN;
 	f.inflight_max = d->inflight_max;

@@ -32,7 +32,7 @@ struct usbmon_pass_figures {
 	double inflight_area; /* URB-microseconds behind inflight_mean */
 	double lat_p50_us, lat_p99_us, lat_max_us; /* the data endpoint's submit -> complete */
 	uint64_t errors[USBMON_NERR];
-	uint64_t errors_total;
+	uint64_t errors_total; /* stalls, protocol, babble, shutdown, other: not unlinks */
 	uint64_t dropped; /* events the kernel lost on the bus: figures are a lower bound */
 	bool lower_bound;
 	/* Bulk-Only: 31 B CBWs on bulk OUT, 13 B CSWs on bulk IN (bot set by the caller) */

@@ -149,6 +149,9 @@ check_wire() {
 		jq_check "$j" "$r.busy_pct > 0 and $r.busy_pct <= 100 and $r.inflight_max >= 1 and $r.inflight_mean > 0 and $r.urb_lat_p99_us >= $r.urb_lat_p50_us" "disk --monitor $k: busy share, in flight, URB latency"
 		jq_check "$j" '[.warnings[]? | select(test("monitor"))] == []' "disk --monitor $k: no 'not monitored' warning"
 	done
+	grep -qE '^ *pass .* wire +URB +in flight +bus busy' "$o/dmon-text.txt" &&
+		grep -qE '^seq-read 1M .* 1M +[0-9.]+ +[0-9.]+ ' "$o/dmon-text.txt" &&
+		ok "disk --monitor: the text table's wire columns" || bad "disk --monitor: text: $(head -c 300 "$o/dmon-text.txt")"
 	r='.results[0]'
 	jq_check "$o/dmon-LABBOT.json" "$r.protocol_bytes == $r.bot_commands * 44 and $r.bot_commands >= $r.bytes / $r.urb_size_bytes and $r.wire_bytes == $r.bytes + $r.protocol_bytes" "disk --monitor LABBOT: commands x 44 B of CBW/CSW, the wire = the data read + the wrappers"
 	jq_check "$o/dmon-LABUAS.json" "$r.protocol_bytes == null and $r.bot_commands == null and $r.inflight_max > 1" "disk --monitor LABUAS: no Bulk-Only wrappers, more than one URB in flight"
