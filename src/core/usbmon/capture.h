@@ -38,6 +38,8 @@ struct usbmon_capture {
 	 * (the figures only) asks for a small one and costs the measured I/O less
 	 */
 	uint32_t ring_want;
+	/* sleep this long after each drain (0: none): fewer wake-ups, the ring fills meanwhile */
+	uint32_t batch_us;
 	/* which events count (NULL: all); the pcap gets the same ones */
 	bool (*want)(const struct usbmon_event *e, void *ctx);
 	void *want_ctx;
