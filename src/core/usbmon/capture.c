@@ -329,7 +329,7 @@ int usbmon_capture_run(struct usbmon_capture *c, struct usbmon_stats *s)
 			if (r < 0)
 				break;
 			r = 0;
-			/* a batch per wake-up, not an event: each costs the measured I/O a switch */
+			/* a batch per wake-up, not one per event: each costs the I/O a switch */
 			if (c->batch_us) {
 				struct timespec ts = {0, (long)c->batch_us * 1000L};
 

@@ -216,7 +216,8 @@ int usbmon_pass_start(unsigned bus, unsigned dev, bool bot, struct usbmon_pass *
 					 .want = want_device,
 					 .want_ctx = p,
 					 .stop = &p->stop,
-					 .ring_want = PASS_RING, .batch_us = PASS_BATCH_US};
+					 .ring_want = PASS_RING,
+					 .batch_us = PASS_BATCH_US};
 	/* signals stay with the thread that measures: the capture ends through stop */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
