@@ -267,6 +267,7 @@ static void wire_row(struct strbuf *out, const struct run_record *r, const struc
 				*busy = report_find_metric(r, x->device_key, x->name, "busy_pct"),
 				*lat = report_find_metric(r, x->device_key, x->name, "urb_lat_p99_us"),
 				*err = report_find_metric(r, x->device_key, x->name, "usb_errors");
+	size_t nbins = 0;
 	char b[24];
 
 	if (!sz)
@@ -284,6 +285,25 @@ static void wire_row(struct strbuf *out, const struct run_record *r, const struc
 	if (err && err->value > 0)
 		strbuf_addf(out, ", %.0f USB errors", err->value);
 	strbuf_addch(out, '\n');
+	/* the URB size histogram, its non-empty bins in the record's order (by size) */
+	for (size_t k = 0; k < r->nmetrics; k++) {
+		const struct run_metric *y = &r->metrics[k];
+		const char *label;
+
+		if (strcmp(y->device_key, x->device_key) || strcmp(y->name, x->name) ||
+		    strncmp(y->metric, "urb_size_bin_", 13))
+			continue;
+		label = metric_vocab(y->metric, y->unit).label;
+		if (!strncmp(label, "URBs ", 5))
+			label += 5;
+		if (!nbins++)
+			strbuf_addf(out, "  %-18s  URB sizes:", "");
+		else
+			strbuf_addch(out, ',');
+		strbuf_addf(out, " %s %.0f", label, y->value);
+	}
+	if (nbins)
+		strbuf_addch(out, '\n');
 }
 
 /* a row per pass: its headline figure with a bar, IOPS and CPU beside it */

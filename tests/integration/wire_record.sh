@@ -18,7 +18,8 @@ jq '
 	.runs = [.runs[0] | .metrics += [m("wire_mb_s"; "MB/s"; 182.9; true),
 		m("urb_size"; "B"; 122880; true), m("inflight_mean"; "URBs"; 0.97; true),
 		m("busy_pct"; "%"; 96.5; true), m("urb_lat_p99_us"; "us"; 2480; false),
-		m("usb_errors"; "errors"; 3; false)]]' "$FIXTURES/runs-a.json" >"$WORK/run.json"
+		m("usb_errors"; "errors"; 3; false), m("urb_size_bin_4"; "URBs"; 64; false),
+		m("urb_size_bin_17"; "URBs"; 512; false)]]' "$FIXTURES/runs-a.json" >"$WORK/run.json"
 
 expect_status 0 "report: text of a run with wire figures" "$USBPERF" report "$WORK/run.json"
 cp "$WORK/out" "$WORK/report.txt"
@@ -26,6 +27,9 @@ if grep -A1 -E '^  seq-read 1M ' "$WORK/report.txt" | grep -q \
 	'wire: URB 120K, in flight 0.97, bus busy 96.5 %, 182.9 MB/s, URB p99 2480 us, 3 USB errors$'; then
 	ok "report text: the pass's wire line under its rate"
 else bad "report text: no wire line under seq-read 1M: $(grep -A1 -E '^  seq-read 1M ' "$WORK/report.txt")"; fi
+if grep -A2 -E '^  seq-read 1M ' "$WORK/report.txt" | grep -qE '^ +URB sizes: 8-16 64, 64K-128K 512$'; then
+	ok "report text: the pass's URB size histogram, its bins by size"
+else bad "report text: no URB size histogram: $(grep -A2 -E '^  seq-read 1M ' "$WORK/report.txt")"; fi
 check "report text: no wire line for a pass without" \
 	bash -c "! grep -A1 -E '^  seq-write 1M ' '$WORK/report.txt' | grep -q wire:"
 
@@ -34,6 +38,7 @@ for l in 'urb_size">URB size<br><small>B' 'inflight_mean">in flight<br><small>UR
 	'busy_pct">bus busy<br><small>%' 'wire_mb_s">wire<br><small>MB/s' 'urb_lat_p99_us">URB p99'; do
 	check "report HTML: column '${l%%\"*}' named by the disk vocabulary" grep -qF "$l" "$WORK/r.html"
 done
+check "report HTML: the histogram's bins are no columns of figures" bash -c "! grep -q 'data-metric=\"urb_size_bin_' '$WORK/r.html'"
 
 # check: a criterion on the URB size fails (120 KiB < 256 KiB), the busy share passes
 cat >"$WORK/crit.json" <<'JSON'

@@ -50,6 +50,41 @@ static const struct class_metric disk_metrics[] = {
     CLASS_METRIC("urb_lat_p99_us", "us", "URB p99", false),
     CLASS_METRIC("usb_errors", "errors", "USB errors", false),
     CLASS_METRIC("protocol_pct", "%", "protocol", false),
+    /* the data endpoint's completed URBs by size, as usbmon's buckets (core/usbmon/usbmon.h) */
+    CLASS_DISTRIBUTION("urb_size_bin_0", "URBs", "URBs of 0 B"),
+    CLASS_DISTRIBUTION("urb_size_bin_1", "URBs", "URBs of 1 B"),
+    CLASS_DISTRIBUTION("urb_size_bin_2", "URBs", "URBs 2-4"),
+    CLASS_DISTRIBUTION("urb_size_bin_3", "URBs", "URBs 4-8"),
+    CLASS_DISTRIBUTION("urb_size_bin_4", "URBs", "URBs 8-16"),
+    CLASS_DISTRIBUTION("urb_size_bin_5", "URBs", "URBs 16-32"),
+    CLASS_DISTRIBUTION("urb_size_bin_6", "URBs", "URBs 32-64"),
+    CLASS_DISTRIBUTION("urb_size_bin_7", "URBs", "URBs 64-128"),
+    CLASS_DISTRIBUTION("urb_size_bin_8", "URBs", "URBs 128-256"),
+    CLASS_DISTRIBUTION("urb_size_bin_9", "URBs", "URBs 256-512"),
+    CLASS_DISTRIBUTION("urb_size_bin_10", "URBs", "URBs 512-1K"),
+    CLASS_DISTRIBUTION("urb_size_bin_11", "URBs", "URBs 1K-2K"),
+    CLASS_DISTRIBUTION("urb_size_bin_12", "URBs", "URBs 2K-4K"),
+    CLASS_DISTRIBUTION("urb_size_bin_13", "URBs", "URBs 4K-8K"),
+    CLASS_DISTRIBUTION("urb_size_bin_14", "URBs", "URBs 8K-16K"),
+    CLASS_DISTRIBUTION("urb_size_bin_15", "URBs", "URBs 16K-32K"),
+    CLASS_DISTRIBUTION("urb_size_bin_16", "URBs", "URBs 32K-64K"),
+    CLASS_DISTRIBUTION("urb_size_bin_17", "URBs", "URBs 64K-128K"),
+    CLASS_DISTRIBUTION("urb_size_bin_18", "URBs", "URBs 128K-256K"),
+    CLASS_DISTRIBUTION("urb_size_bin_19", "URBs", "URBs 256K-512K"),
+    CLASS_DISTRIBUTION("urb_size_bin_20", "URBs", "URBs 512K-1M"),
+    CLASS_DISTRIBUTION("urb_size_bin_21", "URBs", "URBs 1M-2M"),
+    CLASS_DISTRIBUTION("urb_size_bin_22", "URBs", "URBs 2M-4M"),
+    CLASS_DISTRIBUTION("urb_size_bin_23", "URBs", "URBs 4M-8M"),
+    CLASS_DISTRIBUTION("urb_size_bin_24", "URBs", "URBs 8M-16M"),
+    CLASS_DISTRIBUTION("urb_size_bin_25", "URBs", "URBs 16M-32M"),
+    CLASS_DISTRIBUTION("urb_size_bin_26", "URBs", "URBs 32M-64M"),
+    CLASS_DISTRIBUTION("urb_size_bin_27", "URBs", "URBs 64M-128M"),
+    CLASS_DISTRIBUTION("urb_size_bin_28", "URBs", "URBs 128M-256M"),
+    CLASS_DISTRIBUTION("urb_size_bin_29", "URBs", "URBs 256M-512M"),
+    CLASS_DISTRIBUTION("urb_size_bin_30", "URBs", "URBs 512M-1G"),
+    CLASS_DISTRIBUTION("urb_size_bin_31", "URBs", "URBs 1G-2G"),
+    CLASS_DISTRIBUTION("urb_size_bin_32", "URBs", "URBs 2G-4G"),
+    CLASS_DISTRIBUTION("urb_size_bin_33", "URBs", "URBs of 4G"),
 };
 
 static struct disk_item *item_of(const struct run_plan_item *it)
@@ -168,6 +203,18 @@ static void add_wire_rows(struct run_result *r, const struct run_plan_item *it,
 		rm = run_class_add_metric(&r->rec, &run_class_disk, it->device_key, dr->name,
 					  key[j]);
 		rm->value = v[j];
+		rm->repeats = dr->repeats;
+	}
+	/* the URB size histogram: its non-empty bins */
+	for (unsigned k = 0; k < USBMON_SIZE_BUCKETS; k++) {
+		struct run_metric *rm;
+		char bin[32];
+
+		if (!dr->urb_hist[k])
+			continue;
+		snprintf(bin, sizeof(bin), "urb_size_bin_%u", k);
+		rm = run_class_add_metric(&r->rec, &run_class_disk, it->device_key, dr->name, bin);
+		rm->value = (double)dr->urb_hist[k];
 		rm->repeats = dr->repeats;
 	}
 }
