@@ -319,6 +319,13 @@ int hid_pass_run(int fd, enum hid_pass_kind k, const struct hid_io_config *c, st
 	    .ceiling_reports_per_s = NAN,
 	    .ceiling_Bps = NAN,
 	    .pct = NAN,
+	    .urbs = U64_UNKNOWN,
+	    .urb_size = U64_UNKNOWN,
+	    .usb_errors = U64_UNKNOWN,
+	    .urbs_per_s = NAN,
+	    .inflight_mean = NAN,
+	    .busy_pct = NAN,
+	    .urb_lat_p99_us = NAN,
 	};
 	struct pass_state s = {.c = c, .p = &p};
 	int r;

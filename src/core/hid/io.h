@@ -51,6 +51,9 @@ struct hid_pass {
 	double p50_us, p99_us, max_us;
 	/* the interrupt endpoint's ceiling for these reports; NaN when none applies */
 	double period_us, ceiling_reports_per_s, ceiling_Bps, pct;
+	/* on the wire (hid --monitor, usbmon): the device's URBs; unknown unmonitored */
+	uint64_t urbs, urb_size, usb_errors;
+	double urbs_per_s, inflight_mean, busy_pct, urb_lat_p99_us;
 };
 
 /* "in", "out", ... */
