@@ -56,6 +56,9 @@ struct hid_pass {
 	double urbs_per_s, inflight_mean, busy_pct, urb_lat_p99_us;
 };
 
+/* the wire figures unknown: a pass not watched on usbmon (hid_pass_run starts so) */
+void hid_pass_wire_unknown(struct hid_pass *p);
+
 /* "in", "out", ... */
 const char *hid_pass_name(enum hid_pass_kind k);
 
