@@ -43,6 +43,8 @@ void usage_bulk(void)
 	       "  --dir LIST         in, out, both, or all (default all)\n"
 	       "  --iso              isochronous through the alt setting that has iso endpoints\n"
 	       "                     (SourceSink's alt 1): bytes/s and packets with errors\n"
+	       "  --monitor          watch each point on the wire (usbmon, root): wire MB/s, the\n"
+	       "                     dominant URB size, in flight, bus busy %%, URB p99, errors\n"
 	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
 	       "\n"
 	       "Rates: MB/s = 10^6 B/s. The ceiling is the link's bulk payload ceiling per\n"
@@ -63,6 +65,7 @@ struct bulk_opts {
 	uint64_t *depths;
 	size_t ndepths;
 	unsigned dirs;
+	bool monitor; /* each point watched on usbmon */
 };
 
 enum {
@@ -76,6 +79,7 @@ enum {
 	O_DEPTH,
 	O_DIR,
 	O_ISO,
+	O_MONITOR,
 };
 
 static int parse_ep(const char *opt, const char *arg, bool in, int *ret)
@@ -152,6 +156,9 @@ static int bulk_opt(int c, const char *arg, void *ctx)
 	case O_ISO:
 		o->want.iso = true;
 		return 0;
+	case O_MONITOR:
+		o->monitor = true;
+		return 0;
 	}
 	return -ENOENT;
 }
@@ -163,6 +170,7 @@ struct bulk_out {
 	size_t nrows;
 	char **warnings;
 	size_t nwarnings;
+	bool monitor_off; /* --monitor could not start: said once */
 };
 
 __attribute__((format(printf, 2, 3))) static void note(struct bulk_out *out, const char *fmt, ...)
@@ -310,6 +318,41 @@ static void above_ceiling(struct bulk_out *out, const struct bulk_point *p, cons
 }
 
 /* every point of the sweep; EXIT_RUNTIME on a failure (the points so far kept) */
+/* --monitor: a point watched on usbmon; one that cannot be is said once, then none is */
+static struct usbmon_pass *wire_start(const struct bulk_opts *o, const struct bulk_open_info *info,
+				      struct bulk_out *out)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct usbmon_pass *mon = NULL;
+
+	if (!o->monitor || out->monitor_off)
+		return NULL;
+	if (usbmon_pass_start(info->dev.busnum, info->dev.devnum, false, &mon, &why) < 0) {
+		note(out, "points not monitored on the wire: %s", why.buf);
+		out->monitor_off = true;
+		mon = NULL;
+	}
+	strbuf_release(&why);
+	return mon;
+}
+
+static void wire_stop(struct usbmon_pass *mon, struct bulk_point *p, struct bulk_out *out)
+{
+	struct strbuf why = STRBUF_INIT;
+	char name[64];
+
+	if (!mon)
+		return;
+	if (usbmon_pass_stop(mon, &p->wire, &why) < 0) {
+		bulk_point_name(p, name, sizeof(name));
+		note(out, "%s not monitored on the wire: %s", name, why.buf);
+	} else {
+		usbmon_pass_figures_over(&p->wire, p->seconds);
+		p->monitored = true;
+	}
+	strbuf_release(&why);
+}
+
 static int sweep(const struct bulk_opts *o, struct bulk_session *s,
 		 const struct bulk_open_info *info, struct bulk_out *out)
 {
@@ -337,6 +380,7 @@ static int sweep(const struct bulk_opts *o, struct bulk_session *s,
 				};
 				uint64_t need = p.size * p.depth * (p.dir == BULK_DIR_BOTH ? 2 : 1);
 				char why[256] = "", name[64];
+				struct usbmon_pass *mon;
 				int r;
 
 				if (signal_stop)
@@ -350,7 +394,9 @@ static int sweep(const struct bulk_opts *o, struct bulk_session *s,
 					     (unsigned long long)(limit >> 20));
 					continue;
 				}
+				mon = wire_start(o, info, out);
 				r = bulk_measure(s, o->time_s, &p, why, sizeof(why));
+				wire_stop(mon, &p, out);
 				if (r == -ENOMEM && !p.transfers) {
 					note(out, "%s skipped: %s", name, why);
 					continue;
@@ -460,6 +506,7 @@ int cmd_bulk(int argc, char **argv, struct global_opts *g)
 	    {"depth", required_argument, NULL, O_DEPTH},
 	    {"dir", required_argument, NULL, O_DIR},
 	    {"iso", no_argument, NULL, O_ISO},
+	    {"monitor", no_argument, NULL, O_MONITOR},
 	    {NULL, 0, NULL, 0},
 	};
 	struct bulk_opts o = {

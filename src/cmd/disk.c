@@ -65,6 +65,9 @@ void usage_disk(void)
 	       "  --destructive      allow writes to a block device (refused if mounted/in use)\n"
 	       "  --keep             keep the test file (named usbperf-*.tmp) for a later run\n"
 	       "  --cpu N            pin usbperf to CPU N (steadier QD1 figures on small SMP boards)\n"
+	       "  --monitor          watch each pass on the wire (usbmon, root): wire MB/s, the\n"
+	       "                     dominant URB size, URBs in flight, bus busy %%, URB latency,\n"
+	       "                     USB errors, Bulk-Only's CBW/CSW bytes (a USB disk)\n"
 	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
 	       "\n"
 	       "Rates: MB/s = 10^6 B/s, MiB/s = 2^20 B/s. Exit: 0 ok, 1 verify mismatch,\n"
@@ -259,7 +262,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct disk_
 		      const char **ret_target)
 {
 	enum { O_BS = 256, O_RBS, O_TESTS, O_MODE, O_ENGINE, O_QD, O_PRESET, O_SIZE, O_TIME,
-	       O_REPEAT, O_VERIFY, O_SEED, O_DESTRUCTIVE, O_KEEP, O_CPU, O_MIN_TIME };
+	       O_REPEAT, O_VERIFY, O_SEED, O_DESTRUCTIVE, O_KEEP, O_CPU, O_MIN_TIME, O_MONITOR };
 	static const struct option longopts[] = {
 		{"bs", required_argument, NULL, O_BS},
 		{"rand-bs", required_argument, NULL, O_RBS},
@@ -277,6 +280,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct disk_
 		{"destructive", no_argument, NULL, O_DESTRUCTIVE},
 		{"keep", no_argument, NULL, O_KEEP},
 		{"cpu", required_argument, NULL, O_CPU},
+		{"monitor", no_argument, NULL, O_MONITOR},
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
@@ -400,6 +404,9 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct disk_
 			break;
 		case O_KEEP:
 			o->cfg.keep = true;
+			break;
+		case O_MONITOR:
+			o->cfg.monitor = true;
 			break;
 		case O_CPU:
 			if (parse_u64(optarg, 0, CPU_SETSIZE - 1, &v) < 0) {

@@ -8,6 +8,7 @@
 #include "core/hid/fields.h"
 #include "core/hid/gadget.h"
 #include "core/hid/io.h"
+#include "core/usbmon/pass.h"
 #include "util/parse.h"
 #include "util/signals.h"
 #include "util/sysroot.h"
@@ -61,6 +62,8 @@ void usage_hid(void)
 	       "  --timeout SEC      end with exit 3 when no first report came (default 5;\n"
 	       "                     30 on the gadget side); after the first, --in and\n"
 	       "                     --receive end when none came for 1 s\n"
+	       "  --monitor          host side: watch each pass on the wire (usbmon, root):\n"
+	       "                     URBs, URBs/s, URB size, in flight, bus busy, URB p99, errors\n"
 	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
 	       "\n"
 	       "Exit: 0 ok, 2 bad input or refused (a node that is missing, busy, not hidraw\n"
@@ -79,7 +82,8 @@ enum {
 	O_TIME,
 	O_COUNT,
 	O_REPORT_SIZE,
-	O_TIMEOUT
+	O_TIMEOUT,
+	O_MONITOR,
 };
 
 struct hid_opts {
@@ -88,6 +92,7 @@ struct hid_opts {
 	double time_s, timeout_s;
 	bool timeout_set;
 	uint64_t count, report_size;
+	bool monitor; /* each pass watched on usbmon */
 };
 
 static int hid_opt(int c, const char *arg, void *ctx)
@@ -129,6 +134,9 @@ static int hid_opt(int c, const char *arg, void *ctx)
 				  arg);
 			return -EINVAL;
 		}
+		return 0;
+	case O_MONITOR:
+		o->monitor = true;
 		return 0;
 	case O_REPORT_SIZE:
 		if (parse_u64(arg, 1, HID_IO_MAX_REPORT, &o->report_size) < 0) {
@@ -186,8 +194,56 @@ static int finish(struct global_opts *g, struct report *rep, int status)
 	return status;
 }
 
+/* --monitor: a pass watched on usbmon; one that cannot be is said once, then none is */
+static struct usbmon_pass *wire_start(const struct hid_opts *o, const struct hid_device *d,
+				      char **note)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct usbmon_pass *mon = NULL;
+	unsigned bus, dev;
+	int r;
+
+	if (!o->monitor || *note)
+		return NULL;
+	r = usbmon_device_numbers(d->usb.device, &bus, &dev);
+	if (r < 0)
+		strbuf_addf(&why, "bus and device numbers of USB device '%s' not read: %s",
+			    d->usb.device ? d->usb.device : "?", strerror(-r));
+	else
+		r = usbmon_pass_start(bus, dev, false, &mon, &why);
+	if (r < 0) {
+		struct strbuf w = STRBUF_INIT;
+
+		strbuf_addf(&w, "passes not monitored on the wire: %s", why.buf);
+		*note = strbuf_detach(&w);
+		mon = NULL;
+	}
+	strbuf_release(&why);
+	return mon;
+}
+
+static void wire_stop(struct usbmon_pass *mon, struct hid_pass *p)
+{
+	struct usbmon_pass_figures f;
+	struct strbuf why = STRBUF_INIT;
+
+	if (mon && usbmon_pass_stop(mon, &f, &why) == 0) {
+		usbmon_pass_figures_over(&f, p->time_s);
+		p->urbs = f.urbs;
+		p->urbs_per_s = f.window_s > 0 ? (double)f.urbs / f.window_s : NAN;
+		p->urb_size = f.urb_size;
+		p->inflight_mean = f.inflight_mean;
+		p->busy_pct = f.busy_pct;
+		p->urb_lat_p99_us = f.lat_p99_us;
+		p->usb_errors = f.errors_total;
+	}
+	strbuf_release(&why);
+}
+
 static int run_host(struct global_opts *g, const char *arg, struct hid_opts *o)
 {
+	struct usbmon_pass *mon;
+	char *mon_note = NULL;
 	struct strbuf why = STRBUF_INIT;
 	struct finding_list fl = FINDING_LIST_INIT;
 	struct hid_pass passes[3] = {{0}};
@@ -242,7 +298,9 @@ static int run_host(struct global_opts *g, const char *arg, struct hid_opts *o)
 
 		if (!o->pass[k])
 			continue;
+		mon = wire_start(o, &d, &mon_note);
 		r = hid_pass_run(fd, k, &c, p);
+		wire_stop(mon, p);
 		if (r == -EINVAL || r == -ENOMEM || (r < 0 && !p->name)) {
 			log_error("hid: cannot run the %s pass: %s", hid_pass_name(k),
 				  strerror(-r));
@@ -269,9 +327,14 @@ static int run_host(struct global_opts *g, const char *arg, struct hid_opts *o)
 	hid_passes_describe(passes, n, &rep);
 	report_add_table(&rep, "findings", "Findings", &finding_desc, fl.v, fl.n,
 			 sizeof(struct finding));
+	if (mon_note) {
+		rep.warnings = &mon_note;
+		rep.nwarnings = 1;
+	}
 	status = finish(g, &rep, status);
 	finding_list_release(&fl);
 	hid_device_release(&d);
+	free(mon_note);
 	return status;
 }
 
@@ -375,6 +438,7 @@ int cmd_hid(int argc, char **argv, struct global_opts *g)
 	    {"count", required_argument, NULL, O_COUNT},
 	    {"report-size", required_argument, NULL, O_REPORT_SIZE},
 	    {"timeout", required_argument, NULL, O_TIMEOUT},
+	    {"monitor", no_argument, NULL, O_MONITOR},
 	    COMMON_LONG_OPTIONS,
 	    {NULL, 0, NULL, 0},
 	};

@@ -47,6 +47,8 @@ void usage_run(void)
 	       "  --copy SRC DST     the copy path (e.g. USB disk to eMMC): SRC's reads, DST's\n"
 	       "                     writes, and a copy between them at 64K/1M/4M chunks\n"
 	       "  --destructive      allow writes to a block device named as TARGET\n"
+	       "  --no-monitor       do not watch USB disk passes on the wire (by default each is,\n"
+	       "                     when usbmon is there or loadable and usbperf is root)\n"
 	       "  --mtp              also MTP devices (phones, cameras): a 16 MiB file sent and\n"
 	       "                     got back, checked and deleted (none is touched without it);\n"
 	       "                     with --full 1, 16 and 256 MiB files (--size the largest)\n"
@@ -111,6 +113,7 @@ enum {
 	O_MIN_TIME,
 	O_MTP_BUFFERS,
 	O_GOVERNOR,
+	O_NO_MONITOR,
 };
 
 static int run_option(int c, const char *arg, void *ctx)
@@ -128,6 +131,9 @@ static int run_option(int c, const char *arg, void *ctx)
 		return 0;
 	case O_DESTRUCTIVE:
 		o->destructive = true;
+		return 0;
+	case O_NO_MONITOR:
+		o->no_monitor = true;
 		return 0;
 	case O_SCRATCH:
 		if (!*arg) {
@@ -212,6 +218,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 		{"quick", no_argument, NULL, O_QUICK},
 		{"full", no_argument, NULL, O_FULL},
 		{"destructive", no_argument, NULL, O_DESTRUCTIVE},
+		{"no-monitor", no_argument, NULL, O_NO_MONITOR},
 		{"scratch", required_argument, NULL, O_SCRATCH},
 		{"size", required_argument, NULL, O_SIZE},
 		{"time", required_argument, NULL, O_TIME},

@@ -258,6 +258,54 @@ static void rate_row(struct strbuf *out, const struct report_model *m,
 	strbuf_release(&fig);
 }
 
+/* a pass watched on the wire (usbmon): its URB size, in-flight and busy figures under it */
+static void wire_row(struct strbuf *out, const struct run_record *r, const struct run_metric *x)
+{
+	const struct run_metric *sz = report_find_metric(r, x->device_key, x->name, "urb_size"),
+				*w = report_find_metric(r, x->device_key, x->name, "wire_mb_s"),
+				*in = report_find_metric(r, x->device_key, x->name, "inflight_mean"),
+				*busy = report_find_metric(r, x->device_key, x->name, "busy_pct"),
+				*lat = report_find_metric(r, x->device_key, x->name, "urb_lat_p99_us"),
+				*err = report_find_metric(r, x->device_key, x->name, "usb_errors");
+	size_t nbins = 0;
+	char b[24];
+
+	if (!sz)
+		return;
+	format_size((uint64_t)sz->value, b, sizeof(b));
+	strbuf_addf(out, "  %-18s  wire: URB %s", "", b);
+	if (in)
+		strbuf_addf(out, ", in flight %.2f", in->value);
+	if (busy)
+		strbuf_addf(out, ", bus busy %.1f %%", busy->value);
+	if (w)
+		strbuf_addf(out, ", %.1f MB/s", w->value);
+	if (lat)
+		strbuf_addf(out, ", URB p99 %.0f us", lat->value);
+	if (err && err->value > 0)
+		strbuf_addf(out, ", %.0f USB errors", err->value);
+	strbuf_addch(out, '\n');
+	/* the URB size histogram, its non-empty bins in the record's order (by size) */
+	for (size_t k = 0; k < r->nmetrics; k++) {
+		const struct run_metric *y = &r->metrics[k];
+		const char *label;
+
+		if (strcmp(y->device_key, x->device_key) || strcmp(y->name, x->name) ||
+		    strncmp(y->metric, "urb_size_bin_", 13))
+			continue;
+		label = metric_vocab(y->metric, y->unit).label;
+		if (!strncmp(label, "URBs ", 5))
+			label += 5;
+		if (!nbins++)
+			strbuf_addf(out, "  %-18s  URB sizes:", "");
+		else
+			strbuf_addch(out, ',');
+		strbuf_addf(out, " %s %.0f", label, y->value);
+	}
+	if (nbins)
+		strbuf_addch(out, '\n');
+}
+
 /* a row per pass: its headline figure with a bar, IOPS and CPU beside it */
 static void rates(struct strbuf *out, const struct report_model *m, const struct rm_device *d,
 		  bool utf8)
@@ -277,6 +325,7 @@ static void rates(struct strbuf *out, const struct report_model *m, const struct
 			if (strcmp(x->device_key, d->dev[i]->key) || headline(r, x) != x)
 				continue;
 			rate_row(out, m, d, i, x, utf8);
+			wire_row(out, r, x);
 		}
 	}
 }

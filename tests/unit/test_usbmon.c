@@ -7,11 +7,14 @@
 #include "unit.h"
 
 #include "core/usbmon/fields.h"
+#include "core/usbmon/findings.h"
+#include "core/usbmon/pass.h"
 #include "core/usbmon/usbmon.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -503,6 +506,202 @@ static void test_fixture_uas(void **state)
 	usbmon_stats_release(&s);
 }
 
+/* the pass figures of the Bulk-Only fixture: five commands, 44 B of wrappers each */
+static void test_pass_figures_bot(void **state)
+{
+	struct usbmon_pass_figures f;
+	struct usbmon_stats s;
+
+	(void)state;
+	read_fixture("bot-read.pcapng", &s);
+	assert_int_equal(usbmon_pass_figures(&s, 2, 9, true, &f), -ENOENT);
+	assert_int_equal(usbmon_pass_figures(&s, 2, 2, true, &f), 0);
+	assert_int_equal(f.bytes_in, 4194304 + 5 * 13);
+	assert_int_equal(f.bytes_out, 5 * 31);
+	assert_int_equal(f.data_ep, 0x81);
+	assert_int_equal(f.urb_size, 1048576);
+	assert_int_equal(f.urb_size_count, 3);
+	assert_int_equal(f.urbs, 15);
+	assert_int_equal(f.inflight_max, 1);
+	assert_true(f.inflight_mean > 0 && f.inflight_mean <= 1);
+	assert_true(f.busy_pct > 0 && f.busy_pct <= 100);
+	assert_true(f.lat_p50_us <= f.lat_p99_us && f.lat_p99_us <= f.lat_max_us);
+	assert_int_equal(f.bot_commands, 5);
+	assert_int_equal(f.protocol_bytes, 5 * 44);
+	assert_near(f.protocol_pct, 100.0 * 220 / (4194304 + 220), 1e-9);
+	assert_int_equal(f.errors_total, 0);
+	assert_false(f.lower_bound);
+	/* the 1 MiB completions sit in the [1 MiB, 2 MiB) bucket */
+	assert_int_equal(f.size_hist[21], 3);
+	/* over the pass's own time (half the window): the same URBs, twice the rates */
+	{
+		struct usbmon_pass_figures h = f;
+
+		usbmon_pass_figures_over(&h, f.window_s / 2);
+		assert_near(h.wire_mb_s, 2 * f.wire_mb_s, 1e-9);
+		assert_near(h.inflight_mean, 2 * f.inflight_mean, 1e-9);
+		assert_near(h.busy_pct, fmin(100, 2 * f.busy_pct), 1e-9);
+		assert_int_equal(h.bytes_in, f.bytes_in);
+		h = f;
+		usbmon_pass_figures_over(&h, 2 * f.window_s); /* longer than the capture: kept */
+		assert_near(h.wire_mb_s, f.wire_mb_s, 1e-12);
+	}
+	/* not Bulk-Only: no wrappers counted */
+	assert_int_equal(usbmon_pass_figures(&s, 2, 2, false, &f), 0);
+	assert_int_equal(f.protocol_bytes, 0);
+	assert_true(isnan(f.protocol_pct));
+	usbmon_stats_release(&s);
+}
+
+/* UAS: the data pipe is the busiest endpoint, its URBs 512 KiB, several in flight */
+static void test_pass_figures_uas(void **state)
+{
+	struct usbmon_pass_figures f;
+	struct usbmon_stats s;
+
+	(void)state;
+	read_fixture("uas-read.pcapng", &s);
+	assert_int_equal(usbmon_pass_figures(&s, 2, 3, false, &f), 0);
+	assert_int_equal(f.data_ep, 0x83);
+	assert_int_equal(f.urb_size, 524288);
+	assert_true(f.inflight_max > 1);
+	assert_int_equal(f.bytes_in, 4194304 + 9 * 16);
+	assert_int_equal(f.bytes_out, 9 * 32);
+	usbmon_stats_release(&s);
+}
+
+static const struct finding *find_id(const struct finding_list *l, const char *id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].id, id))
+			return &l->v[i];
+	return NULL;
+}
+
+/* a pass view from the fixture's figures, as run builds it from a disk row */
+static struct usbmon_pass_view view_of(const struct usbmon_pass_figures *f, const char *pass,
+				       uint64_t bs, unsigned qd)
+{
+	return (struct usbmon_pass_view){
+	    .pass = pass,
+	    .request_bytes = bs,
+	    .qd = qd,
+	    .urb_size = f->urb_size,
+	    .urbs = f->urbs,
+	    .usb_errors = f->errors_total,
+	    .wire_bytes = f->bytes_in + f->bytes_out,
+	    .bot_commands = f->bot ? f->bot_commands : U64_UNKNOWN,
+	    .protocol_bytes = f->bot ? f->protocol_bytes : U64_UNKNOWN,
+	    .inflight_mean = f->inflight_mean,
+	    .inflight_max = f->inflight_max,
+	    .busy_pct = f->busy_pct,
+	    .protocol_pct = f->protocol_pct,
+	};
+}
+
+/*
+ * The Bulk-Only fixture read as a 4 MiB request at QD4: the wire carried 1 MiB URBs
+ * one at a time. Its URBs (1 MiB) are not small, its wrappers a tiny share: those
+ * findings stay away; with the same figures read as 120 KiB URBs they come.
+ */
+static void test_findings_bot_fixture(void **state)
+{
+	struct usbmon_device_view d = {
+	    .subject = "2-1", .driver = "usb-storage", .block = "sdb", .max_sectors_kb = 1024};
+	struct finding_list l = FINDING_LIST_INIT;
+	struct usbmon_pass_figures f;
+	struct usbmon_pass_view v;
+	struct usbmon_stats s;
+	const struct finding *x;
+
+	(void)state;
+	read_fixture("bot-read.pcapng", &s);
+	assert_int_equal(usbmon_pass_figures(&s, 2, 2, true, &f), 0);
+	usbmon_stats_release(&s);
+	v = view_of(&f, "seq-read 4M", 4u << 20, 4);
+	usbmon_findings(&d, &v, 1, &l);
+	x = find_id(&l, "usbmon.one_in_flight");
+	assert_non_null(x);
+	assert_string_equal(x->subject, "2-1");
+	assert_non_null(strstr(x->evidence, "4 requests queued"));
+	assert_non_null(strstr(x->fix, "uas"));
+	assert_null(find_id(&l, "usbmon.small_urbs"));	      /* 1 MiB URBs */
+	assert_null(find_id(&l, "usbmon.protocol_overhead")); /* 0.005 % */
+	assert_null(find_id(&l, "usbmon.errors"));
+	finding_list_release(&l);
+	/* at QD1 nothing more could have been in flight */
+	v.qd = 1;
+	usbmon_findings(&d, &v, 1, &l);
+	assert_null(find_id(&l, "usbmon.one_in_flight"));
+	finding_list_release(&l);
+}
+
+/* hand-built: usb-storage's 120 KiB cap, an idle bus, errors, 4K commands' wrappers */
+static void test_findings_built(void **state)
+{
+	struct usbmon_device_view d = {
+	    .subject = "1-2", .driver = "usb-storage", .block = "sdc", .max_sectors_kb = 120};
+	struct usbmon_pass_view v[] = {
+	    {.pass = "seq-read 1M",
+	     .request_bytes = 1u << 20,
+	     .qd = 1,
+	     .urb_size = 122880,
+	     .urbs = 300,
+	     .usb_errors = 0,
+	     .wire_bytes = 100u << 20,
+	     .bot_commands = 100,
+	     .protocol_bytes = 4400,
+	     .inflight_mean = 0.9,
+	     .inflight_max = 1,
+	     .busy_pct = 35.5,
+	     .protocol_pct = 0.004},
+	    {.pass = "rand-read 4K",
+	     .request_bytes = 4096,
+	     .qd = 1,
+	     .urb_size = 4096,
+	     .urbs = 3000,
+	     .usb_errors = 2,
+	     .wire_bytes = 1000 * 4140,
+	     .bot_commands = 1000,
+	     .protocol_bytes = 44000,
+	     .inflight_mean = 0.2,
+	     .inflight_max = 1,
+	     .busy_pct = 20,
+	     .protocol_pct = 100.0 * 44 / 4140},
+	};
+	struct finding_list l = FINDING_LIST_INIT;
+	const struct finding *x;
+
+	(void)state;
+	usbmon_findings(&d, v, 2, &l);
+	x = find_id(&l, "usbmon.small_urbs");
+	assert_non_null(x);
+	assert_non_null(strstr(x->evidence, "seq-read 1M: 1M requests went on the wire as 120K"));
+	assert_non_null(strstr(x->evidence, "max_sectors_kb = 120, the same size"));
+	assert_non_null(strstr(x->fix, "block.small_max_sectors"));
+	/* the idle bus is the large-block pass's, not the 4K one's */
+	x = find_id(&l, "usbmon.bus_idle");
+	assert_non_null(x);
+	assert_non_null(strstr(x->evidence, "seq-read 1M: a URB in flight 35.5%"));
+	x = find_id(&l, "usbmon.errors");
+	assert_non_null(x);
+	assert_non_null(strstr(x->evidence, "rand-read 4K: 2"));
+	x = find_id(&l, "usbmon.protocol_overhead");
+	assert_non_null(x);
+	assert_non_null(strstr(x->evidence, "rand-read 4K: 1000 commands"));
+	assert_non_null(strstr(x->evidence, "44000 B"));
+	assert_null(find_id(&l, "usbmon.one_in_flight")); /* QD1 */
+	finding_list_release(&l);
+	/* a busy bus, whole URBs, no errors: nothing to say */
+	v[0].busy_pct = 97;
+	v[0].urb_size = 1u << 20;
+	v[1].usb_errors = 0;
+	v[1].protocol_pct = 0.5;
+	usbmon_findings(&d, v, 2, &l);
+	assert_int_equal(l.n, 0);
+	finding_list_release(&l);
+}
+
 static void test_rows(void **state)
 {
 	static const struct ev v[] = {BOT(100, 1000000, 122880), BOT(200, 1000200, 122880)};
@@ -550,6 +749,10 @@ int main(void)
 	    cmocka_unit_test(test_rows),
 	    cmocka_unit_test(test_fixture_bot),
 	    cmocka_unit_test(test_fixture_uas),
+	    cmocka_unit_test(test_pass_figures_bot),
+	    cmocka_unit_test(test_pass_figures_uas),
+	    cmocka_unit_test(test_findings_bot_fixture),
+	    cmocka_unit_test(test_findings_built),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,7 @@
  * Rates are payload bytes per second; MB/s = 10^6 B/s.
  */
 #include "core/usb/speed.h"
+#include "core/usbmon/pass.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -106,6 +107,8 @@ struct bulk_point {
 	double ceiling_mb_s;		 /* the link's bulk (or iso endpoint) ceiling for dir */
 	double share_pct;		 /* mb_s / ceiling */
 	bool interrupted;		 /* a signal ended it early */
+	bool monitored;			 /* --monitor: wire holds the point's usbmon figures */
+	struct usbmon_pass_figures wire;
 };
 
 /* ceiling for a point (MB/s): bulk per direction; both: twice at SuperSpeed (dual simplex) */

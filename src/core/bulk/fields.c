@@ -3,6 +3,7 @@
 #include "core/bulk/fields.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,16 @@ static const struct field row_fields[] = {
     FIELD(struct bulk_row, packet_errors, "packet_errors", "packet errors", NULL, FT_U64, 0,
 	  T | FF_OPTIONAL),
     FIELD(struct bulk_row, interrupted, "interrupted", "interrupted", NULL, FT_BOOL, 0, 0),
+    /* on the wire: --monitor (usbmon) */
+    FIELD(struct bulk_row, wire_mb_s, "wire_mb_s", "wire", "MB/s", FT_DBL, 2, T | FF_OPTIONAL),
+    FIELD(struct bulk_row, urb_size, "urb_size_bytes", "URB", NULL, FT_SIZE, 0, T | FF_OPTIONAL),
+    FIELD(struct bulk_row, inflight_mean, "inflight_mean", "in flight", NULL, FT_DBL, 2,
+	  T | FF_OPTIONAL),
+    FIELD(struct bulk_row, busy_pct, "busy_pct", "bus busy", "%", FT_DBL, 1, T | FF_OPTIONAL),
+    FIELD(struct bulk_row, urb_lat_p99_us, "urb_lat_p99_us", "URB p99", "us", FT_DBL, 1,
+	  T | FF_OPTIONAL),
+    FIELD(struct bulk_row, usb_errors, "usb_errors", "USB errors", NULL, FT_U64, 0,
+	  T | FF_OPTIONAL),
 };
 
 const struct record_desc bulk_device_desc = RECORD_DESC("bulk_device", device_fields);
@@ -69,6 +80,12 @@ int bulk_row_from_point(const struct bulk_point *p, struct bulk_row *ret)
 	    .packets = p->iso ? p->packets : U64_UNKNOWN,
 	    .packet_errors = p->iso ? p->packet_errors : U64_UNKNOWN,
 	    .interrupted = p->interrupted,
+	    .wire_mb_s = p->monitored ? p->wire.wire_mb_s : NAN,
+	    .inflight_mean = p->monitored ? p->wire.inflight_mean : NAN,
+	    .busy_pct = p->monitored ? p->wire.busy_pct : NAN,
+	    .urb_lat_p99_us = p->monitored ? p->wire.lat_p99_us : NAN,
+	    .urb_size = p->monitored ? p->wire.urb_size : U64_UNKNOWN,
+	    .usb_errors = p->monitored ? p->wire.errors_total : U64_UNKNOWN,
 	};
 
 	bulk_point_name(p, name, sizeof(name));

@@ -33,6 +33,9 @@ struct bulk_row {
 	double mb_s, in_mb_s, out_mb_s, ceiling_mb_s, share_pct;
 	uint64_t transfers, packets, packet_errors;
 	bool interrupted;
+	/* on the wire (--monitor, usbmon); unknown unmonitored */
+	double wire_mb_s, inflight_mean, busy_pct, urb_lat_p99_us;
+	uint64_t urb_size, usb_errors;
 };
 
 extern const struct record_desc bulk_device_desc;

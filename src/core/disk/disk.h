@@ -10,6 +10,7 @@
 #include "core/mmc/mmc.h"
 #include "core/sys/cpustat.h"
 #include "core/usb/attach.h"
+#include "core/usbmon/usbmon.h"
 #include "util/stats.h"
 #include "util/strbuf.h"
 
@@ -91,6 +92,7 @@ struct disk_config {
 	disk_progress_fn progress;
 	void *progress_ctx;
 	const volatile int *stop; /* set asynchronously to end the run early */
+	bool monitor; /* watch each pass's USB device on usbmon (core/disk/wire.c) */
 };
 
 struct verify_error {
@@ -131,6 +133,13 @@ struct disk_row {
 	double ceiling_mb_s;   /* bulk ceiling of the USB link (or the MMC bus mode) under the
 				  target; NaN if neither */
 	double efficiency_pct; /* mb_s as a share of that ceiling */
+	/* on the wire (usbmon, disk_config.monitor), over all repeats; unknown unmonitored */
+	uint64_t wire_bytes, urbs, urb_size, usb_errors, bot_commands, protocol_bytes;
+	uint64_t wire_dropped;
+	double wire_mb_s, inflight_mean, inflight_max, busy_pct;
+	double urb_lat_p50_us, urb_lat_p99_us, urb_lat_max_us, protocol_pct;
+	bool monitored;
+	uint64_t urb_hist[USBMON_SIZE_BUCKETS]; /* the data endpoint's URBs by size */
 };
 
 /* One interval sample, for plotting: -F json lists them all. */

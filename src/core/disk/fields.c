@@ -100,6 +100,25 @@ static const struct field row_fields[] = {
 	FIELD(struct disk_row, cached_pct, "cached_pct", "cached", "%", FT_DBL, 1, 0),
 	FIELD(struct disk_row, verify_errors, "verify_errors", "bad", NULL, FT_U64, 0, 0),
 	FIELD(struct disk_row, status, "status", "status", NULL, FT_STR, 0, 0),
+	/* on the wire: --monitor (usbmon), over all repeats of the pass */
+	FIELD(struct disk_row, wire_mb_s, "wire_mb_s", "wire", "MB/s", FT_DBL, 1, T | FF_OPTIONAL),
+	FIELD(struct disk_row, urb_size, "urb_size_bytes", "URB", NULL, FT_SIZE, 0, T | FF_OPTIONAL),
+	FIELD(struct disk_row, inflight_mean, "inflight_mean", "in flight", NULL, FT_DBL, 2,
+	      T | FF_OPTIONAL),
+	FIELD(struct disk_row, inflight_max, "inflight_max", "in flight max", NULL, FT_DBL, 0, 0),
+	FIELD(struct disk_row, busy_pct, "busy_pct", "bus busy", "%", FT_DBL, 1, T | FF_OPTIONAL),
+	FIELD(struct disk_row, urb_lat_p50_us, "urb_lat_p50_us", "URB p50", "us", FT_DBL, 1, 0),
+	FIELD(struct disk_row, urb_lat_p99_us, "urb_lat_p99_us", "URB p99", "us", FT_DBL, 1,
+	      T | FF_OPTIONAL),
+	FIELD(struct disk_row, urb_lat_max_us, "urb_lat_max_us", "URB max", "us", FT_DBL, 1, 0),
+	FIELD(struct disk_row, wire_bytes, "wire_bytes", "wire bytes", NULL, FT_U64, 0, 0),
+	FIELD(struct disk_row, urbs, "urbs", "URBs", NULL, FT_U64, 0, 0),
+	FIELD(struct disk_row, usb_errors, "usb_errors", "USB errors", NULL, FT_U64, 0,
+	      T | FF_OPTIONAL),
+	FIELD(struct disk_row, bot_commands, "bot_commands", "BOT commands", NULL, FT_U64, 0, 0),
+	FIELD(struct disk_row, protocol_bytes, "protocol_bytes", "protocol bytes", NULL, FT_U64, 0, 0),
+	FIELD(struct disk_row, protocol_pct, "protocol_pct", "protocol", "%", FT_DBL, 3, 0),
+	FIELD(struct disk_row, wire_dropped, "wire_dropped", "dropped", NULL, FT_U64, 0, 0),
 };
 
 static const struct field verr_fields[] = {

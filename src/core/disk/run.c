@@ -4,6 +4,7 @@
 #include "core/disk/disk.h"
 #include "core/disk/iostat.h"
 #include "core/disk/pass.h"
+#include "core/disk/wire.h"
 #include "core/sys/cpufreq.h"
 #include "core/sys/mounts.h"
 #include "util/clock.h"
@@ -375,6 +376,7 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 	double shortest_s = INFINITY;
 	unsigned nshort = 0, ncontended = 0;
 	double worst_pressure = 0;
+	bool mon_off = !cfg->monitor;
 	size_t i;
 	int r = 0;
 
@@ -431,11 +433,18 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 		struct row_in in = {
 		    .mb = mb, .iops = iops, .interval_s = NAN, .best_of = cfg->best_of};
 		size_t first_sample = rep->nsamples;
+		struct usbmon_pass *mon = NULL;
+		struct strbuf why = STRBUF_INIT;
 		struct summary spread;
 		double cached = NAN;
 		unsigned k, n = 0;
 
 		hist_init(lat);
+		/* one capture over the repeats; a monitor that cannot start is said once */
+		if (!mon_off && disk_wire_start(rep, &mon, &why) < 0) {
+			warn(rep, "passes not monitored on the wire: %s", why.buf);
+			mon_off = true;
+		}
 		for (k = 0; k < cfg->repeat; k++) {
 			struct pass_env env = {t, cfg, s, (unsigned)i, (unsigned)cfg->npasses, k, lat,
 					       bw, rep};
@@ -478,6 +487,12 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 			if (o.interrupted)
 				break;
 		}
+		strbuf_reset(&why);
+		r = disk_wire_stop(mon, sum.seconds, n ? &rep->rows[rep->nrows] : NULL, &why);
+		if (r < 0 && n)
+			warn(rep, "%s not monitored on the wire: %s", s->name, why.buf);
+		r = 0;
+		strbuf_release(&why);
 		if (!n)
 			continue;
 		in.n = n;

@@ -4,10 +4,13 @@
  * method. Each finding names the figures it rests on and what to change.
  */
 #include "core/run/run_priv.h"
+#include "core/usb/topology.h"
+#include "core/usbmon/findings.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define BUS_BOUND_PCT 75.0	/* this close to the ceiling: the link is the limit */
@@ -219,6 +222,51 @@ static void page_cache(struct run_result *res, const char *key, const struct dis
 	strbuf_release(&ev);
 }
 
+/* what the wire said about the monitored passes (core/usbmon/findings.c) */
+static void wire_findings(struct run_result *res, const char *key, const struct disk_report *d)
+{
+	struct usbmon_device_view dv = {.subject = key, .driver = d->usb.driver,
+					.max_sectors_kb = U64_UNKNOWN};
+	struct usbmon_pass_view *v = calloc(d->nrows ? d->nrows : 1, sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		return;
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct disk_row *r = &d->rows[i];
+
+		if (!r->monitored)
+			continue;
+		v[n++] = (struct usbmon_pass_view){
+		    .pass = r->name,
+		    .request_bytes = r->bs,
+		    .qd = (unsigned)r->qd,
+		    .urb_size = r->urb_size,
+		    .urbs = r->urbs,
+		    .usb_errors = r->usb_errors,
+		    .wire_bytes = r->wire_bytes,
+		    .bot_commands = r->bot_commands,
+		    .protocol_bytes = r->protocol_bytes,
+		    .inflight_mean = r->inflight_mean,
+		    .inflight_max = r->inflight_max,
+		    .busy_pct = r->busy_pct,
+		    .protocol_pct = r->protocol_pct,
+		};
+	}
+	for (size_t i = 0; n && res->topo && i < res->topo->nnode; i++) {
+		const struct usb_node *nd = &res->topo->node[i];
+
+		if (nd->device && !strcmp(nd->device, key) && !strcmp(nd->kind, "disk")) {
+			dv.block = nd->name;
+			dv.max_sectors_kb = nd->max_sectors_kb;
+			break;
+		}
+	}
+	if (n)
+		usbmon_findings(&dv, v, n, &res->rec.findings);
+	free(v);
+}
+
 void run_disk_analyze(struct run_result *res)
 {
 	for (size_t i = 0; i < res->nplan; i++) {
@@ -237,5 +285,6 @@ void run_disk_analyze(struct run_result *res)
 		cpu_bound(res, dev->key, d);
 		clock_low(res, dev->key, d);
 		page_cache(res, dev->key, d);
+		wire_findings(res, dev->key, d);
 	}
 }

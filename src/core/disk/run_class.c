@@ -44,6 +44,49 @@ static const struct class_metric disk_metrics[] = {
     CLASS_METRIC("cpu_mhz", "MHz", "clock", true),
     CLASS_METRIC("util_pct", "%", "util", false),
     CLASS_METRIC("irq_per_mb", "IRQ/MB", "interrupts", false),
+    /* on the wire (usbmon): a monitored USB disk pass */
+    CLASS_METRIC("wire_mb_s", "MB/s", "wire", true),
+    CLASS_METRIC("urb_size", "B", "URB size", true),
+    CLASS_METRIC("inflight_mean", "URBs", "in flight", true),
+    CLASS_METRIC("busy_pct", "%", "bus busy", true),
+    CLASS_METRIC("urb_lat_p99_us", "us", "URB p99", false),
+    CLASS_METRIC("usb_errors", "errors", "USB errors", false),
+    CLASS_METRIC("protocol_pct", "%", "protocol", false),
+    /* the data endpoint's completed URBs by size, as usbmon's buckets (core/usbmon/usbmon.h) */
+    CLASS_DISTRIBUTION("urb_size_bin_0", "URBs", "URBs of 0 B"),
+    CLASS_DISTRIBUTION("urb_size_bin_1", "URBs", "URBs of 1 B"),
+    CLASS_DISTRIBUTION("urb_size_bin_2", "URBs", "URBs 2-4"),
+    CLASS_DISTRIBUTION("urb_size_bin_3", "URBs", "URBs 4-8"),
+    CLASS_DISTRIBUTION("urb_size_bin_4", "URBs", "URBs 8-16"),
+    CLASS_DISTRIBUTION("urb_size_bin_5", "URBs", "URBs 16-32"),
+    CLASS_DISTRIBUTION("urb_size_bin_6", "URBs", "URBs 32-64"),
+    CLASS_DISTRIBUTION("urb_size_bin_7", "URBs", "URBs 64-128"),
+    CLASS_DISTRIBUTION("urb_size_bin_8", "URBs", "URBs 128-256"),
+    CLASS_DISTRIBUTION("urb_size_bin_9", "URBs", "URBs 256-512"),
+    CLASS_DISTRIBUTION("urb_size_bin_10", "URBs", "URBs 512-1K"),
+    CLASS_DISTRIBUTION("urb_size_bin_11", "URBs", "URBs 1K-2K"),
+    CLASS_DISTRIBUTION("urb_size_bin_12", "URBs", "URBs 2K-4K"),
+    CLASS_DISTRIBUTION("urb_size_bin_13", "URBs", "URBs 4K-8K"),
+    CLASS_DISTRIBUTION("urb_size_bin_14", "URBs", "URBs 8K-16K"),
+    CLASS_DISTRIBUTION("urb_size_bin_15", "URBs", "URBs 16K-32K"),
+    CLASS_DISTRIBUTION("urb_size_bin_16", "URBs", "URBs 32K-64K"),
+    CLASS_DISTRIBUTION("urb_size_bin_17", "URBs", "URBs 64K-128K"),
+    CLASS_DISTRIBUTION("urb_size_bin_18", "URBs", "URBs 128K-256K"),
+    CLASS_DISTRIBUTION("urb_size_bin_19", "URBs", "URBs 256K-512K"),
+    CLASS_DISTRIBUTION("urb_size_bin_20", "URBs", "URBs 512K-1M"),
+    CLASS_DISTRIBUTION("urb_size_bin_21", "URBs", "URBs 1M-2M"),
+    CLASS_DISTRIBUTION("urb_size_bin_22", "URBs", "URBs 2M-4M"),
+    CLASS_DISTRIBUTION("urb_size_bin_23", "URBs", "URBs 4M-8M"),
+    CLASS_DISTRIBUTION("urb_size_bin_24", "URBs", "URBs 8M-16M"),
+    CLASS_DISTRIBUTION("urb_size_bin_25", "URBs", "URBs 16M-32M"),
+    CLASS_DISTRIBUTION("urb_size_bin_26", "URBs", "URBs 32M-64M"),
+    CLASS_DISTRIBUTION("urb_size_bin_27", "URBs", "URBs 64M-128M"),
+    CLASS_DISTRIBUTION("urb_size_bin_28", "URBs", "URBs 128M-256M"),
+    CLASS_DISTRIBUTION("urb_size_bin_29", "URBs", "URBs 256M-512M"),
+    CLASS_DISTRIBUTION("urb_size_bin_30", "URBs", "URBs 512M-1G"),
+    CLASS_DISTRIBUTION("urb_size_bin_31", "URBs", "URBs 1G-2G"),
+    CLASS_DISTRIBUTION("urb_size_bin_32", "URBs", "URBs 2G-4G"),
+    CLASS_DISTRIBUTION("urb_size_bin_33", "URBs", "URBs of 4G"),
 };
 
 static struct disk_item *item_of(const struct run_plan_item *it)
@@ -180,6 +223,43 @@ static void add_device(struct run_result *r, struct run_plan_item *it,
 	d->target = xstrdup(it->path);
 }
 
+/* a monitored pass's wire figures: metric rows of their own */
+static void add_wire_rows(struct run_result *r, const struct run_plan_item *it,
+			  const struct disk_row *dr)
+{
+	const double v[] = {dr->wire_mb_s,   (double)dr->urb_size, dr->inflight_mean,
+			    dr->busy_pct,    dr->urb_lat_p99_us,   (double)dr->usb_errors,
+			    dr->protocol_pct};
+	static const char *const key[] = {"wire_mb_s",	 "urb_size",	   "inflight_mean",
+					  "busy_pct",	 "urb_lat_p99_us", "usb_errors",
+					  "protocol_pct"};
+
+	if (!dr->monitored)
+		return;
+	for (size_t j = 0; j < sizeof(key) / sizeof(key[0]); j++) {
+		struct run_metric *rm;
+
+		if (isnan(v[j]))
+			continue;
+		rm = run_class_add_metric(&r->rec, &run_class_disk, it->device_key, dr->name,
+					  key[j]);
+		rm->value = v[j];
+		rm->repeats = dr->repeats;
+	}
+	/* the URB size histogram: its non-empty bins */
+	for (unsigned k = 0; k < USBMON_SIZE_BUCKETS; k++) {
+		struct run_metric *rm;
+		char bin[32];
+
+		if (!dr->urb_hist[k])
+			continue;
+		snprintf(bin, sizeof(bin), "urb_size_bin_%u", k);
+		rm = run_class_add_metric(&r->rec, &run_class_disk, it->device_key, dr->name, bin);
+		rm->value = (double)dr->urb_hist[k];
+		rm->repeats = dr->repeats;
+	}
+}
+
 /* the spread within the passes, from the interval samples pooled over the repeats */
 static void sampled(struct run_metric *rm, double mean, double stdev, double min, uint64_t n)
 {
@@ -261,6 +341,7 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 			rm->cpu_pressure_pct = dr->cpu_pressure_pct;
 			rm->cpu_busy_pct = dr->cpu_busy_pct;
 		}
+		add_wire_rows(r, it, dr);
 	}
 }
 
@@ -360,6 +441,17 @@ static void disk_plan_target(const struct run_options *o, struct run_result *r,
 	it->read_only = S_ISBLK(st.st_mode) && !o->destructive;
 }
 
+/* a USB disk's passes are watched on the wire (run --no-monitor: not) */
+static bool on_usb(const struct disk_target *t)
+{
+	struct usb_attach a = {0};
+	bool r = (t->dev_major || t->dev_minor) &&
+		 usb_attach_for_block(t->dev_major, t->dev_minor, &a) == 0;
+
+	usb_attach_release(&a);
+	return r;
+}
+
 static int disk_prepare(const struct run_options *o, struct run_result *r,
 			struct run_plan_item *it, char **ret_why)
 {
@@ -398,6 +490,7 @@ static int disk_prepare(const struct run_options *o, struct run_result *r,
 		return rc;
 	d->open = true;
 	signals_add_cleanup(disk_target_cleanup_path(&d->t));
+	d->cfg.monitor = !o->no_monitor && on_usb(&d->t);
 	if (d->t.size < d->cfg.size)
 		d->cfg.size = d->t.size;
 	return 0;

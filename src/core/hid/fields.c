@@ -69,6 +69,17 @@ static const struct field pass_fields[] = {
     FIELD(struct hid_pass, lost, "lost", "lost", NULL, FT_U64, 0, T),
     FIELD(struct hid_pass, short_reads, "short_reads", "short reads", NULL, FT_U64, 0, 0),
     FIELD(struct hid_pass, ended, "ended_by", "ended by", NULL, FT_STR, 0, T),
+    /* on the wire: --monitor (usbmon) */
+    FIELD(struct hid_pass, urbs, "urbs", "URBs", NULL, FT_U64, 0, T | FF_OPTIONAL),
+    FIELD(struct hid_pass, urbs_per_s, "urbs_per_s", "URBs/s", NULL, FT_DBL, 1, T | FF_OPTIONAL),
+    FIELD(struct hid_pass, urb_size, "urb_size_bytes", "URB", NULL, FT_SIZE, 0, T | FF_OPTIONAL),
+    FIELD(struct hid_pass, inflight_mean, "inflight_mean", "in flight", NULL, FT_DBL, 2,
+	  T | FF_OPTIONAL),
+    FIELD(struct hid_pass, busy_pct, "busy_pct", "bus busy", "%", FT_DBL, 1, T | FF_OPTIONAL),
+    FIELD(struct hid_pass, urb_lat_p99_us, "urb_lat_p99_us", "URB p99", "us", FT_DBL, 1,
+	  T | FF_OPTIONAL),
+    FIELD(struct hid_pass, usb_errors, "usb_errors", "USB errors", NULL, FT_U64, 0,
+	  T | FF_OPTIONAL),
 };
 
 static const struct record_desc device_desc = RECORD_DESC("hid_device", device_fields);

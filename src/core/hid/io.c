@@ -307,6 +307,12 @@ static void summarize_pass(struct pass_state *s, uint64_t end)
 	}
 }
 
+void hid_pass_wire_unknown(struct hid_pass *p)
+{
+	p->urbs = p->urb_size = p->usb_errors = U64_UNKNOWN;
+	p->urbs_per_s = p->inflight_mean = p->busy_pct = p->urb_lat_p99_us = NAN;
+}
+
 int hid_pass_run(int fd, enum hid_pass_kind k, const struct hid_io_config *c, struct hid_pass *ret)
 {
 	struct hid_pass p = {
@@ -322,6 +328,8 @@ int hid_pass_run(int fd, enum hid_pass_kind k, const struct hid_io_config *c, st
 	};
 	struct pass_state s = {.c = c, .p = &p};
 	int r;
+
+	hid_pass_wire_unknown(&p);
 
 	if (k >= HID_PASS_KINDS || !c->report_bytes || c->report_bytes > HID_IO_MAX_REPORT ||
 	    (c->report_id && c->report_bytes < 2) ||

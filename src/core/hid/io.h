@@ -51,7 +51,13 @@ struct hid_pass {
 	double p50_us, p99_us, max_us;
 	/* the interrupt endpoint's ceiling for these reports; NaN when none applies */
 	double period_us, ceiling_reports_per_s, ceiling_Bps, pct;
+	/* on the wire (hid --monitor, usbmon): the device's URBs; unknown unmonitored */
+	uint64_t urbs, urb_size, usb_errors;
+	double urbs_per_s, inflight_mean, busy_pct, urb_lat_p99_us;
 };
+
+/* the wire figures unknown: a pass not watched on usbmon (hid_pass_run starts so) */
+void hid_pass_wire_unknown(struct hid_pass *p);
 
 /* "in", "out", ... */
 const char *hid_pass_name(enum hid_pass_kind k);

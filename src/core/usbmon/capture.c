@@ -39,6 +39,7 @@ struct mon_bin_mfetch {
 #define CAPTURE_NICE (-10)
 #define PCAP_FLUSH (1u << 20)
 #define EARLY_FLUSH 4096 /* an event this large goes back to the ring at once */
+#define POLL_STOP_MS 20	 /* how often a capture with a stop flag looks at it */
 
 extern char **environ;
 
@@ -259,7 +260,8 @@ int usbmon_capture_run(struct usbmon_capture *c, struct usbmon_stats *s)
 		goto out;
 	}
 	/* a larger ring drops less and cuts data later; the default one will do */
-	(void)ioctl(fd, MON_IOCT_RING_SIZE, (unsigned long)RING_WANT);
+	(void)ioctl(fd, MON_IOCT_RING_SIZE,
+		    (unsigned long)(c->ring_want ? c->ring_want : RING_WANT));
 	rs = ioctl(fd, MON_IOCQ_RING_SIZE);
 	if (rs <= 0) {
 		r = rs < 0 ? -errno : -EPROTO;
@@ -296,6 +298,7 @@ int usbmon_capture_run(struct usbmon_capture *c, struct usbmon_stats *s)
 	add_dropped(fd, s); /* zero the count: only this capture's losses */
 	s->dropped = 0;
 	s->start_us = now_us();
+	atomic_store(&c->started, true);
 	next_tick = mono_ms() + 1000;
 	if (c->time_s > 0)
 		deadline = mono_ms() + (uint64_t)(c->time_s * 1000.0 + 0.5);
@@ -308,10 +311,14 @@ int usbmon_capture_run(struct usbmon_capture *c, struct usbmon_stats *s)
 			c->interrupted = true;
 			break;
 		}
+		if (c->stop && atomic_load(c->stop))
+			break;
 		if (deadline && now >= deadline)
 			break;
 		if (deadline && deadline < wake)
 			wake = deadline;
+		if (c->stop && now + POLL_STOP_MS < wake)
+			wake = now + POLL_STOP_MS;
 		n = poll(&p, 1, wake > now ? (int)(wake - now) : 0);
 		if (n < 0 && errno != EINTR) {
 			r = -errno;
@@ -322,6 +329,12 @@ int usbmon_capture_run(struct usbmon_capture *c, struct usbmon_stats *s)
 			if (r < 0)
 				break;
 			r = 0;
+			/* a batch per wake-up, not one per event: each costs the I/O a switch */
+			if (c->batch_us) {
+				struct timespec ts = {0, (long)c->batch_us * 1000L};
+
+				nanosleep(&ts, NULL);
+			}
 		}
 		if (mono_ms() >= next_tick) {
 			next_tick += 1000;

@@ -9,6 +9,7 @@
 #include "core/usbmon/usbmon.h"
 #include "util/strbuf.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 enum usbmon_state {
@@ -31,13 +32,24 @@ struct usbmon_capture {
 	double time_s;	  /* 0: until a signal */
 	int pcap_fd;	  /* -1: none; else written from its current position */
 	uint32_t snaplen; /* data bytes per event into the pcap (0: what usbmon copied) */
+	/*
+	 * the ring to ask for (0: the largest, 1200 KiB). usbmon copies up to a fifth of
+	 * it of each URB's data, in the completion path: a capture that needs no data
+	 * (the figures only) asks for a small one and costs the measured I/O less
+	 */
+	uint32_t ring_want;
+	/* sleep this long after each drain (0: none): fewer wake-ups, the ring fills meanwhile */
+	uint32_t batch_us;
 	/* which events count (NULL: all); the pcap gets the same ones */
 	bool (*want)(const struct usbmon_event *e, void *ctx);
 	void *want_ctx;
 	/* about once a second, and never when NULL */
 	void (*tick)(const struct usbmon_stats *s, void *ctx);
 	void *tick_ctx;
+	/* set by another thread to end the capture (within POLL_STOP_MS); NULL: none */
+	const atomic_bool *stop;
 	/* out */
+	atomic_bool started; /* the ring is mapped and the window open: events count from here */
 	uint32_t ring_bytes;
 	uint64_t pcap_bytes;
 	bool interrupted; /* a signal ended it */

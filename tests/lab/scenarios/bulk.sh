@@ -5,7 +5,7 @@
 # The truths: no figure above the link's bulk ceiling, nor above what
 # dummy_hcd moves per timer round (below), and usbtest holds every interface
 # again afterwards, also after a busy refusal and a SIGINT.
-MODULES="configfs dummy_hcd libcomposite usb_f_ss_lb usbtest xhci_pci"
+MODULES="configfs dummy_hcd libcomposite usb_f_ss_lb usbtest xhci_pci usbmon"
 
 # Isochronous: dummy_hcd has none, so QEMU's USB audio device (its AudioStreaming
 # interface's alt 1 has an isochronous OUT endpoint; no snd-usb-audio in the
@@ -34,6 +34,10 @@ DUMMY_SS_BYTES=490000
 DUMMY_ROUNDS=$((1000000000 / 125000))	# rounds per second: 8000
 
 check() {
+	local w=$1/wire.json
+	# bulk --monitor: the wire's URBs are the transfers (64K), queued as deep as asked
+	jq_check "$w" '(.points | length) == 4 and all(.points[]; .urb_size_bytes == 65536 and .usb_errors == 0 and .wire_mb_s >= .mb_s and .busy_pct > 0 and .busy_pct <= 100)' "bulk --monitor: each point's URBs are its 64K transfers, wire MB/s >= its rate, no USB error"
+	jq_check "$w" '[.points[] | select(.depth == 1) | .inflight_mean <= 1.01] + [.points[] | select(.depth == 8) | .inflight_mean > 1] | all' "bulk --monitor: at depth 1 at most one URB in flight, at depth 8 more than one"
 	local o=$1 f
 	rc() { cat "$o/$1.rc" 2>/dev/null || echo missing; }
 	rc_is() { # rc_is NAME STATUS DESCRIPTION

@@ -11,7 +11,7 @@
 # descriptor's ceiling (Linux 6.1's f_hid: bInterval 4 at high speed, 1 ms,
 # 1000 reports/s; it has no interval attribute) is what usbperf reports, and
 # a rate above it must come with the hid.above_ceiling finding.
-MODULES="configfs dummy_hcd libcomposite usb_f_hid usbhid hid_generic"
+MODULES="configfs dummy_hcd libcomposite usb_f_hid usbhid hid_generic usbmon"
 
 qemu_args() { :; }
 
@@ -36,6 +36,7 @@ check() {
 	jq_check "$o/send.json" "$P.reports == $HID_COUNT and $P.ended_by == \"count\"" "gadget --send wrote $HID_COUNT reports"
 	jq_check "$o/send.json" "($P.ceiling_reports_per_s | round) == 1000" "gadget --send: next to the 1000/s f_hid's bInterval 4 allows at high speed"
 	jq_check "$o/in.json" "$P.reports == $HID_COUNT" "the host read as many reports as the gadget sent ($HID_COUNT)"
+	jq_check "$o/in.json" "$P.urb_size_bytes == .device.input_report_bytes and $P.urbs >= $P.reports and $P.usb_errors == 0 and $P.busy_pct > 0 and $P.busy_pct <= 100 and ([.warnings[]?] | length) == 0" "hid --monitor: the interrupt URBs are the 64 B reports, at least one per report, no USB error"
 	jq_check "$o/in.json" "$P.reports_per_s > 0 and $P.reports_per_s <= 8000" "IN rate within dummy_hcd's one packet per 125 us"
 	for n in in out; do
 		jq_check "$o/$n.json" "($P.reports_per_s > $P.ceiling_reports_per_s * 1.02) == ([.findings[] | select(.id == \"hid.above_ceiling\")] | length > 0)" "$n: a rate above the descriptor's ceiling, and only then, is a finding"

@@ -78,6 +78,7 @@ check() { # check DIR: assertions on what the guest wrote
 	grep -q 'bus ceiling 53.25 MB/s' "$o/report.html" && grep -q 'bus ceiling 484.8 MB/s' "$o/report.html" &&
 		ok "report: the high-speed and SuperSpeed ceilings drawn" || bad "report: ceilings missing"
 	check_monitor "$o"
+	check_wire "$o"
 	grep -q 'field reference 25-35 MB/s' "$o/report.html" &&
 		ok "report: the USB 2.0 disk field reference band" || bad "report: no field reference"
 	jq_check "$o/run.json" 'all(.devices[]; .controller != null and (.controller | test("^(xhci_hcd|ehci-pci) "))) and ([.devices[] | select(.capable_speed != null and .capable_speed != .speed) | .serial] | sort) == ["LABEHCI", "LABUSB2PORT"]' \
@@ -133,4 +134,36 @@ check_monitor() {
 	fi
 	# Bulk-Only: per command a 31 B CBW out, one data URB in (max_sectors_kb caps it) and a 13 B CSW in
 	jq_check "$o/mon-LABBOT.json" 'def sz(d): [.endpoints[] | select(.type == "bulk" and .dir == d) | .sizes | split(" ")[] | split(":") | {(.[0]): (.[1] | tonumber)}] | add; sz("out") as $o | sz("in") as $i | ($o | keys) == ["31"] and $o["31"] >= 4 and $i["13"] == $o["31"] and ([$i | to_entries[] | select(.key != "13") | .value] | add) == $o["31"]' "monitor LABBOT: one 31 B CBW, one data URB and one 13 B CSW per command"
+}
+
+# disk --monitor and run's monitored passes (issue 18 part 2): each figure against its truth
+check_wire() {
+	local o=$1 k ms j r
+	for k in LABBOT LABUAS; do
+		j=$o/dmon-$k.json
+		ms=$(cat "$o/mon-$k.max_sectors_kb" 2>/dev/null)
+		[ -s "$j" ] || { bad "disk --monitor $k: no output ($(cat "$o/dmon-$k.err" 2>/dev/null))"; continue; }
+		r='.results[0]'
+		jq_check "$j" "$r.urb_size_bytes == ([1048576, $ms * 1024] | min)" "disk --monitor $k: dominant URB size = min(1 MiB request, max_sectors_kb $ms KiB)"
+		jq_check "$j" "$r.wire_bytes >= $r.bytes and $r.urbs > 0 and $r.wire_mb_s > 0 and $r.usb_errors == 0 and $r.wire_dropped == 0" "disk --monitor $k: wire bytes >= the bytes read, no error, nothing dropped"
+		jq_check "$j" "$r.wire_mb_s >= $r.mb_s" "disk --monitor $k: wire MB/s >= the pass's MB/s (its wire bytes over the pass's own time, not the capture's)"
+		jq_check "$j" "$r.busy_pct > 0 and $r.busy_pct <= 100 and $r.inflight_max >= 1 and $r.inflight_mean > 0 and $r.urb_lat_p99_us >= $r.urb_lat_p50_us" "disk --monitor $k: busy share, in flight, URB latency"
+		jq_check "$j" '[.warnings[]? | select(test("monitor"))] == []' "disk --monitor $k: no 'not monitored' warning"
+	done
+	grep -qE '^ *pass .* wire +URB +in flight +bus busy' "$o/dmon-text.txt" &&
+		grep -qE '^seq-read 1M .* 1M +[0-9.]+ +[0-9.]+ ' "$o/dmon-text.txt" &&
+		ok "disk --monitor: the text table's wire columns" || bad "disk --monitor: text: $(head -c 300 "$o/dmon-text.txt")"
+	r='.results[0]'
+	jq_check "$o/dmon-LABBOT.json" "$r.protocol_bytes == $r.bot_commands * 44 and $r.bot_commands >= $r.bytes / $r.urb_size_bytes and $r.wire_bytes == $r.bytes + $r.protocol_bytes" "disk --monitor LABBOT: commands x 44 B of CBW/CSW, the wire = the data read + the wrappers"
+	jq_check "$o/dmon-LABUAS.json" "$r.protocol_bytes == null and $r.bot_commands == null and $r.inflight_max > 1" "disk --monitor LABUAS: no Bulk-Only wrappers, more than one URB in flight"
+	# run: every pass of every USB disk monitored; the URB size is the request, capped at max_sectors_kb
+	jq -s '{list: .[0], run: .[1]}' "$o/list.json" "$o/run.json" >"$o/wire.json" 2>/dev/null
+	jq_check "$o/run.json" '[.metrics[] | select(.metric == "urb_size")] | length == 25' "run: a urb_size metric for each of the 25 disk passes"
+	jq_check "$o/wire.json" '(.list.nodes | map(select(.kind == "disk") | {(.device): .max_sectors_kb}) | add) as $ms | (.run.results | map({(.device + "|" + .pass): .bs_bytes}) | add) as $bs | all(.run.metrics[] | select(.metric == "urb_size"); .value == ([$bs[.device_key + "|" + .name], $ms[.device_key] * 1024] | min))' "run: each pass's URB size = min(its block size, the disk's max_sectors_kb)"
+	jq_check "$o/run.json" '[.metrics[] | select(.metric | startswith("urb_size_bin_"))] as $h | all(.metrics[] | select(.metric == "urb_size"); . as $u | [$h[] | select(.device_key == $u.device_key and .name == $u.name and .metric == "urb_size_bin_\(($u.value | log2 | floor) + 1)" and .value >= 1)] | length == 1)' "run: each pass's URB size histogram has the dominant size's bin"
+	# the findings, where their condition holds and nowhere else
+	jq_check "$o/wire.json" '(.run.results | map({(.device + "|" + .pass): .bs_bytes}) | add) as $bs | ([.run.metrics[] | select(.metric == "urb_size" and .value < 262144 and $bs[.device_key + "|" + .name] > .value) | .device_key] | unique) == ([.run.findings[] | select(.id == "usbmon.small_urbs") | .subject] | sort) and ([.run.findings[] | select(.id == "usbmon.small_urbs")] | length) >= 1' "run: usbmon.small_urbs on the disks whose requests went out in smaller URBs, and only those"
+	jq_check "$o/run.json" '([.metrics[] | select(.metric == "protocol_pct" and .value >= 1) | .device_key] | unique) == ([.findings[] | select(.id == "usbmon.protocol_overhead") | .subject] | sort) and ([.findings[] | select(.id == "usbmon.protocol_overhead")] | length) >= 1' "run: usbmon.protocol_overhead where the CBW/CSW bytes are 1 % of the wire or more"
+	jq_check "$o/wire.json" '([.list.interfaces[] | select(.driver == "usb-storage") | .device] | unique) == ([.run.findings[] | select(.id == "usbmon.one_in_flight") | .subject] | sort)' "run: usbmon.one_in_flight on the Bulk-Only disks (no queue; their QD32 pass)"
+	jq_check "$o/run.json" '[.findings[] | select(.id == "usbmon.one_in_flight" and (.evidence | test("32 requests queued")))] | length >= 1' "run: one_in_flight's evidence names the QD32 pass"
 }
