@@ -310,9 +310,13 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 		row->ceiling_mb_s = dr->ceiling_mb_s;
 		row->efficiency_pct = dr->efficiency_pct;
 		for (j = 0; j < sizeof(m) / sizeof(m[0]); j++) {
-			struct run_metric *rm = run_class_add_metric(
-			    &r->rec, &run_class_disk, it->device_key, dr->name, m[j].metric);
+			struct run_metric *rm;
 
+			/* the clock only where cpufreq is: no row, not a null */
+			if (!strcmp(m[j].metric, "cpu_mhz") && isnan(dr->cpu_mhz_mean))
+				continue;
+			rm = run_class_add_metric(&r->rec, &run_class_disk, it->device_key, dr->name,
+						  m[j].metric);
 			rm->value = *(const double *)((const char *)dr + m[j].off);
 			rm->repeats = dr->repeats;
 			rm->cpu_pressure_pct = dr->cpu_pressure_pct;
