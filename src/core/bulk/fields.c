@@ -57,6 +57,8 @@ static const struct field row_fields[] = {
 	  T | FF_OPTIONAL),
     FIELD(struct bulk_row, usb_errors, "usb_errors", "USB errors", NULL, FT_U64, 0,
 	  T | FF_OPTIONAL),
+    FIELD(struct bulk_row, wire_urbs, "wire_urbs", "URBs", NULL, FT_U64, 0, 0),
+    FIELD(struct bulk_row, wire_dropped, "wire_dropped", "dropped", NULL, FT_U64, 0, 0),
 };
 
 const struct record_desc bulk_device_desc = RECORD_DESC("bulk_device", device_fields);
@@ -86,6 +88,8 @@ int bulk_row_from_point(const struct bulk_point *p, struct bulk_row *ret)
 	    .urb_lat_p99_us = p->monitored ? p->wire.lat_p99_us : NAN,
 	    .urb_size = p->monitored ? p->wire.urb_size : U64_UNKNOWN,
 	    .usb_errors = p->monitored ? p->wire.errors_total : U64_UNKNOWN,
+	    .wire_urbs = p->monitored ? p->wire.urb_size_count : U64_UNKNOWN,
+	    .wire_dropped = p->monitored ? p->wire.dropped : U64_UNKNOWN,
 	};
 
 	bulk_point_name(p, name, sizeof(name));

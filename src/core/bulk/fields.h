@@ -35,6 +35,8 @@ struct bulk_row {
 	bool interrupted;
 	/* on the wire (--monitor, usbmon); unknown unmonitored */
 	double wire_mb_s, inflight_mean, busy_pct, urb_lat_p99_us;
+	uint64_t wire_urbs;    /* completed URBs of the dominant size on the data endpoint */
+	uint64_t wire_dropped; /* events usbmon lost: the wire figures are lower bounds */
 	uint64_t urb_size, usb_errors;
 };
 
