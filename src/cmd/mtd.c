@@ -41,6 +41,8 @@ void usage_mtd(void)
 	       "                     the eraseblock), e.g. 512,2K,16K\n"
 	       "  --verify           compare what the read pass reads with what was written\n"
 	       "                     (a pattern, not zeros); exit 1 on a mismatch\n"
+	       "  --sysroot DIR|FILE read sysfs and /proc from a recorded tree (the node is\n"
+	       "                     still the real one)\n"
 	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
 	       "\n"
 	       "Bad eraseblocks (MEMGETBADBLOCK) are skipped and counted. A signal stops the\n"
@@ -49,14 +51,14 @@ void usage_mtd(void)
 	       "written), 3 runtime error, 128+N stopped by signal N.\n");
 }
 
-enum { O_SIZE = 256, O_DESTRUCTIVE, O_VERIFY, O_WRITE_SIZES, O_FORCE_BOOT };
+enum { O_SIZE = 256, O_DESTRUCTIVE, O_VERIFY, O_WRITE_SIZES, O_FORCE_BOOT, O_SYSROOT };
 
 struct mtd_opts {
 	uint64_t size;
 	bool destructive, verify;
 	uint64_t *sizes;
 	size_t nsizes;
-	const char *force_boot;
+	const char *force_boot, *sysroot;
 };
 
 static int mtd_opt(int c, const char *arg, void *ctx)
@@ -78,6 +80,9 @@ static int mtd_opt(int c, const char *arg, void *ctx)
 		return 0;
 	case O_FORCE_BOOT:
 		o->force_boot = arg;
+		return 0;
+	case O_SYSROOT:
+		o->sysroot = arg;
 		return 0;
 	case O_WRITE_SIZES:
 		free(o->sizes);
@@ -143,6 +148,7 @@ int cmd_mtd(int argc, char **argv, struct global_opts *g)
 	    {"verify", no_argument, NULL, O_VERIFY},
 	    {"write-sizes", required_argument, NULL, O_WRITE_SIZES},
 	    {"force-boot", required_argument, NULL, O_FORCE_BOOT},
+	    {"sysroot", required_argument, NULL, O_SYSROOT},
 	    COMMON_LONG_OPTIONS,
 	    {NULL, 0, NULL, 0},
 	};
@@ -178,7 +184,7 @@ int cmd_mtd(int argc, char **argv, struct global_opts *g)
 		log_error("%s needs --destructive", o.nsizes ? "--write-sizes" : "--force-boot");
 		goto out;
 	}
-	if (check_output(g) < 0)
+	if (check_output(g) < 0 || (o.sysroot && open_sysroot(o.sysroot) < 0))
 		goto out;
 	status = plan_checks(argv[optind], &o, &geo, &len, ws, &nws);
 	if (status != EXIT_OK)
