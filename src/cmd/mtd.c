@@ -194,6 +194,20 @@ int cmd_mtd(int argc, char **argv, struct global_opts *g)
 		status = EXIT_USAGE;
 		goto out_geo;
 	}
+	{
+		struct strbuf why = STRBUF_INIT;
+
+		r = mtd_info_check(fd, &geo, &why);
+		if (r < 0) {
+			/* nothing done yet: the device is not what sysfs (or --sysroot) said */
+			log_error("%s", why.buf);
+			strbuf_release(&why);
+			close(fd);
+			status = EXIT_USAGE;
+			goto out_geo;
+		}
+		strbuf_release(&why);
+	}
 	mtd_io_fd(&io, &fd);
 	(void)mtd_ecc_read(fd, &before);
 	{

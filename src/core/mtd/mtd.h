@@ -74,6 +74,13 @@ int mtd_region(const struct mtd_geometry *g, uint64_t want, uint64_t *ret_len, s
 int mtd_write_sizes(const struct mtd_geometry *g, const uint64_t *given, size_t ngiven,
 		    uint64_t *ret, size_t *ret_n, struct strbuf *why);
 
+/*
+ * MEMGETINFO on the open node against what sysfs said (size, eraseblock,
+ * page, OOB): 0, -EPROTO + why when they differ (a recorded tree that is not
+ * this device's), -errno when the ioctl fails.
+ */
+int mtd_info_check(int fd, const struct mtd_geometry *g, struct strbuf *why);
+
 /* The flash as the passes see it: the real device, or a fake in tests. */
 struct mtd_io {
 	void *ctx;

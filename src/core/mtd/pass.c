@@ -61,6 +61,28 @@ int mtd_ecc_read(int fd, struct mtd_ecc *ret)
 	return 0;
 }
 
+int mtd_info_check(int fd, const struct mtd_geometry *g, struct strbuf *why)
+{
+	struct mtd_info_user mi;
+
+	if (ioctl(fd, MEMGETINFO, &mi) < 0) {
+		strbuf_addf(why, "MEMGETINFO on mtd%u: %s", g->index, strerror(errno));
+		return -errno;
+	}
+	/* its size is 32 bits: a device past 4 GiB is checked by its sysfs size alone */
+	if ((g->size <= UINT32_MAX && mi.size != g->size) || mi.erasesize != g->erasesize ||
+	    mi.writesize != g->writesize || mi.oobsize != g->oobsize) {
+		strbuf_addf(why,
+			    "mtd%u: MEMGETINFO says size %u, eraseblock %u, page %u, OOB %u; sysfs "
+			    "says %llu, %llu, %llu, %llu",
+			    g->index, mi.size, mi.erasesize, mi.writesize, mi.oobsize,
+			    (unsigned long long)g->size, (unsigned long long)g->erasesize,
+			    (unsigned long long)g->writesize, (unsigned long long)g->oobsize);
+		return -EPROTO;
+	}
+	return 0;
+}
+
 const char *mtd_op_name(enum mtd_op op)
 {
 	return op == MTD_OP_ERASE ? "erase" : op == MTD_OP_WRITE ? "write" : "read";

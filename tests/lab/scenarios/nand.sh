@@ -34,6 +34,7 @@ check() {
 	jq_check "$R" '.device | .type == "nand" and .page_bytes == 512 and .oob_bytes == 16 and .eraseblock_bytes == 16384 and .size_bytes == 256 * 16384 and .eraseblocks == 256 and .writeable' "geometry = nandsim's parameters (512 B page, 16 B OOB, 16 KiB eraseblock, parts=256)"
 	jq_check "$R" '.device.region_bytes == 4194304 and .device.mode == "read-only" and ([.passes[].op] == ["read"])' "read only: one read pass over the whole 4 MiB partition"
 	jq_check "$R" '.device.bad_blocks_region == 2 and .passes[0].bad_skipped == 2 and .passes[0].eraseblocks == 254 and .passes[0].bytes == 254 * 16384' "badblocks=5,40: 2 eraseblocks skipped, 254 read"
+	jq_check "$R" '.device.bad_blocks_device == 2 and ([.ecc[] | select(.counter == "badblocks") | .before] == [2])' "the same 2 bad eraseblocks in sysfs (bad_blocks) and ECCGETSTATS"
 	jq_check "$R" '.passes[0] | .mb_s > 0 and (.mb_s - .bytes / .seconds / 1e6 | fabs) < 0.01 * .mb_s and (.eraseblocks_per_s - .eraseblocks / .seconds | fabs) < 0.01 * .eraseblocks_per_s' "read: MB/s = bytes / s / 10^6, eraseblocks/s = eraseblocks / s"
 	if [ "$(awk '$1 == "mtd0:" { print $2, $3 }' "$o/proc-mtd.txt")" = "00400000 00004000" ]; then ok "$SCEN: /proc/mtd agrees (mtd0 4 MiB, 16 KiB eraseblocks)"
 	else bad "$SCEN: /proc/mtd: $(head -c 300 "$o/proc-mtd.txt")"; fi
@@ -60,6 +61,8 @@ check() {
 	says jffs2 "mounted on '/mnt'" "mounted: one line naming the mount point"
 	rc_is ronode 2 "writing through /dev/mtd0ro"
 	says ronode "read-only" "read-only node: one line"
+	rc_is fake 2 "a recorded tree saying 8 KiB eraseblocks for the real mtd0"
+	says fake "MEMGETINFO says size 4194304, eraseblock 16384, page 512, OOB 16; sysfs says 4194304, 8192" "MEMGETINFO against sysfs: one line with both"
 	rc_is sigint 130 "SIGINT during a destructive run"
 	jq_check "$o/sigint.json" '.passes | length >= 1 and any(.[]; .interrupted)' "SIGINT: partial results, the pass it stopped marked interrupted"
 }
