@@ -48,10 +48,10 @@ static void put_mtd(const char *dir, const char *type, const char *name, const c
 		    const char *erase, const char *page, const char *oob, const char *flags)
 {
 	char p[256];
-#define P(attr, v)                                                                             \
-	do {                                                                                   \
-		snprintf(p, sizeof(p), "%s/%s", dir, attr);                                    \
-		put(p, v);                                                                     \
+#define P(attr, v)                                                                                 \
+	do {                                                                                       \
+		snprintf(p, sizeof(p), "%s/%s", dir, attr);                                        \
+		put(p, v);                                                                         \
 	} while (0)
 	P("type", type);
 	P("name", name);
@@ -74,14 +74,14 @@ static int setup(void **state)
 	put("/sys/devices/virtual/mtd/mtd0/subpagesize", "256\n");
 	put("/sys/devices/virtual/mtd/mtd0/bad_blocks", "2\n");
 	put("/sys/devices/virtual/mtd/mtd0/corrected_bits", "0\n");
-	put_mtd("/sys/devices/virtual/mtd/mtd0/mtd1", "nand\n", "u-boot\n", "1048576\n",
-		"16384\n", "512\n", "16\n", "0x400\n");
+	put_mtd("/sys/devices/virtual/mtd/mtd0/mtd1", "nand\n", "u-boot\n", "1048576\n", "16384\n",
+		"512\n", "16\n", "0x400\n");
 	put("/sys/devices/virtual/mtd/mtd0/mtd1/offset", "65536\n");
 	/* mtd2: a read-only NOR; mtd3: a geometry that does not add up */
-	put_mtd("/sys/devices/virtual/mtd/mtd2", "nor\n", "rootfs\n", "8388608\n", "65536\n",
-		"1\n", "0\n", "0x800\n");
-	put_mtd("/sys/devices/virtual/mtd/mtd3", "nand\n", "odd\n", "100000\n", "16384\n",
-		"512\n", "16\n", "0x400\n");
+	put_mtd("/sys/devices/virtual/mtd/mtd2", "nor\n", "rootfs\n", "8388608\n", "65536\n", "1\n",
+		"0\n", "0x800\n");
+	put_mtd("/sys/devices/virtual/mtd/mtd3", "nand\n", "odd\n", "100000\n", "16384\n", "512\n",
+		"16\n", "0x400\n");
 	/* mtd4: a RAM device as mtdram makes it, 128 MiB (past the default cap) */
 	put_mtd("/sys/devices/virtual/mtd/mtd4", "ram\n", "mtdram test device\n", "134217728\n",
 		"131072\n", "1\n", "0\n", "0xc00\n");
@@ -92,9 +92,8 @@ static int setup(void **state)
 	link_to("/sys/class/mtd/mtd2", "../../devices/virtual/mtd/mtd2");
 	link_to("/sys/class/mtd/mtd3", "../../devices/virtual/mtd/mtd3");
 	link_to("/sys/class/mtd/mtd4", "../../devices/virtual/mtd/mtd4");
-	put("/proc/self/mountinfo",
-	    "22 1 0:21 / / rw,relatime - ext4 /dev/sda1 rw\n"
-	    "40 22 31:4 / /data rw,relatime - jffs2 /dev/mtdblock4 rw\n");
+	put("/proc/self/mountinfo", "22 1 0:21 / / rw,relatime - ext4 /dev/sda1 rw\n"
+				    "40 22 31:4 / /data rw,relatime - jffs2 /dev/mtdblock4 rw\n");
 	put("/sys/class/ubi/ubi0/mtd_num", "2\n");
 	put("/sys/class/ubi/ubi0_0/name", "rootfs\n");
 	sysroot_set(root);
@@ -230,11 +229,25 @@ static void test_boot_names(void **state)
 		const char *name;
 		bool boot;
 	} t[] = {
-	    {"u-boot", true},	  {"U-Boot-env", true}, {"uboot", true},      {"spl", true},
-	    {"SPL", true},	  {"u-boot-spl", true}, {"env", true},	      {"boot env", true},
-	    {"bootloader", true}, {"barebox", true},	{"nand.spl", true},   {"boot", true},
-	    {"rootfs", false},	  {"display", false},	{"environ", false},   {"data", false},
-	    {"ubi", false},	  {"kernel", false},	{"NAND simulator partition 0", false},
+	    {"u-boot", true},
+	    {"U-Boot-env", true},
+	    {"uboot", true},
+	    {"spl", true},
+	    {"SPL", true},
+	    {"u-boot-spl", true},
+	    {"env", true},
+	    {"boot env", true},
+	    {"bootloader", true},
+	    {"barebox", true},
+	    {"nand.spl", true},
+	    {"boot", true},
+	    {"rootfs", false},
+	    {"display", false},
+	    {"environ", false},
+	    {"data", false},
+	    {"ubi", false},
+	    {"kernel", false},
+	    {"NAND simulator partition 0", false},
 	    {"", false},
 	};
 	size_t i;
@@ -349,8 +362,12 @@ static void test_passes(void **state)
 	static const uint64_t bad[] = {1, 6}, ws[] = {512, 2048, 4096};
 	struct fake f = {.size = 8 * 4096, .erasesize = 4096, .bad = bad, .nbad = 2};
 	struct mtd_io io = {&f, f_isbad, f_erase, f_pwrite, f_pread};
-	struct mtd_plan p = {.len = 8 * 4096, .erasesize = 4096, .writesize = 512,
-			     .write_sizes = ws, .nwrite_sizes = 3, .verify = true};
+	struct mtd_plan p = {.len = 8 * 4096,
+			     .erasesize = 4096,
+			     .writesize = 512,
+			     .write_sizes = ws,
+			     .nwrite_sizes = 3,
+			     .verify = true};
 	struct mtd_pass ps[5];
 	size_t n = 0, i;
 
@@ -404,8 +421,12 @@ static void test_stop(void **state)
 	volatile int stop = 0;
 	struct fake f = {.size = 8 * 4096, .erasesize = 4096, .stop = &stop, .stop_after = 3};
 	struct mtd_io io = {&f, f_isbad, f_erase, f_pwrite, f_pread};
-	struct mtd_plan p = {.len = 8 * 4096, .erasesize = 4096, .writesize = 512,
-			     .write_sizes = ws, .nwrite_sizes = 2, .stop = &stop};
+	struct mtd_plan p = {.len = 8 * 4096,
+			     .erasesize = 4096,
+			     .writesize = 512,
+			     .write_sizes = ws,
+			     .nwrite_sizes = 2,
+			     .stop = &stop};
 	struct mtd_pass ps[4];
 	size_t n = 0;
 
