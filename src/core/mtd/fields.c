@@ -12,7 +12,7 @@ static const struct field device_fields[] = {
     FIELD(struct mtd_device_view, name, "name", "name", NULL, FT_STR, 0, T),
     FIELD(struct mtd_device_view, type, "type", "type", NULL, FT_STR, 0, T),
     FIELD(struct mtd_device_view, parent, "parent", "partition of", NULL, FT_STR, 0, O),
-    FIELD(struct mtd_device_view, offset, "offset_bytes", "offset in parent", "B", FT_U64, 0, O),
+    FIELD(struct mtd_device_view, offset, "offset_bytes", "offset in master", "B", FT_U64, 0, O),
     FIELD(struct mtd_device_view, size, "size_bytes", "size", "B", FT_U64, 0, T),
     FIELD(struct mtd_device_view, erasesize, "eraseblock_bytes", "eraseblock", "B", FT_U64, 0, T),
     FIELD(struct mtd_device_view, writesize, "page_bytes", "page (write size)", "B", FT_U64, 0, T),
@@ -70,7 +70,7 @@ void mtd_device_describe(const char *node, const struct mtd_geometry *g, uint64_
 	    .name = g->name,
 	    .type = g->type,
 	    .parent = g->parent,
-	    .offset = g->parent ? g->offset : U64_UNKNOWN,
+	    .offset = g->offset, /* U64_UNKNOWN when sysfs has no offset */
 	    .size = g->size,
 	    .erasesize = g->erasesize,
 	    .writesize = g->writesize,

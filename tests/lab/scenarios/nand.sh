@@ -59,6 +59,8 @@ check() {
 	says ubi "attached to UBI \\(ubi0\\)" "UBI-attached: one line naming ubi0"
 	rc_is jffs2 2 "writing the JFFS2-mounted mtd2"
 	says jffs2 "mounted on '/mnt'" "mounted: one line naming the mount point"
+	rc_is part 0 "reading the mounted mtd2 (reads need no --destructive)"
+	jq_check "$o/part.json" '.device | .offset_bytes == 384 * 16384 and .size_bytes == 128 * 16384' "mtd2: the third partition, at 384 eraseblocks into the chip (sysfs offset)"
 	rc_is ronode 2 "writing through /dev/mtd0ro"
 	says ronode "read-only" "read-only node: one line"
 	rc_is fake 2 "a recorded tree saying 8 KiB eraseblocks for the real mtd0"
