@@ -44,6 +44,8 @@ const struct command commands[] = {
 	 cmd_bulk, usage_bulk, FMT_ALL, true},
 	{"mtp", "MTP file transfer rates each way through libmtp, objects/s, vs the link's ceiling",
 	 cmd_mtp, usage_mtp, FMT_ALL, true},
+	{"mtd", "raw flash (NAND, NOR): geometry, bad blocks, ECC; erase, write and read rates",
+	 cmd_mtd, usage_mtd, FMT_ALL, true},
 	{"monitor", "the bus itself from usbmon: bytes, URB sizes, in flight, latency; pcapng",
 	 cmd_monitor, usage_monitor, FMT_ALL, true},
 	{"list", "the USB tree: controllers, devices, drivers, disks, netdevs; findings", cmd_list,

@@ -24,6 +24,8 @@ int cmd_bulk(int argc, char **argv, struct global_opts *g);
 void usage_bulk(void);
 int cmd_mtp(int argc, char **argv, struct global_opts *g);
 void usage_mtp(void);
+int cmd_mtd(int argc, char **argv, struct global_opts *g);
+void usage_mtd(void);
 int cmd_monitor(int argc, char **argv, struct global_opts *g);
 void usage_monitor(void);
 int cmd_net(int argc, char **argv, struct global_opts *g);

@@ -1,0 +1,70 @@
+# Scenario nand: raw flash through MTD. nandsim (a small-page NAND: ID 0x20
+# 0x33, 512 B pages, 16 B OOB, 16 KiB eraseblocks; overridesize=9: 512
+# eraseblocks, 8 MiB) split by parts= into mtd0 (256 eraseblocks), mtd1 (128,
+# attached to UBI by ubi mtd=1) and mtd2 (128, JFFS2 mounted); mtdram (a RAM
+# "flash", 4 MiB in 128 KiB eraseblocks, 1 B pages). The truths: the geometry
+# nandsim and mtdram were given (and that /proc/mtd and nandsim's own log
+# repeat); the eraseblocks badblocks= marks bad, skipped and counted exactly;
+# --verify passing on both; the ECC counters moving when nandsim is reloaded
+# with bitflips=1 (and staying put without it); writes refused, one line, exit
+# 2, on the UBI-attached, the JFFS2-mounted and the read-only node; a SIGINT
+# ending a destructive run with partial results, exit 130. Rates from nandsim
+# are the emulator's, not a medium's: checked for nothing but being there.
+MODULES="nandsim mtdram ubi jffs2"
+LAB_BINS="flash_erase nandwrite nanddump"
+
+qemu_args() { :; }
+
+check() {
+	local o=$1 R=$1/ro.json D=$1/rw.json
+	rc() { cat "$o/$1.rc" 2>/dev/null || echo missing; }
+	rc_is() { # rc_is NAME STATUS DESCRIPTION
+		if [ "$(rc "$1")" = "$2" ]; then ok "$SCEN: $3 (exit $2)"
+		else bad "$SCEN: $3: exit $(rc "$1"), expected $2; stderr: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
+	}
+	says() { # says NAME REGEX DESCRIPTION: the one stderr line matches
+		if [ "$(wc -l <"$o/$1.err" 2>/dev/null)" = 1 ] && grep -Eq "$2" "$o/$1.err"; then ok "$SCEN: $3"
+		else bad "$SCEN: $3: stderr was: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
+	}
+	# nandsim's own account of the chip it built (its log, read in the guest)
+	if grep -q "erase size: 16 KiB, page size: 512, OOB size: 16" "$o/dmesg.txt"; then
+		ok "$SCEN: the NAND core's log: 512 B pages, 16 B OOB, 16 KiB eraseblocks"
+	else bad "$SCEN: the NAND core's log: $(grep -i nand "$o/dmesg.txt" | head -c 400)"; fi
+	rc_is ro 0 "mtd /dev/mtd0, read only"
+	jq_check "$R" '.device | .type == "nand" and .page_bytes == 512 and .oob_bytes == 16 and .eraseblock_bytes == 16384 and .size_bytes == 256 * 16384 and .eraseblocks == 256 and .writeable' "geometry = nandsim's parameters (512 B page, 16 B OOB, 16 KiB eraseblock, parts=256)"
+	jq_check "$R" '.device.region_bytes == 4194304 and .device.mode == "read-only" and ([.passes[].op] == ["read"])' "read only: one read pass over the whole 4 MiB partition"
+	jq_check "$R" '.device.bad_blocks_region == 2 and .passes[0].bad_skipped == 2 and .passes[0].eraseblocks == 254 and .passes[0].bytes == 254 * 16384' "badblocks=5,40: 2 eraseblocks skipped, 254 read"
+	jq_check "$R" '.device.bad_blocks_device == 2 and ([.ecc[] | select(.counter == "badblocks") | .before] == [2])' "the same 2 bad eraseblocks in sysfs (bad_blocks) and ECCGETSTATS"
+	jq_check "$R" '.passes[0] | .mb_s > 0 and (.mb_s - .bytes / .seconds / 1e6 | fabs) < 0.01 * .mb_s and (.eraseblocks_per_s - .eraseblocks / .seconds | fabs) < 0.01 * .eraseblocks_per_s' "read: MB/s = bytes / s / 10^6, eraseblocks/s = eraseblocks / s"
+	if [ "$(awk '$1 == "mtd0:" { print $2, $3 }' "$o/proc-mtd.txt")" = "00400000 00004000" ]; then ok "$SCEN: /proc/mtd agrees (mtd0 4 MiB, 16 KiB eraseblocks)"
+	else bad "$SCEN: /proc/mtd: $(head -c 300 "$o/proc-mtd.txt")"; fi
+	rc_is rw 0 "mtd /dev/mtd0 --destructive --verify --size 1M"
+	jq_check "$D" '[.passes[].op] == ["erase", "write", "write", "write", "write", "read"] and [.passes[] | select(.op == "write") | .io_size_bytes] == [512, 2048, 8192, 16384]' "destructive: erase, the write sweep 512 B .. 16 KiB (page x4 .. eraseblock), read"
+	jq_check "$D" '.passes[0] | .op == "erase" and .eraseblocks == 4 * 62 and .bad_skipped == 2 and .failed == 0' "erase: 62 good eraseblocks of 64, four rounds; the 2 bad skipped"
+	jq_check "$D" 'all(.passes[]; .failed == 0 and .bad_skipped == 2) and (.passes[-1] | .verified and .mismatched_pages == 0 and .eraseblocks == 62)' "--verify: every page read back as written, bad blocks never touched"
+	jq_check "$D" '[.ecc[] | select(.counter == "failed") | .delta] == [0]' "ECC: no uncorrectable error without bitflips"
+	# nandsim flips a bit in about 1 page read in 1024 (64 / 65536), only in pages written
+	# since it was loaded: 16384 reads make about 16 flips, none once in about 10^7 runs
+	rc_is flip 0 "nandsim reloaded with bitflips=1: --destructive --verify (4 MiB)"
+	rc_is flip2 0 "nandsim reloaded with bitflips=1: read only (4 MiB)"
+	n=$(jq -s '[.[].ecc[] | select(.counter == "corrected") | .delta] | add' "$o/flip.json" "$o/flip2.json")
+	if [ "${n:-0}" -gt 0 ] 2>/dev/null; then ok "$SCEN: bitflips=1: ECCGETSTATS corrected moved ($n over two 4 MiB reads)"
+	else bad "$SCEN: bitflips=1: ECCGETSTATS corrected did not move ($n)"; fi
+	jq_check "$o/flip.json" '[.ecc[] | select(.counter == "failed") | .delta] == [0] and .passes[-1].mismatched_pages == 0' "bitflips=1: single flips corrected (no ECC failure), --verify clean"
+	jq_check "$D" '[.ecc[] | select(.counter == "corrected") | .delta] == [0]' "without bitflips: no corrected bit either"
+	rc_is ram 0 "mtd on mtdram --destructive --verify"
+	jq_check "$o/ram.json" '.device | .type == "ram" and .eraseblock_bytes == 131072 and .page_bytes == 1 and .size_bytes == 4194304' "mtdram: 4 MiB, 128 KiB eraseblocks, 1 B pages (its Kconfig defaults)"
+	jq_check "$o/ram.json" '([.passes[] | select(.op == "write") | .io_size_bytes] == [512, 2048, 8192, 32768, 131072]) and (.passes[-1] | .verified and .mismatched_pages == 0)' "mtdram: writes from 512 B by x4 to the eraseblock, --verify clean"
+	rc_is ubi 2 "writing the UBI-attached mtd1"
+	says ubi "attached to UBI \\(ubi0\\)" "UBI-attached: one line naming ubi0"
+	rc_is jffs2 2 "writing the JFFS2-mounted mtd2"
+	says jffs2 "mounted on '/mnt'" "mounted: one line naming the mount point"
+	rc_is part 0 "reading the mounted mtd2 (reads need no --destructive)"
+	jq_check "$o/part.json" '.device | .offset_bytes == 384 * 16384 and .size_bytes == 128 * 16384' "mtd2: the third partition, at 384 eraseblocks into the chip (sysfs offset)"
+	rc_is ronode 2 "writing through /dev/mtd0ro"
+	says ronode "read-only" "read-only node: one line"
+	rc_is fake 2 "a recorded tree saying 8 KiB eraseblocks for the real mtd0"
+	says fake "MEMGETINFO says size 4194304, eraseblock 16384, page 512, OOB 16; sysfs says 4194304, 8192" "MEMGETINFO against sysfs: one line with both"
+	rc_is sigint 130 "SIGINT during a destructive run"
+	jq_check "$o/sigint.json" '.passes | length >= 1 and any(.[]; .interrupted)' "SIGINT: partial results, the pass it stopped marked interrupted"
+}
