@@ -737,10 +737,32 @@ static void test_rows(void **state)
 	usbmon_stats_release(&s);
 }
 
+/* the bytes each size moved, past 64 bits (size x count), compared exactly on 32-bit boards too */
+static void test_dominant_wide(void **state)
+{
+	struct usbmon_ep_stats e;
+	uint64_t n = 0;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	e.nsizes = 3;
+	e.sizes[0] = (struct usbmon_size_count){13, UINT64_C(1) << 63};		 /* 2^66.7 B */
+	e.sizes[1] = (struct usbmon_size_count){0xffffffffu, UINT64_C(1) << 40}; /* ~2^72 B */
+	e.sizes[2] = (struct usbmon_size_count){0x80000000u, UINT64_C(1) << 41}; /* 2^72 B */
+	assert_int_equal(usbmon_ep_dominant(&e, &n), 0x80000000u);
+	assert_true(n == UINT64_C(1) << 41);
+	/* a tie in bytes goes to the larger size */
+	e.sizes[1] = (struct usbmon_size_count){0x40000000u, UINT64_C(1) << 42};
+	e.nsizes = 2;
+	e.sizes[0] = (struct usbmon_size_count){0x80000000u, UINT64_C(1) << 41};
+	assert_int_equal(usbmon_ep_dominant(&e, &n), 0x80000000u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse_edges),
+	    cmocka_unit_test(test_dominant_wide),
 	    cmocka_unit_test(test_stats_bot),
 	    cmocka_unit_test(test_stats_unmatched_errors_iso),
 	    cmocka_unit_test(test_stats_inflight),

@@ -431,9 +431,31 @@ double usbmon_window_s(const struct usbmon_stats *s)
 	return b > a ? (double)(b - a) / 1e6 : 0.0;
 }
 
+/* size x count exactly, as 96 bits in two halves: no 128-bit type on 32-bit boards */
+struct bytes96 {
+	uint64_t hi, lo;
+};
+
+static struct bytes96 bytes_of(uint32_t size, uint64_t count)
+{
+	uint64_t lo = (uint64_t)size * (count & 0xffffffffu);
+	uint64_t hi = (uint64_t)size * (count >> 32);
+	struct bytes96 r = {hi >> 32, lo + (hi << 32)};
+
+	r.hi += r.lo < lo; /* the carry out of the low half */
+	return r;
+}
+
+static int bytes_cmp(struct bytes96 a, struct bytes96 b)
+{
+	if (a.hi != b.hi)
+		return a.hi < b.hi ? -1 : 1;
+	return a.lo < b.lo ? -1 : a.lo > b.lo;
+}
+
 uint32_t usbmon_ep_dominant(const struct usbmon_ep_stats *e, uint64_t *ret_count)
 {
-	unsigned __int128 best = 0;
+	struct bytes96 best = {0, 0};
 	uint64_t count = 0;
 	uint32_t size = 0;
 	unsigned i;
@@ -444,9 +466,10 @@ uint32_t usbmon_ep_dominant(const struct usbmon_ep_stats *e, uint64_t *ret_count
 	 * are made of. Zero-length completions count only when nothing else came.
 	 */
 	for (i = 0; i < e->nsizes; i++) {
-		unsigned __int128 b = (unsigned __int128)e->sizes[i].size * e->sizes[i].count;
+		struct bytes96 b = bytes_of(e->sizes[i].size, e->sizes[i].count);
+		int c = bytes_cmp(b, best);
 
-		if (b > best || (b == best && e->sizes[i].size > size) ||
+		if (c > 0 || (c == 0 && e->sizes[i].size > size) ||
 		    (!count && !e->sizes[i].size)) {
 			if (!e->sizes[i].size && count)
 				continue;
