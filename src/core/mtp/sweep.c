@@ -30,14 +30,6 @@ uint64_t mtp_sweep_cache(uint64_t buffer)
 	return c;
 }
 
-static char *why_dup(const char *fmt, const char *a, const char *b)
-{
-	struct strbuf w = STRBUF_INIT;
-
-	strbuf_addf(&w, fmt, a, b);
-	return strbuf_detach(&w);
-}
-
 /* the host side's device of the sweep gadget, by its serial in sysfs */
 static int sweep_wait_device(char **ret_sysname)
 {
@@ -77,12 +69,12 @@ static int sweep_measure(const struct mtp_sweep_plan *p, const char *device, str
 		strbuf_addf(&sizes, "%s%llu", i ? "," : "", (unsigned long long)p->sizes[i]);
 	strbuf_addf(&rep, "%llu", (unsigned long long)p->repeat);
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
-		*ret_why = why_dup("pipe: %s%s", strerror(errno), "");
+		reason_set(0, ret_why, "pipe: %s", strerror(errno));
 		goto out;
 	}
 	pid = fork();
 	if (pid < 0) {
-		*ret_why = why_dup("fork: %s%s", strerror(errno), "");
+		reason_set(0, ret_why, "fork: %s", strerror(errno));
 		close(pfd[0]);
 		close(pfd[1]);
 		goto out;
@@ -151,7 +143,7 @@ static int sweep_up(uint64_t b, char **ret_why)
 	if (r == 0)
 		r = gadget_up(&spec, &gadget_fs_real, &built, &why);
 	if (r < 0)
-		*ret_why = why_dup("gadget up %s: %s", arg.buf, why ? why : strerror(-r));
+		reason_set(r, ret_why, "gadget up %s: %s", arg.buf, why ? why : strerror(-r));
 	free(why);
 	gadget_built_release(&built);
 	gadget_spec_release(&spec);
@@ -166,8 +158,7 @@ static int sweep_down(char **ret_why)
 	int r = gadget_down(MTP_SWEEP_GADGET, false, &gadget_fs_real, &n, &why);
 
 	if (r < 0 && !*ret_why)
-		*ret_why =
-		    why_dup("gadget down " MTP_SWEEP_GADGET ": %s%s", why ? why : strerror(-r), "");
+		reason_set(r, ret_why, "gadget down " MTP_SWEEP_GADGET ": %s", why ? why : strerror(-r));
 	free(why);
 	return r;
 }
@@ -263,9 +254,8 @@ int mtp_sweep_one(const struct mtp_sweep_plan *p, uint64_t buffer, struct mtp_sw
 		return r;
 	r = sweep_wait_device(&sysname);
 	if (r == -ETIMEDOUT)
-		*ret_why = why_dup("the gadget's MTP device did not appear on the host side "
-				   "within %s s%s",
-				   "10", "");
+		reason_set(r, ret_why, "the gadget's MTP device did not appear on the host side within %d s",
+			   SWEEP_WAIT_MS / 1000);
 	if (r == 0) {
 		status = sweep_measure(p, sysname, &json, ret_why);
 		if (json.len && mtp_sweep_take(json.buf, buffer, res) < 0 && status == 0)
@@ -275,8 +265,8 @@ int mtp_sweep_one(const struct mtp_sweep_plan *p, uint64_t buffer, struct mtp_sw
 		    : status > 128 || signal_stop ? -EINTR
 						  : -EIO;
 		if (r < 0 && !*ret_why && r != -EINTR)
-			*ret_why = why_dup("usbperf mtp %s for buffers of it: exit status %s",
-					   sysname, status == 2 ? "2" : "3");
+			reason_set(r, ret_why, "usbperf mtp %s for buffers of it: exit status %d", sysname,
+				   status == 2 ? 2 : 3);
 	}
 	/* down also after a failure or a signal: nothing of the sweep stays */
 	if (sweep_down(ret_why) < 0 && r == 0)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* run --governor: see governor.h. */
 #include "core/sys/governor.h"
+#include "core/sys/cpufreq.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
 
@@ -11,15 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#define CPUFREQ_DIR "/sys/devices/system/cpu/cpufreq"
-
 static int write_gov(const char *policy, const char *gov)
 {
 	struct strbuf p = STRBUF_INIT, real = STRBUF_INIT;
 	size_t n = strlen(gov);
 	int fd, r = 0;
 
-	strbuf_addf(&p, CPUFREQ_DIR "/%s/scaling_governor", policy);
+	strbuf_addf(&p, CPUFREQ_ROOT "/%s/scaling_governor", policy);
 	sysroot_path(&real, p.buf);
 	/* an attribute that exists: never created, never through a link we did not expect */
 	fd = open(real.buf, O_WRONLY | O_TRUNC | O_CLOEXEC);
@@ -34,14 +33,6 @@ static int write_gov(const char *policy, const char *gov)
 	return r;
 }
 
-static char *why_of(const char *fmt, const char *a, const char *b)
-{
-	struct strbuf w = STRBUF_INIT;
-
-	strbuf_addf(&w, fmt, a, b);
-	return strbuf_detach(&w);
-}
-
 int governor_switch(const char *gov, struct governor_saved *saved, char **ret_why)
 {
 	struct name_list l = NAME_LIST_INIT;
@@ -50,9 +41,8 @@ int governor_switch(const char *gov, struct governor_saved *saved, char **ret_wh
 	int r = 0;
 
 	memset(saved, 0, sizeof(*saved));
-	if (sysroot_list(CPUFREQ_DIR, &l) < 0) {
-		*ret_why = why_of("no cpufreq here (%s missing: a VM or a fixed clock)%s",
-				  CPUFREQ_DIR, "");
+	if (sysroot_list(CPUFREQ_ROOT, &l) < 0) {
+		reason_set(0, ret_why, "no cpufreq here (%s missing: a VM or a fixed clock)", CPUFREQ_ROOT);
 		return -ENOENT;
 	}
 	/* every policy checked before any is switched */
@@ -64,21 +54,20 @@ int governor_switch(const char *gov, struct governor_saved *saved, char **ret_wh
 		if (want.n == FREQWATCH_MAX_POLICIES)
 			break;
 		strbuf_reset(&p);
-		strbuf_addf(&p, CPUFREQ_DIR "/%s/scaling_available_governors", l.v[i]);
+		strbuf_addf(&p, CPUFREQ_ROOT "/%s/scaling_available_governors", l.v[i]);
 		if (sysroot_read_attr(p.buf, &v) == 0)
 			for (char *t = strtok(v.buf, " \n"); t && !offered; t = strtok(NULL, " \n"))
 				offered = !strcmp(t, gov);
 		if (!offered) {
-			*ret_why = why_of("%s does not offer the governor '%s' (see its "
-					  "scaling_available_governors)",
-					  l.v[i], gov);
+			reason_set(0, ret_why, "%s does not offer the governor '%s' (see its "
+					  "scaling_available_governors)", l.v[i], gov);
 			r = -EINVAL;
 			break;
 		}
 		strbuf_reset(&p);
-		strbuf_addf(&p, CPUFREQ_DIR "/%s/scaling_governor", l.v[i]);
+		strbuf_addf(&p, CPUFREQ_ROOT "/%s/scaling_governor", l.v[i]);
 		if (sysroot_read_attr(p.buf, &v) < 0 || strlen(v.buf) >= sizeof(want.before[0])) {
-			*ret_why = why_of("cannot read %s's governor%s", l.v[i], "");
+			reason_set(0, ret_why, "cannot read %s's governor", l.v[i]);
 			r = -EIO;
 			break;
 		}
@@ -87,8 +76,8 @@ int governor_switch(const char *gov, struct governor_saved *saved, char **ret_wh
 		want.n++;
 	}
 	if (r == 0 && !want.n) {
-		*ret_why = why_of("no cpufreq here (no policy under %s: a VM or a fixed clock)%s",
-				  CPUFREQ_DIR, "");
+		reason_set(0, ret_why, "no cpufreq here (no policy under %s: a VM or a fixed clock)",
+			   CPUFREQ_ROOT);
 		r = -ENOENT;
 	}
 	for (size_t i = 0; r == 0 && i < want.n; i++) {
@@ -96,8 +85,7 @@ int governor_switch(const char *gov, struct governor_saved *saved, char **ret_wh
 			continue; /* already: nothing to put back */
 		r = write_gov(want.name[i], gov);
 		if (r < 0) {
-			*ret_why =
-			    why_of("cannot set %s's governor: %s", want.name[i], strerror(-r));
+			reason_set(r, ret_why, "cannot set %s's governor: %s", want.name[i], strerror(-r));
 			break;
 		}
 		/* recorded as switched the moment it is */
