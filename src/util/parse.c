@@ -301,3 +301,14 @@ int parse_wxh(const char *s, uint64_t max, uint64_t *ret_w, uint64_t *ret_h)
 	*ret_h = h;
 	return 0;
 }
+
+int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

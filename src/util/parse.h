@@ -16,6 +16,8 @@ int parse_wxh(const char *s, uint64_t max, uint64_t *ret_w, uint64_t *ret_h);
 int parse_double(const char *s, double min, double max, double *ret);
 /* Hexadecimal as sysfs writes it ("0781", "08"), an optional 0x, no sign or spaces. */
 int parse_hex(const char *s, uint64_t max, uint64_t *ret);
+/* one hex digit's value (0-9, a-f, A-F), -1 for any other character */
+int hex_value(char c);
 
 /*
  * Byte sizes: a whole number with an optional suffix. K, M, G, T (also KiB,

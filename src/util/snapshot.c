@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "util/snapshot.h"
+#include "util/parse.h"
 #include "util/jsonin.h"
 #include "version.h"
 
@@ -29,17 +30,6 @@ static bool path_ok(const char *p)
 	return true;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int decode_hex(const char *s, size_t len, char **ret, size_t *ret_len)
 {
 	char *out;
@@ -51,7 +41,7 @@ static int decode_hex(const char *s, size_t len, char **ret, size_t *ret_len)
 	if (!out)
 		return -ENOMEM;
 	for (i = 0; i < len / 2; i++) {
-		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+		int hi = hex_value(s[2 * i]), lo = hex_value(s[2 * i + 1]);
 
 		if (hi < 0 || lo < 0) {
 			free(out);

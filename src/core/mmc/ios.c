@@ -188,17 +188,6 @@ int mmc_ios_parse(const char *text, size_t len, struct mmc_ios *ret)
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int mmc_ext_csd_parse(const char *text, size_t len, uint8_t ret[EXT_CSD_SIZE])
 {
 	uint8_t b[EXT_CSD_SIZE];
@@ -207,7 +196,7 @@ int mmc_ext_csd_parse(const char *text, size_t len, uint8_t ret[EXT_CSD_SIZE])
 	if (len < 2 * EXT_CSD_SIZE)
 		return -EINVAL;
 	for (i = 0; i < EXT_CSD_SIZE; i++) {
-		int hi = hexval(text[2 * i]), lo = hexval(text[2 * i + 1]);
+		int hi = hex_value(text[2 * i]), lo = hex_value(text[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -EINVAL;

@@ -46,18 +46,9 @@ static int dbg_read(const char *dbg, const char *rel, struct strbuf *ret)
 /* a hex digit of a sysfs hex attribute ("csd", "scr", "ssr"), -1 if absent */
 static int hex_digit(const char *s, size_t i)
 {
-	char c;
-
 	if (!s || strlen(s) <= i)
 		return -1;
-	c = s[i];
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	return hex_value(s[i]);
 }
 
 /* "0x01 0x02" (life_time) -> both bytes */
