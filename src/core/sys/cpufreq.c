@@ -4,8 +4,6 @@
 
 #include <string.h>
 
-#define CPUFREQ_DIR "/sys/devices/system/cpu/cpufreq"
-
 int cpufreq_non_performance(struct strbuf *ret_gov)
 {
 	struct name_list l = NAME_LIST_INIT;
@@ -14,13 +12,13 @@ int cpufreq_non_performance(struct strbuf *ret_gov)
 	size_t i;
 
 	/* no cpufreq directory (VMs, fixed-clock boards): nothing scales */
-	if (sysroot_list(CPUFREQ_DIR, &l) < 0)
+	if (sysroot_list(CPUFREQ_ROOT, &l) < 0)
 		return 0;
 	for (i = 0; i < l.n && !found; i++) {
 		if (strncmp(l.v[i], "policy", 6) != 0)
 			continue;
 		strbuf_reset(&path);
-		strbuf_addf(&path, CPUFREQ_DIR "/%s/scaling_governor", l.v[i]);
+		strbuf_addf(&path, CPUFREQ_ROOT "/%s/scaling_governor", l.v[i]);
 		if (sysroot_read_attr(path.buf, &v) == 0 && strcmp(v.buf, "performance") != 0) {
 			strbuf_reset(ret_gov);
 			strbuf_adds(ret_gov, v.buf);

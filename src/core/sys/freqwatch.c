@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The CPU clock during a pass: see freqwatch.h. */
 #include "core/sys/freqwatch.h"
+#include "core/sys/cpufreq.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
@@ -9,8 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-
-#define CPUFREQ_DIR "/sys/devices/system/cpu/cpufreq"
 
 static bool read_khz(const char *path, uint64_t *ret)
 {
@@ -61,7 +60,7 @@ int freqwatch_start(struct freqwatch *w, unsigned interval_ms)
 	memset(w, 0, sizeof(*w));
 	w->interval_ms = interval_ms ? interval_ms : 100;
 	atomic_init(&w->stop, false);
-	if (sysroot_list(CPUFREQ_DIR, &l) < 0)
+	if (sysroot_list(CPUFREQ_ROOT, &l) < 0)
 		return 0; /* no cpufreq: nothing scales, nothing to watch */
 	for (size_t i = 0; i < l.n && w->npol < FREQWATCH_MAX_POLICIES; i++) {
 		struct freq_policy_use *u = &w->pol[w->npol];
@@ -70,18 +69,18 @@ int freqwatch_start(struct freqwatch *w, unsigned interval_ms)
 		if (strncmp(l.v[i], "policy", 6) || strlen(l.v[i]) >= sizeof(u->name))
 			continue;
 		/* scaling_cur_freq for everyone; cpuinfo_cur_freq is root's and the hardware's */
-		snprintf(w->cur_path[w->npol], sizeof(w->cur_path[0]), CPUFREQ_DIR "/%s/%s", l.v[i],
+		snprintf(w->cur_path[w->npol], sizeof(w->cur_path[0]), CPUFREQ_ROOT "/%s/%s", l.v[i],
 			 "scaling_cur_freq");
 		if (!read_khz(w->cur_path[w->npol], &khz))
-			snprintf(w->cur_path[w->npol], sizeof(w->cur_path[0]), CPUFREQ_DIR "/%s/%s",
+			snprintf(w->cur_path[w->npol], sizeof(w->cur_path[0]), CPUFREQ_ROOT "/%s/%s",
 				 l.v[i], "cpuinfo_cur_freq");
 		snprintf(u->name, sizeof(u->name), "%s", l.v[i]);
 		strbuf_reset(&p);
-		strbuf_addf(&p, CPUFREQ_DIR "/%s/scaling_governor", l.v[i]);
+		strbuf_addf(&p, CPUFREQ_ROOT "/%s/scaling_governor", l.v[i]);
 		if (sysroot_read_attr(p.buf, &v) == 0)
 			snprintf(u->governor, sizeof(u->governor), "%s", v.buf);
 		strbuf_reset(&p);
-		strbuf_addf(&p, CPUFREQ_DIR "/%s/cpuinfo_max_freq", l.v[i]);
+		strbuf_addf(&p, CPUFREQ_ROOT "/%s/cpuinfo_max_freq", l.v[i]);
 		if (!read_khz(p.buf, &u->max_khz))
 			u->max_khz = 0;
 		w->npol++;

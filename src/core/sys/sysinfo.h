@@ -17,11 +17,12 @@
 #include "core/usb/gadget.h"
 #include "util/strbuf.h"
 
+#include "core/sys/cpufreq.h" /* CPUFREQ_ROOT */
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define CPUFREQ_ROOT "/sys/devices/system/cpu/cpufreq"
 #define USBCORE_PARAMS "/sys/module/usbcore/parameters"
 
 struct cpufreq_policy {
