@@ -272,15 +272,21 @@ static void sampled(struct run_metric *rm, double mean, double stdev, double min
 static void add_rows(struct run_result *r, const struct run_plan_item *it,
 		     const struct disk_report *rep)
 {
+	/*
+	 * optional: no row, not a null, when unknown: the clock where there is no
+	 * cpufreq, the utilisation of a filesystem without a block device under it
+	 */
 	static const struct {
 		const char *metric;
 		size_t off;
+		bool optional;
 	} m[] = {
-	    {"mb_s", offsetof(struct disk_row, mb_s)},
-	    {"iops", offsetof(struct disk_row, iops)},
-	    {"lat_p99_us", offsetof(struct disk_row, lat_p99_us)},
-	    {"self_cpu_pct", offsetof(struct disk_row, self_cpu_pct)},
-	    {"cpu_mhz", offsetof(struct disk_row, cpu_mhz_mean)},
+	    {"mb_s", offsetof(struct disk_row, mb_s), false},
+	    {"iops", offsetof(struct disk_row, iops), false},
+	    {"lat_p99_us", offsetof(struct disk_row, lat_p99_us), false},
+	    {"self_cpu_pct", offsetof(struct disk_row, self_cpu_pct), false},
+	    {"cpu_mhz", offsetof(struct disk_row, cpu_mhz_mean), true},
+	    {"util_pct", offsetof(struct disk_row, util_pct), true},
 	};
 	size_t i, j;
 
@@ -310,14 +316,14 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 		row->ceiling_mb_s = dr->ceiling_mb_s;
 		row->efficiency_pct = dr->efficiency_pct;
 		for (j = 0; j < sizeof(m) / sizeof(m[0]); j++) {
+			double v = *(const double *)((const char *)dr + m[j].off);
 			struct run_metric *rm;
 
-			/* the clock only where cpufreq is: no row, not a null */
-			if (!strcmp(m[j].metric, "cpu_mhz") && isnan(dr->cpu_mhz_mean))
+			if (m[j].optional && isnan(v))
 				continue;
 			rm = run_class_add_metric(&r->rec, &run_class_disk, it->device_key, dr->name,
 						  m[j].metric);
-			rm->value = *(const double *)((const char *)dr + m[j].off);
+			rm->value = v;
 			rm->repeats = dr->repeats;
 			rm->cpu_pressure_pct = dr->cpu_pressure_pct;
 			rm->cpu_busy_pct = dr->cpu_busy_pct;
@@ -334,16 +340,6 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 				sampled(rm, dr->iops_mean, dr->iops_sample_stdev, dr->iops_min,
 					dr->bw_samples);
 			}
-		}
-		/* a filesystem without a block device under it has none: no row, not a null */
-		if (!isnan(dr->util_pct)) {
-			struct run_metric *rm = run_class_add_metric(
-			    &r->rec, &run_class_disk, it->device_key, dr->name, "util_pct");
-
-			rm->value = dr->util_pct;
-			rm->repeats = dr->repeats;
-			rm->cpu_pressure_pct = dr->cpu_pressure_pct;
-			rm->cpu_busy_pct = dr->cpu_busy_pct;
 		}
 		add_wire_rows(r, it, dr);
 	}

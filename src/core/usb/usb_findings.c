@@ -46,18 +46,25 @@ static void hub_name(struct strbuf *out, const struct usb_device *h)
 			    h->product ? h->product : "");
 }
 
+/* is path below hub (hub "1-3": "1-3.2", "1-3.4.1")? */
+static bool below(const char *hub, const char *path)
+{
+	size_t n = strlen(hub);
+
+	return !strncmp(path, hub, n) && path[n] == '.';
+}
+
 /* the hub's own link, and what sits below it: for a finding's evidence */
 static void hub_evidence(struct strbuf *ev, const struct usb_topology *t,
 			 const struct usb_device *h)
 {
-	size_t below = 0, n = strlen(h->path);
+	size_t k = 0;
 
 	for (size_t i = 0; i < t->ndev; i++)
-		if (!strncmp(t->dev[i].path, h->path, n) && t->dev[i].path[n] == '.')
-			below++;
+		k += below(h->path, t->dev[i].path);
 	strbuf_addf(ev, "; hub %s links at %g Mbit/s (%s/speed) with %zu device%s below it "
 			"sharing that link",
-		    h->path, h->speed_mbps, h->path, below, below == 1 ? "" : "s");
+		    h->path, h->speed_mbps, h->path, k, k == 1 ? "" : "s");
 }
 
 /* does the device carry something people measure (a disk, a netdev, a camera)? */
@@ -308,14 +315,6 @@ void usb_topology_findings(const struct usb_topology *t, struct finding_list *ou
 		interface_findings(t, &t->intf[i], out);
 	for (i = 0; i < t->nnode; i++)
 		node_findings(t, &t->node[i], out);
-}
-
-/* is path below hub (hub "1-3": "1-3.2", "1-3.4.1")? */
-static bool below(const char *hub, const char *path)
-{
-	size_t n = strlen(hub);
-
-	return !strncmp(path, hub, n) && path[n] == '.';
 }
 
 static size_t measured_below(const char *hub, const char *const *measured, size_t n)
