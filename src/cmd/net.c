@@ -61,6 +61,9 @@ void usage_net(void)
 	       "  -C, --congestion ALGO  TCP congestion control (cubic, bbr ...)\n"
 	       "  -S, --tos N         IP type of service, 0..255\n"
 	       "  --udp-64bit         64-bit UDP packet counters\n"
+	       "  --monitor           watch the interface's USB device on usbmon (root): wire\n"
+	       "                      MB/s, the dominant URB size, USB errors, and the share of\n"
+	       "                      the wire bytes that is not payload (TCP)\n"
 	       "\n"
 	       "Text output: the interval rows as each interval ends (line by line, to a pipe\n"
 	       "too), then the test and the totals, last. JSON, CSV and -o FILE are one\n"
@@ -77,6 +80,7 @@ enum {
 	O_BIDIR,
 	O_UDP64,
 	O_SYSROOT,
+	O_MONITOR,
 };
 
 struct net_opts {
@@ -86,6 +90,7 @@ struct net_opts {
 	const char *bind_addr, *bind_dev, *host, *sysroot;
 	double interval_s, timeout_s;
 	bool one_off;
+	bool monitor;
 	bool v4, v6;
 	bool time_set, bytes_set, blocks_set, len_set, rate_set;
 	struct net_params p;
@@ -235,6 +240,9 @@ static int opt_client(int c, const char *arg, struct net_opts *o)
 		return 1;
 	case O_UDP64:
 		p->udp_64bit = true;
+		return 1;
+	case O_MONITOR:
+		o->monitor = true;
 		return 1;
 	}
 	return opt_sizes(c, arg, o);
@@ -395,6 +403,7 @@ static const struct option long_options[] = {
 	{"tos", required_argument, NULL, 'S'},
 	{"udp-64bit", no_argument, NULL, O_UDP64},
 	{"sysroot", required_argument, NULL, O_SYSROOT},
+	{"monitor", no_argument, NULL, O_MONITOR},
 	COMMON_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
@@ -615,7 +624,8 @@ static int run_client(struct global_opts *g, const struct net_opts *o)
 	struct net_client_config c = {
 		.host = o->host, .port = o->port, .family = o->family, .bind_addr = o->bind_addr,
 		.bind_dev = o->bind_dev, .p = o->p, .interval_s = o->interval_s,
-		.timeout_s = o->timeout_s, .stop = &signal_stop, .on_interval = live_rows,
+		.timeout_s = o->timeout_s, .monitor = o->monitor, .stop = &signal_stop,
+		.on_interval = live_rows,
 		.on_event = client_event, .ctx = &lv,
 	};
 	struct net_report rep = {0};

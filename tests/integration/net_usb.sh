@@ -84,4 +84,18 @@ run "$WORK/plain" json -t 1
 jq_check "$WORK/c.out" '.test.on_usb == false and .test.usb_driver == null and .test.mtu == 65536' \
 	"loopback: not on USB"
 jq_check "$WORK/c.out" '[.results[] | .usb_ceiling_mbit_s] | all(. == null)' "loopback: no ceiling"
+jq_check "$WORK/c.out" '.test.monitored == false and .test.not_monitored == null and .test.wire_mb_s == null' \
+	"no --monitor: no wire figures, nothing said of them"
+
+# --monitor: off USB the test runs and says why nothing was watched
+run "$WORK/plain" json -t 1 --monitor
+jq_check "$WORK/c.out" '.test.monitored == false and .test.not_monitored == "interface '"'lo'"' is not on USB" and .test.wire_mb_s == null and .test.overhead_pct == null and ([.results[] | select(.stream == "sum" and .bytes > 0)] | length == 2)' \
+	"--monitor off USB: measured, not monitored, and why"
+run "$WORK/plain" text -t 1 --monitor
+grep -q "^  not monitored  *interface 'lo' is not on USB" "$WORK/c.out" && ok "--monitor off USB: said in the text" ||
+	bad "--monitor off USB: no 'not monitored' line: $(grep -i monitor "$WORK/c.out")"
+# on a (recorded) USB device that usbmon cannot watch here: measured, the reason given
+run "$WORK/ncm" json -t 1 --monitor
+jq_check "$WORK/c.out" '.test.on_usb and .test.monitored == false and (.test.not_monitored | length > 0) and ([.results[] | select(.stream == "sum" and .bytes > 0)] | length == 2)' \
+	"--monitor, USB device not watchable: measured, the reason given"
 finish

@@ -3,6 +3,7 @@
 #include "core/net/link.h"
 #include "core/net/result.h"
 #include "core/net/sock.h"
+#include "core/net/wire.h"
 #include "util/clock.h"
 #include "version.h"
 
@@ -29,6 +30,7 @@ struct client {
 	bool ran;	    /* the test ran: there are results */
 	struct net_results peer_res;
 	bool have_peer;
+	struct usbmon_pass *mon; /* --monitor: from TEST_RUNNING to the results */
 };
 
 __attribute__((format(printf, 3, 4))) static int fail(struct client *cl, int err,
@@ -222,6 +224,9 @@ static int run_test(struct client *cl)
 	s->on_interval = cl->c->on_interval;
 	s->ctx = cl->c->ctx;
 	s->rep = cl->rep;
+	/* the wire is watched from before the first byte of any stream */
+	if (cl->c->monitor)
+		cl->mon = net_wire_start(cl->rep);
 	net_session_run(s);
 	cl->ran = true;
 	switch (s->end) {
@@ -412,8 +417,14 @@ static void finish_report(struct client *cl)
 {
 	struct net_report *rep = cl->rep;
 
+	/* what this end moved, counted before the capture ends: all of it crossed the bus */
+	if (cl->mon && cl->session_ready && cl->p.proto == NET_TCP)
+		rep->payload_bytes = net_session_delivered(&cl->s);
+	net_wire_stop(cl->mon, rep);
+	cl->mon = NULL;
 	if (cl->ran)
 		net_report_totals(rep, &cl->s, cl->have_peer ? &cl->peer_res : NULL);
+	net_wire_finish(rep);
 	if (cl->ran && cl->p.proto == NET_TCP) {
 		size_t i;
 

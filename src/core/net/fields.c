@@ -49,6 +49,16 @@ static const struct field test_fields[] = {
 	      "Mbit/s", FT_DBL, 1, TO),
 	FIELD(R, ceiling_rx_mbit_s, "usb_goodput_ceiling_rx_mbit_s", "goodput ceiling rx",
 	      "Mbit/s", FT_DBL, 1, TO),
+	/* --monitor: the USB device on usbmon */
+	FIELD(R, monitored, "monitored", "monitored", NULL, FT_BOOL, 0, 0),
+	FIELD(R, monitor_why, "not_monitored", "not monitored", NULL, FT_STR, 0, TO),
+	FIELD(R, wire_mb_s, "wire_mb_s", "wire", "MB/s both ways", FT_DBL, 2, TO),
+	FIELD(R, wire_bytes, "wire_bytes", "wire bytes", NULL, FT_U64, 0, 0),
+	FIELD(R, payload_bytes, "payload_bytes", "payload bytes", NULL, FT_U64, 0, 0),
+	FIELD(R, overhead_pct, "overhead_pct", "wire overhead", "% not payload", FT_DBL, 1, TO),
+	FIELD(R, urb_size, "urb_size", "URB size", NULL, FT_SIZE, 0, TO),
+	FIELD(R, usb_errors, "usb_errors", "USB errors", NULL, FT_U64, 0, TO),
+	FIELD(R, wire_dropped, "wire_dropped", "usbmon dropped", NULL, FT_U64, 0, 0),
 	FIELD(R, error_msg, "error", "error", NULL, FT_STR, 0, T),
 	FIELD(R, interrupted, "interrupted", "interrupted", NULL, FT_BOOL, 0, 0),
 };

@@ -7,6 +7,7 @@
  */
 #include "core/net/proto.h"
 #include "core/usb/attach.h"
+#include "core/usbmon/pass.h"
 #include "render/field.h" /* U64_UNKNOWN, FIELD_INT_UNKNOWN: unknown values */
 
 #include <stdbool.h>
@@ -77,6 +78,22 @@ struct net_report {
 	double frame_tx_bytes, frame_rx_bytes;
 	/* the goodput the USB link allows after all headers, per direction; NaN off USB */
 	double ceiling_tx_mbit_s, ceiling_rx_mbit_s;
+	/*
+	 * --monitor: the USB device's traffic on usbmon from the start of the test
+	 * to the results; NaN and unknown when not monitored (monitor_why says
+	 * why, when it was asked for). Not the URBs in flight, busy share or URB
+	 * latency: a network driver keeps its IN URBs queued whether data comes
+	 * or not, so those say nothing of the link.
+	 */
+	bool monitored;
+	char *monitor_why;
+	struct usbmon_pass_figures wire;
+	double wire_mb_s;
+	uint64_t urb_size, usb_errors, wire_bytes, wire_dropped;
+	/* TCP bytes this end carried across the link, any phase (net_session_delivered) */
+	uint64_t payload_bytes;
+	/* wire bytes that were not payload: framing, Ethernet/IP/TCP headers, ACKs */
+	double overhead_pct;
 	struct net_sum_row *rows;
 	size_t nrows;
 	struct net_interval_row *intervals;
@@ -104,6 +121,7 @@ struct net_client_config {
 	struct net_params p;
 	double interval_s;     /* 0: no interval rows */
 	double timeout_s;      /* connect, and a silent server */
+	bool monitor;	       /* watch the interface's USB device on usbmon */
 	const volatile int *stop;
 	net_interval_fn on_interval;
 	net_event_fn on_event; /* warnings worth showing before the test ends */

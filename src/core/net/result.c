@@ -5,6 +5,7 @@
  * are several.
  */
 #include "core/net/result.h"
+#include "core/net/wire.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -54,6 +55,7 @@ void net_report_release(struct net_report *r)
 	free(r->congestion);
 	free(r->peer_congestion);
 	free(r->error_msg);
+	free(r->monitor_why);
 	free(r->rows);
 	free(r->intervals);
 	for (i = 0; i < r->nwarnings; i++)
@@ -325,6 +327,7 @@ void net_report_header(struct net_report *rep, const struct net_params *p, bool 
 	rep->cpu_total = rep->cpu_user = rep->cpu_sys = NAN;
 	rep->peer_cpu_total = rep->peer_cpu_user = rep->peer_cpu_sys = NAN;
 	rep->seconds = NAN;
+	net_wire_unknown(rep);
 	if (!rep->on_usb) {
 		rep->frame_tx_bytes = rep->frame_rx_bytes = NAN;
 		rep->usb.ceiling_mb_s = NAN;

@@ -7,7 +7,9 @@
  */
 #include "core/net/net.h"
 #include "core/run/run_priv.h"
+#include "core/usbmon/findings.h"
 #include "core/usb/topology.h"
+#include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -22,6 +24,9 @@
 #include <string.h>
 
 #define NET_QUICK_S 5
+/* wire bytes that were not payload: said from this share, a warning this far over the model */
+#define NET_OVERHEAD_PCT 3.0
+#define NET_OVERHEAD_EXCESS 10.0
 #define NET_FULL_S 10
 /* not iperf3's 5201: a server the user runs there stays undisturbed */
 #define RUN_LOOPBACK_PORT 5299u
@@ -46,6 +51,11 @@ static const struct class_metric net_metrics[] = {
     CLASS_METRIC("mbit_s", "Mbit/s", "rate", true),
     CLASS_METRIC("retransmits", "segments", "retransmits", false),
     CLASS_METRIC("self_cpu_pct", "%", "cpu", false),
+    /* on the wire: the interface's USB device on usbmon (not with --no-monitor) */
+    CLASS_METRIC("wire_mb_s", "MB/s", "wire", true),
+    CLASS_METRIC("urb_size", "B", "URB size", true),
+    CLASS_METRIC("overhead_pct", "%", "wire overhead", false),
+    CLASS_METRIC("usb_errors", "errors", "USB errors", false),
 };
 
 static struct net_item *item_of(const struct run_plan_item *it)
@@ -93,6 +103,84 @@ static void add_net_device(struct run_result *r, struct run_plan_item *it,
 		run_device_attach(d, &rep->usb);
 }
 
+/* a monitored pass's wire figures: metric rows of their own */
+static void add_wire_rows(struct run_result *r, const struct run_plan_item *it, const char *pass,
+			  const struct net_report *rep)
+{
+	const double v[] = {rep->wire_mb_s, (double)rep->urb_size, rep->overhead_pct,
+			    (double)rep->usb_errors};
+	static const char *const key[] = {"wire_mb_s", "urb_size", "overhead_pct", "usb_errors"};
+
+	if (!rep->monitored)
+		return;
+	for (size_t j = 0; j < sizeof(key) / sizeof(key[0]); j++) {
+		struct run_metric *m;
+
+		if (isnan(v[j]) || v[j] == (double)U64_UNKNOWN)
+			continue;
+		m = run_class_add_metric(&r->rec, &run_class_net, it->device_key, pass, key[j]);
+		m->value = v[j];
+		m->repeats = 1;
+	}
+}
+
+/*
+ * What the wire said: the bytes that were not payload against what the driver's
+ * framing alone costs (the rest is Ethernet/IP/TCP headers and the other way's
+ * ACKs), and errors.
+ */
+static void wire_findings(struct run_result *r, const struct run_plan_item *it, const char *pass,
+			  const struct net_report *rep, bool reverse)
+{
+	struct usbmon_device_view dv = {
+	    .subject = it->device_key, .driver = rep->usb.driver, .max_sectors_kb = U64_UNKNOWN};
+	struct usbmon_pass_view v = {.pass = pass,
+				     .urbs = rep->wire.urbs,
+				     .usb_errors = rep->usb_errors,
+				     .wire_bytes = rep->wire_bytes,
+				     .inflight_mean = NAN,
+				     .inflight_max = NAN,
+				     .busy_pct = NAN,
+				     .protocol_pct = NAN};
+	struct strbuf ev = STRBUF_INIT;
+	double frame = reverse ? rep->frame_rx_bytes : rep->frame_tx_bytes, model = NAN;
+	char urb[24];
+
+	if (!rep->monitored)
+		return;
+	usbmon_findings(&dv, &v, 1, &r->rec.findings);
+	if (isnan(rep->overhead_pct) || rep->overhead_pct < NET_OVERHEAD_PCT)
+		return;
+	/* a full-size TCP segment: what its frame costs on the bus beyond its payload */
+	if (isfinite(frame) && rep->mtu != U64_UNKNOWN && rep->mtu > 52 + 14)
+		model = 100.0 * (frame - (double)(rep->mtu - 52)) / frame;
+	strbuf_addf(&ev,
+		    "%s: %llu B on the wire (usbmon, both ways) for %llu B of payload: %.1f%% not "
+		    "payload",
+		    pass, (unsigned long long)rep->wire_bytes,
+		    (unsigned long long)rep->payload_bytes, rep->overhead_pct);
+	if (isfinite(model))
+		strbuf_addf(&ev, "; full-size frames under %s framing would cost %.1f%%",
+			    rep->usb.driver ? rep->usb.driver : "the driver's", model);
+	if (rep->urb_size != U64_UNKNOWN) {
+		format_size(rep->urb_size, urb, sizeof(urb));
+		strbuf_addf(&ev, "; dominant transfer %s", urb);
+	}
+	if (isfinite(model) && rep->overhead_pct > model + NET_OVERHEAD_EXCESS)
+		finding_add(&r->rec.findings, FINDING_WARN, "usbmon.net_overhead", it->device_key,
+			    "the network's traffic costs the bus much more than its framing: "
+			    "small frames or transfers, or many ACKs",
+			    ev.buf,
+			    "larger writes (-l), TCP segmentation offload and GRO on both ends, "
+			    "and for NCM gadgets a larger NTB (the function's ntb size)");
+	else
+		finding_add(&r->rec.findings, FINDING_INFO, "usbmon.net_overhead", it->device_key,
+			    "a share of the wire carries no payload: framing, headers and ACKs",
+			    ev.buf,
+			    "nothing to change while it is near what full-size frames cost");
+	strbuf_release(&ev);
+}
+
 static void add_net_row(struct run_result *r, const struct run_plan_item *it, const char *pass,
 			const struct net_report *rep, const struct net_sum_row *s)
 {
@@ -110,6 +198,7 @@ static void add_net_row(struct run_result *r, const struct run_plan_item *it, co
 		m->value = (double)s->retransmits;
 		m->repeats = 1;
 	}
+	add_wire_rows(r, it, pass, rep);
 	/* the CPU this end used, as a disk pass records it: show and report need it too */
 	if (!isnan(rep->cpu_total)) {
 		m = run_class_add_metric(&r->rec, &run_class_net, it->device_key, pass,
@@ -171,11 +260,12 @@ static int net_target(const struct run_options *o, struct run_result *r, struct 
 
 	for (i = 0; i < 2 && !(o->stop && *o->stop); i++) {
 		struct net_client_config c = {
-			.host = n->host,
-			.port = n->port ? n->port : NET_DEFAULT_PORT,
-			.bind_dev = n->iface,
-			.timeout_s = 10,
-			.stop = o->stop,
+		    .host = n->host,
+		    .port = n->port ? n->port : NET_DEFAULT_PORT,
+		    .bind_dev = n->iface,
+		    .timeout_s = 10,
+		    .monitor = !o->no_monitor && !n->loopback,
+		    .stop = o->stop,
 		};
 		struct net_report rep = {0};
 		const struct net_sum_row *s;
@@ -204,7 +294,11 @@ static int net_target(const struct run_options *o, struct run_result *r, struct 
 		if (s) {
 			add_net_row(r, it, dirs[i].pass, &rep, s);
 			efficiency_finding(r, it, dirs[i].pass, s);
+			wire_findings(r, it, dirs[i].pass, &rep, dirs[i].reverse);
 		}
+		if (rep.on_usb && !rep.monitored && rep.monitor_why)
+			run_note(r, "%s: %s not monitored on the wire: %s", it->path, dirs[i].pass,
+				 rep.monitor_why);
 		for (size_t j = 0; j < rep.nwarnings; j++)
 			run_note(r, "%s: %s", it->path, rep.warnings[j]);
 		net_report_release(&rep);

@@ -634,3 +634,22 @@ void net_session_results(const struct net_session *s, struct net_results *ret)
 	}
 	ret->nstreams = s->nstreams;
 }
+
+uint64_t net_session_delivered(const struct net_session *s)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < s->nstreams; i++) {
+		const struct net_stream *st = &s->streams[i];
+		uint64_t moved = __atomic_load_n(&st->moved_all, __ATOMIC_RELAXED);
+		int q = 0;
+
+		if (st->fd >= 0 && ioctl(st->fd, st->sender ? SIOCOUTQ : SIOCINQ, &q) < 0)
+			q = 0;
+		if (st->sender)
+			n += moved > (uint64_t)q ? moved - (uint64_t)q : 0;
+		else
+			n += moved + (uint64_t)(q > 0 ? q : 0);
+	}
+	return n;
+}

@@ -76,6 +76,12 @@ struct net_session {
 /* Allocate the per-stream state; streams[] and nstreams must be set. */
 int net_session_init(struct net_session *s);
 void net_session_release(struct net_session *s);
+/*
+ * TCP bytes this end's streams have certainly carried across the link so far,
+ * any phase: each receiver's bytes read and still queued (SIOCINQ), each
+ * sender's bytes written less those not yet acknowledged (SIOCOUTQ).
+ */
+uint64_t net_session_delivered(const struct net_session *s);
 /* Start the threads and run until the end; the threads are stopped and joined on return. */
 void net_session_run(struct net_session *s);
 /* End every thread and close the data sockets: what a server does on TEST_END. */

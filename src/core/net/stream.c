@@ -198,6 +198,7 @@ static void tcp_send(struct net_stream *s)
 		}
 		sent += (size_t)n;
 		off += (size_t)n;
+		__atomic_add_fetch(&s->moved_all, (uint64_t)n, __ATOMIC_RELAXED);
 		net_stream_add(s, (size_t)n, off >= sh->len, 0);
 		if (off >= sh->len)
 			off = 0;
@@ -232,6 +233,7 @@ static void tcp_recv(struct net_stream *s)
 			net_stream_end(s, errno);
 			break;
 		}
+		__atomic_add_fetch(&s->moved_all, (uint64_t)n, __ATOMIC_RELAXED);
 		/* after the end, keep draining so the peer's sender never blocks */
 		if (!net_stream_running(s))
 			continue;

@@ -75,6 +75,7 @@ struct net_stream {
 	int error;	 /* negative errno that ended the stream while running, 0 */
 	pthread_mutex_t lock;
 	struct net_counters c; /* under lock */
+	uint64_t moved_all;    /* atomic: TCP bytes sent or received in any phase */
 	unsigned char *buf;
 	size_t buflen;
 	unsigned batch;	 /* UDP datagrams (or merged buffers) per system call */

@@ -18,7 +18,7 @@ struct run_options {
 	size_t ntargets;
 	bool full;	  /* the complete sweeps; default quick */
 	bool destructive; /* allow writes to a raw block device named explicitly */
-	bool no_monitor;  /* USB disk passes not watched on usbmon (run --no-monitor) */
+	bool no_monitor;  /* USB disk and net passes not watched on usbmon (run --no-monitor) */
 	const char
 	    *scratch;	 /* the host's test directory when there is no USB disk (NULL: /var/tmp) */
 	uint64_t size;	 /* test region per target */

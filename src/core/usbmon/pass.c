@@ -23,6 +23,13 @@
  */
 #define PASS_RING (64u << 10)
 #define PASS_BATCH_US 300
+/*
+ * A network's frames are URBs of 1.5-16 KiB, tens of thousands a second: in 64 KiB
+ * the ring held a millisecond of them and usbmon dropped half the events of a
+ * 2 s ECM test in the lab. Each copy is the URB's own (small) size whatever the
+ * ring's, so the ring can be large: 1 MiB (usbmon takes up to 1200 KiB).
+ */
+#define PASS_RING_SMALL_URBS (1u << 20)
 
 static bool is_data_xfer(uint8_t t)
 {
@@ -189,7 +196,7 @@ static void say_errno(struct strbuf *why, unsigned bus, int r)
 	strbuf_release(&node);
 }
 
-int usbmon_pass_start(unsigned bus, unsigned dev, bool bot, struct usbmon_pass **ret,
+static int pass_start(unsigned bus, unsigned dev, bool bot, unsigned ring, struct usbmon_pass **ret,
 		      struct strbuf *why)
 {
 	enum usbmon_state st;
@@ -216,7 +223,7 @@ int usbmon_pass_start(unsigned bus, unsigned dev, bool bot, struct usbmon_pass *
 					 .want = want_device,
 					 .want_ctx = p,
 					 .stop = &p->stop,
-					 .ring_want = PASS_RING,
+					 .ring_want = ring,
 					 .batch_us = PASS_BATCH_US};
 	/* signals stay with the thread that measures: the capture ends through stop */
 	sigfillset(&all);
@@ -261,4 +268,16 @@ int usbmon_pass_stop(struct usbmon_pass *p, struct usbmon_pass_figures *ret, str
 	usbmon_stats_release(&p->stats);
 	free(p);
 	return r;
+}
+
+int usbmon_pass_start(unsigned bus, unsigned dev, bool bot, struct usbmon_pass **ret,
+		      struct strbuf *why)
+{
+	return pass_start(bus, dev, bot, PASS_RING, ret, why);
+}
+
+int usbmon_pass_start_small(unsigned bus, unsigned dev, struct usbmon_pass **ret,
+			    struct strbuf *why)
+{
+	return pass_start(bus, dev, false, PASS_RING_SMALL_URBS, ret, why);
 }

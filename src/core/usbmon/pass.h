@@ -70,6 +70,12 @@ struct usbmon_pass;
 int usbmon_pass_start(unsigned bus, unsigned dev, bool bot, struct usbmon_pass **ret,
 		      struct strbuf *why);
 /*
+ * The same for traffic of many small URBs (a network's frames): a ring large
+ * enough to hold them between two wake-ups of the reader.
+ */
+int usbmon_pass_start_small(unsigned bus, unsigned dev, struct usbmon_pass **ret,
+			    struct strbuf *why);
+/*
  * End the capture and free p. 0 and *ret; -errno (the capture failed, or saw nothing
  * of the device) with why filled. p may be NULL (-EINVAL).
  */

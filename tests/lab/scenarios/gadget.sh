@@ -4,7 +4,7 @@
 # (SuperSpeed-capable); configfs gadgets bound to them enumerate on the host
 # side of the same kernel: a composite (mass storage, NCM, HID) at
 # SuperSpeed, a SourceSink held to high speed for usbtest.
-MODULES="configfs dummy_hcd libcomposite usb_f_mass_storage usb_f_ncm usb_f_hid usb_f_ss_lb usb_f_ecm usb_f_rndis usb_f_uvc usb_f_fs usb_storage sd_mod cdc_ncm cdc_ether rndis_host usbhid hid_generic usbtest"
+MODULES="configfs dummy_hcd libcomposite usb_f_mass_storage usb_f_ncm usb_f_hid usb_f_ss_lb usb_f_ecm usb_f_rndis usb_f_uvc usb_f_fs usb_storage sd_mod cdc_ncm cdc_ether rndis_host usbhid hid_generic usbtest usbmon"
 
 # umtprd (Debian's umtp-responder) serves the mtp profile's FunctionFS function
 LAB_BINS="umtprd"
@@ -85,6 +85,12 @@ check_net() {
 		jq_check "$f" "[.results[] | select(.stream == \"sum\")] | length == 2 and all(.[]; .bytes > 0 and .mb_s > 0 and .mb_s <= $allow)" \
 			"net $t $dir: bytes moved, both ends' rates above 0 and below dummy_hcd's allowance ($allow MB/s)"
 		jq_check "$gc/net-srv-$dir-$t.json" ".test.iface == \"$gif\"" "net $t $dir: the server's interface, the gadget side's $gif"
+		# --monitor: every byte the receiver counted crossed the bus inside the capture
+		# (usbmon can still lose events when the guest's one CPU is slow to read: then
+		# the figures must say they are lower bounds)
+		jq_check "$f" '(.test | .monitored == true and .usb_errors == 0 and .urb_size > 0 and .payload_bytes > 0 and .wire_mb_s > 0) and (if .test.wire_dropped == 0 then .test.wire_bytes >= .test.payload_bytes and .test.overhead_pct > 0 and .test.overhead_pct < 50 else any(.warnings[]; test("lower bounds")) end)' \
+			"net $t $dir --monitor: wire bytes (usbmon) at least the payload the receiver counted, overhead 0-50 %, no USB errors (or events lost and said)"
+		jq -r '.test | "    figure  wire \(.direction): \(.wire_bytes) B on the wire for \(.payload_bytes) B payload, \(.overhead_pct)% overhead, URB \(.urb_size) B, \(.wire_mb_s) MB/s"' "$f" 2>/dev/null
 		jq -r '.results[] | select(.stream == "sum" and .role == "receiver") | [.dir, .mb_s] | @tsv' "$f" 2>/dev/null |
 			while IFS=$'\t' read -r d v; do figure "$p" "$speed" "tcp $([ "$d" = tx ] && echo OUT || echo IN) (client $d)" "$v"; done
 	done
@@ -99,6 +105,11 @@ check_net() {
 		"run --peer $t: TCP each way, rates above 0 and below dummy_hcd's allowance, each with its ceiling"
 	jq -r '.results[] | [.pass, .mb_s] | @tsv' "$f" 2>/dev/null |
 		while IFS=$'\t' read -r d v; do figure "$p" "$speed" "run $d" "$v"; done
+	# run watches USB network passes on usbmon by default
+	jq_check "$f" '[.metrics[] | select(.test == "net" and (.metric == "wire_mb_s" or .metric == "overhead_pct")) | .name] | sort == ["tcp receive", "tcp receive", "tcp send", "tcp send"]' \
+		"run --peer $t: each pass's wire rate and overhead share recorded (usbmon)"
+	jq_check "$f" '[.findings[] | select(.id == "usbmon.net_overhead")] | length >= 1' \
+		"run --peer $t: the wire overhead said, with its evidence"
 }
 
 # mtp: umtprd started by up with the sizes asked for, bound, an interface of
