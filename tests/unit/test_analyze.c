@@ -225,6 +225,27 @@ static void sample_device(struct run_record *r, const struct vcase *c)
 			    "figures partly from the page cache", c->page_cache, NULL);
 }
 
+/* an MMC card's share is of its bus mode's ceiling, not of a USB bulk one */
+static void test_verdict_mmc(void **state)
+{
+	static const struct vcase c = {"mmc: SDR104", "sdr104", NULL, NULL, NULL, 104, 90, 20, NULL,
+					"bus", NULL};
+	struct run_record r;
+
+	(void)state;
+	sample_device(&r, &c);
+	free(r.devices[0].kind);
+	r.devices[0].kind = strdup("mmc");
+	free(r.devices[0].port_path);
+	r.devices[0].port_path = NULL;
+	run_verdicts(&r);
+	assert_int_equal(r.nverdicts, 1);
+	if (!strstr(r.verdicts[0].evidence, "bus's 104.0 MB/s ceiling") ||
+	    strstr(r.verdicts[0].evidence, "bulk"))
+		fail_msg("mmc: got '%s: %s'", r.verdicts[0].limiter, r.verdicts[0].evidence);
+	run_record_release(&r);
+}
+
 static void test_verdicts(void **state)
 {
 	static const struct vcase cases[] = {
@@ -364,6 +385,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_verdict_mmc),
 		cmocka_unit_test(test_verdict_without_figures),
 		cmocka_unit_test(test_findings_order),
 		cmocka_unit_test(test_findings_about_hub),

@@ -66,8 +66,9 @@ static void efficiency(struct run_result *res, const struct run_device *dev,
 	if (!rd || isnan(dev->ceiling_mb_s) || dev->ceiling_mb_s <= 0)
 		return;
 	pct = 100 * rd->mb_s / dev->ceiling_mb_s;
-	strbuf_addf(&ev, "%s %.1f MB/s = %.0f%% of the %.1f MB/s %s bulk ceiling (%s)", rd->name,
-		    rd->mb_s, pct, dev->ceiling_mb_s, dev->speed,
+	/* an MMC card's ceiling is its bus mode's (clock x width x DDR), not a USB bulk one */
+	strbuf_addf(&ev, "%s %.1f MB/s = %.0f%% of the %.1f MB/s %s %s ceiling (%s)", rd->name,
+		    rd->mb_s, pct, dev->ceiling_mb_s, dev->speed, d->on_mmc ? "bus" : "bulk",
 		    d->on_mmc ? d->mmc.ceiling_basis : d->usb.ceiling_basis);
 	if (pct > 100) {
 		finding_add(&res->rec.findings, FINDING_WARN, "run.above_ceiling", dev->key,

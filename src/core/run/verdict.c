@@ -136,7 +136,9 @@ static void add_share(struct strbuf *sb, const struct run_device *d, const struc
 	add_figure(sb, f);
 	strbuf_addf(sb, " is %.0f %% of ", pct);
 	add_speed(sb, d->speed ? d->speed : "the link");
-	strbuf_addf(sb, " bulk's %.1f MB/s ceiling", d->ceiling_mb_s);
+	/* an MMC card's is its bus mode's (clock x width x DDR), not a USB bulk one */
+	strbuf_addf(sb, " %s %.1f MB/s ceiling",
+		    d->kind && !strcmp(d->kind, "mmc") ? "bus's" : "bulk's", d->ceiling_mb_s);
 }
 
 /* "2-1 05e3:0610 high": the first hub above d slower than what d can do */
@@ -366,12 +368,22 @@ static int weight(const struct finding *f, const struct run_verdict *v)
 	    {"run.net_below_link", RUN_LIMITER_UNKNOWN, 30},
 	    {"usb.storage_without_uas", RUN_LIMITER_MEDIUM, 40},
 	    {"usb.storage_bot", RUN_LIMITER_MEDIUM, 45},
+	    {"usbmon.one_in_flight", NULL, 46},
+	    {"mmc.slower_mode", RUN_LIMITER_BUS, 30},
+	    {"mmc.narrow_bus", RUN_LIMITER_BUS, 30},
 	    {"block.small_max_sectors", NULL, 50},
+	    {"usbmon.small_urbs", NULL, 50},
+	    {"usbmon.errors", NULL, 55},
+	    {"mmc.worn", RUN_LIMITER_MEDIUM, 55},
+	    {"mmc.partition_unaligned", NULL, 65},
+	    {"usbmon.bus_idle", NULL, 70},
 	    {"usb.autosuspend", NULL, 60},
 	    {"run.write_slow", NULL, 70},
 	    {"run.small_blocks", NULL, 75},
 	    {"cpu.max_freq_capped", RUN_LIMITER_CPU, 80},
 	    {"cpu.governor", RUN_LIMITER_CPU, 80},
+	    {"usbmon.protocol_overhead", NULL, 85},
+	    {"usbmon.net_overhead", NULL, 85},
 	};
 
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
