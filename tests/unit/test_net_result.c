@@ -6,8 +6,10 @@
 #include "unit.h"
 #include "core/net/fields.h"
 #include "core/net/result.h"
+#include "core/net/wire.h"
 #include "render/text_stream.h"
 
+#include <math.h>
 #include <string.h>
 
 #define W(who, pct)                                                                                \
@@ -66,6 +68,62 @@ static struct net_interval_row irow(double start, double mb_s, int64_t retr)
 }
 
 /* the headers once, columns fixed by the first row (a digit of room), no bars */
+/* the wire figures of a monitored test: the overhead share, the rates, a lossy capture */
+static void test_wire_finish(void **state)
+{
+	static const struct {
+		const char *what;
+		uint64_t in, out, payload, dropped, omit;
+		double window_s, seconds;
+		double overhead_pct, wire_mb_s; /* NaN: none */
+		const char *note;		/* a warning with this text, NULL none */
+	} cases[] = {
+	    {"ECM send: 4.6 % not payload", 1000000, 24141880, 23986176, 0, 0, 2.5, 2.0, 4.5967,
+	     12.570940, NULL},
+	    /* the capture holds --omit's second: the rate is over 3 s, not the 2 measured */
+	    {"with --omit 1", 0, 30000000, 29000000, 0, 1, 3.4, 2.0, 3.3333, 10.0, NULL},
+	    {"usbmon lost events: lower bounds said", 0, 1000, 900, 7, 0, 1.0, 1.0, 10.0, 0.001,
+	     "lower bounds"},
+	    {"less on the wire than carried: no share, said", 0, 800, 900, 0, 0, 1.0, 1.0, NAN,
+	     0.0008, "missed part"},
+	    {"no payload known (UDP): no share", 0, 800, U64_UNKNOWN, 0, 0, 1.0, 1.0, NAN, 0.0008,
+	     NULL},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct net_report rep = {0};
+		bool said = false;
+
+		net_wire_unknown(&rep);
+		rep.monitored = true;
+		rep.omit_s = cases[i].omit;
+		rep.seconds = cases[i].seconds;
+		rep.payload_bytes = cases[i].payload;
+		rep.wire.bytes_in = cases[i].in;
+		rep.wire.bytes_out = cases[i].out;
+		rep.wire.window_s = cases[i].window_s;
+		rep.wire.wire_mb_s = (double)(cases[i].in + cases[i].out) / cases[i].window_s / 1e6;
+		rep.wire.urb_size = 1514;
+		rep.wire.dropped = cases[i].dropped;
+		net_wire_finish(&rep);
+		if (isnan(cases[i].overhead_pct)
+			? !isnan(rep.overhead_pct)
+			: fabs(rep.overhead_pct - cases[i].overhead_pct) > 1e-3)
+			fail_msg("%s: overhead %.4f", cases[i].what, rep.overhead_pct);
+		if (fabs(rep.wire_mb_s - cases[i].wire_mb_s) > 1e-3 * cases[i].wire_mb_s)
+			fail_msg("%s: wire %.6f MB/s", cases[i].what, rep.wire_mb_s);
+		assert_int_equal(rep.wire_bytes, cases[i].in + cases[i].out);
+		assert_int_equal(rep.urb_size, 1514);
+		for (size_t k = 0; k < rep.nwarnings; k++)
+			said |= cases[i].note && strstr(rep.warnings[k], cases[i].note);
+		if (cases[i].note ? !said : rep.nwarnings != 0)
+			fail_msg("%s: %zu warnings, '%s' not said", cases[i].what, rep.nwarnings,
+				 cases[i].note ? cases[i].note : "");
+		net_report_release(&rep);
+	}
+}
+
 static void test_interval_stream(void **state)
 {
 	struct text_stream ts = TEXT_STREAM_INIT("intervals", &net_interval_desc);
@@ -92,8 +150,9 @@ static void test_interval_stream(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpu_warnings),
-		cmocka_unit_test(test_interval_stream),
+	    cmocka_unit_test(test_cpu_warnings),
+	    cmocka_unit_test(test_interval_stream),
+	    cmocka_unit_test(test_wire_finish),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
