@@ -565,6 +565,7 @@ static void test_pass_figures_uas(void **state)
 	assert_int_equal(f.data_ep, 0x83);
 	assert_int_equal(f.urb_size, 524288);
 	assert_true(f.inflight_max > 1);
+	assert_true(f.data_inflight_max > 1); /* streams: several on the data pipe at once */
 	assert_int_equal(f.bytes_in, 4194304 + 9 * 16);
 	assert_int_equal(f.bytes_out, 9 * 32);
 	usbmon_stats_release(&s);
@@ -596,7 +597,52 @@ static struct usbmon_pass_view view_of(const struct usbmon_pass_figures *f, cons
 	    .inflight_max = f->inflight_max,
 	    .busy_pct = f->busy_pct,
 	    .protocol_pct = f->protocol_pct,
+	    .data_inflight_max = f->data_inflight_max,
 	};
+}
+
+/* UAS with and without streams: the data pipe's URBs in flight at once */
+static void test_findings_uas_streams(void **state)
+{
+	struct usbmon_device_view d = {.subject = "2-2", .driver = "uas", .max_sectors_kb = 512};
+	struct finding_list l = FINDING_LIST_INIT;
+	struct usbmon_pass_figures f;
+	struct usbmon_pass_view v;
+	struct usbmon_stats s;
+	const struct finding *x;
+
+	(void)state;
+	read_fixture("uas-read.pcapng", &s);
+	assert_int_equal(usbmon_pass_figures(&s, 2, 3, false, &f), 0);
+	usbmon_stats_release(&s);
+	v = view_of(&f, "seq-read 4M", 4u << 20, 4);
+	usbmon_findings(&d, &v, 1, &l);
+	x = find_id(&l, "usbmon.uas_streams");
+	assert_non_null(x);
+	assert_string_equal(x->severity, "info");
+	assert_non_null(strstr(x->evidence, "seq-read 4M: 4 requests queued"));
+	finding_list_release(&l);
+	/* the same device's data one command at a time at QD32: no streams */
+	v.pass = "rand-read 4K Q32";
+	v.qd = 32;
+	v.data_inflight_max = 1;
+	usbmon_findings(&d, &v, 1, &l);
+	x = find_id(&l, "usbmon.uas_streams");
+	assert_non_null(x);
+	assert_string_equal(x->severity, "warn");
+	assert_non_null(strstr(x->evidence, "at most 1 data URB in flight"));
+	assert_non_null(strstr(x->fix, "SuperSpeed"));
+	finding_list_release(&l);
+	/* at QD1 nothing more could have been in flight; Bulk-Only has no streams to speak of */
+	v.qd = 1;
+	usbmon_findings(&d, &v, 1, &l);
+	assert_null(find_id(&l, "usbmon.uas_streams"));
+	finding_list_release(&l);
+	v.qd = 32;
+	d.driver = "usb-storage";
+	usbmon_findings(&d, &v, 1, &l);
+	assert_null(find_id(&l, "usbmon.uas_streams"));
+	finding_list_release(&l);
 }
 
 /*
@@ -775,6 +821,7 @@ int main(void)
 	    cmocka_unit_test(test_pass_figures_uas),
 	    cmocka_unit_test(test_findings_bot_fixture),
 	    cmocka_unit_test(test_findings_built),
+	    cmocka_unit_test(test_findings_uas_streams),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -137,6 +137,7 @@ struct disk_row {
 	uint64_t wire_bytes, urbs, urb_size, usb_errors, bot_commands, protocol_bytes;
 	uint64_t wire_dropped;
 	double wire_mb_s, inflight_mean, inflight_max, busy_pct;
+	double data_inflight_max; /* on the data endpoint alone: more than 1 is UAS streams */
 	double urb_lat_p50_us, urb_lat_p99_us, urb_lat_max_us, protocol_pct;
 	bool monitored;
 	uint64_t urb_hist[USBMON_SIZE_BUCKETS]; /* the data endpoint's URBs by size */

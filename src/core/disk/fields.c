@@ -106,6 +106,8 @@ static const struct field row_fields[] = {
 	FIELD(struct disk_row, inflight_mean, "inflight_mean", "in flight", NULL, FT_DBL, 2,
 	      T | FF_OPTIONAL),
 	FIELD(struct disk_row, inflight_max, "inflight_max", "in flight max", NULL, FT_DBL, 0, 0),
+	FIELD(struct disk_row, data_inflight_max, "data_inflight_max", "data URBs in flight max",
+	      NULL, FT_DBL, 0, 0),
 	FIELD(struct disk_row, busy_pct, "busy_pct", "bus busy", "%", FT_DBL, 1, T | FF_OPTIONAL),
 	FIELD(struct disk_row, urb_lat_p50_us, "urb_lat_p50_us", "URB p50", "us", FT_DBL, 1, 0),
 	FIELD(struct disk_row, urb_lat_p99_us, "urb_lat_p99_us", "URB p99", "us", FT_DBL, 1,

@@ -250,6 +250,7 @@ static void wire_findings(struct run_result *res, const char *key, const struct 
 		    .protocol_bytes = r->protocol_bytes,
 		    .inflight_mean = r->inflight_mean,
 		    .inflight_max = r->inflight_max,
+		    .data_inflight_max = r->data_inflight_max,
 		    .busy_pct = r->busy_pct,
 		    .protocol_pct = r->protocol_pct,
 		};

@@ -32,6 +32,7 @@ void disk_wire_unknown(struct disk_row *row)
 	row->wire_bytes = row->urbs = row->urb_size = row->usb_errors = U64_UNKNOWN;
 	row->bot_commands = row->protocol_bytes = row->wire_dropped = U64_UNKNOWN;
 	row->wire_mb_s = row->inflight_mean = row->inflight_max = row->busy_pct = NAN;
+	row->data_inflight_max = NAN;
 	row->urb_lat_p50_us = row->urb_lat_p99_us = row->urb_lat_max_us = NAN;
 	row->protocol_pct = NAN;
 	row->monitored = false;
@@ -58,6 +59,7 @@ int disk_wire_stop(struct usbmon_pass *p, double seconds, struct disk_row *row, 
 	row->urb_size = f.urb_size;
 	row->inflight_mean = f.inflight_mean;
 	row->inflight_max = f.inflight_max;
+	row->data_inflight_max = f.data_inflight_max;
 	row->busy_pct = f.busy_pct;
 	row->urb_lat_p50_us = f.lat_p50_us;
 	row->urb_lat_p99_us = f.lat_p99_us;

@@ -101,6 +101,48 @@ static void bus_idle(const struct usbmon_device_view *d, const struct usbmon_pas
 	strbuf_release(&ev);
 }
 
+/*
+ * UAS and streams: with them (SuperSpeed, a host controller that has them) the
+ * data of several commands is in flight on one endpoint at once; without them
+ * (high speed has none; a controller with broken streams is made to go without)
+ * the data moves one command at a time, whatever the queue.
+ */
+static void uas_streams(const struct usbmon_device_view *d, const struct usbmon_pass_view *v,
+			size_t n, struct finding_list *out)
+{
+	const struct usbmon_pass_view *w = NULL;
+	struct strbuf ev = STRBUF_INIT;
+
+	if (!d->driver || strcmp(d->driver, "uas"))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].urbs && v[i].qd > 1 && !isnan(v[i].data_inflight_max) &&
+		    (!w || v[i].data_inflight_max > w->data_inflight_max ||
+		     (v[i].data_inflight_max == w->data_inflight_max && v[i].qd > w->qd)))
+			w = &v[i];
+	if (!w)
+		return;
+	strbuf_addf(&ev,
+		    "%s: %u requests queued by usbperf, at most %.0f data URB%s in flight on its "
+		    "data endpoint at once (usbmon)",
+		    w->pass, w->qd, w->data_inflight_max, w->data_inflight_max == 1 ? "" : "s");
+	if (w->data_inflight_max > 1)
+		finding_add(out, FINDING_INFO, "usbmon.uas_streams", d->subject,
+			    "UAS with streams: the data of several commands in flight on one "
+			    "endpoint",
+			    ev.buf, "nothing to change: the device is given a queue");
+	else
+		finding_add(
+		    out, FINDING_WARN, "usbmon.uas_streams", d->subject,
+		    "UAS without streams: one command's data on the wire at a time, "
+		    "however many are queued",
+		    ev.buf,
+		    "streams need SuperSpeed: a USB 3 port and cable; at SuperSpeed, the host "
+		    "controller lacks them or has them turned off (dmesg: 'streams', the "
+		    "xhci quirk XHCI_BROKEN_STREAMS)");
+	strbuf_release(&ev);
+}
+
 static void errors(const struct usbmon_device_view *d, const struct usbmon_pass_view *v, size_t n,
 		   struct finding_list *out)
 {
@@ -156,6 +198,7 @@ void usbmon_findings(const struct usbmon_device_view *d, const struct usbmon_pas
 {
 	small_urbs(d, v, n, out);
 	one_in_flight(d, v, n, out);
+	uas_streams(d, v, n, out);
 	bus_idle(d, v, n, out);
 	errors(d, v, n, out);
 	protocol(d, v, n, out);

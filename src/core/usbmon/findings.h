@@ -18,6 +18,7 @@ struct usbmon_pass_view {
 	uint64_t urb_size;	/* dominant completed size on the data endpoint */
 	uint64_t urbs, usb_errors, wire_bytes, bot_commands, protocol_bytes;
 	double inflight_mean, inflight_max, busy_pct, protocol_pct;
+	double data_inflight_max; /* on the data endpoint alone; NaN unknown */
 };
 
 struct usbmon_device_view {

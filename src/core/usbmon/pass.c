@@ -92,6 +92,7 @@ int usbmon_pass_figures(const struct usbmon_stats *s, unsigned bus, unsigned dev
 	if (best) {
 		f.data_ep = best->epnum;
 		f.urb_size = usbmon_ep_dominant(best, &f.urb_size_count);
+		f.data_inflight_max = best->inflight_max;
 		memcpy(f.size_hist, best->size_hist, sizeof(f.size_hist));
 		f.lat_p50_us = usbmon_ep_lat_quantile(best, 0.50);
 		f.lat_p99_us = usbmon_ep_lat_quantile(best, 0.99);

@@ -22,6 +22,7 @@ struct usbmon_pass_figures {
 	double wire_mb_s;	      /* (in + out) / window, 10^6 B/s */
 	uint8_t data_ep;	      /* the bulk/iso/interrupt endpoint that moved the most */
 	uint32_t urb_size;	      /* its dominant completed size (moved the most bytes) */
+	uint32_t data_inflight_max;   /* its URBs in flight at once, at most (UAS: streams) */
 	uint64_t urb_size_count;
 	uint64_t size_hist[USBMON_SIZE_BUCKETS]; /* its completed URBs by size */
 	uint64_t urbs;				 /* completions, every endpoint */

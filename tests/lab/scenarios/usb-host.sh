@@ -166,4 +166,7 @@ check_wire() {
 	jq_check "$o/run.json" '([.metrics[] | select(.metric == "protocol_pct" and .value >= 1) | .device_key] | unique) == ([.findings[] | select(.id == "usbmon.protocol_overhead") | .subject] | sort) and ([.findings[] | select(.id == "usbmon.protocol_overhead")] | length) >= 1' "run: usbmon.protocol_overhead where the CBW/CSW bytes are 1 % of the wire or more"
 	jq_check "$o/wire.json" '([.list.interfaces[] | select(.driver == "usb-storage") | .device] | unique) == ([.run.findings[] | select(.id == "usbmon.one_in_flight") | .subject] | sort)' "run: usbmon.one_in_flight on the Bulk-Only disks (no queue; their QD32 pass)"
 	jq_check "$o/run.json" '[.findings[] | select(.id == "usbmon.one_in_flight" and (.evidence | test("32 requests queued")))] | length >= 1' "run: one_in_flight's evidence names the QD32 pass"
+	# QEMU's usb-uas at SuperSpeed on xHCI has streams: several data URBs at once
+	jq_check "$o/dmon-LABUAS.json" "$r.data_inflight_max > 1" "disk --monitor LABUAS: more than one URB in flight on the data pipe itself (streams)"
+	jq_check "$o/wire.json" '([.list.interfaces[] | select(.driver == "uas") | .device] | unique) == ([.run.findings[] | select(.id == "usbmon.uas_streams" and .severity == "info") | .subject] | sort) and ([.run.findings[] | select(.id == "usbmon.uas_streams" and .severity == "warn")] | length) == 0' "run: usbmon.uas_streams (with streams, info) on the UAS disk, and nowhere else"
 }
