@@ -630,6 +630,7 @@ static void device(struct strbuf *out, const struct report_model *m, size_t idx)
 	}
 	rates_charts(out, m, d);
 	html_video_section(out, m, d);
+	html_wire_section(out, m, d);
 	strbuf_adds(out, "<h3>Figures</h3>");
 	html_figures_table(out, m, d);
 	strbuf_adds(out, "</section>\n");

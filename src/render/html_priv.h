@@ -37,6 +37,9 @@ void html_checks(struct strbuf *out, const struct report_model *m, const struct 
 /* a camera's charts (html_video.c): nominal vs achieved fps per mode, the interval histogram */
 void html_video_section(struct strbuf *out, const struct report_model *m,
 			const struct rm_device *d);
+/* a device's URB size histograms per monitored pass, folded (html_wire.c) */
+void html_wire_section(struct strbuf *out, const struct report_model *m,
+		       const struct rm_device *d);
 /* a device's figures, one row per pass and run (html_figures.c) */
 void html_figures_table(struct strbuf *out, const struct report_model *m,
 			const struct rm_device *d);

@@ -39,6 +39,12 @@ for l in 'urb_size">URB size<br><small>B' 'inflight_mean">in flight<br><small>UR
 	check "report HTML: column '${l%%\"*}' named by the disk vocabulary" grep -qF "$l" "$WORK/r.html"
 done
 check "report HTML: the histogram's bins are no columns of figures" bash -c "! grep -q 'data-metric=\"urb_size_bin_' '$WORK/r.html'"
+# the histogram drawn: folded under the device, one chart for the one pass that has bins
+check "report HTML: the URB size histogram, folded, for the one pass with bins" \
+	grep -qF '<details><summary>URB sizes on the wire (usbmon), 1 pass</summary>' "$WORK/r.html"
+sed -n '/URB sizes on the wire/,/<\/details>/p' "$WORK/r.html" >"$WORK/hist.html"
+check "report HTML: the chart names the pass and both bins (8-16 B, 64K-128K)" \
+	bash -c "grep -qF '<h4>seq-read 1M</h4>' '$WORK/hist.html' && grep -qF '8-16' '$WORK/hist.html' && grep -qF '64K-128K' '$WORK/hist.html' && [ \$(grep -o '<svg' '$WORK/hist.html' | wc -l) = 1 ]"
 
 # check: a criterion on the URB size fails (120 KiB < 256 KiB), the busy share passes
 cat >"$WORK/crit.json" <<'JSON'
