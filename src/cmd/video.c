@@ -51,6 +51,9 @@ void usage_video(void)
 	       "                     partial results, exit 3\n"
 	       "  --save FILE        append the raw frames to FILE (created, never replaced;\n"
 	       "                     removed unless the pass completes)\n"
+	       "  --monitor          watch a USB camera's device on usbmon (root) during each pass:\n"
+	       "                     wire MB/s, URB size, isochronous packets and their errors,\n"
+	       "                     USB errors\n"
 	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
 	       "\n"
 	       "Rates: MB/s = 10^6 B/s. A mode misses its rate when the achieved rate is below\n"
@@ -79,7 +82,8 @@ enum {
 	O_FRAMES,
 	O_WARMUP,
 	O_TIMEOUT,
-	O_SAVE
+	O_SAVE,
+	O_MONITOR
 };
 
 static int video_opt(int c, const char *arg, void *ctx)
@@ -159,6 +163,9 @@ static int video_opt(int c, const char *arg, void *ctx)
 		return 0;
 	case O_SAVE:
 		o->cfg.save = arg;
+		return 0;
+	case O_MONITOR:
+		o->cfg.monitor = true;
 		return 0;
 	}
 	return -ENOENT;
@@ -376,7 +383,7 @@ static int measure(const struct global_opts *g, struct video_opts *o, const stru
 		fprintf(stderr, "\r\033[K%s %s ...", info->path, name);
 		fflush(stderr);
 	}
-	r = video_capture(&o->cfg, &p, &why);
+	r = video_capture_watched(&o->cfg, &p, &why);
 	if (g->progress)
 		fputs("\r\033[K", stderr);
 	if (r < 0) {
@@ -490,6 +497,7 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 	    {"warmup", required_argument, NULL, O_WARMUP},
 	    {"timeout", required_argument, NULL, O_TIMEOUT},
 	    {"save", required_argument, NULL, O_SAVE},
+	    {"monitor", no_argument, NULL, O_MONITOR},
 	    COMMON_LONG_OPTIONS,
 	    {NULL, 0, NULL, 0},
 	};

@@ -65,6 +65,8 @@ int usbmon_pass_figures(const struct usbmon_stats *s, unsigned bus, unsigned dev
 		else
 			f.bytes_out += e->bytes;
 		f.urbs += e->completions;
+		f.iso_packets += e->iso_packets;
+		f.iso_packet_errors += e->iso_packet_errors;
 		for (unsigned k = 0; k < USBMON_NERR; k++)
 			f.errors[k] += e->errors[k];
 		if (is_data_xfer(e->xfer_type) && (!best || e->bytes > best->bytes))

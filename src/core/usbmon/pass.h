@@ -32,6 +32,7 @@ struct usbmon_pass_figures {
 	uint64_t busy_us;     /* the time behind busy_pct */
 	double inflight_area; /* URB-microseconds behind inflight_mean */
 	double lat_p50_us, lat_p99_us, lat_max_us; /* the data endpoint's submit -> complete */
+	uint64_t iso_packets, iso_packet_errors;   /* isochronous packets, every endpoint */
 	uint64_t errors[USBMON_NERR];
 	uint64_t errors_total; /* stalls, protocol, babble, shutdown, other: not unlinks */
 	uint64_t dropped; /* events the kernel lost on the bus: figures are a lower bound */

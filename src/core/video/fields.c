@@ -57,6 +57,15 @@ static const struct field row_fields[] = {
     FIELD(R, misses, "misses_rate", "misses its rate", NULL, FT_BOOL, 0, T),
     FIELD(R, timeout, "timeout", "timed out", NULL, FT_BOOL, 0, T),
     FIELD(R, interrupted, "interrupted", "interrupted", NULL, FT_BOOL, 0, 0),
+    /* --monitor: the camera's USB device on usbmon, STREAMON to STREAMOFF */
+    FIELD(R, monitored, "monitored", "monitored", NULL, FT_BOOL, 0, 0),
+    FIELD(R, wire_mb_s, "wire_mb_s", "wire", "MB/s", FT_DBL, 2, T | FF_OPTIONAL),
+    FIELD(R, urb_size, "urb_size_bytes", "URB size", "B", FT_U64, 0, T | FF_OPTIONAL),
+    FIELD(R, iso_packets, "iso_packets", "iso packets", NULL, FT_U64, 0, T | FF_OPTIONAL),
+    FIELD(R, iso_packet_errors, "iso_packet_errors", "iso packet errors", NULL, FT_U64, 0,
+	  T | FF_OPTIONAL),
+    FIELD(R, usb_errors, "usb_errors", "USB errors", NULL, FT_U64, 0, T | FF_OPTIONAL),
+    FIELD(R, wire_dropped, "wire_dropped", "usbmon dropped", NULL, FT_U64, 0, 0),
 };
 static const struct record_desc row_desc = RECORD_DESC("video_pass", row_fields);
 
@@ -183,6 +192,13 @@ int video_report_add_pass(struct video_report *r, const struct video_info *info,
 	w->misses = video_misses_rate(p);
 	w->timeout = p->timeout;
 	w->interrupted = p->interrupted;
+	w->monitored = p->monitored;
+	w->wire_mb_s = p->monitored ? p->wire.wire_mb_s : NAN;
+	w->urb_size = p->monitored && p->wire.urb_size ? p->wire.urb_size : U64_UNKNOWN;
+	w->usb_errors = p->monitored ? p->wire.errors_total : U64_UNKNOWN;
+	w->iso_packets = p->monitored ? p->wire.iso_packets : U64_UNKNOWN;
+	w->iso_packet_errors = p->monitored ? p->wire.iso_packet_errors : U64_UNKNOWN;
+	w->wire_dropped = p->monitored ? p->wire.dropped : U64_UNKNOWN;
 
 	for (b = 0; b < VIDEO_HIST_BINS; b++) {
 		struct video_hist_row *h = grow(r->hist, r->nhist, sizeof(*h)), *x;

@@ -16,6 +16,10 @@ struct video_row {
 	double bytes_min, bytes_mean, bytes_max, mb_s;
 	double first_frame_ms, self_cpu_pct, sys_cpu_pct, cpu_us_per_frame;
 	bool misses, timeout, interrupted;
+	/* --monitor (usbmon): NaN and unknown when not monitored */
+	bool monitored;
+	double wire_mb_s;
+	uint64_t urb_size, usb_errors, iso_packets, iso_packet_errors, wire_dropped;
 };
 
 struct video_hist_row {

@@ -54,6 +54,10 @@ static const struct class_metric video_metrics[] = {
     CLASS_METRIC("first_frame_ms", "ms", "first frame", false),
     CLASS_METRIC("self_cpu_pct", "%", "cpu", false),
     CLASS_METRIC("cpu_us_per_frame", "us", "cpu per frame", false),
+    CLASS_METRIC("wire_mb_s", "MB/s", "wire", true),
+    CLASS_METRIC("urb_size", "B", "URB size", true),
+    CLASS_METRIC("iso_packet_errors", "packets", "iso errors", false),
+    CLASS_METRIC("usb_errors", "errors", "USB errors", false),
     /* the frame intervals in multiples of the nominal one (video_hist_edges), for the report */
     CLASS_DISTRIBUTION("interval_bin_0", "intervals", "intervals <0.5x"),
     CLASS_DISTRIBUTION("interval_bin_1", "intervals", "intervals 0.5-0.9x"),
@@ -254,6 +258,11 @@ static void add_metrics(struct run_result *r, const struct run_plan_item *it,
 	    {"first_frame_ms", p->first_frame_ms, NAN},
 	    {"self_cpu_pct", p->self_cpu_pct, NAN},
 	    {"cpu_us_per_frame", p->cpu_us_per_frame, NAN},
+	    /* on the wire (usbmon): a USB camera's pass unless run --no-monitor */
+	    {"wire_mb_s", p->monitored ? p->wire.wire_mb_s : NAN, NAN},
+	    {"urb_size", p->monitored && p->wire.urb_size ? (double)p->wire.urb_size : NAN, NAN},
+	    {"iso_packet_errors", p->monitored ? (double)p->wire.iso_packet_errors : NAN, NAN},
+	    {"usb_errors", p->monitored ? (double)p->wire.errors_total : NAN, NAN},
 	};
 
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
@@ -340,11 +349,13 @@ static int video_measure(const struct run_options *o, struct run_result *r,
 	    .stop = o->stop,
 	    .on_streaming = on_streaming,
 	    .ctx = v,
+	    /* a USB camera's pass watched on usbmon, as a USB disk's is */
+	    .monitor = v->is_uvc && !o->no_monitor,
 	};
 	char name[64];
 	int rc;
 
-	rc = video_capture(&c, &v->pass, ret_why);
+	rc = video_capture_watched(&c, &v->pass, ret_why);
 	if (rc == -EBUSY) {
 		char *holder = video_holder(it->path);
 		struct strbuf w = STRBUF_INIT;

@@ -7,6 +7,8 @@
  * buffer, unit-tested without a device). Core code: returns 0 or -errno with
  * a one-line why for the command, never prints.
  */
+#include "core/usbmon/pass.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -154,6 +156,8 @@ struct video_config {
 	double timeout_s;	  /* without a buffer: the pass ends, partial (default 2) */
 	const char *save;	  /* raw frames appended here; created, kept only on success */
 	const volatile int *stop; /* non-zero: stop, partial */
+	/* watch the camera's USB device on usbmon over the pass (video_capture_watched) */
+	bool monitor;
 	/* called once, at the first buffer dequeued, while the stream runs (may be NULL) */
 	void (*on_streaming)(void *ctx);
 	void *ctx;
@@ -171,6 +175,9 @@ struct video_pass {
 	double sys_cpu_pct;	   /* the whole machine's busy time, of one CPU */
 	double cpu_us_per_frame;   /* usbperf's CPU time per good frame */
 	bool timeout, interrupted; /* partial results */
+	/* --monitor: the camera's USB device on usbmon from STREAMON to STREAMOFF */
+	bool monitored;
+	struct usbmon_pass_figures wire;
 	char *warnings[VIDEO_MAX_WARNINGS];
 	size_t nwarnings;
 };
@@ -182,4 +189,10 @@ struct video_pass {
  * io method the driver lacks) is -EINVAL/-EBUSY/-ENOTSUP with *ret_why.
  */
 int video_capture(const struct video_config *c, struct video_pass *ret, char **ret_why);
+/*
+ * video_capture with c->monitor honoured: the pass watched on usbmon when the
+ * node is on USB (ret->monitored, ret->wire), else a warning in the pass says
+ * why not and it runs unwatched.
+ */
+int video_capture_watched(const struct video_config *c, struct video_pass *ret, char **ret_why);
 void video_pass_release(struct video_pass *p);

@@ -55,6 +55,10 @@ check() {
 		jq_check "$o/fps$f.json" "$P | (.interval_mean_us - 1e6 / $f | fabs) <= 1e6 / $f * 0.01 and .interval_max_us - .interval_min_us <= 4100" "$f fps: mean interval the nominal one, spread within one 4 ms jiffy"
 		jq_check "$o/fps$f.json" "[.interval_histogram[] | .count] as \$h | \$h[2] == (.passes[0].frames - 1) and (\$h | add) == \$h[2]" "$f fps: every interval in the 0.9-1.1x histogram bin"
 	done
+	# --monitor on a camera that is not on USB (vivid): measured, unwatched, and why
+	rc_is monitor 0 "--monitor on vivid: measured"
+	jq_check "$o/monitor.json" "$P | .monitored == false and .frames == 10 and .wire_mb_s == null and .iso_packets == null" "--monitor on vivid: no wire figures"
+	jq_check "$o/monitor.json" '[.warnings[] | select(test("not monitored on the wire: .*/dev/video[0-9]+. is not on USB"))] | length == 1' "--monitor on vivid: says it is not on USB, once"
 	# vivid's percentage of dropped buffers
 	rc_is drop 0 "capture with $(cat "$o/drop.pct" 2>/dev/null)% of buffers dropped by vivid"
 	jq_check "$o/drop.json" "$P | .lost > 0 and .errors == 0 and (.drop_pct - $(cat "$o/drop.pct" 2>/dev/null || echo -100) | fabs) <= 2" "drop share within 2 points of the percentage set"
