@@ -20,6 +20,7 @@ const struct measure_class *const run_classes[] = {
     &run_class_bulk,
     &run_class_gadget,
     &run_class_mtp,
+    &run_class_mtd,
 };
 const size_t run_nclasses = sizeof(run_classes) / sizeof(run_classes[0]);
 

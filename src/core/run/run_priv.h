@@ -47,3 +47,5 @@ const struct disk_row *run_disk_best_seq(const struct disk_report *d, const char
 /* the classes of run_classes[] (each in its own room) */
 extern const struct measure_class run_class_disk, run_class_net, run_class_copy, run_class_video,
     run_class_hid, run_class_bulk, run_class_gadget, run_class_mtp;
+/* raw flash (src/core/mtd/run_class.c) */
+extern const struct measure_class run_class_mtd;
