@@ -59,3 +59,38 @@ void mtd_run_findings(const struct run_record *rec, struct finding_list *out);
 
 /* a target that names an MTD device: a character device of major 90, or named mtdN/mtdNro */
 bool mtd_run_claims(const char *target, bool is_chr, unsigned major_nr);
+
+/*
+ * run --copy SRC /dev/mtdN: the copy written to raw flash as nandwrite does
+ * it, from offset 0 of the region: each good eraseblock erased when the copy
+ * reaches it, then written with what comes (whole pages; a short tail padded
+ * with 0xff), bad eraseblocks skipped. Writes return when the flash has the
+ * data: there is nothing to sync.
+ */
+struct run_copy_sink;
+struct run_plan_item;
+
+struct mtd_sink {
+	struct mtd_io io;
+	uint64_t len, erasesize, writesize;
+	bool *bad;		      /* per eraseblock of the region, read once */
+	uint64_t nblocks, block, off; /* where the next byte goes */
+	uint8_t *pad;		      /* a page, for a tail shorter than one */
+};
+
+/* MEMGETBADBLOCK over the region; *ret_capacity: its good bytes. -errno */
+int mtd_sink_init(struct mtd_sink *s, const struct mtd_io *io, uint64_t len, uint64_t erasesize,
+		  uint64_t writesize, uint64_t *ret_capacity);
+void mtd_sink_release(struct mtd_sink *s);
+/* s as the copy's destination (what: the node, for errors) */
+void mtd_sink_as_copy(struct mtd_sink *s, const char *what, struct run_copy_sink *ret);
+
+/* the sink over a prepared, writable MTD plan item; -EINVAL when it is not one */
+int mtd_run_copy_sink(const struct run_plan_item *it, struct mtd_sink *s, uint64_t *ret_capacity);
+
+/*
+ * What writing the flash costs a copy: erase and the best write size
+ * together (bytes over erase time + write time), MB/s; NaN when the record
+ * has not both. *ret_name: that write pass ("write 16K").
+ */
+double mtd_run_erase_write_mb_s(const struct run_record *r, const char *key, const char **ret_name);

@@ -452,6 +452,17 @@ static int mtd_measure(const struct run_options *o, struct run_result *r, struct
 	return 0;
 }
 
+int mtd_run_copy_sink(const struct run_plan_item *it, struct mtd_sink *s, uint64_t *ret_capacity)
+{
+	const struct mtd_item *m = item_of(it);
+	struct mtd_io io;
+
+	if (!m || m->fd < 0 || it->read_only)
+		return -EINVAL;
+	mtd_io_fd(&io, (int *)&m->fd);
+	return mtd_sink_init(s, &io, m->len, m->g.erasesize, m->g.writesize, ret_capacity);
+}
+
 static void mtd_release(struct run_plan_item *it)
 {
 	struct mtd_item *m = item_of(it);
@@ -499,6 +510,26 @@ static void write_span(const struct run_record *r, const char *key,
 	}
 }
 
+double mtd_run_erase_write_mb_s(const struct run_record *r, const char *key, const char **ret_name)
+{
+	const struct run_metric *er = metric_at(r, key, "erase", "mb_s"), *lo, *hi;
+
+	write_span(r, key, &lo, &hi);
+	*ret_name = hi ? hi->name : NULL;
+	if (!er || !hi || !(er->value > 0) || !(hi->value > 0))
+		return NAN;
+	/* the same bytes erased then written: the times add */
+	return 1 / (1 / er->value + 1 / hi->value);
+}
+
+/* " B" after a size format_size left without a suffix ("512"), "" after "2K" */
+static const char *bytes_unit(const char *size)
+{
+	size_t n = strlen(size);
+
+	return n && size[n - 1] >= '0' && size[n - 1] <= '9' ? " B" : "";
+}
+
 #define MTD_SMALL_WRITE_PCT 80.0 /* a write size below this share of the best: said */
 
 static void count_finding(const struct run_record *rec, struct finding_list *out, const char *key,
@@ -510,7 +541,7 @@ static void count_finding(const struct run_record *rec, struct finding_list *out
 
 	if (!m || !(m->value > 0))
 		return;
-	strbuf_addf(&msg, "%s: %.0f %s", key, m->value, what);
+	strbuf_addf(&msg, "%.0f %s", m->value, what);
 	strbuf_addf(&ev, "%s %s = %.0f %s", m->name, m->metric, m->value, m->unit);
 	finding_add(out, sev, id, key, msg.buf, ev.buf, fix);
 	strbuf_release(&msg);
@@ -550,9 +581,10 @@ void mtd_run_findings(const struct run_record *rec, struct finding_list *out)
 		if (lo && hi && lo != hi && lo->value < hi->value * MTD_SMALL_WRITE_PCT / 100) {
 			struct strbuf msg = STRBUF_INIT, ev = STRBUF_INIT;
 
-			strbuf_addf(&msg, "%s: writes of %s are %.0f %% slower than writes of %s",
-				    key, lo->name + 6, 100 - 100 * lo->value / hi->value,
-				    hi->name + 6);
+			strbuf_addf(&msg, "writes of %s%s are %.0f %% slower than writes of %s%s",
+				    lo->name + 6, bytes_unit(lo->name + 6),
+				    100 - 100 * lo->value / hi->value, hi->name + 6,
+				    bytes_unit(hi->name + 6));
 			strbuf_addf(&ev, "%s %.2f MB/s, %s %.2f MB/s (the write sweep, 10^6 B/s)",
 				    lo->name, lo->value, hi->name, hi->value);
 			finding_add(
