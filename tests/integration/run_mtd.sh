@@ -7,7 +7,8 @@
 # with character nodes of the MTD major, --destructive on a bootloader's, a
 # read-only, a UBI-attached and a mounted partition (run has no --force-boot).
 # Without --destructive the write rules are not asked: the open is what fails
-# on a node with no driver. With no target, run names the MTD devices it saw
+# on a node with no driver. run --copy SRC /dev/mtdN asks for --destructive
+# and the same rules. With no target, run names the MTD devices it saw
 # as not measured, with how to measure them.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
@@ -73,6 +74,20 @@ refused 2 "reads of u-boot: no refusal, the open fails" "$OUT" "$DB" -- "$USBPER
 says "cannot open '.*/mtd1'" "reads of u-boot: reach the open"
 refused 2 "a node of major 90 named otherwise: MTD's, the open fails" "$OUT" "$DB" -- "$USBPERF" run "$N/flash" "${S[@]}" "${R[@]}"
 says "cannot open '.*/flash'" "flash (90:0): MTD's rules, reaches the open"
+
+# --copy SRC /dev/mtdN: the flash erased and written, so --destructive and mtd's rules
+mkdir "$WORK/src"
+refused 2 "--copy to an MTD device without --destructive" "$OUT" "$DB" "$WORK/src" -- "$USBPERF" run --copy "$WORK/src" "$N/mtd0" "${S[@]}" "${R[@]}"
+says "--copy to '.*/mtd0' erases and writes raw flash: give --destructive" "--copy to mtd0: asks for --destructive"
+refused 2 "--copy to a bootloader's partition" "$OUT" "$DB" "$WORK/src" -- "$USBPERF" run --copy "$WORK/src" "$N/mtd1" --destructive "${S[@]}" "${R[@]}"
+says "^usbperf: run: --copy: refusing to write mtd1 'u-boot': the name is a bootloader's" "--copy to u-boot: refused by mtd's rule"
+refused 2 "--copy to a mounted partition" "$OUT" "$DB" "$WORK/src" -- "$USBPERF" run --copy "$WORK/src" "$N/mtd4" --destructive "${S[@]}" "${R[@]}"
+says "--copy: refusing to write mtd4 'data': it is mounted on '/data'" "--copy to mtd4: mounted"
+refused 2 "--copy to a FIFO named mtd7" "$OUT" "$DB" "$WORK/src" -- "$USBPERF" run --copy "$WORK/src" "$WORK/mtd7" --destructive "${R[@]}"
+says "--copy: '.*/mtd7' is not an MTD device" "--copy to the FIFO: not MTD"
+refused 2 "--copy to mtd0: past the rules, the open fails" "$OUT" "$DB" "$WORK/src" -- "$USBPERF" run --copy "$WORK/src" "$N/mtd0" --destructive "${S[@]}" "${R[@]}"
+says "cannot open '.*/mtd0'" "--copy to mtd0: reaches the open"
+check "--copy refusals: no file left on SRC" test -z "$(ls -A "$WORK/src")"
 
 # no target: the host is measured (briefly), the MTD devices named, not touched
 expect_status 0 "no target: the host, and the MTD devices named" "$USBPERF" run --scratch "$WORK" \

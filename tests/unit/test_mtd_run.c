@@ -10,6 +10,7 @@
 #include "core/mtd/mtd_run.h"
 #include "core/report/model.h"
 #include "core/run/class.h"
+#include "core/run/copy.h"
 #include "core/run/record.h"
 
 #include <errno.h>
@@ -232,12 +233,117 @@ static void test_class_and_report(void **state)
 	run_record_release(&r);
 }
 
+/* a flash in memory: 8 eraseblocks of 4 KiB, 512 B pages; erased reads 0xff */
+#define EB 4096
+#define NB 8
+struct fake {
+	uint8_t mem[NB * EB];
+	bool bad[NB], erased[NB];
+	unsigned erases, writes;
+	bool bad_write; /* a write to a page not erased since written */
+	uint8_t written[NB * EB / 512];
+};
+
+static int f_isbad(void *ctx, uint64_t off)
+{
+	return ((struct fake *)ctx)->bad[off / EB];
+}
+
+static int f_erase(void *ctx, uint64_t off, uint64_t len)
+{
+	struct fake *f = ctx;
+
+	assert_int_equal(off % EB, 0);
+	assert_int_equal(len, EB);
+	assert_false(f->bad[off / EB]); /* a bad eraseblock is never touched */
+	memset(f->mem + off, 0xff, EB);
+	memset(f->written + off / 512, 0, EB / 512);
+	f->erases++;
+	return 0;
+}
+
+static ssize_t f_pwrite(void *ctx, const void *buf, size_t len, uint64_t off)
+{
+	struct fake *f = ctx;
+
+	assert_int_equal(off % 512, 0);
+	assert_int_equal(len % 512, 0);
+	assert_true(off + len <= NB * EB);
+	for (uint64_t p = off / 512; p < (off + len) / 512; p++) {
+		assert_false(f->bad[p * 512 / EB]);
+		f->bad_write |= f->written[p];
+		f->written[p] = 1;
+	}
+	memcpy(f->mem + off, buf, len);
+	f->writes++;
+	return (ssize_t)len;
+}
+
+static ssize_t f_pread(void *ctx, void *buf, size_t len, uint64_t off)
+{
+	memcpy(buf, ((struct fake *)ctx)->mem + off, len);
+	return (ssize_t)len;
+}
+
+static void test_copy_sink(void **state)
+{
+	static struct fake f;
+	struct mtd_io io = {&f, f_isbad, f_erase, f_pwrite, f_pread};
+	struct run_copy_sink sink;
+	struct mtd_sink s;
+	uint64_t cap = 0;
+	char data[3 * EB + 700];
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	f.bad[1] = f.bad[4] = true;
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (char)(i * 7 + 3);
+	assert_int_equal(mtd_sink_init(&s, &io, NB * EB, EB, 512, &cap), 0);
+	assert_int_equal(cap, 6 * EB); /* 8 eraseblocks, 2 bad */
+	mtd_sink_as_copy(&s, "/dev/mtd9", &sink);
+	assert_string_equal(sink.what, "/dev/mtd9");
+	/* twice, as the copy does at each chunk size: begin starts over */
+	for (int round = 0; round < 2; round++) {
+		f.erases = 0;
+		assert_int_equal(sink.begin(sink.ctx), 0);
+		/* chunks of 3000 B: neither a page nor an eraseblock */
+		for (size_t off = 0; off < sizeof(data); off += 3000) {
+			size_t n = sizeof(data) - off < 3000 ? sizeof(data) - off : 3000;
+
+			assert_int_equal(sink.write(sink.ctx, data + off, n), 0);
+		}
+		assert_int_equal(sink.end(sink.ctx), 0);
+		/* 4 eraseblocks used, each erased once, bad ones skipped: 0, 2, 3, 5 */
+		assert_int_equal(f.erases, 4);
+	}
+	assert_false(f.bad_write);
+	assert_memory_equal(f.mem, data, EB);
+	assert_memory_equal(f.mem + 2 * EB, data + EB, 2 * EB);
+	assert_memory_equal(f.mem + 5 * EB, data + 3 * EB, 700);
+	/* the tail padded to its page as erased flash reads, the rest left erased */
+	for (size_t i = 700; i < EB; i++)
+		if (f.mem[5 * EB + i] != 0xff)
+			fail_msg("byte %zu of the tail's eraseblock is 0x%02x", i,
+				 f.mem[5 * EB + i]);
+	/* more than the good eraseblocks hold: no space, not a write over a bad one */
+	{
+		static char big[7 * EB];
+
+		assert_int_equal(sink.begin(sink.ctx), 0);
+		assert_int_equal(sink.write(sink.ctx, big, sizeof(big)), -ENOSPC);
+	}
+	mtd_sink_release(&s);
+	/* a region that is no eraseblock */
+	assert_int_equal(mtd_sink_init(&s, &io, EB - 512, EB, 512, &cap), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_claims),	     cmocka_unit_test(test_region),
 	    cmocka_unit_test(test_metrics),	     cmocka_unit_test(test_findings),
-	    cmocka_unit_test(test_class_and_report),
+	    cmocka_unit_test(test_class_and_report), cmocka_unit_test(test_copy_sink),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,19 +55,18 @@ static int sink_begin(void *ctx)
 
 	s->block = 0;
 	s->off = 0;
+	s->fill = 0;
 	return 0;
 }
 
-static int sink_write(void *ctx, const char *buf, size_t len)
+/* whole pages onto the flash: each good eraseblock erased when reached */
+static int emit(struct mtd_sink *s, const char *buf, uint64_t n)
 {
-	struct mtd_sink *s = ctx;
-
-	while (len) {
-		uint64_t n, at;
+	while (n) {
+		uint64_t k = s->erasesize - s->off;
 		ssize_t w;
 
 		if (!s->off) {
-			/* the next good eraseblock, erased as the copy reaches it */
 			while (s->block < s->nblocks && s->bad[s->block])
 				s->block++;
 			if (s->block == s->nblocks)
@@ -75,47 +74,65 @@ static int sink_write(void *ctx, const char *buf, size_t len)
 			if (s->io.erase(s->io.ctx, s->block * s->erasesize, s->erasesize) < 0)
 				return -EIO;
 		}
-		n = s->erasesize - s->off;
-		if (n > len)
-			n = len;
-		at = s->block * s->erasesize + s->off;
-		if (n % s->writesize) {
-			/* flash is written in pages: a short tail is padded as erased flash reads
-			 */
-			uint64_t whole = n - n % s->writesize;
-
-			if (whole) {
-				w = s->io.pwrite(s->io.ctx, buf, (size_t)whole, at);
-				if (w != (ssize_t)whole)
-					return w < 0 ? (int)w : -EIO;
-			}
-			memset(s->pad, 0xff, s->writesize);
-			memcpy(s->pad, buf + whole, (size_t)(n - whole));
-			w = s->io.pwrite(s->io.ctx, s->pad, (size_t)s->writesize, at + whole);
-			if (w != (ssize_t)s->writesize)
-				return w < 0 ? (int)w : -EIO;
-			/* what follows starts on the next page (off stays page-aligned) */
-			s->off += whole + s->writesize;
-		} else {
-			w = s->io.pwrite(s->io.ctx, buf, (size_t)n, at);
-			if (w != (ssize_t)n)
-				return w < 0 ? (int)w : -EIO;
-			s->off += n;
-		}
-		buf += n;
-		len -= (size_t)n;
-		if (s->off >= s->erasesize) {
+		if (k > n)
+			k = n;
+		w = s->io.pwrite(s->io.ctx, buf, (size_t)k, s->block * s->erasesize + s->off);
+		if (w != (ssize_t)k)
+			return w < 0 ? (int)w : -EIO;
+		s->off += k;
+		if (s->off == s->erasesize) {
 			s->off = 0;
 			s->block++;
 		}
+		buf += k;
+		n -= k;
+	}
+	return 0;
+}
+
+static int sink_write(void *ctx, const char *buf, size_t len)
+{
+	struct mtd_sink *s = ctx;
+	int r;
+
+	while (len) {
+		uint64_t n;
+
+		if (s->fill || len < s->writesize) {
+			/* less than a page: held until the page is whole (or the end) */
+			n = s->writesize - s->fill;
+			if (n > len)
+				n = len;
+			memcpy(s->pad + s->fill, buf, (size_t)n);
+			s->fill += n;
+			if (s->fill == s->writesize) {
+				s->fill = 0;
+				r = emit(s, (const char *)s->pad, s->writesize);
+				if (r < 0)
+					return r;
+			}
+		} else {
+			n = len - len % s->writesize;
+			r = emit(s, buf, n);
+			if (r < 0)
+				return r;
+		}
+		buf += n;
+		len -= (size_t)n;
 	}
 	return 0;
 }
 
 static int sink_end(void *ctx)
 {
-	(void)ctx;
-	return 0; /* MTD writes are done when they return */
+	struct mtd_sink *s = ctx;
+
+	if (!s->fill)
+		return 0; /* MTD writes are done when they return */
+	/* the tail padded to its page as erased flash reads */
+	memset(s->pad + s->fill, 0xff, (size_t)(s->writesize - s->fill));
+	s->fill = 0;
+	return emit(s, (const char *)s->pad, s->writesize);
 }
 
 void mtd_sink_as_copy(struct mtd_sink *s, const char *what, struct run_copy_sink *ret)

@@ -63,8 +63,9 @@ bool mtd_run_claims(const char *target, bool is_chr, unsigned major_nr);
 /*
  * run --copy SRC /dev/mtdN: the copy written to raw flash as nandwrite does
  * it, from offset 0 of the region: each good eraseblock erased when the copy
- * reaches it, then written with what comes (whole pages; a short tail padded
- * with 0xff), bad eraseblocks skipped. Writes return when the flash has the
+ * reaches it, then written with what comes in whole pages (a part page is
+ * held until the next write completes it; at the end it is padded with
+ * 0xff), bad eraseblocks skipped. Writes return when the flash has the
  * data: there is nothing to sync.
  */
 struct run_copy_sink;
@@ -75,7 +76,8 @@ struct mtd_sink {
 	uint64_t len, erasesize, writesize;
 	bool *bad;		      /* per eraseblock of the region, read once */
 	uint64_t nblocks, block, off; /* where the next byte goes */
-	uint8_t *pad;		      /* a page, for a tail shorter than one */
+	uint8_t *pad;		      /* a page being filled: fill bytes so far */
+	uint64_t fill;
 };
 
 /* MEMGETBADBLOCK over the region; *ret_capacity: its good bytes. -errno */
