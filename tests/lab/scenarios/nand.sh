@@ -77,6 +77,13 @@ check() {
 	jq_check "$RW" '[.metrics[] | select(.test == "mtd" and .metric == "mb_s") | .name] == ["erase", "write 512", "write 2K", "write 8K", "write 16K", "read"]' "run --destructive: erase, the write sweep 512 B .. 16 KiB, read"
 	jq_check "$RW" '([.metrics[] | select(.metric == "mismatched_pages") | .value] == [0]) and ([.metrics[] | select(.metric == "failed_blocks") | .value] | add == 0) and ([.metrics[] | select(.name == "ecc" and .metric == "ecc_failed") | .value] == [0])' "run --destructive: read back as written, no failed eraseblock, no ECC failure"
 	jq_check "$RW" '.devices[0].kind == "mtd" and (.mtd | length == 6)' "run --destructive: the mtd table, a row a pass"
+	local RC=$o/runcopy.json
+	rc_is runcopy 0 "run --copy /tmp/copysrc /dev/mtd0 --destructive --size 2M"
+	jq_check "$RC" '[.plan[].device] == ["source", "mtd0", "copy"] and ([.results[] | select(.op == "copy") | .pass] == ["copy 64K", "copy 1M", "copy 4M"]) and all(.results[] | select(.op == "copy"); .mb_s > 0)' "--copy to raw flash: the source measured, the flash's own passes, then the copy at three chunk sizes"
+	jq_check "$RC" '[.metrics[] | select(.device_key == "mtd0" and .metric == "mb_s") | .name] == ["erase", "write 512", "write 2K", "write 8K", "write 16K", "read"] and ([.metrics[] | select(.metric == "mismatched_pages") | .value] == [0])' "--copy to raw flash: the flash's sweep, read back as written"
+	jq_check "$RC" '[.findings[] | select(.id == "run.copy_limit")] | length == 1 and (.[0].evidence | test("destination /dev/mtd0 erase \\+ write [0-9]+K [0-9.]+ MB/s"))' "--copy to raw flash: which side limits, the flash's erase and write together"
+	rc_is runcopynd 2 "run --copy to /dev/mtd0 without --destructive"
+	says runcopynd "give --destructive" "--copy to raw flash without --destructive: one line"
 	rc_is runubi 2 "run --destructive on the UBI-attached mtd1"
 	says runubi "attached to UBI \\(ubi0\\)" "run: UBI-attached refused in one line"
 	rc_is runjffs2 2 "run --destructive on the JFFS2-mounted mtd2"
