@@ -359,8 +359,9 @@ static void add_device(struct run_result *r, const struct run_plan_item *it,
 	strbuf_addf(&prod, "%s '%s' %s, eraseblock %s, page %llu B, OOB %llu B", m->g.type,
 		    m->g.name, size, eb, (unsigned long long)m->g.writesize,
 		    (unsigned long long)m->g.oobsize);
+	if (m->g.parent)
+		strbuf_addf(&prod, ", partition of %s", m->g.parent);
 	d->product = strbuf_detach(&prod);
-	d->driver = xstrdup(m->g.parent);
 	d->ceiling_mb_s = NAN;
 }
 

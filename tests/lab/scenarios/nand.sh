@@ -68,7 +68,7 @@ check() {
 	# usbperf run: the MTD class
 	local RR=$o/runro.json RW=$o/runrw.json
 	rc_is runro 0 "run /dev/mtd0 (reads)"
-	jq_check "$RR" '[.devices[] | select(.key == "mtd0")] | length == 1 and (.[0].kind == "mtd (read-only)") and (.[0].product | test("^nand .* 4M, eraseblock 16K, page 512 B, OOB 16 B$"))' "run: mtd0 a device of its own, its geometry named"
+	jq_check "$RR" '[.devices[] | select(.key == "mtd0")] | length == 1 and (.[0].kind == "mtd (read-only)") and (.[0].product | test("^nand .* 4M, eraseblock 16K, page 512 B, OOB 16 B"))' "run: mtd0 a device of its own, its geometry named"
 	jq_check "$RR" '[.metrics[] | select(.test == "mtd" and .metric == "mb_s") | .name] == ["read"] and ([.metrics[] | select(.name == "region" and .metric == "bad_blocks") | .value] == [2])' "run reads: one read pass; the 2 bad eraseblocks of the region counted"
 	jq_check "$RR" '[.metrics[] | select(.test == "mtd" and .name == "read" and .metric == "eraseblocks_per_s")] | .[0].value > 0' "run reads: eraseblocks/s"
 	jq_check "$RR" '[.findings[] | select(.id == "mtd.bad_blocks") | .about] == ["mtd0"]' "run reads: the bad eraseblocks a finding about mtd0"
