@@ -82,7 +82,7 @@ check() {
 	jq_check "$o/nodbg.json" '.mmc_hosts[0].clock_hz == null and .mmc_hosts[0].ceiling_mb_s == null and .mmc_cards[0].block == "mmcblk0"' "no debugfs in the tree: card facts known, clock and ceiling unknown"
 	# run --copy from the guest's RAM to a filesystem on the card
 	rc_is copy 0 "run --copy /tmp/copysrc /mnt/sd (ext2 on mmcblk0p1)"
-	jq_check "$o/copy.json" '[.plan[].device] == ["source", "destination", "copy"] and ([.results[] | select(.op == "copy") | .pass] == ["copy 64K", "copy 1M", "copy 4M"]) and all(.results[] | select(.op == "copy"); .mb_s > 0)' "run --copy to the card: both sides measured, the copy at three chunk sizes"
+	jq_check "$o/copy.json" '([.plan[].device] | .[0] == "source" and (.[1] | test("^mmc0:")) and .[2] == "copy") and ([.results[] | select(.op == "copy") | .pass] == ["copy 64K", "copy 1M", "copy 4M"]) and all(.results[] | select(.op == "copy"); .mb_s > 0)' "run --copy to the card: both sides measured (the destination as the card), the copy at three chunk sizes"
 	jq_check "$o/copy.json" '[.devices[] | select(.kind == "mmc")] | length == 1' "run --copy to the card: the destination recorded as the mmc card"
 	jq_check "$o/copy.json" '[.findings[] | select(.id == "run.copy_limit") | .message] | length == 1 and (.[0] | test("limited by (reading the source|writing the destination)|the copy loop itself"))' "run --copy to the card: which side limits the copy, said"
 	if [ "$(cat "$o/copy-left.txt" 2>/dev/null)" = 0 ]; then ok "$SCEN: run --copy: no file left on either side"
