@@ -531,6 +531,28 @@ static const char *bytes_unit(const char *size)
 	return n && size[n - 1] >= '0' && size[n - 1] <= '9' ? " B" : "";
 }
 
+/* the write pass of the smallest size ("write 512" before "write 2K") */
+static const struct run_metric *smallest_write(const struct run_record *r, const char *key)
+{
+	const struct run_metric *best = NULL;
+	uint64_t best_size = 0;
+
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		const struct run_metric *m = &r->metrics[i];
+		uint64_t size;
+
+		if (!m->device_key || strcmp(m->device_key, key) || strcmp(m->test, "mtd") ||
+		    strcmp(m->metric, "mb_s") || strncmp(m->name, "write ", 6) ||
+		    !isfinite(m->value) || parse_size(m->name + 6, 1, UINT64_MAX, &size) < 0)
+			continue;
+		if (!best || size < best_size) {
+			best = m;
+			best_size = size;
+		}
+	}
+	return best;
+}
+
 #define MTD_SMALL_WRITE_PCT 80.0 /* a write size below this share of the best: said */
 
 static void count_finding(const struct run_record *rec, struct finding_list *out, const char *key,
@@ -578,7 +600,9 @@ void mtd_run_findings(const struct run_record *rec, struct finding_list *out)
 			      "the flash or its driver loses data: do not trust it");
 		count_finding(rec, out, key, "region", "bad_blocks", FINDING_INFO, "mtd.bad_blocks",
 			      "bad eraseblocks in the region, skipped (MEMGETBADBLOCK)", NULL);
+		/* the smallest write size against the best: slower further up is not this */
 		write_span(rec, key, &lo, &hi);
+		lo = smallest_write(rec, key);
 		if (lo && hi && lo != hi && lo->value < hi->value * MTD_SMALL_WRITE_PCT / 100) {
 			struct strbuf msg = STRBUF_INIT, ev = STRBUF_INIT;
 
