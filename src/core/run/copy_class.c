@@ -182,6 +182,9 @@ static int copy_measure(const struct run_options *o, struct run_result *r,
 	return 0;
 }
 
+/* a copy this much faster than its slower side's own figure: that figure is not to be trusted */
+#define COPY_OUTRAN 1.25
+
 /* which side limits the copy, or the copy loop itself */
 static void copy_analyze(struct run_result *res)
 {
@@ -223,7 +226,16 @@ static void copy_analyze(struct run_result *res)
 			    "MB/s",
 			    sz, best->mb_s, res->plan[c->src].path, rd->name, rd->mb_s, dit->path,
 			    dit->cls == &run_class_mtd ? "erase + " : "", wr_name, wr_mb_s);
-		if (best->mb_s >= 0.7 * limit) {
+		if (best->mb_s > COPY_OUTRAN * limit) {
+			/* a side cannot be slower than the copy through it: its figure is off */
+			strbuf_addf(&msg,
+				    "the copy (%.1f MB/s) went faster than %s measured alone (%.1f "
+				    "MB/s): that side's passes are too short or too unsteady here to "
+				    "say which side limits",
+				    best->mb_s, side, limit);
+			strbuf_adds(&fix, "a larger --size and --time (or --repeat) give steadier "
+					  "figures on both sides");
+		} else if (best->mb_s >= 0.7 * limit) {
 			strbuf_addf(&msg,
 				    "the copy is limited by %s: %.1f MB/s of the %.1f MB/s that side "
 				    "allows",
