@@ -4,6 +4,7 @@
 #include "cmd/common.h"
 #include "core/findings.h"
 #include "core/mmc/mmc.h"
+#include "core/mtd/list.h"
 #include "core/sys/sysinfo.h"
 #include "core/usb/topology.h"
 #include "render/text_blocks.h"
@@ -22,26 +23,28 @@ void usage_list(void)
 	       "(class, bound driver) and what they became: disks and partitions with mounts\n"
 	       "and queue limits, network interfaces, video, hidraw and tty nodes. Then the\n"
 	       "MMC/SD hosts and cards: type, ids, erase sizes, eMMC wear, and from debugfs the\n"
-	       "clock, bus width, timing mode and its ceiling (MB/s = 10^6 B/s). Ends with\n"
+	       "clock, bus width, timing mode and its ceiling (MB/s = 10^6 B/s). MTD devices\n"
+	       "(raw flash): name, type, size, eraseblock, page and OOB. Ends with\n"
 	       "findings: what caps throughput, with the evidence and the fix.\n"
 	       "\n"
 	       "options:\n"
 	       "  --sysroot DIR|FILE  read a recorded tree (a directory, or a file written by\n"
 	       "                      'usbperf snapshot') instead of this machine\n"
 	       "  --table NAME        for --format csv: controllers, devices (default),\n"
-	       "                      interfaces, nodes, findings, mmc_hosts, mmc_cards or\n"
-	       "                      mmc_partitions\n"
+	       "                      interfaces, nodes, findings, mmc_hosts, mmc_cards,\n"
+	       "                      mmc_partitions or mtd\n"
 	       "  --schema            print the JSON schema (Markdown) and exit\n"
 	       "  -F, --format FMT    text (default: a tree), json or csv\n"
 	       "  -o, --output FILE   write the result to FILE\n");
 }
 
 static const char *const tables[] = {"controllers", "devices",	 "interfaces", "nodes",
-				     "findings",    "mmc_hosts", "mmc_cards",  "mmc_partitions"};
+				     "findings",    "mmc_hosts", "mmc_cards",  "mmc_partitions",
+				     "mtd"};
 
 static void build_report(struct report *r, const struct usb_topology *t,
-			 const struct mmc_topology *m, const struct finding_list *fl,
-			 const char *first)
+			 const struct mmc_topology *m, const struct mtd_listing *mtd,
+			 const struct finding_list *fl, const char *first)
 {
 	const struct {
 		const char *key;
@@ -57,6 +60,7 @@ static void build_report(struct report *r, const struct usb_topology *t,
 		{"mmc_hosts", &mmc_host_desc, m->host, m->nhost, sizeof(*m->host)},
 		{"mmc_cards", &mmc_card_desc, m->card, m->ncard, sizeof(*m->card)},
 		{"mmc_partitions", &mmc_part_desc, m->part, m->npart, sizeof(*m->part)},
+		{"mtd", &mtd_list_desc, mtd->v, mtd->n, sizeof(*mtd->v)},
 	};
 	size_t i;
 
@@ -88,6 +92,19 @@ static void render_mmc_text(const struct mmc_topology *m, struct strbuf *out)
 	strbuf_addch(out, '\n');
 }
 
+/* raw flash after the MMC: nothing when there is none */
+static void render_mtd_text(const struct mtd_listing *l, struct strbuf *out)
+{
+	struct report r = {.command = "list"};
+
+	if (!l->n)
+		return;
+	report_add_table(&r, "mtd", "MTD devices (raw flash)", &mtd_list_desc, l->v, l->n,
+			 sizeof(*l->v));
+	render_text(&r, out);
+	strbuf_addch(out, '\n');
+}
+
 /* debugfs mounted for the ios, or missing: said once on stderr */
 static void mmc_say_debugfs(const struct mmc_topology *m)
 {
@@ -112,6 +129,7 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 	};
 	struct usb_topology t;
 	struct mmc_topology m;
+	struct mtd_listing mtd = {0};
 	struct sysinfo_facts si;
 	struct finding_list fl = FINDING_LIST_INIT;
 	struct report rep = {.command = "list"};
@@ -145,8 +163,8 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 					break;
 			if (i == sizeof(tables) / sizeof(tables[0])) {
 				log_error("invalid --table '%s': expected controllers, devices, "
-					  "interfaces, nodes, findings, mmc_hosts, mmc_cards or "
-					  "mmc_partitions",
+					  "interfaces, nodes, findings, mmc_hosts, mmc_cards, "
+					  "mmc_partitions or mtd",
 					  optarg);
 				return EXIT_USAGE;
 			}
@@ -173,8 +191,9 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 	if (schema) {
 		struct usb_topology none = {0};
 		struct mmc_topology no_mmc = {0};
+		struct mtd_listing no_mtd = {0};
 
-		build_report(&rep, &none, &no_mmc, &fl, "controllers");
+		build_report(&rep, &none, &no_mmc, &no_mtd, &fl, "controllers");
 		return emit_schema(g, &rep) < 0 ? EXIT_RUNTIME : EXIT_OK;
 	}
 
@@ -187,6 +206,11 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 	mmc_probe(&m);
 	mmc_findings(&m, &fl);
 	mmc_say_debugfs(&m);
+	if (mtd_list_probe(&mtd) < 0) {
+		log_error("out of memory");
+		r = -ENOMEM;
+		goto out;
+	}
 	/* what distorts a USB measurement beyond the tree: cpufreq, usbcore, UDCs */
 	if (sysinfo_probe(&si) == 0)
 		sysinfo_findings(&si, &fl);
@@ -202,13 +226,16 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 		render_usb_tree(&t, &out);
 		strbuf_addch(&out, '\n');
 		render_mmc_text(&m, &out);
+		render_mtd_text(&mtd, &out);
 		render_findings_text(fl.v, fl.n, &out);
 		r = emit_text(g, out.buf, out.len);
 		strbuf_release(&out);
 	} else {
-		build_report(&rep, &t, &m, &fl, table);
+		build_report(&rep, &t, &m, &mtd, &fl, table);
 		r = emit_report(g, &rep);
 	}
+out:
+	mtd_listing_release(&mtd);
 	finding_list_release(&fl);
 	mmc_topology_release(&m);
 	usb_topology_release(&t);

@@ -31,7 +31,11 @@ void usage_run(void)
 	       "on a writable mounted filesystem, else reads of the raw device), every camera\n"
 	       "(V4L2 capture node, its default mode); with nothing on USB, the host's scratch\n"
 	       "directory and loopback. TARGET: a directory, a file usbperf created, a block\n"
-	       "device (reads only, unless --destructive), net:HOST, or /dev/videoN.\n"
+	       "device (reads only, unless --destructive), net:HOST, /dev/videoN, or\n"
+	       "/dev/mtdN: raw flash, read over its first 16 MiB (--full 64 MiB, --size); with\n"
+	       "--destructive erased, written at each write size (page to eraseblock), read\n"
+	       "back and compared, refused if read-only, mounted, attached to UBI or named\n"
+	       "like a bootloader's. With no TARGET, MTD devices are named, not measured.\n"
 	       "\n"
 	       "The output opens with the verdict: for each device, what limits it (bus,\n"
 	       "medium, host CPU, host controller, hub, page cache, emulation, a camera's\n"
@@ -45,11 +49,18 @@ void usage_run(void)
 	       "  --peer HOST        measure USB network interfaces: TCP each way to HOST (usbperf\n"
 	       "                     net server or iperf3 -s) through each interface\n"
 	       "  --copy SRC DST     the copy path (e.g. USB disk to eMMC): SRC's reads, DST's\n"
-	       "                     writes, and a copy between them at 64K/1M/4M chunks\n"
-	       "  --destructive      allow writes to a block device named as TARGET\n"
-	       "  --no-monitor       do not watch USB disk and network passes on the wire (by\n"
-	       "                     default each is, when usbmon is there or loadable and\n"
-	       "                     usbperf is root)\n"
+	       "                     writes, and a copy between them at 64K/1M/4M chunks;
+"
+	       "                     DST may be /dev/mtdN (raw flash, with --destructive)
+"
+	       "  --destructive      allow writes to a block or MTD device named as TARGET
+"
+	       "  --no-monitor       do not watch USB disk, network and camera passes on the
+"
+	       "                     wire (by default each is, when usbmon is there or
+"
+	       "                     loadable and usbperf is root)
+"
 	       "  --mtp              also MTP devices (phones, cameras): a 16 MiB file sent and\n"
 	       "                     got back, checked and deleted (none is touched without it);\n"
 	       "                     with --full 1, 16 and 256 MiB files (--size the largest)\n"
@@ -69,6 +80,8 @@ void usage_run(void)
 	       "                     to tell a change from noise (default 1)\n"
 	       DB_OPTION_HELP
 	       "  --no-save          do not keep the run in the history\n"
+	       "  --sysroot DIR|FILE read sysfs and /proc from a recorded tree (devices are\n"
+	       "                     still the real ones)\n"
 	       "  -F, --format FMT   text (default), json or csv (the results table)\n"
 	       "  -o, --output FILE  write the report to FILE;  -q, --quiet\n"
 	       "\n"
@@ -115,6 +128,7 @@ enum {
 	O_MTP_BUFFERS,
 	O_GOVERNOR,
 	O_NO_MONITOR,
+	O_SYSROOT,
 };
 
 static int run_option(int c, const char *arg, void *ctx)
@@ -196,6 +210,8 @@ static int run_option(int c, const char *arg, void *ctx)
 	case O_NO_SAVE:
 		*a->no_save = true;
 		return 0;
+	case O_SYSROOT:
+		return open_sysroot(arg) < 0 ? -EINVAL : 0;
 	case OPT_DB:
 		return db_option(arg, a->db);
 	case O_COPY:
@@ -226,6 +242,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 		{"min-time", required_argument, NULL, O_MIN_TIME},
 		{"copy", required_argument, NULL, O_COPY},
 		{"no-save", no_argument, NULL, O_NO_SAVE},
+		{"sysroot", required_argument, NULL, O_SYSROOT},
 		{"repeat", required_argument, NULL, O_REPEAT},
 		{"peer", required_argument, NULL, O_PEER},
 		{"mtp", no_argument, NULL, O_MTP},

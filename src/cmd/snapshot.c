@@ -3,6 +3,7 @@
 #include "cmd/commands.h"
 #include "cmd/common.h"
 #include "core/mmc/mmc.h"
+#include "core/mtd/list.h"
 #include "core/sys/mounts.h"
 #include "core/sys/sysinfo.h"
 #include "core/usb/attach.h"
@@ -49,6 +50,7 @@ static void run_probes(void)
 {
 	struct usb_topology t;
 	struct mmc_topology m;
+	struct mtd_listing mtd;
 	struct sysinfo_facts si;
 	struct finding_list fl = FINDING_LIST_INIT;
 	size_t i;
@@ -72,6 +74,9 @@ static void run_probes(void)
 	/* the MMC hosts and cards list shows (sysfs, and debugfs where it is mounted) */
 	if (mmc_probe(&m) == 0)
 		mmc_topology_release(&m);
+	/* and the MTD devices */
+	if (mtd_list_probe(&mtd) == 0)
+		mtd_listing_release(&mtd);
 	finding_list_release(&fl);
 }
 

@@ -70,7 +70,7 @@ offers "--tests, a list" "seq-read,rand-read seq-read,rand-write seq-read,read s
 offers "--mode" "direct buffered" usbperf disk /tmp --mode ""
 offers "--engine" "psync io_uring null" usbperf disk /tmp --engine ""
 offers "--preset" "cdm" usbperf disk /tmp --preset ""
-offers "--table" "controllers devices interfaces nodes findings mmc_hosts mmc_cards mmc_partitions" usbperf list -F csv --table ""
+offers "--table" "controllers devices interfaces nodes findings mmc_hosts mmc_cards mmc_partitions mtd" usbperf list -F csv --table ""
 offers "--pixel" "yuyv nv12 mjpeg" usbperf limits uvc --speed high --pixel ""
 offers "a number: nothing" "" usbperf disk /tmp --qd ""
 # "--engine=io" reaches the function as "--engine" "=" "io"

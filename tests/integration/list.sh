@@ -90,6 +90,36 @@ jq_check "$WORK/stuck.json" '[.findings[] | select(.subject == "mmc1:aaaa") | .e
 jq_check "$WORK/stuck.json" '[.findings[].id | select(startswith("mmc."))] | sort == ["mmc.narrow_bus","mmc.partition_unaligned","mmc.slower_mode","mmc.slower_mode"]' "stuck SD: both slower, one narrow, one unaligned"
 expect_status 2 "list --table bogus" "$USBPERF" list -F csv --table mmc_bogus
 
+# MTD (raw flash): a NAND master and a partition of it, a read-only NOR, as
+# 6.1's sysfs nests them; mtdNro links are the same devices again
+T=$WORK/mtdroot
+mtd() { # mtd N TYPE NAME SIZE ERASE PAGE OOB FLAGS [PARENT]
+	local d=$T/sys/devices/virtual/mtd/${9:+$9/}mtd$1 a
+	mkdir -p "$d" "$T/sys/class/mtd"
+	for a in type:$2 size:$4 erasesize:$5 writesize:$6 oobsize:$7 flags:$8; do
+		printf '%s\n' "${a#*:}" >"$d/${a%%:*}"
+	done
+	printf '%s\n' "$3" >"$d/name"
+	ln -s "../../devices/virtual/mtd/${9:+$9/}mtd$1" "$T/sys/class/mtd/mtd$1"
+	ln -s "../../devices/virtual/mtd/${9:+$9/}mtd$1" "$T/sys/class/mtd/mtd${1}ro"
+}
+mtd 0 nand "NAND 32MiB 1,8V 8-bit" 33554432 131072 2048 64 0x400
+echo 3 >"$T/sys/devices/virtual/mtd/mtd0/bad_blocks"
+mtd 1 nand spl 1048576 131072 2048 64 0x400 mtd0
+mtd 10 nor flash 8388608 65536 1 0 0x0
+expect_status 0 "list: MTD devices" "$USBPERF" list --sysroot "$T"
+check "MTD text: NAND master row" grep -qE "^/dev/mtd0 +NAND 32MiB 1,8V 8-bit +nand +- +32M +128K +2048 +64 +256 +3 +yes" "$WORK/out"
+check "MTD text: the partition names its master" grep -qE "^/dev/mtd1 +spl +nand +mtd0 +1M +128K" "$WORK/out"
+expect_status 0 "list: MTD devices (json)" "$USBPERF" list -F json --sysroot "$T"
+jq_check "$WORK/out" '[.mtd[].node] == ["/dev/mtd0","/dev/mtd1","/dev/mtd10"]' "MTD: by index, mtdNro not twice"
+jq_check "$WORK/out" '.mtd[2] | .type == "nor" and .eraseblock_bytes == 65536 and .page_bytes == 1 and .oob_bytes == 0 and .writeable == false and .eraseblocks == 128' "MTD: the NOR's geometry"
+expect_status 0 "list: MTD devices (csv)" "$USBPERF" list -F csv --table mtd --sysroot "$T"
+check "MTD csv: header first" grep -q "^node,name,type,parent,offset_bytes,size_bytes,eraseblock_bytes,page_bytes,oob_bytes" "$WORK/out"
+expect_status 0 "snapshot of the MTD tree" "$USBPERF" snapshot "$WORK/mtd.json" --sysroot "$T"
+"$USBPERF" list --sysroot "$T" -F json >"$WORK/mtd-a.json"
+"$USBPERF" list --sysroot "$WORK/mtd.json" -F json >"$WORK/mtd-b.json"
+check "the MTD snapshot replays to the same list" cmp -s <(jq .mtd "$WORK/mtd-a.json") <(jq .mtd "$WORK/mtd-b.json")
+
 # the live machine: whatever it has (no USB at all is a fact, not an error)
 expect_status 0 "list on this machine" "$USBPERF" list -F json
 jq_check "$WORK/out" '.command == "list" and (.devices | type) == "array"' "live list is valid JSON"

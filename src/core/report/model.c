@@ -269,6 +269,12 @@ static int add_metric(struct report_model *model, size_t run, const struct run_m
 		return push_ptr(&d->cpu, &d->ncpu, m);
 	if (!is_rate(m))
 		return 0;
+	/* raw flash: the write sweep against the write size; erase and read are rates */
+	if (m->test && !strcmp(m->test, "mtd") && !strncmp(m->name, "write ", 6) &&
+	    parse_size(m->name + 6, 1, UINT64_MAX, &block) == 0)
+		return strcmp(m->metric, "mb_s")
+			   ? 0
+			   : add_point(d, run, m, "write", block, RM_AXIS_WRITE);
 	if (m->test && !strcmp(m->test, "mtp") ? report_mtp_sweep_name(m->name, label, sizeof(label), &block, &axis)
 				    : report_sweep_name(m->name, label, sizeof(label), &block))
 		/* the sweep's IOPS are its MB/s over the block size: not drawn again */

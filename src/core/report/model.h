@@ -90,6 +90,7 @@ bool report_sweep_name(const char *name, char *ret_label, size_t label_size,
 #define RM_AXIS_BLOCK "block size"
 #define RM_AXIS_FILE "file size"
 #define RM_AXIS_BUFFER "device buffer size"
+#define RM_AXIS_WRITE "write size" /* raw flash: "write 2K" (core/mtd/mtd_run.h) */
 bool report_mtp_sweep_name(const char *name, char *ret_label, size_t label_size,
 			   uint64_t *ret_x, const char **ret_axis);
 

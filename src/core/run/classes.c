@@ -9,11 +9,13 @@
 
 /*
  * Disks first: their test files are written, measured and removed before
- * the network passes; --copy after them, as it reads both disks' figures.
+ * the network passes; --copy after them and raw flash, as it reads both
+ * sides' figures.
  */
 const struct measure_class *const run_classes[] = {
     &run_class_disk,
     &run_class_net,
+    &run_class_mtd,
     &run_class_copy,
     &run_class_video,
     &run_class_hid,

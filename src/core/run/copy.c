@@ -87,8 +87,8 @@ static int fill(int fd, uint64_t size, const volatile int *stop)
 }
 
 /* one copy at one chunk size: bytes/s, or -errno */
-static int copy_once(int src, int dst, uint32_t chunk, double cap_s, const volatile int *stop,
-		     struct run_copy_row *row)
+static int copy_once(int src, const struct run_copy_sink *dst, uint32_t chunk, double cap_s,
+		     const volatile int *stop, struct run_copy_row *row)
 {
 	char *buf = aligned_alloc(4096, chunk);
 	uint64_t t0, bytes = 0;
@@ -97,9 +97,10 @@ static int copy_once(int src, int dst, uint32_t chunk, double cap_s, const volat
 	if (!buf)
 		return -ENOMEM;
 	/* the same file each time, emptied: never a name opened again */
-	if (ftruncate(dst, 0) < 0 || lseek(dst, 0, SEEK_SET) < 0) {
+	r = dst->begin(dst->ctx);
+	if (r < 0) {
 		free(buf);
-		return -errno;
+		return r;
 	}
 	cache_drop(src);
 	lseek(src, 0, SEEK_SET);
@@ -113,7 +114,7 @@ static int copy_once(int src, int dst, uint32_t chunk, double cap_s, const volat
 			r = n < 0 ? -errno : 0;
 			break;
 		}
-		r = write_all(dst, buf, (size_t)n);
+		r = dst->write(dst->ctx, buf, (size_t)n);
 		if (r < 0)
 			break;
 		bytes += (uint64_t)n;
@@ -121,8 +122,8 @@ static int copy_once(int src, int dst, uint32_t chunk, double cap_s, const volat
 			break;
 	}
 	/* the copy is done when the data is on DST, as dd conv=fsync says */
-	if (!r && fsync(dst) < 0)
-		r = -errno;
+	if (!r)
+		r = dst->end(dst->ctx);
 	row->seconds = (double)(clock_now_ns() - t0) / 1e9;
 	row->bytes = bytes;
 	row->mb_s = row->seconds > 0 ? (double)bytes / row->seconds / 1e6 : 0;
@@ -130,27 +131,62 @@ static int copy_once(int src, int dst, uint32_t chunk, double cap_s, const volat
 	return r;
 }
 
+static int file_begin(void *ctx)
+{
+	int fd = *(int *)ctx;
+
+	return ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0 ? -errno : 0;
+}
+
+static int file_write(void *ctx, const char *buf, size_t len)
+{
+	return write_all(*(int *)ctx, buf, len);
+}
+
+static int file_end(void *ctx)
+{
+	return fsync(*(int *)ctx) < 0 ? -errno : 0;
+}
+
 int run_copy(const char *src_dir, const char *dst_dir, uint64_t size, double cap_s,
 	     const volatile int *stop, struct run_copy_row *rows, size_t *ret_n, char **ret_why)
 {
-	static const uint32_t chunks[RUN_COPY_CHUNKS] = {64 << 10, 1 << 20, 4 << 20};
-	struct strbuf sp = STRBUF_INIT, dp = STRBUF_INIT;
-	size_t i, n = 0;
-	int src = -1, dst = -1, r;
+	struct strbuf dp = STRBUF_INIT;
+	struct run_copy_sink sink;
+	int dst = -1, r;
 
 	r = run_copy_check(src_dir, dst_dir, size, ret_why);
 	if (r < 0)
 		return r;
-	r = safety_create_file(src_dir, "copy", size, false, &sp, &src, ret_why);
-	if (r == 0) {
-		signals_set_cleanup(sp.buf);
-		r = safety_create_file(dst_dir, "copy", 0, false, &dp, &dst, ret_why);
+	r = safety_create_file(dst_dir, "copy", 0, false, &dp, &dst, ret_why);
+	if (r < 0) {
+		strbuf_release(&dp);
+		return prefix_why(ret_why);
 	}
+	signals_set_cleanup(dp.buf);
+	sink = (struct run_copy_sink){&dst, dst_dir, file_begin, file_write, file_end};
+	r = run_copy_to(src_dir, &sink, size, cap_s, stop, rows, ret_n, ret_why);
+	close(dst);
+	unlink(dp.buf);
+	signals_set_cleanup(NULL);
+	strbuf_release(&dp);
+	return r;
+}
+
+int run_copy_to(const char *src_dir, const struct run_copy_sink *dst, uint64_t size, double cap_s,
+		const volatile int *stop, struct run_copy_row *rows, size_t *ret_n, char **ret_why)
+{
+	static const uint32_t chunks[RUN_COPY_CHUNKS] = {64 << 10, 1 << 20, 4 << 20};
+	struct strbuf sp = STRBUF_INIT;
+	size_t i, n = 0;
+	int src = -1, r;
+
+	r = safety_create_file(src_dir, "copy", size, false, &sp, &src, ret_why);
 	if (r < 0) {
 		r = prefix_why(ret_why);
 		goto out;
 	}
-	signals_add_cleanup(dp.buf);
+	signals_add_cleanup(sp.buf);
 	r = fill(src, size, stop);
 	if (r < 0) {
 		reason_set(-EINVAL, ret_why, "--copy: cannot write '%s': %s", sp.buf, strerror(-r));
@@ -160,7 +196,7 @@ int run_copy(const char *src_dir, const char *dst_dir, uint64_t size, double cap
 		rows[n].chunk = chunks[i];
 		r = copy_once(src, dst, chunks[i], cap_s, stop, &rows[n]);
 		if (r < 0) {
-			reason_set(-EINVAL, ret_why, "--copy to '%s': %s", dst_dir, strerror(-r));
+			reason_set(-EINVAL, ret_why, "--copy to '%s': %s", dst->what, strerror(-r));
 			goto out;
 		}
 		n++;
@@ -171,12 +207,6 @@ out:
 		close(src);
 		unlink(sp.buf);
 	}
-	if (dst >= 0) {
-		close(dst);
-		unlink(dp.buf);
-	}
-	signals_set_cleanup(NULL);
 	strbuf_release(&sp);
-	strbuf_release(&dp);
 	return r;
 }

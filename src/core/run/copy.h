@@ -23,3 +23,16 @@ int run_copy_check(const char *src_dir, const char *dst_dir, uint64_t size, char
  */
 int run_copy(const char *src_dir, const char *dst_dir, uint64_t size, double cap_s,
 	     const volatile int *stop, struct run_copy_row *rows, size_t *ret_n, char **ret_why);
+
+/* where a copy writes: a file on DST, or raw flash (core/mtd/mtd_run.h) */
+struct run_copy_sink {
+	void *ctx;
+	const char *what;	 /* for errors: the directory or the node */
+	int (*begin)(void *ctx); /* before each copy: start over */
+	int (*write)(void *ctx, const char *buf, size_t len); /* all of it, or -errno */
+	int (*end)(void *ctx);				      /* the data on the device */
+};
+
+/* run_copy into a sink: src_dir's file copied at each chunk size, as above */
+int run_copy_to(const char *src_dir, const struct run_copy_sink *dst, uint64_t size, double cap_s,
+		const volatile int *stop, struct run_copy_row *rows, size_t *ret_n, char **ret_why);

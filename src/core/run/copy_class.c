@@ -4,15 +4,21 @@
  * disks, then the copy between them at several chunk sizes, and which side
  * (or the copy loop itself) limits it.
  */
+#include "core/disk/safety.h"
+#include "core/mtd/mtd_run.h"
 #include "core/run/run_priv.h"
 #include "util/parse.h"
+#include "util/signals.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 /* the copy item's state: the sides' plan items and what the copy measured */
 struct copy_item {
@@ -24,6 +30,44 @@ struct copy_item {
 static const struct class_metric copy_metrics[] = {
     CLASS_METRIC("mb_s", "MB/s", "rate", true),
 };
+
+/* DST names raw flash: the copy erases and writes it (mtd_run.h) */
+static bool dst_is_mtd(const char *dst)
+{
+	struct stat st;
+	bool exists = stat(dst, &st) == 0;
+
+	return mtd_run_claims(dst, exists && S_ISCHR(st.st_mode), exists ? major(st.st_rdev) : 0);
+}
+
+int run_copy_check_sides(const struct run_options *o, char **ret_why)
+{
+	uint64_t size = o->size ? o->size : RUN_QUICK_SIZE;
+	struct strbuf why = STRBUF_INIT;
+	int r;
+
+	if (!dst_is_mtd(o->copy_dst))
+		return run_copy_check(o->copy_src, o->copy_dst, size, ret_why);
+	*ret_why = NULL;
+	if (!o->destructive) {
+		strbuf_addf(&why, "--copy to '%s' erases and writes raw flash: give --destructive",
+			    o->copy_dst);
+		*ret_why = strbuf_detach(&why);
+		return -EINVAL;
+	}
+	/* the flash's own rules, then room on SRC for a file of at most the flash's cap */
+	r = run_class_mtd.check_target(o, o->copy_dst, ret_why);
+	if (r == 0)
+		r = safety_check_dir(o->copy_src, size < MTD_DEFAULT_CAP ? size : MTD_DEFAULT_CAP,
+				     ret_why);
+	if (r < 0) {
+		strbuf_addf(&why, "--copy: %s", *ret_why ? *ret_why : strerror(-r));
+		free(*ret_why);
+		*ret_why = strbuf_detach(&why);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 void run_copy_plan(const struct run_options *o, struct run_result *r)
 {
@@ -37,8 +81,15 @@ void run_copy_plan(const struct run_options *o, struct run_result *r)
 			  "--copy: the side read");
 	it->named = true;
 	c->src = r->nplan - 1;
-	it = run_plan_add(r, &run_class_disk, o->copy_dst, "destination", "copy-destination",
-			  false, "--copy: the side written");
+	if (dst_is_mtd(o->copy_dst)) {
+		/* raw flash: measured as run measures it, erased and written */
+		it = run_plan_add(r, &run_class_mtd, o->copy_dst, "destination", "mtd", false,
+				  "--copy: the side written (raw flash, erased and written)");
+		run_class_mtd.plan_target(o, r, it);
+	} else {
+		it = run_plan_add(r, &run_class_disk, o->copy_dst, "destination",
+				  "copy-destination", false, "--copy: the side written");
+	}
 	it->named = true;
 	c->dst = r->nplan - 1;
 	strbuf_addf(&t, "%s -> %s", o->copy_src, o->copy_dst);
@@ -49,6 +100,35 @@ void run_copy_plan(const struct run_options *o, struct run_result *r)
 	strbuf_release(&t);
 }
 
+/* the copy onto raw flash: a file of SRC's, as much as the region's good eraseblocks hold */
+static int copy_to_mtd(const struct run_options *o, const struct run_plan_item *dst, double cap_s,
+		       struct copy_item *c, char **ret_why)
+{
+	struct run_copy_sink sink;
+	struct mtd_sink s;
+	uint64_t cap = 0, size = o->size ? o->size : RUN_QUICK_SIZE;
+	int rc = mtd_run_copy_sink(dst, &s, &cap);
+
+	if (rc < 0)
+		return reason_set(rc, ret_why, "--copy to '%s': %s", dst->path, strerror(-rc));
+	/* whole MiB: the source file is written a MiB at a time */
+	if (size > cap)
+		size = cap;
+	size -= size % (1 << 20);
+	if (!size) {
+		mtd_sink_release(&s);
+		return reason_set(-EINVAL, ret_why,
+				  "--copy to '%s': its region's good eraseblocks hold less than "
+				  "1 MiB",
+				  dst->path);
+	}
+	mtd_sink_as_copy(&s, dst->path, &sink);
+	rc = run_copy_to(o->copy_src, &sink, size, cap_s, o->stop, c->rows, &c->n, ret_why);
+	signals_set_cleanup(NULL);
+	mtd_sink_release(&s);
+	return rc;
+}
+
 static int copy_measure(const struct run_options *o, struct run_result *r,
 			struct run_plan_item *it, char **ret_why)
 {
@@ -56,12 +136,19 @@ static int copy_measure(const struct run_options *o, struct run_result *r,
 	struct run_device *d;
 	int rc;
 
+	const struct run_plan_item *dst = &r->plan[c->dst];
+	double cap_s = o->time_s > 0 ? o->time_s : (o->full ? RUN_FULL_TIME_S : RUN_QUICK_TIME_S);
+
 	/* the sides first: a copy between sides that could not be measured says nothing */
-	if (!run_disk_report(&r->plan[c->src]) || !run_disk_report(&r->plan[c->dst]))
+	if (!run_disk_report(&r->plan[c->src]) ||
+	    (dst->cls == &run_class_mtd ? !run_device_find(r, dst->device_key)
+					: !run_disk_report(dst)))
 		return 0;
-	rc = run_copy(o->copy_src, o->copy_dst, o->size ? o->size : RUN_QUICK_SIZE,
-		      o->time_s > 0 ? o->time_s : (o->full ? RUN_FULL_TIME_S : RUN_QUICK_TIME_S),
-		      o->stop, c->rows, &c->n, ret_why);
+	if (dst->cls == &run_class_mtd)
+		rc = copy_to_mtd(o, dst, cap_s, c, ret_why);
+	else
+		rc = run_copy(o->copy_src, o->copy_dst, o->size ? o->size : RUN_QUICK_SIZE, cap_s,
+			      o->stop, c->rows, &c->n, ret_why);
 	if (rc < 0)
 		return rc;
 	if (!c->n)
@@ -95,45 +182,67 @@ static int copy_measure(const struct run_options *o, struct run_result *r,
 	return 0;
 }
 
+/* a copy this much faster than its slower side's own figure: that figure is not to be trusted */
+#define COPY_OUTRAN 1.25
+
 /* which side limits the copy, or the copy loop itself */
 static void copy_analyze(struct run_result *res)
 {
 	for (size_t k = 0; k < res->nplan; k++) {
 		const struct run_plan_item *it = &res->plan[k];
 		const struct copy_item *c = it->cls == &run_class_copy ? it->state : NULL;
-		const struct disk_report *src, *dst;
-		const struct disk_row *rd, *wr;
+		const struct disk_report *src, *dst = NULL;
+		const struct disk_row *rd, *wr = NULL;
 		const struct run_copy_row *best = NULL;
+		const struct run_plan_item *dit;
+		const char *wr_name = NULL;
+		double wr_mb_s = NAN;
 		struct strbuf ev = STRBUF_INIT, msg = STRBUF_INIT, fix = STRBUF_INIT;
 		const char *side;
 		double limit;
 		char sz[24];
 
-		if (!c || !(src = run_disk_report(&res->plan[c->src])) ||
-		    !(dst = run_disk_report(&res->plan[c->dst])))
+		if (!c || !(src = run_disk_report(&res->plan[c->src])))
 			continue;
+		dit = &res->plan[c->dst];
+		if (dit->cls == &run_class_mtd) {
+			/* raw flash: the copy erases before it writes, so both times count */
+			wr_mb_s = mtd_run_erase_write_mb_s(&res->rec, dit->device_key, &wr_name);
+		} else if ((dst = run_disk_report(dit)) && (wr = run_disk_best_seq(dst, "write"))) {
+			wr_mb_s = wr->mb_s;
+			wr_name = wr->name;
+		}
 		rd = run_disk_best_seq(src, "read");
-		wr = run_disk_best_seq(dst, "write");
 		for (size_t i = 0; i < c->n; i++)
 			if (!best || c->rows[i].mb_s > best->mb_s)
 				best = &c->rows[i];
-		if (!best || !rd || !wr)
+		if (!best || !rd || !(wr_mb_s > 0))
 			continue;
-		limit = rd->mb_s < wr->mb_s ? rd->mb_s : wr->mb_s;
-		side = rd->mb_s < wr->mb_s ? "reading the source" : "writing the destination";
+		limit = rd->mb_s < wr_mb_s ? rd->mb_s : wr_mb_s;
+		side = rd->mb_s < wr_mb_s ? "reading the source" : "writing the destination";
 		format_size(best->chunk, sz, sizeof(sz));
 		strbuf_addf(&ev,
-			    "copy %s %.1f MB/s; source %s %s %.1f MB/s; destination %s %s %.1f MB/s",
-			    sz, best->mb_s, res->plan[c->src].path, rd->name, rd->mb_s,
-			    res->plan[c->dst].path, wr->name, wr->mb_s);
-		if (best->mb_s >= 0.7 * limit) {
+			    "copy %s %.1f MB/s; source %s %s %.1f MB/s; destination %s %s%s %.1f "
+			    "MB/s",
+			    sz, best->mb_s, res->plan[c->src].path, rd->name, rd->mb_s, dit->path,
+			    dit->cls == &run_class_mtd ? "erase + " : "", wr_name, wr_mb_s);
+		if (best->mb_s > COPY_OUTRAN * limit) {
+			/* a side cannot be slower than the copy through it: its figure is off */
+			strbuf_addf(&msg,
+				    "the copy (%.1f MB/s) went faster than %s measured alone (%.1f "
+				    "MB/s): that side's passes are too short or too unsteady here to "
+				    "say which side limits",
+				    best->mb_s, side, limit);
+			strbuf_adds(&fix, "a larger --size and --time (or --repeat) give steadier "
+					  "figures on both sides");
+		} else if (best->mb_s >= 0.7 * limit) {
 			strbuf_addf(&msg,
 				    "the copy is limited by %s: %.1f MB/s of the %.1f MB/s that side "
 				    "allows",
 				    side, best->mb_s, limit);
 			strbuf_addf(&fix,
 				    "a faster %s is what speeds the copy up; use %s chunks or more",
-				    rd->mb_s < wr->mb_s ? "source" : "destination", sz);
+				    rd->mb_s < wr_mb_s ? "source" : "destination", sz);
 		} else {
 			strbuf_addf(&msg,
 				    "the copy (%.1f MB/s) is slower than either side allows (%.1f "

@@ -163,8 +163,7 @@ int run_check_targets(const struct run_options *o, char **ret_why)
 
 	*ret_why = NULL;
 	/* --copy writes its own files into both: each must be a directory, with room */
-	if (o->copy_src && run_copy_check(o->copy_src, o->copy_dst,
-					  o->size ? o->size : RUN_QUICK_SIZE, ret_why) < 0)
+	if (o->copy_src && run_copy_check_sides(o, ret_why) < 0)
 		return -EINVAL;
 	if (o->scratch && safety_check_dir(o->scratch, 0, ret_why) < 0) {
 		strbuf_addf(&why, "--scratch: %s", *ret_why);

@@ -6,15 +6,19 @@
 # debugfs usbperf mounts it read-only at a private place, says so once and
 # unmounts it; a recorded tree without debugfs gives the card's facts, the bus
 # state unknown and a one-line note, exit 0; a write without --destructive is
-# refused in one line, exit 2. QEMU's card moves data at the emulator's pace,
+# refused in one line, exit 2; run --copy from the guest's RAM onto an ext2
+# filesystem on the card's partition measures both sides, the copy at three
+# chunk sizes and says which side limits it, leaving no file. QEMU's card moves data at the emulator's pace,
 # not the bus's: the figures are checked against nothing but their ceiling's
 # arithmetic, and a figure above it must be said.
-MODULES="sdhci_pci mmc_block"
+MODULES="sdhci_pci mmc_block ext4"
 
 qemu_args() { # qemu_args DIR: the card's image (QEMU wants a power of 2) in DIR
 	truncate -s 64M "$1/sd.img"
 	# one partition at sector 63 (the old DOS layout): off any erase size
 	printf 'start=63, size=65536, type=83\n' | sfdisk -q "$1/sd.img" >/dev/null 2>&1
+	# an ext2 filesystem in it: run --copy's destination on the card
+	mke2fs -q -F -t ext2 -E offset=32256 "$1/sd.img" 32768 >/dev/null 2>&1
 	echo -device sdhci-pci -drive if=none,id=sd,file="$1/sd.img",format=raw \
 		-device sd-card,drive=sd
 }
@@ -76,6 +80,13 @@ check() {
 	rc_is nodbg 0 "a recorded tree without debugfs"
 	says nodbg "no debugfs mmc state" "no debugfs in the tree: one line"
 	jq_check "$o/nodbg.json" '.mmc_hosts[0].clock_hz == null and .mmc_hosts[0].ceiling_mb_s == null and .mmc_cards[0].block == "mmcblk0"' "no debugfs in the tree: card facts known, clock and ceiling unknown"
+	# run --copy from the guest's RAM to a filesystem on the card
+	rc_is copy 0 "run --copy /tmp/copysrc /mnt/sd (ext2 on mmcblk0p1)"
+	jq_check "$o/copy.json" '([.plan[].device] | .[0] == "source" and (.[1] | test("^mmc0:")) and .[2] == "copy") and ([.results[] | select(.op == "copy") | .pass] == ["copy 64K", "copy 1M", "copy 4M"]) and all(.results[] | select(.op == "copy"); .mb_s > 0)' "run --copy to the card: both sides measured (the destination as the card), the copy at three chunk sizes"
+	jq_check "$o/copy.json" '[.devices[] | select(.kind == "mmc")] | length == 1' "run --copy to the card: the destination recorded as the mmc card"
+	jq_check "$o/copy.json" '[.findings[] | select(.id == "run.copy_limit") | .message] | length == 1 and (.[0] | test("limited by (reading the source|writing the destination)|the copy loop itself|went faster than (reading the source|writing the destination) measured alone"))' "run --copy to the card: which side limits the copy, said"
+	if [ "$(cat "$o/copy-left.txt" 2>/dev/null)" = 0 ]; then ok "$SCEN: run --copy: no file left on either side"
+	else bad "$SCEN: run --copy: files left: $(cat "$o/copy-left.txt" 2>/dev/null)"; fi
 	# bad input: a write without --destructive
 	rc_is write 2 "disk --tests seq-write on the card without --destructive"
 	says write "destructive" "write refused: one line"

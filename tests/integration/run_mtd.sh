@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# usbperf run with MTD targets, without flash (this host has no nandsim or
+# mtdram; the QEMU lab's scenario nand measures real ones). Bad input and
+# refusals end in one line, exit 2, nothing written and no history made: a
+# path named like mtdN that is not an MTD device (a file, a FIFO, a symlink
+# to /dev/null), a missing node, and, over a recorded sysfs tree (--sysroot)
+# with character nodes of the MTD major, --destructive on a bootloader's, a
+# read-only, a UBI-attached and a mounted partition (run has no --force-boot).
+# Without --destructive the write rules are not asked: the open is what fails
+# on a node with no driver. run --copy SRC /dev/mtdN asks for --destructive
+# and the same rules. With no target, run names the MTD devices it saw
+# as not measured, with how to measure them.
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+
+OUT=$WORK/out.json
+DB=$WORK/history.db
+R=(--db "$DB" -o "$OUT")
+echo data >"$WORK/mtd0"
+refused 2 "a regular file named mtd0" "$OUT" "$DB" "$WORK/mtd0" -- "$USBPERF" run "$WORK/mtd0" "${R[@]}"
+says "'.*/mtd0' is not an MTD device \(a /dev/mtdN character device, major 90\)" "file mtd0: not MTD"
+mkfifo "$WORK/mtd7"
+refused 2 "a FIFO named mtd7" "$OUT" "$DB" -- "$USBPERF" run "$WORK/mtd7" --destructive "${R[@]}"
+says "is not an MTD device" "FIFO: not MTD (and not opened: the test would hang)"
+ln -s /dev/null "$WORK/mtd8"
+refused 2 "a symlink named mtd8 to /dev/null" "$OUT" "$DB" -- "$USBPERF" run "$WORK/mtd8" --destructive "${R[@]}"
+says "'.*/mtd8' is not an MTD device" "symlink to /dev/null: not MTD"
+refused 2 "/dev/null --destructive" "$OUT" "$DB" -- "$USBPERF" run /dev/null --destructive "${R[@]}"
+refused 2 "a missing mtd node" "$OUT" "$DB" -- "$USBPERF" run "$WORK/nodir/mtd5" "${R[@]}"
+says "cannot open '.*/nodir/mtd5': No such file" "missing mtd5: says so"
+
+need_root
+T=$WORK/sysroot
+mtd() { # mtd N TYPE NAME SIZE FLAGS [PARENT]
+	local d=$T/sys/devices/virtual/mtd/${6:+$6/}mtd$1
+	mkdir -p "$d" "$T/sys/class/mtd"
+	printf '%s\n' "$2" >"$d/type"; printf '%s\n' "$3" >"$d/name"; printf '%s\n' "$4" >"$d/size"
+	printf '16384\n' >"$d/erasesize"; printf '512\n' >"$d/writesize"; printf '16\n' >"$d/oobsize"
+	printf '%s\n' "$5" >"$d/flags"
+	ln -s "../../devices/virtual/mtd/${6:+$6/}mtd$1" "$T/sys/class/mtd/mtd$1"
+	ln -s "../../devices/virtual/mtd/${6:+$6/}mtd$1" "$T/sys/class/mtd/mtd${1}ro" # as sysfs has it
+}
+mtd 0 nand "NAND simulator partition 0" 4194304 0x400
+mtd 1 nand u-boot 1048576 0x400 mtd0
+mtd 2 nor rootfs 1048576 0x0
+mtd 3 nand ubi-data 1048576 0x400
+mtd 4 nand data 1048576 0x400
+mkdir -p "$T/sys/class/ubi/ubi0" "$T/proc/self"
+echo 3 >"$T/sys/class/ubi/ubi0/mtd_num"
+printf '22 1 0:21 / / rw - ext4 /dev/sda1 rw\n40 22 31:4 / /data rw - jffs2 /dev/mtdblock4 rw\n' \
+	>"$T/proc/self/mountinfo"
+N=$WORK/dev
+mkdir "$N"
+for i in 0 1 2 3 4 9; do mknod "$N/mtd$i" c 90 $((i * 2)) || skip "cannot mknod"; done
+mknod "$N/mtd0ro" c 90 1
+mknod "$N/flash" c 90 0 # a node of the MTD major under another name
+S=(--sysroot "$T")
+refused 2 "--destructive on a bootloader's partition" "$OUT" "$DB" -- "$USBPERF" run "$N/mtd1" --destructive "${S[@]}" "${R[@]}"
+says "refusing to write mtd1 'u-boot': the name is a bootloader's \(run never writes one; usbperf mtd --force-boot 'u-boot' does\)" "u-boot: refused, says where the override is"
+refused 2 "--destructive on a read-only device" "$OUT" "$DB" -- "$USBPERF" run "$N/mtd2" --destructive "${S[@]}" "${R[@]}"
+says "refusing to write mtd2 'rootfs': it is read-only \(flags 0x0\)" "read-only: says so"
+refused 2 "--destructive on the read-only node" "$OUT" "$DB" -- "$USBPERF" run "$N/mtd0ro" --destructive "${S[@]}" "${R[@]}"
+says "read-only \(mtd0ro\)" "mtd0ro: says so"
+refused 2 "--destructive on a UBI-attached partition" "$OUT" "$DB" -- "$USBPERF" run "$N/mtd3" --destructive "${S[@]}" "${R[@]}"
+says "attached to UBI \(ubi0\)" "UBI: names ubi0"
+refused 2 "--destructive on a mounted partition" "$OUT" "$DB" -- "$USBPERF" run "$N/mtd4" --destructive "${S[@]}" "${R[@]}"
+says "mounted on '/data'" "mounted: names the mount point"
+refused 2 "a node of major 90 with no mtd9 in sysfs" "$OUT" "$DB" -- "$USBPERF" run "$N/mtd9" "${S[@]}" "${R[@]}"
+says "no MTD device mtd9 in sysfs" "mtd9: says so"
+# a refusal of one target refuses the run: the disk named next to it is not measured either
+refused 2 "an MTD refusal next to a directory" "$OUT" "$DB" -- "$USBPERF" run "$WORK" "$N/mtd1" --destructive "${S[@]}" "${R[@]}"
+# reads need no --destructive: the write rules are not asked, the open is what fails
+refused 2 "reads of u-boot: no refusal, the open fails" "$OUT" "$DB" -- "$USBPERF" run "$N/mtd1" "${S[@]}" "${R[@]}"
+says "cannot open '.*/mtd1'" "reads of u-boot: reach the open"
+refused 2 "a node of major 90 named otherwise: MTD's, the open fails" "$OUT" "$DB" -- "$USBPERF" run "$N/flash" "${S[@]}" "${R[@]}"
+says "cannot open '.*/flash'" "flash (90:0): MTD's rules, reaches the open"
+
+# --copy SRC /dev/mtdN: the flash erased and written, so --destructive and mtd's rules
+mkdir "$WORK/src"
+refused 2 "--copy to an MTD device without --destructive" "$OUT" "$DB" "$WORK/src" -- "$USBPERF" run --copy "$WORK/src" "$N/mtd0" "${S[@]}" "${R[@]}"
+says "--copy to '.*/mtd0' erases and writes raw flash: give --destructive" "--copy to mtd0: asks for --destructive"
+refused 2 "--copy to a bootloader's partition" "$OUT" "$DB" "$WORK/src" -- "$USBPERF" run --copy "$WORK/src" "$N/mtd1" --destructive "${S[@]}" "${R[@]}"
+says "^usbperf: run: --copy: refusing to write mtd1 'u-boot': the name is a bootloader's" "--copy to u-boot: refused by mtd's rule"
+refused 2 "--copy to a mounted partition" "$OUT" "$DB" "$WORK/src" -- "$USBPERF" run --copy "$WORK/src" "$N/mtd4" --destructive "${S[@]}" "${R[@]}"
+says "--copy: refusing to write mtd4 'data': it is mounted on '/data'" "--copy to mtd4: mounted"
+refused 2 "--copy to a FIFO named mtd7" "$OUT" "$DB" "$WORK/src" -- "$USBPERF" run --copy "$WORK/src" "$WORK/mtd7" --destructive "${R[@]}"
+says "--copy: '.*/mtd7' is not an MTD device" "--copy to the FIFO: not MTD"
+refused 2 "--copy to mtd0: past the rules, the open fails" "$OUT" "$DB" "$WORK/src" -- "$USBPERF" run --copy "$WORK/src" "$N/mtd0" --destructive "${S[@]}" "${R[@]}"
+says "cannot open '.*/mtd0'" "--copy to mtd0: reaches the open"
+check "--copy refusals: no file left on SRC" test -z "$(ls -A "$WORK/src")"
+
+# no target: the host is measured (briefly), the MTD devices named, not touched
+expect_status 0 "no target: the host, and the MTD devices named" "$USBPERF" run --scratch "$WORK" \
+	--size 1M --time 0.1 --min-time 0 --no-save "${S[@]}" -F json -o "$OUT"
+jq_check "$OUT" '[.unmeasured[] | select(.kind == "mtd") | .key] == ["mtd0","mtd1","mtd2","mtd3","mtd4"]' \
+	"five MTD devices named (mtdNro not twice)"
+jq_check "$OUT" '[.unmeasured[] | select(.key == "mtd1")][0].why | test("raw flash \\(nand .u-boot., 1M\\): measured only when named: .usbperf run /dev/mtd1.")' \
+	"mtd1: its type, name, size and how to measure it"
+jq_check "$OUT" '[.metrics[] | select(.test == "mtd")] | length == 0' "no MTD figure"
+finish
