@@ -52,8 +52,7 @@ static int rdwr(int fd, unsigned addr, enum i2c_op op, unsigned offset, uint8_t 
 		d.nmsgs = 1;
 		break;
 	case I2C_OP_WRITE:
-		/* buf[0] is the register byte: the caller leaves room for it */
-		buf[0] = (uint8_t)offset;
+		/* buf[0] is the register byte (offset), the data follows */
 		m[0] = (struct i2c_msg){(uint16_t)addr, 0, (uint16_t)(size + 1), buf};
 		d.nmsgs = 1;
 		break;
@@ -173,8 +172,11 @@ static void run_pass(const struct i2c_io *io, const struct i2c_plan *p, enum i2c
 			ps->interrupted = true;
 			break;
 		}
-		if (op == I2C_OP_WRITE)
+		if (op == I2C_OP_WRITE) {
+			/* the message: the register byte, then the data */
+			buf[0] = (uint8_t)p->offset;
 			i2c_pattern_fill(buf + 1, size, size, seq);
+		}
 		t = clock_now_ns();
 		r = io->xfer(io->ctx, op, p->offset, buf, size);
 		t = clock_now_ns() - t;
