@@ -235,8 +235,9 @@ static void test_pc(void **state)
 struct fake {
 	uint8_t mem[256];
 	unsigned reg;
-	int nak;      /* every transfer fails with this */
-	bool corrupt; /* writes land one bit wrong */
+	int nak;	    /* every transfer fails with this */
+	unsigned nak_after; /* non-zero: transfers past this many NAK (-EREMOTEIO) */
+	bool corrupt;	    /* writes land one bit wrong */
 	unsigned xfers;
 };
 
@@ -248,6 +249,8 @@ static int fake_xfer(void *ctx, enum i2c_op op, unsigned offset, uint8_t *buf, u
 	f->xfers++;
 	if (f->nak)
 		return f->nak;
+	if (f->nak_after && f->xfers > f->nak_after)
+		return -EREMOTEIO;
 	switch (op) {
 	case I2C_OP_WRITE:
 		assert_int_equal(buf[0], offset);
@@ -343,15 +346,27 @@ static void test_nak(void **state)
 
 	(void)state;
 	assert_int_equal(i2c_passes_run(&io, &plan, p, &n), 0);
+	/* nobody there: one pass of I2C_NAK_LIMIT tries, and the run ends */
+	assert_int_equal(n, 1);
+	assert_int_equal(p[0].messages, 0);
+	assert_int_equal(p[0].naks, I2C_NAK_LIMIT);
+	assert_int_equal(p[0].errors, 0);
+	assert_int_equal(p[0].last_err, -ENXIO);
+	assert_true(p[0].seconds < 5);
+	assert_int_equal(f.xfers, I2C_NAK_LIMIT);
+	/* a device that answered once and then NAKs: each pass ends at the limit */
+	f.nak = 0;
+	f.nak_after = 1;
+	f.xfers = 0;
+	assert_int_equal(i2c_passes_run(&io, &plan, p, &n), 0);
 	assert_int_equal(n, 6);
+	assert_int_equal(p[0].messages, 1);
 	for (size_t i = 0; i < n; i++) {
-		assert_int_equal(p[i].messages, 0);
 		assert_int_equal(p[i].naks, I2C_NAK_LIMIT);
-		assert_int_equal(p[i].errors, 0);
-		assert_int_equal(p[i].last_err, -ENXIO);
 		assert_true(p[i].seconds < 5);
 	}
-	assert_int_equal(f.xfers, 6 * I2C_NAK_LIMIT);
+	assert_int_equal(f.xfers, 1 + 6 * I2C_NAK_LIMIT);
+	f.nak_after = 0;
 	/* anything else than a NAK is an error, counted apart */
 	f.nak = -ETIMEDOUT;
 	assert_int_equal(i2c_passes_run(&io, &plan, p, &n), 0);

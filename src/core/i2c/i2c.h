@@ -174,9 +174,9 @@ struct i2c_plan {
 /*
  * The passes, size by size, of the ops asked: read (I2C only: SMBus has no
  * plain block read), write-then-read, and write, whose last message is read
- * back and compared.
- * ret must have room for 3 * nsizes. A device that NAKs I2C_NAK_LIMIT
- * times in a row ends its pass (counted, not retried forever). 0, -ENOMEM.
+ * back and compared. A device that NAKs I2C_NAK_LIMIT times in a row ends
+ * its pass; one that never answered ends the run after that first pass.
+ * ret must have room for 3 * nsizes. 0, -ENOMEM.
  */
 int i2c_passes_run(const struct i2c_io *io, const struct i2c_plan *p, struct i2c_pass *ret,
 		   size_t *ret_n);

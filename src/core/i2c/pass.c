@@ -4,7 +4,8 @@
  * read (plain I2C only), a write-then-read (the register byte, then the
  * data), and with --destructive a write, read back once and compared. Each
  * pass runs for its time (or message count); a NAK is counted, and a device
- * that does not answer ends the pass after I2C_NAK_LIMIT tries in a row.
+ * that does not answer ends the pass after I2C_NAK_LIMIT tries in a row (and
+ * the whole run when it never answered at all).
  */
 #include "core/i2c/i2c.h"
 #include "core/sys/cpustat.h"
@@ -226,7 +227,8 @@ int i2c_passes_run(const struct i2c_io *io, const struct i2c_plan *p, struct i2c
 		   size_t *ret_n)
 {
 	struct histogram *h;
-	unsigned max = 0;
+	unsigned max = 0, op;
+	bool nobody = false;
 	uint8_t *buf;
 	size_t i, n = 0;
 
@@ -240,15 +242,19 @@ int i2c_passes_run(const struct i2c_io *io, const struct i2c_plan *p, struct i2c
 		free(buf);
 		return -ENOMEM;
 	}
-	for (i = 0; i < p->nsizes && !stopped(p); i++) {
-		unsigned s = p->sizes[i];
+	for (i = 0; i < p->nsizes && !stopped(p) && !nobody; i++) {
+		for (op = I2C_OP_READ; op <= I2C_OP_WRITE_READ && !stopped(p) && !nobody; op++) {
+			static const enum i2c_op order[] = {I2C_OP_READ, I2C_OP_WRITE_READ,
+							    I2C_OP_WRITE};
+			enum i2c_op o = order[op];
 
-		if (p->method == I2C_METHOD_RDWR && (p->ops & 1u << I2C_OP_READ))
-			run_pass(io, p, I2C_OP_READ, s, buf, h, &ret[n++]);
-		if ((p->ops & 1u << I2C_OP_WRITE_READ) && !stopped(p))
-			run_pass(io, p, I2C_OP_WRITE_READ, s, buf, h, &ret[n++]);
-		if ((p->ops & 1u << I2C_OP_WRITE) && !stopped(p))
-			run_pass(io, p, I2C_OP_WRITE, s, buf, h, &ret[n++]);
+			if (!(p->ops & 1u << o) ||
+			    (o == I2C_OP_READ && p->method != I2C_METHOD_RDWR))
+				continue;
+			run_pass(io, p, o, p->sizes[i], buf, h, &ret[n++]);
+			/* nothing but NAKs from the start: nobody there, every pass would say so */
+			nobody = !ret[0].messages && ret[n - 1].naks >= I2C_NAK_LIMIT;
+		}
 	}
 	free(h);
 	free(buf);
