@@ -5,6 +5,7 @@
  * clock. Read-only unless --destructive; only the address given is touched.
  */
 #include "cmd/commands.h"
+#include "core/findings.h"
 #include "core/i2c/fields.h"
 #include "util/parse.h"
 #include "util/signals.h"
@@ -268,6 +269,8 @@ int cmd_i2c(int argc, char **argv, struct global_opts *g)
 	struct strbuf why = STRBUF_INIT, fn = STRBUF_INIT;
 	struct report rep = {.command = "i2c"};
 	struct i2c_out out = {0};
+	struct finding_list fl = FINDING_LIST_INIT;
+	struct strbuf subject = STRBUF_INIT;
 	struct i2c_fd f;
 	struct i2c_io io;
 	unsigned addr = 0;
@@ -348,6 +351,11 @@ int cmd_i2c(int argc, char **argv, struct global_opts *g)
 	i2c_passes_describe(passes, n, &rep);
 	nc = i2c_ceilings_fill(passes, n, ceil);
 	i2c_ceilings_describe(ceil, nc, &rep);
+	strbuf_addf(&subject, "i2c-%u:0x%02x", t.ad.bus, t.addr);
+	i2c_findings(subject.buf, passes, n, t.clock_hz, t.clock_from, &fl);
+	if (fl.n)
+		report_add_table(&rep, "findings", "Findings", &finding_desc, fl.v, fl.n,
+				 sizeof(fl.v[0]));
 	rep.warnings = out.warnings;
 	rep.nwarnings = out.nwarnings;
 	if (emit_report(g, &rep) < 0)
@@ -360,6 +368,8 @@ out:
 	for (i = 0; i < out.nwarnings; i++)
 		free(out.warnings[i]);
 	free(out.warnings);
+	finding_list_release(&fl);
+	strbuf_release(&subject);
 	strbuf_release(&why);
 	strbuf_release(&fn);
 	free(o.sizes);

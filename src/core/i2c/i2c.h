@@ -224,3 +224,15 @@ struct i2c_target {
 int i2c_target_open(const char *node, unsigned addr, const struct i2c_want *w,
 		    struct i2c_target *ret, struct strbuf *why);
 void i2c_target_release(struct i2c_target *t);
+
+struct finding_list;
+/* a pass this far under its ceiling (at the bus clock): the adapter or device sets the rate */
+#define I2C_BELOW_CEILING_PCT 50.0
+/*
+ * The bottleneck rules over an address's passes: NAKs, a rate far under the
+ * bus ceiling (the largest message's pass, where the bus's own overhead is
+ * least), one past it (the clock is not what is said, or no real bus), no
+ * clock known. subject: "i2c-1:0x50".
+ */
+void i2c_findings(const char *subject, const struct i2c_pass *p, size_t n, uint64_t clock_hz,
+		  const char *clock_from, struct finding_list *out);

@@ -164,18 +164,21 @@ int i2c_addr_parse(const char *s, unsigned *ret, struct strbuf *why)
 	else
 		r = parse_u64(s, 0, 0x3ff, &v);
 	if (r < 0) {
-		strbuf_addf(why, "invalid --addr '%s': expected a 7-bit address, e.g. 0x50", s);
+		strbuf_addf(why, "invalid I2C address '%s': expected a 7-bit address, e.g. 0x50",
+			    s);
 		return -EINVAL;
 	}
 	if (v > 0x7f) {
 		strbuf_addf(
-		    why, "invalid --addr '%s': past 0x7f (10-bit addresses are not measured)", s);
+		    why, "invalid I2C address '%s': past 0x7f (10-bit addresses are not measured)",
+		    s);
 		return -ERANGE;
 	}
 	if (v < I2C_ADDR_FIRST || v > I2C_ADDR_LAST) {
-		strbuf_addf(why,
-			    "invalid --addr '%s': 0x%02llx is reserved (devices use 0x%02x-0x%02x)",
-			    s, (unsigned long long)v, I2C_ADDR_FIRST, I2C_ADDR_LAST);
+		strbuf_addf(
+		    why,
+		    "invalid I2C address '%s': 0x%02llx is reserved (devices use 0x%02x-0x%02x)", s,
+		    (unsigned long long)v, I2C_ADDR_FIRST, I2C_ADDR_LAST);
 		return -ERANGE;
 	}
 	*ret = (unsigned)v;

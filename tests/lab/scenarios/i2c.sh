@@ -82,4 +82,23 @@ check() {
 	rc_is forced 0 "0x52 --force (I2C_SLAVE_FORCE)"
 	jq_check "$o/forced.json" '.device | .claimed_by == "at24" and .forced' "--force: measured, the driver still named"
 	jq_check "$o/forced.json" 'all(.passes[]; .messages > 0 and .naks == 0)' "--force: every pass went through"
+	# run: an address only when named; read only; the metric rows history, compare, check read
+	rc_is run-claimed 2 "run /dev/i2c-N:0x52 (at24's)"
+	says run-claimed "refusing 0x52 on i2c-[0-9]+: kernel driver 'at24' has it" "run: the claimed address refused, at24 named"
+	rc_is run-bare 2 "run /dev/i2c-N without an address"
+	says run-bare "name the address too" "run: no address probed on its own"
+	rc_is run1 0 "run /dev/i2c-N:0x50 into a history"
+	rc_is run2 0 "run /dev/i2c-N:0x50 again"
+	jq_check "$o/run1.json" '(.devices | length) == 1 and .devices[0].kind == "i2c" and .devices[0].product == "SMBus stub driver, 0x50" and ([.i2c[].op] | unique) == ["write-read"] and ([.i2c[].size_bytes] == [1,2,4,8,16,32]) and all(.i2c[]; .messages > 0 and .naks == 0)' "run: one I2C device, read only (write-read 1..32 B)"
+	jq_check "$o/run1.json" '([.metrics[] | select(.test == "i2c") | .metric] | unique) == ["cpu_pct","lat_p99_us","msg_s","payload_b_s"] and ([.metrics[] | select(.test == "i2c")] | length) == 24 and ([.findings[].id] | index("i2c.clock_unknown")) != null' "run: 4 metrics x 6 sizes in the record; the unknown clock a finding"
+	rc_is run-clock 0 "run /dev/i2c-N:0x50@100k"
+	jq_check "$o/run-clock.json" '([.metrics[] | select(.name == "write-read 32 B" and .metric == "payload_b_s") | .ceiling - 32 * 100000 / 318 | fabs < 0.01] == [true]) and .verdicts[0].limiter == "emulation" and ([.findings[].id] | index("i2c.above_ceiling")) != null' "run @100k: ceiling 10062.9 B/s for 32 B, the stub past it: emulation, said"
+	rc_is compare 0 "compare the two runs"
+	jq_check "$o/compare.json" '([.metrics[] | select(.test == "i2c")] | length) == 24 and all(.metrics[]; .a > 0 and .b > 0)' "compare: the 24 I2C metrics of both runs side by side"
+	rc_is check 0 "check: write-read 32 B at least 1 msg/s"
+	jq_check "$o/check.json" '[.checks[] | select(.criterion != null) | .result] == ["pass"]' "check: the criterion passes"
+	rc_is check-fail 1 "check: write-read 32 B at least 1e12 msg/s"
+	jq_check "$o/check-fail.json" '[.checks[] | select(.criterion != null) | .result] == ["fail"]' "check: that criterion fails"
+	if [ "$(cat "$o/report.rc" 2>/dev/null)" = 0 ] && grep -q 'i2c-[0-9]*:0x50  SMBus stub driver, 0x50' "$o/report.txt"; then ok "$SCEN: report: the I2C device and its verdict"
+	else bad "$SCEN: report: exit $(cat "$o/report.rc" 2>/dev/null): $(head -c 300 "$o/report.txt")"; fi
 }
