@@ -195,13 +195,8 @@ static void add_notes(const struct i2c_target *t, const struct i2c_opts *o, stru
 		     "%zu default sizes left out: past the %u B an SMBus I2C-block transfer "
 		     "carries",
 		     t->capped, I2C_SMBUS_MAX);
-	if (!t->clock_hz)
-		note(out,
-		     "the bus clock is unknown (no of_node/clock-frequency for i2c-%u): "
-		     "give --clock for the ceiling and efficiency; the ceilings table has "
-		     "the standard clocks",
-		     t->ad.bus);
-	else if (o->clock_hz && t->ad.clock_hz && o->clock_hz != t->ad.clock_hz)
+	/* an unknown clock is a finding (i2c.clock_unknown), not said twice */
+	if (o->clock_hz && t->ad.clock_hz && o->clock_hz != t->ad.clock_hz)
 		note(out, "--clock %llu Hz differs from the device tree's %llu Hz ('%s')",
 		     (unsigned long long)o->clock_hz, (unsigned long long)t->ad.clock_hz,
 		     t->ad.clock_from);

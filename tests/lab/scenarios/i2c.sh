@@ -55,7 +55,7 @@ check() {
 	jq_check "$R" 'any(.warnings[]; test("3 default sizes left out")) and any(.warnings[]; test("SMBus-only"))' "notes: the sizes left out, SMBus-only"
 	jq_check "$R" 'all(.passes[]; .messages > 0 and .naks == 0 and .errors == 0 and (.payload_b_s - .messages * .size_bytes / .seconds | fabs) < 0.01 * .payload_b_s + 1 and (.msg_s - .messages / .seconds | fabs) < 0.01 * .msg_s + 0.1)' "every pass: messages, payload B/s = messages x size / s, msg/s = messages / s"
 	jq_check "$R" 'all(.passes[]; .lat_p50_us > 0 and .lat_p50_us <= .lat_p99_us and .lat_p99_us <= .lat_max_us * 1.01 and .cpu_pct >= 0)' "latency p50 <= p99 <= max, CPU measured"
-	jq_check "$R" '.device.clock_hz == null and any(.warnings[]; test("bus clock is unknown"))' "no device tree: the clock unknown, said, --clock offered"
+	jq_check "$R" '.device.clock_hz == null and ([.findings[] | select(.id == "i2c.clock_unknown") | .fix | test("--clock")] == [true])' "no device tree: the clock unknown, said, --clock offered"
 	jq_check "$R" '[.ceilings[] | select(.size_bytes == 32) | .wire_bits] == [318] and ([.ceilings[] | select(.size_bytes == 32) | .b_s_400khz - 32 * 400000 / 318 | fabs < 0.01] == [true])' "ceilings: write-read 32 B is 318 bit times, 400 kHz: 40251.6 B/s"
 	rc_is clock 0 "--clock 100k"
 	jq_check "$C" '.device.clock_hz == 100000 and .device.clock_from == "--clock" and (.passes[0] | .size_bytes == 1 and (.ceiling_b_s - 100000 / 39 | fabs) < 0.01 and (.efficiency_pct - 100 * .payload_b_s / .ceiling_b_s | fabs) < 0.01 * .efficiency_pct)' "--clock 100k: write-read 1 B ceiling 2564.1 B/s (39 bit times), efficiency = rate / ceiling"
