@@ -46,6 +46,8 @@ const struct command commands[] = {
 	 cmd_mtp, usage_mtp, FMT_ALL, true},
 	{"mtd", "raw flash (NAND, NOR): geometry, bad blocks, ECC; erase, write and read rates",
 	 cmd_mtd, usage_mtd, FMT_ALL, true},
+	{"i2c", "I2C messages/s, payload B/s and latency against message size vs the bus clock",
+	 cmd_i2c, usage_i2c, FMT_ALL, true},
 	{"monitor", "the bus itself from usbmon: bytes, URB sizes, in flight, latency; pcapng",
 	 cmd_monitor, usage_monitor, FMT_ALL, true},
 	{"list", "the USB tree: controllers, devices, drivers, disks, netdevs; findings", cmd_list,

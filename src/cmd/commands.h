@@ -26,6 +26,8 @@ int cmd_mtp(int argc, char **argv, struct global_opts *g);
 void usage_mtp(void);
 int cmd_mtd(int argc, char **argv, struct global_opts *g);
 void usage_mtd(void);
+int cmd_i2c(int argc, char **argv, struct global_opts *g);
+void usage_i2c(void);
 int cmd_monitor(int argc, char **argv, struct global_opts *g);
 void usage_monitor(void);
 int cmd_net(int argc, char **argv, struct global_opts *g);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const struct measure_class run_class_i2c; /* src/core/i2c/run_class.c */
+
 /*
  * Disks first: their test files are written, measured and removed before
  * the network passes; --copy after them and raw flash, as it reads both
@@ -22,6 +24,7 @@ const struct measure_class *const run_classes[] = {
     &run_class_bulk,
     &run_class_gadget,
     &run_class_mtp,
+    &run_class_i2c,
 };
 const size_t run_nclasses = sizeof(run_classes) / sizeof(run_classes[0]);
 
