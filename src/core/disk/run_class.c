@@ -33,6 +33,7 @@ struct disk_item {
 	bool open;
 	struct disk_report rep;
 	bool measured;
+	char *irq_lines; /* the controller's, when the topology has none (an MMC host) */
 };
 
 static const struct class_metric disk_metrics[] = {
@@ -524,6 +525,7 @@ static void disk_release(struct run_plan_item *it)
 		disk_target_close(&d->t);
 	if (d->measured)
 		disk_report_release(&d->rep);
+	free(d->irq_lines);
 	free(d);
 	it->state = NULL;
 }
@@ -539,6 +541,9 @@ static int disk_measure(const struct run_options *o, struct run_result *r,
 	int rc;
 
 	(void)o;
+	if (!irq_lines && irq_lines_of_block(d->t.dev_major, d->t.dev_minor, &d->irq_lines) == 0)
+		irq_lines = d->irq_lines;
+	d->cfg.irq_lines = irq_lines;
 	irq0 = usb_irq_count(irq_lines);
 	rc = disk_run(&d->t, &d->cfg, rep);
 	irq1 = usb_irq_count(irq_lines);
