@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: MIT
+/* The clock and interrupt placement of every class's passes in run's record: see pass_sys.h. */
+#include "core/run/pass_sys.h"
+#include "core/findings.h"
+#include "core/run/record.h"
+#include "core/run/run.h"
+#include "core/sys/sysinfo.h"
+#include "core/usb/topology.h"
+#include "util/parse.h"
+#include "util/strbuf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PER_CPU "irq_count_cpu"
+
+/*
+ * A CPU number, a count that grows with the pass's length, the others'
+ * load: kept as distributions are (never compared: a regression is not a
+ * different CPU); the irq+softirq share and the clock are compared.
+ */
+static const struct class_metric sys_metrics[] = {
+    CLASS_METRIC("cpu_mhz", "MHz", "clock", true),
+    CLASS_METRIC("cpu_clock_pct", "%", "of top clock", true),
+    CLASS_METRIC("irq_share_pct", "%", "irq+softirq", false),
+    CLASS_DISTRIBUTION("irq_share_cpu", "CPU", "irq+softirq CPU"),
+    CLASS_DISTRIBUTION("irq_others_busy_pct", "%", "other CPUs busy"),
+    CLASS_DISTRIBUTION("irq_count", "IRQs", "controller IRQs"),
+    CLASS_DISTRIBUTION("irq_cpu", "CPU", "IRQ CPU"),
+    CLASS_DISTRIBUTION("irq_cpu_pct", "%", "IRQs on it"),
+    CLASS_DISTRIBUTION("io_cpu", "CPU", "I/O thread CPU"),
+    CLASS_DISTRIBUTION(PER_CPU, "IRQs", "controller IRQs on a CPU"),
+};
+
+const struct class_metric *pass_sys_metric(const char *key)
+{
+	size_t n = strlen(PER_CPU);
+
+	if (!key)
+		return NULL;
+	if (!strncmp(key, PER_CPU, n) && key[n] && strspn(key + n, "0123456789") == strlen(key + n))
+		return &sys_metrics[sizeof(sys_metrics) / sizeof(sys_metrics[0]) - 1];
+	for (size_t i = 0; i < sizeof(sys_metrics) / sizeof(sys_metrics[0]); i++)
+		if (!strcmp(sys_metrics[i].key, key))
+			return &sys_metrics[i];
+	return NULL;
+}
+
+static void put(struct run_record *rec, const struct measure_class *c, const char *dev,
+		const char *pass, const char *key, double v, uint64_t repeats)
+{
+	struct run_metric *m;
+
+	if (isnan(v))
+		return;
+	m = run_class_add_metric(rec, c, dev, pass, key);
+	m->value = v;
+	m->repeats = repeats;
+}
+
+static double cpu_or_nan(int64_t cpu)
+{
+	return cpu >= 0 ? (double)cpu : NAN;
+}
+
+void run_add_pass_sys(struct run_record *rec, const struct measure_class *c,
+		      const char *device_key, const char *pass, const struct pass_sys *s,
+		      uint64_t repeats)
+{
+	const struct irq_use *u = &s->irq;
+	double lo, mean, hi, pct;
+
+	if (pass_sys_clock(s, &lo, &mean, &hi, &pct)) {
+		put(rec, c, device_key, pass, "cpu_mhz", mean, repeats);
+		put(rec, c, device_key, pass, "cpu_clock_pct", pct, repeats);
+	}
+	put(rec, c, device_key, pass, "irq_share_pct", u->busy_share_pct, repeats);
+	put(rec, c, device_key, pass, "irq_share_cpu", cpu_or_nan(u->busy_cpu), repeats);
+	put(rec, c, device_key, pass, "irq_others_busy_pct", u->others_busy_pct, repeats);
+	put(rec, c, device_key, pass, "io_cpu", cpu_or_nan(u->io_cpu), repeats);
+	if (u->count == IRQ_UNKNOWN)
+		return;
+	put(rec, c, device_key, pass, "irq_count", (double)u->count, repeats);
+	put(rec, c, device_key, pass, "irq_cpu", cpu_or_nan(u->irq_cpu), repeats);
+	put(rec, c, device_key, pass, "irq_cpu_pct", u->irq_cpu_pct, repeats);
+	for (unsigned k = 0; k < u->ncpu; k++) {
+		char key[32];
+
+		if (!u->per_cpu[k])
+			continue;
+		snprintf(key, sizeof(key), PER_CPU "%u", k);
+		put(rec, c, device_key, pass, key, (double)u->per_cpu[k], repeats);
+	}
+}
+
+/* the row of the same device, class and pass named key: its value, NaN if none */
+static double sibling(const struct run_record *rec, const struct run_metric *m, const char *key)
+{
+	for (size_t i = 0; i < rec->nmetrics; i++) {
+		const struct run_metric *x = &rec->metrics[i];
+
+		if (!strcmp(x->metric, key) && !strcmp(x->device_key, m->device_key) &&
+		    !strcmp(x->test, m->test) && !strcmp(x->name, m->name))
+			return x->value;
+	}
+	return NAN;
+}
+
+/* the device's controller's lines from the topology ("24,25"), NULL if not known */
+static const char *lines_of(const struct run_result *r, const char *device_key)
+{
+	uint64_t bus;
+	char num[24];
+	size_t n = strcspn(device_key, "-");
+
+	if (!r->topo || !device_key[n] || n >= sizeof(num))
+		return NULL;
+	snprintf(num, sizeof(num), "%.*s", (int)n, device_key);
+	if (parse_u64(num, 1, UINT32_MAX, &bus) < 0)
+		return NULL;
+	for (size_t i = 0; i < r->topo->nctl; i++)
+		if (r->topo->ctl[i].busnum == bus)
+			return r->topo->ctl[i].irq;
+	return NULL;
+}
+
+/* the fix: the lines' affinity without the busy CPU, or irqbalance */
+static void affinity_fix(const struct run_result *r, const char *device_key, int64_t cpu,
+			 struct strbuf *fix)
+{
+	const char *lines = lines_of(r, device_key);
+	int64_t n = r->si ? r->si->ncpus_online : 0;
+	char mask[32] = "MASK";
+
+	if (n > 1 && n <= 64 && cpu >= 0 && cpu < n)
+		snprintf(mask, sizeof(mask), "%llx",
+			 (unsigned long long)((n == 64 ? ~0ULL : (1ULL << n) - 1) & ~(1ULL << cpu)));
+	strbuf_addf(fix, "move the controller's interrupts off CPU %lld: ", (long long)cpu);
+	if (lines) {
+		char *copy = strdup(lines), *save = NULL;
+
+		for (char *l = copy ? strtok_r(copy, ",", &save) : NULL; l; l = strtok_r(NULL, ",", &save))
+			strbuf_addf(fix, "echo %s > /proc/irq/%s/smp_affinity; ", mask, l);
+		free(copy);
+	} else {
+		strbuf_addf(fix, "echo %s > /proc/irq/N/smp_affinity for each of its lines "
+				 "(grep the driver in /proc/interrupts); ",
+			    mask);
+	}
+	strbuf_adds(fix, "or run irqbalance (it spreads them, and keeps doing so)");
+}
+
+static void irq_findings(struct run_result *r)
+{
+	struct run_record *rec = &r->rec;
+
+	for (size_t d = 0; d < rec->ndevices; d++) {
+		const char *dev = rec->devices[d].key;
+		struct strbuf sat = STRBUF_INIT, same = STRBUF_INIT, fix = STRBUF_INIT;
+		int64_t sat_cpu = -1, same_cpu = -1;
+
+		for (size_t i = 0; i < rec->nmetrics; i++) {
+			const struct run_metric *m = &rec->metrics[i];
+			double others, irq_cpu, io_cpu, count, on_pct;
+
+			if (strcmp(m->device_key, dev) || strcmp(m->metric, "irq_share_pct"))
+				continue;
+			others = sibling(rec, m, "irq_others_busy_pct");
+			if (m->value >= IRQ_SATURATED_PCT && others <= IRQ_OTHERS_IDLE_PCT) {
+				sat_cpu = (int64_t)sibling(rec, m, "irq_share_cpu");
+				strbuf_addf(&sat, "%s%s %s: CPU %lld %.0f%% in irq+softirq, the others "
+						  "%.0f%% busy",
+					    sat.len ? "; " : "", m->test, m->name,
+					    (long long)sat_cpu, m->value, others);
+			}
+			irq_cpu = sibling(rec, m, "irq_cpu");
+			io_cpu = sibling(rec, m, "io_cpu");
+			count = sibling(rec, m, "irq_count");
+			on_pct = sibling(rec, m, "irq_cpu_pct");
+			/* one CPU: nowhere else to go; the NaNs compare false */
+			if (irq_cpu == io_cpu && count >= IRQ_MIN_COUNT && on_pct >= 50 &&
+			    !isnan(others)) {
+				same_cpu = (int64_t)irq_cpu;
+				strbuf_addf(&same, "%s%s %s: %.0f interrupts, %.0f%% on CPU %lld, "
+						   "where usbperf's I/O thread ran",
+					    same.len ? "; " : "", m->test, m->name, count, on_pct,
+					    (long long)same_cpu);
+			}
+		}
+		if (sat.len) {
+			strbuf_adds(&sat, " (/proc/stat, /proc/interrupts)");
+			affinity_fix(r, dev, sat_cpu, &fix);
+			finding_add(&rec->findings, FINDING_WARN, "run.irq_saturated", dev,
+				    "one core was saturated with interrupt work while the others "
+				    "idled: the transfer waits on that core",
+				    sat.buf, fix.buf);
+		}
+		if (same.len) {
+			strbuf_reset(&fix);
+			affinity_fix(r, dev, same_cpu, &fix);
+			strbuf_addf(&fix, "; or run usbperf on another core: taskset -c CPU "
+					  "usbperf ...");
+			finding_add(&rec->findings, FINDING_INFO, "run.irq_same_cpu", dev,
+				    "usbperf ran on the core that took the controller's interrupts: "
+				    "the I/O thread and the interrupt work share one core",
+				    same.buf, fix.buf);
+		}
+		strbuf_release(&sat);
+		strbuf_release(&same);
+		strbuf_release(&fix);
+	}
+}
+
+/* the clock rule for the classes that keep no rows of their own for it (disk's: run_analyze.c) */
+static void clock_findings(struct run_result *r)
+{
+	struct run_record *rec = &r->rec;
+	const char *gov = rec->env.governor;
+
+	if (!gov || !strcmp(gov, "performance"))
+		return;
+	for (size_t d = 0; d < rec->ndevices; d++) {
+		const char *dev = rec->devices[d].key;
+		struct strbuf ev = STRBUF_INIT, msg = STRBUF_INIT;
+		bool bound = false;
+
+		for (size_t i = 0; i < rec->nmetrics; i++) {
+			const struct run_metric *m = &rec->metrics[i];
+			double mhz, cpu;
+
+			if (strcmp(m->device_key, dev) || strcmp(m->metric, "cpu_clock_pct") ||
+			    !strcmp(m->test, "disk") || !(m->value > 0 && m->value < PASS_CLOCK_LOW_PCT))
+				continue;
+			mhz = sibling(rec, m, "cpu_mhz");
+			cpu = sibling(rec, m, "self_cpu_pct");
+			bound = bound || cpu >= PASS_CPU_SATURATED_PCT;
+			strbuf_addf(&ev, "%s%s %s: %.0f MHz mean, %.0f%% of the top%s", ev.len ? "; " : "",
+				    m->test, m->name, mhz, m->value,
+				    cpu >= PASS_CPU_SATURATED_PCT ? ", a core saturated" : "");
+		}
+		if (ev.len) {
+			strbuf_addf(&ev, " (governor %s)", gov);
+			strbuf_addf(&msg,
+				    "passes ran with the CPU below its top clock under the '%s' "
+				    "governor%s",
+				    gov,
+				    bound ? ": a pass that saturated a core was held by that clock"
+					  : ": completions wait on a slow core");
+			finding_add(&rec->findings, bound ? FINDING_WARN : FINDING_INFO,
+				    "run.cpu_clock_low", dev, msg.buf, ev.buf,
+				    "usbperf run --governor performance (it puts the governor back "
+				    "after), or raise scaling_min_freq; compare the two runs with "
+				    "usbperf compare");
+		}
+		strbuf_release(&ev);
+		strbuf_release(&msg);
+	}
+}
+
+void run_pass_sys_findings(struct run_result *r)
+{
+	irq_findings(r);
+	clock_findings(r);
+}
