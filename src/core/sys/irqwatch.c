@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /* columns of a header past this are not CPUs any kernel has: the rest of the line is ignored */
@@ -455,25 +457,41 @@ static void host_name(const char *path, char *buf, size_t n)
 	}
 }
 
-int irq_lines_of_block(unsigned major, unsigned minor, char **ret)
+int irq_lines_of_sysfs(const char *path, const char *hint, char **ret)
 {
-	struct strbuf dir = STRBUF_INIT, real = STRBUF_INIT;
+	struct strbuf real = STRBUF_INIT;
 	char host[32];
 	int r;
 
-	if (!major)
-		return -ENOENT;
-	strbuf_addf(&dir, "/sys/dev/block/%u:%u", major, minor);
-	if (sysroot_resolve(dir.buf, &real) < 0) {
-		strbuf_release(&dir);
+	if (sysroot_resolve(path, &real) < 0) {
+		strbuf_release(&real);
 		return -ENOENT;
 	}
 	host_name(real.buf, host, sizeof(host));
-	/* a device with no controller of its own (loop, ram, dm) has no host: no lines */
-	r = host[0] ? irq_lines_of_device(real.buf, host, ret) : -ENOENT;
-	strbuf_release(&dir);
+	r = irq_lines_of_device(real.buf, host[0] ? host : hint, ret);
 	strbuf_release(&real);
 	return r;
+}
+
+int irq_lines_of_block(unsigned major, unsigned minor, char **ret)
+{
+	char path[64];
+
+	if (!major)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major, minor);
+	return irq_lines_of_sysfs(path, NULL, ret);
+}
+
+int irq_lines_of_node(const char *node, char **ret)
+{
+	struct stat st;
+	char path[96];
+
+	if (!node || stat(node, &st) < 0 || !S_ISCHR(st.st_mode))
+		return -ENOENT;
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	return irq_lines_of_sysfs(path, NULL, ret);
 }
 
 int irq_thread_cpu(int tid)

@@ -80,11 +80,15 @@ void irq_use_fold(struct irq_use *sum, const struct irq_use *o);
 int irq_lines_of_device(const char *dev, const char *hint, char **ret);
 
 /*
- * The lines of the controller a block device hangs off: the USB host
- * controller above its root hub, the MMC host; -ENOENT for a device with
- * no controller (loop, ram, dm) or none found.
+ * The lines of the controller a sysfs device hangs off ("/sys/class/net/eth0",
+ * "/sys/bus/usb/devices/2-1"): the USB host controller above its root hub,
+ * the MMC host, else the nearest ancestor with lines, else those named hint.
+ * -ENOENT for a device with none (loop, ram, dm) or none found.
  */
+int irq_lines_of_sysfs(const char *path, const char *hint, char **ret);
+/* the same for a block device by number, and for a character device node ("/dev/video0") */
 int irq_lines_of_block(unsigned major, unsigned minor, char **ret);
+int irq_lines_of_node(const char *node, char **ret);
 
 /*
  * Which CPU a thread of this process last ran on: /proc/self/task/TID/stat

@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+static void finish(struct pass_sys *s);
+
 static void sample_cpu(struct passwatch *w)
 {
 	int cpu = irq_thread_cpu(w->tid);
@@ -102,8 +104,40 @@ void passwatch_stop(struct passwatch *w, double seconds, struct pass_sys *ret)
 	irq_use_between(&w->before, &after, io_cpu,
 			w->cpu_samples ? 100.0 * (double)top / (double)w->cpu_samples : NAN,
 			&ret->irq);
+	finish(ret);
 	free(w->lines);
 	w->lines = NULL;
+}
+
+/* governor names for the field tables: a handful per machine, kept for the process's life */
+static const char *intern(const char *name)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static char names[8][32];
+	static size_t n;
+	const char *r = NULL;
+
+	pthread_mutex_lock(&lock);
+	for (size_t i = 0; i < n && !r; i++)
+		if (!strcmp(names[i], name))
+			r = names[i];
+	if (!r && n < sizeof(names) / sizeof(names[0])) {
+		snprintf(names[n], sizeof(names[0]), "%s", name);
+		r = names[n++];
+	}
+	pthread_mutex_unlock(&lock);
+	return r ? r : "?";
+}
+
+/* the MHz columns from the kHz the watch and the folding keep */
+static void finish(struct pass_sys *s)
+{
+	if (!pass_sys_clock(s, &s->cpu_mhz_min, &s->cpu_mhz, &s->cpu_mhz_max, &s->cpu_clock_pct)) {
+		s->cpu_mhz_min = s->cpu_mhz = s->cpu_mhz_max = s->cpu_clock_pct = NAN;
+		s->governor = NULL;
+		return;
+	}
+	s->governor = intern(s->clock_governor);
 }
 
 void pass_sys_init(struct pass_sys *s)
@@ -111,6 +145,7 @@ void pass_sys_init(struct pass_sys *s)
 	memset(s, 0, sizeof(*s));
 	s->clock_min_khz = s->clock_mean_khz = s->clock_max_khz = s->clock_top_khz = NAN;
 	irq_use_unknown(&s->irq);
+	finish(s);
 }
 
 void pass_sys_fold(struct pass_sys *sum, const struct pass_sys *o)
@@ -125,6 +160,7 @@ void pass_sys_fold(struct pass_sys *sum, const struct pass_sys *o)
 
 		*sum = *o;
 		sum->irq = irq;
+		finish(sum);
 		return;
 	}
 	if (o->clock_min_khz < sum->clock_min_khz)
@@ -138,6 +174,7 @@ void pass_sys_fold(struct pass_sys *sum, const struct pass_sys *o)
 					  t
 				    : (sum->clock_mean_khz + o->clock_mean_khz) / 2;
 	sum->clock_seconds = t;
+	finish(sum);
 }
 
 bool pass_sys_clock(const struct pass_sys *s, double *ret_min, double *ret_mean,
