@@ -493,7 +493,9 @@ static void test_render(void **state)
 					"bytes_per_s,ceiling_reports_per_s,ceiling_bytes_per_s,"
 					"ceiling_pct,period_us,p50_us,p99_us,max_us,lost,short_"
 					"reads,ended_by,urbs,urbs_per_s,urb_size_bytes,inflight_mean,busy_pct,"
-					"urb_lat_p99_us,usb_errors\n"));
+					"urb_lat_p99_us,usb_errors,cpu_mhz,cpu_mhz_min,cpu_mhz_max,"
+					"cpu_clock_pct,cpu_governor,irq_count,irq_cpu,irq_cpu_pct,"
+					"irq_share_cpu,irq_share_pct,others_busy_pct,io_cpu\n"));
 	strbuf_release(&out);
 	usb_hid_result_release(&d.in.ceiling);
 }

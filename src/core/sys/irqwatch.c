@@ -483,15 +483,32 @@ int irq_lines_of_block(unsigned major, unsigned minor, char **ret)
 	return irq_lines_of_sysfs(path, NULL, ret);
 }
 
+static int lines_of_stat(const struct stat *st, char **ret)
+{
+	char path[96];
+
+	if (!S_ISCHR(st->st_mode))
+		return -ENOENT;
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u", major(st->st_rdev), minor(st->st_rdev));
+	return irq_lines_of_sysfs(path, NULL, ret);
+}
+
 int irq_lines_of_node(const char *node, char **ret)
 {
 	struct stat st;
-	char path[96];
 
-	if (!node || stat(node, &st) < 0 || !S_ISCHR(st.st_mode))
+	if (!node || stat(node, &st) < 0)
 		return -ENOENT;
-	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u", major(st.st_rdev), minor(st.st_rdev));
-	return irq_lines_of_sysfs(path, NULL, ret);
+	return lines_of_stat(&st, ret);
+}
+
+int irq_lines_of_fd(int fd, char **ret)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -ENOENT;
+	return lines_of_stat(&st, ret);
 }
 
 int irq_thread_cpu(int tid)

@@ -89,6 +89,7 @@ int irq_lines_of_sysfs(const char *path, const char *hint, char **ret);
 /* the same for a block device by number, and for a character device node ("/dev/video0") */
 int irq_lines_of_block(unsigned major, unsigned minor, char **ret);
 int irq_lines_of_node(const char *node, char **ret);
+int irq_lines_of_fd(int fd, char **ret);
 
 /*
  * Which CPU a thread of this process last ran on: /proc/self/task/TID/stat
