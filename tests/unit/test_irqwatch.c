@@ -125,15 +125,12 @@ static void test_fold(void **state)
 	assert_int_equal(sum.io_cpu, 2);
 }
 
-/* text that is not the file, or is cut short: refused or partial, never a crash or a made-up count */
+/* text that is not the file, or is cut short: refused or partial, never a crash or a made-up count
+ */
 static void test_broken(void **state)
 {
 	static const char *const bad[] = {
-	    "",
-	    "\n",
-	    "garbage\n 48: 1 2\n",
-	    "CPU0 CPUx\n 48: 1 2\n",
-	    "CPU99999999999999999999\n",
+	    "", "\n", "garbage\n 48: 1 2\n", "CPU0 CPUx\n 48: 1 2\n", "CPU99999999999999999999\n",
 	};
 	struct irq_snapshot s;
 
@@ -145,8 +142,8 @@ static void test_broken(void **state)
 	}
 	/* a row cut short keeps what it has; a count past the columns is not one */
 	memset(&s, 0, sizeof(s));
-	assert_int_equal(irq_parse_interrupts("  CPU0 CPU1\n 48: 5\n 49: 1 2 3 GIC\n 4", "48,49", &s),
-			 0);
+	assert_int_equal(
+	    irq_parse_interrupts("  CPU0 CPU1\n 48: 5\n 49: 1 2 3 GIC\n 4", "48,49", &s), 0);
 	assert_int_equal(s.line[0], 6);
 	assert_int_equal(s.line[1], 2);
 	/* a CPU above the kept ones is left out, not written past the arrays */
@@ -256,9 +253,9 @@ static void test_lines_sysfs(void **state)
 	put("/sys/devices/pci0000:00/0000:00:14.0/irq", "16\n");
 	put("/proc/interrupts", "  CPU0\n125: 1 PCI-MSI xhci_hcd\n");
 	sysroot_set(root);
-	assert_int_equal(irq_lines_of_device("/sys/devices/pci0000:00/0000:00:14.0/usb2/2-1", "usb2",
-					     &lines),
-			 0);
+	assert_int_equal(
+	    irq_lines_of_device("/sys/devices/pci0000:00/0000:00:14.0/usb2/2-1", "usb2", &lines),
+	    0);
 	sysroot_set(NULL);
 	/* MSI first: with MSI on, the legacy irq attribute names a line nobody raises */
 	assert_string_equal(lines, "125,126");
@@ -271,8 +268,9 @@ static void test_lines_sysfs(void **state)
 static void build(struct run_result *r, struct sysinfo_facts *si, double share, double others,
 		  double irq_cpu, double io_cpu, double count)
 {
-	static const char *const keys[] = {"irq_share_pct", "irq_others_busy_pct", "irq_share_cpu",
-					   "irq_cpu", "io_cpu", "irq_count", "irq_cpu_pct"};
+	static const char *const keys[] = {
+	    "irq_share_pct", "irq_others_busy_pct", "irq_share_cpu", "irq_cpu",
+	    "io_cpu",	     "irq_count",	    "irq_cpu_pct"};
 	double v[] = {share, others, 0, irq_cpu, io_cpu, count, 100};
 	struct run_device *d;
 
@@ -305,13 +303,13 @@ static void test_findings(void **state)
 		bool saturated, same;
 	} t[] = {
 	    {70, 10, 0, 1, 25000, true, false},
-	    {60, 30, 0, 1, 25000, true, false},	  /* both bounds are in */
+	    {60, 30, 0, 1, 25000, true, false},	   /* both bounds are in */
 	    {59.9, 10, 0, 1, 25000, false, false}, /* below the share */
 	    {80, 30.1, 0, 1, 25000, false, false}, /* the others were busy too: no idle core */
-	    {20, 10, 2, 2, 25000, false, true},	  /* the I/O thread on the interrupts' core */
-	    {20, 10, 2, 2, 99, false, false},	  /* too few interrupts to say */
+	    {20, 10, 2, 2, 25000, false, true},	   /* the I/O thread on the interrupts' core */
+	    {20, 10, 2, 2, 99, false, false},	   /* too few interrupts to say */
 	    {20, NAN, 2, 2, 25000, false, false},  /* one CPU: nowhere else */
-	    {20, 10, NAN, 2, NAN, false, false},	  /* no line known */
+	    {20, 10, NAN, 2, NAN, false, false},   /* no line known */
 	};
 	struct sysinfo_facts si;
 	struct run_result r;
@@ -345,8 +343,8 @@ static void test_findings(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_deltas),	 cmocka_unit_test(test_fold),
-	    cmocka_unit_test(test_broken),	 cmocka_unit_test(test_passwatch),
+	    cmocka_unit_test(test_deltas),	cmocka_unit_test(test_fold),
+	    cmocka_unit_test(test_broken),	cmocka_unit_test(test_passwatch),
 	    cmocka_unit_test(test_lines_sysfs), cmocka_unit_test(test_findings),
 	};
 

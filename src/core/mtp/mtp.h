@@ -58,7 +58,7 @@ struct mtp_size_result {
 	double send_s[MTP_MAX_REPEAT], get_s[MTP_MAX_REPEAT];
 	struct summary send_mb_s, get_mb_s; /* MB/s (10^6 B/s) over the repeats */
 	bool verified;			    /* every byte back equal to the byte sent */
-	/* the CPU clock and interrupt placement over the repeats, each way (core/sys/passwatch.h) */
+	/* the CPU clock and interrupt placement over the repeats, each way (core/sys/passwatch) */
 	struct pass_sys send_sys, get_sys;
 };
 /* the summaries from bytes and the seconds */

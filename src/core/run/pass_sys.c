@@ -65,9 +65,8 @@ static double cpu_or_nan(int64_t cpu)
 	return cpu >= 0 ? (double)cpu : NAN;
 }
 
-void run_add_pass_sys(struct run_record *rec, const struct measure_class *c,
-		      const char *device_key, const char *pass, const struct pass_sys *s,
-		      uint64_t repeats)
+void run_add_pass_sys(struct run_record *rec, const struct measure_class *c, const char *device_key,
+		      const char *pass, const struct pass_sys *s, uint64_t repeats)
 {
 	const struct irq_use *u = &s->irq;
 	double lo, mean, hi, pct;
@@ -135,18 +134,21 @@ static void affinity_fix(const struct run_result *r, const char *device_key, int
 	char mask[32] = "MASK";
 
 	if (n > 1 && n <= 64 && cpu >= 0 && cpu < n)
-		snprintf(mask, sizeof(mask), "%llx",
-			 (unsigned long long)((n == 64 ? ~0ULL : (1ULL << n) - 1) & ~(1ULL << cpu)));
+		snprintf(
+		    mask, sizeof(mask), "%llx",
+		    (unsigned long long)((n == 64 ? ~0ULL : (1ULL << n) - 1) & ~(1ULL << cpu)));
 	strbuf_addf(fix, "move the controller's interrupts off CPU %lld: ", (long long)cpu);
 	if (lines) {
 		char *copy = strdup(lines), *save = NULL;
 
-		for (char *l = copy ? strtok_r(copy, ",", &save) : NULL; l; l = strtok_r(NULL, ",", &save))
+		for (char *l = copy ? strtok_r(copy, ",", &save) : NULL; l;
+		     l = strtok_r(NULL, ",", &save))
 			strbuf_addf(fix, "echo %s > /proc/irq/%s/smp_affinity; ", mask, l);
 		free(copy);
 	} else {
-		strbuf_addf(fix, "echo %s > /proc/irq/N/smp_affinity for each of its lines "
-				 "(grep the driver in /proc/interrupts); ",
+		strbuf_addf(fix,
+			    "echo %s > /proc/irq/N/smp_affinity for each of its lines "
+			    "(grep the driver in /proc/interrupts); ",
 			    mask);
 	}
 	strbuf_adds(fix, "or run irqbalance (it spreads them, and keeps doing so)");
@@ -170,8 +172,9 @@ static void irq_findings(struct run_result *r)
 			others = sibling(rec, m, "irq_others_busy_pct");
 			if (m->value >= IRQ_SATURATED_PCT && others <= IRQ_OTHERS_IDLE_PCT) {
 				sat_cpu = (int64_t)sibling(rec, m, "irq_share_cpu");
-				strbuf_addf(&sat, "%s%s %s: CPU %lld %.0f%% in irq+softirq, the others "
-						  "%.0f%% busy",
+				strbuf_addf(&sat,
+					    "%s%s %s: CPU %lld %.0f%% in irq+softirq, the others "
+					    "%.0f%% busy",
 					    sat.len ? "; " : "", m->test, m->name,
 					    (long long)sat_cpu, m->value, others);
 			}
@@ -183,8 +186,9 @@ static void irq_findings(struct run_result *r)
 			if (irq_cpu == io_cpu && count >= IRQ_MIN_COUNT && on_pct >= 50 &&
 			    !isnan(others)) {
 				same_cpu = (int64_t)irq_cpu;
-				strbuf_addf(&same, "%s%s %s: %.0f interrupts, %.0f%% on CPU %lld, "
-						   "where usbperf's I/O thread ran",
+				strbuf_addf(&same,
+					    "%s%s %s: %.0f interrupts, %.0f%% on CPU %lld, "
+					    "where usbperf's I/O thread ran",
 					    same.len ? "; " : "", m->test, m->name, count, on_pct,
 					    (long long)same_cpu);
 			}
@@ -202,10 +206,11 @@ static void irq_findings(struct run_result *r)
 			affinity_fix(r, dev, same_cpu, &fix);
 			strbuf_addf(&fix, "; or run usbperf on another core: taskset -c CPU "
 					  "usbperf ...");
-			finding_add(&rec->findings, FINDING_INFO, "run.irq_same_cpu", dev,
-				    "usbperf ran on the core that took the controller's interrupts: "
-				    "the I/O thread and the interrupt work share one core",
-				    same.buf, fix.buf);
+			finding_add(
+			    &rec->findings, FINDING_INFO, "run.irq_same_cpu", dev,
+			    "usbperf ran on the core that took the controller's interrupts: "
+			    "the I/O thread and the interrupt work share one core",
+			    same.buf, fix.buf);
 		}
 		strbuf_release(&sat);
 		strbuf_release(&same);
@@ -231,13 +236,14 @@ static void clock_findings(struct run_result *r)
 			double mhz, cpu;
 
 			if (strcmp(m->device_key, dev) || strcmp(m->metric, "cpu_clock_pct") ||
-			    !strcmp(m->test, "disk") || !(m->value > 0 && m->value < PASS_CLOCK_LOW_PCT))
+			    !strcmp(m->test, "disk") ||
+			    !(m->value > 0 && m->value < PASS_CLOCK_LOW_PCT))
 				continue;
 			mhz = sibling(rec, m, "cpu_mhz");
 			cpu = sibling(rec, m, "self_cpu_pct");
 			bound = bound || cpu >= PASS_CPU_SATURATED_PCT;
-			strbuf_addf(&ev, "%s%s %s: %.0f MHz mean, %.0f%% of the top%s", ev.len ? "; " : "",
-				    m->test, m->name, mhz, m->value,
+			strbuf_addf(&ev, "%s%s %s: %.0f MHz mean, %.0f%% of the top%s",
+				    ev.len ? "; " : "", m->test, m->name, mhz, m->value,
 				    cpu >= PASS_CPU_SATURATED_PCT ? ", a core saturated" : "");
 		}
 		if (ev.len) {

@@ -16,9 +16,8 @@ struct run_result;
 const struct class_metric *pass_sys_metric(const char *key);
 
 /* the pass's clock and interrupt rows for the device (nothing for what is unknown) */
-void run_add_pass_sys(struct run_record *rec, const struct measure_class *c,
-		      const char *device_key, const char *pass, const struct pass_sys *s,
-		      uint64_t repeats);
+void run_add_pass_sys(struct run_record *rec, const struct measure_class *c, const char *device_key,
+		      const char *pass, const struct pass_sys *s, uint64_t repeats);
 
 /*
  * Findings over those rows: a core saturated with interrupt work while the
@@ -29,7 +28,17 @@ void run_add_pass_sys(struct run_record *rec, const struct measure_class *c,
  */
 void run_pass_sys_findings(struct run_result *r);
 
-/* one core's irq+softirq share past which it counts as saturated, and the others' idle bound */
+/*
+ * One core's irq+softirq share (of its time over the pass, /proc/stat) past
+ * which it counts as saturated, and the others' busy share under which they
+ * count as idle. 60 %: above it the core has under 40 % left for the
+ * process-context half of the same I/O (the submitting thread, the block or
+ * socket layer's completion work, ksoftirqd, to which the kernel defers
+ * softirqs that keep re-raising), so a transfer's rate follows that core,
+ * not the bus; below half, the core is busy but not the limit. 30 %: the
+ * others had most of their time free, so moving the lines would help; when
+ * every core is busy the machine is CPU-bound and the rule says nothing.
+ */
 #define IRQ_SATURATED_PCT 60.0
 #define IRQ_OTHERS_IDLE_PCT 30.0
 /* below this share of the hardware's top, a pass's clock followed the load, not the work */

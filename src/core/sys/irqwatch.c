@@ -308,8 +308,8 @@ void irq_use_between(const struct irq_snapshot *a, const struct irq_snapshot *b,
 
 		if (!tot || (int64_t)c == ret->busy_cpu)
 			continue;
-		busy_sum += 100.0 * (1.0 - (double)delta(a->idle_ticks[c], b->idle_ticks[c]) /
-						   (double)tot);
+		busy_sum +=
+		    100.0 * (1.0 - (double)delta(a->idle_ticks[c], b->idle_ticks[c]) / (double)tot);
 		nbusy++;
 	}
 	if (nbusy)

@@ -34,7 +34,7 @@ struct irq_snapshot {
 
 /* what a pass did to the interrupts: the deltas of two snapshots */
 struct irq_use {
-	uint64_t count;			     /* the lines' interrupts on every CPU; IRQ_UNKNOWN */
+	uint64_t count; /* the lines' interrupts on every CPU; IRQ_UNKNOWN */
 	unsigned ncpu;
 	uint64_t per_cpu[IRQWATCH_MAX_CPUS]; /* the lines' interrupts per CPU */
 	int64_t irq_cpu;		     /* the CPU that took most of them, or unknown */
@@ -42,10 +42,10 @@ struct irq_use {
 	/* the CPU with the most time in irq + softirq context, its share of its time */
 	int64_t busy_cpu;
 	double busy_share_pct;
-	double others_busy_pct;	 /* the other CPUs' mean non-idle share, NaN with one CPU */
-	uint64_t busy_softirq;	 /* NET_RX + BLOCK + TASKLET raised on busy_cpu */
-	int64_t io_cpu;		 /* where the measuring thread ran most, or unknown */
-	double io_cpu_pct;	 /* its share of the samples */
+	double others_busy_pct; /* the other CPUs' mean non-idle share, NaN with one CPU */
+	uint64_t busy_softirq;	/* NET_RX + BLOCK + TASKLET raised on busy_cpu */
+	int64_t io_cpu;		/* where the measuring thread ran most, or unknown */
+	double io_cpu_pct;	/* its share of the samples */
 };
 
 /*

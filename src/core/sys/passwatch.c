@@ -76,7 +76,8 @@ static void clock_of(const struct freqwatch *fw, struct pass_sys *s)
 	s->clock_max_khz = (double)p->max_seen_khz;
 	s->clock_top_khz = p->max_khz ? (double)p->max_khz : NAN;
 	/* a policy without a readable governor still has a clock: "?" keeps it known */
-	snprintf(s->clock_governor, sizeof(s->clock_governor), "%s", p->governor[0] ? p->governor : "?");
+	snprintf(s->clock_governor, sizeof(s->clock_governor), "%s",
+		 p->governor[0] ? p->governor : "?");
 }
 
 void passwatch_stop(struct passwatch *w, double seconds, struct pass_sys *ret)
@@ -177,8 +178,8 @@ void pass_sys_fold(struct pass_sys *sum, const struct pass_sys *o)
 	finish(sum);
 }
 
-bool pass_sys_clock(const struct pass_sys *s, double *ret_min, double *ret_mean,
-		    double *ret_max, double *ret_pct)
+bool pass_sys_clock(const struct pass_sys *s, double *ret_min, double *ret_mean, double *ret_max,
+		    double *ret_pct)
 {
 	if (isnan(s->clock_mean_khz))
 		return false;

@@ -27,7 +27,7 @@ struct pass_sys {
 	double clock_seconds;	 /* folding repeats: the time the mean covers */
 	/* the same in MHz for the field tables (PASS_SYS_FIELDS), NaN without cpufreq */
 	double cpu_mhz_min, cpu_mhz, cpu_mhz_max, cpu_clock_pct;
-	const char *governor; /* clock_governor, kept for the process's life; NULL without cpufreq */
+	const char *governor; /* clock_governor for the process's life; NULL without cpufreq */
 	struct irq_use irq;
 };
 
@@ -44,24 +44,24 @@ struct passwatch {
 
 /* irq_lines: the device's controller's lines ("24,25"), NULL if not known. 0 or -errno */
 int passwatch_start(struct passwatch *w, const char *irq_lines);
-/* the figures of the pass into *ret (seconds: the pass's time, for folding); safe after a failed start */
+/* the pass's figures into *ret (seconds: its time, for folding); safe after a failed start */
 void passwatch_stop(struct passwatch *w, double seconds, struct pass_sys *ret);
 
 /*
  * The pass's figures as columns of its class's field table: the clock and
  * the interrupt placement, the same keys in every command's JSON and CSV.
  */
-#define PASS_SYS_FIELDS(st, m)                                                                    \
-	FIELD(st, m.cpu_mhz, "cpu_mhz", "clock", "MHz", FT_DBL, 0, 0),                            \
-	    FIELD(st, m.cpu_mhz_min, "cpu_mhz_min", "clock min", "MHz", FT_DBL, 0, 0),            \
-	    FIELD(st, m.cpu_mhz_max, "cpu_mhz_max", "clock max", "MHz", FT_DBL, 0, 0),            \
-	    FIELD(st, m.cpu_clock_pct, "cpu_clock_pct", "of top", "%", FT_DBL, 0, 0),             \
-	    FIELD(st, m.governor, "cpu_governor", "governor", NULL, FT_STR, 0, 0),                \
-	    FIELD(st, m.irq.count, "irq_count", "IRQs", NULL, FT_U64, 0, 0),                      \
-	    FIELD(st, m.irq.irq_cpu, "irq_cpu", "IRQ CPU", NULL, FT_INT, 0, 0),                   \
-	    FIELD(st, m.irq.irq_cpu_pct, "irq_cpu_pct", "on it", "%", FT_DBL, 0, 0),              \
-	    FIELD(st, m.irq.busy_cpu, "irq_share_cpu", "irq+soft CPU", NULL, FT_INT, 0, 0),       \
-	    FIELD(st, m.irq.busy_share_pct, "irq_share_pct", "irq+soft", "%", FT_DBL, 1, 0),      \
+#define PASS_SYS_FIELDS(st, m)                                                                     \
+	FIELD(st, m.cpu_mhz, "cpu_mhz", "clock", "MHz", FT_DBL, 0, 0),                             \
+	    FIELD(st, m.cpu_mhz_min, "cpu_mhz_min", "clock min", "MHz", FT_DBL, 0, 0),             \
+	    FIELD(st, m.cpu_mhz_max, "cpu_mhz_max", "clock max", "MHz", FT_DBL, 0, 0),             \
+	    FIELD(st, m.cpu_clock_pct, "cpu_clock_pct", "of top", "%", FT_DBL, 0, 0),              \
+	    FIELD(st, m.governor, "cpu_governor", "governor", NULL, FT_STR, 0, 0),                 \
+	    FIELD(st, m.irq.count, "irq_count", "IRQs", NULL, FT_U64, 0, 0),                       \
+	    FIELD(st, m.irq.irq_cpu, "irq_cpu", "IRQ CPU", NULL, FT_INT, 0, 0),                    \
+	    FIELD(st, m.irq.irq_cpu_pct, "irq_cpu_pct", "on it", "%", FT_DBL, 0, 0),               \
+	    FIELD(st, m.irq.busy_cpu, "irq_share_cpu", "irq+soft CPU", NULL, FT_INT, 0, 0),        \
+	    FIELD(st, m.irq.busy_share_pct, "irq_share_pct", "irq+soft", "%", FT_DBL, 1, 0),       \
 	    FIELD(st, m.irq.others_busy_pct, "others_busy_pct", "others busy", "%", FT_DBL, 1, 0), \
 	    FIELD(st, m.irq.io_cpu, "io_cpu", "I/O CPU", NULL, FT_INT, 0, 0)
 
@@ -73,5 +73,5 @@ void pass_sys_fold(struct pass_sys *sum, const struct pass_sys *o);
  * The clock in MHz (min, mean, max) and the mean's share of the top (%,
  * NaN if the top is unknown); false without cpufreq.
  */
-bool pass_sys_clock(const struct pass_sys *s, double *ret_min, double *ret_mean,
-		    double *ret_max, double *ret_pct);
+bool pass_sys_clock(const struct pass_sys *s, double *ret_min, double *ret_mean, double *ret_max,
+		    double *ret_pct);

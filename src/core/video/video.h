@@ -172,7 +172,7 @@ struct video_pass {
 	double self_cpu_pct;	   /* usbperf, of one CPU */
 	double sys_cpu_pct;	   /* the whole machine's busy time, of one CPU */
 	double cpu_us_per_frame;   /* usbperf's CPU time per good frame */
-	struct pass_sys sys;	   /* the CPU clock and interrupt placement (core/sys/passwatch.h) */
+	struct pass_sys sys; /* the CPU clock and interrupt placement (core/sys/passwatch.h) */
 	bool timeout, interrupted; /* partial results */
 	char *warnings[VIDEO_MAX_WARNINGS];
 	size_t nwarnings;
