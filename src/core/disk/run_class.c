@@ -560,9 +560,10 @@ static int disk_measure(const struct run_options *o, struct run_result *r,
 	int rc;
 
 	(void)o;
-	if (!irq_lines && irq_lines_of_block(d->t.dev_major, d->t.dev_minor, &d->irq_lines) == 0)
-		irq_lines = d->irq_lines;
+	/* each pass's placement: off USB too (an MMC host, a PCI disk's); irq_per_mb stays USB's */
 	d->cfg.irq_lines = irq_lines;
+	if (!irq_lines && irq_lines_of_block(d->t.dev_major, d->t.dev_minor, &d->irq_lines) == 0)
+		d->cfg.irq_lines = d->irq_lines;
 	irq0 = usb_irq_count(irq_lines);
 	rc = disk_run(&d->t, &d->cfg, rep);
 	irq1 = usb_irq_count(irq_lines);
