@@ -8,6 +8,7 @@
  */
 #include "unit.h"
 #include "core/findings.h"
+#include "core/run/class.h"
 #include "core/run/pass_sys.h"
 #include "core/run/record.h"
 #include "core/run/run.h"
@@ -340,12 +341,112 @@ static void test_findings(void **state)
 	}
 }
 
+/* the clock rule for a class other than disk, from its rows and the run's governor */
+static void test_clock_findings(void **state)
+{
+	static const struct {
+		const char *test, *governor;
+		double pct, self_cpu;
+		const char *severity; /* NULL: no finding */
+	} t[] = {
+	    {"net", "schedutil", 50, 20, "info"},
+	    {"net", "schedutil", 50, 90, "warn"}, /* CPU-bound at a low clock */
+	    {"video", "ondemand", 89.9, NAN, "info"},
+	    {"net", "schedutil", 90, 90, NULL},	  /* at 90 % of the top: not low */
+	    {"net", "performance", 50, 90, NULL}, /* the governor does not scale */
+	    {"bulk", NULL, 50, 90, NULL},	  /* no cpufreq */
+	    {"disk", "schedutil", 50, 90, NULL},  /* disk's own rule reads its rows */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct run_result r;
+		struct run_device *d;
+		struct run_metric *m;
+		const struct finding *f;
+
+		memset(&r, 0, sizeof(r));
+		r.rec.env.governor = t[i].governor ? strdup(t[i].governor) : NULL;
+		d = run_record_add_device(&r.rec);
+		d->key = strdup("1-2");
+		m = run_record_add_metric(&r.rec, "1-2", t[i].test, "tcp send", "cpu_clock_pct",
+					  "%", true);
+		m->value = t[i].pct;
+		m = run_record_add_metric(&r.rec, "1-2", t[i].test, "tcp send", "cpu_mhz", "MHz",
+					  true);
+		m->value = 14.16 * t[i].pct;
+		if (!isnan(t[i].self_cpu)) {
+			m = run_record_add_metric(&r.rec, "1-2", t[i].test, "tcp send",
+						  "self_cpu_pct", "%", false);
+			m->value = t[i].self_cpu;
+		}
+		run_pass_sys_findings(&r);
+		f = find(&r, "run.cpu_clock_low");
+		if (!t[i].severity != !f)
+			fail_msg("case %zu: run.cpu_clock_low %s", i, f ? "found" : "missing");
+		if (f) {
+			assert_string_equal(f->severity, t[i].severity);
+			assert_non_null(strstr(f->fix, "--governor performance"));
+			assert_non_null(strstr(f->evidence, t[i].test));
+		}
+		run_result_release(&r);
+	}
+}
+
+/* every class's rows: the shared vocabulary, per-CPU counts kept and never compared */
+static void test_rows(void **state)
+{
+	struct irq_snapshot a, b;
+	struct pass_sys s;
+	struct run_record rec;
+	const struct class_metric *cm;
+	size_t n = 0;
+
+	(void)state;
+	memset(&rec, 0, sizeof(rec));
+	pass_sys_init(&s);
+	parse_all("before", "48,49", &a);
+	parse_all("after", "48,49", &b);
+	irq_use_between(&a, &b, 0, 100, &s.irq);
+	s.clock_mean_khz = s.clock_min_khz = s.clock_max_khz = 1008000;
+	s.clock_top_khz = 2016000;
+	snprintf(s.clock_governor, sizeof(s.clock_governor), "schedutil");
+	run_add_pass_sys(&rec, run_class_find("net"), "1-2", "tcp send", &s, 1);
+	for (size_t i = 0; i < rec.nmetrics; i++) {
+		const struct run_metric *m = &rec.metrics[i];
+
+		assert_string_equal(m->test, "net");
+		if (!strcmp(m->metric, "cpu_clock_pct"))
+			assert_near(m->value, 50, 1e-9);
+		if (!strcmp(m->metric, "irq_count_cpu1")) {
+			assert_near(m->value, 7, 1e-9);
+			n++;
+		}
+		if (!strcmp(m->metric, "irq_count_cpu0")) {
+			assert_near(m->value, 25000, 1e-9);
+			n++;
+		}
+		assert_false(!strcmp(m->metric, "irq_count_cpu2")); /* no count: no row */
+	}
+	assert_int_equal(n, 2);
+	cm = run_class_metric_of("video", "irq_count_cpu12");
+	assert_non_null(cm);
+	assert_true(cm->distribution);
+	cm = run_class_metric_of("hid", "irq_share_pct");
+	assert_non_null(cm);
+	assert_false(cm->distribution);
+	assert_null(run_class_metric_of("bulk", "irq_count_cpu"));
+	assert_null(run_class_metric_of("bulk", "irq_count_cpux"));
+	run_record_release(&rec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_deltas),	cmocka_unit_test(test_fold),
-	    cmocka_unit_test(test_broken),	cmocka_unit_test(test_passwatch),
-	    cmocka_unit_test(test_lines_sysfs), cmocka_unit_test(test_findings),
+	    cmocka_unit_test(test_deltas),	   cmocka_unit_test(test_fold),
+	    cmocka_unit_test(test_broken),	   cmocka_unit_test(test_passwatch),
+	    cmocka_unit_test(test_lines_sysfs),	   cmocka_unit_test(test_findings),
+	    cmocka_unit_test(test_clock_findings), cmocka_unit_test(test_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

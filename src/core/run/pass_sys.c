@@ -36,13 +36,16 @@ static const struct class_metric sys_metrics[] = {
 
 const struct class_metric *pass_sys_metric(const char *key)
 {
-	size_t n = strlen(PER_CPU);
+	const size_t n = strlen(PER_CPU), last = sizeof(sys_metrics) / sizeof(sys_metrics[0]) - 1;
 
 	if (!key)
 		return NULL;
-	if (!strncmp(key, PER_CPU, n) && key[n] && strspn(key + n, "0123456789") == strlen(key + n))
-		return &sys_metrics[sizeof(sys_metrics) / sizeof(sys_metrics[0]) - 1];
-	for (size_t i = 0; i < sizeof(sys_metrics) / sizeof(sys_metrics[0]); i++)
+	/* the last entry stands for "irq_count_cpu" and a CPU number, never for the bare prefix */
+	if (!strncmp(key, PER_CPU, n))
+		return key[n] && strspn(key + n, "0123456789") == strlen(key + n)
+			   ? &sys_metrics[last]
+			   : NULL;
+	for (size_t i = 0; i < last; i++)
 		if (!strcmp(sys_metrics[i].key, key))
 			return &sys_metrics[i];
 	return NULL;
