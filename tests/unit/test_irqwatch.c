@@ -434,6 +434,9 @@ static void test_rows(void **state)
 	assert_true(cm->distribution);
 	cm = run_class_metric_of("hid", "irq_share_pct");
 	assert_non_null(cm);
+	assert_true(cm->distribution); /* context: never compared */
+	cm = run_class_metric_of("mtp", "cpu_mhz");
+	assert_non_null(cm);
 	assert_false(cm->distribution);
 	assert_null(run_class_metric_of("bulk", "irq_count_cpu"));
 	assert_null(run_class_metric_of("bulk", "irq_count_cpux"));

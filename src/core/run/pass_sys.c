@@ -17,14 +17,16 @@
 #define PER_CPU "irq_count_cpu"
 
 /*
- * A CPU number, a count that grows with the pass's length, the others'
- * load: kept as distributions are (never compared: a regression is not a
- * different CPU); the irq+softirq share and the clock are compared.
+ * What explains a figure rather than being one: a CPU number, a count that
+ * grows with the pass's length, a share of one pass with no spread to judge
+ * it by. Kept as distributions are, never compared (a different CPU is not
+ * a regression, and one pass's irq share would make every compare "spread
+ * unknown"). The clock is compared, as disk's always was.
  */
 static const struct class_metric sys_metrics[] = {
     CLASS_METRIC("cpu_mhz", "MHz", "clock", true),
-    CLASS_METRIC("cpu_clock_pct", "%", "of top clock", true),
-    CLASS_METRIC("irq_share_pct", "%", "irq+softirq", false),
+    CLASS_DISTRIBUTION("cpu_clock_pct", "%", "of top clock"),
+    CLASS_DISTRIBUTION("irq_share_pct", "%", "irq+softirq"),
     CLASS_DISTRIBUTION("irq_share_cpu", "CPU", "irq+softirq CPU"),
     CLASS_DISTRIBUTION("irq_others_busy_pct", "%", "other CPUs busy"),
     CLASS_DISTRIBUTION("irq_count", "IRQs", "controller IRQs"),
