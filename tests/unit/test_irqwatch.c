@@ -334,8 +334,10 @@ static void test_findings(void **state)
 		f = find(&r, "run.irq_same_cpu");
 		if (t[i].same != (f != NULL))
 			fail_msg("case %zu: run.irq_same_cpu %s", i, f ? "found" : "missing");
-		if (f)
+		if (f) {
 			assert_non_null(strstr(f->fix, "echo b > /proc/irq/N/smp_affinity"));
+			assert_non_null(strstr(f->fix, "taskset -c 0,1,3 usbperf"));
+		}
 		r.si = NULL; /* the test's, not the run's to free */
 		run_result_release(&r);
 	}

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #define PER_CPU "irq_count_cpu"
 
@@ -112,29 +114,41 @@ static double sibling(const struct run_record *rec, const struct run_metric *m, 
 	return NAN;
 }
 
-/* the device's controller's lines from the topology ("24,25"), NULL if not known */
-static const char *lines_of(const struct run_result *r, const char *device_key)
+/*
+ * The device's controller's lines ("24,25", caller frees), NULL if not
+ * known: a USB device's from the topology, a disk target's (a path) from
+ * the block device under it.
+ */
+static char *lines_of(const struct run_result *r, const struct run_device *d)
 {
+	const char *key = d->key;
+	size_t n = strcspn(key, "-");
+	char *lines = NULL;
+	struct stat st;
 	uint64_t bus;
 	char num[24];
-	size_t n = strcspn(device_key, "-");
 
-	if (!r->topo || !device_key[n] || n >= sizeof(num))
-		return NULL;
-	snprintf(num, sizeof(num), "%.*s", (int)n, device_key);
-	if (parse_u64(num, 1, UINT32_MAX, &bus) < 0)
-		return NULL;
-	for (size_t i = 0; i < r->topo->nctl; i++)
-		if (r->topo->ctl[i].busnum == bus)
-			return r->topo->ctl[i].irq;
+	if (r->topo && key[n] && n < sizeof(num)) {
+		snprintf(num, sizeof(num), "%.*s", (int)n, key);
+		for (size_t i = 0; parse_u64(num, 1, UINT32_MAX, &bus) == 0 && i < r->topo->nctl;
+		     i++)
+			if (r->topo->ctl[i].busnum == bus && r->topo->ctl[i].irq)
+				return strdup(r->topo->ctl[i].irq);
+	}
+	if (d->target && d->target[0] == '/' && stat(d->target, &st) == 0) {
+		dev_t dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+
+		if (irq_lines_of_block(major(dev), minor(dev), &lines) == 0)
+			return lines;
+	}
 	return NULL;
 }
 
 /* the fix: the lines' affinity without the busy CPU, or irqbalance */
-static void affinity_fix(const struct run_result *r, const char *device_key, int64_t cpu,
+static void affinity_fix(const struct run_result *r, const struct run_device *d, int64_t cpu,
 			 struct strbuf *fix)
 {
-	const char *lines = lines_of(r, device_key);
+	char *lines = lines_of(r, d);
 	int64_t n = r->si ? r->si->ncpus_online : 0;
 	char mask[32] = "MASK";
 
@@ -144,12 +158,11 @@ static void affinity_fix(const struct run_result *r, const char *device_key, int
 		    (unsigned long long)((n == 64 ? ~0ULL : (1ULL << n) - 1) & ~(1ULL << cpu)));
 	strbuf_addf(fix, "move the controller's interrupts off CPU %lld: ", (long long)cpu);
 	if (lines) {
-		char *copy = strdup(lines), *save = NULL;
+		char *save = NULL;
 
-		for (char *l = copy ? strtok_r(copy, ",", &save) : NULL; l;
-		     l = strtok_r(NULL, ",", &save))
+		for (char *l = strtok_r(lines, ",", &save); l; l = strtok_r(NULL, ",", &save))
 			strbuf_addf(fix, "echo %s > /proc/irq/%s/smp_affinity; ", mask, l);
-		free(copy);
+		free(lines);
 	} else {
 		strbuf_addf(fix,
 			    "echo %s > /proc/irq/N/smp_affinity for each of its lines "
@@ -157,6 +170,25 @@ static void affinity_fix(const struct run_result *r, const char *device_key, int
 			    mask);
 	}
 	strbuf_adds(fix, "or run irqbalance (it spreads them, and keeps doing so)");
+}
+
+/* "; or run usbperf on another core: taskset -c 0,2,3 usbperf ..." */
+static void other_cpus(const struct run_result *r, int64_t cpu, struct strbuf *fix)
+{
+	int64_t n = r->si ? r->si->ncpus_online : 0;
+	bool first = true;
+
+	strbuf_adds(fix, "; or run usbperf on another core: taskset -c ");
+	if (n < 2 || n > 64) {
+		strbuf_adds(fix, "CPUS usbperf ...");
+		return;
+	}
+	for (int64_t c = 0; c < n; c++)
+		if (c != cpu) {
+			strbuf_addf(fix, "%s%lld", first ? "" : ",", (long long)c);
+			first = false;
+		}
+	strbuf_adds(fix, " usbperf ...");
 }
 
 static void irq_findings(struct run_result *r)
@@ -200,7 +232,7 @@ static void irq_findings(struct run_result *r)
 		}
 		if (sat.len) {
 			strbuf_adds(&sat, " (/proc/stat, /proc/interrupts)");
-			affinity_fix(r, dev, sat_cpu, &fix);
+			affinity_fix(r, &rec->devices[d], sat_cpu, &fix);
 			finding_add(&rec->findings, FINDING_WARN, "run.irq_saturated", dev,
 				    "one core was saturated with interrupt work while the others "
 				    "idled: the transfer waits on that core",
@@ -208,9 +240,8 @@ static void irq_findings(struct run_result *r)
 		}
 		if (same.len) {
 			strbuf_reset(&fix);
-			affinity_fix(r, dev, same_cpu, &fix);
-			strbuf_addf(&fix, "; or run usbperf on another core: taskset -c CPU "
-					  "usbperf ...");
+			affinity_fix(r, &rec->devices[d], same_cpu, &fix);
+			other_cpus(r, same_cpu, &fix);
 			finding_add(
 			    &rec->findings, FINDING_INFO, "run.irq_same_cpu", dev,
 			    "usbperf ran on the core that took the controller's interrupts: "
