@@ -434,6 +434,8 @@ static void test_rows(void **state)
 	cm = run_class_metric_of("video", "irq_count_cpu12");
 	assert_non_null(cm);
 	assert_true(cm->distribution);
+	assert_string_equal(cm->label, "controller IRQs on CPU 12");
+	assert_string_equal(cm->key, "irq_count_cpu12");
 	cm = run_class_metric_of("hid", "irq_share_pct");
 	assert_non_null(cm);
 	assert_true(cm->distribution); /* context: never compared */

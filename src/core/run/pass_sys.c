@@ -10,6 +10,7 @@
 #include "util/strbuf.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,20 +36,46 @@ static const struct class_metric sys_metrics[] = {
     CLASS_DISTRIBUTION("irq_cpu", "CPU", "IRQ CPU"),
     CLASS_DISTRIBUTION("irq_cpu_pct", "%", "IRQs on it"),
     CLASS_DISTRIBUTION("io_cpu", "CPU", "I/O thread CPU"),
-    CLASS_DISTRIBUTION(PER_CPU, "IRQs", "controller IRQs on a CPU"),
+    CLASS_DISTRIBUTION(PER_CPU, "IRQs", "controller IRQs on a CPU"), /* per CPU: keep last */
 };
+
+/* "irq_count_cpu3" labelled "controller IRQs on CPU 3": one entry a CPU, made once */
+static struct class_metric per_cpu[IRQWATCH_MAX_CPUS];
+static char per_cpu_key[IRQWATCH_MAX_CPUS][24], per_cpu_label[IRQWATCH_MAX_CPUS][32];
+static pthread_once_t per_cpu_once = PTHREAD_ONCE_INIT;
+
+static void per_cpu_init(void)
+{
+	const struct class_metric *tmpl =
+	    &sys_metrics[sizeof(sys_metrics) / sizeof(sys_metrics[0]) - 1];
+
+	for (unsigned c = 0; c < IRQWATCH_MAX_CPUS; c++) {
+		snprintf(per_cpu_key[c], sizeof(per_cpu_key[c]), PER_CPU "%u", c);
+		snprintf(per_cpu_label[c], sizeof(per_cpu_label[c]), "controller IRQs on CPU %u",
+			 c);
+		per_cpu[c] = *tmpl;
+		per_cpu[c].key = per_cpu_key[c];
+		per_cpu[c].label = per_cpu_label[c];
+	}
+}
 
 const struct class_metric *pass_sys_metric(const char *key)
 {
 	const size_t n = strlen(PER_CPU), last = sizeof(sys_metrics) / sizeof(sys_metrics[0]) - 1;
+	uint64_t cpu;
 
 	if (!key)
 		return NULL;
 	/* the last entry stands for "irq_count_cpu" and a CPU number, never for the bare prefix */
-	if (!strncmp(key, PER_CPU, n))
-		return key[n] && strspn(key + n, "0123456789") == strlen(key + n)
-			   ? &sys_metrics[last]
-			   : NULL;
+	if (!strncmp(key, PER_CPU, n)) {
+		if (!key[n] || strspn(key + n, "0123456789") != strlen(key + n) ||
+		    parse_u64(key + n, 0, UINT32_MAX, &cpu) < 0)
+			return NULL;
+		if (cpu >= IRQWATCH_MAX_CPUS)
+			return &sys_metrics[last];
+		pthread_once(&per_cpu_once, per_cpu_init);
+		return &per_cpu[cpu];
+	}
 	for (size_t i = 0; i < last; i++)
 		if (!strcmp(sys_metrics[i].key, key))
 			return &sys_metrics[i];
