@@ -3,6 +3,7 @@
 #include "cmd/commands.h"
 #include "core/disk/disk.h"
 #include "core/disk/fields.h"
+#include "core/sys/irqwatch.h"
 #include "util/parse.h"
 #include "util/signals.h"
 
@@ -550,7 +551,7 @@ int cmd_disk(int argc, char **argv, struct global_opts *g)
 	struct disk_report rep = {0};
 	struct report view = {.command = "disk"};
 	const char *target = NULL, *skipped = NULL;
-	char *why = NULL;
+	char *why = NULL, *irq_lines = NULL;
 	int r, status = EXIT_USAGE;
 
 	r = parse_args(argc, argv, g, &o, &target);
@@ -609,6 +610,9 @@ int cmd_disk(int argc, char **argv, struct global_opts *g)
 	}
 
 	say_estimate(g, &o.cfg, &t);
+	/* where the controller's interrupts land during each pass; none known: not watched */
+	if (irq_lines_of_block(t.dev_major, t.dev_minor, &irq_lines) == 0)
+		o.cfg.irq_lines = irq_lines;
 	r = disk_run(&t, &o.cfg, &rep);
 	if (g->progress)
 		fputs("\r\033[K", stderr);
@@ -646,6 +650,7 @@ out_close:
 	disk_report_release(&rep);
 out:
 	free(why);
+	free(irq_lines);
 	free((char *)skipped);
 	free(o.bs);
 	return status;

@@ -15,6 +15,7 @@
  *
  * Rates are payload bytes per second; MB/s = 10^6 B/s.
  */
+#include "core/sys/passwatch.h"
 #include "core/usb/speed.h"
 #include "core/usbmon/pass.h"
 
@@ -109,6 +110,7 @@ struct bulk_point {
 	bool interrupted;		 /* a signal ended it early */
 	bool monitored;			 /* --monitor: wire holds the point's usbmon figures */
 	struct usbmon_pass_figures wire;
+	struct pass_sys sys; /* the CPU clock and interrupt placement (core/sys/passwatch.h) */
 };
 
 /* ceiling for a point (MB/s): bulk per direction; both: twice at SuperSpeed (dual simplex) */

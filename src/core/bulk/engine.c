@@ -27,6 +27,7 @@ struct bulk_session {
 	struct bulk_eps eps;
 	enum usb_speed speed;
 	bool claimed, detached, alt_set;
+	char *irq_lines; /* the host controller's, NULL unknown */
 };
 
 /* libusb's errors as errno, for the command's exit status */
@@ -79,6 +80,7 @@ void bulk_close(struct bulk_session *s)
 		close(s->fd);
 	if (s->ctx)
 		libusb_exit(s->ctx);
+	free(s->irq_lines);
 	free(s);
 }
 
@@ -121,6 +123,12 @@ int bulk_open(const struct bulk_sysdev *dev, const struct bulk_want *want,
 		return -ENOMEM;
 	s->fd = -1;
 	s->speed = dev->speed;
+	if (dev->sysname) {
+		char path[96];
+
+		snprintf(path, sizeof(path), "/sys/bus/usb/devices/%s", dev->sysname);
+		(void)irq_lines_of_sysfs(path, NULL, &s->irq_lines);
+	}
 	/* no discovery: no udev, no scan of every device; the node is ours to open */
 	libusb_set_option(NULL, LIBUSB_OPTION_NO_DEVICE_DISCOVERY);
 	lr = libusb_init(&s->ctx);
@@ -360,8 +368,10 @@ int bulk_measure(struct bulk_session *s, double time_s, struct bulk_point *p, ch
 	struct libusb_transfer **v;
 	bool *zc; /* which buffers are usbfs memory */
 	uint64_t t0, t_end = 0, deadline;
+	struct passwatch pw;
 	int r = 0;
 
+	pass_sys_init(&p->sys);
 	if ((want_in && !s->eps.ep_in) || (want_out && !s->eps.ep_out)) {
 		snprintf(why, why_len, "the interface has no %s endpoint",
 			 want_in && !s->eps.ep_in ? "IN" : "OUT");
@@ -412,6 +422,7 @@ int bulk_measure(struct bulk_session *s, double time_s, struct bulk_point *p, ch
 		free(zc);
 		return r;
 	}
+	(void)passwatch_start(&pw, s->irq_lines);
 	t0 = clock_now_ns();
 	deadline = t0 + (uint64_t)(time_s * 1e9);
 	for (size_t i = 0; i < n && !run.stopping; i++) {
@@ -436,6 +447,7 @@ int bulk_measure(struct bulk_session *s, double time_s, struct bulk_point *p, ch
 		libusb_handle_events_timeout_completed(s->ctx, &tv, NULL);
 	}
 	t_end = clock_now_ns();
+	passwatch_stop(&pw, (double)(t_end - t0) / 1e9, &p->sys);
 	run.stopping = true;
 	for (size_t i = 0; i < n; i++)
 		if (v[i])

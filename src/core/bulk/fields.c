@@ -47,6 +47,7 @@ static const struct field row_fields[] = {
     FIELD(struct bulk_row, packet_errors, "packet_errors", "packet errors", NULL, FT_U64, 0,
 	  T | FF_OPTIONAL),
     FIELD(struct bulk_row, interrupted, "interrupted", "interrupted", NULL, FT_BOOL, 0, 0),
+    PASS_SYS_FIELDS(struct bulk_row, sys),
     /* on the wire: --monitor (usbmon) */
     FIELD(struct bulk_row, wire_mb_s, "wire_mb_s", "wire", "MB/s", FT_DBL, 2, T | FF_OPTIONAL),
     FIELD(struct bulk_row, urb_size, "urb_size_bytes", "URB", NULL, FT_SIZE, 0, T | FF_OPTIONAL),
@@ -90,6 +91,7 @@ int bulk_row_from_point(const struct bulk_point *p, struct bulk_row *ret)
 	    .usb_errors = p->monitored ? p->wire.errors_total : U64_UNKNOWN,
 	    .wire_urbs = p->monitored ? p->wire.urb_size_count : U64_UNKNOWN,
 	    .wire_dropped = p->monitored ? p->wire.dropped : U64_UNKNOWN,
+	    .sys = p->sys,
 	};
 
 	bulk_point_name(p, name, sizeof(name));

@@ -38,6 +38,7 @@ struct bulk_row {
 	uint64_t wire_urbs;    /* completed URBs of the dominant size on the data endpoint */
 	uint64_t wire_dropped; /* events usbmon lost: the wire figures are lower bounds */
 	uint64_t urb_size, usb_errors;
+	struct pass_sys sys;
 };
 
 extern const struct record_desc bulk_device_desc;

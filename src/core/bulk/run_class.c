@@ -7,6 +7,7 @@
  * stack in the way, for the disks' figures to be held against.
  */
 #include "core/bulk/bulk.h"
+#include "core/run/pass_sys.h"
 #include "core/run/run_priv.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -155,6 +156,7 @@ static int bulk_run_measure(const struct run_options *o, struct run_result *r,
 		m->repeats = 1;
 		if (p.ceiling_mb_s > 0)
 			m->ceiling = p.ceiling_mb_s;
+		run_add_pass_sys(&r->rec, &run_class_bulk, it->device_key, name, &p.sys, 1);
 	}
 	bulk_close(s); /* usbtest given back */
 	bulk_open_info_release(&info);

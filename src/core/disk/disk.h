@@ -9,6 +9,7 @@
 #include "core/disk/pattern.h"
 #include "core/mmc/mmc.h"
 #include "core/sys/cpustat.h"
+#include "core/sys/irqwatch.h"
 #include "core/usb/attach.h"
 #include "core/usbmon/usbmon.h"
 #include "util/stats.h"
@@ -93,6 +94,7 @@ struct disk_config {
 	void *progress_ctx;
 	const volatile int *stop; /* set asynchronously to end the run early */
 	bool monitor; /* watch each pass's USB device on usbmon (core/disk/wire.c) */
+	const char *irq_lines; /* the controller's interrupt lines ("24,25"), NULL unknown */
 };
 
 struct verify_error {
@@ -128,6 +130,8 @@ struct disk_row {
 	 */
 	double cpu_mhz_min, cpu_mhz_mean, cpu_mhz_max, cpu_clock_pct;
 	char cpu_governor[32]; /* the policy's governor; "" without cpufreq */
+	struct irq_use irq;    /* interrupt placement over the repeats (core/sys/irqwatch.h) */
+	char *irq_per_cpu;     /* the controller's interrupts per CPU: "cpu0 812, cpu1 3"; NULL */
 	double cached_pct;   /* page-cache residency before a buffered read; NaN if n/a */
 	uint64_t verify_errors;
 	double ceiling_mb_s;   /* bulk ceiling of the USB link (or the MMC bus mode) under the

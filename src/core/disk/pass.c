@@ -8,7 +8,7 @@
  * conv=fsync semantics).
  */
 #include "core/disk/pass.h"
-#include "core/sys/freqwatch.h"
+#include "core/sys/passwatch.h"
 #include "core/disk/cache.h"
 #include "core/disk/iostat.h"
 #include "util/clock.h"
@@ -23,7 +23,6 @@
 #include <unistd.h>
 
 #define PROGRESS_NS 250000000ULL
-#define FREQ_INTERVAL_MS 100 /* the CPU clock sampled ten times a second through a pass */
 
 #define HUGE_ALIGN (2u << 20)
 
@@ -114,25 +113,6 @@ static void progress(const struct pass_env *env, const struct disk_config *cfg,
 	cfg->progress(cfg->progress_ctx, &p);
 }
 
-/* the pass's clock: the policy furthest below its top under a scaling governor, else the first */
-static void pass_clock(const struct freqwatch *w, struct pass_out *out)
-{
-	double pct;
-	const struct freq_policy_use *p = freqwatch_slowest(w, &pct);
-
-	if (!p && w->npol && w->pol[0].samples)
-		p = &w->pol[0];
-	out->clock_min_khz = out->clock_mean_khz = out->clock_max_khz = out->clock_top_khz = NAN;
-	out->clock_governor[0] = 0;
-	if (!p)
-		return;
-	out->clock_min_khz = (double)p->min_khz;
-	out->clock_mean_khz = p->mean_khz;
-	out->clock_max_khz = (double)p->max_seen_khz;
-	out->clock_top_khz = p->max_khz ? (double)p->max_khz : NAN;
-	snprintf(out->clock_governor, sizeof(out->clock_governor), "%s", p->governor);
-}
-
 int disk_pass_run(struct pass_env *env, struct pass_out *out)
 {
 	const struct disk_pass_spec *spec = env->spec;
@@ -152,7 +132,8 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 	struct disk_engine eng = {.fd = -1};
 	struct disk_io *done[64];
 	struct cpu_sample c0, c1;
-	struct freqwatch fw = {0};
+	struct passwatch pw;
+	struct pass_sys sys;
 	struct slots sl;
 	struct prng rng;
 	uint64_t t0, now, last_progress, issued = 0, next_seq = 0, counter = 0, ticks0 = 0, ticks1;
@@ -182,7 +163,7 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 
 	ticks_ok = iostat_io_ticks(t->dev_major, t->dev_minor, &ticks0) == 0;
 	cpu_ok = cpu_sample_take(&c0) == 0;
-	(void)freqwatch_start(&fw, FREQ_INTERVAL_MS);
+	(void)passwatch_start(&pw, cfg->irq_lines);
 	t0 = last_progress = now = clock_now_ns();
 	sampler_init(env->bw, t0);
 	for (;;) {
@@ -288,9 +269,14 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 		cpu_use_between(&c0, &c1, &out->cpu);
 	else
 		out->cpu = (struct cpu_use){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
-	freqwatch_stop(&fw);
-	pass_clock(&fw, out);
 	out->seconds = (double)(now - t0) / 1e9;
+	passwatch_stop(&pw, out->seconds, &sys);
+	out->clock_min_khz = sys.clock_min_khz;
+	out->clock_mean_khz = sys.clock_mean_khz;
+	out->clock_max_khz = sys.clock_max_khz;
+	out->clock_top_khz = sys.clock_top_khz;
+	memcpy(out->clock_governor, sys.clock_governor, sizeof(out->clock_governor));
+	out->irq = sys.irq;
 	/* outside the clock: a pass shorter than the update interval still shows its rate */
 	if (cfg->progress)
 		progress(env, cfg, spec, out, region, now - t0);

@@ -32,6 +32,7 @@ struct pass_out {
 	double clock_min_khz, clock_mean_khz, clock_max_khz, clock_top_khz;
 	char clock_governor[32];
 	double clock_seconds; /* folding repeats (disk/run.c): the time the mean covers */
+	struct irq_use irq;   /* interrupt placement (core/sys/irqwatch.h) */
 };
 
 /* Returns a negative errno only when the pass could not start at all. */

@@ -231,6 +231,8 @@ static void fill_row(struct disk_row *row, const struct disk_pass_spec *s, const
 		row->cpu_clock_pct = 100 * row->cpu_mhz_mean * 1e3 / sum->clock_top_khz;
 		snprintf(row->cpu_governor, sizeof(row->cpu_governor), "%s", sum->clock_governor);
 	}
+	row->irq = sum->irq;
+	row->irq_per_cpu = irq_use_per_cpu(&sum->irq);
 	row->cached_pct = cached_pct;
 	row->verify_errors = sum->verify_bad;
 	row->util_pct =
@@ -280,6 +282,7 @@ static void add_out(struct pass_out *sum, const struct pass_out *o)
 	sum->cpu.pressure_pct += o->cpu.pressure_pct * o->seconds;
 	sum->cpu.busy_pct += o->cpu.busy_pct * o->seconds;
 	sum->verify_bad += o->verify_bad;
+	irq_use_fold(&sum->irq, &o->irq);
 	/* the clock: lowest and highest seen, the mean weighed by each repeat's time */
 	if (!isnan(o->clock_mean_khz)) {
 		bool first = !sum->clock_governor[0];
@@ -439,6 +442,7 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 		double cached = NAN;
 		unsigned k, n = 0;
 
+		irq_use_unknown(&sum.irq);
 		hist_init(lat);
 		/* one capture over the repeats; a monitor that cannot start is said once */
 		if (!mon_off && disk_wire_start(rep, &mon, &why) < 0) {
@@ -676,6 +680,8 @@ void disk_report_release(struct disk_report *r)
 	for (i = 0; i < r->nwarnings; i++)
 		free(r->warnings[i]);
 	free(r->warnings);
+	for (i = 0; i < r->nrows; i++)
+		free(r->rows[i].irq_per_cpu);
 	free(r->rows);
 	free(r->pairs);
 	free(r->samples);

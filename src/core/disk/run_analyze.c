@@ -3,6 +3,7 @@
  * Where a disk's bottleneck is, from its figures: the vendor guides'
  * method. Each finding names the figures it rests on and what to change.
  */
+#include "core/run/pass_sys.h"
 #include "core/run/run_priv.h"
 #include "core/usb/topology.h"
 #include "core/usbmon/findings.h"
@@ -17,7 +18,7 @@
 #define FAR_BELOW_PCT 40.0	/* this far below: the medium or the protocol is */
 #define SMALL_BLOCK_RATIO 0.25	/* smallest block under a quarter of the best */
 #define WRITE_SLOW_RATIO 0.5	/* writes under half the reads */
-#define CPU_SATURATED_PCT 85.0	/* usbperf's own CPU, % of one core */
+#define CPU_SATURATED_PCT PASS_CPU_SATURATED_PCT /* usbperf's own CPU, % of one core */
 #define GOOD_ENOUGH 0.9		/* "reaches the plateau": 90% of the best */
 #define CACHED_PCT 10.0		/* of the region already cached before a read */
 
@@ -167,7 +168,7 @@ static void cpu_bound(struct run_result *res, const char *key, const struct disk
 }
 
 /* below this share of the hardware's top, a pass's clock followed the load, not the work */
-#define CLOCK_LOW_PCT 90.0
+#define CLOCK_LOW_PCT PASS_CLOCK_LOW_PCT
 
 /* passes that ran with the CPU below its top under a governor that scales (issue 20.2) */
 static void clock_low(struct run_result *res, const char *key, const struct disk_report *d)

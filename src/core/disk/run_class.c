@@ -8,6 +8,7 @@
  * before the first byte of I/O on the others.
  */
 #include "core/run/run_priv.h"
+#include "core/run/pass_sys.h"
 #include "core/disk/safety.h"
 #include "core/usb/attach.h"
 #include "core/usb/topology.h"
@@ -33,6 +34,7 @@ struct disk_item {
 	bool open;
 	struct disk_report rep;
 	bool measured;
+	char *irq_lines; /* the controller's, when the topology has none (an MMC host) */
 };
 
 static const struct class_metric disk_metrics[] = {
@@ -269,6 +271,24 @@ static void sampled(struct run_metric *rm, double mean, double stdev, double min
 	rm->samples = n;
 }
 
+/* the pass's clock and interrupt placement, through the rows every class shares */
+static void add_sys_rows(struct run_result *r, const struct run_plan_item *it,
+			 const struct disk_row *dr)
+{
+	struct pass_sys s;
+
+	pass_sys_init(&s);
+	if (!isnan(dr->cpu_mhz_mean)) {
+		s.clock_min_khz = dr->cpu_mhz_min * 1e3;
+		s.clock_mean_khz = dr->cpu_mhz_mean * 1e3;
+		s.clock_max_khz = dr->cpu_mhz_max * 1e3;
+		s.clock_top_khz = dr->cpu_mhz_mean * 1e3 * 100 / dr->cpu_clock_pct;
+		snprintf(s.clock_governor, sizeof(s.clock_governor), "%s", dr->cpu_governor);
+	}
+	s.irq = dr->irq;
+	run_add_pass_sys(&r->rec, &run_class_disk, it->device_key, dr->name, &s, dr->repeats);
+}
+
 static void add_rows(struct run_result *r, const struct run_plan_item *it,
 		     const struct disk_report *rep)
 {
@@ -285,7 +305,6 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 	    {"iops", offsetof(struct disk_row, iops), false},
 	    {"lat_p99_us", offsetof(struct disk_row, lat_p99_us), false},
 	    {"self_cpu_pct", offsetof(struct disk_row, self_cpu_pct), false},
-	    {"cpu_mhz", offsetof(struct disk_row, cpu_mhz_mean), true},
 	    {"util_pct", offsetof(struct disk_row, util_pct), true},
 	};
 	size_t i, j;
@@ -342,6 +361,7 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 			}
 		}
 		add_wire_rows(r, it, dr);
+		add_sys_rows(r, it, dr);
 	}
 }
 
@@ -524,6 +544,7 @@ static void disk_release(struct run_plan_item *it)
 		disk_target_close(&d->t);
 	if (d->measured)
 		disk_report_release(&d->rep);
+	free(d->irq_lines);
 	free(d);
 	it->state = NULL;
 }
@@ -539,6 +560,10 @@ static int disk_measure(const struct run_options *o, struct run_result *r,
 	int rc;
 
 	(void)o;
+	/* each pass's placement: off USB too (an MMC host, a PCI disk's); irq_per_mb stays USB's */
+	d->cfg.irq_lines = irq_lines;
+	if (!irq_lines && irq_lines_of_block(d->t.dev_major, d->t.dev_minor, &d->irq_lines) == 0)
+		d->cfg.irq_lines = d->irq_lines;
 	irq0 = usb_irq_count(irq_lines);
 	rc = disk_run(&d->t, &d->cfg, rep);
 	irq1 = usb_irq_count(irq_lines);

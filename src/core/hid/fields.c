@@ -80,6 +80,7 @@ static const struct field pass_fields[] = {
 	  T | FF_OPTIONAL),
     FIELD(struct hid_pass, usb_errors, "usb_errors", "USB errors", NULL, FT_U64, 0,
 	  T | FF_OPTIONAL),
+    PASS_SYS_FIELDS(struct hid_pass, sys),
 };
 
 static const struct record_desc device_desc = RECORD_DESC("hid_device", device_fields);

@@ -327,9 +327,12 @@ int hid_pass_run(int fd, enum hid_pass_kind k, const struct hid_io_config *c, st
 	    .pct = NAN,
 	};
 	struct pass_state s = {.c = c, .p = &p};
+	struct passwatch pw;
+	char *lines = NULL;
 	int r;
 
 	hid_pass_wire_unknown(&p);
+	pass_sys_init(&p.sys);
 
 	if (k >= HID_PASS_KINDS || !c->report_bytes || c->report_bytes > HID_IO_MAX_REPORT ||
 	    (c->report_id && c->report_bytes < 2) ||
@@ -343,6 +346,8 @@ int hid_pass_run(int fd, enum hid_pass_kind k, const struct hid_io_config *c, st
 		goto out;
 	}
 	hist_init(s.h);
+	(void)irq_lines_of_fd(fd, &lines);
+	(void)passwatch_start(&pw, lines);
 	s.t0 = clock_now_ns();
 	switch (k) {
 	case HID_PASS_IN:
@@ -360,6 +365,8 @@ int hid_pass_run(int fd, enum hid_pass_kind k, const struct hid_io_config *c, st
 		r = run_latency(fd, &s);
 		break;
 	}
+	passwatch_stop(&pw, secs(clock_now_ns() - s.t0), &p.sys);
+	free(lines);
 	summarize_pass(&s, clock_now_ns());
 	if (r == 0 && !p.reports && p.ended && !strcmp(p.ended, "timeout"))
 		r = -ETIMEDOUT;

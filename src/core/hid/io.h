@@ -8,6 +8,7 @@
  * endpoint: f_hid holds one IN request at a time, hidraw's write waits for
  * the transfer. No printing; signal_stop ends a pass early with what it has.
  */
+#include "core/sys/passwatch.h"
 #include "core/hid/hid.h"
 
 #include <stdbool.h>
@@ -54,6 +55,7 @@ struct hid_pass {
 	/* on the wire (hid --monitor, usbmon): the device's URBs; unknown unmonitored */
 	uint64_t urbs, urb_size, usb_errors;
 	double urbs_per_s, inflight_mean, busy_pct, urb_lat_p99_us;
+	struct pass_sys sys; /* the CPU clock and interrupt placement (core/sys/passwatch.h) */
 };
 
 /* the wire figures unknown: a pass not watched on usbmon (hid_pass_run starts so) */

@@ -9,6 +9,7 @@
  */
 #include "core/hid/io.h"
 #include "core/hid/verdict.h"
+#include "core/run/pass_sys.h"
 #include "core/run/run_priv.h"
 #include "core/usb/topology.h"
 #include "util/strbuf.h"
@@ -164,6 +165,7 @@ static void add_metrics(struct run_result *r, const struct run_plan_item *it,
 		if (m[i].ceiling > 0)
 			rm->ceiling = m[i].ceiling;
 	}
+	run_add_pass_sys(&r->rec, &run_class_hid, it->device_key, "input reports", &p->sys, 1);
 }
 
 static int hid_measure(const struct run_options *o, struct run_result *r, struct run_plan_item *it,

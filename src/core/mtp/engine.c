@@ -33,6 +33,7 @@ struct mtp_session {
 	uint32_t *tracked; /* objects created and not yet deleted */
 	size_t ntracked, alloc;
 	char last_msg[256]; /* libmtp's last line on stderr */
+	char *irq_lines;    /* the host controller's, NULL unknown */
 };
 
 bool mtp_available(void)
@@ -263,6 +264,12 @@ int mtp_open(const struct mtp_raw *want, struct mtp_session **ret, struct mtp_de
 		return -ENOMEM;
 	s->busnum = want->busnum;
 	s->devnum = want->devnum;
+	{
+		char path[64];
+
+		snprintf(path, sizeof(path), "/sys/bus/usb/devices/usb%u", s->busnum);
+		(void)irq_lines_of_sysfs(path, NULL, &s->irq_lines);
+	}
 	quiet_begin(&q);
 	if (LIBMTP_Detect_Raw_Devices(&raw, &n) == LIBMTP_ERROR_NONE)
 		for (int i = 0; i < n; i++)
@@ -327,6 +334,7 @@ void mtp_close(struct mtp_session *s)
 		quiet_end(&q, NULL, 0);
 	}
 	free(s->tracked);
+	free(s->irq_lines);
 	free(s);
 }
 
@@ -461,10 +469,12 @@ static uint16_t get_chunk(void *params, void *priv, uint32_t sendlen, unsigned c
 
 /* send one file of bytes into the folder; its id tracked; seconds */
 static int send_file(struct mtp_session *s, const char *name, uint64_t bytes, uint32_t seed,
-		     uint32_t *ret_id, double *ret_s, char *why, size_t why_len)
+		     uint32_t *ret_id, double *ret_s, struct pass_sys *ret_sys, char *why,
+		     size_t why_len)
 {
 	LIBMTP_file_t *f = LIBMTP_new_file_t();
 	struct stream st = {.seed = seed, .total = bytes, .mismatch = -1};
+	struct passwatch pw;
 	struct quiet q;
 	uint64_t t0, t1;
 	int r;
@@ -481,9 +491,14 @@ static int send_file(struct mtp_session *s, const char *name, uint64_t bytes, ui
 	f->parent_id = s->folder;
 	f->storage_id = s->storage;
 	quiet_begin(&q);
+	/* the object-cost loop sends many small files: not watched one by one */
+	if (ret_sys)
+		(void)passwatch_start(&pw, s->irq_lines);
 	t0 = clock_now_ns();
 	r = LIBMTP_Send_File_From_Handler(s->dev, send_chunk, &st, f, NULL, NULL);
 	t1 = clock_now_ns();
+	if (ret_sys)
+		passwatch_stop(&pw, (double)(t1 - t0) / 1e9, ret_sys);
 	quiet_end(&q, s->last_msg, sizeof(s->last_msg));
 	/* the object exists once its info was sent, even when the data then failed */
 	if (f->item_id && track(s, f->item_id) < 0)
@@ -508,15 +523,21 @@ int mtp_transfer(struct mtp_session *s, struct mtp_size_result *res, uint32_t se
 	char name[64];
 	uint32_t id = 0;
 	double send_s, get_s;
+	struct pass_sys send_sys, get_sys;
+	struct passwatch pw;
 	struct quiet q;
 	uint64_t t0, t1;
 	int r;
 
 	if (res->n >= MTP_MAX_REPEAT)
 		return -E2BIG;
+	if (!res->n) {
+		pass_sys_init(&res->send_sys);
+		pass_sys_init(&res->get_sys);
+	}
 	snprintf(name, sizeof(name), "usbperf-%llu-%u.bin", (unsigned long long)res->bytes,
 		 (unsigned)seed);
-	r = send_file(s, name, res->bytes, seed, &id, &send_s, why, why_len);
+	r = send_file(s, name, res->bytes, seed, &id, &send_s, &send_sys, why, why_len);
 	if (r < 0)
 		return r;
 	if (signal_stop) {
@@ -525,9 +546,11 @@ int mtp_transfer(struct mtp_session *s, struct mtp_size_result *res, uint32_t se
 		return -EINTR;
 	}
 	quiet_begin(&q);
+	(void)passwatch_start(&pw, s->irq_lines);
 	t0 = clock_now_ns();
 	r = LIBMTP_Get_File_To_Handler(s->dev, id, get_chunk, &st, NULL, NULL);
 	t1 = clock_now_ns();
+	passwatch_stop(&pw, (double)(t1 - t0) / 1e9, &get_sys);
 	quiet_end(&q, s->last_msg, sizeof(s->last_msg));
 	if (r != 0)
 		return failed(s, "get", why, why_len);
@@ -548,6 +571,8 @@ int mtp_transfer(struct mtp_session *s, struct mtp_size_result *res, uint32_t se
 		return failed(s, "delete", why, why_len);
 	res->send_s[res->n] = send_s;
 	res->get_s[res->n] = get_s;
+	pass_sys_fold(&res->send_sys, &send_sys);
+	pass_sys_fold(&res->get_sys, &get_sys);
 	res->n++;
 	res->verified = true;
 	return 0;
@@ -576,7 +601,7 @@ int mtp_objects(struct mtp_session *s, struct mtp_objects_result *res, char *why
 		}
 
 		snprintf(name, sizeof(name), "usbperf-obj-%05llu.bin", (unsigned long long)i);
-		r = send_file(s, name, res->size, (uint32_t)(i + 1000), &ids[i], &secs, why,
+		r = send_file(s, name, res->size, (uint32_t)(i + 1000), &ids[i], &secs, NULL, why,
 			      why_len);
 		if (r < 0)
 			break;

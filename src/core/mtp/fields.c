@@ -50,6 +50,7 @@ static const struct field size_fields[] = {
     FIELD(struct mtp_size_row, get_s, "get_seconds", "get time", "s", FT_DBL, 3, T),
     FIELD(struct mtp_size_row, ceiling_mb_s, "ceiling_mb_s", "ceiling", "MB/s", FT_DBL, 1, T),
     FIELD(struct mtp_size_row, verified, "verified", "verified", NULL, FT_BOOL, 0, T),
+    PASS_SYS_FIELDS(struct mtp_size_row, sys),
 };
 
 static const struct field objects_fields[] = {
@@ -118,6 +119,11 @@ int mtp_size_row_from(const struct mtp_size_result *r, double ceiling_mb_s,
 	    .verified = r->verified && r->n > 0,
 	};
 
+	pass_sys_init(&row.sys);
+	if (r->n) {
+		pass_sys_fold(&row.sys, &r->send_sys);
+		pass_sys_fold(&row.sys, &r->get_sys);
+	}
 	format_size(r->bytes, sz, sizeof(sz));
 	row.pass = strdup(sz);
 	if (!row.pass)

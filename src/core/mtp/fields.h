@@ -32,6 +32,7 @@ struct mtp_size_row {
 	double get_mb_s, get_sd, get_min, get_max, get_s;
 	double ceiling_mb_s;
 	bool verified;
+	struct pass_sys sys; /* both ways over the repeats */
 };
 
 struct mtp_objects_row {

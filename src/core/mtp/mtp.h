@@ -16,6 +16,7 @@
  *
  * Rates: MB/s = 10^6 B/s.
  */
+#include "core/sys/passwatch.h"
 #include "core/findings.h"
 #include "core/usb/speed.h"
 #include "util/stats.h"
@@ -57,6 +58,8 @@ struct mtp_size_result {
 	double send_s[MTP_MAX_REPEAT], get_s[MTP_MAX_REPEAT];
 	struct summary send_mb_s, get_mb_s; /* MB/s (10^6 B/s) over the repeats */
 	bool verified;			    /* every byte back equal to the byte sent */
+	/* the CPU clock and interrupt placement over the repeats, each way (core/sys/passwatch) */
+	struct pass_sys send_sys, get_sys;
 };
 /* the summaries from bytes and the seconds */
 void mtp_size_finish(struct mtp_size_result *r);

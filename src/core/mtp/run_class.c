@@ -12,6 +12,7 @@
 #include "core/bulk/bulk.h"
 #include "core/mtp/mtp.h"
 #include "core/mtp/sweep.h"
+#include "core/run/pass_sys.h"
 #include "core/run/run_priv.h"
 #include "util/parse.h"
 #include "util/signals.h"
@@ -267,6 +268,8 @@ static void add_metrics(struct run_result *r, const struct run_plan_item *it,
 				rm->max = v[i].s->max;
 			}
 			rm->ceiling = bulk_ceiling_mb_s(m->dev.speed, BULK_DIR_IN);
+			run_add_pass_sys(&r->rec, &run_class_mtp, it->device_key, pass.buf,
+					 i ? &x->get_sys : &x->send_sys, x->n);
 			strbuf_release(&pass);
 		}
 	}

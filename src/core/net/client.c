@@ -214,6 +214,8 @@ static int server_error(struct client *cl)
 static int run_test(struct client *cl)
 {
 	struct net_session *s = &cl->s;
+	struct passwatch pw;
+	char *lines = NULL;
 
 	s->p = &cl->p;
 	s->client = true;
@@ -224,10 +226,20 @@ static int run_test(struct client *cl)
 	s->on_interval = cl->c->on_interval;
 	s->ctx = cl->c->ctx;
 	s->rep = cl->rep;
+	if (cl->rep->iface) {
+		char path[96];
+
+		/* the NIC's lines: its USB host controller's, or its own (MSI-X queues) */
+		snprintf(path, sizeof(path), "/sys/class/net/%s", cl->rep->iface);
+		(void)irq_lines_of_sysfs(path, cl->rep->iface, &lines);
+	}
+	(void)passwatch_start(&pw, lines);
 	/* the wire is watched from before the first byte of any stream */
 	if (cl->c->monitor)
 		cl->mon = net_wire_start(cl->rep);
 	net_session_run(s);
+	passwatch_stop(&pw, 0, &cl->rep->sys);
+	free(lines);
 	cl->ran = true;
 	switch (s->end) {
 	case NET_END_SIGNAL:

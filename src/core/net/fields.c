@@ -34,6 +34,7 @@ static const struct field test_fields[] = {
 	FIELD(R, peer_cpu_total, "peer_cpu_pct", "CPU peer", "% of one CPU", FT_DBL, 1, TO),
 	FIELD(R, peer_cpu_user, "peer_cpu_user_pct", "peer user", "%", FT_DBL, 1, 0),
 	FIELD(R, peer_cpu_sys, "peer_cpu_sys_pct", "peer system", "%", FT_DBL, 1, 0),
+	PASS_SYS_FIELDS(R, sys),
 	FIELD(R, on_usb, "on_usb", "on USB", NULL, FT_BOOL, 0, 0),
 	FIELD(R, usb.device, "usb_device", "USB device", NULL, FT_STR, 0, T),
 	FIELD(R, usb.vid_pid, "usb_id", "USB id", NULL, FT_STR, 0, T),

@@ -5,6 +5,7 @@
  * The client and the server run tests and fill a net_report; they never
  * print. Intervals and server events reach the caller through callbacks.
  */
+#include "core/sys/passwatch.h"
 #include "core/net/proto.h"
 #include "core/usb/attach.h"
 #include "core/usbmon/pass.h"
@@ -70,6 +71,7 @@ struct net_report {
 	double cpu_total, cpu_user, cpu_sys;	/* this end, percent of one CPU */
 	double peer_cpu_total, peer_cpu_user, peer_cpu_sys;
 	double seconds;	       /* measured, omitted seconds left out */
+	struct pass_sys sys; /* the CPU clock and interrupt placement here (core/sys/passwatch.h) */
 	uint64_t mtu;
 	bool on_usb;
 	struct usb_attach usb;

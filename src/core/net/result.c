@@ -313,6 +313,7 @@ int net_report_totals(struct net_report *rep, const struct net_session *s,
 void net_report_header(struct net_report *rep, const struct net_params *p, bool client)
 {
 	rep->role = client ? "client" : "server";
+	pass_sys_init(&rep->sys);
 	rep->protocol = p->proto == NET_UDP ? "udp" : "tcp";
 	rep->direction = p->bidir ? "bidir" : p->reverse ? "reverse" : "forward";
 	rep->streams = p->parallel;

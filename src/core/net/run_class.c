@@ -6,6 +6,7 @@
  * next to the goodput the USB link allows after its framing.
  */
 #include "core/net/net.h"
+#include "core/run/pass_sys.h"
 #include "core/run/run_priv.h"
 #include "core/usbmon/findings.h"
 #include "core/usb/topology.h"
@@ -220,6 +221,8 @@ static void add_net_row(struct run_result *r, const struct run_plan_item *it, co
 	/* the goodput ceiling after framing, in MB/s like every other row */
 	row->ceiling_mb_s = s->ceiling_mbit_s / 8;
 	row->efficiency_pct = s->efficiency_pct;
+	/* after the row: it points into the metric added last, which this may move */
+	run_add_pass_sys(&r->rec, &run_class_net, it->device_key, pass, &rep->sys, 1);
 }
 
 static void efficiency_finding(struct run_result *r, const struct run_plan_item *it,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The table of what `usbperf run` measures (class.h), in the order it measures them. */
 #include "core/run/class.h"
+#include "core/run/pass_sys.h"
 #include "core/run/record.h"
 #include "core/run/run_priv.h"
 
@@ -44,7 +45,8 @@ const struct class_metric *run_class_metric(const struct measure_class *c, const
 	for (size_t i = 0; c && key && i < c->nmetrics; i++)
 		if (!strcmp(c->metrics[i].key, key))
 			return &c->metrics[i];
-	return NULL;
+	/* every class's passes carry the clock and interrupt rows (pass_sys.h) */
+	return c ? pass_sys_metric(key) : NULL;
 }
 
 const struct class_metric *run_class_metric_of(const char *test, const char *key)
@@ -70,6 +72,7 @@ struct run_metric *run_class_add_metric(struct run_record *rec, const struct mea
 
 	if (!m)
 		abort(); /* a metric the class does not declare: its table is the one truth */
-	return run_record_add_metric(rec, device_key, c->name, pass, m->key, m->unit,
+	/* key, not m->key: a per-CPU row ("irq_count_cpu3") shares its entry with the others */
+	return run_record_add_metric(rec, device_key, c->name, pass, key, m->unit,
 				     m->higher_is_better);
 }

@@ -2,6 +2,7 @@
 /* usbperf run: plan the targets, measure each, build the record. */
 #include "core/disk/safety.h"
 #include "core/run/class.h"
+#include "core/run/pass_sys.h"
 #include "core/run/run_priv.h"
 #include "core/sys/sysinfo.h"
 #include "core/usb/attach.h"
@@ -492,6 +493,7 @@ void run_analyze(struct run_result *r)
 	for (size_t k = 0; k < run_nclasses; k++)
 		if (run_classes[k]->analyze)
 			run_classes[k]->analyze(r);
+	run_pass_sys_findings(r);
 	run_verdicts(&r->rec);
 	run_findings_order(&r->rec, r->topo);
 }

@@ -51,11 +51,10 @@ static void *watch(void *arg)
 	return NULL;
 }
 
-int freqwatch_start(struct freqwatch *w, unsigned interval_ms)
+int freqwatch_open(struct freqwatch *w, unsigned interval_ms)
 {
 	struct name_list l = NAME_LIST_INIT;
 	struct strbuf p = STRBUF_INIT, v = STRBUF_INIT;
-	int r;
 
 	memset(w, 0, sizeof(*w));
 	w->interval_ms = interval_ms ? interval_ms : 100;
@@ -89,8 +88,15 @@ int freqwatch_start(struct freqwatch *w, unsigned interval_ms)
 	strbuf_release(&p);
 	strbuf_release(&v);
 	freqwatch_sample(w);
-	if (!w->npol)
-		return 0;
+	return 0;
+}
+
+int freqwatch_start(struct freqwatch *w, unsigned interval_ms)
+{
+	int r = freqwatch_open(w, interval_ms);
+
+	if (r < 0 || !w->npol)
+		return r;
 	r = pthread_create(&w->thread, NULL, watch, w);
 	if (r)
 		return -r;

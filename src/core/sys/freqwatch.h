@@ -40,6 +40,8 @@ struct freqwatch {
 /* the policies, one sample each; then a thread samples until stop. 0 (also with no cpufreq), -errno
  */
 int freqwatch_start(struct freqwatch *w, unsigned interval_ms);
+/* the policies and one sample, no thread: the caller samples (core/sys/passwatch.c) */
+int freqwatch_open(struct freqwatch *w, unsigned interval_ms);
 /* a last sample, the thread joined; the figures in w->pol. Safe after a failed start. */
 void freqwatch_stop(struct freqwatch *w);
 

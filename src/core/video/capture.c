@@ -462,7 +462,8 @@ int video_capture(const struct video_config *cfg, struct video_pass *ret, char *
 	struct video_info *info;
 	struct cpu_sample a, b;
 	struct cpu_use use;
-	char *why = NULL;
+	struct passwatch pw;
+	char *why = NULL, *lines = NULL;
 	unsigned i;
 	int r;
 
@@ -477,6 +478,7 @@ int video_capture(const struct video_config *cfg, struct video_pass *ret, char *
 		return -ENOMEM;
 	}
 	video_acct_init(&s->acct);
+	pass_sys_init(&p.sys);
 	s->warm_left = cfg->warmup;
 	p.asked = cfg->mode;
 	p.io = cfg->io;
@@ -520,9 +522,13 @@ int video_capture(const struct video_config *cfg, struct video_pass *ret, char *
 	p.buffers = c.n;
 	if (c.n != cfg->buffers)
 		warn(&p, "the driver granted %u buffers of the %u asked", c.n, cfg->buffers);
+	(void)irq_lines_of_node(cfg->dev, &lines);
+	(void)passwatch_start(&pw, lines);
 	cpu_sample_take(&a);
 	r = stream(&c, cfg, &p, s, &why);
 	cpu_sample_take(&b);
+	passwatch_stop(&pw, s->counting ? (double)(clock_now_ns() - s->t_count0) / 1e9 : 0, &p.sys);
+	free(lines);
 	release_buffers(&c);
 	if (r < 0)
 		goto out;

@@ -54,6 +54,7 @@ static const struct field row_fields[] = {
     FIELD(R, self_cpu_pct, "self_cpu_pct", "usbperf CPU", "% of one CPU", FT_DBL, 1, T),
     FIELD(R, sys_cpu_pct, "sys_cpu_pct", "system CPU", "% of one CPU", FT_DBL, 1, T),
     FIELD(R, cpu_us_per_frame, "cpu_us_per_frame", "CPU per frame", "us", FT_DBL, 1, T),
+    PASS_SYS_FIELDS(R, sys),
     FIELD(R, misses, "misses_rate", "misses its rate", NULL, FT_BOOL, 0, T),
     FIELD(R, timeout, "timeout", "timed out", NULL, FT_BOOL, 0, T),
     FIELD(R, interrupted, "interrupted", "interrupted", NULL, FT_BOOL, 0, 0),
@@ -189,6 +190,7 @@ int video_report_add_pass(struct video_report *r, const struct video_info *info,
 	w->self_cpu_pct = p->self_cpu_pct;
 	w->sys_cpu_pct = p->sys_cpu_pct;
 	w->cpu_us_per_frame = p->cpu_us_per_frame;
+	w->sys = p->sys;
 	w->misses = video_misses_rate(p);
 	w->timeout = p->timeout;
 	w->interrupted = p->interrupted;

@@ -15,6 +15,7 @@ struct video_row {
 	double ival_min_us, ival_p50_us, ival_p99_us, ival_max_us, ival_mean_us, jitter_us;
 	double bytes_min, bytes_mean, bytes_max, mb_s;
 	double first_frame_ms, self_cpu_pct, sys_cpu_pct, cpu_us_per_frame;
+	struct pass_sys sys;
 	bool misses, timeout, interrupted;
 	/* --monitor (usbmon): NaN and unknown when not monitored */
 	bool monitored;

@@ -6,6 +6,7 @@
  * descriptors and the alternate setting the driver chose while streaming
  * put the payload rate next to what that setting carries.
  */
+#include "core/run/pass_sys.h"
 #include "core/run/run_priv.h"
 #include "core/usb/attach.h"
 #include "core/usb/topology.h"
@@ -284,6 +285,7 @@ static void add_metrics(struct run_result *r, const struct run_plan_item *it,
 			rm->samples = p->st.fps_samples;
 		}
 	}
+	run_add_pass_sys(&r->rec, &run_class_video, it->device_key, pass, &p->sys, 1);
 	/* the histogram's unit is the nominal interval: without one its bins mean nothing */
 	if (!(video_mode_fps(&p->set) > 0) || !p->st.frames)
 		return;

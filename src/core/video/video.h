@@ -7,6 +7,7 @@
  * buffer, unit-tested without a device). Core code: returns 0 or -errno with
  * a one-line why for the command, never prints.
  */
+#include "core/sys/passwatch.h"
 #include "core/usbmon/pass.h"
 
 #include <stdbool.h>
@@ -174,6 +175,7 @@ struct video_pass {
 	double self_cpu_pct;	   /* usbperf, of one CPU */
 	double sys_cpu_pct;	   /* the whole machine's busy time, of one CPU */
 	double cpu_us_per_frame;   /* usbperf's CPU time per good frame */
+	struct pass_sys sys; /* the CPU clock and interrupt placement (core/sys/passwatch.h) */
 	bool timeout, interrupted; /* partial results */
 	/* --monitor: the camera's USB device on usbmon from STREAMON to STREAMOFF */
 	bool monitored;

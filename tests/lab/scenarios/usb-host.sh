@@ -55,7 +55,11 @@ check() { # check DIR: assertions on what the guest wrote
 	for d in "$o"/disk-sd?.json; do
 		n=$(basename "$d" .json)
 		jq_check "$d" '.results[0].mb_s > 0 and .target.usb_device != null and (.target.usb_ceiling_mb_s == 1.216 or .target.usb_ceiling_mb_s == 53.248 or (.target.usb_ceiling_mb_s | floor) == 484) and .results[0].ceiling_mb_s == .target.usb_ceiling_mb_s and .results[0].efficiency_pct > 0' "$n: read, on USB, with its ceiling and efficiency"
+		# issue 20.3: the controller's lines (xHCI MSI-X, EHCI's) counted per CPU around the pass
+		jq_check "$d" '.results[0].irq_count > 0 and (.results[0].irq_per_cpu | test("^cpu[0-9]+ [1-9][0-9]*(, cpu[0-9]+ [0-9]+)*$")) and .results[0].irq_cpu >= 0 and .results[0].io_cpu >= 0 and .results[0].irq_share_pct >= 0' "$n: the controller's interrupts per CPU during the pass, the CPU that took them, the I/O thread's"
 	done
+	jq_check "$o/run.json" '[.metrics[] | select(.test == "disk" and .metric == "irq_count")] | length == 25 and all(.[]; .value > 0)' "run: the controller's interrupts counted in each of the 25 disk passes"
+	jq_check "$o/run.json" '[.metrics[] | select(.test == "disk" and (.metric | test("^irq_count_cpu[0-9]+$")))] as $c | ($c | length) >= 25 and all($c[]; .value > 0 and .unit == "IRQs") and ([$c[] | .device_key + "|" + .name] | unique | length) == 25' "run: per-CPU counts of the xHCI and EHCI lines for every disk pass"
 	jq_check "$o/run.json" '[.plan[] | select(.kind != "usb-hid")] | length == 5 and all(.[]; .read_only and (.target | test("^/dev/sd[a-e]$")) and (.device | test("^[0-9]+-[0-9.]+$")))' "run: the five unmounted USB disks, read-only"
 	jq_check "$o/run.json" '(.devices | length) == 5 and all(.devices[]; .speed != null and .driver != null and .ceiling_mb_s > 0 and (.vid_pid == "46f4:0001" or .vid_pid == "46f4:0003"))' "run: devices with id, speed, driver, ceiling"
 	# the keyboard behind the hub: a HID device, read for its input reports; idle, it sends none
