@@ -49,18 +49,12 @@ void usage_run(void)
 	       "  --peer HOST        measure USB network interfaces: TCP each way to HOST (usbperf\n"
 	       "                     net server or iperf3 -s) through each interface\n"
 	       "  --copy SRC DST     the copy path (e.g. USB disk to eMMC): SRC's reads, DST's\n"
-	       "                     writes, and a copy between them at 64K/1M/4M chunks;
-"
-	       "                     DST may be /dev/mtdN (raw flash, with --destructive)
-"
-	       "  --destructive      allow writes to a block or MTD device named as TARGET
-"
-	       "  --no-monitor       do not watch USB disk, network and camera passes on the
-"
-	       "                     wire (by default each is, when usbmon is there or
-"
-	       "                     loadable and usbperf is root)
-"
+	       "                     writes, and a copy between them at 64K/1M/4M chunks;\n"
+	       "                     DST may be /dev/mtdN (raw flash, with --destructive)\n"
+	       "  --destructive      allow writes to a block or MTD device named as TARGET\n"
+	       "  --no-monitor       do not watch USB disk, network and camera passes on the\n"
+	       "                     wire (by default each is, when usbmon is there or\n"
+	       "                     loadable and usbperf is root)\n"
 	       "  --mtp              also MTP devices (phones, cameras): a 16 MiB file sent and\n"
 	       "                     got back, checked and deleted (none is touched without it);\n"
 	       "                     with --full 1, 16 and 256 MiB files (--size the largest)\n"
