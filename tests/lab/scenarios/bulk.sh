@@ -121,8 +121,8 @@ check() {
 	# run: the gadgets found and measured as its bulk class, each rate against the link's ceiling
 	rc_is run 0 "run finds the SourceSink and Loopback gadgets"
 	jq_check "$o/run.json" '[.plan[] | select(.kind == "usb-bulk")] | length == 3' "run: three bulk gadgets planned"
-	jq_check "$o/run.json" "[.metrics[] | select(.test == \"bulk\")] | length > 0 and all(.[]; .unit == \"MB/s\" and .value > 0 and .ceiling > 0 and .value <= $DUMMY_SS_BYTES * $DUMMY_ROUNDS / 1e6 * 1.01)" "run: bulk rates with their link's ceiling, under dummy_hcd's allowance"
-	jq_check "$o/run.json" '[.metrics[] | select(.test == "bulk" and .device_key == "'"$(sed -n 's/.*hs=\([^ ]*\).*/\1/p' "$o/devices.txt")"'") | .ceiling] | unique == [53.248]' "run: the high-speed gadget held against 53.248 MB/s"
+	jq_check "$o/run.json" "[.metrics[] | select(.test == \"bulk\" and .metric == \"mb_s\")] | length > 0 and all(.[]; .unit == \"MB/s\" and .value > 0 and .ceiling > 0 and .value <= $DUMMY_SS_BYTES * $DUMMY_ROUNDS / 1e6 * 1.01)" "run: bulk rates with their link's ceiling, under dummy_hcd's allowance"
+	jq_check "$o/run.json" '[.metrics[] | select(.test == "bulk" and .metric == "mb_s" and .device_key == "'"$(sed -n 's/.*hs=\([^ ]*\).*/\1/p' "$o/devices.txt")"'") | .ceiling] | unique == [53.248]' "run: the high-speed gadget held against 53.248 MB/s"
 	jq_check "$o/run.json" '[.verdicts[] | select(.device_key | test("^[0-9]+-[0-9.]+$")) | .limiter] | length == 3' "run: a verdict for each gadget"
 	back run
 }

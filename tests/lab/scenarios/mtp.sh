@@ -89,7 +89,7 @@ check() {
 	# run --mtp: the MTP class of the main job
 	rc_is run 0 "run --mtp"
 	jq_check "$o/run.json" '[.plan[] | select(.kind == "usb-mtp") | .target] | length == 1' "run --mtp: the MTP device planned"
-	jq_check "$o/run.json" "[.metrics[] | select(.test == \"mtp\")] | (map(.name) | sort) == [\"get 1M\", \"get 4M\", \"send 1M\", \"send 4M\"] and all(.[]; .unit == \"MB/s\" and .value > 0 and .value <= $allow and .repeats == 2 and (.ceiling | floor) == 53)" "run --mtp --full --size 4M: send and get of 1M and 4M files, twice each, next to the high-speed bulk ceiling, under dummy_hcd's allowance"
+	jq_check "$o/run.json" "[.metrics[] | select(.test == \"mtp\" and .metric == \"mb_s\")] | (map(.name) | sort) == [\"get 1M\", \"get 4M\", \"send 1M\", \"send 4M\"] and all(.[]; .unit == \"MB/s\" and .value > 0 and .value <= $allow and .repeats == 2 and (.ceiling | floor) == 53)" "run --mtp --full --size 4M: send and get of 1M and 4M files, twice each, next to the high-speed bulk ceiling, under dummy_hcd's allowance"
 	if [ "$(cat "$o/run-report.rc")" = 0 ] && grep -q 'MB/s against file size, 1M to 4M' "$o/run-report.txt" && grep -Eq '^ +send +.* best .* MB/s at [14]M$' "$o/run-report.txt"; then ok "$SCEN: report of run --mtp --full: MB/s against the file size, send and get"
 	else bad "$SCEN: report of run --mtp --full: $(head -c 600 "$o/run-report.txt")"; fi
 	jq_check "$o/run.json" '[.devices[] | select(.kind == "usb-mtp") | .vid_pid] == ["1d6b:0100"] and ((.devices[] | select(.kind == "usb-mtp") | .key) as $k | [.verdicts[] | select(.device_key == $k)] | length == 1)' "run --mtp: the device recorded, with a verdict"
@@ -107,8 +107,8 @@ check() {
 other" ] && [ "$(cat "$o/sweep-daemons.txt")" = 0 ] && [ ! -s "$o/sweep-run.txt" ]; then ok "$SCEN: --buffer-sweep: its gadgets, umtprd and /run/usbperf files gone, the others left"
 	else bad "$SCEN: --buffer-sweep left: gadgets [$(tr '\n' ' ' <"$o/sweep-gadgets.txt")] daemons $(cat "$o/sweep-daemons.txt") run [$(tr '\n' ' ' <"$o/sweep-run.txt")]"; fi
 	rc_is run-sweep 0 "run --mtp-buffers 16K,64K"
-	jq_check "$o/run-sweep.json" "[.metrics[] | select(.test == \"mtp\") | .name] | sort == [\"get 1M buf 16K\", \"get 1M buf 64K\", \"send 1M buf 16K\", \"send 1M buf 64K\"]" "run --mtp-buffers: a send and a get figure per buffer size in the record"
-	jq_check "$o/run-sweep.json" '[.devices[] | select(.key == "mtp-sweep") | .vid_pid] == ["1d6b:0104"] and ([.verdicts[] | select(.device_key == "mtp-sweep")] | length == 1) and ([.metrics[] | select(.test == "mtp")] | all(.[]; .value > 0 and (.ceiling | floor) == 53))' "run --mtp-buffers: the sweep gadget recorded with a verdict, each figure next to the bulk ceiling"
+	jq_check "$o/run-sweep.json" "[.metrics[] | select(.test == \"mtp\" and .metric == \"mb_s\") | .name] | sort == [\"get 1M buf 16K\", \"get 1M buf 64K\", \"send 1M buf 16K\", \"send 1M buf 64K\"]" "run --mtp-buffers: a send and a get figure per buffer size in the record"
+	jq_check "$o/run-sweep.json" '[.devices[] | select(.key == "mtp-sweep") | .vid_pid] == ["1d6b:0104"] and ([.verdicts[] | select(.device_key == "mtp-sweep")] | length == 1) and ([.metrics[] | select(.test == "mtp" and .metric == "mb_s")] | all(.[]; .value > 0 and (.ceiling | floor) == 53))' "run --mtp-buffers: the sweep gadget recorded with a verdict, each figure next to the bulk ceiling"
 	if grep -q 'MB/s against device buffer size, 16K to 64K' "$o/sweep-report.txt" && [ "$(cat "$o/sweep-report.rc")" = 0 ] && grep -q 'Throughput against device buffer size' "$o/sweep-report.html"; then ok "$SCEN: report of run --mtp-buffers: MB/s against the device's buffer size, text and HTML"
 	else bad "$SCEN: report of run --mtp-buffers: $(head -c 600 "$o/sweep-report.txt")"; fi
 	rc_is sweep-dev 2 "--buffer-sweep with a DEVICE"
