@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* gadget: configfs gadgets, configs, functions, LUNs and UDCs decoded from the fixtures. */
 #include "unit.h"
+#include "fixture.h"
 #include "core/usb/gadget.h"
 #include "render/field.h"
 #include "util/snapshot.h"
@@ -11,20 +12,6 @@
 #include <string.h>
 
 #define UNK FIELD_INT_UNKNOWN
-
-static void load_fixture(const char *name)
-{
-	const char *dir = getenv("USBPERF_FIXTURES");
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
-	int r;
-
-	strbuf_addf(&path, "%s/%s.json", dir ? dir : "tests/fixtures", name);
-	r = snapshot_load_file(path.buf, &err);
-	if (r < 0)
-		fail_msg("cannot load %s: %s %s", path.buf, strerror(-r), err.buf);
-	strbuf_release(&path);
-	strbuf_release(&err);
-}
 
 static void assert_str(const char *what, const char *got, const char *want)
 {

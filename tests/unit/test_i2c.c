@@ -7,6 +7,7 @@
  * (reads return what was written, a NAK ends a pass, a bad read-back counts).
  */
 #include "unit.h"
+#include "fixture.h"
 #include "core/i2c/fields.h"
 #include "core/i2c/i2c.h"
 #include "util/snapshot.h"
@@ -16,20 +17,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void load_fixture(const char *name)
-{
-	const char *dir = getenv("USBPERF_FIXTURES");
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
-	int r;
-
-	strbuf_addf(&path, "%s/%s.json", dir ? dir : "tests/fixtures", name);
-	r = snapshot_load_file(path.buf, &err);
-	if (r < 0)
-		fail_msg("cannot load %s: %s %s", path.buf, strerror(-r), err.buf);
-	strbuf_release(&path);
-	strbuf_release(&err);
-}
 
 #define NEAR(got, want) assert_true(fabs((got) - (want)) < 1e-6)
 

@@ -5,6 +5,7 @@
  * HS200, an SD card in SDR104, SD cards stuck in high speed.
  */
 #include "unit.h"
+#include "fixture.h"
 #include "core/mmc/mmc.h"
 #include "util/snapshot.h"
 #include "util/sysroot.h"
@@ -13,20 +14,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void load_fixture(const char *name)
-{
-	const char *dir = getenv("USBPERF_FIXTURES");
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
-	int r;
-
-	strbuf_addf(&path, "%s/%s.json", dir ? dir : "tests/fixtures", name);
-	r = snapshot_load_file(path.buf, &err);
-	if (r < 0)
-		fail_msg("cannot load %s: %s %s", path.buf, strerror(-r), err.buf);
-	strbuf_release(&path);
-	strbuf_release(&err);
-}
 
 #define NEAR(got, want) assert_true(fabs((got) - (want)) < 1e-9)
 

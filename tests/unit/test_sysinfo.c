@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* sysinfo: the text parsers, and every fact and finding decoded from the fixtures. */
 #include "unit.h"
+#include "fixture.h"
 #include "core/sys/attr.h"
 #include "core/sys/sysinfo.h"
 #include "render/field.h"
@@ -15,20 +16,6 @@
 #define UNK FIELD_INT_UNKNOWN
 
 /* tests/fixtures/<name>.json as the sysroot (meson passes the directory) */
-static void load_fixture(const char *name)
-{
-	const char *dir = getenv("USBPERF_FIXTURES");
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
-	int r;
-
-	strbuf_addf(&path, "%s/%s.json", dir ? dir : "tests/fixtures", name);
-	r = snapshot_load_file(path.buf, &err);
-	if (r < 0)
-		fail_msg("cannot load %s: %s %s", path.buf, strerror(-r), err.buf);
-	strbuf_release(&path);
-	strbuf_release(&err);
-}
-
 static void assert_str(const char *what, const char *got, const char *want)
 {
 	if (!want && !got)
