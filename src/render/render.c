@@ -140,6 +140,9 @@ struct metric_vocab metric_vocab(const char *key, const char *unit_hint)
 int metric_prec(double v)
 {
 	v = fabs(v);
+	/* none at all (no bad blocks, no errors) reads 0, not 0.000 */
+	if (v == 0)
+		return 0;
 	return v >= 1000 ? 0 : v >= 100 ? 1 : v >= 1 ? 2 : 3;
 }
 
