@@ -11,12 +11,14 @@
  */
 #include "core/findings.h"
 #include "core/i2c/i2c.h"
+#include "core/report/model.h"
 #include "core/run/run_priv.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -61,8 +63,9 @@ static const struct field i2c_row_fields[] = {
 static const struct record_desc i2c_row_desc = RECORD_DESC("i2c_run_row", i2c_row_fields);
 
 static const struct class_metric i2c_metrics[] = {
-    CLASS_METRIC("msg_s", "msg/s", "messages/s", true),
-    CLASS_METRIC("payload_b_s", "B/s", "payload", true),
+    /* payload first: the figure a pass is shown by, against the bus clock's ceiling */
+    CLASS_RATE("payload_b_s", "B/s", "payload"),
+    CLASS_RATE("msg_s", "msg/s", "messages/s"),
     CLASS_METRIC("lat_p99_us", "us", "p99 latency", false),
     CLASS_METRIC("cpu_pct", "%", "CPU", false),
 };
@@ -427,6 +430,29 @@ static const char *i2c_verdict(const struct run_record *r, const struct run_devi
 	return RUN_LIMITER_DEVICE;
 }
 
+/*
+ * report: the payload of "write-read 32 B" against the message size, a
+ * series per operation (the TI article's chart). Its messages/s stay bars:
+ * a sensor's 1 or 2 B reads are told by how many messages a second go, a
+ * figure the payload chart squeezes into its floor.
+ */
+static enum class_sweep i2c_sweep_point(const struct run_metric *m, struct class_sweep_point *ret)
+{
+	char op[16], b[2], extra;
+	unsigned long long size;
+	unsigned mask;
+
+	/* one op, its size in bytes: the name add_metrics() gives a pass */
+	if (strcmp(m->metric, "payload_b_s") ||
+	    sscanf(m->name, "%15s %llu %1s %c", op, &size, b, &extra) != 3 || strcmp(b, "B") ||
+	    !size || strchr(op, ',') || i2c_ops_parse(op, &mask) < 0)
+		return CLASS_SWEEP_NONE;
+	snprintf(ret->label, sizeof(ret->label), "%s", op);
+	ret->x = size;
+	ret->axis = RM_AXIS_MESSAGE;
+	return CLASS_SWEEP_POINT;
+}
+
 const struct measure_class run_class_i2c = {
     .name = "i2c",
     .what = NULL, /* measured only when named */
@@ -441,6 +467,7 @@ const struct measure_class run_class_i2c = {
     .analyze = i2c_analyze,
     .metrics = i2c_metrics,
     .nmetrics = sizeof(i2c_metrics) / sizeof(i2c_metrics[0]),
+    .sweep_point = i2c_sweep_point,
     .verdict = i2c_verdict,
     .row_desc = &i2c_row_desc,
     .row_title = "I2C (payload B/s; ceiling at the bus clock)",

@@ -10,6 +10,7 @@
  * erasing someone's flash is never a default, and reading it is not USB I/O.
  */
 #include "core/mtd/mtd_run.h"
+#include "core/report/model.h"
 #include "core/run/run_priv.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
@@ -46,8 +47,8 @@ struct mtd_run_row {
 };
 
 static const struct class_metric mtd_metrics[] = {
-    CLASS_METRIC("mb_s", "MB/s", "rate", true),
-    CLASS_METRIC("eraseblocks_per_s", "eraseblocks/s", "eraseblocks/s", true),
+    CLASS_RATE("mb_s", "MB/s", "rate"),
+    CLASS_RATE("eraseblocks_per_s", "eraseblocks/s", "eraseblocks/s"),
     CLASS_METRIC("failed_blocks", "eraseblocks", "failed eraseblocks", false),
     CLASS_METRIC("mismatched_pages", "pages", "mismatched pages", false),
     CLASS_METRIC("bad_blocks", "eraseblocks", "bad eraseblocks", false),
@@ -652,6 +653,21 @@ static const char *mtd_verdict(const struct run_record *r, const struct run_devi
 	return RUN_LIMITER_UNKNOWN;
 }
 
+/* report: the write sweep's rate against the write size ("write 2K"); erase and read are rates */
+static enum class_sweep mtd_sweep_point(const struct run_metric *m, struct class_sweep_point *ret)
+{
+	uint64_t size;
+
+	if (strncmp(m->name, "write ", 6) || parse_size(m->name + 6, 1, UINT64_MAX, &size) < 0)
+		return CLASS_SWEEP_NONE;
+	if (strcmp(m->metric, "mb_s"))
+		return CLASS_SWEEP_OTHER;
+	snprintf(ret->label, sizeof(ret->label), "write");
+	ret->x = size;
+	ret->axis = RM_AXIS_WRITE;
+	return CLASS_SWEEP_POINT;
+}
+
 const struct measure_class run_class_mtd = {
     .name = "mtd",
     .what = NULL, /* run names MTD devices it saw, measures only those named */
@@ -665,6 +681,7 @@ const struct measure_class run_class_mtd = {
     .analyze = mtd_analyze,
     .metrics = mtd_metrics,
     .nmetrics = sizeof(mtd_metrics) / sizeof(mtd_metrics[0]),
+    .sweep_point = mtd_sweep_point,
     .verdict = mtd_verdict,
     .row_desc = &row_desc,
     .row_title = "mtd (MB/s = 10^6 B/s)",

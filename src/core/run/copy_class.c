@@ -28,7 +28,7 @@ struct copy_item {
 };
 
 static const struct class_metric copy_metrics[] = {
-    CLASS_METRIC("mb_s", "MB/s", "rate", true),
+    CLASS_RATE("mb_s", "MB/s", "rate"),
 };
 
 /* DST names raw flash: the copy erases and writes it (mtd_run.h) */
