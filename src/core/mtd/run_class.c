@@ -210,6 +210,8 @@ static int mtd_prepare(const struct run_options *o, struct run_result *r, struct
 {
 	struct mtd_item *m = calloc(1, sizeof(*m));
 	struct strbuf why = STRBUF_INIT;
+	/* the item says whether it is written: --copy's source is read whatever --destructive */
+	struct run_options as_item = *o;
 	int rc;
 
 	(void)r;
@@ -217,7 +219,8 @@ static int mtd_prepare(const struct run_options *o, struct run_result *r, struct
 		abort();
 	m->fd = -1;
 	it->state = m;
-	rc = plan_checks(o, it->path, m, &why);
+	as_item.destructive = !it->read_only;
+	rc = plan_checks(&as_item, it->path, m, &why);
 	if (rc < 0)
 		goto fail;
 	free(it->device_key);
@@ -446,7 +449,7 @@ static int mtd_measure(const struct run_options *o, struct run_result *r, struct
 	add_device(r, it, m);
 	mtd_run_add_metrics(&r->rec, it->device_key, acc, nacc, bad, &before, &after);
 	add_rows(r, it, acc, nacc);
-	if (it->read_only)
+	if (it->read_only && !o->destructive)
 		run_note(r,
 			 "%s: read only (%llu eraseblocks); --destructive erases and writes it "
 			 "at each write size, page to eraseblock",
@@ -463,6 +466,18 @@ int mtd_run_copy_sink(const struct run_plan_item *it, struct mtd_sink *s, uint64
 		return -EINVAL;
 	mtd_io_fd(&io, (int *)&m->fd);
 	return mtd_sink_init(s, &io, m->len, m->g.erasesize, m->g.writesize, ret_capacity);
+}
+
+int mtd_run_copy_source(const struct run_plan_item *it, uint64_t want, struct mtd_source *s,
+			uint64_t *ret_size)
+{
+	const struct mtd_item *m = item_of(it);
+	struct mtd_io io;
+
+	if (!m || m->fd < 0)
+		return -EINVAL;
+	mtd_io_fd(&io, (int *)&m->fd);
+	return mtd_source_init(s, &io, m->len, m->g.erasesize, want, ret_size);
 }
 
 static void mtd_release(struct run_plan_item *it)
@@ -510,6 +525,13 @@ static void write_span(const struct run_record *r, const char *key,
 		if (!*ret_hi || m->value > (*ret_hi)->value)
 			*ret_hi = m;
 	}
+}
+
+double mtd_run_read_mb_s(const struct run_record *r, const char *key)
+{
+	const struct run_metric *rd = metric_at(r, key, "read", "mb_s");
+
+	return rd && rd->value > 0 ? rd->value : NAN;
 }
 
 double mtd_run_erase_write_mb_s(const struct run_record *r, const char *key, const char **ret_name)
