@@ -40,7 +40,7 @@ struct i2c_item {
 /* one pass in run's own table */
 struct i2c_run_row {
 	const char *device, *op;
-	uint64_t size, messages, naks;
+	uint64_t size, messages, naks, errors;
 	double msg_s, payload_b_s, ceiling_b_s, efficiency_pct, lat_p50_us, lat_p99_us, cpu_pct;
 };
 
@@ -59,6 +59,7 @@ static const struct field i2c_row_fields[] = {
     FIELD(struct i2c_run_row, lat_p99_us, "lat_p99_us", "p99", "us", FT_DBL, 1, FF_TEXT),
     FIELD(struct i2c_run_row, cpu_pct, "cpu_pct", "CPU", "%", FT_DBL, 1, FF_TEXT),
     FIELD(struct i2c_run_row, naks, "naks", "NAKs", NULL, FT_U64, 0, FF_TEXT),
+    FIELD(struct i2c_run_row, errors, "bus_errors", "bus errors", NULL, FT_U64, 0, FF_TEXT),
 };
 static const struct record_desc i2c_row_desc = RECORD_DESC("i2c_run_row", i2c_row_fields);
 
@@ -68,6 +69,9 @@ static const struct class_metric i2c_metrics[] = {
     CLASS_RATE("msg_s", "msg/s", "messages/s"),
     CLASS_METRIC("lat_p99_us", "us", "p99 latency", false),
     CLASS_METRIC("cpu_pct", "%", "CPU", false),
+    /* only when there were some: no ACK, and the bus's own failures (pass.c) */
+    CLASS_METRIC("naks", "NAKs", "NAKs", false),
+    CLASS_METRIC("bus_errors", "errors", "bus errors", false),
 };
 
 static struct i2c_item *item_of(const struct run_plan_item *it)
@@ -273,18 +277,21 @@ static void add_metrics(struct run_result *r, const struct run_plan_item *it,
 	const struct {
 		const char *key;
 		double value, ceiling;
+		bool count; /* kept when no message went through */
 	} m[] = {
-	    {"msg_s", p->msg_s, NAN},
-	    {"payload_b_s", p->payload_b_s, p->ceiling_b_s},
-	    {"lat_p99_us", p->lat_p99_us, NAN},
-	    {"cpu_pct", p->cpu_pct, NAN},
+	    {"msg_s", p->msg_s, NAN, false},
+	    {"payload_b_s", p->payload_b_s, p->ceiling_b_s, false},
+	    {"lat_p99_us", p->lat_p99_us, NAN, false},
+	    {"cpu_pct", p->cpu_pct, NAN, false},
+	    {"naks", p->naks ? (double)p->naks : NAN, NAN, true},
+	    {"bus_errors", p->errors ? (double)p->errors : NAN, NAN, true},
 	};
 
 	strbuf_addf(&name, "%s %llu B", p->op, (unsigned long long)p->size);
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
 		struct run_metric *rm;
 
-		if (!p->messages || !isfinite(m[i].value))
+		if ((!p->messages && !m[i].count) || !isfinite(m[i].value))
 			continue;
 		rm = run_class_add_metric(&r->rec, &run_class_i2c, it->device_key, name.buf,
 					  m[i].key);
@@ -331,10 +338,19 @@ static int i2c_measure(const struct run_options *o, struct run_result *r, struct
 		struct i2c_run_row *row = run_class_add_row(r, &run_class_i2c, sizeof(*row));
 		const struct i2c_pass *ps = &h->passes[i];
 
-		*row = (struct i2c_run_row){d ? d->key : NULL, ps->op,		ps->size,
-					    ps->messages,      ps->naks,	ps->msg_s,
-					    ps->payload_b_s,   ps->ceiling_b_s, ps->efficiency_pct,
-					    ps->lat_p50_us,    ps->lat_p99_us,	ps->cpu_pct};
+		*row = (struct i2c_run_row){.device = d ? d->key : NULL,
+					    .op = ps->op,
+					    .size = ps->size,
+					    .messages = ps->messages,
+					    .naks = ps->naks,
+					    .errors = ps->errors,
+					    .msg_s = ps->msg_s,
+					    .payload_b_s = ps->payload_b_s,
+					    .ceiling_b_s = ps->ceiling_b_s,
+					    .efficiency_pct = ps->efficiency_pct,
+					    .lat_p50_us = ps->lat_p50_us,
+					    .lat_p99_us = ps->lat_p99_us,
+					    .cpu_pct = ps->cpu_pct};
 		add_metrics(r, it, ps);
 		msgs += ps->messages;
 	}
