@@ -210,7 +210,7 @@ static int judge(const struct i2c_target *t, const char *node, const struct i2c_
 		 struct i2c_out *out)
 {
 	uint64_t msgs = 0, naks = 0, errs = 0, mism = 0;
-	int last = 0;
+	int nak = 0, bus = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -218,20 +218,31 @@ static int judge(const struct i2c_target *t, const char *node, const struct i2c_
 		naks += p[i].naks;
 		errs += p[i].errors;
 		mism += p[i].mismatches;
-		if (p[i].last_err)
-			last = p[i].last_err;
+		if (p[i].nak_err)
+			nak = p[i].nak_err;
+		if (p[i].bus_err)
+			bus = p[i].bus_err;
 	}
 	if (naks)
 		note(out, "0x%02x on i2c-%u did not acknowledge %llu times (NAK: %s)", t->addr,
-		     t->ad.bus, (unsigned long long)naks, strerror(-last));
+		     t->ad.bus, (unsigned long long)naks, strerror(-nak));
+	if (errs)
+		note(out, "i2c-%u had %llu bus errors talking to 0x%02x (%s: %s)", t->ad.bus,
+		     (unsigned long long)errs, t->addr, i2c_err_what(bus), strerror(-bus));
 	if (!msgs && n) {
-		log_error("i2c: 0x%02x on '%s' never answered: %s", t->addr, node,
-			  naks ? "NAK, no device there?" : strerror(-last));
+		if (naks)
+			log_error("i2c: 0x%02x on '%s' never answered: NAK, no device there?",
+				  t->addr, node);
+		else
+			log_error("i2c: no transfer to 0x%02x on '%s' went through: bus errors "
+				  "(%s: %s), not a NAK",
+				  t->addr, node, i2c_err_what(bus), strerror(-bus));
 		return EXIT_RUNTIME;
 	}
 	if (errs)
-		log_error("i2c: %llu transfers to 0x%02x on '%s' failed: %s",
-			  (unsigned long long)errs, t->addr, node, strerror(-last));
+		log_error("i2c: %llu transfers to 0x%02x on '%s' failed with bus errors (%s: %s)",
+			  (unsigned long long)errs, t->addr, node, i2c_err_what(bus),
+			  strerror(-bus));
 	if (mism) {
 		log_error("i2c: %llu bytes written to 0x%02x on '%s' read back differently",
 			  (unsigned long long)mism, t->addr, node);

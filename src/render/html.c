@@ -530,6 +530,14 @@ static void figures_caption(struct strbuf *out, const struct rm_device *d)
 		html_esc(out, d->ref->what);
 		strbuf_adds(out, "; a field reference from vendor bring-up guides, not a limit).");
 	}
+	for (size_t i = 0; i < d->nsweeps; i++)
+		if (d->sweeps[i].npts && d->sweeps[i].pts[0].m->ceiling > 0) {
+			strbuf_addf(out,
+				    " Thin dashed, in a series' colour: its own ceiling at "
+				    "each %s.",
+				    d->axis ? d->axis : RM_AXIS_BLOCK);
+			break;
+		}
 	strbuf_addf(out,
 		    " The throughput axis is logarithmic when the figures span more "
 		    "than 20\u00d7; lines join only neighbouring measured %ss.",
@@ -548,48 +556,70 @@ static double common_ceiling(const struct svg_bar *bars, size_t n)
 	return c > 0 ? c : NAN;
 }
 
+/* a chart's title by what it counts: throughputs together, other rates by their unit */
+static const char *rates_title(const char *unit, struct strbuf *sb)
+{
+	static const struct {
+		const char *unit, *title;
+	} titles[] = {
+	    {"MB/s", "Other passes: throughput"},    {"MiB/s", "Other passes: throughput"},
+	    {"Mbit/s", "Other passes: throughput"},  {"IOPS", "I/O operations per second"},
+	    {"reports/s", "HID reports per second"}, {"msg/s", "Messages per second"},
+	};
+
+	for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
+		if (!strcmp(unit, titles[i].unit))
+			return titles[i].title;
+	strbuf_addf(sb, "Other passes: %s", unit);
+	return sb->buf;
+}
+
+/* a bar chart per unit of the device's rates (class.h's CLASS_RATE), in the order they come */
 static void rates_charts(struct strbuf *out, const struct report_model *m,
 			 const struct rm_device *d)
 {
-	static const char *const units[] = {"MB/s", "MiB/s", "Mbit/s", "IOPS", "reports/s"};
 	struct svg_bar *bars = calloc(d->nrates + d->ncpu + 1, sizeof(*bars));
 	size_t n;
 
 	if (!bars)
 		abort();
-	for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++) {
+	for (size_t u = 0; u < d->nrates; u++) {
+		const char *unit = report_unit(d->rates[u]);
+		struct strbuf title = STRBUF_INIT;
 		double limit = NAN;
 		char label[64] = "";
+		bool seen = false;
 
+		for (size_t k = 0; k < u && !seen; k++)
+			seen = report_same_unit(d->rates[k], d->rates[u]);
+		if (seen)
+			continue;
 		n = 0;
 		for (size_t i = 0; i < d->nrates; i++)
-			if (!strcmp(d->rates[i]->unit, units[u]))
+			if (report_same_unit(d->rates[i], d->rates[u]))
 				bars[n++] = (struct svg_bar){d->rates[i]->name,
 							     report_model_run_of(m, d->rates[i]),
 							     d->rates[i]};
-		if (!n)
-			continue;
-		if (!isnan(d->ceiling_mb_s) && !strcmp(units[u], "MB/s"))
+		if (!isnan(d->ceiling_mb_s) && !strcmp(unit, "MB/s"))
 			limit = d->ceiling_mb_s;
-		if (!isnan(d->ceiling_mb_s) && !strcmp(units[u], "Mbit/s"))
+		if (!isnan(d->ceiling_mb_s) && !strcmp(unit, "Mbit/s"))
 			limit = d->ceiling_mb_s * 8;
 		if (isnan(limit))
 			limit = common_ceiling(bars, n);
 		if (!isnan(limit)) {
 			struct strbuf l = STRBUF_INIT;
 
-			ceiling_format(&l, limit, units[u]);
+			ceiling_format(&l, limit, unit);
 			snprintf(label, sizeof(label), "%s", l.buf);
 			strbuf_release(&l);
 		}
-		strbuf_addf(out, "<figure><h3>%s</h3>",
-			    !strcmp(units[u], "IOPS")	     ? "I/O operations per second"
-			    : !strcmp(units[u], "reports/s") ? "HID reports per second"
-							     : "Other passes: throughput");
-		strbuf_adds(out, "<div class=\"scroll\">");
-		svg_bar_chart(out, units[u], bars, n, m->nruns, units[u], limit, label, NAN);
+		strbuf_adds(out, "<figure><h3>");
+		html_esc(out, rates_title(unit, &title));
+		strbuf_adds(out, "</h3><div class=\"scroll\">");
+		svg_bar_chart(out, unit, bars, n, m->nruns, unit, limit, label, NAN);
 		strbuf_adds(out, "</div>");
 		strbuf_adds(out, "</figure>\n");
+		strbuf_release(&title);
 	}
 	n = 0;
 	for (size_t i = 0; i < d->ncpu; i++)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The report on a terminal: per device, sweeps as sparklines and every rate as a bar. */
 #include "render/report_text.h"
+#include "core/run/class.h"
 #include "core/usb/speed.h"
 #include "render/field.h"
 #include "render/spark.h"
@@ -82,6 +83,7 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 	double *v, top = 0, low = INFINITY, floor_v = 0;
 	size_t nb = 0;
 	char lo[24], hi[24];
+	const char *unit;
 	bool log;
 
 	for (size_t i = 0; i < d->nsweeps; i++)
@@ -111,7 +113,8 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 	format_size(blocks[nb - 1], hi, sizeof(hi));
 	/* as on the page: past a 20x span a log scale, so the small figures still show */
 	log = svg_log_axis(low, top);
-	strbuf_addf(out, "  MB/s against %s, %s to %s (one %sscale, ",
+	unit = d->sweeps[0].unit ? d->sweeps[0].unit : "MB/s";
+	strbuf_addf(out, "  %s against %s, %s to %s (one %sscale, ", unit,
 		    d->axis ? d->axis : RM_AXIS_BLOCK, lo, hi, log ? "log " : "");
 	if (log) {
 		floor_v = low / 2;
@@ -121,7 +124,7 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 		strbuf_adds(out, "top ");
 	}
 	metric_format(out, top);
-	strbuf_adds(out, " MB/s)\n");
+	strbuf_addf(out, " %s)\n", unit);
 	for (size_t i = 0; i < d->nsweeps; i++) {
 		const struct rm_series *s = &d->sweeps[i];
 		const struct rm_point *best = NULL;
@@ -148,7 +151,7 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 		format_size(best->block, at, sizeof(at));
 		strbuf_adds(out, "  best ");
 		metric_format(out, best->m->value);
-		strbuf_addf(out, " MB/s at %s\n", at);
+		strbuf_addf(out, " %s at %s\n", unit, at);
 	}
 	free(v);
 	free(blocks);
@@ -188,23 +191,55 @@ static const struct run_metric *pass_metric(const struct run_record *r,
 	return NULL;
 }
 
-/* the figure a pass is shown by: its throughput, else its rate */
+/*
+ * the figure a pass is shown by: the first of its class's rates (class.h)
+ * the pass has, in the class's order (a disk's MB/s before its IOPS)
+ */
 static const struct run_metric *headline(const struct run_record *r, const struct run_metric *x)
 {
-	const struct run_metric *h = pass_metric(r, x, "MB/s");
+	const struct measure_class *c = run_class_find(x->test);
 
-	if (!h)
-		h = pass_metric(r, x, "Mbit/s");
-	return h ? h : pass_metric(r, x, "IOPS");
+	for (size_t i = 0; c && i < c->nmetrics; i++) {
+		const struct run_metric *h;
+
+		if (!c->metrics[i].rate)
+			continue;
+		h = report_find_metric(r, x->device_key, x->name, c->metrics[i].key);
+		if (h)
+			return h;
+	}
+	return NULL;
+}
+
+/* the operations a second of the pass: a disk's IOPS, an I2C pass's messages */
+static const struct run_metric *ops_metric(const struct run_record *r, const struct run_metric *x)
+{
+	const struct run_metric *o = pass_metric(r, x, "IOPS");
+
+	return o ? o : pass_metric(r, x, "msg/s");
+}
+
+/*
+ * what a rate other than the link's MB/s and Mbit/s is held against: its own
+ * ceiling (I2C's payload at the bus clock), NaN if it has none
+ */
+static double own_ceiling(const struct run_metric *x)
+{
+	if (report_unit_is(x, "MB/s") || report_unit_is(x, "Mbit/s") || !(x->ceiling > 0))
+		return NAN;
+	return x->ceiling;
 }
 
 static void rate_row(struct strbuf *out, const struct report_model *m,
 		     const struct rm_device *d, size_t run, const struct run_metric *x, bool utf8)
 {
 	const struct run_record *r = &m->runs[run];
-	const struct run_metric *iops = pass_metric(r, x, "IOPS"), *cpu = pass_metric(r, x, "%");
-	bool share = !isnan(d->ceiling_mb_s) && !report_unit_is(x, "IOPS");
-	double scale = !isnan(d->ceiling_mb_s) && !share ? NAN : scale_of(d, x, m);
+	const struct run_metric *iops = ops_metric(r, x), *cpu = pass_metric(r, x, "%");
+	double own = own_ceiling(x);
+	bool share = !isnan(own) || (!isnan(d->ceiling_mb_s) && !report_unit_is(x, "IOPS"));
+	double scale = !isnan(own)			   ? own
+		       : !isnan(d->ceiling_mb_s) && !share ? NAN
+							   : scale_of(d, x, m);
 	struct strbuf fig = STRBUF_INIT;
 	size_t cols;
 
@@ -311,10 +346,22 @@ static void rates(struct strbuf *out, const struct report_model *m, const struct
 		  bool utf8)
 {
 	bool ceiling = !isnan(d->ceiling_mb_s);
+	const char *ops = "IOPS";
 
+	for (size_t i = 0; i < m->nruns; i++)
+		for (size_t j = 0; d->dev[i] && j < m->runs[i].nmetrics; j++) {
+			const struct run_metric *x = &m->runs[i].metrics[j];
+
+			if (strcmp(x->device_key, d->dev[i]->key) || headline(&m->runs[i], x) != x)
+				continue;
+			ceiling = ceiling || !isnan(own_ceiling(x));
+			if (!pass_metric(&m->runs[i], x, "IOPS") &&
+			    pass_metric(&m->runs[i], x, "msg/s"))
+				ops = "msg/s";
+		}
 	strbuf_addf(out, "  %s%-18s %24s  %-*s %6s %9s %6s\n", m->nruns > 1 ? "run " : "", "pass",
 		    "figure", BAR_WIDTH, ceiling ? "against ceiling" : "against best",
-		    ceiling ? "share" : "", "IOPS", "cpu %");
+		    ceiling ? "share" : "", ops, "cpu %");
 	for (size_t i = 0; i < m->nruns; i++) {
 		const struct run_record *r = &m->runs[i];
 

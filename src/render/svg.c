@@ -185,6 +185,12 @@ static void sweep_axes(const struct rm_device *d, struct axes *a)
 			bmin = p->block < bmin ? p->block : bmin;
 			bmax = p->block > bmax ? p->block : bmax;
 			top = fmax(top, spread(p->m, &lo, &hi) ? hi : p->m->value);
+			/* a point's own ceiling (I2C's at its message size) is drawn: room for it
+			 */
+			if (p->m->ceiling > 0) {
+				top = fmax(top, p->m->ceiling);
+				low = fmin(low, p->m->ceiling);
+			}
 			if (p->m->value > 0) {
 				vlo = fmin(vlo, p->m->value);
 				vhi = fmax(vhi, p->m->value);
@@ -375,6 +381,27 @@ static size_t chart_blocks(const struct rm_device *d, uint64_t **ret)
 	return n;
 }
 
+/* the series' points' own ceilings, when each has one: a thin dashed line in its colour */
+static void own_ceiling(struct strbuf *out, const struct rm_series *s, const struct axes *a,
+			const char *color)
+{
+	for (size_t i = 0; i < s->npts; i++)
+		if (!(s->pts[i].m->ceiling > 0))
+			return;
+	if (!s->npts)
+		return;
+	strbuf_addf(out,
+		    "<polyline class=\"own-ceiling\" fill=\"none\" stroke=\"%s\" "
+		    "stroke-width=\"1\" stroke-dasharray=\"2 4\" points=\"",
+		    color);
+	for (size_t i = 0; i < s->npts; i++)
+		strbuf_addf(out, "%s%.1f,%.1f", i ? " " : "", px(a, s->pts[i].block),
+			    py(a, s->pts[i].m->ceiling));
+	strbuf_adds(out, "\"><title>");
+	html_escape(out, s->label);
+	strbuf_addf(out, ": ceiling %s</title></polyline>\n", s->unit ? s->unit : "");
+}
+
 static void series(struct strbuf *out, const struct report_model *m, const struct rm_device *d,
 		   const struct rm_series *s, const struct axes *a)
 {
@@ -408,6 +435,7 @@ static void series(struct strbuf *out, const struct report_model *m, const struc
 	}
 	strbuf_adds(out, "\n");
 	free(blocks);
+	own_ceiling(out, s, a, st.color);
 	for (size_t i = 0; i < s->npts; i++) {
 		const struct rm_point *p = &s->pts[i];
 		double x = px(a, p->block), y = py(a, p->m->value);
@@ -453,7 +481,9 @@ void svg_sweep_chart(struct strbuf *out, const struct report_model *m,
 		    "aria-label=\"throughput against %s\" "
 		    "xmlns=\"http://www.w3.org/2000/svg\">\n",
 		    a.log ? " log" : "", SW, SH, d->axis ? d->axis : RM_AXIS_BLOCK);
-	y_grid(out, &a, "MB/s (10^6 B/s)");
+	y_grid(out, &a,
+	       !d->sweeps[0].unit || !strcmp(d->sweeps[0].unit, "MB/s") ? "MB/s (10^6 B/s)"
+									: d->sweeps[0].unit);
 	limits(out, d, &a, over);
 	x_ticks(out, &a, d->axis);
 	strbuf_addf(out, "<line class=\"frame\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\"/>\n", PL,

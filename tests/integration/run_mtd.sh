@@ -8,7 +8,8 @@
 # read-only, a UBI-attached and a mounted partition (run has no --force-boot).
 # Without --destructive the write rules are not asked: the open is what fails
 # on a node with no driver. run --copy SRC /dev/mtdN asks for --destructive
-# and the same rules. With no target, run names the MTD devices it saw
+# and the same rules; run --copy /dev/mtdN DST only reads the flash: neither
+# --destructive nor the write rules, and not the same node twice. With no target, run names the MTD devices it saw
 # as not measured, with how to measure them.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
@@ -88,6 +89,26 @@ says "--copy: '.*/mtd7' is not an MTD device" "--copy to the FIFO: not MTD"
 refused 2 "--copy to mtd0: past the rules, the open fails" "$OUT" "$DB" "$WORK/src" -- "$USBPERF" run --copy "$WORK/src" "$N/mtd0" --destructive "${S[@]}" "${R[@]}"
 says "cannot open '.*/mtd0'" "--copy to mtd0: reaches the open"
 check "--copy refusals: no file left on SRC" test -z "$(ls -A "$WORK/src")"
+# --copy /dev/mtdN DST: the flash only read, so no --destructive and none of the write rules
+mkdir -p "$WORK/dst"
+refused 2 "--copy from mtd0 without --destructive: past the rules, the open fails" "$OUT" "$DB" "$WORK/dst" -- \
+	"$USBPERF" run --copy "$N/mtd0" "$WORK/dst" "${S[@]}" "${R[@]}"
+says "cannot open '.*/mtd0'" "--copy from mtd0: no --destructive asked, reaches the open"
+refused 2 "--copy from the bootloader's mtd1 --destructive: read, not refused" "$OUT" "$DB" "$WORK/dst" -- \
+	"$USBPERF" run --copy "$N/mtd1" "$WORK/dst" --destructive "${S[@]}" "${R[@]}"
+says "cannot open '.*/mtd1'" "--copy from u-boot: the write rules not asked of a source"
+refused 2 "--copy from the mounted mtd4: read, not refused" "$OUT" "$DB" "$WORK/dst" -- \
+	"$USBPERF" run --copy "$N/mtd4" "$WORK/dst" "${S[@]}" "${R[@]}"
+says "cannot open '.*/mtd4'" "--copy from a mounted partition: reads are allowed"
+refused 2 "--copy from mtd0 onto itself" "$OUT" "$DB" -- \
+	"$USBPERF" run --copy "$N/mtd0" "$N/mtd0" --destructive "${S[@]}" "${R[@]}"
+says "^usbperf: run: --copy: '.*/mtd0' is both the source and the destination" "--copy mtd0 mtd0: one line"
+refused 2 "--copy from mtd0 to a missing directory" "$OUT" "$DB" -- \
+	"$USBPERF" run --copy "$N/mtd0" "$WORK/nodir" "${S[@]}" "${R[@]}"
+refused 2 "--copy from a FIFO named mtd7" "$OUT" "$DB" "$WORK/dst" -- \
+	"$USBPERF" run --copy "$WORK/mtd7" "$WORK/dst" "${R[@]}"
+says "--copy: '.*/mtd7' is not an MTD device" "--copy from the FIFO: not MTD"
+check "--copy from flash, refused: nothing left on DST" test -z "$(ls -A "$WORK/dst")"
 
 # no target: the host is measured (briefly), the MTD devices named, not touched
 expect_status 0 "no target: the host, and the MTD devices named" "$USBPERF" run --scratch "$WORK" \

@@ -8,6 +8,7 @@
  */
 #include "unit.h"
 #include "fixture.h"
+#include "core/findings.h"
 #include "core/i2c/fields.h"
 #include "core/i2c/i2c.h"
 #include "util/snapshot.h"
@@ -363,6 +364,103 @@ static void test_nak(void **state)
 	assert_false(i2c_err_is_nak(-ETIMEDOUT));
 }
 
+/*
+ * No ACK against the bus's own failures (Documentation/i2c/fault-codes.rst):
+ * ENXIO is the address not acknowledged, EREMOTEIO the NAK of i2c-omap,
+ * i2c-tegra and others, ENODEV i2c-stub's absent chip; EIO, ETIMEDOUT,
+ * EAGAIN (arbitration lost) and EBUSY are bus errors, not an absent device.
+ */
+static void test_bus_errors(void **state)
+{
+	static const struct {
+		int err;
+		bool nak;
+		const char *what;
+	} cases[] = {
+	    {-ENXIO, true, "NAK"},
+	    {-EREMOTEIO, true, "NAK"},
+	    {-ENODEV, true, "NAK"},
+	    {-EIO, false, "I/O error"},
+	    {-ETIMEDOUT, false, "timed out"},
+	    {-EAGAIN, false, "arbitration lost"},
+	    {-EBUSY, false, "bus busy"},
+	    {-EPROTO, false, "protocol error"},
+	};
+	static const unsigned sizes[] = {1, 2, 4};
+	struct i2c_plan plan = {
+	    .sizes = sizes,
+	    .nsizes = 3,
+	    .method = I2C_METHOD_RDWR,
+	    .ops = 1u << I2C_OP_READ | 1u << I2C_OP_WRITE_READ,
+	    .seconds = 60,
+	};
+	struct i2c_pass p[9];
+	size_t n = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fake f = {.nak = cases[i].err};
+		struct i2c_io io = {&f, fake_xfer};
+
+		assert_int_equal(i2c_err_is_nak(cases[i].err), cases[i].nak);
+		assert_int_equal(i2c_err_is_nak(-cases[i].err), cases[i].nak);
+		assert_string_equal(i2c_err_what(cases[i].err), cases[i].what);
+		assert_int_equal(i2c_passes_run(&io, &plan, p, &n), 0);
+		assert_int_equal(p[0].messages, 0);
+		assert_int_equal(p[0].naks, cases[i].nak ? I2C_NAK_LIMIT : 0);
+		assert_int_equal(p[0].errors, cases[i].nak ? 0 : I2C_NAK_LIMIT);
+		assert_int_equal(p[0].nak_err, cases[i].nak ? cases[i].err : 0);
+		assert_int_equal(p[0].bus_err, cases[i].nak ? 0 : cases[i].err);
+		assert_int_equal(p[0].last_err, cases[i].err);
+		/*
+		 * NAKs from the start: nobody there, one pass and the run ends; bus
+		 * errors say nothing of the device: each pass tries, up to the limit
+		 */
+		assert_int_equal(n, cases[i].nak ? 1 : 6);
+		assert_int_equal(f.xfers, (cases[i].nak ? 1 : 6) * I2C_NAK_LIMIT);
+	}
+}
+
+static bool has_finding(const struct finding_list *l, const char *id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].id, id))
+			return true;
+	return false;
+}
+
+/* the findings tell the two apart: a NAK is the address, a bus error the bus */
+static void test_bus_error_findings(void **state)
+{
+	struct i2c_pass p[2] = {
+	    {.op = "read",
+	     .size = 8,
+	     .messages = 100,
+	     .errors = 2,
+	     .bus_err = -EAGAIN,
+	     .efficiency_pct = NAN},
+	    {.op = "read", .size = 16, .messages = 100, .efficiency_pct = NAN},
+	};
+	struct finding_list l = {0};
+
+	(void)state;
+	i2c_findings("i2c-1:0x50", p, 2, 400000, "--clock", &l);
+	assert_true(has_finding(&l, "i2c.bus_errors"));
+	assert_false(has_finding(&l, "i2c.nak"));
+	for (size_t i = 0; i < l.n; i++)
+		if (!strcmp(l.v[i].id, "i2c.bus_errors"))
+			assert_non_null(strstr(l.v[i].message, "2 transfers failed with bus errors "
+							       "(the last: arbitration lost)"));
+	finding_list_release(&l);
+	p[0].errors = 0;
+	p[0].naks = 3;
+	p[0].nak_err = -ENXIO;
+	i2c_findings("i2c-1:0x50", p, 2, 400000, "--clock", &l);
+	assert_true(has_finding(&l, "i2c.nak"));
+	assert_false(has_finding(&l, "i2c.bus_errors"));
+	finding_list_release(&l);
+}
+
 static void test_stop(void **state)
 {
 	static const unsigned sizes[] = {1, 2};
@@ -392,6 +490,7 @@ int main(void)
 	    cmocka_unit_test(test_clock_ops),	 cmocka_unit_test(test_dt_funcs),
 	    cmocka_unit_test(test_board),	 cmocka_unit_test(test_pc),
 	    cmocka_unit_test(test_passes),	 cmocka_unit_test(test_nak),
+	    cmocka_unit_test(test_bus_errors),	 cmocka_unit_test(test_bus_error_findings),
 	    cmocka_unit_test(test_stop),
 	};
 

@@ -347,12 +347,80 @@ static void test_copy_sink(void **state)
 	assert_int_equal(mtd_sink_init(&s, &io, EB - 512, EB, 512, &cap), -EINVAL);
 }
 
+static int f_isbad_err(void *ctx, uint64_t off)
+{
+	(void)ctx;
+	return off == 3 * EB ? -EIO : 0;
+}
+
+static void test_copy_source(void **state)
+{
+	static struct fake f;
+	struct mtd_io io = {&f, f_isbad, f_erase, f_pwrite, f_pread};
+	struct run_copy_source src;
+	struct mtd_source s;
+	uint64_t size = 0;
+	static char out[NB * EB];
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	for (size_t i = 0; i < sizeof(f.mem); i++)
+		f.mem[i] = (uint8_t)(i / EB * 31 + i % 251);
+	f.bad[0] = f.bad[3] = true;
+	/* all the good eraseblocks: 6 of 8 */
+	assert_int_equal(mtd_source_init(&s, &io, NB * EB, EB, 0, &size), 0);
+	assert_int_equal(size, 6 * EB);
+	mtd_source_as_copy(&s, "/dev/mtd9", &src);
+	assert_string_equal(src.what, "/dev/mtd9");
+	/* twice, as the copy does at each chunk size: begin starts over */
+	for (int round = 0; round < 2; round++) {
+		size_t got = 0;
+		ssize_t n;
+
+		memset(out, 0, sizeof(out));
+		assert_int_equal(src.begin(src.ctx), 0);
+		/* 3000 B at a time: neither a page nor an eraseblock */
+		while ((n = src.read(src.ctx, out + got, 3000)) > 0)
+			got += (size_t)n;
+		assert_int_equal(n, 0);
+		assert_int_equal(got, 6 * EB);
+		/* the good eraseblocks in order, the bad ones (0, 3) never read */
+		assert_memory_equal(out, f.mem + 1 * EB, 2 * EB);
+		assert_memory_equal(out + 2 * EB, f.mem + 4 * EB, 4 * EB);
+	}
+	assert_int_equal(f.erases, 0);
+	assert_int_equal(f.writes, 0);
+	mtd_source_release(&s);
+	/* at most what is wanted: 2.5 eraseblocks */
+	assert_int_equal(mtd_source_init(&s, &io, NB * EB, EB, 2 * EB + EB / 2, &size), 0);
+	assert_int_equal(size, 2 * EB + EB / 2);
+	mtd_source_as_copy(&s, "/dev/mtd9", &src);
+	assert_int_equal(src.begin(src.ctx), 0);
+	{
+		size_t got = 0;
+		ssize_t n;
+
+		while ((n = src.read(src.ctx, out + got, 1 << 20)) > 0)
+			got += (size_t)n;
+		assert_int_equal(got, 2 * EB + EB / 2);
+		assert_memory_equal(out + 2 * EB, f.mem + 4 * EB, EB / 2);
+	}
+	mtd_source_release(&s);
+	/* every eraseblock bad: nothing to copy; no eraseblock; MEMGETBADBLOCK failing */
+	memset(f.bad, 1, sizeof(f.bad));
+	assert_int_equal(mtd_source_init(&s, &io, NB * EB, EB, 0, &size), -ENOSPC);
+	assert_int_equal(mtd_source_init(&s, &io, EB - 512, EB, 0, &size), -EINVAL);
+	io.isbad = f_isbad_err;
+	assert_int_equal(mtd_source_init(&s, &io, NB * EB, EB, 0, &size), -EIO);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_claims),	     cmocka_unit_test(test_region),
 	    cmocka_unit_test(test_metrics),	     cmocka_unit_test(test_findings),
 	    cmocka_unit_test(test_class_and_report), cmocka_unit_test(test_copy_sink),
+	    cmocka_unit_test(test_copy_source),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

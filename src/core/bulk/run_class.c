@@ -37,7 +37,7 @@ static const struct {
 };
 
 static const struct class_metric bulk_metrics[] = {
-    CLASS_METRIC("mb_s", "MB/s", "rate", true),
+    CLASS_RATE("mb_s", "MB/s", "rate"),
 };
 
 static struct bulk_item *item_of(const struct run_plan_item *it)

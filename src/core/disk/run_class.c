@@ -38,8 +38,8 @@ struct disk_item {
 };
 
 static const struct class_metric disk_metrics[] = {
-    CLASS_METRIC("mb_s", "MB/s", "rate", true),
-    CLASS_METRIC("iops", "IOPS", "IOPS", true),
+    CLASS_RATE("mb_s", "MB/s", "rate"),
+    CLASS_RATE("iops", "IOPS", "IOPS"),
     CLASS_METRIC("lat_p99_us", "us", "p99", false),
     CLASS_METRIC("self_cpu_pct", "%", "cpu", false),
     /* the CPU clock through the pass: a drop explains a throughput drop (issue 20.2) */
@@ -47,7 +47,7 @@ static const struct class_metric disk_metrics[] = {
     CLASS_METRIC("util_pct", "%", "util", false),
     CLASS_METRIC("irq_per_mb", "IRQ/MB", "interrupts", false),
     /* on the wire (usbmon): a monitored USB disk pass */
-    CLASS_METRIC("wire_mb_s", "MB/s", "wire", true),
+    CLASS_RATE("wire_mb_s", "MB/s", "wire"),
     CLASS_METRIC("urb_size", "B", "URB size", true),
     CLASS_METRIC("inflight_mean", "URBs", "in flight", true),
     CLASS_METRIC("busy_pct", "%", "bus busy", true),

@@ -45,8 +45,8 @@ struct gadget_item {
 };
 
 static const struct class_metric gadget_metrics[] = {
-    CLASS_METRIC("reports_per_s", "reports/s", "reports/s", true),
-    CLASS_METRIC("bytes_per_s", "B/s", "B/s", true),
+    CLASS_RATE("reports_per_s", "reports/s", "reports/s"),
+    CLASS_RATE("bytes_per_s", "B/s", "B/s"),
     CLASS_METRIC("write_p99_us", "us", "p99 write", false),
     CLASS_METRIC("write_max_us", "us", "max write", false),
 };

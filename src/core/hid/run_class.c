@@ -35,8 +35,8 @@ struct hid_item {
 };
 
 static const struct class_metric hid_metrics[] = {
-    CLASS_METRIC("reports_per_s", "reports/s", "reports/s", true),
-    CLASS_METRIC("bytes_per_s", "B/s", "B/s", true),
+    CLASS_RATE("reports_per_s", "reports/s", "reports/s"),
+    CLASS_RATE("bytes_per_s", "B/s", "B/s"),
     CLASS_METRIC("interval_p99_us", "us", "p99 interval", false),
     CLASS_METRIC("interval_max_us", "us", "max interval", false),
 };

@@ -45,7 +45,7 @@ static const struct field pass_fields[] = {
     FIELD(struct i2c_pass, cpu_pct, "cpu_pct", "CPU", "%", FT_DBL, 1, T),
     FIELD(struct i2c_pass, self_cpu_pct, "self_cpu_pct", "usbperf CPU", "%", FT_DBL, 1, 0),
     FIELD(struct i2c_pass, naks, "naks", "NAKs", NULL, FT_U64, 0, T),
-    FIELD(struct i2c_pass, errors, "errors", "errors", NULL, FT_U64, 0, T),
+    FIELD(struct i2c_pass, errors, "errors", "bus errors", NULL, FT_U64, 0, T),
     FIELD(struct i2c_pass, verified, "verified", "verified", NULL, FT_BOOL, 0, 0),
     FIELD(struct i2c_pass, mismatches, "mismatched_bytes", "mismatched", NULL, FT_U64, 0, 0),
     FIELD(struct i2c_pass, interrupted, "interrupted", "interrupted", NULL, FT_BOOL, 0, 0),

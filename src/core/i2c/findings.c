@@ -24,11 +24,34 @@ void i2c_findings(const char *subject, const struct i2c_pass *p, size_t n, uint6
 {
 	struct strbuf msg = STRBUF_INIT, ev = STRBUF_INIT;
 	const struct i2c_pass *b;
-	uint64_t naks = 0, msgs = 0;
+	uint64_t naks = 0, msgs = 0, errs = 0;
+	int bus = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		naks += p[i].naks;
 		msgs += p[i].messages;
+		errs += p[i].errors;
+		if (p[i].bus_err)
+			bus = p[i].bus_err;
+	}
+	if (errs) {
+		/* the device may well be there: the bus itself failed the transfer */
+		strbuf_addf(&msg,
+			    "%llu transfers failed with bus errors (the last: %s), not NAKs: the "
+			    "bus, not an absent device",
+			    (unsigned long long)errs, i2c_err_what(bus));
+		strbuf_addf(&ev,
+			    "bus errors (EIO, ETIMEDOUT, EAGAIN: arbitration lost, EBUSY) counted "
+			    "by pass apart from NAKs; last errno %d; %llu messages went through",
+			    -bus, (unsigned long long)msgs);
+		finding_add(
+		    out, FINDING_WARN, "i2c.bus_errors", subject, msg.buf, ev.buf,
+		    "another master on the bus (arbitration), SDA or SCL held low (a device "
+		    "stuck mid-byte: the adapter's bus recovery, or a power cycle), or "
+		    "clock stretching past the adapter's timeout; look at the lines on a "
+		    "logic analyser");
+		strbuf_reset(&msg);
+		strbuf_reset(&ev);
 	}
 	if (naks) {
 		strbuf_addf(

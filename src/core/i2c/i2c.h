@@ -137,15 +137,22 @@ int i2c_funcs_read(int fd, unsigned long *ret);
 /* I2C_SLAVE (force: I2C_SLAVE_FORCE) for the SMBus path; -EBUSY when a driver has it */
 int i2c_fd_set_addr(int fd, unsigned addr, bool force);
 
-/* true when errno is what an adapter says for "no ACK" (ENXIO, EREMOTEIO, ENODEV, EIO) */
+/*
+ * true when errno is what an adapter says for "no ACK" (ENXIO, EREMOTEIO,
+ * ENODEV); EIO, ETIMEDOUT, EAGAIN, EBUSY... are bus errors
+ */
 bool i2c_err_is_nak(int err);
+/* what an errno of a transfer means on the bus: "NAK", "arbitration lost", "timed out"... */
+const char *i2c_err_what(int err);
 
 struct i2c_pass {
 	const char *op;	    /* "read", "write", "write-read" */
 	const char *method; /* "i2c-rdwr", "smbus-i2c-block" */
 	uint64_t size;	    /* payload bytes per message */
 	uint64_t wire_bits; /* bit times per message */
-	uint64_t messages, naks, errors;
+	uint64_t messages;
+	uint64_t naks;	 /* no ACK: nobody at the address, or it is busy */
+	uint64_t errors; /* bus errors and other failures (EIO, ETIMEDOUT, EAGAIN...) */
 	uint64_t bytes; /* payload bytes of the messages that went through */
 	double seconds, msg_s, payload_b_s;
 	double lat_p50_us, lat_p99_us, lat_max_us;
@@ -156,7 +163,9 @@ struct i2c_pass {
 	uint64_t mismatches; /* write passes: bytes read back different (destructive) */
 	bool verified;
 	bool interrupted;
-	int last_err; /* the last -errno (a NAK's), 0 none */
+	int last_err; /* the last -errno, 0 none */
+	int nak_err;  /* the last NAK's -errno, 0 none */
+	int bus_err;  /* the last bus error's -errno, 0 none */
 };
 
 struct i2c_plan {

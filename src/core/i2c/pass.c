@@ -35,10 +35,40 @@ int i2c_fd_set_addr(int fd, unsigned addr, bool force)
 	return ioctl(fd, force ? I2C_SLAVE_FORCE : I2C_SLAVE, (unsigned long)addr) < 0 ? -errno : 0;
 }
 
+/*
+ * No ACK, as adapters say it: ENXIO (Documentation/i2c/fault-codes.rst: the
+ * address phase got no ACK), EREMOTEIO (what i2c-omap, i2c-tegra and others
+ * return for a NAK), ENODEV (i2c-stub's "no chip at this address"). EIO,
+ * ETIMEDOUT, EAGAIN (arbitration lost), EBUSY (bus busy too long) are the
+ * bus's trouble, not an absent device: counted as errors.
+ */
 bool i2c_err_is_nak(int err)
 {
 	err = err < 0 ? -err : err;
-	return err == ENXIO || err == EREMOTEIO || err == ENODEV || err == EIO;
+	return err == ENXIO || err == EREMOTEIO || err == ENODEV;
+}
+
+const char *i2c_err_what(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case ENXIO:
+	case EREMOTEIO:
+	case ENODEV:
+		return "NAK";
+	case EAGAIN:
+		return "arbitration lost";
+	case ETIMEDOUT:
+		return "timed out";
+	case EBUSY:
+		return "bus busy";
+	case EIO:
+		return "I/O error";
+	case EPROTO:
+	case EBADMSG:
+		return "protocol error";
+	default:
+		return "error";
+	}
 }
 
 static int rdwr(int fd, unsigned addr, enum i2c_op op, unsigned offset, uint8_t *buf, unsigned size)
@@ -183,10 +213,13 @@ static void run_pass(const struct i2c_io *io, const struct i2c_plan *p, enum i2c
 		t = clock_now_ns() - t;
 		if (r < 0) {
 			ps->last_err = r;
-			if (i2c_err_is_nak(r))
+			if (i2c_err_is_nak(r)) {
 				ps->naks++;
-			else
+				ps->nak_err = r;
+			} else {
 				ps->errors++;
+				ps->bus_err = r;
+			}
 			if (++fails >= I2C_NAK_LIMIT || r == -EOPNOTSUPP || r == -EINVAL)
 				break;
 		} else {

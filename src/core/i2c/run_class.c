@@ -11,12 +11,14 @@
  */
 #include "core/findings.h"
 #include "core/i2c/i2c.h"
+#include "core/report/model.h"
 #include "core/run/run_priv.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,7 +40,7 @@ struct i2c_item {
 /* one pass in run's own table */
 struct i2c_run_row {
 	const char *device, *op;
-	uint64_t size, messages, naks;
+	uint64_t size, messages, naks, errors;
 	double msg_s, payload_b_s, ceiling_b_s, efficiency_pct, lat_p50_us, lat_p99_us, cpu_pct;
 };
 
@@ -57,14 +59,19 @@ static const struct field i2c_row_fields[] = {
     FIELD(struct i2c_run_row, lat_p99_us, "lat_p99_us", "p99", "us", FT_DBL, 1, FF_TEXT),
     FIELD(struct i2c_run_row, cpu_pct, "cpu_pct", "CPU", "%", FT_DBL, 1, FF_TEXT),
     FIELD(struct i2c_run_row, naks, "naks", "NAKs", NULL, FT_U64, 0, FF_TEXT),
+    FIELD(struct i2c_run_row, errors, "bus_errors", "bus errors", NULL, FT_U64, 0, FF_TEXT),
 };
 static const struct record_desc i2c_row_desc = RECORD_DESC("i2c_run_row", i2c_row_fields);
 
 static const struct class_metric i2c_metrics[] = {
-    CLASS_METRIC("msg_s", "msg/s", "messages/s", true),
-    CLASS_METRIC("payload_b_s", "B/s", "payload", true),
+    /* payload first: the figure a pass is shown by, against the bus clock's ceiling */
+    CLASS_RATE("payload_b_s", "B/s", "payload"),
+    CLASS_RATE("msg_s", "msg/s", "messages/s"),
     CLASS_METRIC("lat_p99_us", "us", "p99 latency", false),
     CLASS_METRIC("cpu_pct", "%", "CPU", false),
+    /* only when there were some: no ACK, and the bus's own failures (pass.c) */
+    CLASS_METRIC("naks", "NAKs", "NAKs", false),
+    CLASS_METRIC("bus_errors", "errors", "bus errors", false),
 };
 
 static struct i2c_item *item_of(const struct run_plan_item *it)
@@ -270,18 +277,21 @@ static void add_metrics(struct run_result *r, const struct run_plan_item *it,
 	const struct {
 		const char *key;
 		double value, ceiling;
+		bool count; /* kept when no message went through */
 	} m[] = {
-	    {"msg_s", p->msg_s, NAN},
-	    {"payload_b_s", p->payload_b_s, p->ceiling_b_s},
-	    {"lat_p99_us", p->lat_p99_us, NAN},
-	    {"cpu_pct", p->cpu_pct, NAN},
+	    {"msg_s", p->msg_s, NAN, false},
+	    {"payload_b_s", p->payload_b_s, p->ceiling_b_s, false},
+	    {"lat_p99_us", p->lat_p99_us, NAN, false},
+	    {"cpu_pct", p->cpu_pct, NAN, false},
+	    {"naks", p->naks ? (double)p->naks : NAN, NAN, true},
+	    {"bus_errors", p->errors ? (double)p->errors : NAN, NAN, true},
 	};
 
 	strbuf_addf(&name, "%s %llu B", p->op, (unsigned long long)p->size);
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
 		struct run_metric *rm;
 
-		if (!p->messages || !isfinite(m[i].value))
+		if ((!p->messages && !m[i].count) || !isfinite(m[i].value))
 			continue;
 		rm = run_class_add_metric(&r->rec, &run_class_i2c, it->device_key, name.buf,
 					  m[i].key);
@@ -328,10 +338,19 @@ static int i2c_measure(const struct run_options *o, struct run_result *r, struct
 		struct i2c_run_row *row = run_class_add_row(r, &run_class_i2c, sizeof(*row));
 		const struct i2c_pass *ps = &h->passes[i];
 
-		*row = (struct i2c_run_row){d ? d->key : NULL, ps->op,		ps->size,
-					    ps->messages,      ps->naks,	ps->msg_s,
-					    ps->payload_b_s,   ps->ceiling_b_s, ps->efficiency_pct,
-					    ps->lat_p50_us,    ps->lat_p99_us,	ps->cpu_pct};
+		*row = (struct i2c_run_row){.device = d ? d->key : NULL,
+					    .op = ps->op,
+					    .size = ps->size,
+					    .messages = ps->messages,
+					    .naks = ps->naks,
+					    .errors = ps->errors,
+					    .msg_s = ps->msg_s,
+					    .payload_b_s = ps->payload_b_s,
+					    .ceiling_b_s = ps->ceiling_b_s,
+					    .efficiency_pct = ps->efficiency_pct,
+					    .lat_p50_us = ps->lat_p50_us,
+					    .lat_p99_us = ps->lat_p99_us,
+					    .cpu_pct = ps->cpu_pct};
 		add_metrics(r, it, ps);
 		msgs += ps->messages;
 	}
@@ -427,6 +446,29 @@ static const char *i2c_verdict(const struct run_record *r, const struct run_devi
 	return RUN_LIMITER_DEVICE;
 }
 
+/*
+ * report: the payload of "write-read 32 B" against the message size, a
+ * series per operation (the TI article's chart). Its messages/s stay bars:
+ * a sensor's 1 or 2 B reads are told by how many messages a second go, a
+ * figure the payload chart squeezes into its floor.
+ */
+static enum class_sweep i2c_sweep_point(const struct run_metric *m, struct class_sweep_point *ret)
+{
+	char op[16], b[2], extra;
+	unsigned long long size;
+	unsigned mask;
+
+	/* one op, its size in bytes: the name add_metrics() gives a pass */
+	if (strcmp(m->metric, "payload_b_s") ||
+	    sscanf(m->name, "%15s %llu %1s %c", op, &size, b, &extra) != 3 || strcmp(b, "B") ||
+	    !size || strchr(op, ',') || i2c_ops_parse(op, &mask) < 0)
+		return CLASS_SWEEP_NONE;
+	snprintf(ret->label, sizeof(ret->label), "%s", op);
+	ret->x = size;
+	ret->axis = RM_AXIS_MESSAGE;
+	return CLASS_SWEEP_POINT;
+}
+
 const struct measure_class run_class_i2c = {
     .name = "i2c",
     .what = NULL, /* measured only when named */
@@ -441,6 +483,7 @@ const struct measure_class run_class_i2c = {
     .analyze = i2c_analyze,
     .metrics = i2c_metrics,
     .nmetrics = sizeof(i2c_metrics) / sizeof(i2c_metrics[0]),
+    .sweep_point = i2c_sweep_point,
     .verdict = i2c_verdict,
     .row_desc = &i2c_row_desc,
     .row_title = "I2C (payload B/s; ceiling at the bus clock)",

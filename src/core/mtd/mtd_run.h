@@ -91,6 +91,37 @@ void mtd_sink_as_copy(struct mtd_sink *s, const char *what, struct run_copy_sink
 int mtd_run_copy_sink(const struct run_plan_item *it, struct mtd_sink *s, uint64_t *ret_capacity);
 
 /*
+ * run --copy /dev/mtdN DST: the flash read as nanddump reads it, from offset
+ * 0 of the region: its good eraseblocks in order, bad ones skipped, up to
+ * the size wanted. Read only: nothing is erased or written.
+ */
+struct run_copy_source;
+
+struct mtd_source {
+	struct mtd_io io;
+	uint64_t erasesize, nblocks;
+	bool *bad;		   /* per eraseblock of the region, read once */
+	uint64_t size;		   /* what each copy reads */
+	uint64_t block, off, done; /* where the next byte comes from */
+};
+
+/*
+ * MEMGETBADBLOCK over the region of len bytes; *ret_size: its good bytes, at
+ * most want (0: all). -EINVAL no eraseblock, -ENOSPC none good, -errno
+ */
+int mtd_source_init(struct mtd_source *s, const struct mtd_io *io, uint64_t len, uint64_t erasesize,
+		    uint64_t want, uint64_t *ret_size);
+void mtd_source_release(struct mtd_source *s);
+/* s as the copy's source (what: the node, for errors) */
+void mtd_source_as_copy(struct mtd_source *s, const char *what, struct run_copy_source *ret);
+
+/* the source over a prepared MTD plan item (read-only or not); -EINVAL when it is not one */
+int mtd_run_copy_source(const struct run_plan_item *it, uint64_t want, struct mtd_source *s,
+			uint64_t *ret_size);
+/* the read pass's MB/s of the record's device key, NaN if none */
+double mtd_run_read_mb_s(const struct run_record *r, const char *key);
+
+/*
  * What writing the flash costs a copy: erase and the best write size
  * together (bytes over erase time + write time), MB/s; NaN when the record
  * has not both. *ret_name: that write pass ("write 16K").

@@ -10,6 +10,7 @@
  * erasing someone's flash is never a default, and reading it is not USB I/O.
  */
 #include "core/mtd/mtd_run.h"
+#include "core/report/model.h"
 #include "core/run/run_priv.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
@@ -46,8 +47,8 @@ struct mtd_run_row {
 };
 
 static const struct class_metric mtd_metrics[] = {
-    CLASS_METRIC("mb_s", "MB/s", "rate", true),
-    CLASS_METRIC("eraseblocks_per_s", "eraseblocks/s", "eraseblocks/s", true),
+    CLASS_RATE("mb_s", "MB/s", "rate"),
+    CLASS_RATE("eraseblocks_per_s", "eraseblocks/s", "eraseblocks/s"),
     CLASS_METRIC("failed_blocks", "eraseblocks", "failed eraseblocks", false),
     CLASS_METRIC("mismatched_pages", "pages", "mismatched pages", false),
     CLASS_METRIC("bad_blocks", "eraseblocks", "bad eraseblocks", false),
@@ -209,6 +210,8 @@ static int mtd_prepare(const struct run_options *o, struct run_result *r, struct
 {
 	struct mtd_item *m = calloc(1, sizeof(*m));
 	struct strbuf why = STRBUF_INIT;
+	/* the item says whether it is written: --copy's source is read whatever --destructive */
+	struct run_options as_item = *o;
 	int rc;
 
 	(void)r;
@@ -216,7 +219,8 @@ static int mtd_prepare(const struct run_options *o, struct run_result *r, struct
 		abort();
 	m->fd = -1;
 	it->state = m;
-	rc = plan_checks(o, it->path, m, &why);
+	as_item.destructive = !it->read_only;
+	rc = plan_checks(&as_item, it->path, m, &why);
 	if (rc < 0)
 		goto fail;
 	free(it->device_key);
@@ -445,7 +449,7 @@ static int mtd_measure(const struct run_options *o, struct run_result *r, struct
 	add_device(r, it, m);
 	mtd_run_add_metrics(&r->rec, it->device_key, acc, nacc, bad, &before, &after);
 	add_rows(r, it, acc, nacc);
-	if (it->read_only)
+	if (it->read_only && !o->destructive)
 		run_note(r,
 			 "%s: read only (%llu eraseblocks); --destructive erases and writes it "
 			 "at each write size, page to eraseblock",
@@ -462,6 +466,18 @@ int mtd_run_copy_sink(const struct run_plan_item *it, struct mtd_sink *s, uint64
 		return -EINVAL;
 	mtd_io_fd(&io, (int *)&m->fd);
 	return mtd_sink_init(s, &io, m->len, m->g.erasesize, m->g.writesize, ret_capacity);
+}
+
+int mtd_run_copy_source(const struct run_plan_item *it, uint64_t want, struct mtd_source *s,
+			uint64_t *ret_size)
+{
+	const struct mtd_item *m = item_of(it);
+	struct mtd_io io;
+
+	if (!m || m->fd < 0)
+		return -EINVAL;
+	mtd_io_fd(&io, (int *)&m->fd);
+	return mtd_source_init(s, &io, m->len, m->g.erasesize, want, ret_size);
 }
 
 static void mtd_release(struct run_plan_item *it)
@@ -509,6 +525,13 @@ static void write_span(const struct run_record *r, const char *key,
 		if (!*ret_hi || m->value > (*ret_hi)->value)
 			*ret_hi = m;
 	}
+}
+
+double mtd_run_read_mb_s(const struct run_record *r, const char *key)
+{
+	const struct run_metric *rd = metric_at(r, key, "read", "mb_s");
+
+	return rd && rd->value > 0 ? rd->value : NAN;
 }
 
 double mtd_run_erase_write_mb_s(const struct run_record *r, const char *key, const char **ret_name)
@@ -652,6 +675,21 @@ static const char *mtd_verdict(const struct run_record *r, const struct run_devi
 	return RUN_LIMITER_UNKNOWN;
 }
 
+/* report: the write sweep's rate against the write size ("write 2K"); erase and read are rates */
+static enum class_sweep mtd_sweep_point(const struct run_metric *m, struct class_sweep_point *ret)
+{
+	uint64_t size;
+
+	if (strncmp(m->name, "write ", 6) || parse_size(m->name + 6, 1, UINT64_MAX, &size) < 0)
+		return CLASS_SWEEP_NONE;
+	if (strcmp(m->metric, "mb_s"))
+		return CLASS_SWEEP_OTHER;
+	snprintf(ret->label, sizeof(ret->label), "write");
+	ret->x = size;
+	ret->axis = RM_AXIS_WRITE;
+	return CLASS_SWEEP_POINT;
+}
+
 const struct measure_class run_class_mtd = {
     .name = "mtd",
     .what = NULL, /* run names MTD devices it saw, measures only those named */
@@ -665,6 +703,7 @@ const struct measure_class run_class_mtd = {
     .analyze = mtd_analyze,
     .metrics = mtd_metrics,
     .nmetrics = sizeof(mtd_metrics) / sizeof(mtd_metrics[0]),
+    .sweep_point = mtd_sweep_point,
     .verdict = mtd_verdict,
     .row_desc = &row_desc,
     .row_title = "mtd (MB/s = 10^6 B/s)",

@@ -12,6 +12,7 @@
 #include "core/bulk/bulk.h"
 #include "core/mtp/mtp.h"
 #include "core/mtp/sweep.h"
+#include "core/report/model.h"
 #include "core/run/pass_sys.h"
 #include "core/run/run_priv.h"
 #include "util/parse.h"
@@ -43,7 +44,7 @@ struct mtp_item {
 };
 
 static const struct class_metric mtp_metrics[] = {
-    CLASS_METRIC("mb_s", "MB/s", "rate", true),
+    CLASS_RATE("mb_s", "MB/s", "rate"),
 };
 
 static struct mtp_item *item_of(const struct run_plan_item *it)
@@ -473,6 +474,14 @@ static const char *mtp_verdict(const struct run_record *r, const struct run_devi
 
 static const struct class_headline mtp_headline[] = {{"", "mb_s"}};
 
+/* report: send and get against the file size, or a buffer sweep against the device's buffer */
+static enum class_sweep mtp_sweep_point(const struct run_metric *m, struct class_sweep_point *ret)
+{
+	if (!report_mtp_sweep_name(m->name, ret->label, sizeof(ret->label), &ret->x, &ret->axis))
+		return CLASS_SWEEP_NONE;
+	return strcmp(m->metric, "mb_s") ? CLASS_SWEEP_OTHER : CLASS_SWEEP_POINT;
+}
+
 const struct measure_class run_class_mtp = {
     .name = "mtp",
     .what = "MTP devices (--mtp)",
@@ -483,6 +492,7 @@ const struct measure_class run_class_mtp = {
     .release = mtp_release,
     .metrics = mtp_metrics,
     .nmetrics = sizeof(mtp_metrics) / sizeof(mtp_metrics[0]),
+    .sweep_point = mtp_sweep_point,
     .verdict = mtp_verdict,
     .headline = mtp_headline,
     .nheadline = sizeof(mtp_headline) / sizeof(mtp_headline[0]),

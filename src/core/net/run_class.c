@@ -49,11 +49,11 @@ struct net_item {
 };
 
 static const struct class_metric net_metrics[] = {
-    CLASS_METRIC("mbit_s", "Mbit/s", "rate", true),
+    CLASS_RATE("mbit_s", "Mbit/s", "rate"),
     CLASS_METRIC("retransmits", "segments", "retransmits", false),
     CLASS_METRIC("self_cpu_pct", "%", "cpu", false),
     /* on the wire: the interface's USB device on usbmon (not with --no-monitor) */
-    CLASS_METRIC("wire_mb_s", "MB/s", "wire", true),
+    CLASS_RATE("wire_mb_s", "MB/s", "wire"),
     CLASS_METRIC("urb_size", "B", "URB size", true),
     CLASS_METRIC("overhead_pct", "%", "wire overhead", false),
     CLASS_METRIC("usb_errors", "errors", "USB errors", false),

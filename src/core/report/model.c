@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The report model: runs taken apart into per-device sweeps, rates and CPU use. */
 #include "core/report/model.h"
+#include "core/run/class.h"
 #include "core/usb/speed.h"
 #include "util/parse.h"
 
@@ -128,15 +129,15 @@ bool report_is_cpu(const struct run_metric *m)
 	return m->unit && !strcmp(m->unit, "%") && strstr(m->metric, "cpu");
 }
 
-/* a figure worth a bar: a throughput or a rate, not a latency or a count */
+/*
+ * a figure worth a bar: what its class declares a throughput or a rate
+ * (class.h), not a latency, a count or a clock
+ */
 static bool is_rate(const struct run_metric *m)
 {
-	static const char *const units[] = {"MB/s", "MiB/s", "Mbit/s", "IOPS", "reports/s"};
+	const struct class_metric *cm = run_class_metric_of(m->test, m->metric);
 
-	for (size_t i = 0; m->unit && i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(m->unit, units[i]))
-			return true;
-	return false;
+	return cm && cm->rate;
 }
 
 static struct rm_device *device_for(struct report_model *m, size_t run,
@@ -259,9 +260,8 @@ static struct rm_device *device_of(struct report_model *m, size_t run, const cha
 static int add_metric(struct report_model *model, size_t run, const struct run_metric *m)
 {
 	struct rm_device *d = device_of(model, run, m->device_key);
-	const char *axis = RM_AXIS_BLOCK;
-	uint64_t block;
-	char label[32];
+	const struct measure_class *c;
+	struct class_sweep_point p;
 
 	if (!d)
 		return 0; /* validated records do not get here */
@@ -269,16 +269,22 @@ static int add_metric(struct report_model *model, size_t run, const struct run_m
 		return push_ptr(&d->cpu, &d->ncpu, m);
 	if (!is_rate(m))
 		return 0;
-	/* raw flash: the write sweep against the write size; erase and read are rates */
-	if (m->test && !strcmp(m->test, "mtd") && !strncmp(m->name, "write ", 6) &&
-	    parse_size(m->name + 6, 1, UINT64_MAX, &block) == 0)
+	c = run_class_find(m->test);
+	if (c && c->sweep_point) {
+		switch (c->sweep_point(m, &p)) {
+		case CLASS_SWEEP_POINT:
+			return add_point(d, run, m, p.label, p.x, p.axis);
+		case CLASS_SWEEP_OTHER:
+			return 0;
+		case CLASS_SWEEP_NONE:
+			return push_ptr(&d->rates, &d->nrates, m);
+		}
+	}
+	if (report_sweep_name(m->name, p.label, sizeof(p.label), &p.x))
+		/* the sweep's IOPS are its MB/s over the block size: not drawn again */
 		return strcmp(m->metric, "mb_s")
 			   ? 0
-			   : add_point(d, run, m, "write", block, RM_AXIS_WRITE);
-	if (m->test && !strcmp(m->test, "mtp") ? report_mtp_sweep_name(m->name, label, sizeof(label), &block, &axis)
-				    : report_sweep_name(m->name, label, sizeof(label), &block))
-		/* the sweep's IOPS are its MB/s over the block size: not drawn again */
-		return strcmp(m->metric, "mb_s") ? 0 : add_point(d, run, m, label, block, axis);
+			   : add_point(d, run, m, p.label, p.x, RM_AXIS_BLOCK);
 	return push_ptr(&d->rates, &d->nrates, m);
 }
 

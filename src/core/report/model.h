@@ -91,6 +91,7 @@ bool report_sweep_name(const char *name, char *ret_label, size_t label_size,
 #define RM_AXIS_FILE "file size"
 #define RM_AXIS_BUFFER "device buffer size"
 #define RM_AXIS_WRITE "write size" /* raw flash: "write 2K" (core/mtd/mtd_run.h) */
+#define RM_AXIS_MESSAGE "message size" /* I2C: "read 32 B" (core/i2c/run_class.c) */
 bool report_mtp_sweep_name(const char *name, char *ret_label, size_t label_size,
 			   uint64_t *ret_x, const char **ret_axis);
 

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 
 struct run_options;
@@ -36,10 +37,34 @@ struct class_metric {
 	bool higher_is_better;
 	/* a bin of a distribution (a histogram): kept and drawn, never compared */
 	bool distribution;
+	/*
+	 * a throughput or a rate of the pass (MB/s, IOPS, msg/s): report gives
+	 * it a row and a bar; not a latency, a count, a clock or a share
+	 */
+	bool rate;
 };
 
-#define CLASS_METRIC(key, unit, label, higher_is_better) {key, unit, label, higher_is_better, false}
-#define CLASS_DISTRIBUTION(key, unit, label) {key, unit, label, false, true}
+#define CLASS_METRIC(key, unit, label, higher) {key, unit, label, higher, false, false}
+#define CLASS_RATE(key, unit, label) {key, unit, label, true, false, true}
+#define CLASS_DISTRIBUTION(key, unit, label) {key, unit, label, false, true, false}
+
+/*
+ * A pass drawn as a point of a sweep (a figure against a size): its series
+ * ("read"), its x (the size, in bytes) and what the x is (report/model.h's
+ * RM_AXIS_*).
+ */
+struct class_sweep_point {
+	char label[32];
+	uint64_t x;
+	const char *axis;
+};
+
+/* what a class's sweep_point hook says of a metric row */
+enum class_sweep {
+	CLASS_SWEEP_NONE,  /* not a sweep's pass: a rate gets its bar */
+	CLASS_SWEEP_POINT, /* the sweep's figure at *ret */
+	CLASS_SWEEP_OTHER, /* another figure of a sweep's pass, not drawn again */
+};
 
 /* the figure a device's verdict rests on: the best pass whose name starts with prefix */
 struct class_headline {
@@ -91,6 +116,11 @@ struct measure_class {
 	void (*analyze)(struct run_result *r);
 	const struct class_metric *metrics;
 	size_t nmetrics;
+	/*
+	 * report: whether a metric row of this class is a point of a sweep
+	 * (NULL: the record's generic pass names, "seq-read 64K", decide)
+	 */
+	enum class_sweep (*sweep_point)(const struct run_metric *m, struct class_sweep_point *ret);
 	/*
 	 * The verdict of a device this class measured, from the record: the
 	 * limiter (RUN_LIMITER_*), its evidence into ev, the figure's share of

@@ -87,8 +87,9 @@ static int fill(int fd, uint64_t size, const volatile int *stop)
 }
 
 /* one copy at one chunk size: bytes/s, or -errno */
-static int copy_once(int src, const struct run_copy_sink *dst, uint32_t chunk, double cap_s,
-		     const volatile int *stop, struct run_copy_row *row)
+static int copy_once(const struct run_copy_source *src, const struct run_copy_sink *dst,
+		     uint32_t chunk, double cap_s, const volatile int *stop,
+		     struct run_copy_row *row)
 {
 	char *buf = aligned_alloc(4096, chunk);
 	uint64_t t0, bytes = 0;
@@ -98,20 +99,20 @@ static int copy_once(int src, const struct run_copy_sink *dst, uint32_t chunk, d
 		return -ENOMEM;
 	/* the same file each time, emptied: never a name opened again */
 	r = dst->begin(dst->ctx);
+	if (r == 0)
+		r = src->begin(src->ctx);
 	if (r < 0) {
 		free(buf);
 		return r;
 	}
-	cache_drop(src);
-	lseek(src, 0, SEEK_SET);
 	t0 = clock_now_ns();
 	for (;;) {
-		ssize_t n = read(src, buf, chunk);
+		ssize_t n = src->read(src->ctx, buf, chunk);
 
-		if (n < 0 && errno == EINTR && !(stop && *stop))
+		if (n == -EINTR && !(stop && *stop))
 			continue;
 		if (n <= 0) {
-			r = n < 0 ? -errno : 0;
+			r = n < 0 ? (int)n : 0;
 			break;
 		}
 		r = dst->write(dst->ctx, buf, (size_t)n);
@@ -129,6 +130,43 @@ static int copy_once(int src, const struct run_copy_sink *dst, uint32_t chunk, d
 	row->mb_s = row->seconds > 0 ? (double)bytes / row->seconds / 1e6 : 0;
 	free(buf);
 	return r;
+}
+
+/* the file on SRC: read from the start with its pages dropped from the cache */
+static int fsrc_begin(void *ctx)
+{
+	int fd = *(int *)ctx;
+
+	cache_drop(fd);
+	return lseek(fd, 0, SEEK_SET) < 0 ? -errno : 0;
+}
+
+static ssize_t fsrc_read(void *ctx, char *buf, size_t len)
+{
+	ssize_t n = read(*(int *)ctx, buf, len);
+
+	return n < 0 ? -errno : n;
+}
+
+/* the chunk sizes, one copy each */
+static int copy_chunks(const struct run_copy_source *src, const struct run_copy_sink *dst,
+		       double cap_s, const volatile int *stop, struct run_copy_row *rows,
+		       size_t *ret_n, char **ret_why)
+{
+	static const uint32_t chunks[RUN_COPY_CHUNKS] = {64 << 10, 1 << 20, 4 << 20};
+	size_t n = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < RUN_COPY_CHUNKS && !(stop && *stop); i++) {
+		rows[n].chunk = chunks[i];
+		r = copy_once(src, dst, chunks[i], cap_s, stop, &rows[n]);
+		if (r < 0)
+			return reason_set(-EINVAL, ret_why, "--copy from '%s' to '%s': %s",
+					  src->what, dst->what, strerror(-r));
+		n++;
+	}
+	*ret_n = n;
+	return 0;
 }
 
 static int file_begin(void *ctx)
@@ -176,9 +214,8 @@ int run_copy(const char *src_dir, const char *dst_dir, uint64_t size, double cap
 int run_copy_to(const char *src_dir, const struct run_copy_sink *dst, uint64_t size, double cap_s,
 		const volatile int *stop, struct run_copy_row *rows, size_t *ret_n, char **ret_why)
 {
-	static const uint32_t chunks[RUN_COPY_CHUNKS] = {64 << 10, 1 << 20, 4 << 20};
 	struct strbuf sp = STRBUF_INIT;
-	size_t i, n = 0;
+	struct run_copy_source source;
 	int src = -1, r;
 
 	r = safety_create_file(src_dir, "copy", size, false, &sp, &src, ret_why);
@@ -192,21 +229,47 @@ int run_copy_to(const char *src_dir, const struct run_copy_sink *dst, uint64_t s
 		reason_set(-EINVAL, ret_why, "--copy: cannot write '%s': %s", sp.buf, strerror(-r));
 		goto out;
 	}
-	for (i = 0; i < RUN_COPY_CHUNKS && !(stop && *stop); i++) {
-		rows[n].chunk = chunks[i];
-		r = copy_once(src, dst, chunks[i], cap_s, stop, &rows[n]);
-		if (r < 0) {
-			reason_set(-EINVAL, ret_why, "--copy to '%s': %s", dst->what, strerror(-r));
-			goto out;
-		}
-		n++;
-	}
-	*ret_n = n;
+	source = (struct run_copy_source){&src, sp.buf, fsrc_begin, fsrc_read};
+	r = copy_chunks(&source, dst, cap_s, stop, rows, ret_n, ret_why);
 out:
 	if (src >= 0) {
 		close(src);
 		unlink(sp.buf);
 	}
 	strbuf_release(&sp);
+	return r;
+}
+
+int run_copy_check_dst(const char *dst_dir, uint64_t size, char **ret_why)
+{
+	int r;
+
+	*ret_why = NULL;
+	r = safety_check_dir(dst_dir, size + (size >> 3), ret_why);
+	return r < 0 ? prefix_why(ret_why) : 0;
+}
+
+int run_copy_from(const struct run_copy_source *src, const char *dst_dir,
+		  const struct run_copy_sink *sink, double cap_s, const volatile int *stop,
+		  struct run_copy_row *rows, size_t *ret_n, char **ret_why)
+{
+	struct strbuf dp = STRBUF_INIT;
+	struct run_copy_sink fsink;
+	int dst = -1, r;
+
+	if (!dst_dir)
+		return copy_chunks(src, sink, cap_s, stop, rows, ret_n, ret_why);
+	r = safety_create_file(dst_dir, "copy", 0, false, &dp, &dst, ret_why);
+	if (r < 0) {
+		strbuf_release(&dp);
+		return prefix_why(ret_why);
+	}
+	signals_set_cleanup(dp.buf);
+	fsink = (struct run_copy_sink){&dst, dst_dir, file_begin, file_write, file_end};
+	r = copy_chunks(src, &fsink, cap_s, stop, rows, ret_n, ret_why);
+	close(dst);
+	unlink(dp.buf);
+	signals_set_cleanup(NULL);
+	strbuf_release(&dp);
 	return r;
 }

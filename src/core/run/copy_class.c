@@ -28,26 +28,77 @@ struct copy_item {
 };
 
 static const struct class_metric copy_metrics[] = {
-    CLASS_METRIC("mb_s", "MB/s", "rate", true),
+    CLASS_RATE("mb_s", "MB/s", "rate"),
 };
 
-/* DST names raw flash: the copy erases and writes it (mtd_run.h) */
-static bool dst_is_mtd(const char *dst)
+/* a side that names raw flash: a source is read, a destination erased and written (mtd_run.h) */
+static bool is_mtd(const char *path)
 {
 	struct stat st;
-	bool exists = stat(dst, &st) == 0;
+	bool exists = stat(path, &st) == 0;
 
-	return mtd_run_claims(dst, exists && S_ISCHR(st.st_mode), exists ? major(st.st_rdev) : 0);
+	return mtd_run_claims(path, exists && S_ISCHR(st.st_mode), exists ? major(st.st_rdev) : 0);
+}
+
+/* both sides the same flash: a copy onto what it reads (mtdN and mtdNro are one device) */
+static bool same_node(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (stat(a, &sa) < 0 || stat(b, &sb) < 0)
+		return !strcmp(a, b);
+	if (S_ISCHR(sa.st_mode) && S_ISCHR(sb.st_mode) && major(sa.st_rdev) == MTD_CHAR_MAJOR &&
+	    major(sb.st_rdev) == MTD_CHAR_MAJOR)
+		return minor(sa.st_rdev) >> 1 == minor(sb.st_rdev) >> 1;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* "--copy: " before the reason of a side's rule */
+static int copy_why(int r, char **ret_why)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	strbuf_addf(&why, "--copy: %s", *ret_why ? *ret_why : strerror(-r));
+	free(*ret_why);
+	*ret_why = strbuf_detach(&why);
+	return -EINVAL;
+}
+
+/* raw flash as the source: read only, so mtd's rules without the write ones */
+static int check_mtd_source(const struct run_options *o, char **ret_why)
+{
+	struct run_options ro = *o;
+	int r;
+
+	*ret_why = NULL;
+	if (is_mtd(o->copy_dst) && same_node(o->copy_src, o->copy_dst)) {
+		reason_set(-EINVAL, ret_why, "--copy: '%s' is both the source and the destination",
+			   o->copy_src);
+		return -EINVAL;
+	}
+	ro.destructive = false;
+	r = run_class_mtd.check_target(&ro, o->copy_src, ret_why);
+	return r < 0 ? copy_why(r, ret_why) : 0;
 }
 
 int run_copy_check_sides(const struct run_options *o, char **ret_why)
 {
 	uint64_t size = o->size ? o->size : RUN_QUICK_SIZE;
+	bool mtd_src = is_mtd(o->copy_src);
 	struct strbuf why = STRBUF_INIT;
 	int r;
 
-	if (!dst_is_mtd(o->copy_dst))
+	if (mtd_src) {
+		r = check_mtd_source(o, ret_why);
+		if (r < 0)
+			return r;
+		/* the copy reads at most the flash's region: MTD_DEFAULT_CAP in a full run */
+		if (!is_mtd(o->copy_dst))
+			return run_copy_check_dst(
+			    o->copy_dst, size < MTD_DEFAULT_CAP ? size : MTD_DEFAULT_CAP, ret_why);
+	} else if (!is_mtd(o->copy_dst)) {
 		return run_copy_check(o->copy_src, o->copy_dst, size, ret_why);
+	}
 	*ret_why = NULL;
 	if (!o->destructive) {
 		strbuf_addf(&why, "--copy to '%s' erases and writes raw flash: give --destructive",
@@ -57,16 +108,10 @@ int run_copy_check_sides(const struct run_options *o, char **ret_why)
 	}
 	/* the flash's own rules, then room on SRC for a file of at most the flash's cap */
 	r = run_class_mtd.check_target(o, o->copy_dst, ret_why);
-	if (r == 0)
+	if (r == 0 && !mtd_src)
 		r = safety_check_dir(o->copy_src, size < MTD_DEFAULT_CAP ? size : MTD_DEFAULT_CAP,
 				     ret_why);
-	if (r < 0) {
-		strbuf_addf(&why, "--copy: %s", *ret_why ? *ret_why : strerror(-r));
-		free(*ret_why);
-		*ret_why = strbuf_detach(&why);
-		return -EINVAL;
-	}
-	return 0;
+	return r < 0 ? copy_why(r, ret_why) : 0;
 }
 
 void run_copy_plan(const struct run_options *o, struct run_result *r)
@@ -77,11 +122,19 @@ void run_copy_plan(const struct run_options *o, struct run_result *r)
 
 	if (!c)
 		abort();
-	it = run_plan_add(r, &run_class_disk, o->copy_src, "source", "copy-source", false,
-			  "--copy: the side read");
+	if (is_mtd(o->copy_src)) {
+		/* raw flash: read as run reads it, never erased or written, --destructive or not */
+		it = run_plan_add(r, &run_class_mtd, o->copy_src, "source", "mtd", false,
+				  "--copy: the side read (raw flash, read only)");
+		run_class_mtd.plan_target(o, r, it);
+		it->read_only = true;
+	} else {
+		it = run_plan_add(r, &run_class_disk, o->copy_src, "source", "copy-source", false,
+				  "--copy: the side read");
+	}
 	it->named = true;
 	c->src = r->nplan - 1;
-	if (dst_is_mtd(o->copy_dst)) {
+	if (is_mtd(o->copy_dst)) {
 		/* raw flash: measured as run measures it, erased and written */
 		it = run_plan_add(r, &run_class_mtd, o->copy_dst, "destination", "mtd", false,
 				  "--copy: the side written (raw flash, erased and written)");
@@ -100,9 +153,10 @@ void run_copy_plan(const struct run_options *o, struct run_result *r)
 	strbuf_release(&t);
 }
 
-/* the copy onto raw flash: a file of SRC's, as much as the region's good eraseblocks hold */
-static int copy_to_mtd(const struct run_options *o, const struct run_plan_item *dst, double cap_s,
-		       struct copy_item *c, char **ret_why)
+/* the copy onto raw flash: src (NULL: a file of SRC's), as much as the good eraseblocks hold */
+static int copy_to_mtd(const struct run_options *o, const struct run_copy_source *src,
+		       const struct run_plan_item *dst, double cap_s, struct copy_item *c,
+		       char **ret_why)
 {
 	struct run_copy_sink sink;
 	struct mtd_sink s;
@@ -123,29 +177,68 @@ static int copy_to_mtd(const struct run_options *o, const struct run_plan_item *
 				  dst->path);
 	}
 	mtd_sink_as_copy(&s, dst->path, &sink);
-	rc = run_copy_to(o->copy_src, &sink, size, cap_s, o->stop, c->rows, &c->n, ret_why);
+	if (src)
+		rc = run_copy_from(src, NULL, &sink, cap_s, o->stop, c->rows, &c->n, ret_why);
+	else
+		rc = run_copy_to(o->copy_src, &sink, size, cap_s, o->stop, c->rows, &c->n, ret_why);
 	signals_set_cleanup(NULL);
 	mtd_sink_release(&s);
 	return rc;
+}
+
+/* the copy from raw flash: its good eraseblocks, read only, onto a file of DST's or flash */
+static int copy_from_mtd(const struct run_options *o, struct run_result *r,
+			 const struct run_plan_item *src, const struct run_plan_item *dst,
+			 double cap_s, struct copy_item *c, char **ret_why)
+{
+	struct run_copy_source source;
+	struct mtd_source s;
+	uint64_t size = 0, bad = 0;
+	int rc = mtd_run_copy_source(src, o->size ? o->size : RUN_QUICK_SIZE, &s, &size);
+
+	if (rc < 0)
+		return reason_set(rc, ret_why, "--copy from '%s': %s", src->path,
+				  rc == -ENOSPC ? "no good eraseblock in its region"
+						: strerror(-rc));
+	for (uint64_t b = 0; b < s.nblocks; b++)
+		bad += s.bad[b];
+	run_note(r,
+		 "--copy from %s: %llu B of its good eraseblocks read each time (the region's %llu "
+		 "bad eraseblocks skipped), nothing erased or written",
+		 src->path, (unsigned long long)size, (unsigned long long)bad);
+	mtd_source_as_copy(&s, src->path, &source);
+	if (dst->cls == &run_class_mtd)
+		rc = copy_to_mtd(o, &source, dst, cap_s, c, ret_why);
+	else
+		rc = run_copy_from(&source, o->copy_dst, NULL, cap_s, o->stop, c->rows, &c->n,
+				   ret_why);
+	mtd_source_release(&s);
+	return rc;
+}
+
+/* a side of the copy measured: raw flash in the record, a disk with its report */
+static bool side_measured(struct run_result *r, const struct run_plan_item *it)
+{
+	return it->cls == &run_class_mtd ? run_device_find(r, it->device_key) != NULL
+					 : run_disk_report(it) != NULL;
 }
 
 static int copy_measure(const struct run_options *o, struct run_result *r,
 			struct run_plan_item *it, char **ret_why)
 {
 	struct copy_item *c = it->state;
+	const struct run_plan_item *src = &r->plan[c->src], *dst = &r->plan[c->dst];
+	double cap_s = o->time_s > 0 ? o->time_s : (o->full ? RUN_FULL_TIME_S : RUN_QUICK_TIME_S);
 	struct run_device *d;
 	int rc;
 
-	const struct run_plan_item *dst = &r->plan[c->dst];
-	double cap_s = o->time_s > 0 ? o->time_s : (o->full ? RUN_FULL_TIME_S : RUN_QUICK_TIME_S);
-
 	/* the sides first: a copy between sides that could not be measured says nothing */
-	if (!run_disk_report(&r->plan[c->src]) ||
-	    (dst->cls == &run_class_mtd ? !run_device_find(r, dst->device_key)
-					: !run_disk_report(dst)))
+	if (!side_measured(r, src) || !side_measured(r, dst))
 		return 0;
-	if (dst->cls == &run_class_mtd)
-		rc = copy_to_mtd(o, dst, cap_s, c, ret_why);
+	if (src->cls == &run_class_mtd)
+		rc = copy_from_mtd(o, r, src, dst, cap_s, c, ret_why);
+	else if (dst->cls == &run_class_mtd)
+		rc = copy_to_mtd(o, NULL, dst, cap_s, c, ret_why);
 	else
 		rc = run_copy(o->copy_src, o->copy_dst, o->size ? o->size : RUN_QUICK_SIZE, cap_s,
 			      o->stop, c->rows, &c->n, ret_why);
@@ -194,17 +287,26 @@ static void copy_analyze(struct run_result *res)
 		const struct disk_report *src, *dst = NULL;
 		const struct disk_row *rd, *wr = NULL;
 		const struct run_copy_row *best = NULL;
-		const struct run_plan_item *dit;
-		const char *wr_name = NULL;
-		double wr_mb_s = NAN;
+		const struct run_plan_item *dit, *sit;
+		const char *wr_name = NULL, *rd_name = NULL;
+		double wr_mb_s = NAN, rd_mb_s = NAN;
 		struct strbuf ev = STRBUF_INIT, msg = STRBUF_INIT, fix = STRBUF_INIT;
 		const char *side;
 		double limit;
 		char sz[24];
 
-		if (!c || !(src = run_disk_report(&res->plan[c->src])))
+		if (!c)
 			continue;
+		sit = &res->plan[c->src];
 		dit = &res->plan[c->dst];
+		if (sit->cls == &run_class_mtd) {
+			/* raw flash read as the copy reads it: its read pass */
+			rd_mb_s = mtd_run_read_mb_s(&res->rec, sit->device_key);
+			rd_name = "read";
+		} else if ((src = run_disk_report(sit)) && (rd = run_disk_best_seq(src, "read"))) {
+			rd_mb_s = rd->mb_s;
+			rd_name = rd->name;
+		}
 		if (dit->cls == &run_class_mtd) {
 			/* raw flash: the copy erases before it writes, so both times count */
 			wr_mb_s = mtd_run_erase_write_mb_s(&res->rec, dit->device_key, &wr_name);
@@ -212,19 +314,18 @@ static void copy_analyze(struct run_result *res)
 			wr_mb_s = wr->mb_s;
 			wr_name = wr->name;
 		}
-		rd = run_disk_best_seq(src, "read");
 		for (size_t i = 0; i < c->n; i++)
 			if (!best || c->rows[i].mb_s > best->mb_s)
 				best = &c->rows[i];
-		if (!best || !rd || !(wr_mb_s > 0))
+		if (!best || !(rd_mb_s > 0) || !(wr_mb_s > 0))
 			continue;
-		limit = rd->mb_s < wr_mb_s ? rd->mb_s : wr_mb_s;
-		side = rd->mb_s < wr_mb_s ? "reading the source" : "writing the destination";
+		limit = rd_mb_s < wr_mb_s ? rd_mb_s : wr_mb_s;
+		side = rd_mb_s < wr_mb_s ? "reading the source" : "writing the destination";
 		format_size(best->chunk, sz, sizeof(sz));
 		strbuf_addf(&ev,
 			    "copy %s %.1f MB/s; source %s %s %.1f MB/s; destination %s %s%s %.1f "
 			    "MB/s",
-			    sz, best->mb_s, res->plan[c->src].path, rd->name, rd->mb_s, dit->path,
+			    sz, best->mb_s, sit->path, rd_name, rd_mb_s, dit->path,
 			    dit->cls == &run_class_mtd ? "erase + " : "", wr_name, wr_mb_s);
 		if (best->mb_s > COPY_OUTRAN * limit) {
 			/* a side cannot be slower than the copy through it: its figure is off */
@@ -242,7 +343,7 @@ static void copy_analyze(struct run_result *res)
 				    side, best->mb_s, limit);
 			strbuf_addf(&fix,
 				    "a faster %s is what speeds the copy up; use %s chunks or more",
-				    rd->mb_s < wr_mb_s ? "source" : "destination", sz);
+				    rd_mb_s < wr_mb_s ? "source" : "destination", sz);
 		} else {
 			strbuf_addf(&msg,
 				    "the copy (%.1f MB/s) is slower than either side allows (%.1f "

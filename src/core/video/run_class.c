@@ -46,16 +46,17 @@ struct video_item {
 };
 
 static const struct class_metric video_metrics[] = {
+    /* not CLASS_RATE: the class's own report section draws fps against the nominal rate */
     CLASS_METRIC("fps", "frames/s", "fps", true),
     CLASS_METRIC("fps_wall", "frames/s", "fps (wall clock)", true),
     CLASS_METRIC("drop_pct", "%", "drops", false),
     CLASS_METRIC("interval_p99_us", "us", "p99 interval", false),
     CLASS_METRIC("jitter_us", "us", "jitter", false),
-    CLASS_METRIC("mb_s", "MB/s", "rate", true),
+    CLASS_RATE("mb_s", "MB/s", "rate"),
     CLASS_METRIC("first_frame_ms", "ms", "first frame", false),
     CLASS_METRIC("self_cpu_pct", "%", "cpu", false),
     CLASS_METRIC("cpu_us_per_frame", "us", "cpu per frame", false),
-    CLASS_METRIC("wire_mb_s", "MB/s", "wire", true),
+    CLASS_RATE("wire_mb_s", "MB/s", "wire"),
     CLASS_METRIC("urb_size", "B", "URB size", true),
     CLASS_METRIC("iso_packet_errors", "packets", "iso errors", false),
     CLASS_METRIC("usb_errors", "errors", "USB errors", false),

@@ -84,6 +84,23 @@ check() {
 	jq_check "$RC" '[.findings[] | select(.id == "run.copy_limit")] | length == 1 and (.[0].evidence | test("destination /dev/mtd0 erase \\+ write [0-9]+K [0-9.]+ MB/s"))' "--copy to raw flash: which side limits, the flash's erase and write together"
 	rc_is runcopynd 2 "run --copy to /dev/mtd0 without --destructive"
 	says runcopynd "give --destructive" "--copy to raw flash without --destructive: one line"
+	local RF=$o/runcopyfrom.json RD=$o/runcopyfromd.json
+	rc_is runcopyfrom 0 "run --copy /dev/mtd0 /tmp/copydst --size 2M (no --destructive)"
+	jq_check "$RF" '[.plan[].device] | length == 3 and .[0] == "mtd0" and .[2] == "copy"' "--copy from raw flash: the flash, the destination, then the copy"
+	jq_check "$RF" '[.devices[] | select(.key == "mtd0") | .kind] == ["mtd (read-only)"] and ([.metrics[] | select(.device_key == "mtd0" and .metric == "mb_s") | .name] == ["read"])' "--copy from raw flash: the flash only read (one read pass)"
+	jq_check "$RF" '([.results[] | select(.op == "copy") | .pass] == ["copy 64K", "copy 1M", "copy 4M"]) and all(.results[] | select(.op == "copy"); .mb_s > 0)' "--copy from raw flash: the copy at three chunk sizes"
+	# the truth: 2 MiB = 128 eraseblocks of 16 KiB, nandsim's bad 5 and 40 skipped: 126 read
+	jq_check "$RF" '[.notes[] | select(.text | test("^--copy from /dev/mtd0: 2064384 B of its good eraseblocks read each time \\(the region.s 2 bad eraseblocks skipped\\), nothing erased or written"))] | length == 1' "--copy from raw flash: 126 good eraseblocks (2064384 B) read, the 2 bad ones skipped"
+	jq_check "$RF" '[.metrics[] | select(.device_key == "mtd0" and .name == "region" and .metric == "bad_blocks") | .value] == [2]' "--copy from raw flash: the region's 2 bad eraseblocks counted"
+	jq_check "$RF" '[.findings[] | select(.id == "run.copy_limit")] | length == 1 and (.[0].evidence | test("source /dev/mtd0 read [0-9.]+ MB/s; destination /tmp/copydst"))' "--copy from raw flash: which side limits, the flash's read pass as the source's figure"
+	rc_is runcopyfromd 0 "run --copy /dev/mtd0 /tmp/copydst --destructive"
+	jq_check "$RD" '([.metrics[] | select(.device_key == "mtd0" and .metric == "mb_s") | .name] == ["read"]) and ([.devices[] | select(.key == "mtd0") | .kind] == ["mtd (read-only)"])' "--copy from raw flash with --destructive: still only read"
+	if [ -s "$o/mtd0-before.md5" ] && cmp -s "$o/mtd0-before.md5" "$o/mtd0-after.md5"; then ok "$SCEN: --copy from raw flash: its first eraseblocks read the same after"
+	else bad "$SCEN: --copy from raw flash: mtd0 changed ($(cat "$o/mtd0-before.md5" "$o/mtd0-after.md5" 2>&1 | tr '\n' ' '))"; fi
+	if [ "$(cat "$o/copydst-left.txt" 2>/dev/null)" = "left on /tmp/copydst:" ]; then ok "$SCEN: --copy from raw flash: no file left on DST"
+	else bad "$SCEN: --copy from raw flash: left on DST: $(cat "$o/copydst-left.txt" 2>&1)"; fi
+	rc_is runcopyself 2 "run --copy /dev/mtd0 /dev/mtd0ro"
+	says runcopyself "is both the source and the destination" "--copy from mtd0 onto itself: one line"
 	rc_is runubi 2 "run --destructive on the UBI-attached mtd1"
 	says runubi "attached to UBI \\(ubi0\\)" "run: UBI-attached refused in one line"
 	rc_is runjffs2 2 "run --destructive on the JFFS2-mounted mtd2"
