@@ -230,6 +230,8 @@ static void wire_stop(struct usbmon_pass *mon, struct hid_pass *p)
 	if (mon && usbmon_pass_stop(mon, &f, &why) == 0) {
 		usbmon_pass_figures_over(&f, p->time_s);
 		p->urbs = f.urbs;
+		p->urbs_data = f.urbs_data;
+		p->urbs_empty = f.urbs_empty;
 		p->urbs_per_s = f.window_s > 0 ? (double)f.urbs / f.window_s : NAN;
 		p->urb_size = f.urb_size;
 		p->inflight_mean = f.inflight_mean;
