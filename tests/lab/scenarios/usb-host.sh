@@ -201,6 +201,11 @@ check_wire() {
 		jq_check "$j" "$r.busy_pct > 0 and $r.busy_pct <= 100 and $r.inflight_max >= 1 and $r.inflight_mean > 0 and $r.urb_lat_p99_us >= $r.urb_lat_p50_us" "disk --monitor $k: busy share, in flight, URB latency"
 		jq_check "$j" '[.warnings[]? | select(test("monitor"))] == []' "disk --monitor $k: no 'not monitored' warning"
 	done
+	# events usbmon lost (its ring full) make the pass say its wire figures are lower bounds
+	j=$o/dmon32-LABUAS.json r='.results[0]'
+	jq_check "$j" "if $r.wire_dropped > 0 then ([.warnings[] | select(test(\"usbmon lost [0-9]+ events .*lower bounds\"))] | length) == 1 else ([.warnings[]? | select(test(\"usbmon lost\"))] == []) end" \
+		"disk --monitor LABUAS QD32: events usbmon lost said (wire figures lower bounds), none said when none lost"
+	jq -r "$r | \"    figure  usbmon lost \\(.wire_dropped) events in a UAS QD32 1M pass: wire \\(.wire_bytes) B of the \\(.bytes) B read, \\(.urbs) URBs\"" "$j" 2>/dev/null
 	grep -qE '^ *pass .* wire +URB +in flight +bus busy' "$o/dmon-text.txt" &&
 		grep -qE '^seq-read 1M .* 1M +[0-9.]+ +[0-9.]+ ' "$o/dmon-text.txt" &&
 		ok "disk --monitor: the text table's wire columns" || bad "disk --monitor: text: $(head -c 300 "$o/dmon-text.txt")"
