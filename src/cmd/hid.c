@@ -63,7 +63,8 @@ void usage_hid(void)
 	       "                     30 on the gadget side); after the first, --in and\n"
 	       "                     --receive end when none came for 1 s\n"
 	       "  --monitor          host side: watch each pass on the wire (usbmon, root):\n"
-	       "                     URBs, URBs/s, URB size, in flight, bus busy, URB p99, errors\n"
+	       "                     URBs (with data, empty), URBs/s, URB size, in flight, bus\n"
+	       "                     busy, URB p99, errors\n"
 	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
 	       "\n"
 	       "Exit: 0 ok, 2 bad input or refused (a node that is missing, busy, not hidraw\n"
@@ -230,6 +231,8 @@ static void wire_stop(struct usbmon_pass *mon, struct hid_pass *p)
 	if (mon && usbmon_pass_stop(mon, &f, &why) == 0) {
 		usbmon_pass_figures_over(&f, p->time_s);
 		p->urbs = f.urbs;
+		p->urbs_data = f.urbs_data;
+		p->urbs_empty = f.urbs_empty;
 		p->urbs_per_s = f.window_s > 0 ? (double)f.urbs / f.window_s : NAN;
 		p->urb_size = f.urb_size;
 		p->inflight_mean = f.inflight_mean;

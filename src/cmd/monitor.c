@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_DEVICES 16
@@ -215,48 +216,75 @@ static int open_pcap(const char *path, int *ret_fd)
 
 /* ---- the live view ---- */
 
+/*
+ * One frame a second: each device's rates over the second just gone, on the clock
+ * usbmon stamps its events with (the real-time one), not over the span of the
+ * events seen, which a quiet second would shrink. Rows follow usbmon_stats' device
+ * order, which only ever grows at the end, so row i is the same device each frame.
+ */
 struct live {
 	const struct usb_topology *t;
 	uint64_t prev_in[USBMON_MAX_DEVICES], prev_out[USBMON_MAX_DEVICES],
 	    prev_urbs[USBMON_MAX_DEVICES];
+	double prev_area[USBMON_MAX_DEVICES];
 	uint64_t prev_us;
 };
+
+static uint64_t realtime_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* the device's URB-microseconds in flight up to now, not only to its last event */
+static double area_until(const struct usbmon_dev_stats *d, uint64_t now)
+{
+	return d->inflight_area +
+	       (now > d->last_us ? (double)d->inflight * (double)(now - d->last_us) : 0.0);
+}
 
 static void live_tick(const struct usbmon_stats *s, void *ctx)
 {
 	struct live *lv = ctx;
 	struct usbmon_rows rows;
 	struct strbuf out = STRBUF_INIT;
-	uint64_t now = s->last_us > lv->prev_us ? s->last_us : lv->prev_us;
+	uint64_t now = realtime_us();
 	double dt;
 
 	if (usbmon_rows_build(s, lv->t, &rows) < 0)
 		return;
-	if (!lv->prev_us)
+	if (!lv->prev_us || lv->prev_us < s->start_us)
 		lv->prev_us = s->start_us;
 	dt = now > lv->prev_us ? (double)(now - lv->prev_us) / 1e6 : 0;
 	strbuf_adds(&out, "\033[H\033[2J");
 	strbuf_addf(&out, "usbperf monitor: %.0f s, %llu events, %llu dropped%s (Ctrl-C ends)\n\n",
-		    usbmon_window_s(s), (unsigned long long)s->events,
-		    (unsigned long long)s->dropped, s->dropped ? " (lower bound)" : "");
+		    now > s->start_us ? (double)(now - s->start_us) / 1e6 : 0.0,
+		    (unsigned long long)s->events, (unsigned long long)s->dropped,
+		    s->dropped ? " (lower bound)" : "");
 	strbuf_addf(&out, "%-10s %-12s %-6s %10s %10s %9s %10s %9s %10s %10s\n", "device", "driver",
 		    "speed", "IN MB/s", "OUT MB/s", "URBs/s", "URB size", "in flight", "p50 us",
 		    "p99 us");
-	for (size_t i = 0; i < rows.ndev && i < USBMON_MAX_DEVICES; i++) {
+	for (size_t i = 0; i < rows.ndev && i < USBMON_MAX_DEVICES && i < s->ndevs; i++) {
 		const struct usbmon_device_row *d = &rows.dev[i];
+		double area = area_until(&s->devs[i], now);
 		char size[16] = "-";
 
 		if (d->urb_size != U64_UNKNOWN)
 			format_size(d->urb_size, size, sizeof(size));
-		strbuf_addf(&out, "%-10s %-12s %-6s %10.2f %10.2f %9.0f %10s %9llu %10.0f %10.0f\n",
+		/* in flight: the mean over the second, as usbmon's URB-time says */
+		strbuf_addf(&out, "%-10s %-12s %-6s %10.2f %10.2f %9.0f %10s %9.2f %10.0f %10.0f\n",
 			    d->device, d->driver ? d->driver : "-", d->speed ? d->speed : "-",
 			    dt > 0 ? (double)(d->in_bytes - lv->prev_in[i]) / dt / 1e6 : 0.0,
 			    dt > 0 ? (double)(d->out_bytes - lv->prev_out[i]) / dt / 1e6 : 0.0,
 			    dt > 0 ? (double)(d->urbs - lv->prev_urbs[i]) / dt : 0.0, size,
-			    (unsigned long long)d->inflight_max, d->lat_p50_us, d->lat_p99_us);
+			    dt > 0 ? (area - lv->prev_area[i]) / (dt * 1e6) : 0.0, d->lat_p50_us,
+			    d->lat_p99_us);
 		lv->prev_in[i] = d->in_bytes;
 		lv->prev_out[i] = d->out_bytes;
 		lv->prev_urbs[i] = d->urbs;
+		lv->prev_area[i] = area;
 	}
 	lv->prev_us = now;
 	fwrite(out.buf, 1, out.len, stdout);

@@ -39,6 +39,9 @@ void usage_net(void)
 	       "  --timeout SEC       a silent peer is given up after SEC (default 10)\n"
 	       "  --sysroot DIR|FILE  read the interface's USB facts from a recorded tree\n"
 	       "  -F, --format FMT    text, json or csv;  -o, --output FILE;  -q, --quiet\n"
+	       "  --monitor           watch the interface's USB device on usbmon (root), each\n"
+	       "                      test: wire MB/s, the dominant URB size, USB errors, and\n"
+	       "                      the share of the wire bytes that is not payload (TCP)\n"
 	       "server:\n"
 	       "  -1, --one-off       serve one test, then exit\n"
 	       "client:\n"
@@ -61,9 +64,6 @@ void usage_net(void)
 	       "  -C, --congestion ALGO  TCP congestion control (cubic, bbr ...)\n"
 	       "  -S, --tos N         IP type of service, 0..255\n"
 	       "  --udp-64bit         64-bit UDP packet counters\n"
-	       "  --monitor           watch the interface's USB device on usbmon (root): wire\n"
-	       "                      MB/s, the dominant URB size, USB errors, and the share of\n"
-	       "                      the wire bytes that is not payload (TCP)\n"
 	       "\n"
 	       "Text output: the interval rows as each interval ends (line by line, to a pipe\n"
 	       "too), then the test and the totals, last. JSON, CSV and -o FILE are one\n"
@@ -140,6 +140,9 @@ static int opt_common(int c, const char *arg, struct net_opts *o)
 	case '4':
 		o->v4 = true;
 		o->family = AF_INET;
+		return 1;
+	case O_MONITOR:
+		o->monitor = true;
 		return 1;
 	case '6':
 		o->v6 = true;
@@ -240,9 +243,6 @@ static int opt_client(int c, const char *arg, struct net_opts *o)
 		return 1;
 	case O_UDP64:
 		p->udp_64bit = true;
-		return 1;
-	case O_MONITOR:
-		o->monitor = true;
 		return 1;
 	}
 	return opt_sizes(c, arg, o);
@@ -597,7 +597,8 @@ static int run_server(struct global_opts *g, const struct net_opts *o)
 	struct server_ctx sc = {.g = g};
 	struct net_server_config c = {
 		.port = o->port, .family = o->family, .bind_addr = o->bind_addr,
-		.bind_dev = o->bind_dev, .one_off = o->one_off, .interval_s = o->interval_s,
+		.bind_dev = o->bind_dev, .one_off = o->one_off, .monitor = o->monitor,
+		.interval_s = o->interval_s,
 		.timeout_s = o->timeout_s, .stop = &signal_stop, .on_interval = server_interval,
 		.on_event = server_event, .on_report = server_report, .ctx = &sc,
 	};

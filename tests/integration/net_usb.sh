@@ -98,4 +98,26 @@ grep -q "^  not monitored  *interface 'lo' is not on USB" "$WORK/c.out" && ok "-
 run "$WORK/ncm" json -t 1 --monitor
 jq_check "$WORK/c.out" '.test.on_usb and .test.monitored == false and (.test.not_monitored | length > 0) and ([.results[] | select(.stream == "sum" and .bytes > 0)] | length == 2)' \
 	"--monitor, USB device not watchable: measured, the reason given"
+
+# the server side takes --monitor too (issue 18): each test it serves says the same
+srv() {	# SYSROOT server-args... -> $WORK/s.out (JSON), with a plain client
+	local root=$1
+	shift
+	PORT=$((PORT + 1))
+	timeout 30 "$USBPERF" -F json net server -1 -p "$PORT" -i 0 --sysroot "$root" "$@" \
+		>"$WORK/s.out" 2>"$WORK/s.err" &
+	sleep 0.3
+	timeout 30 "$USBPERF" -q net client 127.0.0.1 -p "$PORT" -t 1 >/dev/null 2>&1 ||
+		bad "client against server $*"
+	wait $! || bad "server $*: $(head -1 "$WORK/s.err")"
+}
+srv "$WORK/plain" --monitor
+jq_check "$WORK/s.out" '.test.role == "server" and .test.monitored == false and .test.not_monitored == "interface '"'lo'"' is not on USB" and .test.wire_mb_s == null and ([.results[] | select(.stream == "sum" and .bytes > 0)] | length == 2)' \
+	"server --monitor off USB: measured, not monitored, and why"
+srv "$WORK/ncm" --monitor
+jq_check "$WORK/s.out" '.test.on_usb and .test.monitored == false and (.test.not_monitored | length > 0)' \
+	"server --monitor, USB device not watchable: measured, the reason given"
+srv "$WORK/ncm"
+jq_check "$WORK/s.out" '.test.monitored == false and .test.not_monitored == null' \
+	"server without --monitor: nothing said of the wire"
 finish

@@ -489,14 +489,14 @@ static void test_render(void **state)
 	    "7455  8949     0  idle\n");
 	strbuf_reset(&out);
 	assert_int_equal(render_csv(&r, &out), 0);
-	assert_non_null(
-	    strstr(out.buf, "pass,path,report_bytes,reports,bytes,time_s,reports_per_s,"
-			    "bytes_per_s,ceiling_reports_per_s,ceiling_bytes_per_s,"
-			    "ceiling_pct,period_us,p50_us,p99_us,max_us,lost,short_"
-			    "reads,ended_by,urbs,urbs_per_s,urb_size_bytes,inflight_mean,busy_pct,"
-			    "urb_lat_p99_us,usb_errors,cpu_mhz,cpu_mhz_min,cpu_mhz_max,"
-			    "cpu_clock_pct,cpu_governor,irq_count,irq_cpu,irq_cpu_pct,"
-			    "irq_share_cpu,irq_share_pct,others_busy_pct,io_cpu\n"));
+	assert_non_null(strstr(out.buf, "pass,path,report_bytes,reports,bytes,time_s,reports_per_s,"
+					"bytes_per_s,ceiling_reports_per_s,ceiling_bytes_per_s,"
+					"ceiling_pct,period_us,p50_us,p99_us,max_us,lost,short_"
+					"reads,ended_by,urbs,urbs_data,urbs_empty,urbs_per_s,"
+					"urb_size_bytes,inflight_mean,busy_pct,"
+					"urb_lat_p99_us,usb_errors,cpu_mhz,cpu_mhz_min,cpu_mhz_max,"
+					"cpu_clock_pct,cpu_governor,irq_count,irq_cpu,irq_cpu_pct,"
+					"irq_share_cpu,irq_share_pct,others_busy_pct,io_cpu\n"));
 	strbuf_release(&out);
 	usb_hid_result_release(&d.in.ceiling);
 }

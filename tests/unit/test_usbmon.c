@@ -264,6 +264,48 @@ static void test_stats_unmatched_errors_iso(void **state)
 	usbmon_stats_release(&s);
 }
 
+/*
+ * A HID gadget's interrupt IN as the lab recorded it (f_hid on dummy_hcd): each
+ * 64 B report fills the 64 B packet and the gadget ends it with a zero-length
+ * packet, on which the host's resubmitted URB completes empty; at the end the
+ * host kills its URB (-ENOENT, empty but not "empty": an unlink).
+ */
+static void test_stats_empty(void **state)
+{
+	static const struct ev v[] = {
+	    {'S', USBMON_INTR, 0x81, 3, 1, 7, 0, -EINPROGRESS, 64, 0, 0, 0, 0},
+	    {'C', USBMON_INTR, 0x81, 3, 1, 7, 100, 0, 64, 0, 0, 0, 0},
+	    {'S', USBMON_INTR, 0x81, 3, 1, 7, 110, -EINPROGRESS, 64, 0, 0, 0, 0},
+	    {'C', USBMON_INTR, 0x81, 3, 1, 7, 400, 0, 0, 0, 0, 0, 0},
+	    {'S', USBMON_INTR, 0x81, 3, 1, 7, 410, -EINPROGRESS, 64, 0, 0, 0, 0},
+	    {'C', USBMON_INTR, 0x81, 3, 1, 7, 900, 0, 64, 0, 0, 0, 0},
+	    {'S', USBMON_INTR, 0x81, 3, 1, 7, 910, -EINPROGRESS, 64, 0, 0, 0, 0},
+	    {'C', USBMON_INTR, 0x81, 3, 1, 7, 1200, 0, 0, 0, 0, 0, 0},
+	    {'S', USBMON_INTR, 0x81, 3, 1, 7, 1210, -EINPROGRESS, 64, 0, 0, 0, 0},
+	    {'C', USBMON_INTR, 0x81, 3, 1, 7, 5000, -ENOENT, 0, 0, 0, 0, 0},
+	};
+	struct usbmon_pass_figures f;
+	struct usbmon_stats s;
+	const struct usbmon_ep_stats *e;
+
+	(void)state;
+	assert_int_equal(usbmon_stats_init(&s), 0);
+	feed(&s, v, ARRAY_SIZE(v));
+	usbmon_stats_finish(&s, 0);
+	e = ep(&s, 3, 0x81);
+	assert_int_equal(e->completions, 5);
+	assert_int_equal(e->empty, 2);
+	assert_int_equal(e->size_hist[0], 3);
+	assert_int_equal(e->errors[USBMON_ENOENT], 1);
+	assert_int_equal(usbmon_pass_figures(&s, 1, 3, false, &f), 0);
+	assert_int_equal(f.urbs, 5);
+	assert_int_equal(f.urbs_data, 2);
+	assert_int_equal(f.urbs_empty, 2);
+	assert_int_equal(f.urb_size, 64);
+	assert_int_equal(f.errors_total, 0); /* the unlink is the owner's, not an error */
+	usbmon_stats_release(&s);
+}
+
 static void test_stats_inflight(void **state)
 {
 	/* two URBs overlap for 50 of 100 us; a submit seen twice (its completion lost) */
@@ -812,6 +854,7 @@ int main(void)
 	    cmocka_unit_test(test_stats_bot),
 	    cmocka_unit_test(test_stats_unmatched_errors_iso),
 	    cmocka_unit_test(test_stats_inflight),
+	    cmocka_unit_test(test_stats_empty),
 	    cmocka_unit_test(test_pending_cap),
 	    cmocka_unit_test(test_pcapng_roundtrip),
 	    cmocka_unit_test(test_rows),

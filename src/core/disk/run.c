@@ -367,6 +367,20 @@ static void figures(struct disk_report *rep, const struct disk_config *cfg, uint
 		 (unsigned long long)size, unit[u]);
 }
 
+/*
+ * usbmon copies each URB's data into its ring (up to a fifth of it) as the URB
+ * completes and drops what does not fit: a burst of completions (UAS with streams,
+ * QD32) can outrun the reader, and what is lost is missing from the figures
+ */
+static void warn_wire_lost(struct disk_report *rep, const char *pass, const struct disk_row *row)
+{
+	if (row->monitored && row->wire_dropped != U64_UNKNOWN && row->wire_dropped > 0)
+		warn(rep,
+		     "%s: usbmon lost %llu events (its ring was full): the wire figures are "
+		     "lower bounds",
+		     pass, (unsigned long long)row->wire_dropped);
+}
+
 int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_report *rep)
 {
 	struct histogram *lat;
@@ -495,6 +509,8 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 		r = disk_wire_stop(mon, sum.seconds, n ? &rep->rows[rep->nrows] : NULL, &why);
 		if (r < 0 && n)
 			warn(rep, "%s not monitored on the wire: %s", s->name, why.buf);
+		if (r == 0 && n)
+			warn_wire_lost(rep, s->name, &rep->rows[rep->nrows]);
 		r = 0;
 		strbuf_release(&why);
 		if (!n)

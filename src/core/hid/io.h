@@ -54,6 +54,12 @@ struct hid_pass {
 	double period_us, ceiling_reports_per_s, ceiling_Bps, pct;
 	/* on the wire (hid --monitor, usbmon): the device's URBs; unknown unmonitored */
 	uint64_t urbs, urb_size, usb_errors;
+	/*
+	 * of the URBs, those with report bytes and those with none (no error): f_hid
+	 * ends each report that fills its packets with a zero-length packet, and the
+	 * host's interrupt URB completes on it, empty
+	 */
+	uint64_t urbs_data, urbs_empty;
 	double urbs_per_s, inflight_mean, busy_pct, urb_lat_p99_us;
 	struct pass_sys sys; /* the CPU clock and interrupt placement (core/sys/passwatch.h) */
 };

@@ -143,6 +143,7 @@ struct net_server_config {
 	const char *bind_addr;
 	const char *bind_dev;
 	bool one_off;	     /* serve one test, then return */
+	bool monitor;	     /* watch each test's interface's USB device on usbmon */
 	double interval_s;
 	double timeout_s;    /* a client silent this long is dropped */
 	const volatile int *stop;

@@ -9,6 +9,7 @@
 #include "core/net/pending.h"
 #include "core/net/result.h"
 #include "core/net/sock.h"
+#include "core/net/wire.h"
 #include "util/clock.h"
 
 #include <errno.h>
@@ -49,6 +50,7 @@ struct conn {
 	int udp_fd; /* where the next UDP stream says hello */
 	struct net_sockopts data_opts;
 	struct net_pending spend; /* TCP connections during stream setup, not yet a stream */
+	struct usbmon_pass *mon;  /* --monitor: from TEST_START to the end of the results */
 };
 
 __attribute__((format(printf, 2, 3))) static void event(struct server *sv, const char *fmt, ...)
@@ -371,6 +373,9 @@ static void run_test(struct conn *cn)
 	s->rep = &cn->rep;
 	net_session_run(s);
 	cn->ran = true;
+	/* what this end moved, counted while the capture runs: all of it crossed the bus */
+	if (cn->mon && cn->p.proto == NET_TCP)
+		cn->rep.payload_bytes = net_session_delivered(s);
 	if (cn->p.proto == NET_TCP && s->nstreams) {
 		char cc[16];
 
@@ -492,8 +497,11 @@ static void describe(struct conn *cn)
 
 static void finish(struct conn *cn)
 {
+	net_wire_stop(cn->mon, &cn->rep);
+	cn->mon = NULL;
 	if (cn->ran) {
 		net_report_totals(&cn->rep, &cn->s, cn->have_peer ? &cn->peer : NULL);
+		net_wire_finish(&cn->rep);
 		if (cn->sv->c->on_report)
 			cn->sv->c->on_report(cn->sv->c->ctx, &cn->rep);
 	}
@@ -530,6 +538,9 @@ static int handshake(struct conn *cn, const struct strbuf *params)
 	r = send_state(cn, NET_CREATE_STREAMS);
 	if (r == 0)
 		r = accept_streams(cn);
+	/* the wire is watched before the client is told to start: from its first byte */
+	if (r == 0 && cn->sv->c->monitor)
+		cn->mon = net_wire_start(&cn->rep);
 	if (r == 0)
 		r = send_state(cn, NET_TEST_START);
 	if (r == 0)

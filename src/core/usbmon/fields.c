@@ -76,6 +76,7 @@ static const struct field ep_fields[] = {
     FIELD(E, lat_p99_us, "lat_p99_us", "p99", "us", FT_DBL, 0, T),
     FIELD(E, lat_max_us, "lat_max_us", "max", "us", FT_DBL, 0, T),
     FIELD(E, submits, "submits", "submits", NULL, FT_U64, 0, 0),
+    FIELD(E, empty, "empty", "empty (no byte, no error)", NULL, FT_U64, 0, 0),
     FIELD(E, unmatched, "unmatched", "unmatched", NULL, FT_U64, 0, 0),
     FIELD(E, submit_errors, "submit_errors", "submit errors", NULL, FT_U64, 0, 0),
     FIELD(E, err_epipe, "err_epipe", "stalls", NULL, FT_U64, 0, 0),
@@ -209,6 +210,7 @@ static void ep_row(const struct usbmon_stats *s, const struct usbmon_ep_stats *e
 	r->lat_p99_us = usbmon_ep_lat_quantile(e, 0.99);
 	r->lat_max_us = e->lat_n ? (double)e->lat_max_us : NAN;
 	r->submits = e->submits;
+	r->empty = e->empty;
 	r->unmatched = e->unmatched;
 	r->submit_errors = e->submit_errors;
 	r->err_epipe = e->errors[USBMON_EPIPE];

@@ -52,6 +52,7 @@ struct usbmon_ep_row {
 	uint64_t inflight_max;
 	double inflight_mean, lat_p50_us, lat_p99_us, lat_max_us;
 	uint64_t submits, unmatched, submit_errors;
+	uint64_t empty; /* completed without error and without a byte */
 	uint64_t err_epipe, err_eproto, err_eoverflow, err_enoent, err_econnreset, err_eshutdown,
 	    err_other;
 	uint64_t iso_packets, iso_packet_errors;

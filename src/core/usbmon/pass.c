@@ -65,6 +65,8 @@ int usbmon_pass_figures(const struct usbmon_stats *s, unsigned bus, unsigned dev
 		else
 			f.bytes_out += e->bytes;
 		f.urbs += e->completions;
+		f.urbs_data += e->completions - e->size_hist[0];
+		f.urbs_empty += e->empty;
 		f.iso_packets += e->iso_packets;
 		f.iso_packet_errors += e->iso_packet_errors;
 		for (unsigned k = 0; k < USBMON_NERR; k++)

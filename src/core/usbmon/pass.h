@@ -26,6 +26,8 @@ struct usbmon_pass_figures {
 	uint64_t urb_size_count;
 	uint64_t size_hist[USBMON_SIZE_BUCKETS]; /* its completed URBs by size */
 	uint64_t urbs;				 /* completions, every endpoint */
+	uint64_t urbs_data;			 /* of them, those that carried bytes */
+	uint64_t urbs_empty; /* no byte and no error (a zero-length packet, IN) */
 	double inflight_mean;			 /* the device's URBs in flight, time-weighted */
 	uint32_t inflight_max;
 	double busy_pct;      /* share of the window with at least one URB in flight */

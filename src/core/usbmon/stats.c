@@ -316,6 +316,8 @@ static void completed(struct usbmon_stats *s, struct usbmon_ep_stats *ep,
 	}
 	ep->completions++;
 	ep->bytes += e->len_urb;
+	if (e->status == 0 && e->len_urb == 0)
+		ep->empty++;
 	count_size(ep, e->len_urb);
 	if (e->status != 0)
 		ep->errors[err_class(e->status)]++;

@@ -98,6 +98,11 @@ struct usbmon_ep_stats {
 	uint64_t unmatched;	/* completions whose submit was not seen (before the capture) */
 	uint64_t submit_errors; /* 'E' events */
 	uint64_t bytes;		/* sum of len_urb of the 'C' events: actual_length */
+	/*
+	 * completions without error and without a byte: on an IN endpoint a zero-length
+	 * packet ended the URB (a device that ends each full-packet transfer with one)
+	 */
+	uint64_t empty;
 	uint64_t size_hist[USBMON_SIZE_BUCKETS]; /* completed URBs by actual length */
 	struct usbmon_size_count sizes[USBMON_SIZES_EXACT];
 	unsigned nsizes;

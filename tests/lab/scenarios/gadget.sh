@@ -71,7 +71,8 @@ check_net() {
 	gif=$(sed -n 's/^gadget=\([^ ]*\) .*/\1/p' "$gc/netdevs-$t" 2>/dev/null)
 	hif=$(sed -n 's/.* host=\(.*\)/\1/p' "$gc/netdevs-$t" 2>/dev/null)
 	want="netns=0 ping=0 fwd=0 srv-fwd=0 rev=0 srv-rev=0"
-	[ "$t" = ncm-super ] && want="$want run=0"
+	# the server --monitor's two tests, the server ended by SIGTERM (143), then run
+	[ "$t" = ncm-super ] && want="$want mcli-fwd=0 mcli-rev=0 msrv=143 run=0"
 	gcheck "net $t: netdev moved, ping, TCP each way, server and client exit 0, $hif back in the first namespace, no IPv4 address left" \
 		rc_is "$gc/rc-net-$t" "$want back=0 addrs=0+0"
 	path=$(jq -r ".devices[] | select(.serial == \"GUP-$t\") | .path" "$gc/list-$t.json" 2>/dev/null)
@@ -95,6 +96,7 @@ check_net() {
 			while IFS=$'\t' read -r d v; do figure "$p" "$speed" "tcp $([ "$d" = tx ] && echo OUT || echo IN) (client $d)" "$v"; done
 	done
 	[ "$t" = ncm-super ] || return 0
+	check_net_server_monitor "$gc" "$t" "$hif" "$path" "$drv"
 	# usbperf run --peer from the host side's namespace: the netdev found on USB, measured
 	f=$gc/run-$t.json
 	jq_check "$f" "[.plan[] | {device, target, kind}] == [{\"device\": \"$path\", \"target\": \"net:10.16.0.1 via $hif\", \"kind\": \"usb-net\"}]" \
@@ -110,6 +112,24 @@ check_net() {
 		"run --peer $t: each pass's wire rate and overhead share recorded (usbmon)"
 	jq_check "$f" '[.findings[] | select(.id == "usbmon.net_overhead")] | length >= 1' \
 		"run --peer $t: the wire overhead said, with its evidence"
+}
+
+# net server --monitor on the host side (the USB network device's), a client on the
+# gadget side: each test the server served carries the wire figures the client side's
+# do, against the same truths (the wire holds every payload byte this end counted)
+check_net_server_monitor() {
+	local gc=$1 t=$2 hif=$3 path=$4 drv=$5 s=$1/net-msrv-$2.all.json
+	jq -s . "$gc/net-msrv-$t.json" >"$s" 2>/dev/null
+	jq_check "$s" "[.[] | .test | .direction] == [\"forward\", \"reverse\"] and all(.[]; .test.role == \"server\" and .test.iface == \"$hif\" and .test.usb_device == \"$path\" and .test.usb_driver == \"$drv\")" \
+		"net server --monitor $t: two tests served on $hif, $path by $drv"
+	jq_check "$s" 'all(.[]; (.test | .monitored == true and .not_monitored == null and .usb_errors == 0 and .urb_size > 0 and .payload_bytes > 0 and .wire_mb_s > 0) and (if .test.wire_dropped == 0 then .test.wire_bytes >= .test.payload_bytes and .test.overhead_pct > 0 and .test.overhead_pct < 50 else any(.warnings[]; test("lower bounds")) end))' \
+		"net server --monitor $t: each test's wire bytes at least the payload this end counted, overhead 0-50 %, no USB errors (or events lost and said)"
+	# the same wire fields as the client side's --monitor result
+	jq -s '.[0].test | [keys[] | select(test("wire|urb_size|usb_errors|payload|overhead|monitored"))]' \
+		"$gc/net-fwd-$t.json" >"$gc/keys-cli.json" 2>/dev/null
+	jq_check "$s" "[.[] | .test | [keys[] | select(test(\"wire|urb_size|usb_errors|payload|overhead|monitored\"))]] | all(. == $(jq -c . "$gc/keys-cli.json" 2>/dev/null || echo null))" \
+		"net server --monitor $t: the wire fields the client's --monitor gives ($(jq -r 'join(" ")' "$gc/keys-cli.json" 2>/dev/null))"
+	jq -r '.[] | .test | "    figure  server wire \(.direction): \(.wire_bytes) B on the wire for \(.payload_bytes) B payload, \(.overhead_pct)% overhead, URB \(.urb_size) B, \(.wire_mb_s) MB/s"' "$s" 2>/dev/null
 }
 
 # mtp: umtprd started by up with the sizes asked for, bound, an interface of

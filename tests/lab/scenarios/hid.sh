@@ -38,6 +38,7 @@ check() {
 	jq_check "$o/in.json" "$P.reports == $HID_COUNT" "the host read as many reports as the gadget sent ($HID_COUNT)"
 	jq_check "$o/in.json" "$P.urb_size_bytes == .device.input_report_bytes and $P.urbs >= $P.reports and $P.usb_errors == 0 and $P.busy_pct > 0 and $P.busy_pct <= 100 and ([.warnings[]?] | length) == 0" "hid --monitor: the interrupt URBs are the 64 B reports, at least one per report, no USB error"
 	jq_check "$o/in.json" "$P.reports_per_s > 0 and $P.reports_per_s <= 8000" "IN rate within dummy_hcd's one packet per 125 us"
+	check_empty_urbs "$o"
 	for n in in out; do
 		jq_check "$o/$n.json" "($P.reports_per_s > $P.ceiling_reports_per_s * 1.02) == ([.findings[] | select(.id == \"hid.above_ceiling\")] | length > 0)" "$n: a rate above the descriptor's ceiling, and only then, is a finding"
 	done
@@ -76,6 +77,27 @@ check() {
 	check_gadget_run "$o"
 }
 HID_COUNT=1000
+
+# Two interrupt-IN completions per report: f_hid queues each report with its
+# request's zero flag set, a 64 B report fills the 64 B packet, so a zero-length
+# packet follows it; usbhid's resubmitted URB completes on it with no byte and
+# status 0. The pass says so (URBs with data, empty ones), and the recorded
+# capture, read by tshark, shows the strict alternation.
+check_empty_urbs() {
+	local o=$1 P='.passes[0]' seq
+	jq_check "$o/in.json" "$P.urbs_data == $P.reports and $P.urbs_empty == $P.reports and $P.urbs == $P.urbs_data + $P.urbs_empty" "hid --monitor: $HID_COUNT URBs with a report, as many empty ones (the zero-length packet after each full-packet report), nothing else"
+	jq_check "$o/mon-hid.json" "[.endpoints[] | select(.endpoint == \"0x81\")][0] | .empty == $HID_COUNT and .bytes == $HID_COUNT * 64 and .err_enoent == 1 and .urbs == 2 * $HID_COUNT + 1" "monitor: on 0x81 $HID_COUNT empty completions beside the $HID_COUNT reports, one unlink (the host closing hidraw)"
+	if ! command -v tshark >/dev/null; then
+		bad "$SCEN: tshark not installed (scripts/install-deps --test)"
+		return
+	fi
+	# each completion as length/status; every report, then its zero-length packet
+	seq=$(tshark -r "$o/hid-in.pcapng" -Y 'usb.urb_type == 0x43 && usb.endpoint_address == 0x81' \
+		-T fields -e usb.urb_len -e usb.urb_status 2>/dev/null | tr '\t\n' '/ ')
+	[ "$seq" = "$(printf '64/0 0/0 %.0s' $(seq $HID_COUNT))0/-2 " ] &&
+		ok "$SCEN: tshark: on 0x81, 64 B then 0 B (status 0), $HID_COUNT times, then the unlink" ||
+		bad "$SCEN: tshark: completions on 0x81 are not report, zero-length packet, ...: $(echo "$seq" | tr ' ' '\n' | sort | uniq -c | tr '\n' ' ')"
+}
 HID_ECHO=200
 
 # usbperf run on the gadget side (the device side's class), appended to check()

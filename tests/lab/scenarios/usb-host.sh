@@ -4,6 +4,8 @@
 #   keyboard and a Bulk-Only disk (full speed) behind it, a CDC Ethernet
 #   adapter (switched to RNDIS later);
 #   EHCI: one more disk at 480 Mbit/s.
+# script (util-linux): a pseudo-terminal for monitor's live view
+LAB_BINS="script"
 MODULES="xhci_pci ehci_pci usb_storage uas sd_mod usbhid hid_generic cdc_ether rndis_host usbmon"
 
 qemu_args() { # qemu_args DIR: devices, their backing files created in DIR
@@ -82,6 +84,7 @@ check() { # check DIR: assertions on what the guest wrote
 	grep -q 'bus ceiling 53.25 MB/s' "$o/report.html" && grep -q 'bus ceiling 484.8 MB/s' "$o/report.html" &&
 		ok "report: the high-speed and SuperSpeed ceilings drawn" || bad "report: ceilings missing"
 	check_monitor "$o"
+	check_live "$o"
 	check_wire "$o"
 	grep -q 'field reference 25-35 MB/s' "$o/report.html" &&
 		ok "report: the USB 2.0 disk field reference band" || bad "report: no field reference"
@@ -140,6 +143,50 @@ check_monitor() {
 	jq_check "$o/mon-LABBOT.json" 'def sz(d): [.endpoints[] | select(.type == "bulk" and .dir == d) | .sizes | split(" ")[] | split(":") | {(.[0]): (.[1] | tonumber)}] | add; sz("out") as $o | sz("in") as $i | ($o | keys) == ["31"] and $o["31"] >= 4 and $i["13"] == $o["31"] and ([$i | to_entries[] | select(.key != "13") | .value] | add) == $o["31"]' "monitor LABBOT: one 31 B CBW, one data URB and one 13 B CSW per command"
 }
 
+# monitor's live view (issue 18): a refreshing table on a terminal while the BOT disk is read
+check_live() {
+	local o=$1 t=$1/mon-live.txt dev frames last
+	dev=$(cat "$o/mon-live.device" 2>/dev/null)
+	tr -d '\r' <"$o/mon-live.tty" >"$t" 2>/dev/null
+	grep -q '^monitor live: exit 0$' "$o/guest.log" && ok "monitor live: exit 0 under a pseudo-terminal" ||
+		bad "monitor live: $(grep 'monitor live' "$o/guest.log") $(head -c 300 "$t")"
+	frames=$(grep -cE '^device +driver +speed +IN MB/s +OUT MB/s +URBs/s +URB size +in flight +p50 us +p99 us$' "$t")
+	[ "$frames" -ge 2 ] && ok "monitor live: the table header, refreshed ($frames frames)" ||
+		bad "monitor live: $frames frames with the table header"
+	# the BOT disk's row: IN MB/s (the 4th column) above zero in a frame of the reads
+	awk -v d="$dev" '$1 == d && $2 == "usb-storage" && $4 + 0 > 0 { n++ } END { exit !n }' "$t" &&
+		ok "monitor live: the disk's row ($dev, usb-storage) with IN MB/s above zero" ||
+		bad "monitor live: no row of $dev with IN MB/s > 0: $(grep "^$dev " "$t" | head -3)"
+	# each frame's rate is over its own second (frames come a second apart), not over
+	# the span of the events in it: the frames' IN MB/s add up to the MB the capture
+	# counted (the summary's IN endpoints' bytes), within 5 %
+	awk -v d="$dev" '
+		$1 == d && $2 == "usb-storage" && NF == 10 { frames += $4 }
+		$1 == d && $3 == "in" && $2 ~ /^0x/ { total += $6 / 1e6 }
+		END { printf "%.2f %.2f\n", frames, total; exit !(total > 0 && frames > 0.95 * total && frames < 1.05 * total) }' "$t" >"$o/mon-live.sum" &&
+		ok "monitor live: each frame's MB/s over its second: they add up to the capture's MB ($(cat "$o/mon-live.sum"))" ||
+		bad "monitor live: the frames' IN MB/s do not add up to the capture's MB (frames, capture: $(cat "$o/mon-live.sum"))"
+	# each frame a clear screen; after the last one, the summary and no more table
+	last=$(awk 'BEGIN { RS = "\033\\[H\033\\[2J" } { f = $0 } END { printf "%s", f }' "$t")
+	echo "$last" | grep -q '^devices' && ! echo "$last" | grep -q 'IN MB/s  *OUT MB/s' &&
+		ok "monitor live: the screen cleared, then the summary" ||
+		bad "monitor live: after the last frame: $(echo "$last" | head -c 300)"
+	# the terminal left as it was: a hidden cursor shown again at the end
+	if grep -q $'\033\[?25l' "$t"; then
+		[ "$(grep -o $'\033\[?25[lh]' "$t" | tail -1)" = $'\033[?25h' ] &&
+			ok "monitor live: the cursor hidden while drawing, shown at the end" ||
+			bad "monitor live: the cursor left hidden"
+	else
+		ok "monitor live: the cursor never hidden"
+	fi
+	for n in file pipe; do
+		grep -q $'\033' "$o/mon-$n.txt" || grep -q 'IN MB/s  *OUT MB/s' "$o/mon-$n.txt" ||
+			! grep -q '^devices' "$o/mon-$n.txt" || ! grep -q "^$dev " "$o/mon-$n.txt" &&
+			bad "monitor into a $n: $(head -c 300 "$o/mon-$n.txt" | od -c | head -3)" ||
+			ok "monitor into a $n: the summary alone (the disk's row), no live view, no escape"
+	done
+}
+
 # disk --monitor and run's monitored passes (issue 18 part 2): each figure against its truth
 check_wire() {
 	local o=$1 k ms j r
@@ -154,6 +201,11 @@ check_wire() {
 		jq_check "$j" "$r.busy_pct > 0 and $r.busy_pct <= 100 and $r.inflight_max >= 1 and $r.inflight_mean > 0 and $r.urb_lat_p99_us >= $r.urb_lat_p50_us" "disk --monitor $k: busy share, in flight, URB latency"
 		jq_check "$j" '[.warnings[]? | select(test("monitor"))] == []' "disk --monitor $k: no 'not monitored' warning"
 	done
+	# events usbmon lost (its ring full) make the pass say its wire figures are lower bounds
+	j=$o/dmon32-LABUAS.json r='.results[0]'
+	jq_check "$j" "if $r.wire_dropped > 0 then ([.warnings[] | select(test(\"usbmon lost [0-9]+ events .*lower bounds\"))] | length) == 1 else ([.warnings[]? | select(test(\"usbmon lost\"))] == []) end" \
+		"disk --monitor LABUAS QD32: events usbmon lost said (wire figures lower bounds), none said when none lost"
+	jq -r "$r | \"    figure  usbmon lost \\(.wire_dropped) events in a UAS QD32 1M pass: wire \\(.wire_bytes) B of the \\(.bytes) B read, \\(.urbs) URBs\"" "$j" 2>/dev/null
 	grep -qE '^ *pass .* wire +URB +in flight +bus busy' "$o/dmon-text.txt" &&
 		grep -qE '^seq-read 1M .* 1M +[0-9.]+ +[0-9.]+ ' "$o/dmon-text.txt" &&
 		ok "disk --monitor: the text table's wire columns" || bad "disk --monitor: text: $(head -c 300 "$o/dmon-text.txt")"
