@@ -101,7 +101,12 @@ echo "$majmin $((10 * 1048576))" >"$grp/blkio.throttle.write_bps_device"
 in_cgroup "$USBPERF" run "$WORK/mnt" --size 32M --time 1.5 --min-time 0 --no-save -F json -q >"$WORK/slow.json" 2>"$WORK/err"
 jq_check "$WORK/slow.json" '.plan[0].target == "'"$WORK/mnt"'" and (.results | length) == 10' "explicit target: the mounted filesystem, full quick sweep"
 jq_check "$WORK/slow.json" '[.findings[] | select(.id == "run.write_slow")] | length == 1' "throttled writes: the write_slow finding"
-jq_check "$WORK/slow.json" '.findings[] | select(.id == "run.write_slow") | .evidence | test("best read seq-read [0-9]+[KM] 4[0-9]\\.[0-9] MB/s, best write seq-write [0-9]+[KM] 1[01]\\.[0-9] MB/s")' "its evidence: the throttled rates (40 MiB/s = 41.9 MB/s reads, 10 MiB/s = 10.5 MB/s writes)"
+# blk-throttle meters over time slices: a 1.5 s pass that starts on a fresh slice gets some of
+# the next one's allowance (41-53 MB/s reads were seen for 41.9), so the rates are bounded, not exact
+jq_check "$WORK/slow.json" '.findings[] | select(.id == "run.write_slow") | .evidence |
+	capture("best read seq-read [0-9]+[KM] (?<r>[0-9.]+) MB/s, best write seq-write [0-9]+[KM] (?<w>[0-9.]+) MB/s") |
+	(.r | tonumber) as $r | (.w | tonumber) as $w | $r >= 37 and $r <= 56 and $w >= 9.4 and $w <= 14' \
+	"its evidence: the throttled rates (40 MiB/s = 41.9 MB/s reads, 10 MiB/s = 10.5 MB/s writes, metered over slices)"
 
 # the copy path: a fast source, the throttled filesystem as destination
 in_cgroup "$USBPERF" run --copy "$WORK/scratch" "$WORK/mnt" --size 32M --time 1.5 --min-time 0 --db "$DB" -F json -q >"$WORK/copy.json" 2>"$WORK/err"
