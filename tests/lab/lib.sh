@@ -126,6 +126,17 @@ lab_boot() {
 		"$@" </dev/null >"$log" 2>&1
 }
 
+# lab_drive_meter ID: the -drive options that meter drive ID's reads, from LAB_METER
+# ("ID=BYTES_PER_S ..."; QEMU's throttling.bps-read): a disk as slow as a real one
+# instead of reading at memory speed. Nothing when LAB_METER does not name ID (the
+# default: no scenario meters a drive unless a bench asks).
+lab_drive_meter() {
+	local w
+	for w in ${LAB_METER:-}; do
+		[ "${w%%=*}" = "$1" ] && echo ",throttling.bps-read=${w#*=}"
+	done
+}
+
 # lab_extract LOG DIR: the files the guest printed (base64 between markers)
 lab_extract() {
 	local log=$1 dir=$2

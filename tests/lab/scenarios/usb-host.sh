@@ -12,9 +12,9 @@ qemu_args() { # qemu_args DIR: devices, their backing files created in DIR
 	local d
 	for d in bot uas usb2port ehci hub; do truncate -s 64M "$1/$d.img"; done
 	echo -device qemu-xhci,id=xhci,p2=8,p3=4 \
-		-drive if=none,id=bot,file="$1/bot.img",format=raw \
+		-drive if=none,id=bot,file="$1/bot.img",format=raw"$(lab_drive_meter bot)" \
 		-device usb-storage,bus=xhci.0,port=1,drive=bot,serial=LABBOT \
-		-drive if=none,id=uas,file="$1/uas.img",format=raw \
+		-drive if=none,id=uas,file="$1/uas.img",format=raw"$(lab_drive_meter uas)" \
 		-device usb-uas,id=uasdev,bus=xhci.0,port=2,serial=LABUAS \
 		-device scsi-hd,bus=uasdev.0,drive=uas \
 		-device usb-hub,bus=xhci.0,port=3 -device usb-kbd,bus=xhci.0,port=3.1 \
