@@ -137,7 +137,7 @@ int i2c_funcs_read(int fd, unsigned long *ret);
 /* I2C_SLAVE (force: I2C_SLAVE_FORCE) for the SMBus path; -EBUSY when a driver has it */
 int i2c_fd_set_addr(int fd, unsigned addr, bool force);
 
-/* true when errno is what an adapter says for "no ACK" (ENXIO, EREMOTEIO, ENODEV, EIO) */
+/* true when errno is what an adapter says for "no ACK" (ENXIO, EREMOTEIO, ENODEV; not EIO) */
 bool i2c_err_is_nak(int err);
 
 struct i2c_pass {
@@ -174,8 +174,9 @@ struct i2c_plan {
 /*
  * The passes, size by size, of the ops asked: read (I2C only: SMBus has no
  * plain block read), write-then-read, and write, whose last message is read
- * back and compared. A device that NAKs I2C_NAK_LIMIT times in a row ends
- * its pass; one that never answered ends the run after that first pass.
+ * back and compared. A device that NAKs (or fails) I2C_NAK_LIMIT times in a
+ * row ends its pass; one that never answered ends the run after that first
+ * pass.
  * ret must have room for 3 * nsizes. 0, -ENOMEM.
  */
 int i2c_passes_run(const struct i2c_io *io, const struct i2c_plan *p, struct i2c_pass *ret,

@@ -4,8 +4,9 @@
  * read (plain I2C only), a write-then-read (the register byte, then the
  * data), and with --destructive a write, read back once and compared. Each
  * pass runs for its time (or message count); a NAK is counted, and a device
- * that does not answer ends the pass after I2C_NAK_LIMIT tries in a row (and
- * the whole run when it never answered at all).
+ * that does not answer (a NAK, or an error such as a USB bridge's EIO) ends
+ * the pass after I2C_NAK_LIMIT tries in a row (and the whole run when it
+ * never answered at all).
  */
 #include "core/i2c/i2c.h"
 #include "core/sys/cpustat.h"
@@ -38,7 +39,11 @@ int i2c_fd_set_addr(int fd, unsigned addr, bool force)
 bool i2c_err_is_nak(int err)
 {
 	err = err < 0 ? -err : err;
-	return err == ENXIO || err == EREMOTEIO || err == ENODEV || err == EIO;
+	/*
+	 * EIO is the generic failure (fault-codes.rst): USB bridges such as
+	 * i2c-tiny-usb say it when the USB transfer itself failed, not the address
+	 */
+	return err == ENXIO || err == EREMOTEIO || err == ENODEV;
 }
 
 static int rdwr(int fd, unsigned addr, enum i2c_op op, unsigned offset, uint8_t *buf, unsigned size)
@@ -252,8 +257,12 @@ int i2c_passes_run(const struct i2c_io *io, const struct i2c_plan *p, struct i2c
 			    (o == I2C_OP_READ && p->method != I2C_METHOD_RDWR))
 				continue;
 			run_pass(io, p, o, p->sizes[i], buf, h, &ret[n++]);
-			/* nothing but NAKs from the start: nobody there, every pass would say so */
-			nobody = !ret[0].messages && ret[n - 1].naks >= I2C_NAK_LIMIT;
+			/*
+			 * nothing but NAKs or errors from the start: nobody there (or no
+			 * adapter that works), every pass would say so
+			 */
+			nobody = !ret[0].messages && !ret[n - 1].messages &&
+				 ret[n - 1].naks + ret[n - 1].errors >= I2C_NAK_LIMIT;
 		}
 	}
 	free(h);
