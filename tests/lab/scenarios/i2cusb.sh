@@ -75,8 +75,11 @@ check() {
 	rc_is far 3 "0x50, stalled by the gadget layer"
 	says far "0x50 on '/dev/i2c-[0-9]+' never answered: Input/output error" "0x50: one line, EIO named (not called a NAK)"
 	jq_check "$o/far.json" '(.passes | length) == 1 and .passes[0].messages == 0 and .passes[0].naks == 0 and .passes[0].errors == 3' "0x50: 3 errors, one pass, then given up"
+	rc_is run 0 "run /dev/i2c-N:0x0a"
+	jq_check "$o/run.json" '(.devices | length) == 1 and .devices[0].kind == "i2c" and (.devices[0].product | test("^i2c-tiny-usb at bus")) and ([.i2c[].op] | unique) == ["read", "write-read"] and (.i2c | length) == 18 and all(.i2c[]; .messages > 0 and .naks == 0) and ([.metrics[] | select(.test == "i2c" and .metric == "msg_s")] | length == 18 and all(.[]; .value > 0))' "run: the bridge's address, read and write-read 1..256 B, msg/s rows in the record"
 	# the simulator's own count: every message usbperf and i2ctransfer counted, and no more
 	sent=$(jq -s "map($MSGS) | add" "$R" "$W" "$o/one.json" "$F" 2>/dev/null)
+	sent=$((sent + $(jq '[.i2c[] | .messages * (if .op == "write-read" then 2 else 1 end)] | add' "$o/run.json" 2>/dev/null || echo 0)))
 	sent=$((sent + 5 + 10 + 5 + 2 + 2 + 1 + 2))	# text run (read 5, write-read 5 x 2, write 5 + 2), i2ctransfer 2 + 1 + 2
 	if grep -Eq "acked $sent naked 4 stalled 0 " "$o/sim.txt"; then ok "$SCEN: the bridge saw $sent messages at 0x0a (usbperf's count + i2ctransfer's) and 4 NAKed (usbperf's 3, i2ctransfer's 1)"
 	else bad "$SCEN: the bridge's count: $(cat "$o/sim.txt" 2>/dev/null), expected acked $sent naked 4"; fi
