@@ -285,8 +285,12 @@ int i2c_passes_run(const struct i2c_io *io, const struct i2c_plan *p, struct i2c
 			    (o == I2C_OP_READ && p->method != I2C_METHOD_RDWR))
 				continue;
 			run_pass(io, p, o, p->sizes[i], buf, h, &ret[n++]);
-			/* nothing but NAKs from the start: nobody there, every pass would say so */
-			nobody = !ret[0].messages && ret[n - 1].naks >= I2C_NAK_LIMIT;
+			/*
+			 * nothing but NAKs or errors from the start: nobody there (or no
+			 * adapter that works), every pass would say so
+			 */
+			nobody = !ret[0].messages && !ret[n - 1].messages &&
+				 ret[n - 1].naks + ret[n - 1].errors >= I2C_NAK_LIMIT;
 		}
 	}
 	free(h);

@@ -320,7 +320,8 @@ static int i2c_measure(const struct run_options *o, struct run_result *r, struct
 	};
 	const struct run_device *d;
 	struct i2c_io io;
-	uint64_t msgs = 0;
+	uint64_t msgs = 0, naks = 0;
+	int last = 0;
 	int rc;
 
 	i2c_io_fd(&io, &f);
@@ -353,11 +354,14 @@ static int i2c_measure(const struct run_options *o, struct run_result *r, struct
 					    .cpu_pct = ps->cpu_pct};
 		add_metrics(r, it, ps);
 		msgs += ps->messages;
+		naks += ps->naks;
+		if (ps->last_err)
+			last = ps->last_err;
 	}
 	h->measured = true;
 	if (!msgs)
-		run_note(r, "%s: 0x%02x never answered (NAK): nothing measured", it->path,
-			 h->t.addr);
+		run_note(r, "%s: 0x%02x never answered (%s): nothing measured", it->path,
+			 h->t.addr, naks || !last ? "NAK" : strerror(-last));
 	return 0;
 }
 
