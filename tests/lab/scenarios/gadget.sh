@@ -75,6 +75,11 @@ check_net() {
 	[ "$t" = ncm-super ] && want="$want mcli-fwd=0 mcli-rev=0 msrv=143 run=0"
 	gcheck "net $t: netdev moved, ping, TCP each way, server and client exit 0, $hif back in the first namespace, no IPv4 address left" \
 		rc_is "$gc/rc-net-$t" "$want back=0 addrs=0+0"
+	# a link that needed its ends bounced to come up is said, with what the guest saw
+	if grep -q '^retried' "$gc/ping-$t.txt" 2>/dev/null; then
+		echo "note: net $t: the first ping failed; $(grep '^retried' "$gc/ping-$t.txt"); the guest's view:"
+		sed 's/^/    /' "$gc/ping-$t.txt" | head -80
+	fi
 	path=$(jq -r ".devices[] | select(.serial == \"GUP-$t\") | .path" "$gc/list-$t.json" 2>/dev/null)
 	jq_check "$gc/up-$t.json" ".functions[0].ifname == \"$gif\"" "net $t: gadget side $gif, up's ifname"
 	jq_check "$gc/list-$t.json" "[.nodes[] | select(.device == \"$path\" and .kind == \"net\") | .name] == [\"$hif\"]" \
