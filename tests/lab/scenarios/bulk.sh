@@ -40,15 +40,6 @@ check() {
 	jq -r '.points[] | "    figure  wire \(.pass): \(.transfers) transfers, \(.wire_urbs) URBs of 64K on the wire, \(.wire_dropped) events dropped; \(.mb_s) MB/s, wire \(.wire_mb_s)"' "$w" 2>/dev/null
 	jq_check "$w" '[.points[] | select(.depth == 1) | .inflight_mean <= 1.01] + [.points[] | select(.depth == 8) | .inflight_mean > 1] | all' "bulk --monitor: at depth 1 at most one URB in flight, at depth 8 more than one"
 	local o=$1 f
-	rc() { cat "$o/$1.rc" 2>/dev/null || echo missing; }
-	rc_is() { # rc_is NAME STATUS DESCRIPTION
-		if [ "$(rc "$1")" = "$2" ]; then ok "$SCEN: $3 (exit $2)"
-		else bad "$SCEN: $3: exit $(rc "$1"), expected $2; stderr: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
-	}
-	says() { # says NAME REGEX DESCRIPTION: the one stderr line matches
-		if [ "$(wc -l <"$o/$1.err" 2>/dev/null)" = 1 ] && grep -Eq "$2" "$o/$1.err"; then ok "$SCEN: $3"
-		else bad "$SCEN: $3: stderr was: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
-	}
 	local before
 	before=$(cat "$o/bound-before.txt" 2>/dev/null)
 	if [ "$(echo "$before" | wc -w)" = 3 ]; then ok "$SCEN: usbtest holds the three gadgets' interfaces ($before)"

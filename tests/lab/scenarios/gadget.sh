@@ -18,8 +18,8 @@ gcheck() {
 	if "$@" >/dev/null 2>&1; then ok "$SCEN: $d"; else bad "$SCEN: $d"; fi
 }
 
-# rc_is FILE "up=0 down=0": the lines of FILE, space-joined
-rc_is() { [ "$(tr '\n' ' ' <"$1")" = "$2 " ]; }
+# lines_are FILE "up=0 down=0": the lines of FILE, space-joined
+lines_are() { [ "$(tr '\n' ' ' <"$1")" = "$2 " ]; }
 
 # dummy_hcd's allowance: bytes per timer round and rounds per second, as the bulk
 # scenario derives them from dummy_timer() in Debian's 6.1 (the comment there);
@@ -43,7 +43,7 @@ check_msc() {
 	blk=$(cat "$gc/blk-$t" 2>/dev/null)
 	path=$(jq -r ".devices[] | select(.serial == \"GUP-$t\") | .path" "$gc/list-$t.json" 2>/dev/null)
 	gcheck "disk $t: reads exit 0, writes refused without --destructive (2), done with it (0)" \
-		rc_is "$gc/rc-disk-$t" "read=0 refused=2 write=0"
+		lines_are "$gc/rc-disk-$t" "read=0 refused=2 write=0"
 	gcheck "disk $t: the refusal in one line, naming --destructive" \
 		eval "[ \"\$(wc -l <'$gc/disk-norw-$t.err')\" = 1 ] && grep -q -- --destructive '$gc/disk-norw-$t.err'"
 	jq_check "$gc/list-$t.json" "[.nodes[] | select(.device == \"$path\" and .kind == \"disk\") | .name] == [\"$blk\"]" \
@@ -74,7 +74,7 @@ check_net() {
 	# the server --monitor's two tests, the server ended by SIGTERM (143), then run
 	[ "$t" = ncm-super ] && want="$want mcli-fwd=0 mcli-rev=0 msrv=143 run=0"
 	gcheck "net $t: netdev moved, ping, TCP each way, server and client exit 0, $hif back in the first namespace, no IPv4 address left" \
-		rc_is "$gc/rc-net-$t" "$want back=0 addrs=0+0"
+		lines_are "$gc/rc-net-$t" "$want back=0 addrs=0+0"
 	# a link that needed its ends bounced to come up is said, with what the guest saw
 	if grep -q '^retried' "$gc/ping-$t.txt" 2>/dev/null; then
 		echo "note: net $t: the first ping failed; $(grep '^retried' "$gc/ping-$t.txt"); the guest's view:"
@@ -142,7 +142,7 @@ check_net_server_monitor() {
 check_mtp() {
 	local gc=$1 t=$2 speed=$3 rd=65536 wr=65536 cache=1048576 pid
 	[ "$speed" = super ] && rd=16384 wr=32768 cache=262144
-	gcheck "gadget $t: up and down exit 0" rc_is "$gc/rc-$t" "up=0 down=0"
+	gcheck "gadget $t: up and down exit 0" lines_are "$gc/rc-$t" "up=0 down=0"
 	[ -s "$gc/up-$t.err" ] && sed 's/^/    /' "$gc/up-$t.err"
 	# mtp-super: no --max-speed on the SuperSpeed UDC; Debian's umtprd writes no
 	# SuperSpeed descriptors (the host reads "no configurations" at 5 Gb/s), so
@@ -161,7 +161,7 @@ check_mtp() {
 	pid=$(jq -r '.functions[0].daemon_pid' "$gc/up-$t.json" 2>/dev/null)
 	jq_check "$gc/status-$t.json" "[.usbperf_gadgets[] | {gadget, daemon, daemon_pid, daemon_state}] == [{\"gadget\": \"usbperf\", \"daemon\": \"/usr/bin/umtprd\", \"daemon_pid\": ${pid:-0}, \"daemon_state\": \"running\"}]" \
 		"gadget $t: status shows umtprd, its pid, running"
-	gcheck "gadget $t: one umtprd while up, none after down, functionfs unmounted" rc_is "$gc/procs-$t" "1 0 0"
+	gcheck "gadget $t: one umtprd while up, none after down, functionfs unmounted" lines_are "$gc/procs-$t" "1 0 0"
 	gcheck "gadget $t: down removed the configuration, log and storage from /run/usbperf" \
 		test ! -s "$gc/run-$t.txt"
 }
@@ -203,10 +203,10 @@ check_cycles() {
 				fi
 				continue ;;
 			ffs)
-				gcheck "gadget $t: up and down exit 0" rc_is "$gc/rc-$t" "up=0 down=0"
+				gcheck "gadget $t: up and down exit 0" lines_are "$gc/rc-$t" "up=0 down=0"
 				jq_check "$gc/up-$t.json" '.gadget.unbound | test("descriptors")' "gadget $t: left unbound, says why"
 				jq_check "$gc/status-$t.json" '[.gadgets[] | select(.name == "usbperf") | .udc] == [null]' "gadget $t: status shows it unbound"
-				gcheck "gadget $t: functionfs mounted by up, unmounted by down" rc_is "$gc/mounts-$t" "1 0"
+				gcheck "gadget $t: functionfs mounted by up, unmounted by down" lines_are "$gc/mounts-$t" "1 0"
 				continue ;;
 			mtp)
 				check_mtp "$gc" "$t" "$speed"
@@ -216,7 +216,7 @@ check_cycles() {
 			msc) check_msc "$gc" "$t" "$speed" ;;
 			ncm | ecm | rndis) check_net "$gc" "$t" "$speed" ;;
 			esac
-			gcheck "gadget $t: up and down exit 0" rc_is "$gc/rc-$t" "up=0 down=0"
+			gcheck "gadget $t: up and down exit 0" lines_are "$gc/rc-$t" "up=0 down=0"
 			check_eps "$gc" "$t"
 			jq_check "$gc/up-$t.json" ".gadget.udc == \"dummy_udc.0\" and .gadget.max_speed == \"$speed-speed\" and .gadget.udc_state != null" "gadget $t: up reports its UDC and speed"
 			jq_check "$gc/list-$t.json" "[.devices[] | select(.serial == \"GUP-$t\") | .speed] == [\"$speed\"]" "gadget $t: the host sees it at $speed speed"

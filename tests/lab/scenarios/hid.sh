@@ -17,15 +17,6 @@ qemu_args() { :; }
 
 check() {
 	local o=$1 P='.passes[0]'
-	rc() { cat "$o/$1.rc" 2>/dev/null || echo missing; }
-	rc_is() { # rc_is NAME STATUS DESCRIPTION
-		if [ "$(rc "$1")" = "$2" ]; then ok "$SCEN: $3 (exit $2)"
-		else bad "$SCEN: $3: exit $(rc "$1"), expected $2; stderr: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
-	}
-	says() { # says NAME REGEX DESCRIPTION: the one stderr line matches
-		if [ "$(wc -l <"$o/$1.err" 2>/dev/null)" = 1 ] && grep -Eq "$2" "$o/$1.err"; then ok "$SCEN: $3"
-		else bad "$SCEN: $3: stderr '$(head -c 300 "$o/$1.err" 2>/dev/null)'"; fi
-	}
 	for n in in send latency echo out receive fs-in fs-send fs-out fs-receive fs-latency fs-echo; do rc_is "$n" 0 "$n ran"; done
 	# the device as the host sees it, from the descriptors
 	jq_check "$o/in.json" '.device.speed == "high" and .device.driver == "usbhid" and .device.id == "1d6b:0104"' "hidraw on a high-speed USB interface bound to usbhid"

@@ -35,15 +35,6 @@ print(" ".join(out))' "$1" "$2"
 
 check() {
 	local o=$1 R=$1/ro.json C=$1/clock.json W=$1/rw.json
-	rc() { cat "$o/$1.rc" 2>/dev/null || echo missing; }
-	rc_is() { # rc_is NAME STATUS DESCRIPTION
-		if [ "$(rc "$1")" = "$2" ]; then ok "$SCEN: $3 (exit $2)"
-		else bad "$SCEN: $3: exit $(rc "$1"), expected $2; stderr: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
-	}
-	says() { # says NAME REGEX DESCRIPTION: the one stderr line matches
-		if [ "$(wc -l <"$o/$1.err" 2>/dev/null)" = 1 ] && grep -Eq "$2" "$o/$1.err"; then ok "$SCEN: $3"
-		else bad "$SCEN: $3: stderr was: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
-	}
 	rc_is ro 0 "i2c --addr 0x50, read only"
 	jq_check "$R" '.device | .adapter == "SMBus stub driver" and .address == "0x50" and .method == "smbus-i2c-block" and .mode == "read-only"' "the stub's adapter, SMBus I2C-block transfers"
 	jq_check "$R" '.device | .functionality == "0x0c7f0000" and (.functionality_names | split(",") | index("i2c") == null and index("smbus-read-i2c-block") != null and index("smbus-write-i2c-block") != null and index("smbus-read-block-data") == null)' "I2C_FUNCS 0x0c7f0000: i2c-stub's default (no plain I2C, I2C block both ways)"

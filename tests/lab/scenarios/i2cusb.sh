@@ -28,15 +28,6 @@ MSGS='[.passes[] | .messages * (if .op == "write-read" then 2 else 1 end) + (if 
 
 check() {
 	local o=$1 R=$1/ro.json W=$1/rw.json F=$1/fig.json want got sent
-	rc() { cat "$o/$1.rc" 2>/dev/null || echo missing; }
-	rc_is() { # rc_is NAME STATUS DESCRIPTION
-		if [ "$(rc "$1")" = "$2" ]; then ok "$SCEN: $3 (exit $2)"
-		else bad "$SCEN: $3: exit $(rc "$1"), expected $2; stderr: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
-	}
-	says() { # says NAME REGEX DESCRIPTION: the one stderr line matches
-		if [ "$(wc -l <"$o/$1.err" 2>/dev/null)" = 1 ] && grep -Eq "$2" "$o/$1.err"; then ok "$SCEN: $3"
-		else bad "$SCEN: $3: stderr was: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
-	}
 	# the kernel's driver on the simulated bridge
 	if grep -q ':1\.0$' "$o/bound.txt" && grep -q 'i2c-tiny-usb .*:1\.0: version 1\.04 found' "$o/dmesg.txt" &&
 		grep -Eq '^i2c-tiny-usb at bus [0-9]{3} device [0-9]{3}$' "$o/adapter-name.txt"; then

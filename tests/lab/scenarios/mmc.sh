@@ -25,15 +25,6 @@ qemu_args() { # qemu_args DIR: the card's image (QEMU wants a power of 2) in DIR
 
 check() {
 	local o=$1 L=$1/list.json clock width timing ceil
-	rc() { cat "$o/$1.rc" 2>/dev/null || echo missing; }
-	rc_is() { # rc_is NAME STATUS DESCRIPTION
-		if [ "$(rc "$1")" = "$2" ]; then ok "$SCEN: $3 (exit $2)"
-		else bad "$SCEN: $3: exit $(rc "$1"), expected $2; stderr: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
-	}
-	says() { # says NAME REGEX DESCRIPTION: the one stderr line matches
-		if [ "$(wc -l <"$o/$1.err" 2>/dev/null)" = 1 ] && grep -Eq "$2" "$o/$1.err"; then ok "$SCEN: $3"
-		else bad "$SCEN: $3: stderr was: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
-	}
 	# what debugfs said, read by the guest's cat: the truth usbperf must repeat
 	clock=$(sed -n 's/^actual clock:[[:space:]]*\([0-9]*\) Hz.*/\1/p' "$o/ios.txt")
 	[ -n "$clock" ] || clock=$(sed -n 's/^clock:[[:space:]]*\([0-9]*\) Hz.*/\1/p' "$o/ios.txt")

@@ -52,15 +52,6 @@ eval "$(grep -E '^DUMMY_(HS_BYTES|SS_BYTES|ROUNDS)=' "$LAB_SRC/tests/lab/scenari
 check() {
 	local o=$1 allow
 	allow=$(awk "BEGIN { print $DUMMY_HS_BYTES * $DUMMY_ROUNDS / 1e6 }")
-	rc() { cat "$o/$1.rc" 2>/dev/null || echo missing; }
-	rc_is() { # rc_is NAME STATUS DESCRIPTION
-		if [ "$(rc "$1")" = "$2" ]; then ok "$SCEN: $3 (exit $2)"
-		else bad "$SCEN: $3: exit $(rc "$1"), expected $2; stderr: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
-	}
-	says() { # says NAME REGEX DESCRIPTION: the one stderr line matches
-		if [ "$(wc -l <"$o/$1.err" 2>/dev/null)" = 1 ] && grep -Eq "$2" "$o/$1.err"; then ok "$SCEN: $3"
-		else bad "$SCEN: $3: stderr was: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
-	}
 	same_store() { # same_store NAME: the storage dir as before
 		if [ -f "$o/store-before.txt" ] && cmp -s "$o/store-before.txt" "$o/$1.store"; then
 			ok "$SCEN: $1: the device's storage holds what it held before ($(wc -l <"$o/store-before.txt") entries)"

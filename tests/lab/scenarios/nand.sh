@@ -17,15 +17,6 @@ qemu_args() { :; }
 
 check() {
 	local o=$1 R=$1/ro.json D=$1/rw.json
-	rc() { cat "$o/$1.rc" 2>/dev/null || echo missing; }
-	rc_is() { # rc_is NAME STATUS DESCRIPTION
-		if [ "$(rc "$1")" = "$2" ]; then ok "$SCEN: $3 (exit $2)"
-		else bad "$SCEN: $3: exit $(rc "$1"), expected $2; stderr: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
-	}
-	says() { # says NAME REGEX DESCRIPTION: the one stderr line matches
-		if [ "$(wc -l <"$o/$1.err" 2>/dev/null)" = 1 ] && grep -Eq "$2" "$o/$1.err"; then ok "$SCEN: $3"
-		else bad "$SCEN: $3: stderr was: $(head -c 300 "$o/$1.err" 2>/dev/null)"; fi
-	}
 	# nandsim's own account of the chip it built (its log, read in the guest)
 	if grep -q "erase size: 16 KiB, page size: 512, OOB size: 16" "$o/dmesg.txt"; then
 		ok "$SCEN: the NAND core's log: 512 B pages, 16 B OOB, 16 KiB eraseblocks"
