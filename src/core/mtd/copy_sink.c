@@ -10,7 +10,8 @@
 int mtd_sink_init(struct mtd_sink *s, const struct mtd_io *io, uint64_t len, uint64_t erasesize,
 		  uint64_t writesize, uint64_t *ret_capacity)
 {
-	uint64_t good = 0;
+	uint64_t good;
+	int r;
 
 	*s = (struct mtd_sink){.io = *io,
 			       .len = len,
@@ -19,21 +20,13 @@ int mtd_sink_init(struct mtd_sink *s, const struct mtd_io *io, uint64_t len, uin
 			       .nblocks = len / erasesize};
 	if (!s->nblocks || !writesize || erasesize % writesize)
 		return -EINVAL;
-	s->bad = calloc(s->nblocks, sizeof(*s->bad));
 	s->pad = malloc(writesize);
-	if (!s->bad || !s->pad) {
-		mtd_sink_release(s);
+	if (!s->pad)
 		return -ENOMEM;
-	}
-	for (uint64_t b = 0; b < s->nblocks; b++) {
-		int r = io->isbad(io->ctx, b * erasesize);
-
-		if (r < 0) {
-			mtd_sink_release(s);
-			return r;
-		}
-		s->bad[b] = r > 0;
-		good += !s->bad[b];
+	r = mtd_bad_map(io, s->nblocks, erasesize, &s->bad, &good);
+	if (r < 0) {
+		mtd_sink_release(s);
+		return r;
 	}
 	*ret_capacity = good * erasesize;
 	return 0;
@@ -67,8 +60,7 @@ static int emit(struct mtd_sink *s, const char *buf, uint64_t n)
 		ssize_t w;
 
 		if (!s->off) {
-			while (s->block < s->nblocks && s->bad[s->block])
-				s->block++;
+			s->block = mtd_next_good(s->bad, s->nblocks, s->block);
 			if (s->block == s->nblocks)
 				return -ENOSPC;
 			if (s->io.erase(s->io.ctx, s->block * s->erasesize, s->erasesize) < 0)

@@ -6,28 +6,49 @@
 #include <errno.h>
 #include <stdlib.h>
 
+int mtd_bad_map(const struct mtd_io *io, uint64_t nblocks, uint64_t erasesize, bool **ret_bad,
+		uint64_t *ret_good)
+{
+	bool *bad = calloc(nblocks, sizeof(*bad));
+	uint64_t good = 0;
+
+	if (!bad)
+		return -ENOMEM;
+	for (uint64_t b = 0; b < nblocks; b++) {
+		int r = io->isbad(io->ctx, b * erasesize);
+
+		if (r < 0) {
+			free(bad);
+			return r;
+		}
+		bad[b] = r > 0;
+		good += !bad[b];
+	}
+	*ret_bad = bad;
+	*ret_good = good;
+	return 0;
+}
+
+uint64_t mtd_next_good(const bool *bad, uint64_t nblocks, uint64_t block)
+{
+	while (block < nblocks && bad[block])
+		block++;
+	return block;
+}
+
 int mtd_source_init(struct mtd_source *s, const struct mtd_io *io, uint64_t len, uint64_t erasesize,
 		    uint64_t want, uint64_t *ret_size)
 {
-	uint64_t good = 0;
+	uint64_t good;
+	int r;
 
 	*s = (struct mtd_source){
 	    .io = *io, .erasesize = erasesize, .nblocks = erasesize ? len / erasesize : 0};
 	if (!s->nblocks)
 		return -EINVAL;
-	s->bad = calloc(s->nblocks, sizeof(*s->bad));
-	if (!s->bad)
-		return -ENOMEM;
-	for (uint64_t b = 0; b < s->nblocks; b++) {
-		int r = io->isbad(io->ctx, b * erasesize);
-
-		if (r < 0) {
-			mtd_source_release(s);
-			return r;
-		}
-		s->bad[b] = r > 0;
-		good += !s->bad[b];
-	}
+	r = mtd_bad_map(io, s->nblocks, erasesize, &s->bad, &good);
+	if (r < 0)
+		return r;
 	s->size = want && want < good * erasesize ? want : good * erasesize;
 	if (!s->size) {
 		mtd_source_release(s);
@@ -66,8 +87,7 @@ static ssize_t source_read(void *ctx, char *buf, size_t len)
 	if (s->done == s->size || !len)
 		return 0;
 	if (!s->off)
-		while (s->block < s->nblocks && s->bad[s->block])
-			s->block++;
+		s->block = mtd_next_good(s->bad, s->nblocks, s->block);
 	if (s->block == s->nblocks)
 		return 0;
 	k = s->erasesize - s->off;

@@ -71,6 +71,15 @@ bool mtd_run_claims(const char *target, bool is_chr, unsigned major_nr);
 struct run_copy_sink;
 struct run_plan_item;
 
+/*
+ * MEMGETBADBLOCK over the nblocks eraseblocks of a region, once: *ret_bad (to
+ * free) says which are bad, *ret_good how many are not. -ENOMEM, -errno
+ */
+int mtd_bad_map(const struct mtd_io *io, uint64_t nblocks, uint64_t erasesize, bool **ret_bad,
+		uint64_t *ret_good);
+/* the first good eraseblock from block on; nblocks when none is left */
+uint64_t mtd_next_good(const bool *bad, uint64_t nblocks, uint64_t block);
+
 struct mtd_sink {
 	struct mtd_io io;
 	uint64_t len, erasesize, writesize;
