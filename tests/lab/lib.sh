@@ -4,6 +4,8 @@
 # with a one-line reason when something it needs cannot be had.
 
 LAB_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=../../scripts/apt.sh
+. "$LAB_SRC/scripts/apt.sh"
 LAB_CACHE=${LAB_CACHE:-/var/cache/usbperf-lab}	# kernel packages, extracted trees
 LAB_BUILD=${LAB_BUILD:-$LAB_SRC/build-lab}	# static usbperf, initramfs, results
 
@@ -22,11 +24,13 @@ lab_install() {
 	[ -z "$missing" ] && return 0
 	[ "$(id -u)" = 0 ] || lab_die "missing packages:$missing (run as root)"
 	lab_log "installing$missing"
-	apt-get update -qq >/dev/null || lab_die "apt-get update failed"
+	# a partial update (one foreign index of a mirror in mid-sync) only warns:
+	# the lab needs the native architecture's packages
+	apt_update lab
 	missing=${missing/ apt-lists/}
 	[ -z "$missing" ] && return 0
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing \
-		>/dev/null || lab_die "apt-get install$missing failed"
+	# shellcheck disable=SC2086
+	apt_install lab $missing || lab_die "the lab's packages could not be installed (apt's words above)"
 }
 
 # Debian's current kernel image package (what linux-image-amd64 points at),

@@ -8,8 +8,7 @@ MODULES="vivid"
 LAB_BINS="v4l2-ctl"
 if ! command -v v4l2-ctl >/dev/null; then
 	lab_log "installing v4l-utils (v4l2-ctl)"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends v4l-utils \
-		>/dev/null || lab_die "apt-get install v4l-utils failed"
+	apt_install lab v4l-utils || lab_die "v4l-utils could not be installed (apt's words above)"
 fi
 
 # Guest time from the instruction count alone (one TCG thread, 2 ns per
