@@ -187,7 +187,8 @@ int cmd_mtd(int argc, char **argv, struct global_opts *g)
 		log_error("%s needs --destructive", o.nsizes ? "--write-sizes" : "--force-boot");
 		goto out;
 	}
-	if (check_output(g) < 0 || (o.sysroot && open_sysroot(o.sysroot) < 0))
+	if (check_output_target(g, argv[optind], "the device being measured") < 0 ||
+	    (o.sysroot && open_sysroot(o.sysroot) < 0))
 		goto out;
 	status = plan_checks(argv[optind], &o, &geo, &len, ws, &nws);
 	if (status != EXIT_OK)

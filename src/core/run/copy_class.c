@@ -153,6 +153,17 @@ void run_copy_plan(const struct run_options *o, struct run_result *r)
 	strbuf_release(&t);
 }
 
+/* bytes copied onto raw flash: the size asked, at most what its good eraseblocks hold, whole MiB */
+static uint64_t copy_mtd_size(const struct run_options *o, uint64_t cap)
+{
+	uint64_t size = o->size ? o->size : RUN_QUICK_SIZE;
+
+	/* whole MiB: the source file is written a MiB at a time */
+	if (size > cap)
+		size = cap;
+	return size - size % (1 << 20);
+}
+
 /* the copy onto raw flash: src (NULL: a file of SRC's), as much as the good eraseblocks hold */
 static int copy_to_mtd(const struct run_options *o, const struct run_copy_source *src,
 		       const struct run_plan_item *dst, double cap_s, struct copy_item *c,
@@ -160,16 +171,14 @@ static int copy_to_mtd(const struct run_options *o, const struct run_copy_source
 {
 	struct run_copy_sink sink;
 	struct mtd_sink s;
-	uint64_t cap = 0, size = o->size ? o->size : RUN_QUICK_SIZE;
+	uint64_t cap = 0, size;
 	int rc = mtd_run_copy_sink(dst, &s, &cap);
 
 	if (rc < 0)
 		return reason_set(rc, ret_why, "--copy to '%s': %s", dst->path, strerror(-rc));
-	/* whole MiB: the source file is written a MiB at a time */
-	if (size > cap)
-		size = cap;
-	size -= size % (1 << 20);
+	size = copy_mtd_size(o, cap);
 	if (!size) {
+		/* copy_prepare refused this before anything was measured */
 		mtd_sink_release(&s);
 		return reason_set(-EINVAL, ret_why,
 				  "--copy to '%s': its region's good eraseblocks hold less than "
@@ -184,6 +193,48 @@ static int copy_to_mtd(const struct run_options *o, const struct run_copy_source
 	signals_set_cleanup(NULL);
 	mtd_sink_release(&s);
 	return rc;
+}
+
+/*
+ * Raw flash on either side, opened by its class: what the copy will read or
+ * write is known now (the bad-block map), so a copy that cannot be made is
+ * refused before the sides are measured, not after (issue 28.9).
+ */
+static int copy_prepare(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
+			char **ret_why)
+{
+	const struct copy_item *c = it->state;
+	const struct run_plan_item *src = &r->plan[c->src], *dst = &r->plan[c->dst];
+	uint64_t cap = 0, size = 0;
+	int rc;
+
+	if (dst->cls == &run_class_mtd && dst->prepared) {
+		struct mtd_sink s;
+
+		rc = mtd_run_copy_sink(dst, &s, &cap);
+		if (rc < 0)
+			return reason_set(rc, ret_why, "--copy to '%s': %s", dst->path,
+					  strerror(-rc));
+		mtd_sink_release(&s);
+		if (!copy_mtd_size(o, cap))
+			return reason_set(-EINVAL, ret_why,
+					  "--copy to '%s': the copy needs 1 MiB of flash at least; the "
+					  "good eraseblocks of its region hold %llu B (--size %llu B)",
+					  dst->path, (unsigned long long)cap,
+					  (unsigned long long)(o->size ? o->size : RUN_QUICK_SIZE));
+	}
+	if (src->cls == &run_class_mtd && src->prepared) {
+		struct mtd_source s;
+
+		rc = mtd_run_copy_source(src, o->size ? o->size : RUN_QUICK_SIZE, &s, &size);
+		if (rc < 0)
+			return reason_set(rc == -ENOSPC ? -EINVAL : rc, ret_why, "--copy from '%s': %s",
+					  src->path,
+					  rc == -ENOSPC ? "no good eraseblock in its region"
+							: strerror(-rc));
+		mtd_source_release(&s);
+	}
+	return 0;
 }
 
 /* the copy from raw flash: its good eraseblocks, read only, onto a file of DST's or flash */
@@ -373,6 +424,7 @@ static const struct class_headline copy_headline[] = {{"", "mb_s"}};
 
 const struct measure_class run_class_copy = {
     .name = "copy",
+    .prepare = copy_prepare,
     .measure = copy_measure,
     .release = copy_release,
     .analyze = copy_analyze,
