@@ -198,12 +198,29 @@ static int fake_unlink(const char *path)
 	return k.frozen ? -EBUSY : gadget_fs_real.unlink(path);
 }
 
+static char *read_at(const char *path);
+
 static int fake_write(const char *path, const void *buf, size_t len)
 {
 	size_t n = strlen(path), m = k.fail_write ? strlen(k.fail_write) : 0;
 
 	if (m && n >= m && !strcmp(path + n - m, k.fail_write) && len > 1)
 		return -EBUSY;
+	/* f_mass_storage: ro cannot change while the LUN has a medium (fsg_store_ro) */
+	if (n > 3 && !strcmp(path + n - 3, "/ro")) {
+		struct strbuf f = STRBUF_INIT;
+		char *medium;
+
+		strbuf_add(&f, path, n - 3);
+		strbuf_adds(&f, "/file");
+		medium = read_at(f.buf);
+		strbuf_release(&f);
+		if (medium && *medium) {
+			free(medium);
+			return -EBUSY;
+		}
+		free(medium);
+	}
 	return gadget_fs_real.write(path, buf, len);
 }
 
@@ -347,6 +364,8 @@ static int teardown(void **state)
 	return 0;
 }
 
+static bool up_destructive; /* up_ok's spec has --destructive */
+
 /* up with the operands, 0 expected; the result released */
 static void up_ok(const char *const *args, size_t n)
 {
@@ -357,6 +376,7 @@ static void up_ok(const char *const *args, size_t n)
 	int r;
 
 	gadget_spec_init(&s);
+	s.destructive = up_destructive;
 	for (i = 0; i < n; i++) {
 		r = gadget_spec_add(&s, args[i], &why);
 		if (r < 0)
@@ -487,7 +507,9 @@ static void test_composite(void **state)
 	(void)state;
 	strbuf_addf(&msc, "msc:file=%s,removable=1", backing);
 	args[0] = msc.buf;
+	up_destructive = true; /* the host writes the LUN */
 	up_ok(args, ARRAY_SIZE(args));
+	up_destructive = false;
 	ASSERT_FILE(G "/idVendor", "0x1d6b");
 	ASSERT_FILE(G "/idProduct", "0x0104");
 	ASSERT_FILE(G "/UDC", "dummy_udc.0");
@@ -606,11 +628,17 @@ static void test_down_after_half_failed_up(void **state)
 	free(before);
 }
 
-/* a gadget usbperf did not make is refused, unless --force */
+/*
+ * A gadget usbperf did not make is refused; --force takes down one named as
+ * usbperf's whose configurations carry usbperf's label, nothing else: not
+ * another tool's under any name, not usb_gadget itself ("", 28.12), not a
+ * name past 64 characters (28.14).
+ */
 static void test_not_ours(void **state)
 {
 	const char *args[] = {"ncm"};
-	char *why = NULL, *before = tree();
+	char *why = NULL, *before = tree(), *with_g1;
+	char long_name[301];
 	int64_t n = 0;
 
 	(void)state;
@@ -620,8 +648,18 @@ static void test_not_ours(void **state)
 	assert_int_equal(fs.mkdir(CFS "/g1/configs/c.1"), 0);
 	assert_int_equal(fs.symlink(CFS "/g1/functions/ncm.x", CFS "/g1/configs/c.1/ncm.x"), 0);
 	assert_int_equal(fs.write(CFS "/g1/UDC", "dummy_udc.0", 11), 0);
-	assert_int_equal(gadget_down("g1", false, &fs, &n, &why), -EPERM);
-	assert_non_null(strstr(why, "--force"));
+	with_g1 = tree();
+	assert_int_equal(gadget_down("g1", false, &fs, &n, &why), -EINVAL);
+	assert_non_null(strstr(why, "usbperf's gadgets are 'usbperf' or 'usbperf-NAME'"));
+	assert_int_equal(gadget_down("g1", true, &fs, &n, &why), -EINVAL);
+	assert_int_equal(gadget_down("", true, &fs, &n, &why), -EINVAL);
+	assert_int_equal(gadget_down("usbperf-", true, &fs, &n, &why), -EINVAL);
+	assert_int_equal(gadget_down("usbperf-../g1", true, &fs, &n, &why), -EINVAL);
+	memset(long_name, 'x', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	memcpy(long_name, "usbperf-", 8);
+	assert_int_equal(gadget_down(long_name, true, &fs, &n, &why), -EINVAL);
+	assert_non_null(strstr(why, "...': usbperf's gadgets"));
 	assert_true(sysroot_exists(CFS "/g1/configs/c.1/ncm.x"));
 	/* up takes the free UDC; asking for the busy one is refused */
 	{
@@ -640,12 +678,166 @@ static void test_not_ours(void **state)
 		gadget_spec_release(&s);
 	}
 	down_ok("usbperf");
-	assert_int_equal(gadget_down("g1", true, &fs, &n, &why), 0);
-	assert_same_tree(before);
+	assert_same_tree(with_g1);
+	/* another tool's gadget under a name like usbperf's: its label says whose it is */
+	assert_int_equal(fs.mkdir(CFS "/usbperf-x"), 0);
+	assert_int_equal(fs.mkdir(CFS "/usbperf-x/configs/c.1"), 0);
+	assert_int_equal(fs.mkdir(CFS "/usbperf-x/configs/c.1/strings/0x409"), 0);
+	assert_int_equal(fs.write(CFS "/usbperf-x/configs/c.1/strings/0x409/configuration",
+				  "adb", 3),
+			 0);
+	assert_int_equal(gadget_down("usbperf-x", false, &fs, &n, &why), -EPERM);
+	assert_int_equal(gadget_down("usbperf-x", true, &fs, &n, &why), -EPERM);
+	assert_non_null(strstr(why, "its configuration 'c.1' says 'adb'"));
+	assert_true(sysroot_exists(CFS "/usbperf-x/configs/c.1/strings/0x409"));
+	/* one of usbperf's whose state file is gone: --force takes it down */
+	assert_int_equal(fs.write(CFS "/usbperf-x/configs/c.1/strings/0x409/configuration",
+				  "usbperf: ncm", 12),
+			 0);
+	assert_int_equal(gadget_down("usbperf-x", true, &fs, &n, &why), 0);
+	assert_same_tree(with_g1);
 	/* a directory named usbperf without a state file is not ours either */
 	assert_int_equal(fs.mkdir(G), 0);
 	up_fails(args, 1, -EEXIST, "did not create");
 	free(why);
+	free(before);
+	free(with_g1);
+}
+
+/*
+ * 28.3: the USB host writes an msc LUN unless ro=1: a file (any file) needs
+ * --destructive; ro=1 reaches the kernel before the medium, which it must
+ * (f_mass_storage refuses ro while a medium is in).
+ */
+static void test_msc_backing(void **state)
+{
+	struct strbuf msc = STRBUF_INIT;
+	const char *args[] = {NULL};
+	char *before = tree();
+
+	(void)state;
+	strbuf_addf(&msc, "msc:file=%s", backing);
+	args[0] = msc.buf;
+	up_fails(args, 1, -EACCES, "refusing to export");
+	assert_same_tree(before);
+	strbuf_addf(&msc, ",ro=1");
+	args[0] = msc.buf;
+	up_ok(args, 1);
+	ASSERT_FILE(G "/functions/mass_storage.0/lun.0/ro", "1");
+	ASSERT_FILE(G "/functions/mass_storage.0/lun.0/file", backing);
+	down_ok("usbperf");
+	assert_same_tree(before);
+	strbuf_reset(&msc);
+	strbuf_addf(&msc, "msc:file=%s", backing);
+	args[0] = msc.buf;
+	up_destructive = true;
+	up_ok(args, 1);
+	up_destructive = false;
+	down_ok("usbperf");
+	assert_same_tree(before);
+	strbuf_release(&msc);
+	free(before);
+}
+
+/* up of one ffs function named name in gadget usbperf[-gadget], 0 expected */
+static void ffs_up(const char *gadget, const char *fn)
+{
+	struct gadget_spec s;
+	struct gadget_built b = {0};
+	char *why = NULL;
+
+	gadget_spec_init(&s);
+	if (gadget)
+		assert_int_equal(gadget_spec_set_name(&s, gadget, &why), 0);
+	assert_int_equal(gadget_spec_add(&s, fn, &why), 0);
+	if (gadget_up(&s, &fs, &b, &why) < 0)
+		fail_msg("up %s: %s", fn, why);
+	gadget_built_release(&b);
+	gadget_spec_release(&s);
+}
+
+/* down expected to succeed with a note containing want (NULL: none) */
+static void down_note(const char *dir, const char *want)
+{
+	int64_t n = 0;
+	char *why = NULL;
+
+	if (gadget_down(dir, false, &fs, &n, &why) < 0)
+		fail_msg("down %s: %s", dir, why);
+	if (want ? !why || !strstr(why, want) : why != NULL)
+		fail_msg("down %s: note '%s', expected '%s'", dir, why ? why : "", want ? want : "");
+	free(why);
+}
+
+/*
+ * 28.7: two FunctionFS gadgets share /dev/usb-ffs, which the first made:
+ * either goes down first, and nothing is left; a mount point of another
+ * program's in it (adbd's) keeps it, and the gadget still goes down whole.
+ */
+static void test_ffs_shared(void **state)
+{
+	char *before = tree();
+	struct strbuf p = STRBUF_INIT;
+
+	(void)state;
+	ffs_up(NULL, "ffs:name=a");
+	ffs_up("b", "ffs:name=b");
+	down_note("usbperf", "kept '/dev/usb-ffs': it is not empty (gadget 'usbperf-b' takes it "
+			     "over: its down removes it)");
+	assert_false(sysroot_exists(G));
+	assert_true(sysroot_exists("/dev/usb-ffs/b"));
+	down_note("usbperf-b", NULL);
+	assert_int_equal(k.mounts, 0);
+	assert_same_tree(before);
+	/* the other order */
+	ffs_up(NULL, "ffs:name=a");
+	ffs_up("b", "ffs:name=b");
+	down_note("usbperf-b", NULL);
+	down_note("usbperf", NULL);
+	assert_same_tree(before);
+	/* adbd's mount point in it (marked as the fake kernel marks what was made) */
+	ffs_up(NULL, "ffs:name=a");
+	put_dir("/dev/usb-ffs/adb");
+	put_file("/dev/usb-ffs/adb/.user", "");
+	down_note("usbperf", "kept '/dev/usb-ffs': it is not empty (another program's mount point "
+			     "is in it)");
+	assert_false(sysroot_exists(G));
+	assert_false(sysroot_exists("/run/usbperf/gadget-usbperf.state"));
+	assert_true(sysroot_exists("/dev/usb-ffs/adb"));
+	strbuf_addf(&p, "rm -r '%s/dev'", root);
+	assert_int_equal(system(p.buf), 0);
+	assert_same_tree(before);
+	strbuf_release(&p);
+	free(before);
+}
+
+/* 28.6: functionfs is mounted only on a new directory under plain directories */
+static void test_ffs_dirs(void **state)
+{
+	const char *over_data[] = {"ffs:dir=/data"}, *through_link[] = {"ffs:dir=/lnk/new"};
+	const char *taken[] = {"ffs"};
+	struct strbuf p = STRBUF_INIT;
+	char *before;
+
+	(void)state;
+	put_dir("/data/keep");
+	put_file("/data/keep/file", "the user's");
+	real(&p, "/lnk");
+	assert_int_equal(symlink("data", p.buf), 0);
+	put_dir("/dev/usb-ffs/usbperf");
+	before = tree();
+	up_fails(over_data, 1, -EEXIST, "'/data' exists: functionfs is mounted only on a new "
+					"directory usbperf makes");
+	up_fails(through_link, 1, -EEXIST, "'/lnk' is not a directory (a link is not followed)");
+	up_fails(taken, 1, -EEXIST, "'/dev/usb-ffs/usbperf' exists");
+	assert_int_equal(k.mounts, 0);
+	assert_same_tree(before);
+	/* a new directory below /data: made, mounted, and removed again by down */
+	ffs_up(NULL, "ffs:dir=/data/new");
+	assert_true(sysroot_exists("/data/new"));
+	down_note("usbperf", NULL);
+	assert_same_tree(before);
+	strbuf_release(&p);
 	free(before);
 }
 
@@ -712,7 +904,13 @@ static void test_bad_operands(void **state)
 	    {"hid:protocol", "no value for 'protocol'"},
 	    {"hid:protocol=1,protocol=2", "'protocol' given twice"},
 	    {"uvc:frames=640x", "WxH"},
-	    {"ffs:dir=relative", "not an absolute path"},
+	    {"ffs:dir=relative", "not a canonical absolute path"},
+	    {"ffs:dir=/data/new/..", "not a canonical absolute path"},
+	    {"ffs:dir=/data/./x", "not a canonical absolute path"},
+	    {"ffs:dir=/data//x", "not a canonical absolute path"},
+	    {"ffs:dir=/data/x/", "not a canonical absolute path"},
+	    {"ffs:dir=/", "not a canonical absolute path"},
+	    {"ffs:dir=/..", "not a canonical absolute path"},
 	    {"sourcesink:isoc_mult=3", "isoc_mult='3'"},
 	};
 	struct gadget_spec s;
@@ -783,6 +981,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_failed_up_leaves_nothing, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_down_after_half_failed_up, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_not_ours, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_msc_backing, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ffs_shared, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ffs_dirs, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ffs, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_environment, setup, teardown),
 	    cmocka_unit_test(test_bad_operands),
