@@ -81,6 +81,60 @@ static int check_mtd_source(const struct run_options *o, char **ret_why)
 	return r < 0 ? copy_why(r, ret_why) : 0;
 }
 
+/* bytes copied onto raw flash: the size asked, at most what its good eraseblocks hold, whole MiB */
+static uint64_t copy_mtd_size(const struct run_options *o, uint64_t cap)
+{
+	uint64_t size = o->size ? o->size : RUN_QUICK_SIZE;
+
+	/* whole MiB: the source file is written a MiB at a time */
+	if (size > cap)
+		size = cap;
+	return size - size % (1 << 20);
+}
+
+/* the refusal of a copy onto flash that holds less than it needs (held: bytes, what holds them) */
+static int copy_mtd_too_small(const struct run_options *o, const char *node, uint64_t held,
+			      const char *what, char **ret_why)
+{
+	struct strbuf size = STRBUF_INIT;
+	int r;
+
+	if (o->size)
+		strbuf_addf(&size, " (--size %llu B)", (unsigned long long)o->size);
+	r = reason_set(-EINVAL, ret_why,
+		       "--copy to '%s': the copy needs 1 MiB of flash at least; %s %llu B%s", node,
+		       what, (unsigned long long)held, size.buf);
+	strbuf_release(&size);
+	return r;
+}
+
+/*
+ * The region run would use on the flash (sysfs geometry, nothing opened): a
+ * copy that cannot fit is refused before anything is opened or measured
+ * (28.9); copy_prepare checks the good eraseblocks once the node is open.
+ */
+static int check_mtd_room(const struct run_options *o, char **ret_why)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct mtd_geometry g;
+	uint64_t len = 0;
+	int r = mtd_node_probe(o->copy_dst, &g, &why);
+
+	if (r == 0) {
+		r = mtd_run_region(&g, o->size, o->full, &len, &why);
+		mtd_geometry_release(&g);
+	}
+	if (r < 0) {
+		free(*ret_why);
+		*ret_why = strbuf_detach(&why);
+		return r;
+	}
+	strbuf_release(&why);
+	if (!copy_mtd_size(o, len))
+		return copy_mtd_too_small(o, o->copy_dst, len, "its region holds", ret_why);
+	return 0;
+}
+
 int run_copy_check_sides(const struct run_options *o, char **ret_why)
 {
 	uint64_t size = o->size ? o->size : RUN_QUICK_SIZE;
@@ -106,12 +160,12 @@ int run_copy_check_sides(const struct run_options *o, char **ret_why)
 		*ret_why = strbuf_detach(&why);
 		return -EINVAL;
 	}
-	/* the flash's own rules, then room on SRC for a file of at most the flash's cap */
+	/* the flash's own rules and room, then room on SRC for a file of at most the flash's cap */
 	r = run_class_mtd.check_target(o, o->copy_dst, ret_why);
 	if (r == 0 && !mtd_src)
 		r = safety_check_dir(o->copy_src, size < MTD_DEFAULT_CAP ? size : MTD_DEFAULT_CAP,
 				     ret_why);
-	return r < 0 ? copy_why(r, ret_why) : 0;
+	return r < 0 ? copy_why(r, ret_why) : check_mtd_room(o, ret_why);
 }
 
 void run_copy_plan(const struct run_options *o, struct run_result *r)
@@ -151,17 +205,6 @@ void run_copy_plan(const struct run_options *o, struct run_result *r)
 	it->named = true;
 	it->state = c;
 	strbuf_release(&t);
-}
-
-/* bytes copied onto raw flash: the size asked, at most what its good eraseblocks hold, whole MiB */
-static uint64_t copy_mtd_size(const struct run_options *o, uint64_t cap)
-{
-	uint64_t size = o->size ? o->size : RUN_QUICK_SIZE;
-
-	/* whole MiB: the source file is written a MiB at a time */
-	if (size > cap)
-		size = cap;
-	return size - size % (1 << 20);
 }
 
 /* the copy onto raw flash: src (NULL: a file of SRC's), as much as the good eraseblocks hold */
@@ -217,11 +260,8 @@ static int copy_prepare(const struct run_options *o, struct run_result *r, struc
 					  strerror(-rc));
 		mtd_sink_release(&s);
 		if (!copy_mtd_size(o, cap))
-			return reason_set(-EINVAL, ret_why,
-					  "--copy to '%s': the copy needs 1 MiB of flash at least; the "
-					  "good eraseblocks of its region hold %llu B (--size %llu B)",
-					  dst->path, (unsigned long long)cap,
-					  (unsigned long long)(o->size ? o->size : RUN_QUICK_SIZE));
+			return copy_mtd_too_small(o, dst->path, cap,
+						  "the good eraseblocks of its region hold", ret_why);
 	}
 	if (src->cls == &run_class_mtd && src->prepared) {
 		struct mtd_source s;
