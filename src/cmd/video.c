@@ -537,7 +537,8 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 	}
 	if (o.all_modes && !o.time_set)
 		o.cfg.time_s = DEFAULT_ALL_MODES_TIME_S;
-	if (check_output_target(g, optind < argc ? argv[optind] : NULL, "the device being measured") < 0)
+	if (check_output_target(g, optind < argc ? argv[optind] : NULL,
+				"the device being measured") < 0)
 		return EXIT_USAGE;
 	if (o.cfg.save && optind < argc && same_file(o.cfg.save, argv[optind])) {
 		log_error("refusing to write --save '%s': it is the device being measured",

@@ -340,7 +340,8 @@ static void test_write_rules(void **state)
 	assert_non_null(strstr(why.buf, "the name is a bootloader's (give --force-boot 'u-boot'"));
 	strbuf_reset(&why);
 	assert_int_equal(mtd_write_judge(&f, 1, false, "U-Boot", false, &why), -EACCES);
-	assert_non_null(strstr(why.buf, "(run never writes one; usbperf mtd --force-boot 'u-boot' does)"));
+	assert_non_null(
+	    strstr(why.buf, "(run never writes one; usbperf mtd --force-boot 'u-boot' does)"));
 	strbuf_reset(&why);
 	assert_int_equal(mtd_write_judge(&f, 1, false, "u-boot", true, &why), 0);
 	/* mtd2 read-only (and attached to ubi0) */
@@ -352,8 +353,9 @@ static void test_write_rules(void **state)
 	strbuf_reset(&why);
 	/* mtd4's mtdblock4 is mounted on /data */
 	assert_int_equal(mtd_write_judge(&f, 4, false, NULL, true, &why), -EBUSY);
-	assert_string_equal(why.buf, "refusing to write mtd4 'mtdram test device': it is mounted on "
-				     "'/data'");
+	assert_string_equal(why.buf,
+			    "refusing to write mtd4 'mtdram test device': it is mounted on "
+			    "'/data'");
 	strbuf_reset(&why);
 	assert_int_equal(mtd_write_judge(&f, 9, false, NULL, true, &why), -ENODEV);
 	assert_non_null(strstr(why.buf, "no /sys/class/mtd/mtd9"));
@@ -361,8 +363,8 @@ static void test_write_rules(void **state)
 	strbuf_release(&why);
 }
 
-static struct mtd_dev_facts dev(unsigned index, const char *name, const char *dir,
-				uint64_t offset, uint64_t size)
+static struct mtd_dev_facts dev(unsigned index, const char *name, const char *dir, uint64_t offset,
+				uint64_t size)
 {
 	return (struct mtd_dev_facts){
 	    .index = index,
@@ -403,9 +405,10 @@ static void test_write_rules_flat(void **state)
 	(void)state;
 	v[3].type = (char *)"nand";
 	assert_int_equal(mtd_write_judge(&f, 0, false, NULL, true, &why), -EACCES);
-	assert_string_equal(why.buf, "refusing to write mtd0 'mtdram test device': its partition "
-				     "mtd1 'u-boot' is named like a bootloader's (give --force-boot "
-				     "'u-boot' to write it anyway)");
+	assert_string_equal(why.buf,
+			    "refusing to write mtd0 'mtdram test device': its partition "
+			    "mtd1 'u-boot' is named like a bootloader's (give --force-boot "
+			    "'u-boot' to write it anyway)");
 	strbuf_reset(&why);
 	assert_int_equal(mtd_write_judge(&f, 1, false, NULL, true, &why), -EACCES);
 	strbuf_reset(&why);
@@ -423,7 +426,8 @@ static void test_write_rules_flat(void **state)
 	v[1].name = (char *)"env-copy";
 	v[1].flags = 0x800;
 	assert_int_equal(mtd_write_judge(&f, 0, false, NULL, true, &why), -EPERM);
-	assert_non_null(strstr(why.buf, "its partition mtd1 'env-copy' is read-only (flags 0x800)"));
+	assert_non_null(
+	    strstr(why.buf, "its partition mtd1 'env-copy' is read-only (flags 0x800)"));
 	strbuf_reset(&why);
 	v[1].flags = 0xc00;
 	v[1].ubi = 1;
@@ -627,11 +631,11 @@ static void test_all_bad(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_geometry),   cmocka_unit_test(test_node),
-	    cmocka_unit_test(test_region),     cmocka_unit_test(test_write_sizes),
-	    cmocka_unit_test(test_boot_names), cmocka_unit_test(test_write_rules),
+	    cmocka_unit_test(test_geometry),	     cmocka_unit_test(test_node),
+	    cmocka_unit_test(test_region),	     cmocka_unit_test(test_write_sizes),
+	    cmocka_unit_test(test_boot_names),	     cmocka_unit_test(test_write_rules),
 	    cmocka_unit_test(test_write_rules_flat), cmocka_unit_test(test_may_write_live),
-	    cmocka_unit_test(test_passes),     cmocka_unit_test(test_stop),
+	    cmocka_unit_test(test_passes),	     cmocka_unit_test(test_stop),
 	    cmocka_unit_test(test_all_bad),
 	};
 

@@ -50,11 +50,12 @@ static int msc_backing(const struct gadget_spec *s, const struct gadget_fn_spec 
 	if (stat(file, &st) < 0)
 		return reason_set(-ENOENT, why, "msc: file '%s': %s", file, strerror(errno));
 	if (!s->destructive)
-		return reason_set(-EACCES, why,
-				  "msc: refusing to export '%s' read-write: the USB host could write "
-				  "it (ro=1 exports it read-only; --destructive lets the host write "
-				  "it)",
-				  file);
+		return reason_set(
+		    -EACCES, why,
+		    "msc: refusing to export '%s' read-write: the USB host could write "
+		    "it (ro=1 exports it read-only; --destructive lets the host write "
+		    "it)",
+		    file);
 	if (!S_ISBLK(st.st_mode))
 		return 0;
 	r = safety_blockdev_writable(st.st_rdev, file, &rule);

@@ -258,7 +258,8 @@ static void keep_mntdir(const struct gadget_state *st, const char *dir, struct s
 		odir = strndup(l.v[i] + plen, n - plen - slen);
 		if (odir && strcmp(odir, st->dir) && gadget_state_load(&o, odir, &why) == 0) {
 			for (size_t k = 0; k < o.n && !taker; k++)
-				if ((!strcmp(o.v[k].kind, "mntdir") || !strcmp(o.v[k].kind, "mount")) &&
+				if ((!strcmp(o.v[k].kind, "mntdir") ||
+				     !strcmp(o.v[k].kind, "mount")) &&
 				    !strncmp(o.v[k].path, sub.buf, sub.len)) {
 					/* first: undone last, after its own mount point */
 					struct gadget_step first;

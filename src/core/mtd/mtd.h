@@ -60,9 +60,9 @@ struct mtd_dev_facts {
 	char *name, *type;
 	char *dir; /* its canonical sysfs directory */
 	uint64_t size, offset, erasesize, writesize, oobsize;
-	uint64_t flags; /* UINT64_MAX: unreadable */
-	int parent;	/* the device (position in the list) it is nested in, -1 */
-	int ubi;	/* the UBI device attached to it, -1 */
+	uint64_t flags;	  /* UINT64_MAX: unreadable */
+	int parent;	  /* the device (position in the list) it is nested in, -1 */
+	int ubi;	  /* the UBI device attached to it, -1 */
 	char *mounted_on; /* a JFFS2/UBIFS on it or its mtdblock mounted there; NULL */
 };
 struct mtd_facts {
@@ -82,8 +82,8 @@ void mtd_facts_release(struct mtd_facts *f);
  * command has --force-boot (the refusal names it), else it names usbperf
  * mtd's. 0, -EPERM, -ENODEV, -EBUSY or -EACCES with why.
  */
-int mtd_write_judge(const struct mtd_facts *f, unsigned index, bool ro_node,
-		    const char *force_boot, bool force_option, struct strbuf *why);
+int mtd_write_judge(const struct mtd_facts *f, unsigned index, bool ro_node, const char *force_boot,
+		    bool force_option, struct strbuf *why);
 /*
  * mtd_write_judge on the facts of the live system: /sys and /proc are the
  * real ones even under --sysroot (the node written is the real one).

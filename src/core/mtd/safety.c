@@ -53,15 +53,13 @@
  * name is matched whole, never split first.
  */
 static const char *const boot_anywhere[] = {
-    "u-boot",	"uboot",	 "u_boot",	  "bootloader", "barebox",  "preloader",
-    "bootenv",	"at91bootstrap", "bootstrap",	  "idbloader",	"idblock",  "tiboot",
-    "tispl",	"redboot",
+    "u-boot",	     "uboot",	  "u_boot",    "bootloader", "barebox", "preloader", "bootenv",
+    "at91bootstrap", "bootstrap", "idbloader", "idblock",    "tiboot",	"tispl",     "redboot",
 };
 static const char *const boot_words[] = {
-    "spl",   "tpl",   "env",   "boot",	"loader", "bl",	     "fip",    "atf",	"tf-a",
-    "optee", "tee",   "trust", "bios",	"nvram",  "bootcode", "idb",   "toc",	"rcw",
-    "pbl",   "ppa",   "fcb",   "fsbl",	"fsbla",  "ssbl",     "mlo",   "sysfw", "cfe",
-    "at91bs", "hss",
+    "spl", "tpl",   "env",   "boot",  "loader",	  "bl",	   "fip", "atf",    "tf-a", "optee",
+    "tee", "trust", "bios",  "nvram", "bootcode", "idb",   "toc", "rcw",    "pbl",  "ppa",
+    "fcb", "fsbl",  "fsbla", "ssbl",  "mlo",	  "sysfw", "cfe", "at91bs", "hss",
 };
 
 /* w at s, whole: a boundary before, and after it the end, a copy number, or a boundary */
@@ -213,7 +211,8 @@ static int read_one(const char *entry, struct mtd_dev_facts *d)
 	int r;
 
 	strbuf_addf(&link, "/sys/class/mtd/%s", entry);
-	*d = (struct mtd_dev_facts){.index = (unsigned)mtd_index_of(entry), .ubi = -1, .parent = -1};
+	*d =
+	    (struct mtd_dev_facts){.index = (unsigned)mtd_index_of(entry), .ubi = -1, .parent = -1};
 	r = sysroot_resolve(link.buf, &link);
 	if (r == 0) {
 		d->dir = strbuf_detach(&link);
@@ -340,8 +339,7 @@ static enum relation relation(const struct mtd_facts *f, size_t t, size_t d)
 
 	if (t == d)
 		return REL_SELF;
-	if (tt != td && !maybe_master(&f->v[tt], &f->v[td]) &&
-	    !maybe_master(&f->v[td], &f->v[tt]))
+	if (tt != td && !maybe_master(&f->v[tt], &f->v[td]) && !maybe_master(&f->v[td], &f->v[tt]))
 		return REL_NONE;
 	/* in the coordinates of the (possible) master: its own offset is 0 */
 	if (ad >= at + T->size || at >= ad + D->size)
@@ -401,7 +399,8 @@ static int judge_one(const struct mtd_dev_facts *t, const struct mtd_dev_facts *
 		if (force_option)
 			strbuf_addf(why, " (give --force-boot '%s' to write it anyway)", d->name);
 		else
-			strbuf_addf(why, " (run never writes one; usbperf mtd --force-boot '%s' does)",
+			strbuf_addf(why,
+				    " (run never writes one; usbperf mtd --force-boot '%s' does)",
 				    d->name);
 		r = -EACCES;
 	}
@@ -409,8 +408,8 @@ static int judge_one(const struct mtd_dev_facts *t, const struct mtd_dev_facts *
 	return r;
 }
 
-int mtd_write_judge(const struct mtd_facts *f, unsigned index, bool ro_node,
-		    const char *force_boot, bool force_option, struct strbuf *why)
+int mtd_write_judge(const struct mtd_facts *f, unsigned index, bool ro_node, const char *force_boot,
+		    bool force_option, struct strbuf *why)
 {
 	const struct mtd_dev_facts *t = NULL;
 	size_t ti = 0;

@@ -260,16 +260,16 @@ static int copy_prepare(const struct run_options *o, struct run_result *r, struc
 					  strerror(-rc));
 		mtd_sink_release(&s);
 		if (!copy_mtd_size(o, cap))
-			return copy_mtd_too_small(o, dst->path, cap,
-						  "the good eraseblocks of its region hold", ret_why);
+			return copy_mtd_too_small(
+			    o, dst->path, cap, "the good eraseblocks of its region hold", ret_why);
 	}
 	if (src->cls == &run_class_mtd && src->prepared) {
 		struct mtd_source s;
 
 		rc = mtd_run_copy_source(src, o->size ? o->size : RUN_QUICK_SIZE, &s, &size);
 		if (rc < 0)
-			return reason_set(rc == -ENOSPC ? -EINVAL : rc, ret_why, "--copy from '%s': %s",
-					  src->path,
+			return reason_set(rc == -ENOSPC ? -EINVAL : rc, ret_why,
+					  "--copy from '%s': %s", src->path,
 					  rc == -ENOSPC ? "no good eraseblock in its region"
 							: strerror(-rc));
 		mtd_source_release(&s);
