@@ -560,7 +560,7 @@ int cmd_mtp(int argc, char **argv, struct global_opts *g)
 			  o.device);
 		goto out;
 	}
-	if (check_output(g) < 0)
+	if (check_output_target(g, o.device, "the device being measured") < 0)
 		goto out;
 	status = o.buffers ? mtp_run_sweep(&o, g) : run_mtp(&o, g);
 out:

@@ -454,6 +454,7 @@ static int run_cmd(int argc, char **argv, struct global_opts *g, uint64_t **buff
 		log_error("run: %s", why ? why : strerror(-r));
 		free(why);
 		store_close(db);
+		run_result_release(&res);
 		return EXIT_RUNTIME;
 	}
 	describe(&res, g->format, &rep);

@@ -537,8 +537,14 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 	}
 	if (o.all_modes && !o.time_set)
 		o.cfg.time_s = DEFAULT_ALL_MODES_TIME_S;
-	if (check_output(g) < 0)
+	if (check_output_target(g, optind < argc ? argv[optind] : NULL,
+				"the device being measured") < 0)
 		return EXIT_USAGE;
+	if (o.cfg.save && optind < argc && same_file(o.cfg.save, argv[optind])) {
+		log_error("refusing to write --save '%s': it is the device being measured",
+			  o.cfg.save);
+		return EXIT_USAGE;
+	}
 	if (o.cfg.save && (check_writable("--save", o.cfg.save) < 0 ||
 			   (g->output && same_file(g->output, o.cfg.save)))) {
 		if (g->output && same_file(g->output, o.cfg.save))
