@@ -187,6 +187,13 @@ int mtp_detect(struct mtp_raw **ret_v, size_t *ret_n, char *why, size_t why_len)
 		free(raw);
 		return -ENODEV;
 	}
+	/* libusb built without udev (the static board builds) will not start where
+	 * there is no usbfs at all, a board with no USB host port; with udev it
+	 * starts and finds nothing. Either way: no device */
+	if (e == LIBMTP_ERROR_USB_LAYER && access("/dev/bus/usb", F_OK) < 0 && errno == ENOENT) {
+		free(raw);
+		return -ENODEV;
+	}
 	if (e != LIBMTP_ERROR_NONE) {
 		snprintf(why, why_len, "libmtp cannot list MTP devices (error %d)%s%s", (int)e,
 			 *msg ? ": " : "", msg);

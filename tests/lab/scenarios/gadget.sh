@@ -5,6 +5,7 @@
 # side of the same kernel: a composite (mass storage, NCM, HID) at
 # SuperSpeed, a SourceSink held to high speed for usbtest.
 MODULES="configfs dummy_hcd libcomposite usb_f_mass_storage usb_f_ncm usb_f_hid usb_f_ss_lb usb_f_ecm usb_f_rndis usb_f_uvc usb_f_fs usb_storage sd_mod cdc_ncm cdc_ether rndis_host usbhid hid_generic usbtest usbmon"
+LAB_TOOLS="umtprd:umtp-responder"
 
 # umtprd (Debian's umtp-responder) serves the mtp profile's FunctionFS function
 LAB_BINS="umtprd"

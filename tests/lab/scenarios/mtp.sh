@@ -15,6 +15,10 @@
 # it with the shared libraries ldd names at the same path; the guest finds it
 # there (mtp_usbperf in mtp.guest).
 MODULES="configfs dummy_hcd libcomposite usb_f_fs usb_f_ss_lb"
+# a dynamic usbperf with libmtp built on the host, the gconv module it reads
+# UTF-16 with, umtprd and libmtp's own tools copied into the guest
+LAB_TOOLS="meson:meson ninja:ninja-build pkg-config:pkgconf /usr/include/libmtp.h:libmtp-dev
+/usr/lib/x86_64-linux-gnu/gconv/UTF-16.so:libc6 umtprd:umtp-responder mtp-sendfile:mtp-tools"
 
 qemu_args() { :; }
 
@@ -29,16 +33,16 @@ lab_mtp_usbperf() {
 	# from a gconv module that ldd does not name: the module and its line of
 	# gconv-modules, beside the binary (LAB_BINS copies executables), for GCONV_PATH
 	local gc=/usr/lib/x86_64-linux-gnu/gconv
-	mkdir -p "$dir/gconv"
+	mkdir -p "$dir/gconv" || lab_die "cannot create $dir/gconv"
 	grep -E '^(alias|module)[[:space:]].*UTF-?16' "$gc/gconv-modules" >"$dir/gconv/gconv-modules" ||
 		lab_die "no UTF-16 in $gc/gconv-modules"
 	cp "$gc/UTF-16.so" "$dir/gconv/" || lab_die "no $gc/UTF-16.so"
-	chmod 755 "$dir/gconv/gconv-modules" "$dir/gconv/UTF-16.so"
+	chmod 755 "$dir/gconv/gconv-modules" "$dir/gconv/UTF-16.so" || lab_die "chmod in $dir/gconv failed"
 	# LAB_BINS puts files at their host path, and the guest mounts a tmpfs on /tmp:
 	# a clone under /tmp (CI's) would hide them. Staged in the lab cache instead.
 	MTP_STAGE=$LAB_CACHE/mtp
 	rm -rf "$MTP_STAGE"
-	mkdir -p "$MTP_STAGE/gconv"
+	mkdir -p "$MTP_STAGE/gconv" || lab_die "cannot create $MTP_STAGE/gconv"
 	cp "$dir/usbperf" "$MTP_STAGE/" && cp "$dir/gconv/gconv-modules" "$dir/gconv/UTF-16.so" \
 		"$MTP_STAGE/gconv/" || lab_die "cannot stage the mtp usbperf in $MTP_STAGE"
 }

@@ -11,6 +11,7 @@
 # ending a destructive run with partial results, exit 130. Rates from nandsim
 # are the emulator's, not a medium's: checked for nothing but being there.
 MODULES="nandsim mtdram ubi jffs2"
+LAB_TOOLS="flash_erase:mtd-utils nandwrite:mtd-utils nanddump:mtd-utils"
 LAB_BINS="flash_erase nandwrite nanddump"
 
 qemu_args() { :; }
