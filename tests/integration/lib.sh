@@ -14,14 +14,34 @@ CHECKS=0
 
 cleanup() {
 	local m l g
+	stop_hogs
 	for m in "${MOUNTS[@]}"; do umount "$m" 2>/dev/null; done
 	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null; done
 	for g in "${CGROUPS[@]}"; do rmdir "$g" 2>/dev/null; done
+	[ -z "${IO_ENABLED:-}" ] || echo -io >"$IO_ENABLED" 2>/dev/null
 	rm -rf "$WORK" "/dev/shm/usbperf-it-$TEST_NAME-$$".*
 }
 trap cleanup EXIT
+# a signal ends the test through its EXIT trap: the hogs, loops and cgroups go too
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
-skip() { echo "SKIP $TEST_NAME: $*" >&2; exit 77; }
+# skip WHAT-IS-MISSING: exit 77, unless a check already failed (then the test
+# failed: a skip must not hide it) or no reason is given
+skip() {
+	if [ $# = 0 ] || [ -z "$*" ]; then
+		echo "FAIL $TEST_NAME: skipped without saying what is missing" >&2
+		exit 1
+	fi
+	if [ "$FAILS" != 0 ]; then
+		echo "FAIL $TEST_NAME: $FAILS of $CHECKS checks failed before it skipped ($*)" >&2
+		exit 1
+	fi
+	if [ "$CHECKS" = 0 ]; then echo "SKIP $TEST_NAME: $*" >&2
+	else echo "SKIP $TEST_NAME: $* (after $CHECKS checks passed)" >&2; fi
+	exit 77
+}
 
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root (loop devices, cgroups)"; }
 
@@ -83,10 +103,91 @@ within() {
 	awk -v p="$1" -v m="$2" -v e="$3" 'BEGIN { d = m / e - 1; if (d < 0) d = -d; exit !(d <= p / 100) }'
 }
 
+# the end of a test: it passed only when it checked something and nothing failed
 finish() {
 	echo "$TEST_NAME: $((CHECKS - FAILS)) passed, $FAILS failed"
+	if [ "$CHECKS" = 0 ]; then
+		echo "FAIL $TEST_NAME: no check was made" >&2
+		exit 1
+	fi
 	[ "$FAILS" = 0 ]
 	exit $?
+}
+
+# --- CPU hogs: the machine a CI worker or a farm host is -----------------------
+
+HOGS=()
+# start_hogs N: N processes that each keep a CPU busy in user space until
+# stop_hogs or the test's end (and, should the test be killed, 15 minutes)
+start_hogs() {
+	local i
+	for ((i = 0; i < $1; i++)); do
+		timeout -s KILL 900 sh -c 'while :; do :; done' &
+		HOGS+=($!)
+	done
+}
+stop_hogs() {
+	[ ${#HOGS[@]} = 0 ] && return 0
+	kill "${HOGS[@]}" 2>/dev/null
+	wait "${HOGS[@]}" 2>/dev/null
+	HOGS=()
+}
+
+# --- a throttled block device: cgroup v1 blkio, or cgroup v2 io.max -----------
+#
+# throttle_group: a cgroup whose tasks' block I/O can be throttled, in
+# THROTTLE_GROUP, its kind (v1 or v2) in THROTTLE_KIND; skips naming what is
+# missing when the machine has neither. v1 where blkio is mounted (this
+# machine); v2 (Debian 12's only hierarchy) where the io controller is free to
+# enable. USBPERF_THROTTLE=v1|v2 asks for one.
+throttle_group() {
+	local v1=/sys/fs/cgroup/blkio v2 want=${USBPERF_THROTTLE:-}
+	if [ "$want" != v2 ] && [ -f "$v1/blkio.throttle.read_bps_device" ]; then
+		THROTTLE_KIND=v1
+		THROTTLE_GROUP=$v1/usbperf-it-$TEST_NAME-$$
+	elif [ "$want" != v1 ] && v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts) &&
+		[ -n "$v2" ]; then
+		grep -qw io "$v2/cgroup.controllers" 2>/dev/null ||
+			skip "no block I/O throttling: no cgroup v1 blkio at $v1, and cgroup v2 at $v2 offers no 'io' controller ($(cat "$v2/cgroup.controllers" 2>/dev/null): io is bound to a v1 hierarchy, or not built)"
+		if ! grep -qw io "$v2/cgroup.subtree_control"; then
+			echo +io >"$v2/cgroup.subtree_control" 2>/dev/null ||
+				skip "no block I/O throttling: cannot enable the io controller in $v2/cgroup.subtree_control"
+			IO_ENABLED=$v2/cgroup.subtree_control
+		fi
+		THROTTLE_KIND=v2
+		THROTTLE_GROUP=$v2/usbperf-it-$TEST_NAME-$$
+	else
+		skip "no block I/O throttling: no cgroup v1 blkio throttle at $v1 and no cgroup v2 mounted${want:+ (USBPERF_THROTTLE=$want)}"
+	fi
+	mkdir "$THROTTLE_GROUP" || skip "cannot create the cgroup $THROTTLE_GROUP"
+	CGROUPS+=("$THROTTLE_GROUP")
+	if [ $THROTTLE_KIND = v2 ] && [ ! -f "$THROTTLE_GROUP/io.max" ]; then
+		skip "no io.max in $THROTTLE_GROUP (the io controller is not enabled for it)"
+	fi
+	echo "throttling with cgroup $THROTTLE_KIND: $THROTTLE_GROUP"
+}
+
+# throttle DEVICE READ_MIB WRITE_MIB: the group's rates for DEVICE (a block
+# device node) in MiB/s (whole or decimal; 0 = not throttled)
+throttle() {
+	local dev majmin r w
+	dev=$(basename "$(readlink -f "$1")")
+	majmin=$(cat "/sys/class/block/$dev/dev") || return 1
+	r=$(awk -v m="$2" 'BEGIN { printf "%.0f", m * 1048576 }')
+	w=$(awk -v m="$3" 'BEGIN { printf "%.0f", m * 1048576 }')
+	if [ "$THROTTLE_KIND" = v1 ]; then
+		echo "$majmin $r" >"$THROTTLE_GROUP/blkio.throttle.read_bps_device" &&
+			echo "$majmin $w" >"$THROTTLE_GROUP/blkio.throttle.write_bps_device"
+	else
+		[ "$r" = 0 ] && r=max
+		[ "$w" = 0 ] && w=max
+		echo "$majmin rbps=$r wbps=$w" >"$THROTTLE_GROUP/io.max"
+	fi
+}
+
+# throttled COMMAND...: run COMMAND inside the throttle group
+throttled() {
+	bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$THROTTLE_GROUP" "$@"
 }
 
 # --- hostile input: nothing changes when usbperf refuses ---------------------
