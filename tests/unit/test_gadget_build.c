@@ -8,6 +8,7 @@
  * up, leaves the tree byte for byte as it was.
  */
 #include "unit.h"
+#include "fixture.h"
 #include "core/gadget/build.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
@@ -73,19 +74,13 @@ static const struct {
     {CFS "/*/functions/ffs.*", "", ""},
 };
 
-static void real(struct strbuf *sb, const char *path)
-{
-	strbuf_reset(sb);
-	strbuf_addf(sb, "%s%s", root, path);
-}
-
 static void populate(const char *path);
 
 static void touch(const char *dir, const char *name, bool is_dir)
 {
 	struct strbuf p = STRBUF_INIT;
 
-	real(&p, dir);
+	tree_path(&p, dir);
 	strbuf_addf(&p, "/%s", name);
 	if (is_dir) {
 		assert_int_equal(mkdir(p.buf, 0755), 0);
@@ -145,7 +140,7 @@ static int fake_symlink(const char *target, const char *linkpath)
 	struct strbuf p = STRBUF_INIT;
 	int r;
 
-	real(&p, linkpath);
+	tree_path(&p, linkpath);
 	r = symlink(target, p.buf) < 0 ? -errno : 0;
 	strbuf_release(&p);
 	return r;
@@ -176,7 +171,7 @@ static int fake_rmdir(const char *path)
 
 	if (k.frozen)
 		return -EBUSY;
-	real(&p, path);
+	tree_path(&p, path);
 	if (lstat(p.buf, &st) < 0)
 		r = -errno;
 	else if (!S_ISDIR(st.st_mode))
@@ -238,30 +233,6 @@ static struct gadget_fs fs;
 
 /* ---- the tree ---- */
 
-static void put_file(const char *path, const char *data)
-{
-	struct strbuf p = STRBUF_INIT;
-	FILE *f;
-
-	real(&p, path);
-	f = fopen(p.buf, "w");
-	assert_non_null(f);
-	fputs(data, f);
-	fclose(f);
-	strbuf_release(&p);
-}
-
-static void put_dir(const char *path)
-{
-	struct strbuf p = STRBUF_INIT, cmd = STRBUF_INIT;
-
-	real(&p, path);
-	strbuf_addf(&cmd, "mkdir -p '%s'", p.buf);
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&p);
-	strbuf_release(&cmd);
-}
-
 static struct strbuf listing;
 
 static int list_one(const char *p, const struct stat *st, int flag, struct FTW *f)
@@ -318,32 +289,26 @@ static int setup(void **state)
 {
 	(void)state;
 	strcpy(root, "/tmp/test_gadget_build.XXXXXX");
-	assert_non_null(mkdtemp(root));
-	sysroot_set(root);
+	tree_make(root);
 	fs = fake;
 	k = (typeof(k)){0};
-	put_dir(CFS);
-	put_dir("/sys/class/udc/dummy_udc.0");
-	put_dir("/sys/class/udc/dummy_udc.1");
-	put_dir("/run/usbperf");
-	put_dir("/proc/sys/kernel");
-	put_file("/proc/sys/kernel/osrelease", "6.1.0-test\n");
-	put_file("/sys/class/udc/dummy_udc.0/state", "not attached\n");
-	put_file("/sys/class/udc/dummy_udc.1/state", "not attached\n");
+	tree_put_dir(CFS);
+	tree_put_dir("/sys/class/udc/dummy_udc.0");
+	tree_put_dir("/sys/class/udc/dummy_udc.1");
+	tree_put_dir("/run/usbperf");
+	tree_put_dir("/proc/sys/kernel");
+	tree_put_file("/proc/sys/kernel/osrelease", "6.1.0-test\n");
+	tree_put_file("/sys/class/udc/dummy_udc.0/state", "not attached\n");
+	tree_put_file("/sys/class/udc/dummy_udc.1/state", "not attached\n");
 	snprintf(backing, sizeof(backing), "%s/backing.img", root);
-	put_file("/backing.img", "");
+	tree_put_file("/backing.img", "");
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct strbuf cmd = STRBUF_INIT;
-
 	(void)state;
-	strbuf_addf(&cmd, "rm -rf '%s'", root);
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&cmd);
-	sysroot_set(NULL);
+	tree_remove();
 	return 0;
 }
 

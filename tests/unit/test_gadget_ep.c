@@ -8,6 +8,7 @@
  * an attribute on write, except the one it "lacks".
  */
 #include "unit.h"
+#include "fixture.h"
 #include "core/gadget/build.h"
 #include "core/gadget/endpoints.h"
 #include "core/usb/limits.h"
@@ -286,49 +287,27 @@ static int fake_mkdir(const char *path)
 
 static struct gadget_fs fs;
 
-static void put_file(const char *path, const char *data)
-{
-	struct strbuf p = STRBUF_INIT, cmd = STRBUF_INIT;
-	FILE *f;
-
-	strbuf_addf(&p, "%s%s", root, path);
-	strbuf_addf(&cmd, "mkdir -p \"$(dirname '%s')\"", p.buf);
-	assert_int_equal(system(cmd.buf), 0);
-	f = fopen(p.buf, "w");
-	assert_non_null(f);
-	fputs(data, f);
-	fclose(f);
-	strbuf_release(&p);
-	strbuf_release(&cmd);
-}
-
 static int setup(void **state)
 {
 	(void)state;
 	strcpy(root, "/tmp/test_gadget_ep.XXXXXX");
-	assert_non_null(mkdtemp(root));
-	sysroot_set(root);
+	tree_make(root);
 	fs = gadget_fs_real;
 	fs.write = fake_write;
 	fs.mkdir = fake_mkdir;
 	fs.rmdir = fake_rmdir;
 	missing = NULL;
-	put_file(CFS "/.keep", "");
-	put_file("/sys/class/udc/dummy_udc.0/state", "not attached\n");
-	put_file("/run/usbperf/.keep", "");
-	put_file("/proc/sys/kernel/osrelease", "6.1.0-test\n");
+	tree_put_file(CFS "/.keep", "");
+	tree_put_file("/sys/class/udc/dummy_udc.0/state", "not attached\n");
+	tree_put_file("/run/usbperf/.keep", "");
+	tree_put_file("/proc/sys/kernel/osrelease", "6.1.0-test\n");
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct strbuf cmd = STRBUF_INIT;
-
 	(void)state;
-	strbuf_addf(&cmd, "rm -rf '%s'", root);
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&cmd);
-	sysroot_set(NULL);
+	tree_remove();
 	return 0;
 }
 
@@ -390,14 +369,14 @@ static void test_max_power(void **state)
 	assert_false(gadget_dir_left());
 	free(why);
 	why = NULL;
-	put_file("/sys/class/udc/dummy_udc.0/maximum_speed", "high-speed\n");
+	tree_put_file("/sys/class/udc/dummy_udc.0/maximum_speed", "high-speed\n");
 	assert_int_equal(up("loopback", "501", &b, &why), -EINVAL);
 	assert_non_null(strstr(why, "(the gadget runs at high-speed"));
 	assert_false(gadget_dir_left());
 	free(why);
 	why = NULL;
 
-	put_file("/sys/class/udc/dummy_udc.0/maximum_speed", "super-speed\n");
+	tree_put_file("/sys/class/udc/dummy_udc.0/maximum_speed", "super-speed\n");
 	assert_int_equal(up("loopback", "900", &b, &why), 0);
 	v = read_at(CFS "/usbperf/configs/c.1/MaxPower");
 	assert_string_equal(v, "900");
