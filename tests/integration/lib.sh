@@ -134,60 +134,17 @@ stop_hogs() {
 }
 
 # --- a throttled block device: cgroup v1 blkio, or cgroup v2 io.max -----------
-#
-# throttle_group: a cgroup whose tasks' block I/O can be throttled, in
-# THROTTLE_GROUP, its kind (v1 or v2) in THROTTLE_KIND; skips naming what is
-# missing when the machine has neither. v1 where blkio is mounted (this
-# machine); v2 (Debian 12's only hierarchy) where the io controller is free to
-# enable. USBPERF_THROTTLE=v1|v2 asks for one.
+# (throttle.sh: throttle DEV READ_MIB WRITE_MIB, throttled COMMAND...)
+. "$(dirname "${BASH_SOURCE[0]}")/throttle.sh"
+THROTTLE=${THROTTLE:-${USBPERF_THROTTLE:-}}
+
+# throttle_group: the test's throttle cgroup, removed at its end; skips,
+# naming what is missing, on a machine that has neither v1 blkio nor v2 io
 throttle_group() {
-	local v1=/sys/fs/cgroup/blkio v2 want=${USBPERF_THROTTLE:-}
-	if [ "$want" != v2 ] && [ -f "$v1/blkio.throttle.read_bps_device" ]; then
-		THROTTLE_KIND=v1
-		THROTTLE_GROUP=$v1/usbperf-it-$TEST_NAME-$$
-	elif [ "$want" != v1 ] && v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts) &&
-		[ -n "$v2" ]; then
-		grep -qw io "$v2/cgroup.controllers" 2>/dev/null ||
-			skip "no block I/O throttling: no cgroup v1 blkio at $v1, and cgroup v2 at $v2 offers no 'io' controller ($(cat "$v2/cgroup.controllers" 2>/dev/null): io is bound to a v1 hierarchy, or not built)"
-		if ! grep -qw io "$v2/cgroup.subtree_control"; then
-			echo +io >"$v2/cgroup.subtree_control" 2>/dev/null ||
-				skip "no block I/O throttling: cannot enable the io controller in $v2/cgroup.subtree_control"
-			IO_ENABLED=$v2/cgroup.subtree_control
-		fi
-		THROTTLE_KIND=v2
-		THROTTLE_GROUP=$v2/usbperf-it-$TEST_NAME-$$
-	else
-		skip "no block I/O throttling: no cgroup v1 blkio throttle at $v1 and no cgroup v2 mounted${want:+ (USBPERF_THROTTLE=$want)}"
-	fi
-	mkdir "$THROTTLE_GROUP" || skip "cannot create the cgroup $THROTTLE_GROUP"
+	throttle_setup "usbperf-it-$TEST_NAME-$$" || skip "$THROTTLE_WHY"
 	CGROUPS+=("$THROTTLE_GROUP")
-	if [ $THROTTLE_KIND = v2 ] && [ ! -f "$THROTTLE_GROUP/io.max" ]; then
-		skip "no io.max in $THROTTLE_GROUP (the io controller is not enabled for it)"
-	fi
+	IO_ENABLED=$THROTTLE_IO_ENABLED
 	echo "throttling with cgroup $THROTTLE_KIND: $THROTTLE_GROUP"
-}
-
-# throttle DEVICE READ_MIB WRITE_MIB: the group's rates for DEVICE (a block
-# device node) in MiB/s (whole or decimal; 0 = not throttled)
-throttle() {
-	local dev majmin r w
-	dev=$(basename "$(readlink -f "$1")")
-	majmin=$(cat "/sys/class/block/$dev/dev") || return 1
-	r=$(awk -v m="$2" 'BEGIN { printf "%.0f", m * 1048576 }')
-	w=$(awk -v m="$3" 'BEGIN { printf "%.0f", m * 1048576 }')
-	if [ "$THROTTLE_KIND" = v1 ]; then
-		echo "$majmin $r" >"$THROTTLE_GROUP/blkio.throttle.read_bps_device" &&
-			echo "$majmin $w" >"$THROTTLE_GROUP/blkio.throttle.write_bps_device"
-	else
-		[ "$r" = 0 ] && r=max
-		[ "$w" = 0 ] && w=max
-		echo "$majmin rbps=$r wbps=$w" >"$THROTTLE_GROUP/io.max"
-	fi
-}
-
-# throttled COMMAND...: run COMMAND inside the throttle group
-throttled() {
-	bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$THROTTLE_GROUP" "$@"
 }
 
 # --- hostile input: nothing changes when usbperf refuses ---------------------

@@ -87,6 +87,8 @@ lab_initramfs() {
 	cp "$USBPERF_STATIC" "$root/usr/bin/usbperf"
 	cp "$LAB_SRC/tests/lab/init" "$root/init"
 	cp "$LAB_SRC"/tests/lab/scenarios/*.guest "$root/lab/"
+	# the tests' throttle helpers, shared with the throttle scenario's guest
+	cp "$LAB_SRC/tests/integration/throttle.sh" "$root/lab/"
 	# LAB_BINS (set by a scenario): host programs the guest runs (v4l2-ctl), with
 	# the shared libraries and loader ldd names, at the same paths
 	for m in ${LAB_BINS:-}; do

@@ -67,10 +67,12 @@ static void test_verdicts(void **state)
 
 /*
  * The noise model (compare.h), branch by branch: what one side's evidence
- * gives as its spread, where from, why not, and where contention leaves its
- * true figure. Every field a run records is spelled out: a 0 is a figure.
+ * gives as its spread, where from, why not, and how contention moves it (S:
+ * as its kind says: a rate or a % shrinks, a latency grows). Every field a
+ * run records is spelled out: a 0 is a figure.
  */
-enum kind { RATE, LATENCY, CPU };
+enum kind { RATE, LATENCY, CPU, OTHER };
+#define S 99 /* the kind's scale */
 static const struct {
 	const char *what;
 	enum kind kind;
@@ -82,80 +84,88 @@ static const struct {
 	double want;
 	const char *from;
 	enum spread_why why;
-	double lo, hi; /* X: the value itself */
+	enum compare_scale scale;
 } spreads[] = {
 	/* the spread itself */
-	{"repeats", RATE, 100, 2, 3, X, X, 0, X, X, X, X, 2, "repeats", SPREAD_KNOWN, X, X},
+	{"repeats", RATE, 100, 2, 3, X, X, 0, X, X, X, X, 2, "repeats", SPREAD_KNOWN, S},
 	{"repeats with batches: their mean's spread", RATE, 100, 3, 3, 1, X, 0, X, X, 0, 1,
-	 3 / 1.7320508075688772, "repeats", SPREAD_KNOWN, X, X},
+	 3 / 1.7320508075688772, "repeats", SPREAD_KNOWN, S},
 	{"three repeats that agree by chance: no surer than the passes", RATE, 100, 0.1, 3, 2, X,
-	 0, X, X, 0, 1, 2, "repeats", SPREAD_KNOWN, X, X},
+	 0, X, X, 0, 1, 2, "repeats", SPREAD_KNOWN, S},
 	{"steady repeats: 0 is a spread", RATE, 100, 0, 5, X, X, 0, X, X, X, X, 0, "repeats",
-	 SPREAD_KNOWN, X, X},
+	 SPREAD_KNOWN, S},
 	{"an import: repeats unknown, stdev given", RATE, 100, 1.5, U64_UNKNOWN, 4, X, 0, X, X, X,
-	 X, 1.5, "repeats", SPREAD_KNOWN, X, X},
+	 X, 1.5, "repeats", SPREAD_KNOWN, S},
 	{"one pass: its batches", RATE, 100, X, 1, 1.5, 30, 29, 0, 5, 0, 2, 1.5, "pass",
-	 SPREAD_KNOWN, X, X},
+	 SPREAD_KNOWN, S},
 	{"one pass, a stdev of 0 from one repeat: still the batches", RATE, 100, 0, 1, 1.5, X, 0,
-	 X, X, X, X, 1.5, "pass", SPREAD_KNOWN, X, X},
+	 X, X, X, X, 1.5, "pass", SPREAD_KNOWN, S},
 	{"a latency's batches", LATENCY, 900, X, 1, 40, X, 0, 0, 5, 1, 2, 40, "pass",
-	 SPREAD_KNOWN, X, X},
-	{"CPU use's batches", CPU, 3, X, 1, 0.2, X, 0, 0, 5, 1, 2, 0.2, "pass", SPREAD_KNOWN, X, X},
+	 SPREAD_KNOWN, S},
+	{"CPU use's batches", CPU, 3, X, 1, 0.2, X, 0, 0, 5, 1, 2, 0.2, "pass", SPREAD_KNOWN, S},
 	{"no batches (an older run): steady samples", RATE, 100, X, 1, X, 3, 5, X, X, X, X, 3,
-	 "samples", SPREAD_KNOWN, X, X},
+	 "samples", SPREAD_KNOWN, S},
 	{"steady enough: a quarter of the mean", RATE, 100, X, 1, X, 25, 10, X, X, X, X, 25,
-	 "samples", SPREAD_KNOWN, X, X},
+	 "samples", SPREAD_KNOWN, S},
 	{"samples that swung more than a quarter of the mean", RATE, 100, X, 1, X, 25.5, 10, X, X,
-	 X, X, X, NULL, SPREAD_UNSTEADY, X, X},
+	 X, X, X, NULL, SPREAD_UNSTEADY, S},
 	{"too few samples", RATE, 100, X, 1, X, 3, COMPARE_MIN_SAMPLES - 1, X, X, X, X, X, NULL,
-	 SPREAD_ONE_PASS, X, X},
+	 SPREAD_ONE_PASS, S},
 	{"one pass, neither batches nor samples", LATENCY, 900, X, 1, X, X, 0, X, X, X, X, X, NULL,
-	 SPREAD_ONE_PASS, X, X},
+	 SPREAD_ONE_PASS, S},
 	/* leaning on the CPU: the pass's own evidence */
 	{"two CPU hogs beside a throttled disk (PSI 100 %): its thread did not wait: judged", RATE,
-	 42, X, 1, 0.8, 20, 29, 100, 200, 3, 70, 0.8, "pass", SPREAD_KNOWN, X, X},
+	 42, X, 1, 0.8, 20, 29, 100, 200, 3, 70, 0.8, "pass", SPREAD_KNOWN, S},
 	{"its thread waited at the limit: judged", RATE, 42, X, 1, 0.8, X, 0, 100, 200,
-	 COMPARE_MAX_CPU_WAIT_PCT, 70, 0.8, "pass", SPREAD_KNOWN, X, X},
-	{"a rate whose thread waited 20 %: it may have lost 40 %", RATE, 42, X, 1, 0.8, X, 0, 100,
-	 200, 20, 70, 0.8, "pass", SPREAD_CPU_WAIT, 42, 70},
-	{"a rate whose thread waited 60 %: no bound above", RATE, 42, X, 1, 0.8, X, 0, 100, 200, 60,
-	 70, 0.8, "pass", SPREAD_CPU_WAIT, 42, INFINITY},
-	{"a contended rate with repeats: bounded the same", RATE, 42, 1, 3, 0.8, X, 0, 100, 200, 20,
-	 70, 0.8, "repeats", SPREAD_CPU_WAIT, 42, 70},
+	 COMPARE_MAX_CPU_WAIT_PCT, 70, 0.8, "pass", SPREAD_KNOWN, S},
+	{"a rate whose thread waited 20 %: weighed in", RATE, 42, X, 1, 0.8, X, 0, 100,
+	 200, 20, 70, 0.8, "pass", SPREAD_CPU_WAIT, S},
+	{"a rate whose thread waited 25 %: weighed in", RATE, 42, X, 1, 0.8, X, 0, 100, 200,
+	 COMPARE_MAX_WEIGHED_WAIT_PCT, 70, 0.8, "pass", SPREAD_CPU_WAIT, S},
+	{"a rate whose thread waited 60 %: the waits are the pass, unknown", RATE, 42, X, 1, 0.8, X,
+	 0, 100, 200, 60, 70, X, NULL, SPREAD_CPU_WAIT, SCALE_NONE},
+	{"a contended rate with repeats: the same", RATE, 42, 1, 3, 0.8, X, 0, 100, 200, 20,
+	 70, 0.8, "repeats", SPREAD_CPU_WAIT, S},
 	{"a contended rate without a spread", RATE, 42, X, 1, X, X, 0, 100, 200, 20, 70, X, NULL,
-	 SPREAD_CPU_WAIT, 42, 70},
-	{"a latency whose thread waited: anywhere below", LATENCY, 900, X, 1, 40, X, 0, 100, 200, 20,
-	 70, 40, "pass", SPREAD_CPU_WAIT, 0, 900},
-	{"CPU use whose thread waited: either way, unknown", CPU, 3, 0.1, 3, 0.2, X, 0, 100, 200, 20,
-	 70, X, NULL, SPREAD_CPU_WAIT, X, X},
+	 SPREAD_CPU_WAIT, S},
+	{"a latency whose thread waited 20 %: either way, unknown", LATENCY, 900, X, 1, 40, X, 0,
+	 100, 200, 20, 70, X, NULL, SPREAD_CPU_WAIT, S},
+	{"CPU use whose thread waited 20 %: either way, unknown", CPU, 3, 0.1, 3, 0.2, X, 0, 100,
+	 200, 20, 70, X, NULL, SPREAD_CPU_WAIT, S},
+	{"a figure no wait can be weighed for (IRQs per MB), contended: unknown", OTHER, 3, 0.1, 3,
+	 0.2, X, 0, 100, 200, 20, 70, X, NULL, SPREAD_CPU_WAIT, SCALE_NONE},
+	{"... uncontended: judged", OTHER, 3, 0.1, 3, 0.2, X, 0, 100, 200, 5, 70,
+	 0.1 / 1.7320508075688772 > 0.2 ? 0.1 / 1.7320508075688772 : 0.2, "repeats", SPREAD_KNOWN,
+	 SCALE_NONE},
 	{"quiet, the I/O took 88 % of a CPU (a loop device in RAM): not from one pass", RATE, 2800,
-	 X, 1, 10, 50, 29, 0.1, 95, 0, 88, X, NULL, SPREAD_CPU_BOUND, X, X},
+	 X, 1, 10, 50, 29, 0.1, 95, 0, 88, X, NULL, SPREAD_CPU_BOUND, S},
 	{"... from its repeats, as they are", RATE, 2800, 60, 3, 10, 50, 29, 0.1, 95, 0, 88, 60,
-	 "repeats", SPREAD_KNOWN, X, X},
+	 "repeats", SPREAD_KNOWN, S},
 	{"quiet, the I/O at 50 % of a CPU: judged", RATE, 2800, X, 1, 10, X, 0, 0.1, 95, 0, 50, 10,
-	 "pass", SPREAD_KNOWN, X, X},
+	 "pass", SPREAD_KNOWN, S},
 	{"contended, its thread did not wait: others' system time is not its", RATE, 42, X, 1, 0.8,
-	 X, 0, 60, 200, 2, 88, 0.8, "pass", SPREAD_KNOWN, X, X},
+	 X, 0, 60, 200, 2, 88, 0.8, "pass", SPREAD_KNOWN, S},
 	{"no I/O CPU known: the machine's busy time stands in", RATE, 2800, X, 1, 10, X, 0, 0, 88, 0,
-	 X, X, NULL, SPREAD_CPU_BOUND, X, X},
+	 X, X, NULL, SPREAD_CPU_BOUND, S},
 	/* older runs: no evidence of their own, the machine's load as before */
 	{"older run, contended: unknown, repeats or not", RATE, 42, 1, 3, X, 3, 20, 40, 200, X, X,
-	 X, NULL, SPREAD_CONTENDED, X, X},
+	 X, NULL, SPREAD_CONTENDED, S},
 	{"older run, PSI at the limit: judged", RATE, 42, X, 1, X, 3, 20, COMPARE_MAX_CPU_PRESSURE_PCT,
-	 10, X, X, 3, "samples", SPREAD_KNOWN, X, X},
+	 10, X, X, 3, "samples", SPREAD_KNOWN, S},
 	{"older run, no PSI: no gate", RATE, 42, X, 1, X, 3, 20, X, X, X, X, 3, "samples",
-	 SPREAD_KNOWN, X, X},
+	 SPREAD_KNOWN, S},
 	{"older run, busy 88 %: its samples say nothing of the next run", RATE, 42, X, 1, X, 3, 20,
-	 X, 88, X, X, X, NULL, SPREAD_CPU_BOUND, X, X},
+	 X, 88, X, X, X, NULL, SPREAD_CPU_BOUND, S},
 	{"older run, busy 88 %, repeats: they tell", RATE, 42, 2, 3, X, 3, 20, X, 88, X, X, 2,
-	 "repeats", SPREAD_KNOWN, X, X},
+	 "repeats", SPREAD_KNOWN, S},
 };
 
 static struct run_metric spread_metric(size_t i)
 {
 	static const char *const key[] = {[RATE] = "mb_s", [LATENCY] = "lat_p99_us",
-					  [CPU] = "self_cpu_pct"};
-	static const char *const unit[] = {[RATE] = "MB/s", [LATENCY] = "us", [CPU] = "%"};
+					  [CPU] = "self_cpu_pct", [OTHER] = "irq_per_mb"};
+	static const char *const unit[] = {[RATE] = "MB/s", [LATENCY] = "us", [CPU] = "%",
+					   [OTHER] = "IRQ/MB"};
 
 	return (struct run_metric){.test = "disk",
 				   .metric = (char *)key[spreads[i].kind],
@@ -185,8 +195,7 @@ static void test_spread(void **state)
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(spreads); i++) {
 		struct run_metric m = spread_metric(i);
-		double lo = isnan(spreads[i].lo) ? m.value : spreads[i].lo;
-		double hi = isnan(spreads[i].hi) ? m.value : spreads[i].hi;
+		enum compare_scale scale = spreads[i].kind == RATE ? SCALE_RATE : SCALE_NONE;
 		struct compare_side s;
 		const char *from = "unset";
 		enum spread_why why;
@@ -201,61 +210,64 @@ static void test_spread(void **state)
 				 spreads[i].from ? spreads[i].from : "(unknown)");
 		if (s.why != spreads[i].why)
 			fail_msg("%s: why %d, wanted %d", spreads[i].what, s.why, spreads[i].why);
-		if (!same_double(s.lo, lo) || !same_double(s.hi, hi))
-			fail_msg("%s: [%g, %g], wanted [%g, %g]", spreads[i].what, s.lo, s.hi, lo,
-				 hi);
+		if (s.scale != (spreads[i].scale == S ? scale : spreads[i].scale))
+			fail_msg("%s: scale %d", spreads[i].what, s.scale);
+		if (!same_double(s.wait, isnan(m.cpu_wait_pct) ? 0 : m.cpu_wait_pct / 100))
+			fail_msg("%s: wait %g", spreads[i].what, s.wait);
 		assert_true(same_double(compare_spread(&m, &from, &why), s.sd));
 		assert_true(from == s.from && why == s.why);
 		assert_true(same_double(compare_spread(&m, NULL, NULL), s.sd));
 	}
 }
 
-/* a side: value, spread, and where contention leaves it (X X: the value) */
+/* a side: value, spread, its I/O thread's wait share (0 to 1) */
 struct side_case {
-	double v, sd, lo, hi;
+	double v, sd, wait;
 };
 
+/* judged as measured and as if the waits cost twice their share: a verdict holds at both */
 static const struct {
 	const char *what;
 	struct side_case a, b;
+	enum compare_scale scale;
 	bool higher;
 	enum compare_verdict want;
 } sides[] = {
-	{"neither contended: compare_metric's verdict", {40, 1, X, X}, {30, 1, X, X}, true,
+	{"no waits: compare_metric's verdict", {40, 1, 0}, {30, 1, 0}, SCALE_RATE, true,
 	 VERDICT_WORSE},
-	{"B contended, the drop beyond even what it may have lost", {42, 1, X, X}, {30, 1, 30, 33},
+	{"B waited 5 %: 30 might be 33.3; still worse", {42, 1, 0}, {30, 1, 0.05}, SCALE_RATE, true,
+	 VERDICT_WORSE},
+	{"B waited 25 %: 30 might be 60: unknown", {42, 1, 0}, {30, 1, 0.25}, SCALE_RATE, true,
+	 VERDICT_SPREAD_UNKNOWN},
+	{"A waited, B did not, a drop: waits only deepen it", {42, 1, 0.25}, {30, 1, 0}, SCALE_RATE,
 	 true, VERDICT_WORSE},
-	{"B contended, the drop within what it may have lost", {42, 1, X, X}, {30, 1, 30, 60}, true,
-	 VERDICT_SPREAD_UNKNOWN},
-	{"A contended, B clean, a drop: contention only made A look worse", {42, 1, 42, 84},
-	 {30, 1, X, X}, true, VERDICT_WORSE},
-	{"A contended, B clean, a rise: may be what A lost", {30, 1, 30, 60}, {42, 1, X, X}, true,
-	 VERDICT_SPREAD_UNKNOWN},
-	{"A contended, a rise beyond what A may have lost", {30, 1, 30, 33}, {42, 1, X, X}, true,
+	{"A waited 25 %, B did not, a rise: may be what A lost", {30, 1, 0.25}, {42, 1, 0},
+	 SCALE_RATE, true, VERDICT_SPREAD_UNKNOWN},
+	{"a rise beyond what A's 5 % may have cost", {30, 1, 0.05}, {42, 1, 0}, SCALE_RATE, true,
 	 VERDICT_BETTER},
-	{"both contended, the same at both ends", {40, 3, 40, 42}, {41, 3, 41, 43}, true,
+	{"both waited alike (two hogs in both runs): a 25 % drop is a drop", {42, 0.8, 0.2},
+	 {31.5, 0.6, 0.18}, SCALE_RATE, true, VERDICT_WORSE},
+	{"both waited alike, unchanged: the same", {42, 0.8, 0.2}, {41, 0.8, 0.22}, SCALE_RATE, true,
+	 VERDICT_SAME},
+	{"waits that differ turn 'same' into noise", {42, 2, 0}, {40, 2, 0.08}, SCALE_RATE, true,
 	 VERDICT_NOISE},
-	{"both contended, within the threshold at both ends", {40, 1, 40, 41}, {40.5, 1, 40.5, 41},
-	 true, VERDICT_SAME},
-	{"both contended, unbounded: unknown", {40, 1, 40, INFINITY}, {40, 1, 40, INFINITY}, true,
-	 VERDICT_SPREAD_UNKNOWN},
-	{"a latency up, B contended: maybe the waits", {100, 5, X, X}, {150, 5, 0, 150}, false,
-	 VERDICT_SPREAD_UNKNOWN},
-	{"a latency up, A contended, B clean: worse", {100, 5, 0, 100}, {150, 5, X, X}, false,
+	{"waits of half the pass or more: no bound, unknown", {42, 1, 0.5}, {30, 1, 0.6}, SCALE_RATE,
+	 true, VERDICT_SPREAD_UNKNOWN},
+	{"... one side without bound, the drop only deeper for it", {42, 1, 0.6}, {30, 1, 0},
+	 SCALE_RATE, true, VERDICT_WORSE},
+	{"B waited a quarter: 31.5 might be 63; unknown", {42, 0.8, 0}, {31.5, 0.6, 0.25},
+	 SCALE_RATE, true, VERDICT_SPREAD_UNKNOWN},
+	{"a latency: waits weigh nothing here (its side is unknown instead)", {100, 5, 0},
+	 {150, 5, 0.05}, SCALE_NONE, false, VERDICT_WORSE},
+	{"no scale: waits change nothing here", {40, 1, 0.3}, {30, 1, 0.3}, SCALE_NONE, true,
 	 VERDICT_WORSE},
-	{"a latency down, A contended: maybe A's waits", {150, 5, 0, 150}, {100, 5, X, X}, false,
-	 VERDICT_SPREAD_UNKNOWN},
-	{"a latency down, B contended, A clean: better", {150, 5, X, X}, {100, 5, 0, 100}, false,
-	 VERDICT_BETTER},
-	{"contended, a spread unknown", {42, X, X, X}, {30, 1, 30, 33}, true,
-	 VERDICT_SPREAD_UNKNOWN},
-	{"a value unknown", {X, 1, X, X}, {30, 1, 30, 33}, true, VERDICT_UNKNOWN},
+	{"a spread unknown", {42, X, 0.2}, {30, 1, 0.2}, SCALE_RATE, true, VERDICT_SPREAD_UNKNOWN},
+	{"a value unknown", {X, 1, 0.2}, {30, 1, 0}, SCALE_RATE, true, VERDICT_UNKNOWN},
 };
 
-static void side_of(const struct side_case *c, struct compare_side *s)
+static void side_of(const struct side_case *c, enum compare_scale scale, struct compare_side *s)
 {
-	*s = (struct compare_side){.value = c->v, .sd = c->sd, .lo = isnan(c->lo) ? c->v : c->lo,
-				   .hi = isnan(c->hi) ? c->v : c->hi};
+	*s = (struct compare_side){.value = c->v, .sd = c->sd, .wait = c->wait, .scale = scale};
 }
 
 static void test_sides(void **state)
@@ -266,8 +278,8 @@ static void test_sides(void **state)
 		double change = 12345, want;
 		enum compare_verdict v;
 
-		side_of(&sides[i].a, &a);
-		side_of(&sides[i].b, &b);
+		side_of(&sides[i].a, sides[i].scale, &a);
+		side_of(&sides[i].b, sides[i].scale, &b);
 		v = compare_sides(&a, &b, sides[i].higher, 5, &change);
 		if (v != sides[i].want)
 			fail_msg("%s: %s, wanted %s", sides[i].what, compare_verdict_name(v),
@@ -579,12 +591,20 @@ static void test_unknown_why(void **state)
 	assert_string_equal(c.unknowns[2].pass, "seq-read 4K");
 	/* one reason for several metrics of a pass: one entry, the metrics listed */
 	compare_result_release(&c);
-	for (size_t i = 0; i < a.nmetrics; i++)
-		if (!strcmp(a.metrics[i].name, "seq-read 1M"))
-			a.metrics[i].pass_spread = 1, a.metrics[i].cpu_wait_pct = 2;
+	for (int i = 0; i < 2; i++) {
+		struct run_metric *m = run_record_add_metric(i ? &b : &a, "host", "disk",
+							     "seq-read 1M", "iops", "IOPS", true);
+
+		m->value = i ? 92 * 0.954 : 100 * 0.954;
+		m->repeats = 1;
+		m->pass_spread = 1;
+		m->cpu_wait_pct = i ? 63 : X;
+	}
 	assert_int_equal(run_compare(&a, &b, 5, &c), 0);
-	assert_int_equal(c.nunknowns, 2);
-	assert_string_equal(c.unknowns[0].metrics, "mb_s, lat_p99_us");
+	assert_int_equal(c.nunknowns, 3);
+	assert_string_equal(c.unknowns[0].metrics, "mb_s, iops");
+	assert_non_null(strstr(c.unknowns[0].why, "more than can be bounded"));
+	assert_non_null(strstr(c.unknowns[1].why, "which moves this figure either way"));
 	assert_null(row(&c, "seq-write 1M", "mb_s")->why);
 	compare_result_release(&c);
 	run_record_release(&a);

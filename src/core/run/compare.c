@@ -62,39 +62,17 @@ static bool leans_on_cpu(const struct run_metric *m, enum spread_why *why)
 	       (isnan(m->cpu_io_pct) ? m->cpu_busy_pct : m->cpu_io_pct) > COMPARE_MAX_CPU_BUSY_PCT;
 }
 
-static bool time_unit(const char *u)
-{
-	return u && (!strcmp(u, "us") || !strcmp(u, "ms") || !strcmp(u, "s") || !strcmp(u, "ns"));
-}
-
-/* which way contention can move a figure: a rate only down, a latency only up, else either */
-static int contention_bias(const struct run_metric *m)
+/*
+ * A rate can only lose to waits for a CPU (compare.h); what else a pass
+ * measures can go either way under contention: a throttle makes up for a
+ * late request with a shorter next one, a starved kernel thread keeps a
+ * request in flight longer, a busy CPU costs more per request
+ */
+static enum compare_scale contention_scale(const struct run_metric *m)
 {
 	const struct class_metric *cm = run_class_metric_of(m->test, m->metric);
 
-	if (cm && cm->rate && m->higher_is_better)
-		return -1;
-	if (!m->higher_is_better && time_unit(m->unit))
-		return 1;
-	return 0;
-}
-
-/*
- * Where contention leaves a contended side's true figure (compare.h): a
- * rate between its value and what it would be without the time lost to
- * waits; a latency anywhere below its value.
- */
-static void contention_bounds(const struct run_metric *m, int bias, struct compare_side *s)
-{
-	double loss = COMPARE_CPU_WAIT_LOSS * m->cpu_wait_pct / 100;
-
-	if (bias < 0) {
-		s->lo = s->value;
-		s->hi = loss < 1 ? s->value / (1 - loss) : INFINITY;
-	} else {
-		s->lo = s->value < 0 ? -INFINITY : 0;
-		s->hi = s->value;
-	}
+	return cm && cm->rate && m->higher_is_better ? SCALE_RATE : SCALE_NONE;
 }
 
 void compare_side_of(const struct run_metric *m, struct compare_side *ret)
@@ -102,15 +80,18 @@ void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 	enum spread_why why = SPREAD_ONE_PASS, lean = SPREAD_KNOWN;
 	bool cpu = leans_on_cpu(m, &lean);
 	bool contended = cpu && (lean == SPREAD_CPU_WAIT || lean == SPREAD_CONTENDED);
-	int bias = contention_bias(m);
+	enum compare_scale scale =
+	    m->cpu_wait_pct > COMPARE_MAX_WEIGHED_WAIT_PCT ? SCALE_NONE : contention_scale(m);
 	bool repeated = isfinite(m->stdev) && m->stdev >= 0 && m->repeats != 1;
 	/* a contended pass's batches still say how uneven it was */
 	double pass = cpu && !contended ? NAN : m->pass_spread;
-	struct compare_side s = {.value = m->value, .sd = NAN, .lo = m->value, .hi = m->value};
+	struct compare_side s = {.value = m->value, .sd = NAN, .scale = scale};
 
+	if (m->cpu_wait_pct > 0)
+		s.wait = fmin(m->cpu_wait_pct, 100) / 100;
 	/* run leaves stdev unknown with one repeat; an imported one may lack repeats */
-	if (contended && (lean == SPREAD_CONTENDED || !bias)) {
-		why = lean; /* no way to bound it: neither its batches nor its repeats tell */
+	if (contended && (lean == SPREAD_CONTENDED || scale == SCALE_NONE)) {
+		why = lean; /* nothing to weigh the waits by: neither batches nor repeats tell */
 	} else if (repeated) {
 		s.sd = m->stdev, s.from = "repeats";
 		/* the mean of the repeats, no surer than the passes themselves say */
@@ -124,10 +105,9 @@ void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 		s.from = "samples";
 	}
 	s.why = s.from ? SPREAD_KNOWN : why;
-	if (contended && lean == SPREAD_CPU_WAIT && bias) {
+	/* known, but only as far as the waits are weighed (compare_sides) */
+	if (contended && lean == SPREAD_CPU_WAIT && scale != SCALE_NONE)
 		s.why = SPREAD_CPU_WAIT;
-		contention_bounds(m, bias, &s);
-	}
 	*ret = s;
 }
 
@@ -150,10 +130,16 @@ void compare_spread_why(enum spread_why why, const struct run_metric *m, struct 
 	case SPREAD_KNOWN:
 		break;
 	case SPREAD_CPU_WAIT:
-		strbuf_addf(ret,
-			    "its I/O thread waited for a CPU %.0f %% of the pass: other work kept "
-			    "the CPUs busy, and this figure leans on them",
+		strbuf_addf(ret, "its I/O thread waited for a CPU %.0f %% of the pass (other work "
+				 "kept the CPUs busy), ",
 			    m->cpu_wait_pct);
+		if (contention_scale(m) == SCALE_NONE)
+			strbuf_adds(ret, "which moves this figure either way");
+		else if (m->cpu_wait_pct > COMPARE_MAX_WEIGHED_WAIT_PCT)
+			strbuf_adds(ret, "which may have cost this rate more than can be bounded");
+		else
+			strbuf_addf(ret, "which may have cost this rate up to %.0f %%",
+				    COMPARE_CPU_WAIT_LOSS * m->cpu_wait_pct);
 		break;
 	case SPREAD_CONTENDED:
 		strbuf_addf(ret,
@@ -184,8 +170,8 @@ const char *compare_spread_todo(enum spread_why why)
 	switch (why) {
 	case SPREAD_CPU_WAIT:
 	case SPREAD_CONTENDED:
-		return "rerun both where nothing else keeps the CPUs busy (a quieter machine, "
-		       "fewer jobs beside it)";
+		return "rerun both on a quieter machine (fewer jobs beside it): the waits, "
+		       "not the repeats, keep it from being judged";
 	case SPREAD_ONE_PASS:
 		return "rerun both with --repeat 3, or longer passes (--min-time)";
 	case SPREAD_KNOWN:
@@ -222,32 +208,46 @@ enum compare_verdict compare_metric(double a, double sd_a, double b, double sd_b
 	return (delta > 0) == higher_is_better ? VERDICT_BETTER : VERDICT_WORSE;
 }
 
+/* what a side's figure would be had contention cost it as much as it can: INFINITY unbounded */
+static double worst_case(const struct compare_side *s)
+{
+	double loss = COMPARE_CPU_WAIT_LOSS * s->wait;
+
+	if (s->scale == SCALE_RATE)
+		return loss < 1 ? 1 / (1 - loss) : INFINITY;
+	return 1;
+}
+
+static bool calm(enum compare_verdict v)
+{
+	return v == VERDICT_SAME || v == VERDICT_NOISE;
+}
+
 enum compare_verdict compare_sides(const struct compare_side *a, const struct compare_side *b,
 				   bool higher_is_better, double threshold_pct, double *ret_change_pct)
 {
-	enum compare_verdict v, for_b, for_a;
-	double ignored;
+	enum compare_verdict v, vk;
+	double fa = worst_case(a), fb = worst_case(b), ignored;
 
+	/* contention that cost nothing: the figures as measured */
 	v = compare_metric(a->value, a->sd, b->value, b->sd, higher_is_better, threshold_pct,
 			   ret_change_pct);
-	if (v == VERDICT_UNKNOWN || (a->lo == a->hi && b->lo == b->hi))
+	if (v == VERDICT_UNKNOWN || (fa == 1 && fb == 1))
 		return v;
-	/* the true figures as kind to B as contention allows, then as kind to A */
-	for_b = higher_is_better ? compare_metric(a->lo, a->sd, b->hi, b->sd, true, threshold_pct,
-						  &ignored)
-				 : compare_metric(a->hi, a->sd, b->lo, b->sd, false, threshold_pct,
-						  &ignored);
-	for_a = higher_is_better ? compare_metric(a->hi, a->sd, b->lo, b->sd, true, threshold_pct,
-						  &ignored)
-				 : compare_metric(a->lo, a->sd, b->hi, b->sd, false, threshold_pct,
-						  &ignored);
-	if (for_b == VERDICT_WORSE)
-		return VERDICT_WORSE; /* worse even if contention cost B all it could */
-	if (for_a == VERDICT_BETTER)
-		return VERDICT_BETTER;
-	if ((for_b == VERDICT_SAME || for_b == VERDICT_NOISE) &&
-	    (for_a == VERDICT_SAME || for_a == VERDICT_NOISE))
-		return for_b == VERDICT_SAME && for_a == VERDICT_SAME ? VERDICT_SAME : VERDICT_NOISE;
+	/* ... and as much as it can, on the same device in both runs */
+	if (isinf(fa) && isinf(fb))
+		vk = VERDICT_SPREAD_UNKNOWN;
+	else if (isinf(fa))
+		vk = higher_is_better ? VERDICT_WORSE : VERDICT_BETTER;
+	else if (isinf(fb))
+		vk = higher_is_better ? VERDICT_BETTER : VERDICT_WORSE;
+	else
+		vk = compare_metric(a->value * fa, a->sd * fa, b->value * fb, b->sd * fb,
+				    higher_is_better, threshold_pct, &ignored);
+	if (v == vk)
+		return v;
+	if (calm(v) && calm(vk))
+		return VERDICT_NOISE;
 	return VERDICT_SPREAD_UNKNOWN; /* contention could explain it, or hide it */
 }
 
@@ -399,7 +399,7 @@ static void fill_side(struct compare_row *row, const struct run_metric *m,
 	row->unit = m->unit;
 }
 
-/* "A: why; B: why", each side whose spread is unknown */
+/* "A: why; B: why", each side whose spread is unknown or whose waits were weighed */
 static char *unknown_why(const struct compare_row *row, const struct run_metric *ma,
 			 const struct run_metric *mb)
 {
@@ -413,6 +413,13 @@ static char *unknown_why(const struct compare_row *row, const struct run_metric 
 		strbuf_adds(&sb, sb.len ? "; B: " : "B: ");
 		compare_spread_why(row->b_why, mb, &sb);
 	}
+	/* both spreads known: what decided it was the waits, however short */
+	if (!sb.len)
+		strbuf_addf(&sb,
+			    "its I/O thread waited for a CPU %.0f %% of the pass in A, %.0f %% in B: "
+			    "the change is within what that may have cost",
+			    isnan(ma->cpu_wait_pct) ? 0 : ma->cpu_wait_pct,
+			    isnan(mb->cpu_wait_pct) ? 0 : mb->cpu_wait_pct);
 	return strbuf_detach(&sb);
 }
 
@@ -421,8 +428,8 @@ static const char *unknown_todo(const struct compare_row *row)
 {
 	enum spread_why w = row->a_why != SPREAD_KNOWN ? row->a_why : row->b_why;
 
-	if (row->b_why == SPREAD_CPU_WAIT || row->b_why == SPREAD_CONTENDED)
-		w = row->b_why;
+	if (row->b_why == SPREAD_CPU_WAIT || row->b_why == SPREAD_CONTENDED || w == SPREAD_KNOWN)
+		w = SPREAD_CPU_WAIT;
 	return compare_spread_todo(w);
 }
 

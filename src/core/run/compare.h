@@ -30,12 +30,30 @@
  *   4. else unknown (one short pass, not sampled).
  * A figure that leans on the CPU is another matter: it moves with what else
  * runs and with the clock, which neither its batches nor its repeats show.
- * Whether it does is judged on the pass's own evidence, not the machine's
- * load (a throttled disk that reads 40 MB/s with 1 % of a CPU is not slowed
- * by two CPU hogs beside it):
- *   - its I/O thread waited for a CPU more than COMPARE_MAX_CPU_WAIT_PCT of
- *     the pass (cpu_wait_pct, schedstat's run_delay): the contention
- *     reached it: unknown, whatever the repeats say; a quieter machine;
+ * How far is judged on the pass's own evidence, not the machine's load (a
+ * throttled disk that reads 40 MB/s with 1 % of a CPU is not slowed by two
+ * CPU hogs beside it):
+ *   - its I/O thread's wait for a CPU (cpu_wait_pct, schedstat's run_delay,
+ *     a share of the pass). A rate can only lose to it, anything from
+ *     nothing (a device that makes up for a late request: a blkio throttle
+ *     meters bytes per slice, a deep queue keeps the device busy) to
+ *     COMPARE_CPU_WAIT_LOSS times its share (a device left idle while the
+ *     thread waits, and a kernel thread on the path, a loop device's worker
+ *     or usb-storage's, that waits as long and which this thread's schedstat
+ *     does not show). The same device does the same in both runs:
+ *     compare_sides judges the two rates as measured and as if the waits cost
+ *     all they can, and a verdict stands only where it holds at both. Two
+ *     runs beside the same two hogs wait alike and are judged; a drop
+ *     measured on a run that waited less than the one before is a drop.
+ *     Past COMPARE_MAX_WEIGHED_WAIT_PCT the waits are the pass (a kernel
+ *     thread doing the copying starves beyond any such bound: a loop device
+ *     in RAM beside busy CPUs, 0.6 to 20 MB/s at random 4K from run to run
+ *     with its thread waiting 38 to 74 %): no spread. Whatever else a pass
+ *     measures can move either way with contention (a throttle answers a
+ *     late request sooner, a starved worker keeps one in flight longer, a
+ *     busy CPU costs more per request: a 1M pass's CPU use went from 2.5 to
+ *     18 % of a CPU beside two hogs in the lab's guest): no spread past
+ *     COMPARE_MAX_CPU_WAIT_PCT;
  *   - the machine was not contended (its PSI cpu "some" at most
  *     COMPARE_MAX_CPU_PRESSURE_PCT, so what kept a CPU busy was this pass)
  *     and the I/O took more than COMPARE_MAX_CPU_BUSY_PCT of one CPU
@@ -82,12 +100,14 @@ const char *compare_verdict_name(enum compare_verdict v);
 #define COMPARE_MIN_SAMPLES 5
 /* PSI "some" up to this share of a pass: the machine was not contended */
 #define COMPARE_MAX_CPU_PRESSURE_PCT CPU_CONTENDED_PCT
-/* a pass whose I/O thread waited for a CPU more than this share of its time gives none */
+/* a figure no wait can be weighed for has no spread past this wait (% of the pass) */
 #define COMPARE_MAX_CPU_WAIT_PCT CPU_CONTENDED_PCT
+/* past this wait (% of the pass) not even a rate's loss to the CPUs can be bounded */
+#define COMPARE_MAX_WEIGHED_WAIT_PCT 25.0
 /*
- * a contended rate may have lost this many times its I/O thread's wait share: the
- * thread's own waits, and those of a kernel thread on the path (a loop
- * device's worker, usb-storage's) that its schedstat does not show
+ * the most a figure may have lost to waits, as a multiple of its I/O thread's
+ * wait share: the thread's own waits, and those of a kernel thread on the
+ * path (a loop device's worker, usb-storage's) that its schedstat does not show
  */
 #define COMPARE_CPU_WAIT_LOSS 2.0
 /* an uncontended pass whose I/O took more than this (% of one CPU): only repeats give one */
@@ -105,6 +125,12 @@ enum spread_why {
 	SPREAD_UNSTEADY,  /* an older record: one pass whose samples swung too much */
 };
 
+/* how a figure moves with its I/O thread's waits for a CPU (the noise model above) */
+enum compare_scale {
+	SCALE_NONE, /* either way, or waits too long to weigh: a contended side's spread is unknown */
+	SCALE_RATE, /* a rate: only shrinks */
+};
+
 /* one side of a figure, as the noise model above weighs it */
 struct compare_side {
 	double value;
@@ -112,10 +138,11 @@ struct compare_side {
 	const char *from;    /* where from: "repeats", "pass", "samples"; NULL unknown */
 	/*
 	 * SPREAD_KNOWN; else why sd is unknown, or, SPREAD_CPU_WAIT with sd
-	 * known, that the value only bounds the true figure: [lo, hi]
+	 * known, that its waits for a CPU are weighed in (compare_sides)
 	 */
 	enum spread_why why;
-	double lo, hi; /* where the true figure lies: [value, value] uncontended */
+	double wait; /* the share of the pass its I/O thread waited for a CPU, 0 to 1 */
+	enum compare_scale scale;
 };
 void compare_side_of(const struct run_metric *m, struct compare_side *ret);
 
@@ -142,10 +169,11 @@ enum compare_verdict compare_metric(double a, double sd_a, double b, double sd_b
 				    double *ret_change_pct);
 
 /*
- * Two sides: compare_metric on their values; a side whose true figure
- * contention leaves in a range is judged at both ends: worse only if worse
- * even as kind to B as the ranges allow, better only if better as kind to
- * A, the same or noise only if so at both ends, else spread unknown.
+ * Two sides: compare_metric on their values as measured, and again as they
+ * would be had the waits for a CPU cost each figure COMPARE_CPU_WAIT_LOSS
+ * times its wait share (the same device, the same way, in both runs): a
+ * verdict that holds at both ends stands, the same and noise are noise,
+ * anything else is spread unknown.
  */
 enum compare_verdict compare_sides(const struct compare_side *a, const struct compare_side *b,
 				   bool higher_is_better, double threshold_pct,
