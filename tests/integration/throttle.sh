@@ -20,13 +20,15 @@ throttle_setup() {
 		THROTTLE_KIND=v1
 		THROTTLE_GROUP=$v1/$1
 	else
+		local no_v1="no cgroup v1 blkio throttle at $v1"
+		[ "${THROTTLE:-}" = v2 ] && no_v1="cgroup v2 asked for (THROTTLE=v2)"
 		v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
 		if [ "${THROTTLE:-}" = v1 ] || [ -z "$v2" ]; then
-			THROTTLE_WHY="no block I/O throttling: no cgroup v1 blkio throttle at $v1${v2:+ (THROTTLE=v1)}${v2:- and no cgroup v2 mounted}"
+			THROTTLE_WHY="no block I/O throttling: $no_v1${v2:+ (THROTTLE=v1)}${v2:- and no cgroup v2 mounted}"
 			return 1
 		fi
 		if ! grep -qw io "$v2/cgroup.controllers" 2>/dev/null; then
-			THROTTLE_WHY="no block I/O throttling: no cgroup v1 blkio throttle at $v1, and cgroup v2 at $v2 offers no 'io' controller (it has: $(cat "$v2/cgroup.controllers" 2>/dev/null); io is bound to a v1 hierarchy, or not built)"
+			THROTTLE_WHY="no block I/O throttling: $no_v1, and cgroup v2 at $v2 offers no 'io' controller (it has: $(cat "$v2/cgroup.controllers" 2>/dev/null); io is bound to a v1 hierarchy, or not built)"
 			return 1
 		fi
 		if ! grep -qw io "$v2/cgroup.subtree_control"; then
