@@ -80,3 +80,18 @@ throttle_teardown() {
 	[ -z "$THROTTLE_IO_ENABLED" ] || echo -io >"$THROTTLE_IO_ENABLED" 2>/dev/null
 	THROTTLE_GROUP= THROTTLE_IO_ENABLED=
 }
+
+# tight_drops RUN_A.json RUN_B.json COMPARE.json (run or show -F json; compare
+# -F json): the read rates that fell 20 % or more between two runs whose passes
+# barely waited for a CPU (5 % or less) and held steady (spread 3 % or less):
+# what compare must call worse, as JSON rows {name, change_pct, verdict} (jq,
+# on the host)
+tight_drops() {
+	jq -n --slurpfile a "$1" --slurpfile b "$2" --slurpfile c "$3" '
+		def ev($r; $n): $r[0].metrics[] | select(.metric == "mb_s" and .name == $n);
+		def tight: .cpu_wait_pct != null and .cpu_wait_pct <= 5 and .pass_spread != null and
+			.pass_spread <= 0.03 * .value;
+		[$c[0].metrics[] | select(.metric == "mb_s" and .change_pct <= -20) | . as $m |
+			select((ev($a; $m.name) | tight) and (ev($b; $m.name) | tight)) |
+			{name, change_pct, verdict}]'
+}
