@@ -36,6 +36,9 @@ static inline void load_fixture(const char *name)
 #include "util/sysroot.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -108,6 +111,81 @@ static inline void tree_put_link(const char *target, const char *path)
 	strbuf_release(&p);
 }
 
+/* the tree's PATH as read through the sysroot (up to 1 MiB), NULL if it cannot be read; free() */
+static inline char *tree_read(const char *path)
+{
+	struct strbuf data = STRBUF_INIT;
+
+	if (sysroot_read(path, 1 << 20, &data) < 0) {
+		strbuf_release(&data);
+		return NULL;
+	}
+	return strbuf_detach(&data);
+}
+
+static inline int tree_remove_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)f;
+	return flag == FTW_DP ? rmdir(p) : unlink(p);
+}
+
+/* rm -rf of a real path (in the tree or not): 0 or -errno */
+static inline int tree_rm_rf(const char *real_path)
+{
+	return nftw(real_path, tree_remove_one, 16, FTW_PHYS | FTW_DEPTH) < 0 ? -errno : 0;
+}
+
+static inline struct strbuf *tree_listing_buf(void)
+{
+	static struct strbuf sb = STRBUF_INIT;
+
+	return &sb;
+}
+
+/* one line: the path below the root, its mode */
+static inline int tree_list_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)f;
+	(void)flag;
+	strbuf_addf(tree_listing_buf(), "%s %o\n", p + strlen(*tree_root()),
+		    (unsigned)(st->st_mode & 07777));
+	return 0;
+}
+
+/* ... and a link's target, a file's first 4 KiB */
+static inline int tree_list_one_in_full(const char *p, const struct stat *st, int flag,
+					struct FTW *f)
+{
+	struct strbuf *sb = tree_listing_buf();
+	char buf[4096];
+	ssize_t n;
+
+	(void)f;
+	strbuf_addf(sb, "%s %o", p + strlen(*tree_root()), (unsigned)(st->st_mode & 07777));
+	if (flag == FTW_SL) {
+		n = readlink(p, buf, sizeof(buf) - 1);
+		strbuf_addf(sb, " -> %.*s", (int)(n > 0 ? n : 0), buf);
+	} else if (flag == FTW_F) {
+		int fd = open(p, O_RDONLY | O_CLOEXEC);
+
+		n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
+		if (fd >= 0)
+			close(fd);
+		strbuf_addf(sb, " [%.*s]", (int)(n > 0 ? n : 0), buf);
+	}
+	strbuf_addch(sb, '\n');
+	return 0;
+}
+
+/* every path of the tree with its mode, one a line (in full: links' targets, files' bytes); free() */
+static inline char *tree_listing(bool in_full)
+{
+	strbuf_reset(tree_listing_buf());
+	nftw(*tree_root(), in_full ? tree_list_one_in_full : tree_list_one, 16, FTW_PHYS);
+	return strdup(tree_listing_buf()->buf);
+}
+
 static inline void tree_make(char *template_path)
 {
 	if (!mkdtemp(template_path))
@@ -118,13 +196,10 @@ static inline void tree_make(char *template_path)
 
 static inline void tree_remove(void)
 {
-	struct strbuf cmd = STRBUF_INIT;
-
 	if (!*tree_root())
 		return;
-	strbuf_addf(&cmd, "rm -rf '%s'", *tree_root());
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&cmd);
+	assert_int_equal(tree_rm_rf(*tree_root()), 0);
 	sysroot_set(NULL);
 	*tree_root() = NULL;
+	strbuf_release(tree_listing_buf());
 }

@@ -156,13 +156,6 @@ static int check_busy(const char *p, const struct stat *st, int flag, struct FTW
 	return 0;
 }
 
-static int remove_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st;
-	(void)f;
-	return flag == FTW_DP ? rmdir(p) : unlink(p);
-}
-
 static int fake_rmdir(const char *path)
 {
 	struct strbuf p = STRBUF_INIT;
@@ -182,7 +175,7 @@ static int fake_rmdir(const char *path)
 		if (busy)
 			r = -ENOTEMPTY;
 		else
-			nftw(p.buf, remove_one, 16, FTW_PHYS | FTW_DEPTH);
+			tree_rm_rf(p.buf);
 	}
 	strbuf_release(&p);
 	return r;
@@ -233,53 +226,9 @@ static struct gadget_fs fs;
 
 /* ---- the tree ---- */
 
-static struct strbuf listing;
-
-static int list_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	char buf[4096];
-	ssize_t n;
-
-	(void)f;
-	strbuf_addf(&listing, "%s %o", p + strlen(root), (unsigned)(st->st_mode & 07777));
-	if (flag == FTW_SL) {
-		n = readlink(p, buf, sizeof(buf) - 1);
-		strbuf_addf(&listing, " -> %.*s", (int)(n > 0 ? n : 0), buf);
-	} else if (flag == FTW_F) {
-		int fd = open(p, O_RDONLY);
-
-		n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
-		if (fd >= 0)
-			close(fd);
-		strbuf_addf(&listing, " [%.*s]", (int)(n > 0 ? n : 0), buf);
-	}
-	strbuf_addch(&listing, '\n');
-	return 0;
-}
-
-static char *tree(void)
-{
-	strbuf_reset(&listing);
-	nftw(root, list_one, 16, FTW_PHYS);
-	return strdup(listing.buf);
-}
-
-static char *read_at(const char *path)
-{
-	struct strbuf p = STRBUF_INIT, data = STRBUF_INIT;
-	int r = sysroot_read(path, 1 << 20, &data);
-
-	strbuf_release(&p);
-	if (r < 0) {
-		strbuf_release(&data);
-		return NULL;
-	}
-	return strbuf_detach(&data);
-}
-
 #define ASSERT_FILE(path, want)                                                                    \
 	do {                                                                                       \
-		char *got_ = read_at(path);                                                        \
+		char *got_ = tree_read(path);                                                        \
 		if (!got_ || strcmp(got_, want))                                                   \
 			fail_msg("%s = '%s', expected '%s'", path, got_ ? got_ : "(none)", want);  \
 		free(got_);                                                                        \
@@ -366,7 +315,7 @@ static void down_ok(const char *dir)
 
 static void assert_same_tree(const char *before)
 {
-	char *after = tree();
+	char *after = tree_listing(true);
 
 	if (strcmp(before, after))
 		fail_msg("tree changed:\n--- before\n%s--- after\n%s", before, after);
@@ -413,7 +362,7 @@ static void test_tunables(void **state)
 	    {"loopback:bulk_buflen=16384", "/functions/Loopback.0/bulk_buflen", "16384"},
 	    {"loopback:qlen=64", "/functions/Loopback.0/qlen", "64"},
 	};
-	char *before = tree();
+	char *before = tree_listing(true);
 	size_t i;
 
 	(void)state;
@@ -444,7 +393,7 @@ static void test_composite(void **state)
 			      "sourcesink",
 			      "loopback",
 			      "hid:preset=keyboard"};
-	char *before = tree(), *desc;
+	char *before = tree_listing(true), *desc;
 	size_t len, i;
 	unsigned rl, pr, sc;
 	const uint8_t *kbd = hid_preset("keyboard", &len, &rl, &pr, &sc);
@@ -463,7 +412,7 @@ static void test_composite(void **state)
 	ASSERT_FILE(G "/functions/mass_storage.0/lun.0/file", backing);
 	ASSERT_FILE(G "/functions/hid.0/report_length", "64");
 	ASSERT_FILE(G "/functions/hid.1/protocol", "1");
-	desc = read_at(G "/functions/hid.1/report_desc");
+	desc = tree_read(G "/functions/hid.1/report_desc");
 	assert_non_null(desc);
 	assert_int_equal(len, 63);
 	assert_memory_equal(desc, kbd, len);
@@ -490,7 +439,7 @@ static void test_device_options(void **state)
 {
 	struct gadget_spec s;
 	struct gadget_built b = {0};
-	char *why = NULL, *before = tree();
+	char *why = NULL, *before = tree_listing(true);
 
 	(void)state;
 	gadget_spec_init(&s);
@@ -523,7 +472,7 @@ static void test_failed_up_leaves_nothing(void **state)
 {
 	const char *args[] = {"msc:removable=1", "ncm:qmult=4", "uvc",
 			      "sourcesink:isoc_maxburst=2"};
-	char *before = tree();
+	char *before = tree_listing(true);
 
 	(void)state;
 	k.missing_type = "uvc";
@@ -547,7 +496,7 @@ static void test_down_after_half_failed_up(void **state)
 	const char *args[] = {"hid:preset=mouse", "ncm", "loopback"};
 	struct gadget_spec s;
 	struct gadget_built b = {0};
-	char *why = NULL, *before = tree();
+	char *why = NULL, *before = tree_listing(true);
 	int64_t n = 0;
 
 	(void)state;
@@ -575,7 +524,7 @@ static void test_down_after_half_failed_up(void **state)
 static void test_not_ours(void **state)
 {
 	const char *args[] = {"ncm"};
-	char *why = NULL, *before = tree();
+	char *why = NULL, *before = tree_listing(true);
 	int64_t n = 0;
 
 	(void)state;
@@ -619,7 +568,7 @@ static void test_ffs(void **state)
 {
 	struct gadget_spec s;
 	struct gadget_built b = {0};
-	char *why = NULL, *udc = NULL, *before = tree();
+	char *why = NULL, *udc = NULL, *before = tree_listing(true);
 	int64_t n = 0;
 
 	(void)state;

@@ -199,34 +199,6 @@ static int fake_stop(int pid, const char *exe)
 
 static struct gadget_fs fs;
 
-static struct strbuf listing;
-
-static int list_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)f;
-	(void)flag;
-	strbuf_addf(&listing, "%s %o\n", p + strlen(root), (unsigned)(st->st_mode & 07777));
-	return 0;
-}
-
-static char *tree(void)
-{
-	strbuf_reset(&listing);
-	nftw(root, list_one, 16, FTW_PHYS);
-	return strdup(listing.buf);
-}
-
-static char *read_at(const char *path)
-{
-	struct strbuf data = STRBUF_INIT;
-
-	if (sysroot_read(path, 1 << 20, &data) < 0) {
-		strbuf_release(&data);
-		return NULL;
-	}
-	return strbuf_detach(&data);
-}
-
 static int setup(void **state)
 {
 	(void)state;
@@ -389,23 +361,23 @@ static void test_up_down(void **state)
 					 "bind " G "/UDC\n";
 	struct gadget_built b = {0};
 	struct strbuf p = STRBUF_INIT;
-	char *before = tree(), *after, *got, *why = NULL;
+	char *before = tree_listing(false), *after, *got, *why = NULL;
 	struct stat st;
 	int64_t n = 0;
 
 	(void)state;
 	if (up("mtp:rd_buffer=32K,wr_buffer=128K,cache=256K", &b, &why) < 0)
 		fail_msg("up: %s", why);
-	got = read_at("/run/usbperf/gadget-usbperf.state");
+	got = tree_read("/run/usbperf/gadget-usbperf.state");
 	assert_non_null(got);
 	assert_string_equal(got, want_state);
 	free(got);
 	/* bound, with the sizes and the pid reported */
-	got = read_at(G "/UDC");
+	got = tree_read(G "/UDC");
 	assert_string_equal(got, "dummy_udc.0");
 	free(got);
 	/* no --max-speed: held to high speed (umtprd may have no SuperSpeed descriptors) */
-	got = read_at(G "/max_speed");
+	got = tree_read(G "/max_speed");
 	assert_string_equal(got, "high-speed");
 	free(got);
 	assert_null(b.unbound_why);
@@ -422,7 +394,7 @@ static void test_up_down(void **state)
 	assert_string_equal(d.conf, p.buf);
 	assert_int_equal(stat(p.buf, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0600);
-	got = read_at(BASE ".conf");
+	got = tree_read(BASE ".conf");
 	assert_non_null(strstr(got, "usb_max_rd_buffer_size 0x8000\n"));
 	assert_non_null(strstr(got, "usb_max_wr_buffer_size 0x20000\n"));
 	assert_non_null(strstr(got, "read_buffer_cache_size 0x40000\n"));
@@ -443,7 +415,7 @@ static void test_up_down(void **state)
 	assert_int_equal(n, 14);
 	assert_int_equal(d.stopped, 1);
 	assert_int_equal(d.stop_pid, 4242);
-	after = tree();
+	after = tree_listing(false);
 	assert_string_equal(after, before);
 	free(before);
 	free(after);
@@ -475,7 +447,7 @@ static void test_down_keeps_files(void **state)
 	if (up("mtp", &b, &why) < 0)
 		fail_msg("up again: %s", why);
 	gadget_built_release(&b);
-	why = read_at("/run/usbperf/gadget-usbperf.state");
+	why = tree_read("/run/usbperf/gadget-usbperf.state");
 	assert_null(strstr(why, "store "));
 	free(why);
 	why = NULL;
@@ -488,7 +460,7 @@ static void test_down_keeps_files(void **state)
 static void test_daemon_dies(void **state)
 {
 	struct gadget_built b = {0};
-	char *before = tree(), *after, *why = NULL;
+	char *before = tree_listing(false), *after, *why = NULL;
 
 	(void)state;
 	d.dies = true;
@@ -499,7 +471,7 @@ static void test_daemon_dies(void **state)
 		fail_msg("why: %s", why);
 	free(why);
 	assert_int_equal(d.stopped, 1); /* the proc step undone, too */
-	after = tree();
+	after = tree_listing(false);
 	assert_string_equal(after, before);
 	free(before);
 	free(after);
@@ -509,7 +481,7 @@ static void test_daemon_dies(void **state)
 static void test_not_installed(void **state)
 {
 	struct gadget_built b = {0};
-	char *before = tree(), *after, *why = NULL;
+	char *before = tree_listing(false), *after, *why = NULL;
 
 	(void)state;
 	d.no_daemon = true;
@@ -518,7 +490,7 @@ static void test_not_installed(void **state)
 				 "(apt-get install umtp-responder)");
 	free(why);
 	assert_int_equal(d.spawned, 0);
-	after = tree();
+	after = tree_listing(false);
 	assert_string_equal(after, before);
 	free(before);
 	free(after);
@@ -527,7 +499,7 @@ static void test_not_installed(void **state)
 /* an up killed after the daemon started (no bind yet): down from the state file */
 static void test_down_after_killed_up(void **state)
 {
-	char *before = tree(), *after, *why = NULL;
+	char *before = tree_listing(false), *after, *why = NULL;
 	struct gadget_state st;
 	int64_t n = 0;
 
@@ -552,7 +524,7 @@ static void test_down_after_killed_up(void **state)
 	assert_int_equal(gadget_down("usbperf", false, &fs, &n, &why), 0);
 	assert_int_equal(n, 8);
 	assert_int_equal(d.stopped, 1);
-	after = tree();
+	after = tree_listing(false);
 	assert_string_equal(after, before);
 	free(before);
 	free(after);
@@ -620,8 +592,5 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_down_after_killed_up, setup, teardown),
 	    cmocka_unit_test(test_real_stop),
 	};
-	int r = cmocka_run_group_tests(tests, NULL, NULL);
-
-	strbuf_release(&listing);
-	return r;
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

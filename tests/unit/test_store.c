@@ -443,6 +443,26 @@ static void test_upgrade_from_v1(void **state)
 }
 
 /*
+ * A history written by an older usbperf: the first VERSION migrations, then
+ * SQL (its runs), then opened (and so upgraded) as this one opens it
+ */
+static struct store *old_history(const char *name, int version, const char *sql)
+{
+	struct store *s;
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path_in(name), &db), SQLITE_OK);
+	for (int i = 0; i < version; i++)
+		assert_int_equal(sqlite3_exec(db, store_migrations[i].sql, NULL, NULL, NULL),
+				 SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open(path_in(name), &s), 0);
+	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
+	return s;
+}
+
+/*
  * A history of the fourth schema (before each figure's ceiling) opens,
  * upgrades, its runs read back with no ceiling, and a new run keeps its own.
  */
@@ -456,17 +476,9 @@ static void test_upgrade_from_v4(void **state)
 		"'mbit_s', 'Mbit/s', 300.5, 1, 1, 0);";
 	struct run_record r, want;
 	struct store *s;
-	sqlite3 *db;
 
 	(void)state;
-	assert_int_equal(sqlite3_open(path_in("v4.db"), &db), SQLITE_OK);
-	for (size_t i = 0; i < 4; i++)
-		assert_int_equal(sqlite3_exec(db, store_migrations[i].sql, NULL, NULL, NULL),
-				 SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, run_v4, NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	assert_int_equal(store_open(path_in("v4.db"), &s), 0);
-	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
+	s = old_history("v4.db", 4, run_v4);
 	assert_true(has_column(s->db, "metrics", "ceiling"));
 	assert_int_equal(store_load_run(s, "old", &r), 0);
 	assert_int_equal(r.nmetrics, 1);
@@ -499,17 +511,9 @@ static void test_upgrade_from_v5(void **state)
 		"2.5, 98.5, NULL);";
 	struct run_record r, want;
 	struct store *s;
-	sqlite3 *db;
 
 	(void)state;
-	assert_int_equal(sqlite3_open(path_in("v5.db"), &db), SQLITE_OK);
-	for (size_t i = 0; i < 5; i++)
-		assert_int_equal(sqlite3_exec(db, store_migrations[i].sql, NULL, NULL, NULL),
-				 SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, run_v5, NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	assert_int_equal(store_open(path_in("v5.db"), &s), 0);
-	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
+	s = old_history("v5.db", 5, run_v5);
 	assert_true(has_column(s->db, "metrics", "pass_spread"));
 	assert_true(has_column(s->db, "metrics", "cpu_wait_pct"));
 	assert_true(has_column(s->db, "metrics", "cpu_io_pct"));
@@ -552,17 +556,9 @@ static void test_upgrade_from_v2(void **state)
 		"'mb_s', 'MB/s', 512.5, 3.25, 3, 1);";
 	struct run_record r, want;
 	struct store *s;
-	sqlite3 *db;
 
 	(void)state;
-	assert_int_equal(sqlite3_open(path_in("v2.db"), &db), SQLITE_OK);
-	for (size_t i = 0; i < 2; i++)
-		assert_int_equal(sqlite3_exec(db, store_migrations[i].sql, NULL, NULL, NULL),
-				 SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, run_v2, NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	assert_int_equal(store_open(path_in("v2.db"), &s), 0);
-	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
+	s = old_history("v2.db", 2, run_v2);
 	assert_true(has_column(s->db, "metrics", "sample_stdev"));
 	assert_true(has_column(s->db, "metrics", "samples"));
 	assert_int_equal(store_load_run(s, "old", &r), 0);
