@@ -17,7 +17,8 @@
  *      figure being their mean, but never under the spread within the
  *      passes (2.), which guards against three repeats that agree by chance;
  *   2. else the spread within the pass (pass_spread, core/disk/batch.h): the
- *      pass cut into batches of about 200 ms, the batches' robust scatter
+ *      pass cut into batches (a fifth of its minimum time: 200 ms with run's
+ *      defaults, core/disk/batch.h), the batches' robust scatter
  *      (median absolute deviation) over sqrt(batches), and how far the whole
  *      pass's figure lies from the median batch (a ramp, a burst the next
  *      pass need not repeat). Robust to bursty passes: a blkio throttle
