@@ -105,6 +105,8 @@ void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 		s.from = "samples";
 	}
 	s.why = s.from ? SPREAD_KNOWN : why;
+	if (s.from && m->unit && !strcmp(m->unit, "%") && !m->higher_is_better)
+		s.sd = fmax(s.sd, fmax(COMPARE_SHARE_FLOOR * fabs(m->value), COMPARE_SHARE_FLOOR_PTS));
 	/* known, but only as far as the waits are weighed (compare_sides) */
 	if (contended && lean == SPREAD_CPU_WAIT && scale != SCALE_NONE)
 		s.why = SPREAD_CPU_WAIT;

@@ -29,6 +29,9 @@
  *      COMPARE_MIN_SAMPLES samples and held steady (their standard deviation
  *      at most COMPARE_MAX_SAMPLE_CV of their mean): that standard deviation;
  *   4. else unknown (one short pass, not sampled).
+ * A share of time (CPU use, device busy, in %) has a spread of at least
+ * COMPARE_SHARE_FLOOR of it (and COMPARE_SHARE_FLOOR_PTS points), whichever
+ * way it came: what one pass costs moves from run to run with placement.
  * A figure that leans on the CPU is another matter: it moves with what else
  * runs and with the clock, which neither its batches nor its repeats show.
  * How far is judged on the pass's own evidence, not the machine's load (a
@@ -113,6 +116,14 @@ const char *compare_verdict_name(enum compare_verdict v);
 #define COMPARE_CPU_WAIT_LOSS 2.0
 /* an uncontended pass whose I/O took more than this (% of one CPU): only repeats give one */
 #define COMPARE_MAX_CPU_BUSY_PCT 50.0
+/*
+ * A share of time a pass took (its CPU use, the device's busy time) moves from
+ * run to run with where the work lands and the clock more than within a pass
+ * (4K at QD1 moved 20 % with placement alone, bench/README's disk-vs-fio): its
+ * spread is at least this share of it, and at least COMPARE_SHARE_FLOOR_PTS points
+ */
+#define COMPARE_SHARE_FLOOR 0.10
+#define COMPARE_SHARE_FLOOR_PTS 1.0
 /* a pass whose sampled rate swung more than this (stdev / mean) gives no spread */
 #define COMPARE_MAX_SAMPLE_CV 0.25
 

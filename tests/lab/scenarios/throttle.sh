@@ -6,9 +6,9 @@
 # "MAJ:MIN rbps=N wbps=max", and 'max' again for none; usbperf disk reads the
 # throttled rate back within 10 %; and, with two vCPUs, quiet and beside two
 # CPU hogs, three runs with run's defaults (R, R, 0.75 R) compared as in
-# compare_noise.sh: the
-# unchanged pair no regression, the pairs across the drop a regression that
-# names a read pass, no read rate that fell is called the same or better, and
+# compare_noise.sh, on their rates (CPU time in an emulated guest on a busy
+# host is not the guest's own): no rate of the unchanged pair worse; across
+# the drop a regression names a read pass, no read rate that fell is called the same or better, and
 # the rates of passes that barely waited for a CPU and held steady that fell
 # 20 % or more are worse (tight_drops); each pass's evidence in the log.
 MODULES="loop"
@@ -37,7 +37,9 @@ check() {
 			rc_is "$ph-$p" 0 "$ph: run $p"
 			echo "    $ph $p: $(jq -r '[.metrics[] | select(.metric == "mb_s") | "\(.name) \(.value * 10 | round / 10) ±\(.pass_spread // "?" | if type == "number" then . * 10 | round / 10 else . end) wait \(.cpu_wait_pct // "?" | if type == "number" then round else . end)%"] | join(", ")' "$o/$ph-$p.json" 2>/dev/null)"
 		done
-		rc_is "$ph-same" 0 "$ph: R against R, no regression"
+		# the rates: CPU time inside an emulated guest on a busy host is not the guest's
+		# own (TCG reports no steal), so its CPU and busy shares are left to compare_noise.sh
+		jq_check "$o/$ph-same.json" '[.metrics[] | select(.metric == "mb_s" or .metric == "iops") | .verdict] | index("worse") | not' "$ph: R against R: no rate worse"
 		jq_check "$o/$ph-same.json" '[.metrics[] | select(.verdict == "spread unknown") | (.why | test("^(A|B): ")) and (.todo | length > 0)] | all' "$ph: R against R: each spread unknown says why and what to do"
 		for p in drop drop2; do
 			echo "    $ph $p: exit $(rc "$ph-$p"), $(jq -r '[.metrics[] | select(.metric == "mb_s") | "\(.name) \(.change_pct * 10 | round / 10)% \(.verdict)"] | join(", ")' "$o/$ph-$p.json" 2>/dev/null)"
