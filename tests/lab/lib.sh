@@ -142,7 +142,8 @@ lab_initramfs() {
 		cp "$(command -v busybox)" "$root/bin/busybox" &&
 		cp "$USBPERF_STATIC" "$root/usr/bin/usbperf" &&
 		cp "$LAB_SRC/tests/lab/init" "$root/init" &&
-		cp "$LAB_SRC"/tests/lab/scenarios/*.guest "$root/lab/" ||
+		cp "$LAB_SRC"/tests/lab/scenarios/*.guest "$root/lab/" &&
+		cp "$LAB_SRC/tests/integration/throttle.sh" "$root/lab/" ||
 		{ rm -rf "$root"; lab_die "cannot stage the initramfs in $root (above)"; }
 	# the guest has no C library: busybox must be the static one
 	if ldd "$root/bin/busybox" >/dev/null 2>&1; then
