@@ -64,7 +64,10 @@ const char *store_errmsg(const struct store *s);
 const char *store_path(const struct store *s);
 int store_schema_version(void);
 
-/* -EEXIST: a run with this id is stored; -EINVAL: see run_record_validate() */
+/*
+ * -EEXIST: a run with this id is stored; -EINVAL: see run_record_validate(),
+ * or an id store_run_id_reserved() refuses
+ */
 int store_save_run(struct store *s, const struct run_record *r);
 
 /*
@@ -77,10 +80,18 @@ int store_save_run(struct store *s, const struct run_record *r);
 #define STORE_RUN_LAST "last"
 /* N of "last" (0) or "last~N" (a strict decimal number); -EINVAL: not that form */
 int store_run_last_offset(const char *arg, uint64_t *ret);
+/*
+ * An id that names something else where a run is named ("last", "last~N"):
+ * a run saved under it could never be reached by its id, and an export of
+ * the history would write the newest run in its place. Never stored.
+ */
+bool store_run_id_reserved(const char *id);
 /* how many runs the history holds */
 int store_count_runs(struct store *s, uint64_t *ret);
 int store_resolve_run(struct store *s, const char *id_or_prefix, char **ret_id);
 int store_load_run(struct store *s, const char *id_or_prefix, struct run_record *ret);
+/* The run with exactly this id, never a prefix or "last": -ENOENT when there is none */
+int store_load_run_id(struct store *s, const char *id, struct run_record *ret);
 
 struct store_filter {
 	const char *device; /* substring of a device's VID:PID, serial or port path */
