@@ -24,13 +24,14 @@ void usage_history(void)
 	       "                     YYYY-MM-DDTHH:MM:SSZ; UTC)\n"
 	       "  --until DATE       started before DATE (a day: up to its end)\n"
 	       "  --limit N          the newest N\n"
-	       "  --check            check the database instead: SQLite's integrity and\n"
+	       "  --check            check the database instead: its schema (every table and\n"
+	       "                     column this usbperf uses), SQLite's integrity and\n"
 	       "                     foreign key checks, and what it holds\n" DB_OPTION_HELP
 	       "  -F, --format FMT   text, json or csv (csv: the runs)\n"
 	       "  -o, --output FILE  write the result to FILE\n"
 	       "\n"
 	       "Exit: 0 ok, 1 --check found damage, 2 bad input, 3 the database could not be\n"
-	       "read.\n");
+	       "read (--check: a table or column is missing).\n");
 }
 
 enum { O_DEVICE = 256, O_SINCE, O_UNTIL, O_LIMIT, O_CHECK };
@@ -130,6 +131,12 @@ static int check(struct store *s, const struct global_opts *g)
 		return db_failed(s, r);
 	report_add_object(&rep, "database", NULL, &store_stats_desc, &st);
 	r = emit_report(g, &rep) < 0 ? EXIT_RUNTIME : st.ok ? EXIT_OK : EXIT_FAIL;
+	/* a table or column missing: every command that reads it would fail */
+	if (!st.schema_ok) {
+		log_error("the history '%s' lacks what schema version %d has: %s", store_path(s),
+			  store_schema_version(), st.schema);
+		r = EXIT_RUNTIME;
+	}
 	store_stats_release(&st);
 	return r;
 }

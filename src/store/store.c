@@ -569,35 +569,51 @@ int store_quick_check(struct store *s)
 	return r;
 }
 
+/* SQLite's report has lines: one field */
+static char *one_line(struct strbuf *sb)
+{
+	for (size_t i = 0; i < sb->len; i++)
+		if ((unsigned char)sb->buf[i] < 0x20)
+			sb->buf[i] = ' ';
+	return strbuf_detach(sb);
+}
+
 int store_check(struct store *s, struct store_stats *ret)
 {
 	static const char *const tables[] = {"runs", "devices", "metrics", "findings", "baselines"};
 	struct store_stats st = {.path = s->path};
 	uint64_t *counts[] = {&st.runs, &st.devices, &st.metrics, &st.findings, &st.baselines};
-	struct strbuf problems = STRBUF_INIT;
+	struct strbuf problems = STRBUF_INIT, missing = STRBUF_INIT;
 	int64_t version = 0;
 	int r;
 
 	r = store_query_int(s, "PRAGMA user_version", &version);
 	if (r == 0)
+		r = store_schema_missing(s, &missing);
+	if (r == 0)
 		r = check_rows(s, "PRAGMA integrity_check", true, &problems);
 	if (r == 0)
 		r = check_rows(s, "PRAGMA foreign_key_check", false, &problems);
-	for (size_t i = 0; r == 0 && i < sizeof(tables) / sizeof(tables[0]); i++)
-		r = count_rows(s, tables[i], counts[i], &problems);
+	for (size_t i = 0; r == 0 && i < sizeof(tables) / sizeof(tables[0]); i++) {
+		*counts[i] = U64_UNKNOWN;
+		if (store_has_table(s, tables[i]))
+			r = count_rows(s, tables[i], counts[i], &problems);
+	}
 	if (r < 0) {
 		strbuf_release(&problems);
+		strbuf_release(&missing);
 		return r;
 	}
 	st.schema_version = (uint64_t)version;
 	st.journal_mode = journal_mode(s);
-	st.ok = problems.len == 0;
-	if (st.ok)
+	st.schema_ok = missing.len == 0;
+	st.ok = problems.len == 0 && st.schema_ok;
+	if (!problems.len)
 		strbuf_adds(&problems, "ok");
-	for (size_t i = 0; i < problems.len; i++) /* SQLite's report has lines: one field */
-		if ((unsigned char)problems.buf[i] < 0x20)
-			problems.buf[i] = ' ';
-	st.integrity = strbuf_detach(&problems);
+	if (!missing.len)
+		strbuf_adds(&missing, "ok");
+	st.integrity = one_line(&problems);
+	st.schema = one_line(&missing);
 	*ret = st;
 	return 0;
 }
@@ -606,7 +622,8 @@ void store_stats_release(struct store_stats *st)
 {
 	free(st->journal_mode);
 	free(st->integrity);
-	st->journal_mode = st->integrity = NULL;
+	free(st->schema);
+	st->journal_mode = st->integrity = st->schema = NULL;
 }
 
 #define S struct store_stats
@@ -614,6 +631,7 @@ static const struct field stats_fields[] = {
 	FIELD(S, path, "path", "database", NULL, FT_STR, 0, FF_TEXT),
 	FIELD(S, schema_version, "schema_version", "schema version", NULL, FT_U64, 0, FF_TEXT),
 	FIELD(S, journal_mode, "journal_mode", "journal", NULL, FT_STR, 0, FF_TEXT),
+	FIELD(S, schema, "schema", "schema", NULL, FT_STR, 0, FF_TEXT),
 	FIELD(S, integrity, "integrity", "integrity", NULL, FT_STR, 0, FF_TEXT),
 	FIELD(S, ok, "ok", "ok", NULL, FT_BOOL, 0, 0),
 	FIELD(S, runs, "runs", "runs", NULL, FT_U64, 0, FF_TEXT),

@@ -139,14 +139,21 @@ int store_list_baselines(struct store *s, struct store_baseline **ret, size_t *r
 void store_baselines_free(struct store_baseline *v, size_t n);
 extern const struct record_desc store_baseline_desc;
 
-/* `usbperf history --check`: SQLite's integrity and foreign key checks, counts */
+/*
+ * `usbperf history --check`: the schema against the one this usbperf
+ * writes (every table, column and index its migrations make, and the
+ * version), SQLite's integrity and foreign key checks, counts (unknown for
+ * a table that is missing).
+ */
 struct store_stats {
 	const char *path; /* borrowed from the store */
 	uint64_t schema_version;
 	char *journal_mode;
 	uint64_t runs, devices, metrics, findings, baselines;
+	char *schema; /* "ok", or what is missing: "table 'verdicts', column 'metrics.ceiling'" */
 	char *integrity; /* "ok", or the problems SQLite found, "; "-separated */
-	bool ok;
+	bool schema_ok;	 /* nothing missing: every command can read it */
+	bool ok;	 /* schema_ok and no damage */
 };
 
 int store_check(struct store *s, struct store_stats *ret);
