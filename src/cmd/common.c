@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cmd/common.h"
+#include "cmd/paths.h"
 #include "util/signals.h"
 #include "util/snapshot.h"
 #include "util/strbuf.h"
@@ -454,15 +455,12 @@ int load_input(const char *what, const char *file, size_t max,
 {
 	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
 	bool is_stdin = !strcmp(file, "-");
-	int fd = is_stdin ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
+	int fd = STDIN_FILENO;
 	int r;
 
-	if (fd < 0) {
-		r = -errno;
-		log_error("cannot open %s '%s': %s", what, file, strerror(-r));
-		/* a path the user gave that is not there: bad input */
-		return r == -ENOENT || r == -ENOTDIR ? -EINVAL : r;
-	}
+	/* a path that cannot be an input is bad input, said in one line (paths.h) */
+	if (!is_stdin && (r = input_open(what, file, &fd)) < 0)
+		return r;
 	r = read_fd_all(fd, max, &buf);
 	if (!is_stdin)
 		close(fd);

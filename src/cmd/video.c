@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* usbperf video [DEVICE]: V4L2 capture, rate, drops, jitter, bandwidth. */
 #include "cmd/commands.h"
+#include "cmd/paths.h"
 #include "core/video/fields.h"
 #include "core/video/uvc_view.h"
 #include "core/video/video.h"
@@ -546,6 +547,9 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 				  o.cfg.save);
 		return EXIT_USAGE;
 	}
+	/* a directory, a loop, a name too long: bad input, before anything is opened */
+	if (optind < argc && input_check("video device", argv[optind], INPUT_DEVICE) < 0)
+		return EXIT_USAGE;
 	o.cfg.stop = &signal_stop;
 	/* enumerate only what is needed: vivid lists 3486 modes */
 	if (o.fourcc)
