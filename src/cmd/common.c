@@ -307,13 +307,19 @@ int write_file_atomic(const char *path, const char *buf, size_t len)
 	}
 	/* a reader of the file never sees half of it: write aside, then rename */
 	strbuf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
-	/* a signal that ends the process removes the file aside (util/signals.h) */
-	signals_set_output(tmp.buf);
+	/*
+	 * A signal that ends the process removes the file aside (util/signals.h):
+	 * registered once created, not before (a file already under that name
+	 * is not ours), with no signal between the two
+	 */
+	signals_hold(true);
 	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	ret = fd < 0 ? -errno : 0;
+	if (fd >= 0)
+		signals_set_output(tmp.buf);
+	signals_hold(false);
 	if (fd < 0) {
-		ret = -errno;
-		signals_set_output(NULL);
-		log_error("cannot create '%s': %s", tmp.buf, strerror(errno));
+		log_error("cannot create '%s': %s", tmp.buf, strerror(-ret));
 		goto out;
 	}
 	ret = write_all(fd, buf, len);

@@ -584,8 +584,7 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 			goto out;
 		}
 	}
-	if (o.cfg.save)
-		signals_set_cleanup(o.cfg.save);
+	/* --save is registered for removal by the capture, once it has created it */
 	for (i = 0; i < ndevs && !signal_stop; i++) {
 		r = run_device(g, &o, &devs[i], &rep, &uv);
 		/* with no DEVICE named, a device that refuses (logged) does not stop the others */
@@ -593,11 +592,9 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 			continue;
 		if (r) {
 			status = r;
-			goto out_clean;
+			goto out;
 		}
 	}
-	if (o.cfg.save)
-		signals_set_cleanup(NULL);
 	video_report_describe(&rep, g->format != FORMAT_TEXT, &view);
 	uvc_view_describe(&uv, &view);
 	status = exit_status(&rep);
@@ -607,8 +604,6 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 		log_error("video: no frame within --timeout %.1f s: the pass ended early, results "
 			  "so far",
 			  o.cfg.timeout_s);
-out_clean:
-	signals_set_cleanup(NULL);
 out:
 	free(why);
 	free(devs);

@@ -8,6 +8,7 @@
 #include "core/video/video.h"
 #include "core/video/video_priv.h"
 #include "util/clock.h"
+#include "util/signals.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -301,12 +302,22 @@ static int set_mode(struct cap *c, const struct video_config *cfg, struct video_
 	return 0;
 }
 
+/*
+ * Created, then registered for removal on a second signal, with no signal
+ * between: a file that was there already (O_EXCL fails) is never registered,
+ * so a double Ctrl-C cannot remove the user's file.
+ */
 static int open_save(const char *path, char **why)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd, r;
 
+	signals_hold(true);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	r = fd < 0 ? -errno : 0;
+	if (fd >= 0)
+		signals_add_cleanup(path);
+	signals_hold(false);
 	if (fd < 0) {
-		int r = -errno;
 		*why = why_printf("cannot create --save '%s': %s", path, strerror(-r));
 		return r == -EEXIST || r == -ENOENT || r == -ELOOP || r == -EISDIR ? -EINVAL : r;
 	}
@@ -559,6 +570,7 @@ out:
 		/* kept only for a complete pass */
 		if (r < 0 || p.timeout || p.interrupted)
 			unlink(cfg->save);
+		signals_remove_cleanup(cfg->save);
 	}
 	if (c.fd >= 0)
 		close(c.fd);
