@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cmd/common.h"
 #include "cmd/paths.h"
+#include "util/leftovers.h"
 #include "util/signals.h"
 #include "util/snapshot.h"
 #include "util/strbuf.h"
@@ -318,6 +319,9 @@ int write_file_atomic(const char *path, const char *buf, size_t len)
 	if (fd >= 0)
 		signals_set_output(tmp.buf);
 	signals_hold(false);
+	/* and a SIGKILL leaves it: the next usbperf removes it (util/leftovers.h) */
+	if (fd >= 0)
+		leftovers_add(tmp.buf, fd);
 	if (fd < 0) {
 		log_error("cannot create '%s': %s", tmp.buf, strerror(-ret));
 		goto out;

@@ -2,13 +2,13 @@
 /* Opening the history: where it lives, checking it is ours, migrating it. */
 #include "store/store_priv.h"
 #include "util/strbuf.h"
+#include "util/xdg.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -104,59 +104,15 @@ const char *store_path(const struct store *s)
 
 /* ---- where it lives ---- */
 
-static const char *home_dir(void)
-{
-	const char *home = getenv("HOME");
-	struct passwd *pw;
-
-	/* "/" is what init and service managers leave root: not a home to write into */
-	if (home && home[0] == '/' && home[1])
-		return home;
-	pw = getpwuid(geteuid());
-	if (pw && pw->pw_dir && pw->pw_dir[0] == '/' && pw->pw_dir[1])
-		return pw->pw_dir;
-	return geteuid() == 0 ? "/root" : NULL;
-}
-
 int store_default_path(char **ret)
 {
-	const char *xdg = getenv("XDG_DATA_HOME"), *home;
 	struct strbuf p = STRBUF_INIT;
+	int r = xdg_path("XDG_DATA_HOME", ".local/share", "history.db", &p);
 
-	/* the XDG spec: a relative XDG_DATA_HOME is invalid and ignored */
-	if (xdg && xdg[0] == '/') {
-		strbuf_addf(&p, "%s/usbperf/history.db", xdg);
-	} else {
-		home = home_dir();
-		if (!home)
-			return -ENOENT;
-		strbuf_addf(&p, "%s/.local/share/usbperf/history.db", home);
-	}
+	if (r < 0)
+		return r;
 	*ret = strbuf_detach(&p);
 	return 0;
-}
-
-/* the missing directories above path, mode 0700: a history names serials and hosts */
-static int make_parents(const char *path)
-{
-	char *p = strdup(path);
-	struct stat sb;
-	int r = 0;
-
-	if (!p)
-		return -ENOMEM;
-	for (char *slash = strchr(p + 1, '/'); slash && r == 0; slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		if (mkdir(p, 0700) < 0 && errno != EEXIST)
-			r = -errno;
-		else if (stat(p, &sb) < 0)
-			r = -errno;
-		else if (!S_ISDIR(sb.st_mode))
-			r = -ENOTDIR;
-		*slash = '/';
-	}
-	free(p);
-	return r;
 }
 
 /* ---- opening ---- */
@@ -425,7 +381,7 @@ int store_open_flags(const char *path, unsigned flags, struct store **ret)
 		return -EINVAL;
 	r = check_path(path, !read);
 	if (r == -ENOENT && !read && !(flags & STORE_OPEN_EXISTING)) {
-		r = make_parents(path);
+		r = xdg_make_parents(path);
 		oflags |= SQLITE_OPEN_CREATE;
 	}
 	if (r < 0)
