@@ -141,24 +141,36 @@ static int check(struct store *s, const struct global_opts *g)
 	return r;
 }
 
-static int list(struct store *s, const struct store_filter *f, const struct global_opts *g)
+static int list(struct store *s, const char *db, const struct store_filter *f,
+		const struct global_opts *g)
 {
 	static char *const none[] = {"no runs in the history", "no run matches the filters"};
 	struct report rep = {.command = "history"};
 	bool filtered = f->device || f->since || f->until;
+	struct strbuf dir = STRBUF_INIT, waiting = STRBUF_INIT;
+	char *warn[2];
 	struct run_summary *v;
-	size_t n;
+	size_t n, npending = db_pending_count(s, db);
 	int r = store_list_runs(s, f, &v, &n);
 
 	if (r < 0)
 		return db_failed(s, r);
 	report_add_table(&rep, "runs", NULL, &run_summary_desc, v, n, sizeof(*v));
-	if (n == 0) {
-		rep.warnings = &none[filtered];
-		rep.nwarnings = 1;
+	if (n == 0)
+		warn[rep.nwarnings++] = none[filtered];
+	/* runs measured while the history was locked: not lost, not in it yet either */
+	if (npending && db_pending_dir(db, &dir) == 0) {
+		strbuf_addf(&waiting,
+			    "%zu run%s not saved into this history wait in '%s': "
+			    "'usbperf import FILE' adds each",
+			    npending, npending == 1 ? "" : "s", dir.buf);
+		warn[rep.nwarnings++] = waiting.buf;
 	}
+	rep.warnings = warn;
 	r = emit_report(g, &rep) < 0 ? EXIT_RUNTIME : EXIT_OK;
 	run_summaries_free(v, n);
+	strbuf_release(&dir);
+	strbuf_release(&waiting);
 	return r;
 }
 
@@ -176,7 +188,7 @@ int cmd_history(int argc, char **argv, struct global_opts *g)
 	r = db_open(o.db, DB_READ, &s);
 	if (r < 0)
 		return db_exit_status(r);
-	r = o.check ? check(s, g) : list(s, &o.f, g);
+	r = o.check ? check(s, g) : list(s, o.db, &o.f, g);
 	store_close(s);
 	return r;
 }
