@@ -429,6 +429,30 @@ void store_close(struct store *s)
 	free(s);
 }
 
+int store_recover(const char *path)
+{
+	struct store s = {.path = (char *)path, .lock_fd = -1, .errmsg = STRBUF_INIT};
+	int64_t version = 0;
+	int r = check_path(path, true), rc;
+
+	if (r < 0)
+		return r;
+	rc = sqlite3_open_v2(path, &s.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+	r = rc == SQLITE_OK ? 0 : store_err(&s, rc);
+	if (r == 0) {
+		sqlite3_extended_result_codes(s.db, 1);
+		sqlite3_busy_timeout(s.db, STORE_BUSY_TIMEOUT_MS);
+		r = check_identity(&s, &version);
+	}
+	if (r == 0 && version == 0)
+		r = -EBADMSG; /* an empty file: nothing of SQLite's to recover */
+	if (r == 0)
+		r = store_exec(&s, "PRAGMA wal_checkpoint(TRUNCATE)");
+	sqlite3_close_v2(s.db);
+	strbuf_release(&s.errmsg);
+	return r;
+}
+
 /* ---- checking ---- */
 
 static char *pragma_text(struct store *s, const char *sql)

@@ -60,6 +60,14 @@ enum {
 int store_open(const char *path, struct store **ret);
 int store_open_flags(const char *path, unsigned flags, struct store **ret);
 void store_close(struct store *s);
+/*
+ * After a writer was killed (SIGKILL, a power cut): the history at path
+ * opened read-write, which replays what its -wal holds, checkpointed and
+ * closed, so that SQLite removes the -wal and -shm (when no other process
+ * has the history open). Neither created, nor migrated: -ENOENT, -EBADMSG
+ * and the other errors of store_open(). The back end's own files only.
+ */
+int store_recover(const char *path);
 const char *store_errmsg(const struct store *s);
 const char *store_path(const struct store *s);
 int store_schema_version(void);
