@@ -402,6 +402,9 @@ int open_sysroot(const char *arg)
 		log_error("invalid --sysroot '%s': %s", arg, err.buf);
 	else if (r == -ENOTDIR)
 		log_error("invalid --sysroot '%s': neither a directory nor a snapshot file", arg);
+	else if (r < 0 && strlen(arg) > 64) /* a name too long: its start, its length */
+		log_error("invalid --sysroot '%.64s...' (%zu bytes): %s", arg, strlen(arg),
+			  strerror(-r));
 	else if (r < 0)
 		log_error("invalid --sysroot '%s': %s", arg, strerror(-r));
 	strbuf_release(&err);

@@ -8,10 +8,12 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 /* ---- helpers shared by the store's files ---- */
@@ -238,6 +240,17 @@ static int configure_read(struct store *s)
 	return r;
 }
 
+/* /proc/self/mem and its kind: regular files to stat(2), whose reads fail (EIO) */
+static bool kernel_file(const char *path)
+{
+	struct statfs sf;
+
+	if (statfs(path, &sf) < 0)
+		return false;
+	return sf.f_type == PROC_SUPER_MAGIC || sf.f_type == SYSFS_MAGIC ||
+	       sf.f_type == DEBUGFS_MAGIC;
+}
+
 /* SQLite's unix VFS refuses a full path name of this many bytes */
 #define SQLITE_MAX_PATHNAME 512
 
@@ -264,7 +277,7 @@ static int check_path(const char *path, bool write)
 		return -errno;
 	if (S_ISDIR(sb.st_mode))
 		return -EISDIR;
-	if (!S_ISREG(sb.st_mode))
+	if (!S_ISREG(sb.st_mode) || kernel_file(path))
 		return -ENODEV;
 	if (!write)
 		return access(path, R_OK) < 0 ? -errno : 0;

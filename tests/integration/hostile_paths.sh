@@ -64,6 +64,16 @@ bad_path "/proc/self/mem" "$USBPERF" check "$RUN" --criteria /proc/self/mem --db
 says "it is a file of the kernel's" "28.3.14: says it is the kernel's"
 bad_path "a FIFO no one writes" "$USBPERF" check "$RUN" --criteria "$P/fifo" --db "$WORK/h.db"
 says "empty file$" "28.3.14: a FIFO without a writer reads as empty, at once"
+# the history and --sysroot: the same kinds of paths
+for p in "$P/dir" "$P/loop" "$long" "$P/sock" "$P/fifo" /proc/self/mem; do
+	bad_path "history --db $(kind "$p")" "$USBPERF" history --db "$p"
+	bad_path "import --db $(kind "$p")" "$USBPERF" import "$WORK/run.json" --db "$p"
+	# a directory is a sysroot: a recorded tree
+	[ "$p" = "$P/dir" ] || bad_path "list --sysroot $(kind "$p")" "$USBPERF" list --sysroot "$p"
+done
+bad_path "the long name" "$USBPERF" list --sysroot "$long"
+says "^usbperf: invalid --sysroot '$P/a+\.\.\.' \([0-9]+ bytes\): File name too long$" \
+	"28.3.14: --sysroot: a long name quoted by its start, with its length"
 # a pipe with a writer is still read: process substitution, stdin
 expect_status 0 "28.3.14: --criteria <(...) is read" \
 	"$USBPERF" check "$RUN" --criteria <(cat "$WORK/crit.json") --db "$WORK/h.db"
