@@ -5,6 +5,7 @@
  */
 #include "cmd/db.h"
 #include "core/run/record_json.h"
+#include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/xdg.h"
 
@@ -48,21 +49,6 @@ static int own_dir(const char *dir)
 	return st.st_uid == geteuid() ? 0 : -EPERM;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* the run as an export of one, in dir/ID.json: new (O_EXCL), whole on disk, or not there */
 static int write_pending(const char *dir, const char *doc, const char *id, struct strbuf *ret)
 {
@@ -75,7 +61,7 @@ static int write_pending(const char *dir, const char *doc, const char *id, struc
 	fd = open(ret->buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
-	r = write_all(fd, doc, strlen(doc));
+	r = fd_write_all(fd, doc, strlen(doc));
 	if (r == 0 && fsync(fd) < 0)
 		r = -errno;
 	if (close(fd) < 0 && r == 0)

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,20 +293,22 @@ static int open_journal(void)
 	return r;
 }
 
-/* path made absolute by its directory: the next sweep may run anywhere */
-static char *absolute(const char *path)
+/* the file's absolute path, as the kernel has it for fd: the next sweep may run anywhere */
+static char *absolute(int fd)
 {
-	char *copy = strdup(path), *copy2 = strdup(path), *dir = NULL, *ret = NULL;
-	struct strbuf sb = STRBUF_INIT;
+	char link[64], *p = malloc(PATH_MAX);
+	ssize_t n;
 
-	if (copy && copy2 && (dir = realpath(dirname(copy), NULL))) {
-		strbuf_addf(&sb, "%s/%s", dir, basename(copy2));
-		ret = strbuf_detach(&sb);
+	if (!p)
+		return NULL;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, p, PATH_MAX - 1);
+	if (n <= 0 || p[0] != '/') {
+		free(p);
+		return NULL;
 	}
-	free(dir);
-	free(copy);
-	free(copy2);
-	return ret;
+	p[n] = '\0';
+	return p;
 }
 
 void leftovers_add(const char *path, int fd)
@@ -326,7 +327,10 @@ void leftovers_add(const char *path, int fd)
 	}
 	if (fstat(fd, &st) < 0 || (!journal_path[0] && open_journal() < 0))
 		return;
-	abs = absolute(path);
+	/* without /proc, a name given whole is still one */
+	abs = absolute(fd);
+	if (!abs && path[0] == '/')
+		abs = strdup(path);
 	if (!abs)
 		return;
 	strbuf_addf(&line, "%" PRIu64 " %" PRIu64 " %zu %s\n", (uint64_t)st.st_dev,

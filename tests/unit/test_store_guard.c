@@ -6,7 +6,7 @@
  */
 #include "unit.h"
 #include "run_sample.h"
-#include "store/store_priv.h"
+#include "store_fixture.h"
 #include "util/leftovers.h"
 
 #include <errno.h>
@@ -19,47 +19,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char dir[64];
-
-static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb, (void)flag, (void)ftw;
-	return remove(p);
-}
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/usbperf-test-store-guard.XXXXXX");
-	if (!mkdtemp(dir))
+	if (scratch_setup("store-guard") < 0)
 		return -1;
 	/* the journal of this test's files, not the machine's */
 	setenv("XDG_STATE_HOME", dir, 1);
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static char *path_in(const char *name)
-{
-	static char p[256];
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	return p;
-}
-
-static struct store *open_new(const char *name)
-{
-	struct store *s = NULL;
-	int r = store_open(path_in(name), &s);
-
-	if (r < 0)
-		fail_msg("store_open(%s): %s", name, strerror(-r));
-	return s;
 }
 
 static bool exists(const char *path)

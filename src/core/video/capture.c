@@ -8,6 +8,7 @@
 #include "core/video/video.h"
 #include "core/video/video_priv.h"
 #include "util/clock.h"
+#include "util/fileio.h"
 #include "util/signals.h"
 
 #include <errno.h>
@@ -324,22 +325,6 @@ static int open_save(const char *path, char **why)
 	return fd;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 struct loop_state {
 	struct video_acct acct;
 	uint64_t t_on, t_first, t_count0, last_frame, deadline;
@@ -374,7 +359,7 @@ static int on_buffer(struct cap *c, const struct video_config *cfg, struct loop_
 	video_acct_add(&s->acct, &smp);
 	if (c->save_fd >= 0 && !*save_err && b->index < c->n && c->b[b->index].addr &&
 	    !(b->flags & V4L2_BUF_FLAG_ERROR))
-		*save_err = write_all(c->save_fd, c->b[b->index].addr,
+		*save_err = fd_write_all(c->save_fd, c->b[b->index].addr,
 				      b->bytesused < c->b[b->index].len ? b->bytesused
 									: c->b[b->index].len);
 	if (cfg->frames)
