@@ -118,10 +118,11 @@ static int recover(const char *db, struct rows *rows)
 	return r < 0 ? db_exit_status(r) : EXIT_OK;
 }
 
-/* runs that wait in files: listed */
+/* runs that wait in files: listed, with whether the history has taken them since */
 static void pending(const char *db, struct rows *rows)
 {
-	struct strbuf dir = STRBUF_INIT, p = STRBUF_INIT;
+	struct strbuf dir = STRBUF_INIT, p = STRBUF_INIT, why = STRBUF_INIT;
+	struct store *s = NULL;
 	struct dirent *e;
 	DIR *d;
 
@@ -129,6 +130,9 @@ static void pending(const char *db, struct rows *rows)
 		strbuf_release(&dir);
 		return;
 	}
+	/* read only; a history that cannot be read counts none as imported */
+	if (db_open_quiet(db, DB_READ, &s, &why) < 0)
+		s = NULL;
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
 
@@ -136,11 +140,16 @@ static void pending(const char *db, struct rows *rows)
 			continue;
 		strbuf_reset(&p);
 		strbuf_addf(&p, "%s/%s", dir.buf, e->d_name);
-		add(rows, "run not saved", p.buf, "kept: 'usbperf import' adds it");
+		add(rows, "run not saved", p.buf,
+		    s && db_pending_in_history(s, e->d_name)
+			? "kept: imported since, yours to remove"
+			: "kept: 'usbperf import' adds it");
 	}
 	closedir(d);
+	store_close(s);
 	strbuf_release(&dir);
 	strbuf_release(&p);
+	strbuf_release(&why);
 }
 
 int cmd_clean(int argc, char **argv, struct global_opts *g)

@@ -83,6 +83,8 @@ int db_save_run(const char *db, struct store **s, const struct run_record *rec, 
 int db_pending_dir(const char *db, struct strbuf *ret);
 /* How many of them the history s (at db) does not hold yet */
 size_t db_pending_count(struct store *s, const char *db);
+/* The run of the file name ("ID.json") in that directory is in the history s already */
+bool db_pending_in_history(struct store *s, const char *name);
 
 /*
  * A store call on an open history failed with r: one line, the same for

@@ -151,6 +151,21 @@ int db_save_run(const char *db, struct store **s, const struct run_record *rec, 
 	return r;
 }
 
+bool db_pending_in_history(struct store *s, const char *name)
+{
+	size_t n = strlen(name);
+	char *id, *found = NULL;
+	bool in;
+
+	if (n < 6 || strcmp(name + n - 5, ".json") || !(id = strndup(name, n - 5)))
+		return false;
+	/* imported since: its run is in the history by that very id */
+	in = run_id_valid(id) && store_resolve_run(s, id, &found) == 0 && !strcmp(found, id);
+	free(found);
+	free(id);
+	return in;
+}
+
 size_t db_pending_count(struct store *s, const char *db)
 {
 	struct strbuf dir = STRBUF_INIT;
@@ -164,16 +179,10 @@ size_t db_pending_count(struct store *s, const char *db)
 	}
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
-		char *id, *found = NULL;
 
-		if (n < 6 || strcmp(e->d_name + n - 5, ".json") ||
-		    !(id = strndup(e->d_name, n - 5)))
-			continue;
-		/* imported since: its run is in the history by that very id */
-		if (!run_id_valid(id) || store_resolve_run(s, id, &found) < 0 || strcmp(found, id))
+		if (n > 5 && !strcmp(e->d_name + n - 5, ".json") &&
+		    !db_pending_in_history(s, e->d_name))
 			count++;
-		free(found);
-		free(id);
 	}
 	closedir(d);
 	strbuf_release(&dir);

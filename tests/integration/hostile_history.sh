@@ -155,15 +155,24 @@ jq_check "$WORK/out" '.import.imported == 1' "28.3.16: imported"
 expect_status 0 "28.3.16: show it" "$USBPERF" show "$id" --db "$WORK/l/h.db"
 expect_status 0 "28.3.16: history: none waits once imported" "$USBPERF" history --db "$WORK/l/h.db" -F json
 jq_check "$WORK/out" '.warnings | any(test("wait in")) | not' "28.3.16: no run waits"
+expect_status 0 "28.3.16: clean lists the kept run" "$USBPERF" clean --db "$WORK/l/h.db" -F json
+jq_check "$WORK/out" "[.left[] | select(.path == \"$kept\") | .action] == [\"kept: imported since, yours to remove\"]" \
+	"28.3.16: clean: the kept run is in the history now, the file left to the user"
+check "28.3.16: the kept run's file is still there" test -s "$kept"
 
 # run_killed DIR...: a run killed with SIGKILL while its test files are in each DIR; its pid in $killed
 run_killed() {
-	local i d all
+	local i d f all
 	"$USBPERF" run "$@" --size 64M --time 10 --min-time 5 --no-save -q >/dev/null 2>&1 &
 	killed=$!
+	# each test file there, and recorded in the journal (a kill between the two leaves
+	# a file no one recorded, which no sweep may then touch)
 	for i in $(seq 300); do
 		all=1
-		for d in "$@"; do compgen -G "$d/usbperf-*$killed-*.tmp" >/dev/null || all=0; done
+		for d in "$@"; do
+			f=$(compgen -G "$d/usbperf-*$killed-*.tmp") &&
+				grep -qsF "$f" "$XDG_STATE_HOME"/usbperf/leftovers/* || all=0
+		done
 		[ "$all" = 1 ] && break
 		sleep 0.1
 	done
