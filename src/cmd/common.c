@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cmd/common.h"
+#include "cmd/paths.h"
+#include "util/leftovers.h"
 #include "util/signals.h"
 #include "util/snapshot.h"
 #include "util/strbuf.h"
@@ -385,13 +387,22 @@ int write_file_atomic(const char *path, const char *buf, size_t len)
 		name = real;
 	/* a reader of the file never sees half of it: write aside, then rename */
 	strbuf_addf(&tmp, "%s.tmp-%ld", name, (long)getpid());
-	/* a signal that ends the process removes the file aside (util/signals.h) */
-	signals_set_output(tmp.buf);
+	/*
+	 * A signal that ends the process removes the file aside (util/signals.h):
+	 * registered once created, not before (a file already under that name
+	 * is not ours), with no signal between the two
+	 */
+	signals_hold(true);
 	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	ret = fd < 0 ? -errno : 0;
+	if (fd >= 0)
+		signals_set_output(tmp.buf);
+	signals_hold(false);
+	/* and a SIGKILL leaves it: the next usbperf removes it (util/leftovers.h) */
+	if (fd >= 0)
+		leftovers_add(tmp.buf, fd);
 	if (fd < 0) {
-		ret = -errno;
-		signals_set_output(NULL);
-		log_error("cannot create '%s': %s", tmp.buf, strerror(errno));
+		log_error("cannot create '%s': %s", tmp.buf, strerror(-ret));
 		goto out;
 	}
 	ret = write_all(fd, buf, len);
@@ -471,6 +482,9 @@ int open_sysroot(const char *arg)
 		log_error("invalid --sysroot '%s': %s", arg, err.buf);
 	else if (r == -ENOTDIR)
 		log_error("invalid --sysroot '%s': neither a directory nor a snapshot file", arg);
+	else if (r < 0 && strlen(arg) > 64) /* a name too long: its start, its length */
+		log_error("invalid --sysroot '%.64s...' (%zu bytes): %s", arg, strlen(arg),
+			  strerror(-r));
 	else if (r < 0)
 		log_error("invalid --sysroot '%s': %s", arg, strerror(-r));
 	strbuf_release(&err);
@@ -534,15 +548,12 @@ int load_input(const char *what, const char *file, size_t max,
 {
 	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
 	bool is_stdin = !strcmp(file, "-");
-	int fd = is_stdin ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
+	int fd = STDIN_FILENO;
 	int r;
 
-	if (fd < 0) {
-		r = -errno;
-		log_error("cannot open %s '%s': %s", what, file, strerror(-r));
-		/* a path the user gave that is not there: bad input */
-		return r == -ENOENT || r == -ENOTDIR ? -EINVAL : r;
-	}
+	/* a path that cannot be an input is bad input, said in one line (paths.h) */
+	if (!is_stdin && (r = input_open(what, file, &fd)) < 0)
+		return r;
 	r = read_fd_all(fd, max, &buf);
 	if (!is_stdin)
 		close(fd);

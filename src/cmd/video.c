@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* usbperf video [DEVICE]: V4L2 capture, rate, drops, jitter, bandwidth. */
 #include "cmd/commands.h"
+#include "cmd/paths.h"
 #include "core/video/fields.h"
 #include "core/video/uvc_view.h"
 #include "core/video/video.h"
@@ -552,6 +553,9 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 				  o.cfg.save);
 		return EXIT_USAGE;
 	}
+	/* a directory, a loop, a name too long: bad input, before anything is opened */
+	if (optind < argc && input_check("video device", argv[optind], INPUT_DEVICE) < 0)
+		return EXIT_USAGE;
 	o.cfg.stop = &signal_stop;
 	/* enumerate only what is needed: vivid lists 3486 modes */
 	if (o.fourcc)
@@ -586,8 +590,7 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 			goto out;
 		}
 	}
-	if (o.cfg.save)
-		signals_set_cleanup(o.cfg.save);
+	/* --save is registered for removal by the capture, once it has created it */
 	for (i = 0; i < ndevs && !signal_stop; i++) {
 		r = run_device(g, &o, &devs[i], &rep, &uv);
 		/* with no DEVICE named, a device that refuses (logged) does not stop the others */
@@ -595,11 +598,9 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 			continue;
 		if (r) {
 			status = r;
-			goto out_clean;
+			goto out;
 		}
 	}
-	if (o.cfg.save)
-		signals_set_cleanup(NULL);
 	video_report_describe(&rep, g->format != FORMAT_TEXT, &view);
 	uvc_view_describe(&uv, &view);
 	status = exit_status(&rep);
@@ -609,8 +610,6 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 		log_error("video: no frame within --timeout %.1f s: the pass ended early, results "
 			  "so far",
 			  o.cfg.timeout_s);
-out_clean:
-	signals_set_cleanup(NULL);
 out:
 	free(why);
 	free(devs);

@@ -2,7 +2,7 @@
 /* store: the SQLite history, on real files in a scratch directory. */
 #include "unit.h"
 #include "run_sample.h"
-#include "store/store_priv.h"
+#include "store_fixture.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,43 +14,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char dir[64];
-
-static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb, (void)flag, (void)ftw;
-	return remove(p);
-}
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/usbperf-test-store.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static char *path_in(const char *name)
-{
-	static char p[256];
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	return p;
-}
-
-static struct store *open_new(const char *name)
-{
-	struct store *s = NULL;
-	int r = store_open(path_in(name), &s);
-
-	if (r < 0)
-		fail_msg("store_open(%s): %s", name, strerror(-r));
-	return s;
+	return scratch_setup("store");
 }
 
 static void save_sample(struct store *s, const char *id, const char *at)

@@ -3,6 +3,7 @@
 #include "core/disk/safety.h"
 #include "core/sys/blockdev.h"
 #include "core/sys/mounts.h"
+#include "util/leftovers.h"
 #include "util/parse.h"
 #include "util/sysroot.h"
 
@@ -254,6 +255,8 @@ int safety_create_file(const char *dir, const char *tag, uint64_t region, bool m
 		r = reason_set(-errno, ret_why, "cannot create '%s': %s", path.buf, strerror(errno));
 		goto out;
 	}
+	/* a process killed now leaves it: the next one removes it (util/leftovers.h) */
+	leftovers_add(path.buf, fd);
 	r = total ? posix_fallocate(fd, 0, (off_t)total) : 0;
 	format_size(total, sz, sizeof(sz));
 	if (r == ENOSPC || r == EFBIG)
