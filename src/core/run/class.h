@@ -42,11 +42,18 @@ struct class_metric {
 	 * it a row and a bar; not a latency, a count, a clock or a share
 	 */
 	bool rate;
+	/*
+	 * a tail of the pass (a p99, a maximum): set by its few slowest events,
+	 * which move from run to run more than within a pass (core/run/compare.h)
+	 */
+	bool tail;
 };
 
-#define CLASS_METRIC(key, unit, label, higher) {key, unit, label, higher, false, false}
-#define CLASS_RATE(key, unit, label) {key, unit, label, true, false, true}
-#define CLASS_DISTRIBUTION(key, unit, label) {key, unit, label, false, true, false}
+#define CLASS_METRIC(key, unit, label, higher) {key, unit, label, higher, false, false, false}
+#define CLASS_RATE(key, unit, label) {key, unit, label, true, false, true, false}
+#define CLASS_DISTRIBUTION(key, unit, label) {key, unit, label, false, true, false, false}
+/* a tail: lower is better (a latency's p99, the longest interval) */
+#define CLASS_TAIL(key, unit, label) {key, unit, label, false, false, false, true}
 
 /*
  * A pass drawn as a point of a sweep (a figure against a size): its series
