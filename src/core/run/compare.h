@@ -17,7 +17,7 @@
  *      figure being their mean, but never under the spread within the
  *      passes (2.), which guards against three repeats that agree by chance;
  *   2. else the spread within the pass (pass_spread, core/disk/batch.h): the
- *      pass cut into batches (a fifth of its minimum time: 200 ms with run's
+ *      pass cut into batches (a sixth of its minimum time: about 170 ms with run's
  *      defaults, core/disk/batch.h), the batches' robust scatter
  *      (median absolute deviation) over sqrt(batches), and how far the whole
  *      pass's figure lies from the median batch (a ramp, a burst the next
@@ -113,13 +113,17 @@ const char *compare_verdict_name(enum compare_verdict v);
 /* a figure no wait can be weighed for has no spread past this wait (% of the pass) */
 #define COMPARE_MAX_CPU_WAIT_PCT CPU_CONTENDED_PCT
 /* past this wait (% of the pass) not even a rate's loss to the CPUs can be bounded */
-#define COMPARE_MAX_WEIGHED_WAIT_PCT 25.0
+#define COMPARE_MAX_WEIGHED_WAIT_PCT 15.0
 /*
  * the most a figure may have lost to waits, as a multiple of its I/O thread's
- * wait share: the thread's own waits, and those of a kernel thread on the
- * path (a loop device's worker, usb-storage's) that its schedstat does not show
+ * wait share: the thread's own waits, and those of a kernel worker on the
+ * path (a loop device's, usb-storage's) and of the completion, which its
+ * schedstat does not show: at QD1 from a loop device in RAM beside busy CPUs,
+ * 18.8 then 7.6 MB/s in unchanged runs whose threads waited 20 and 24 % (2.5
+ * times; CI, 2026-12-06). Past COMPARE_MAX_WEIGHED_WAIT_PCT (45 % lost) not
+ * bounded at all
  */
-#define COMPARE_CPU_WAIT_LOSS 2.0
+#define COMPARE_CPU_WAIT_LOSS 3.0
 /* an uncontended pass whose I/O took more than this (% of one CPU): only repeats give one */
 #define COMPARE_MAX_CPU_BUSY_PCT 50.0
 /*
