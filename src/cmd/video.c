@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* usbperf video [DEVICE]: V4L2 capture, rate, drops, jitter, bandwidth. */
 #include "cmd/commands.h"
+#include "cmd/video_gadget.h"
 #include "core/video/fields.h"
 #include "core/video/uvc_view.h"
 #include "core/video/video.h"
@@ -517,6 +518,9 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 	char *why = NULL;
 	int r, status = EXIT_USAGE;
 
+	/* the device side of a camera: options of its own */
+	if (video_wants_gadget(argc, argv))
+		return cmd_video_gadget(argc, argv, g);
 	split_format(argc, argv);
 	r = parse_options(argc, argv, g, "video", longopts, usage_video, video_opt, &o);
 	if (r != 0)

@@ -1,0 +1,88 @@
+# Scenario uvc-gadget: usbperf as a UVC camera (gadget up uvc-bulk: a gadgetfs
+# device with a bulk video endpoint, served by usbperf itself) on dummy_hcd at
+# high speed, and the kernel's uvcvideo on the host side of the same guest
+# kernel, with usbperf video, usbperf monitor and v4l2-ctl against its node.
+# Truths: every frame the camera made is one the host received or one the
+# camera or the host counts as dropped; the rate is the committed one within
+# 2 %; usbmon sees on the bulk endpoint the frames' bytes plus 12 B per
+# payload; uvcvideo's format, size and interval are the ones the camera
+# declared and committed; down leaves the gadget file systems as they were,
+# after a SIGINT on either side too.
+MODULES="configfs libcomposite dummy_hcd gadgetfs uvcvideo usbmon"
+LAB_BINS="v4l2-ctl"
+if ! command -v v4l2-ctl >/dev/null; then
+	lab_log "installing v4l-utils (v4l2-ctl)"
+	apt_install lab v4l-utils || lab_die "v4l-utils could not be installed (apt's words above)"
+fi
+# guest time from the instruction count (see video.sh): the camera's pacing and the
+# host's timestamps run on the guest's clock, whatever else loads this machine
+LAB_ACCEL="tcg,thread=single"
+qemu_args() { echo "-icount shift=1,sleep=off"; }
+
+UVC_N=45
+
+# the stream of NAME's capture in the camera's figures: the last one
+stream() { echo "(.streams | last)"; }
+
+check_capture() { # check_capture NAME FOURCC FPS
+	local o=$1 n=$2 cc=$3 fps=$4 P='.passes[0]' S
+	S=$(stream)
+	rc_is "$n" 0 "$n: usbperf video took $UVC_N frames of $cc 640x360 @$fps from uvcvideo"
+	jq_check "$o/$n-gadget.json" "$S | .fourcc == \"$cc\" and .width == 640 and .height == 360 and .interval_100ns == (1e7 / $fps | round) and .running == false" "$n: the camera streamed the mode asked, committed by uvcvideo"
+	# the host received what the camera made, less what either side dropped
+	if [ -f "$o/$n.json" ] && [ -f "$o/$n-gadget.json" ] &&
+		[ "$(jq -n --slurpfile h "$o/$n.json" --slurpfile g "$o/$n-gadget.json" \
+			"(\$h[0]$P) as \$p | (\$g[0] | $S) as \$s | \$p.frames + \$p.lost + \$p.errors + \$s.late == \$s.frames and \$s.sent == \$p.frames + \$p.lost + \$p.errors and \$s.frames == $UVC_N")" = true ]; then
+		ok "$SCEN: $n: frames received + dropped (both sides) = frames made ($UVC_N)"
+	else bad "$SCEN: $n: frames do not add up: host $(jq -c "$P | {frames, lost, errors}" "$o/$n.json" 2>&1) camera $(jq -c "$S | {frames, sent, late, aborted, ended}" "$o/$n-gadget.json" 2>&1)"; fi
+	jq_check "$o/$n.json" "$P | (.fps - $fps | fabs) <= $fps * 0.02 and (.fps_wall - $fps | fabs) <= $fps * 0.02" "$n: achieved $fps fps within 2 % (driver timestamps and wall clock)"
+	jq_check "$o/$n-gadget.json" "$S | (.fps - $fps | fabs) <= $fps * 0.02 and .late == 0 and .aborted == 0 and .ended == \"its stream_frames were sent\"" "$n: the camera sent at $fps fps within 2 %, nothing late"
+	# usbmon: the bulk endpoint carried the frames and a 12 B header per payload
+	if [ "$(jq -n --slurpfile m "$o/$n-mon.json" --slurpfile g "$o/$n-gadget.json" \
+		"(\$g[0] | $S) as \$s | [\$m[0].endpoints[] | select(.endpoint == \"0x81\")][0].bytes == \$s.data_bytes + \$s.header_bytes and \$s.header_bytes == 12 * \$s.payloads")" = true ]; then
+		ok "$SCEN: $n: usbmon's bytes on 0x81 = frame data + 12 B per payload ($(jq "$S | \"\(.data_bytes) + \(.header_bytes)\"" "$o/$n-gadget.json"))"
+	else bad "$SCEN: $n: usbmon bytes on 0x81 $(jq -c '[.endpoints[] | select(.endpoint == "0x81")][0] | {bytes, urbs, empty}' "$o/$n-mon.json" 2>&1), camera $(jq -c "$S | {data_bytes, header_bytes, payloads, zlps}" "$o/$n-gadget.json" 2>&1)"; fi
+	# uvcvideo's view: v4l2-ctl --all on the node after the stream
+	if grep -q "Width/Height *: 640/360" "$o/$n-v4l2.txt" && grep -q "Pixel Format *: '$cc'" "$o/$n-v4l2.txt" &&
+		grep -q "Frames per second: $fps.000 ($fps/1)" "$o/$n-v4l2.txt"; then
+		ok "$SCEN: $n: v4l2-ctl --all: $cc 640/360 at $fps/1, as declared and committed"
+	else bad "$SCEN: $n: v4l2-ctl --all says: $(grep -E 'Width/Height|Pixel Format|Frames per second' "$o/$n-v4l2.txt" | tr -s ' \t' ' ' | tr '\n' ';')"; fi
+}
+
+check() {
+	local o=$1
+	rc_is up 0 "gadget up uvc-bulk"
+	jq_check "$o/up.json" '.gadget.udc == "dummy_udc.0" and .functions[0].profile == "uvc-bulk" and .functions[0].endpoints[0].type == "bulk" and (.functions[0].endpoints[0].ceiling_mb_s | floor) == 53' "up: a gadgetfs camera on dummy_udc.0, a bulk IN endpoint next to the high-speed ceiling"
+	if grep -q "'YUYV'" "$o/formats.txt" && grep -q "'MJPG'" "$o/formats.txt" && [ "$(grep -c 'Interval: Discrete' "$o/formats.txt")" = 4 ]; then
+		ok "$SCEN: v4l2-ctl --list-formats-ext: YUYV and MJPG, 640x360 at 30 and 15 fps each"
+	else bad "$SCEN: v4l2-ctl --list-formats-ext: $(tr -s ' \t\n' ' ' <"$o/formats.txt" | head -c 400)"; fi
+	check_capture "$o" yuyv YUYV 30
+	check_capture "$o" mjpg MJPG 15
+	jq_check "$o/mjpg.json" '.passes[0] | .frame_bytes_max < 640 * 360 * 2 and .frame_bytes_min > 0' "mjpg: libjpeg-turbo's frames, smaller than the pixels"
+	check_capture "$o" again YUYV 30
+	rc_is ctrl 0 "v4l2-ctl -c brightness=-10"
+	jq_check "$o/ctrl-gadget.json" '.uvc_function.brightness == -10 and .uvc_function.stalls == 0' "the camera took brightness -10 through SET_CUR on its processing unit"
+	# SIGINT on the host side: the partial capture, the camera's stream ends by itself
+	rc_is hostint 130 "SIGINT to usbperf video mid-stream"
+	jq_check "$o/hostint.json" '.passes[0] | .interrupted == true and .frames > 0' "host SIGINT: the frames so far, flagged"
+	jq_check "$o/hostint-gadget.json" '(.streams | last) | .ended == "the host stopped reading" and .sent > 0 and .running == false' "host SIGINT: the camera saw nobody read and ended the stream"
+	# SIGINT on the gadget side
+	jq_check "$o/gadgetint-gadget.json" '.uvc_function.state == "stopped"' "gadget SIGINT: the daemon stopped cleanly, its figures written"
+	if ! grep -q video "$o/gadgetint-nodes.txt"; then ok "$SCEN: gadget SIGINT: the camera left the host"
+	else bad "$SCEN: gadget SIGINT: nodes left: $(cat "$o/gadgetint-nodes.txt")"; fi
+	rc_is down 0 "gadget down after the daemon's SIGINT"
+	for w in after after2 after3; do
+		if cmp -s "$o/world-before.txt" "$o/world-$w.txt"; then ok "$SCEN: world-$w: mounts, configfs, /run/usbperf, /dev/gadget as before up"
+		else bad "$SCEN: world-$w differs: $(diff "$o/world-before.txt" "$o/world-$w.txt" | tr '\n' ' ' | head -c 400)"; fi
+	done
+	rc_is up2 0 "a second camera after the first"
+	rc_is down2 0 "and down again"
+	rc_is bad 2 "a camera whose descriptors do not fit gadgetfs's 256 B"
+	says bad "gadgetfs answers at most 256 B" "too many descriptors: one line, the size named"
+	rc_is mixed 2 "uvc-bulk with another function"
+	says mixed "uvc-bulk is a device of its own" "uvc-bulk mixed: one line"
+	for n in yuyv mjpg again; do
+		jq -r ".passes[0] | \"    figure  $n: \(.mode_set) achieved \(.fps) fps, \(.mb_s) MB/s, host CPU \(.cpu_us_per_frame) us/frame\"" "$o/$n.json" 2>/dev/null
+		jq -r '(.streams | last) | "    figure  camera: sent \(.sent) of \(.frames) at \(.fps) fps, CPU \(.cpu_pct) % (\(.cpu_us_per_frame) us/frame), \(.payloads) payloads"' "$o/$n-gadget.json" 2>/dev/null
+	done
+}
