@@ -8,6 +8,7 @@
 #include "unit.h"
 
 #include "core/usb/uvc.h"
+#include "core/usb/uvc_bulk.h"
 #include "core/uvcgadget/uvcg.h"
 
 #include <errno.h>
@@ -398,6 +399,38 @@ static void test_frames(void **state)
 	uvcg_frames_release(&f);
 }
 
+/* the ceiling's packets per frame, against the camera's own payload plan */
+static void test_bulk_ceiling(void **state)
+{
+	struct usb_uvc_bulk_frame f;
+	uint64_t i, n = 460800, packets = 0;
+
+	(void)state;
+	/* 640x360 YUYV at high speed, 32 KiB payloads: 14 x 64 packets + 2228 B in 5 */
+	assert_int_equal(usb_uvc_bulk_frame(USB_SPEED_HIGH, 32768, (double)n, &f), 0);
+	assert_near(f.payloads, 15, 0);
+	assert_near(f.packets, 14 * 64 + 5, 0);
+	assert_near(f.fps, 104000.0 / 901, 1e-9);
+	assert_near(f.wire_bytes, (double)uvcg_frame_wire_bytes(n, 32768), 0);
+	for (i = 0; i < uvcg_payloads(n, 32768); i++) {
+		uint32_t len = uvcg_payload_data(n, 32768, i) + UVCG_HEADER_BYTES;
+
+		packets += (len + 511) / 512 + uvcg_payload_zlp(len, 32768, 512);
+	}
+	assert_int_equal(packets, (uint64_t)f.packets);
+	/* a 512 B payload (500 + 12) short of the maximum: one packet and a ZLP */
+	assert_int_equal(usb_uvc_bulk_frame(USB_SPEED_HIGH, 1036, 500, &f), 0);
+	assert_near(f.packets, 2, 0);
+	assert_true(uvcg_payload_zlp(512, 1036, 512));
+	/* full speed: 19 x 64 B a frame, 19000 packets a second */
+	assert_int_equal(usb_uvc_bulk_frame(USB_SPEED_FULL, 32768, 1000, &f), 0);
+	assert_near(f.packets, 16, 0);
+	assert_near(f.fps, 19000.0 / 16, 1e-9);
+	/* a payload with no room past its header; no bulk at low speed */
+	assert_int_equal(usb_uvc_bulk_frame(USB_SPEED_HIGH, 12, 1000, &f), -EINVAL);
+	assert_int_equal(usb_uvc_bulk_frame(USB_SPEED_LOW, 32768, 1000, &f), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +439,7 @@ int main(void)
 	    cmocka_unit_test(test_strings),	   cmocka_unit_test(test_probe_commit),
 	    cmocka_unit_test(test_controls),	   cmocka_unit_test(test_payloads),
 	    cmocka_unit_test(test_pace),	   cmocka_unit_test(test_frames),
+	    cmocka_unit_test(test_bulk_ceiling),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
