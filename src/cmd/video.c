@@ -521,6 +521,8 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 	/* the device side of a camera: options of its own */
 	if (video_wants_gadget(argc, argv))
 		return cmd_video_gadget(argc, argv, g);
+	if (video_wants_sweep(argc, argv))
+		return cmd_video_sweep(argc, argv, g);
 	split_format(argc, argv);
 	r = parse_options(argc, argv, g, "video", longopts, usage_video, video_opt, &o);
 	if (r != 0)

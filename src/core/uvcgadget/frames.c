@@ -22,20 +22,20 @@ static void draw(uint8_t *p, struct uvcg_size s, unsigned k, unsigned n)
 {
 	unsigned x, y, bar = s.width / 16 ? s.width / 16 : 2;
 	unsigned pos = (unsigned)((uint64_t)s.width * k / (n ? n : 1)) & ~1u;
+	size_t stride = (size_t)s.width * 2;
 
-	for (y = 0; y < s.height; y++) {
-		uint8_t *row = p + (size_t)y * s.width * 2;
+	/* vertical bars: every row is the first one */
+	for (x = 0; x < s.width; x += 2) {
+		const uint8_t *c = bars[(x * 8) / s.width];
+		bool white = x >= pos && x < pos + bar;
 
-		for (x = 0; x < s.width; x += 2) {
-			const uint8_t *c = bars[(x * 8) / s.width];
-			bool white = x >= pos && x < pos + bar;
-
-			row[2 * x] = white ? 235 : c[0];
-			row[2 * x + 1] = white ? 128 : c[1];
-			row[2 * x + 2] = white ? 235 : c[0];
-			row[2 * x + 3] = white ? 128 : c[2];
-		}
+		p[2 * x] = white ? 235 : c[0];
+		p[2 * x + 1] = white ? 128 : c[1];
+		p[2 * x + 2] = white ? 235 : c[0];
+		p[2 * x + 3] = white ? 128 : c[2];
 	}
+	for (y = 1; y < s.height; y++)
+		memcpy(p + y * stride, p, stride);
 }
 
 void uvcg_frames_release(struct uvcg_frames *f)

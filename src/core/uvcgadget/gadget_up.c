@@ -44,11 +44,14 @@ void uvcg_stats_path(struct strbuf *out, const char *dir)
 static void spec_string(const struct gadget_fn_spec *f, struct strbuf *out)
 {
 	struct uvcg_params p;
+	char *why = NULL;
 	size_t i;
 
+	/* checked when the spec was parsed: no error here */
 	uvcg_params_default(&p);
 	for (i = 0; i < f->nkv; i++)
-		uvcg_params_set(&p, f->kv[i].key, f->kv[i].value, NULL);
+		uvcg_params_set(&p, f->kv[i].key, f->kv[i].value, &why);
+	free(why);
 	uvcg_params_str(&p, out);
 }
 
@@ -214,7 +217,7 @@ static int wait_bound(struct up *u)
 		nl = strrchr(log.buf, '\n');
 		reason_set(r == -ETIMEDOUT ? r : -EBUSY, u->why,
 			   "uvc-bulk: the camera daemon %s: %s (log '%s')",
-			   r == -ETIMEDOUT ? "bound no UDC within 5 s" : "could not start",
+			   r == -ETIMEDOUT ? "bound no UDC within 10 s" : "could not start",
 			   log.len ? (nl ? nl + 1 : log.buf) : "no output", u->log.buf);
 		strbuf_release(&log);
 		r = r == -ETIMEDOUT ? r : -EBUSY;

@@ -13,7 +13,7 @@
 #include "util/strbuf.h"
 
 #define UVCG_MOUNT "/dev/gadget"
-#define UVCG_READY_MS 5000
+#define UVCG_READY_MS 10000 /* its frames are made (MJPG encoded) before it binds */
 
 /* the tunables of f make a camera that fits: -EINVAL with why */
 int uvcg_spec_check(const struct gadget_fn_spec *f, char **ret_why);

@@ -169,7 +169,7 @@ int uvcg_params_set(struct uvcg_params *p, const char *key, const char *v, char 
 	return -ENOENT;
 }
 
-int uvcg_params_parse(const char *kv, struct uvcg_params *ret, char **ret_why)
+int uvcg_params_read(const char *kv, struct uvcg_params *ret, char **ret_why)
 {
 	struct uvcg_params p;
 	struct strbuf item = STRBUF_INIT;
@@ -199,6 +199,16 @@ int uvcg_params_parse(const char *kv, struct uvcg_params *ret, char **ret_why)
 			kv++;
 	}
 	strbuf_release(&item);
+	if (r == 0)
+		*ret = p;
+	return r;
+}
+
+int uvcg_params_parse(const char *kv, struct uvcg_params *ret, char **ret_why)
+{
+	struct uvcg_params p;
+	int r = uvcg_params_read(kv, &p, ret_why);
+
 	if (r == 0)
 		r = uvcg_params_check(&p, ret_why);
 	if (r == 0)

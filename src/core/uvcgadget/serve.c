@@ -363,6 +363,8 @@ int uvcg_serve(const struct uvcg_serve_config *c, struct uvcg_function *ret, cha
 	pthread_mutex_init(&s.lock, NULL);
 	uvcg_ctrl_init(&s.ctrl, &c->params);
 	s.fn.state = "waiting";
+	/* the frames first: a stream then starts at its commit, not after an encoder */
+	uvcg_stream_premake(&s);
 	r = bind_descriptors(&s, ret_why);
 	if (r == 0) {
 		write_stats(&s);
@@ -376,7 +378,7 @@ int uvcg_serve(const struct uvcg_serve_config *c, struct uvcg_function *ret, cha
 		close(s.ep0);
 	s.fn.state = r < 0 ? "failed" : "stopped";
 	write_stats(&s);
-	uvcg_frames_release(&s.frames);
+	uvcg_stream_free_rings(&s);
 	if (ret) {
 		*ret = s.fn;
 		ret->udc = NULL;

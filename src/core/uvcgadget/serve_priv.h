@@ -24,9 +24,14 @@ struct uvcg_server {
 	atomic_bool stalled;			  /* the watchdog interrupted a write */
 	const char *quit_why;			  /* how the stream is being ended */
 	struct uvcg_probe commit;		  /* what the stream sends */
-	struct uvcg_frames frames;		  /* the thread's while it runs */
+	/* the frames of each format and size, made before the bind (or at first use) */
+	struct uvcg_frames rings[UVCG_MAX_FORMATS][UVCG_MAX_FRAMES];
+	const struct uvcg_frames *frames; /* the stream's ring */
 };
 
+/* make every format and size's frames now, if they fit UVCG_PREMADE_BYTES together */
+void uvcg_stream_premake(struct uvcg_server *s);
+void uvcg_stream_free_rings(struct uvcg_server *s);
 /* start a stream with s->commit (one running is stopped first, with why) */
 int uvcg_stream_start(struct uvcg_server *s, char **ret_why);
 /* end the running stream, if any, and say why it ended */

@@ -172,7 +172,7 @@ static void stream_loop(struct run *r)
 			}
 			continue;
 		}
-		data = uvcg_frames_get(&s->frames, slot, &len);
+		data = uvcg_frames_get(s->frames, slot, &len);
 		if (!r->t_first)
 			r->t_first = now;
 		e = send_frame(r, data, len, slot);
@@ -191,23 +191,60 @@ static void stream_loop(struct run *r)
 	publish(r, clock_now_ns());
 }
 
+/* the ring of a commit's format and frame */
+static struct uvcg_frames *ring_of(struct uvcg_server *s, const struct uvcg_probe *pr)
+{
+	const struct uvcg_params *p = s->ctrl.p;
+	unsigned f = pr->format >= 1 && pr->format <= p->nformats ? pr->format - 1u : 0;
+	unsigned z = pr->frame >= 1 && pr->frame <= p->nframes ? pr->frame - 1u : 0;
+
+	return &s->rings[f][z];
+}
+
+void uvcg_stream_premake(struct uvcg_server *s)
+{
+	const struct uvcg_params *p = s->ctrl.p;
+	uint64_t total = 0;
+	unsigned f, z;
+
+	for (z = 0; z < p->nframes; z++) {
+		uint64_t one = uvcg_frame_bytes_yuyv(&p->frames[z]);
+		uint64_t n = one ? UVCG_RING_BYTES / one : 0;
+
+		total += p->nformats * one * (n < 1 ? 1 : n > UVCG_RING ? UVCG_RING : n);
+	}
+	if (total > UVCG_PREMADE_BYTES)
+		return; /* made at first use instead */
+	for (f = 0; f < p->nformats; f++)
+		for (z = 0; z < p->nframes; z++)
+			uvcg_frames_make(&s->rings[f][z], p->formats[f], p->frames[z]);
+}
+
+void uvcg_stream_free_rings(struct uvcg_server *s)
+{
+	unsigned f, z;
+
+	for (f = 0; f < UVCG_MAX_FORMATS; f++)
+		for (z = 0; z < UVCG_MAX_FRAMES; z++)
+			uvcg_frames_release(&s->rings[f][z]);
+}
+
 static void *stream_main(void *arg)
 {
 	struct run r = {.s = arg};
 	struct uvcg_server *s = r.s;
 	enum uvcg_format f = uvcg_probe_format(s->ctrl.p, &s->commit);
 	struct uvcg_size z = uvcg_probe_size(s->ctrl.p, &s->commit);
+	struct uvcg_frames *ring = ring_of(s, &s->commit);
 	int e = 0;
 
 	pthread_mutex_lock(&s->lock);
 	r.st = s->fn.s[s->fn.n - 1];
 	pthread_mutex_unlock(&s->lock);
-	if (s->frames.n && (s->frames.format != f || s->frames.size.width != z.width ||
-			    s->frames.size.height != z.height))
-		uvcg_frames_release(&s->frames);
-	if (!s->frames.n)
-		e = uvcg_frames_make(&s->frames, f, z);
-	r.st.make_s = s->frames.make_s;
+	if (!ring->n)
+		e = uvcg_frames_make(ring, f, z);
+	s->frames = ring;
+	r.st.make_s = ring->make_s;
 	if (e < 0) {
 		r.st.ended = e == -ENOTSUP ? "MJPG asked: built without libjpeg" : "out of memory";
 		r.st.running = false;

@@ -70,7 +70,9 @@ void uvcg_params_default(struct uvcg_params *p);
  * stream_frames=N. -EINVAL with why; -ENOENT for a key that is not one.
  */
 int uvcg_params_set(struct uvcg_params *p, const char *key, const char *value, char **ret_why);
-/* "KEY=VALUE,..." as a whole, then uvcg_params_check */
+/* "KEY=VALUE,..." as a whole, the defaults for the rest (not checked against gadgetfs) */
+int uvcg_params_read(const char *kv, struct uvcg_params *ret, char **ret_why);
+/* the same, then uvcg_params_check */
 int uvcg_params_parse(const char *kv, struct uvcg_params *ret, char **ret_why);
 /* the descriptors fit gadgetfs's 256 B: -E2BIG naming the size and what to cut */
 int uvcg_params_check(const struct uvcg_params *p, char **ret_why);
@@ -264,6 +266,7 @@ void uvcg_function_describe(const struct uvcg_function *f, struct report *out);
 
 #define UVCG_RING 8		  /* distinct frames made, sent in turn */
 #define UVCG_RING_BYTES (64u << 20) /* at most this much memory for them */
+#define UVCG_PREMADE_BYTES (128u << 20) /* all rings made before streaming: at most this */
 
 struct uvcg_frames {
 	enum uvcg_format format;

@@ -71,7 +71,7 @@ check() {
 	if ! grep -q video "$o/gadgetint-nodes.txt"; then ok "$SCEN: gadget SIGINT: the camera left the host"
 	else bad "$SCEN: gadget SIGINT: nodes left: $(cat "$o/gadgetint-nodes.txt")"; fi
 	rc_is down 0 "gadget down after the daemon's SIGINT"
-	for w in after after2 after3; do
+	for w in after after2 after3 after4 after5; do
 		if cmp -s "$o/world-before.txt" "$o/world-$w.txt"; then ok "$SCEN: world-$w: mounts, configfs, /run/usbperf, /dev/gadget as before up"
 		else bad "$SCEN: world-$w differs: $(diff "$o/world-before.txt" "$o/world-$w.txt" | tr '\n' ' ' | head -c 400)"; fi
 	done
@@ -81,6 +81,28 @@ check() {
 	says bad "gadgetfs answers at most 256 B" "too many descriptors: one line, the size named"
 	rc_is mixed 2 "uvc-bulk with another function"
 	says mixed "uvc-bulk is a device of its own" "uvc-bulk mixed: one line"
+	# the guide's table
+	rc_is sweep 0 "video --uvc-sweep: 320x240, 1280x720 x YUYV, MJPG x 5, 30 fps"
+	jq_check "$o/sweep.json" '(.uvc_sweep | length) == 8 and all(.uvc_sweep[]; .frames > 0 and .camera_sent > 0 and .ceiling_fps > 0 and .speed == "high")' "sweep: 8 modes measured on both sides, each next to its bulk ceiling at high speed"
+	jq_check "$o/sweep.json" 'all(.uvc_sweep[]; .meets or .limit == "camera CPU" or .limit == "host CPU")' "sweep: every mode meets its rate within 2 % (dummy_hcd allows them all), or the table names the CPU that held it back"
+	jq_check "$o/sweep.json" '[.uvc_sweep[] | select(.fits | not) | "\(.fourcc) \(.width)x\(.height) @\(.nominal_fps)"] == ["YUYV 1280x720 @30"] and ([.findings[] | select(.id == "uvc.bulk_cannot_fit")] | length == 1 and (.[0].fix | test("format MJPG") and test("frame size 320x240") and test("at most 28 fps")))' "sweep: YUYV 1280x720 @30 cannot fit high speed's bulk (28.87 fps), the finding names MJPG, 320x240 and 28 fps"
+	jq_check "$o/sweep.json" '[.uvc_sweep[] | select(.fits | not)] | all(.[]; (.meets | not) or (.limit == "emulation" and .above_ceiling))' "sweep: a mode past the ceiling that still met its rate is flagged as dummy_hcd's figure, not the bus's"
+	# run --uvc-sweep: the history, check, compare, report
+	for i in 1 2; do rc_is "run$i" 0 "run --uvc-sweep, run $i into the history"; done
+	jq_check "$o/run1.json" '[.metrics[] | select(.test == "uvc-sweep" and .metric == "fps") | .name] == ["YUYV 320x240 @15", "YUYV 320x240 @30"] and all(.metrics[] | select(.test == "uvc-sweep" and .metric == "fps"); .ceiling == (.name | split("@")[1] | tonumber))' "run: an fps row per mode, held against its nominal rate"
+	jq_check "$o/run1.json" '[.metrics[] | select(.test == "uvc-sweep") | .metric] | unique == ["camera_cpu_pct", "camera_late", "ceiling_fps", "cpu_us_per_frame", "drop_pct", "fps", "mb_s"]' "run: the camera's and the host's figures recorded"
+	jq_check "$o/run1.json" '(.uvc_sweep | length) == 2 and ([.verdicts[] | select(.device_key == "uvc-sweep")][0] | .limiter == "mode'"'"'s rate")' "run: the table in run's output, the verdict the modes' rate"
+	jq_check "$o/show.json" '[.metrics[] | select(.test == "uvc-sweep")] | length >= 12' "show: the sweep's figures came back from the history"
+	rc_is check 0 "check --criteria: fps at 98 % of each mode's rate"
+	jq_check "$o/check.json" '[.checks[] | select(.criterion) | .result] | length == 2 and all(.[]; . == "pass")' "check: both modes pass"
+	rc_is compare 0 "compare the two sweeps"
+	jq_check "$o/compare.json" '[.metrics[]? // .rows[]? | select(.test == "uvc-sweep")] | length > 0' "compare: the sweep's metrics side by side"
+	rc_is report 0 "report --html of the sweep run"
+	if grep -q "uvc-sweep" "$o/run.html" 2>/dev/null; then ok "$SCEN: report: the sweep's device in the page"
+	else bad "$SCEN: report: no uvc-sweep in run.html"; fi
+	if grep -q "bulk ceiling" "$o/run.txt" && grep -q "MJPG" "$o/run.txt"; then ok "$SCEN: run text: the sweep's table"
+	else bad "$SCEN: run text: $(head -c 400 "$o/run.txt")"; fi
+	jq -r '.uvc_sweep[] | "    figure  sweep \(.fourcc) \(.width)x\(.height) @\(.nominal_fps): \(.fps) fps (ceiling \(.ceiling_fps)), camera sent \(.camera_sent) late \(.camera_late) CPU \(.camera_cpu_pct) %, host drops \(.drop_pct) %: \(.limit)"' "$o/sweep.json" 2>/dev/null
 	for n in yuyv mjpg again; do
 		jq -r ".passes[0] | \"    figure  $n: \(.mode_set) achieved \(.fps) fps, \(.mb_s) MB/s, host CPU \(.cpu_us_per_frame) us/frame\"" "$o/$n.json" 2>/dev/null
 		jq -r '(.streams | last) | "    figure  camera: sent \(.sent) of \(.frames) at \(.fps) fps, CPU \(.cpu_pct) % (\(.cpu_us_per_frame) us/frame), \(.payloads) payloads"' "$o/$n-gadget.json" 2>/dev/null
