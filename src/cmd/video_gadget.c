@@ -239,8 +239,8 @@ int cmd_video_gadget(int argc, char **argv, struct global_opts *g)
 		log_error("video: unexpected argument '%s' with --gadget", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (!o.send) {
-		log_error("video: --gadget serves frames: give --send");
+	if (!o.path || !o.send) {
+		log_error("video: the device side needs --gadget PATH and --send");
 		return EXIT_USAGE;
 	}
 	if (check_output(g) < 0)
@@ -263,13 +263,21 @@ int cmd_video_gadget(int argc, char **argv, struct global_opts *g)
 	return serve_gadgetfs(&o, g);
 }
 
-/* a --gadget among the options: the device side */
+/* an option of the device side among the options: its parser takes them all */
 bool video_wants_gadget(int argc, char **argv)
 {
+	static const char *const own[] = {"--gadget", "--send",	   "--spec",	     "--stats",
+					  "--id",     "--serial",  "--product",	     "--manufacturer",
+					  "--stall",  "--max-speed"};
 	int i;
+	size_t k;
 
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--gadget") || !strncmp(argv[i], "--gadget=", 9))
-			return true;
+		for (k = 0; k < sizeof(own) / sizeof(own[0]); k++) {
+			size_t n = strlen(own[k]);
+
+			if (!strncmp(argv[i], own[k], n) && (!argv[i][n] || argv[i][n] == '='))
+				return true;
+		}
 	return false;
 }
