@@ -253,7 +253,7 @@ int cmd_video_gadget(int argc, char **argv, struct global_opts *g)
 		return EXIT_USAGE;
 	}
 	if (video_fuvc_is_node(o.path))
-		return video_fuvc_send(o.path, o.time_s, g);
+		return video_fuvc_send(o.path, o.spec, o.stats, o.time_s, g);
 	if (!is_gadgetfs(o.path)) {
 		log_error("video: --gadget '%s' is neither a gadgetfs mount (usbperf gadget up "
 			  "uvc-bulk) nor a V4L2 output node of f_uvc",

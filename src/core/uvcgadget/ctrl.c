@@ -46,7 +46,8 @@ static const struct {
 
 void uvcg_ctrl_init(struct uvcg_ctrl *c, const struct uvcg_params *p)
 {
-	*c = (struct uvcg_ctrl){.p = p, .brightness = 0, .contrast = 32};
+	*c = (struct uvcg_ctrl){.p = p, .if_control = UVCG_IF_CONTROL,
+				.if_streaming = UVCG_IF_STREAMING, .brightness = 0, .contrast = 32};
 	c->probe.format = 1, c->probe.frame = 1;
 	uvcg_probe_fit(p, &c->probe);
 	c->commit = c->probe;
@@ -249,19 +250,19 @@ int uvcg_ctrl_in(struct uvcg_ctrl *c, const struct uvcg_setup *s, uint8_t *out, 
 	if (s->type != 0xa1)
 		return stall(c, ERR_INVALID_REQUEST);
 	cap = cap < s->length ? cap : s->length;
-	if (iface == UVCG_IF_STREAMING && entity == 0 && (sel == VS_PROBE || sel == VS_COMMIT))
+	if (iface == c->if_streaming && entity == 0 && (sel == VS_PROBE || sel == VS_COMMIT))
 		r = probe_in(c, sel, s->request, out, cap);
-	else if (iface == UVCG_IF_CONTROL && entity == 0 && sel == VC_REQUEST_ERROR_CODE &&
+	else if (iface == c->if_control && entity == 0 && sel == VC_REQUEST_ERROR_CODE &&
 		 (s->request == GET_CUR || s->request == GET_INFO))
 		/* the code of the last request: read, it is not one itself */
 		return s->request == GET_CUR ? put_value(out, cap, c->error, 1)
 					     : put_value(out, cap, 0x01, 1);
-	else if (iface == UVCG_IF_CONTROL && entity == UVCG_ID_PROCESSING)
+	else if (iface == c->if_control && entity == UVCG_ID_PROCESSING)
 		r = pu_in(c, sel, s->request, out, cap);
-	else if (iface == UVCG_IF_CONTROL && (entity == UVCG_ID_CAMERA || entity == UVCG_ID_OUTPUT))
+	else if (iface == c->if_control && (entity == UVCG_ID_CAMERA || entity == UVCG_ID_OUTPUT))
 		r = stall(c, ERR_INVALID_CONTROL);
 	else
-		r = stall(c, iface == UVCG_IF_CONTROL ? ERR_INVALID_UNIT : ERR_INVALID_CONTROL);
+		r = stall(c, iface == c->if_control ? ERR_INVALID_UNIT : ERR_INVALID_CONTROL);
 	if (r >= 0)
 		c->error = ERR_NONE;
 	return r;
@@ -301,10 +302,10 @@ int uvcg_ctrl_out(struct uvcg_ctrl *c, const struct uvcg_setup *s, const uint8_t
 	c->requests++;
 	if (s->type != 0x21 || s->request != SET_CUR)
 		return stall(c, ERR_INVALID_REQUEST);
-	if (iface == UVCG_IF_CONTROL && entity == UVCG_ID_PROCESSING)
+	if (iface == c->if_control && entity == UVCG_ID_PROCESSING)
 		return pu_out(c, sel, data, len);
-	if (iface != UVCG_IF_STREAMING || entity != 0 || (sel != VS_PROBE && sel != VS_COMMIT))
-		return stall(c, iface == UVCG_IF_CONTROL ? ERR_INVALID_UNIT : ERR_INVALID_CONTROL);
+	if (iface != c->if_streaming || entity != 0 || (sel != VS_PROBE && sel != VS_COMMIT))
+		return stall(c, iface == c->if_control ? ERR_INVALID_UNIT : ERR_INVALID_CONTROL);
 	if (len < PROBE_SIZE_10 || len > UVCG_PROBE_SIZE)
 		return stall(c, ERR_OUT_OF_RANGE);
 	uvcg_probe_unpack(data, len, &pr);

@@ -139,6 +139,8 @@ struct uvcg_setup {
 
 struct uvcg_ctrl {
 	const struct uvcg_params *p;
+	/* the interface numbers (gadgetfs: UVCG_IF_*; f_uvc: where the composite put them) */
+	uint8_t if_control, if_streaming;
 	struct uvcg_probe probe, commit;
 	bool committed;
 	int16_t brightness;
