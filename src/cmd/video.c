@@ -65,7 +65,7 @@ void usage_video(void)
 	       "  --send             serve frames (the only --gadget mode)\n"
 	       "  --spec KEYS        gadgetfs: the camera, as gadget up uvc-bulk's keys\n"
 	       "                     (frames=WxH[+...],fps=N[+...],formats=yuyv[+mjpg],\n"
-	       "                     maxpayload=SIZE,stream_frames=N)\n"
+	       "                     maxpayload=SIZE,stream_frames=N,stall_ms=N)\n"
 	       "  --stats FILE       the figures as JSON in FILE, rewritten each second\n"
 	       "  --id VID:PID, --serial S, --product S, --manufacturer S   gadgetfs: the device\n"
 	       "  --max-speed S      gadgetfs: full or high (default high)\n"

@@ -184,6 +184,8 @@ static int serve_gadgetfs(struct gadget_opts *o, struct global_opts *g)
 		free(fn);
 		return EXIT_USAGE;
 	}
+	if (c.params.stall_ms)
+		c.stall_s = (double)c.params.stall_ms / 1000;
 	pthread_create(&tw, NULL, signal_watch, NULL);
 	if (o->time_s > 0)
 		pthread_create(&tt, NULL, timer_main, &o->time_s);

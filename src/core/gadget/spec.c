@@ -50,7 +50,7 @@ static const struct gadget_key uvc_keys[] = {
 static const struct gadget_key uvcb_keys[] = {
     {"frames", NULL, GK_FRAMES, 0, 0},	  {"fps", NULL, GK_LIST, 0, 0},
     {"formats", NULL, GK_LIST, 0, 0},	  {"maxpayload", NULL, GK_SIZE, 512, 16u << 20},
-    {"stream_frames", NULL, GK_UINT, 0, 100000000},
+    {"stream_frames", NULL, GK_UINT, 0, 100000000}, {"stall_ms", NULL, GK_UINT, 100, 3600000},
 };
 static const struct gadget_key ss_keys[] = {
     {"pattern", "pattern", GK_UINT, 0, 2},

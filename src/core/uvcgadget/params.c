@@ -159,6 +159,12 @@ int uvcg_params_set(struct uvcg_params *p, const char *key, const char *v, char 
 		p->max_payload = (uint32_t)u;
 		return 0;
 	}
+	if (!strcmp(key, "stall_ms")) {
+		if (parse_u64(v, 100, 3600000, &p->stall_ms) < 0)
+			return reason_set(-EINVAL, ret_why,
+					  "uvc-bulk: stall_ms='%s': 100 to 3600000 milliseconds", v);
+		return 0;
+	}
 	if (!strcmp(key, "stream_frames")) {
 		if (parse_u64(v, 0, 100000000, &p->stream_frames) < 0)
 			return reason_set(-EINVAL, ret_why,
@@ -192,7 +198,7 @@ int uvcg_params_read(const char *kv, struct uvcg_params *ret, char **ret_why)
 		if (r == -ENOENT)
 			r = reason_set(-EINVAL, ret_why,
 				       "uvc-bulk: unknown key '%s' (frames, fps, formats, "
-				       "maxpayload, stream_frames)",
+				       "maxpayload, stream_frames, stall_ms)",
 				       item.buf);
 		kv += n;
 		if (*kv == ',')
@@ -246,4 +252,6 @@ void uvcg_params_str(const struct uvcg_params *p, struct strbuf *out)
 	strbuf_addf(out, ",maxpayload=%u", p->max_payload);
 	if (p->stream_frames)
 		strbuf_addf(out, ",stream_frames=%llu", (unsigned long long)p->stream_frames);
+	if (p->stall_ms)
+		strbuf_addf(out, ",stall_ms=%llu", (unsigned long long)p->stall_ms);
 }

@@ -23,7 +23,7 @@
 #include <time.h>
 
 #define NODE_WAIT_MS 15000
-#define STREAM_END_MS 6000
+#define STREAM_END_MS 3000
 
 static void nap_ms(long ms)
 {
@@ -274,6 +274,8 @@ static void spec_for(struct gadget_spec *spec, const struct uvcg_sweep_config *c
 	strbuf_reset(&v);
 	strbuf_addf(&v, "%u", c->p.max_payload);
 	KV("maxpayload", v.buf);
+	/* the sweep stops reading at each mode's end: the camera need not wait long */
+	KV("stall_ms", "500");
 #undef KV
 	strbuf_release(&v);
 }

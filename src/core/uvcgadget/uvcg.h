@@ -57,6 +57,7 @@ struct uvcg_params {
 	unsigned nfps;
 	uint32_t max_payload; /* dwMaxPayloadTransferSize offered, header included */
 	uint64_t stream_frames; /* frames per stream, then idle until the next commit; 0: no end */
+	uint64_t stall_ms; /* a write the host leaves this long ends a stream; 0: the default */
 };
 
 /* "yuyv", "mjpg"; the fourcc V4L2 shows: "YUYV", "MJPG" */
@@ -67,7 +68,7 @@ void uvcg_params_default(struct uvcg_params *p);
 /*
  * One tunable, as "usbperf gadget up uvc-bulk:KEY=VALUE,..." gives it:
  * frames=WxH[+WxH...], fps=N[+N...], formats=yuyv[+mjpg], maxpayload=SIZE,
- * stream_frames=N. -EINVAL with why; -ENOENT for a key that is not one.
+ * stream_frames=N, stall_ms=N. -EINVAL with why; -ENOENT for a key that is not one.
  */
 int uvcg_params_set(struct uvcg_params *p, const char *key, const char *value, char **ret_why);
 /* "KEY=VALUE,..." as a whole, the defaults for the rest (not checked against gadgetfs) */
