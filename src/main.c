@@ -76,6 +76,8 @@ const struct command commands[] = {
 	 usage_export, FMT_TEXT | FMT_JSON, false},
 	{"import", "add the runs of an export file to the history", cmd_import, usage_import,
 	 FMT_TEXT | FMT_JSON, true},
+	{"clean", "remove what a killed usbperf left: its test files; recover the history",
+	 cmd_clean, usage_clean, FMT_ALL, false},
 	{"help", "list commands, or show one command's options", cmd_help, usage_help,
 	 FMT_TEXT, false},
 	{"version", "print the version", cmd_version, usage_version, FMT_TEXT | FMT_JSON, false},

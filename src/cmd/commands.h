@@ -52,3 +52,5 @@ int cmd_import(int argc, char **argv, struct global_opts *g);
 void usage_import(void);
 int cmd_check(int argc, char **argv, struct global_opts *g);
 void usage_check(void);
+int cmd_clean(int argc, char **argv, struct global_opts *g);
+void usage_clean(void);
