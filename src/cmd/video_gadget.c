@@ -245,7 +245,7 @@ int cmd_video_gadget(int argc, char **argv, struct global_opts *g)
 		log_error("video: the device side needs --gadget PATH and --send");
 		return EXIT_USAGE;
 	}
-	if (check_output(g) < 0)
+	if (check_output_target(g, o.path, "the camera's device side") < 0)
 		return EXIT_USAGE;
 	if (o.stats && (check_writable("--stats", o.stats) < 0 ||
 			(g->output && same_file(g->output, o.stats)))) {

@@ -9,11 +9,8 @@
 # declared and committed; down leaves the gadget file systems as they were,
 # after a SIGINT on either side too.
 MODULES="configfs libcomposite dummy_hcd gadgetfs uvcvideo usbmon vivid"
+LAB_TOOLS="v4l2-ctl:v4l-utils"
 LAB_BINS="v4l2-ctl"
-if ! command -v v4l2-ctl >/dev/null; then
-	lab_log "installing v4l-utils (v4l2-ctl)"
-	apt_install lab v4l-utils || lab_die "v4l-utils could not be installed (apt's words above)"
-fi
 # guest time from the instruction count (see video.sh): the camera's pacing and the
 # host's timestamps run on the guest's clock, whatever else loads this machine
 LAB_ACCEL="tcg,thread=single"
