@@ -33,6 +33,9 @@ struct run_options {
 	size_t nmtp_buffers;
 	/* --uvc-sweep: usbperf's own bulk camera, each frame size x format x rate of this spec */
 	const char *uvc_sweep;
+	/* --length-sweep: with --peer, a UDP pass per datagram length */
+	const uint64_t *net_lengths;
+	size_t nnet_lengths;
 	const char *command_line;
 	const volatile int *stop;
 	disk_progress_fn progress;

@@ -7,8 +7,11 @@
 # 2 %; usbmon sees on the bulk endpoint the frames' bytes plus 12 B per
 # payload; uvcvideo's format, size and interval are the ones the camera
 # declared and committed; down leaves the gadget file systems as they were,
-# after a SIGINT on either side too.
-MODULES="configfs libcomposite dummy_hcd gadgetfs uvcvideo usbmon vivid"
+# after a SIGINT on either side too. Beside the camera, the gadget network
+# functions (NCM with qmult 1 and 10, ECM) carry net --length-sweep and
+# run --peer --length-sweep: each datagram length next to the link's bytes and
+# packet-slot ceilings (ECM's 64 B datagrams: one packet each, 53.25 Mbit/s).
+MODULES="configfs libcomposite dummy_hcd gadgetfs uvcvideo usbmon vivid usb_f_ncm usb_f_ecm cdc_ncm cdc_ether"
 LAB_TOOLS="v4l2-ctl:v4l-utils"
 LAB_BINS="v4l2-ctl"
 # guest time from the instruction count (see video.sh): the camera's pacing and the
@@ -72,7 +75,7 @@ check() {
 	if [ -s "$o/gadgetint-nodes.txt" ] && ! grep -q usbperf "$o/gadgetint-nodes.txt"; then ok "$SCEN: gadget SIGINT: the camera left the host (vivid's nodes stay)"
 	else bad "$SCEN: gadget SIGINT: nodes left: $(cat "$o/gadgetint-nodes.txt")"; fi
 	rc_is down 0 "gadget down after the daemon's SIGINT"
-	for w in after after2 after3 after4 after5; do
+	for w in after after2 after3 after4 after5 after6; do
 		if cmp -s "$o/world-before.txt" "$o/world-$w.txt"; then ok "$SCEN: world-$w: mounts, configfs, /run/usbperf, /dev/gadget as before up"
 		else bad "$SCEN: world-$w differs: $(diff "$o/world-before.txt" "$o/world-$w.txt" | tr '\n' ' ' | head -c 400)"; fi
 	done
@@ -87,6 +90,27 @@ check() {
 	says srccap "is not a V4L2 output node" "a capture node: one line"
 	rc_is srcmjpg 2 "MJPG on vivid's output node"
 	says srcmjpg "does not take MJPG" "MJPG refused by the node: one line"
+	# net --length-sweep through NCM (qmult 1, 10) and ECM gadgets on dummy_hcd
+	for n in ncm1 ncm10 ecm; do
+		rc_is "$n" 0 "net client --length-sweep 64,1472 through $n"
+		jq_check "$o/$n.json" '[.lengths[] | .length_bytes] == [64, 1472] and all(.lengths[]; .mbit_s > 0 and .bytes_ceiling_mbit_s > 0 and .packet_ceiling_mbit_s > 0 and .ceiling_mbit_s == ([.bytes_ceiling_mbit_s, .packet_ceiling_mbit_s] | min)) and .link.on_usb and .link.speed == "high"' "$n: each length measured, next to both ceilings of the high-speed link"
+	done
+	jq_check "$o/ecm.json" '.link.driver == "cdc_ether" and .lengths[0].packet_ceiling_mbit_s < .lengths[0].bytes_ceiling_mbit_s and (.lengths[0].packet_ceiling_mbit_s - 104000 * 64 * 8 / 1e6 | fabs) < 0.01' "ecm: 64 B datagrams, a packet each: 104000 x 64 B = 53.25 Mbit/s, below what the bytes allow"
+	jq_check "$o/ncm1.json" '.link.driver == "cdc_ncm" and .lengths[0].packet_ceiling_mbit_s > 4 * 53.248 and (.lengths[0].packet_ceiling_mbit_s - .lengths[0].bytes_ceiling_mbit_s | fabs) < 0.01 * .lengths[0].bytes_ceiling_mbit_s' "ncm: 64 B datagrams share 16 KiB NTBs: the packet slots cost nothing past the bytes (ECM: one slot a datagram)"
+	for i in 1 2; do rc_is "ncm10-run$i" 0 "run --peer --length-sweep through NCM, run $i into the history"; done
+	jq_check "$o/ncm10-run1.json" '[.metrics[] | select(.test == "net" and .metric == "mbit_s") | .name] == ["tcp send", "tcp receive", "udp 64 B", "udp 1472 B"] and all(.metrics[] | select(.test == "net" and .metric == "mbit_s" and (.name | startswith("udp"))); .ceiling > 0)' "run: a UDP pass per length beside TCP, each next to its ceiling"
+	jq_check "$o/ncm10-run1.json" '[.metrics[] | select(.test == "net" and .metric == "loss_pct") | .name] == ["udp 64 B", "udp 1472 B"]' "run: each UDP pass's loss recorded"
+	jq_check "$o/ncm10-show.json" '[.metrics[] | select(.test == "net" and .metric == "mbit_s" and (.name | startswith("udp"))) | select(.ceiling > 0) | .name] == ["udp 64 B", "udp 1472 B"]' "show: the second run's UDP passes came back from the history with their ceilings"
+	rc_is ncm10-check 0 "check --criteria on udp 1472 B against its ceiling"
+	jq_check "$o/ncm10-check.json" '[.checks[] | select(.criterion) | .result] == ["pass"]' "check: the UDP pass judged against its recorded ceiling"
+	rc_is ncm10-compare 0 "compare the two runs"
+	jq_check "$o/ncm10-compare.json" '[.metrics[] | select(.test == "net" and .metric == "mbit_s" and (.name | startswith("udp"))) | select(.a > 0 and .b > 0) | .name] | sort == ["udp 1472 B", "udp 64 B"]' "compare: both lengths side by side"
+	rc_is ncm10-report 0 "report --html of the run"
+	if grep -q "udp 1472 B" "$o/ncm10-run.html" 2>/dev/null; then ok "$SCEN: report: the UDP passes in the page"
+	else bad "$SCEN: report: no 'udp 1472 B' in ncm10-run.html"; fi
+	for n in ncm1 ncm10 ecm; do
+		jq -r '.lengths[] | "    figure  '"$n"' udp \(.length_bytes) B: \(.mbit_s) Mbit/s, loss \(.loss_pct) %, ceilings: bytes \(.bytes_ceiling_mbit_s), packets \(.packet_ceiling_mbit_s) Mbit/s"' "$o/$n.json" 2>/dev/null
+	done
 	rc_is up2 0 "a second camera after the first"
 	rc_is down2 0 "and down again"
 	rc_is bad 2 "a camera whose descriptors do not fit gadgetfs's 256 B"
