@@ -80,8 +80,11 @@ check() {
 		else bad "$SCEN: world-$w differs: $(diff "$o/world-before.txt" "$o/world-$w.txt" | tr '\n' ' ' | head -c 400)"; fi
 	done
 	# the f_uvc frame source's queueing, pacing and accounting on vivid's output node
-	rc_is src 0 "video --gadget on vivid's output node, 50 frames of YUYV 640x360 @25 (its S-Video rate)"
-	jq_check "$o/src.json" '(.streams | last) | .frames == 50 and .late == 0 and .sent + .aborted == 50 and .aborted <= 1 and (.fps - 25 | fabs) <= 0.5 and .data_bytes == .sent * 460800 and .ended == "its stream_frames were sent"' "f_uvc source: 50 frames queued at 25 fps (within 2 %), none late, every one taken but the one vivid keeps showing"
+	# 100 frames: vivid may hold one buffer an extra interval (its output repeats a
+	# frame), and the rate is read from when the buffers came back: with 50
+	# frames that one interval was 2 %, the whole tolerance (24.49 fps seen)
+	rc_is src 0 "video --gadget on vivid's output node, 100 frames of YUYV 640x360 @25 (its S-Video rate)"
+	jq_check "$o/src.json" '(.streams | last) | .frames == 100 and .late == 0 and .sent + .aborted == 100 and .aborted <= 1 and (.fps - 25 | fabs) <= 0.5 and .data_bytes == .sent * 460800 and .ended == "its stream_frames were sent"' "f_uvc source: 100 frames queued at 25 fps (within 2 %), none late, every one taken but the one vivid keeps showing"
 	rc_is srcint 130 "SIGINT to the frame source mid-stream"
 	jq_check "$o/srcint.json" '(.streams | last) | .sent > 0 and .running == false and .ended == "the source stopped"' "source SIGINT: the frames so far, the stream stopped"
 	rc_is srcagain 0 "the output node streams again after the SIGINT (15 fps)"
