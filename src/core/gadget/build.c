@@ -644,8 +644,10 @@ int gadget_up(const struct gadget_spec *s, const struct gadget_fs *fs, struct ga
 		return reason_set(-EINVAL, ret_why, "no profile given (see 'usbperf gadget -h')");
 	/* usbperf's own camera is a gadgetfs device, not a configfs one */
 	for (i = 0; i < s->nfns; i++)
-		if (!strcmp(s->fns[i].profile->name, "uvc-bulk"))
-			return uvcg_gadget_up(s, fs, ret, ret_why);
+		if (!strcmp(s->fns[i].profile->name, "uvc-bulk")) {
+			r = gadget_preflight(s, ret_why);
+			return r < 0 ? r : uvcg_gadget_up(s, fs, ret, ret_why);
+		}
 	for (i = 0; i < s->nfns; i++)
 		ffs |= !strcmp(s->fns[i].profile->name, "ffs");
 	r = check_configfs(ret_why);

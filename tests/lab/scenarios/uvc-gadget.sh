@@ -55,6 +55,11 @@ check_capture() { # check_capture NAME FOURCC FPS
 
 check() {
 	local o=$1
+	rc_is upfull 2 "gadget up uvc-bulk with /dev/gadget holding a file: refused"
+	if grep -q "'/dev/gadget' is not empty (1 entry): gadgetfs mounted on it would hide it" "$o/upfull.err" &&
+		[ "$(cat "$o/upfull.keep")" = "the user's" ] && [ "$(cat "$o/upfull.mounts")" = 0 ]; then
+		ok "$SCEN: upfull: says why, nothing mounted, the user's file as it was"
+	else bad "$SCEN: upfull: $(head -c 300 "$o/upfull.err"), keep '$(cat "$o/upfull.keep")', mounts $(cat "$o/upfull.mounts")"; fi
 	rc_is up 0 "gadget up uvc-bulk"
 	jq_check "$o/up.json" '.gadget.udc == "dummy_udc.0" and .functions[0].profile == "uvc-bulk" and .functions[0].endpoints[0].type == "bulk" and (.functions[0].endpoints[0].ceiling_mb_s | floor) == 53' "up: a gadgetfs camera on dummy_udc.0, a bulk IN endpoint next to the high-speed ceiling"
 	if grep -q "'YUYV'" "$o/formats.txt" && grep -q "'MJPG'" "$o/formats.txt" && [ "$(grep -c 'Interval: Discrete' "$o/formats.txt")" = 4 ]; then
