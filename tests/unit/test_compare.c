@@ -514,6 +514,30 @@ static void one_pass_pair(struct run_record *a, struct run_record *b, double b_w
 	one_pass(b, "seq-read 4K", "mb_s", 54, 0.5, COMPARE_MIN_SAMPLES - 1);
 }
 
+/* the device's busy share is the pass's context (CLASS_CONTEXT): kept, never compared */
+static void test_context_not_compared(void **state)
+{
+	struct run_record a, b;
+	struct compare_result c;
+
+	(void)state;
+	one_pass_pair(&a, &b, 100);
+	for (int i = 0; i < 2; i++) {
+		struct run_metric *m =
+		    one_pass(i ? &b : &a, "rand-read 4K Q32", "util_pct", i ? 63 : 20, 0.5, 20);
+
+		free(m->unit);
+		m->unit = strdup("%");
+	}
+	assert_int_equal(run_compare(&a, &b, 5, &c), 0);
+	for (size_t i = 0; i < c.nrows; i++)
+		assert_string_not_equal(c.rows[i].metric, "util_pct");
+	assert_int_equal(c.worse, 0);
+	compare_result_release(&c);
+	run_record_release(&b);
+	run_record_release(&a);
+}
+
 static void test_one_pass_runs(void **state)
 {
 	struct run_record a, b;
@@ -661,6 +685,7 @@ int main(void)
 		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_sides),
 		cmocka_unit_test(test_one_pass_runs),
+		cmocka_unit_test(test_context_not_compared),
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_identical_and_empty),

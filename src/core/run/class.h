@@ -47,13 +47,23 @@ struct class_metric {
 	 * which move from run to run more than within a pass (core/run/compare.h)
 	 */
 	bool tail;
+	/*
+	 * how the pass ran, not what it reached (the device's busy share): shown
+	 * and checked against criteria, never compared as better or worse (a
+	 * throttle in front of a device moved it -81 % and +214 % between
+	 * unchanged runs)
+	 */
+	bool context;
 };
 
-#define CLASS_METRIC(key, unit, label, higher) {key, unit, label, higher, false, false, false}
-#define CLASS_RATE(key, unit, label) {key, unit, label, true, false, true, false}
-#define CLASS_DISTRIBUTION(key, unit, label) {key, unit, label, false, true, false, false}
+#define CLASS_METRIC(key, unit, label, higher)                                                    \
+	{key, unit, label, higher, false, false, false, false}
+#define CLASS_RATE(key, unit, label) {key, unit, label, true, false, true, false, false}
+#define CLASS_DISTRIBUTION(key, unit, label) {key, unit, label, false, true, false, false, false}
 /* a tail: lower is better (a latency's p99, the longest interval) */
-#define CLASS_TAIL(key, unit, label) {key, unit, label, false, false, false, true}
+#define CLASS_TAIL(key, unit, label) {key, unit, label, false, false, false, true, false}
+/* context: never compared */
+#define CLASS_CONTEXT(key, unit, label) {key, unit, label, false, false, false, false, true}
 
 /*
  * A pass drawn as a point of a sweep (a figure against a size): its series

@@ -480,12 +480,15 @@ static void add_unknown(struct compare_result *c, struct compare_row *row,
 	    row->device_key, row->name, xstrdup(row->metric), xstrdup(row->why), row->todo};
 }
 
-/* a histogram's bin (core/run/class.h): its count moves with the pass's length, not a regression */
+/*
+ * a histogram's bin (its count moves with the pass's length) or the pass's
+ * context (core/run/class.h): neither is a regression
+ */
 static bool distribution(const struct run_metric *m)
 {
 	const struct class_metric *cm = run_class_metric_of(m->test, m->metric);
 
-	return cm && cm->distribution;
+	return cm && (cm->distribution || cm->context);
 }
 
 static void add_row(struct compare_result *c, const struct run_metric *ma,
