@@ -746,13 +746,14 @@ int cmd_net(int argc, char **argv, struct global_opts *g)
 	}
 	net_params_defaults(&o.p, NET_TCP);
 	r = parse_args(argc - 1, argv + 1, g, &o);
-	if (r > 0)
-		return EXIT_OK;
 	/* the output is checked before any socket: a measurement it cannot keep is not run */
-	if (r < 0 || check_output(g) < 0 || (o.sysroot && open_sysroot(o.sysroot) < 0) ||
-	    check_machine(&o) < 0)
-		return EXIT_USAGE;
-	r = o.server ? run_server(g, &o) : o.nlens ? run_sweep(g, &o) : run_client(g, &o);
+	if (r > 0)
+		r = EXIT_OK;
+	else if (r < 0 || check_output(g) < 0 || (o.sysroot && open_sysroot(o.sysroot) < 0) ||
+		 check_machine(&o) < 0)
+		r = EXIT_USAGE;
+	else
+		r = o.server ? run_server(g, &o) : o.nlens ? run_sweep(g, &o) : run_client(g, &o);
 	free(o.lens);
 	return r;
 }
