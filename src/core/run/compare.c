@@ -120,6 +120,11 @@ void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 		s.from = "samples";
 	}
 	s.why = s.from ? SPREAD_KNOWN : why;
+	if (m->unit && !strcmp(m->unit, "%") && !m->higher_is_better && !repeated &&
+	    m->cpu_busy_pct - m->value > COMPARE_MAX_OTHERS_BUSY_PCT) {
+		s.sd = NAN, s.from = NULL, why = SPREAD_SHARED;
+		s.why = why;
+	}
 	if (s.from && m->unit && !strcmp(m->unit, "%") && !m->higher_is_better)
 		s.sd = fmax(s.sd, fmax(COMPARE_SHARE_FLOOR * fabs(m->value), COMPARE_SHARE_FLOOR_PTS));
 	if (s.from && tail(m))
@@ -176,6 +181,12 @@ void compare_spread_why(enum spread_why why, const struct run_metric *m, struct 
 	case SPREAD_ONE_PASS:
 		strbuf_adds(ret, "one pass, too short or not sampled for a spread within it");
 		break;
+	case SPREAD_SHARED:
+		strbuf_addf(ret,
+			    "other work kept %.0f %% of a CPU busy beside the pass, which moves what "
+			    "it costs either way",
+			    m->cpu_busy_pct - m->value);
+		break;
 	case SPREAD_UNSTEADY:
 		strbuf_addf(ret, "one pass whose rate swung %.0f %% within it (an older run)",
 			    100 * m->sample_stdev /
@@ -196,6 +207,7 @@ const char *compare_spread_todo(enum spread_why why)
 	case SPREAD_KNOWN:
 	case SPREAD_CPU_BOUND:
 	case SPREAD_UNSTEADY:
+	case SPREAD_SHARED:
 		break;
 	}
 	return "rerun both with --repeat 3";

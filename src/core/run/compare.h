@@ -135,6 +135,14 @@ const char *compare_verdict_name(enum compare_verdict v);
 #define COMPARE_SHARE_FLOOR 0.10
 #define COMPARE_SHARE_FLOOR_PTS 1.0
 /*
+ * What a pass costs in CPU (a "%" share, lower better) while other work kept
+ * more than this (% of one CPU) busy beside it moves with that work, its
+ * thread waiting or not: 4K at QD32 behind a throttle beside two hogs, its
+ * thread waiting 6-8 %, CPU use -49 % and +110 % between unchanged runs (a
+ * full test run, 2026-12-06): no spread from one pass, only from repeats
+ */
+#define COMPARE_MAX_OTHERS_BUSY_PCT 50.0
+/*
  * A tail of a pass (a p99 latency, the longest interval: class_metric.tail)
  * is set by its few slowest events, and which of them a pass meets (a
  * throttle's slice, a timer, a flush) moves from run to run more than its
@@ -156,6 +164,7 @@ enum spread_why {
 	SPREAD_CPU_BOUND, /* one pass of a figure that keeps a CPU busy */
 	SPREAD_ONE_PASS,  /* one pass, too short or not sampled for a spread within it */
 	SPREAD_UNSTEADY,  /* an older record: one pass whose samples swung too much */
+	SPREAD_SHARED,	  /* a CPU share of a pass that other work ran beside */
 };
 
 /* how a figure moves with its I/O thread's waits for a CPU (the noise model above) */
