@@ -90,6 +90,12 @@ static enum compare_scale contention_scale(const struct run_metric *m)
 	return cm && cm->rate && m->higher_is_better ? SCALE_RATE : SCALE_NONE;
 }
 
+/* a share of time the pass took (its CPU use, in %): lower is better */
+static bool share(const struct run_metric *m)
+{
+	return m->unit && !strcmp(m->unit, "%") && !m->higher_is_better;
+}
+
 void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 {
 	enum spread_why why = SPREAD_ONE_PASS, lean = SPREAD_KNOWN;
@@ -120,12 +126,11 @@ void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 		s.from = "samples";
 	}
 	s.why = s.from ? SPREAD_KNOWN : why;
-	if (m->unit && !strcmp(m->unit, "%") && !m->higher_is_better && !repeated &&
-	    m->cpu_busy_pct - m->value > COMPARE_MAX_OTHERS_BUSY_PCT) {
+	if (share(m) && !repeated && m->cpu_busy_pct - m->value > COMPARE_MAX_OTHERS_BUSY_PCT) {
 		s.sd = NAN, s.from = NULL, why = SPREAD_SHARED;
 		s.why = why;
 	}
-	if (s.from && m->unit && !strcmp(m->unit, "%") && !m->higher_is_better)
+	if (s.from && share(m))
 		s.sd = fmax(s.sd, fmax(COMPARE_SHARE_FLOOR * fabs(m->value), COMPARE_SHARE_FLOOR_PTS));
 	if (s.from && tail(m))
 		s.sd = fmax(s.sd, COMPARE_TAIL_FLOOR * fabs(m->value));
@@ -496,7 +501,7 @@ static void add_unknown(struct compare_result *c, struct compare_row *row,
  * a histogram's bin (its count moves with the pass's length) or the pass's
  * context (core/run/class.h): neither is a regression
  */
-static bool distribution(const struct run_metric *m)
+static bool not_compared(const struct run_metric *m)
 {
 	const struct class_metric *cm = run_class_metric_of(m->test, m->metric);
 
@@ -630,11 +635,11 @@ int run_compare(const struct run_record *a, const struct run_record *b, double t
 	device_caveats(&c, a, b);
 	pair_metrics(ea, a->nmetrics, eb, b->nmetrics, pair, taken);
 	for (i = 0; i < a->nmetrics; i++)
-		if (!distribution(&a->metrics[i]))
+		if (!not_compared(&a->metrics[i]))
 			add_row(&c, &a->metrics[i],
 				pair[i] == SIZE_MAX ? NULL : &b->metrics[pair[i]], ea[i].dev);
 	for (i = 0; i < b->nmetrics; i++)
-		if (!taken[i] && !distribution(&b->metrics[i]))
+		if (!taken[i] && !not_compared(&b->metrics[i]))
 			add_row(&c, NULL, &b->metrics[i], eb[i].dev);
 	entries_free(ea, a->nmetrics);
 	entries_free(eb, b->nmetrics);
