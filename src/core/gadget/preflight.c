@@ -7,6 +7,7 @@
  */
 #include "core/disk/safety.h"
 #include "core/gadget/spec.h"
+#include "core/uvcgadget/gadget_up.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
 
@@ -112,13 +113,13 @@ out:
 }
 
 /*
- * uvc-bulk's gadgetfs goes where its users expect it, /dev/gadget: on a
+ * uvc-bulk's gadgetfs goes where its users expect it, UVCG_MOUNT: on a
  * directory that holds nothing (made by an earlier up, or by hand), never
  * over one whose entries the mount would hide, nor through a link
  */
 static int gadgetfs_mount_point(const struct gadget_fn_spec *f, char **why)
 {
-	static const char mnt[] = "/dev/gadget";
+	static const char mnt[] = UVCG_MOUNT;
 	struct strbuf real = STRBUF_INIT;
 	enum vnode_kind k;
 	struct dirent *e;
