@@ -37,6 +37,16 @@ enum {
 	FF_METRIC = 1 << 5,    /* text: a metric key ("mb_s"), shown by its metric_vocab label */
 };
 
+/*
+ * What a percentage is a percentage of, said in its unit: 199.87 "%" of a
+ * machine's CPUs is unreadable, 199.87 "% of one CPU" is two CPUs kept busy.
+ */
+#define UNIT_PCT_ONE_CPU "% of one CPU" /* 100: one CPU busy the whole time */
+#define UNIT_PCT_ALL_CPUS "% of all CPUs" /* 100: every CPU busy the whole time */
+#define UNIT_PCT_TIME "% of time"	  /* of the pass's wall time (PSI, device busy) */
+#define UNIT_PCT_CLOCK "% of top clock"	  /* of the CPU's highest clock */
+#define UNIT_PCT_IRQS "% of IRQs"	  /* of the controller's interrupts */
+
 struct field {
 	const char *key;    /* JSON key, CSV column, SQL column: snake_case with unit suffix */
 	const char *header; /* text column header or label */

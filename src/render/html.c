@@ -574,6 +574,42 @@ static const char *rates_title(const char *unit, struct strbuf *sb)
 	return sb->buf;
 }
 
+/*
+ * CPU use, one chart per quantity (usbperf's own, the whole machine's: class.h's
+ * cpu_use), each pass once per run, in % of one CPU on an axis from 0 to at
+ * least 100 (one CPU busy), further when the machine kept more than one busy
+ */
+static void cpu_charts(struct strbuf *out, const struct report_model *m, const struct rm_device *d,
+		       struct svg_bar *bars)
+{
+	for (size_t k = 0; k < d->ncpu; k++) {
+		const char *whose = report_cpu_use(d->cpu[k]);
+		struct strbuf title = STRBUF_INIT;
+		double top = 100;
+		size_t n = 0;
+		bool seen = false;
+
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = !strcmp(d->cpu[j]->metric, d->cpu[k]->metric);
+		if (seen)
+			continue;
+		for (size_t i = 0; i < d->ncpu; i++) {
+			if (strcmp(d->cpu[i]->metric, d->cpu[k]->metric))
+				continue;
+			bars[n++] = (struct svg_bar){d->cpu[i]->name,
+						     report_model_run_of(m, d->cpu[i]), d->cpu[i]};
+			top = fmax(top, d->cpu[i]->value);
+		}
+		strbuf_addf(&title, "CPU use during each pass: %s", whose);
+		strbuf_adds(out, "<figure><h3>");
+		html_esc(out, title.buf);
+		strbuf_adds(out, "</h3><div class=\"scroll\">");
+		svg_bar_chart(out, title.buf, bars, n, m->nruns, UNIT_PCT_ONE_CPU, NAN, NULL, top);
+		strbuf_adds(out, "</div></figure>\n");
+		strbuf_release(&title);
+	}
+}
+
 /* a bar chart per unit of the device's rates (class.h's CLASS_RATE), in the order they come */
 static void rates_charts(struct strbuf *out, const struct report_model *m,
 			 const struct rm_device *d)
@@ -621,17 +657,7 @@ static void rates_charts(struct strbuf *out, const struct report_model *m,
 		strbuf_adds(out, "</figure>\n");
 		strbuf_release(&title);
 	}
-	n = 0;
-	for (size_t i = 0; i < d->ncpu; i++)
-		bars[n++] = (struct svg_bar){d->cpu[i]->name, report_model_run_of(m, d->cpu[i]),
-					     d->cpu[i]};
-	if (n) {
-		strbuf_adds(out, "<figure><h3>CPU use during each pass</h3>");
-		strbuf_adds(out, "<div class=\"scroll\">");
-		svg_bar_chart(out, "CPU use", bars, n, m->nruns, "% of one CPU", NAN, NULL, 100);
-		strbuf_adds(out, "</div>");
-		strbuf_adds(out, "</figure>\n");
-	}
+	cpu_charts(out, m, d, bars);
 	free(bars);
 }
 

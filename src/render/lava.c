@@ -106,7 +106,16 @@ static void signal_testcase(struct strbuf *out, const struct check_row *r, const
 	strbuf_adds(out, ">\n");
 }
 
-static void testset(const struct check_result *c, size_t ri, struct strbuf *out)
+/* a row that becomes a test case: a check, or with measurements a measurement */
+static bool is_case(const struct check_row *r, bool measurements)
+{
+	if (r->status != CHECK_MEASURED)
+		return true;
+	return measurements && check_row_is_measurement(r);
+}
+
+static void testset(const struct check_result *c, size_t ri, bool measurements,
+		    struct strbuf *out)
 {
 	struct id_slot *ids = calloc(c->nrows ? c->nrows : 1, sizeof(*ids));
 	size_t n = 0, k = 0;
@@ -116,7 +125,7 @@ static void testset(const struct check_result *c, size_t ri, struct strbuf *out)
 	for (size_t i = 0; i < c->nrows; i++) {
 		struct strbuf sb = STRBUF_INIT;
 
-		if (c->rows[i].run_index != ri)
+		if (c->rows[i].run_index != ri || !is_case(&c->rows[i], measurements))
 			continue;
 		lava_sanitize(c->rows[i].case_id, false, &sb);
 		ids[n] = (struct id_slot){strbuf_detach(&sb), n, 0};
@@ -127,7 +136,7 @@ static void testset(const struct check_result *c, size_t ri, struct strbuf *out)
 	lava_sanitize(c->runs[ri].id, false, out);
 	strbuf_adds(out, ">\n");
 	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].run_index == ri)
+		if (c->rows[i].run_index == ri && is_case(&c->rows[i], measurements))
 			signal_testcase(out, &c->rows[i], &ids[k++]);
 	strbuf_adds(out, "<LAVA_SIGNAL_TESTSET STOP>\n");
 	for (size_t i = 0; i < n; i++)
@@ -135,8 +144,8 @@ static void testset(const struct check_result *c, size_t ri, struct strbuf *out)
 	free(ids);
 }
 
-void render_lava(const struct check_result *c, struct strbuf *out)
+void render_lava(const struct check_result *c, bool measurements, struct strbuf *out)
 {
 	for (size_t ri = 0; ri < c->nruns; ri++)
-		testset(c, ri, out);
+		testset(c, ri, measurements, out);
 }

@@ -23,8 +23,14 @@
 
 #define LAVA_ID_MAX 100
 
-/* appended to out */
-void render_lava(const struct check_result *c, struct strbuf *out);
+/*
+ * Appended to out. The checks (pass, fail, skip) are the test cases; the
+ * rows nothing was asked of ("measured") are left out, unless measurements:
+ * then, with no check at all (report --lava without criteria), each figure
+ * that is a measurement (check_row_is_measurement: not a CPU number, not a
+ * histogram bin) is a passing case carrying its value and unit.
+ */
+void render_lava(const struct check_result *c, bool measurements, struct strbuf *out);
 
 /* s as a TEST_CASE_ID (units: false) or UNITS (units: true), appended to out */
 void lava_sanitize(const char *s, bool units, struct strbuf *out);

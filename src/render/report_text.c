@@ -177,7 +177,7 @@ static double scale_of(const struct rm_device *d, const struct run_metric *x,
 	return top;
 }
 
-/* the pass's metric of run r with this unit (and "cpu" in its name for "%") */
+/* the pass's metric of run r with this unit (NULL: its CPU use, class.h's cpu_use) */
 static const struct run_metric *pass_metric(const struct run_record *r,
 					    const struct run_metric *x, const char *unit)
 {
@@ -185,7 +185,7 @@ static const struct run_metric *pass_metric(const struct run_record *r,
 		const struct run_metric *y = &r->metrics[k];
 
 		if (!strcmp(y->device_key, x->device_key) && !strcmp(y->name, x->name) &&
-		    report_unit_is(y, unit) && (strcmp(unit, "%") || report_is_cpu(y)))
+		    (unit ? report_unit_is(y, unit) : report_is_cpu(y)))
 			return y;
 	}
 	return NULL;
@@ -234,7 +234,7 @@ static void rate_row(struct strbuf *out, const struct report_model *m,
 		     const struct rm_device *d, size_t run, const struct run_metric *x, bool utf8)
 {
 	const struct run_record *r = &m->runs[run];
-	const struct run_metric *iops = ops_metric(r, x), *cpu = pass_metric(r, x, "%");
+	const struct run_metric *iops = ops_metric(r, x), *cpu = pass_metric(r, x, NULL);
 	double own = own_ceiling(x);
 	bool share = !isnan(own) || (!isnan(d->ceiling_mb_s) && !report_unit_is(x, "IOPS"));
 	double scale = !isnan(own)			   ? own

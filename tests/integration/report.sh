@@ -68,14 +68,18 @@ expect_status 1 "report with criteria: run 3's 171 MB/s fails it" "$USBPERF" rep
 check "a Checks section with two passes and one failure" sh -c "grep -q '<section id=\"checks\">' \
 	'$WORK/checked.html' && [ \$(grep -o '<tr class=\"r-pass\">' '$WORK/checked.html' | wc -l) = 2 ] &&
 	[ \$(grep -o '<tr class=\"r-fail\">' '$WORK/checked.html' | wc -l) = 1 ]"
-check "the JUnit file has the failure" grep -q '<failure message="&gt;= 175 MB/s: 171 below the minimum 175"' "$WORK/checked.xml"
+check "the JUnit file has the failure" grep -q '<failure message="&gt;= 175 MB/s: 171.0 MB/s below the minimum 175 MB/s"' "$WORK/checked.xml"
 if command -v xmllint >/dev/null; then
 	check "the JUnit file is well-formed" xmllint --noout "$WORK/checked.xml"
 fi
 expect_status 0 "report --lava alone: every measurement passes" "$USBPERF" report \
-	"$FIXTURES/runs-a.json" --lava
-check "stdout is LAVA signals only" sh -c "! grep -qv '^<LAVA_SIGNAL_' '$WORK/out' &&
+	"$FIXTURES/runs-a.json" --lava -q
+check "-q: stdout is LAVA signals only" sh -c "! grep -qv '^<LAVA_SIGNAL_' '$WORK/out' &&
 	[ \$(grep -c 'RESULT=pass MEASUREMENT=' '$WORK/out') = 6 ]"
+expect_status 0 "report --lava: the text report, then the signals" "$USBPERF" report \
+	"$FIXTURES/runs-a.json" --lava
+check "the text report is printed as well" grep -q 'seq-read 1M' "$WORK/out"
+check "and the same six signals" test "$(grep -c 'RESULT=pass MEASUREMENT=' "$WORK/out")" = 6
 
 # ---- a real run: its JSON and the history ----
 mkdir -p "$WORK/scratch"

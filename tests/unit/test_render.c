@@ -447,8 +447,8 @@ static void test_metric_vocab(void **state)
 	    {"mib_s", "rate", "MiB/s"},
 	    {"lat_p99_us", "p99", "us"},
 	    {"iops", "IOPS", NULL},
-	    {"self_cpu_pct", "cpu", "%"},
-	    {"cpu_sys_pct", "cpu", "%"},
+	    {"self_cpu_pct", "cpu", "% of one CPU"},
+	    {"cpu_sys_pct", "sys CPU", "% of all CPUs"},
 	    {"irq_per_mb", "interrupts", "IRQ/MB"},
 	    {"retransmits", "retransmits", "segments"},
 	};

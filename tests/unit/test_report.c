@@ -105,7 +105,10 @@ static void two_runs(struct run_record *r)
 	metric(&r[0], "2-1", "seq-read 4K", "mb_s", "MB/s", 20, NAN, NAN);
 	metric(&r[0], "2-1", "seq-read 4K", "iops", "IOPS", 4883, NAN, NAN);
 	metric(&r[0], "2-1", "seq-read 64K", "mb_s", "MB/s", 150, 140, 160);
-	metric(&r[0], "2-1", "seq-read 64K", "self_cpu_pct", "%", 12, NAN, NAN);
+	metric(&r[0], "2-1", "seq-read 64K", "self_cpu_pct", "% of one CPU", 12, NAN, NAN);
+	/* the controller's IRQs all on one CPU: a share of interrupts, not CPU use (29.2.1) */
+	metric(&r[0], "2-1", "seq-read 64K", "irq_cpu_pct", "% of IRQs", 100, NAN, NAN);
+	metric(&r[0], "2-1", "seq-read 64K", "irq_share_pct", "% of one CPU", 40, NAN, NAN);
 	metric(&r[0], "2-1", "rand-read 4K Q1", "iops", "IOPS", 2000, 1900, 2100);
 	metric(&r[0], "2-1", "seq-read 64K", "lat_p99_us", "us", 900, NAN, NAN);
 	metric(&r[0], "host", "seq-read 1M", "mb_s", "MB/s", 1500, NAN, NAN);
@@ -161,6 +164,8 @@ static void test_model(void **state)
 	assert_int_equal(d->nrates, 1);
 	assert_string_equal(d->rates[0]->name, "rand-read 4K Q1");
 	assert_int_equal(d->ncpu, 1);
+	assert_string_equal(d->cpu[0]->metric, "self_cpu_pct");
+	assert_string_equal(report_cpu_use(d->cpu[0]), "usbperf's own");
 	assert_int_equal(report_model_run_of(&m, d->sweeps[1].pts[0].m), 1);
 	assert_null(m.devices[1].dev[1]); /* the host only in run 0 */
 	assert_true(isnan(m.devices[1].ceiling_mb_s));
@@ -382,6 +387,21 @@ static void test_html(void **state)
 	assert_non_null(strstr(sb.buf, "field reference up to ~350 MB/s"));
 	assert_non_null(strstr(sb.buf, "seq-read 1M: 300 MB/s \u00b110 (min 290, max 310, 3 repeats)"));
 	assert_non_null(strstr(sb.buf, "<tr class=\"v-worse\">"));
+	/* one CPU chart, one quantity, labelled; each pass once (29.2.1) */
+	assert_int_equal(count(sb.buf, "<h3>CPU use during each pass"), 1);
+	assert_non_null(strstr(sb.buf, "<h3>CPU use during each pass: usbperf&#39;s own</h3>") ?
+			    strstr(sb.buf, "<h3>CPU use during each pass: usbperf&#39;s own</h3>") :
+			    strstr(sb.buf, "<h3>CPU use during each pass: usbperf's own</h3>"));
+	{
+		const char *cpu = strstr(sb.buf, "<h3>CPU use during each pass"),
+			   *end = strstr(cpu, "</figure>");
+		size_t bars = 0;
+
+		for (const char *p = cpu; (p = strstr(p, "<rect")) && p < end; p++)
+			bars++;
+		assert_int_equal(bars, 1);
+		assert_non_null(strstr(cpu, ">% of one CPU</text>"));
+	}
 	/* self-contained: no script, nothing fetched */
 	assert_null(strstr(sb.buf, "<script"));
 	assert_null(strstr(sb.buf, "src="));

@@ -41,7 +41,7 @@ static const struct class_metric disk_metrics[] = {
     CLASS_RATE("mb_s", "MB/s", "rate"),
     CLASS_RATE("iops", "IOPS", "IOPS"),
     CLASS_METRIC("lat_p99_us", "us", "p99", false),
-    CLASS_METRIC("self_cpu_pct", "%", "cpu", false),
+    CLASS_CPU("self_cpu_pct", "cpu", "usbperf's own"),
     /* the CPU clock through the pass: a drop explains a throughput drop (issue 20.2) */
     CLASS_METRIC("cpu_mhz", "MHz", "clock", true),
     CLASS_METRIC("util_pct", "%", "util", false),

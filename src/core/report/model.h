@@ -103,5 +103,10 @@ const struct run_metric *report_find_metric(const struct run_record *r, const ch
 const char *report_unit(const struct run_metric *m);
 bool report_unit_is(const struct run_metric *m, const char *unit);
 bool report_same_unit(const struct run_metric *a, const struct run_metric *b);
-/* CPU use of a pass: a "%" metric with "cpu" in its name ("self_cpu_pct", "cpu_sys_pct") */
+/*
+ * CPU use of a pass in % of one CPU, as its class declares it (class.h's
+ * cpu_use): whose use it is ("usbperf's own"), NULL for any other figure
+ * (an interrupt share on one CPU is not CPU use)
+ */
+const char *report_cpu_use(const struct run_metric *m);
 bool report_is_cpu(const struct run_metric *m);

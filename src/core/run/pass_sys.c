@@ -28,13 +28,13 @@
  */
 static const struct class_metric sys_metrics[] = {
     CLASS_METRIC("cpu_mhz", "MHz", "clock", true),
-    CLASS_DISTRIBUTION("cpu_clock_pct", "%", "of top clock"),
-    CLASS_DISTRIBUTION("irq_share_pct", "%", "irq+softirq"),
+    CLASS_DISTRIBUTION_PCT("cpu_clock_pct", UNIT_PCT_CLOCK, "of top clock"),
+    CLASS_DISTRIBUTION_PCT("irq_share_pct", UNIT_PCT_ONE_CPU, "irq+softirq"),
     CLASS_DISTRIBUTION("irq_share_cpu", "CPU", "irq+softirq CPU"),
-    CLASS_DISTRIBUTION("irq_others_busy_pct", "%", "other CPUs busy"),
+    CLASS_DISTRIBUTION_PCT("irq_others_busy_pct", UNIT_PCT_ONE_CPU, "other CPUs busy"),
     CLASS_DISTRIBUTION("irq_count", "IRQs", "controller IRQs"),
     CLASS_DISTRIBUTION("irq_cpu", "CPU", "IRQ CPU"),
-    CLASS_DISTRIBUTION("irq_cpu_pct", "%", "IRQs on it"),
+    CLASS_DISTRIBUTION_PCT("irq_cpu_pct", UNIT_PCT_IRQS, "IRQs on it"),
     CLASS_DISTRIBUTION("io_cpu", "CPU", "I/O thread CPU"),
     CLASS_DISTRIBUTION(PER_CPU, "IRQs", "controller IRQs on a CPU"), /* per CPU: keep last */
 };

@@ -59,8 +59,8 @@ static const struct field metric_fields[] = {
 	FIELD(M, sample_stdev, "sample_stdev", "sample stdev", NULL, FT_DBL, 2, 0),
 	FIELD(M, sample_min, "sample_min", "sample min", NULL, FT_DBL, 2, 0),
 	FIELD(M, samples, "samples", "samples", NULL, FT_U64, 0, 0),
-	FIELD(M, cpu_pressure_pct, "cpu_pressure_pct", "cpu pressure", "%", FT_DBL, 1, 0),
-	FIELD(M, cpu_busy_pct, "cpu_busy_pct", "cpu busy", "%", FT_DBL, 1, 0),
+	FIELD(M, cpu_pressure_pct, "cpu_pressure_pct", "cpu pressure", UNIT_PCT_TIME, FT_DBL, 1, 0),
+	FIELD(M, cpu_busy_pct, "cpu_busy_pct", "cpu busy", UNIT_PCT_ONE_CPU, FT_DBL, 1, 0),
 	FIELD(M, ceiling, "ceiling", "ceiling", NULL, FT_DBL, 2, 0),
 	FIELD(M, higher_is_better, "higher_is_better", "higher is better", NULL, FT_BOOL, 0, 0),
 };

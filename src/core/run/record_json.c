@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Run records to and from JSON, driven by the field tables (record_fields.h). */
 #include "core/run/record_json.h"
+#include "core/run/class.h"
 #include "core/run/record_fields.h"
 #include "util/jsonin.h"
 #include "util/xalloc.h"
@@ -376,6 +377,8 @@ int run_record_from_json(struct json_object *o, struct run_record *ret, struct s
 					  err);
 	if (rc == 0)
 		rc = run_record_validate(&r, err);
+	if (rc == 0)
+		run_record_upgrade_units(&r);
 	if (rc < 0) {
 		run_record_release(&r);
 		return rc;

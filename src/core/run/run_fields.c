@@ -48,7 +48,7 @@ static const struct field row_fields[] = {
 	FIELD(struct run_row, lat_p50_us, "lat_p50_us", "p50", "us", FT_DBL, 1, T | FF_MAGNITUDE),
 	FIELD(struct run_row, lat_p90_us, "lat_p90_us", "p90", "us", FT_DBL, 1, FF_MAGNITUDE),
 	FIELD(struct run_row, lat_p99_us, "lat_p99_us", "p99", "us", FT_DBL, 1, T | FF_MAGNITUDE),
-	FIELD(struct run_row, self_cpu_pct, "self_cpu_pct", "cpu", "%", FT_DBL, 1,
+	FIELD(struct run_row, self_cpu_pct, "self_cpu_pct", "cpu", UNIT_PCT_ONE_CPU, FT_DBL, 1,
 	      T | FF_MAGNITUDE),
 	FIELD(struct run_row, bw_min_mb_s, "bw_min_mb_s", "bw min", "MB/s", FT_DBL, 1, 0),
 	FIELD(struct run_row, bw_stdev_mb_s, "bw_stdev_mb_s", "bw sd", "MB/s", FT_DBL, 1, 0),
