@@ -117,6 +117,27 @@ static void mmc_say_debugfs(const struct mmc_topology *m)
 			 "as root): mmc clock, width, timing and ceilings are unknown");
 }
 
+/*
+ * The system's findings that bear on the USB tree (cpufreq, usbcore, UDCs):
+ * with no USB at all, none; the page cache's (vm.*) is about write
+ * benchmarks, said by sysinfo and by the disk passes, not by list
+ */
+static void usb_system_findings(const struct sysinfo_facts *si, struct finding_list *out)
+{
+	struct finding_list all = FINDING_LIST_INIT;
+
+	sysinfo_findings(si, &all);
+	for (size_t i = 0; i < all.n; i++) {
+		const struct finding *f = &all.v[i];
+
+		if (f->id && !strncmp(f->id, "vm.", 3))
+			continue;
+		finding_add(out, strcmp(f->severity, "warn") ? FINDING_INFO : FINDING_WARN, f->id,
+			    f->subject, f->message, f->evidence, f->fix);
+	}
+	finding_list_release(&all);
+}
+
 int cmd_list(int argc, char **argv, struct global_opts *g)
 {
 	enum { O_SYSROOT = 256, O_TABLE, O_SCHEMA };
@@ -130,7 +151,7 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 	struct usb_topology t;
 	struct mmc_topology m;
 	struct mtd_listing mtd = {0};
-	struct sysinfo_facts si;
+	struct sysinfo_facts si = {0};
 	struct finding_list fl = FINDING_LIST_INIT;
 	struct report rep = {.command = "list"};
 	const char *sysroot = NULL, *table = "devices";
@@ -212,9 +233,11 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 		goto out;
 	}
 	/* what distorts a USB measurement beyond the tree: cpufreq, usbcore, UDCs */
-	if (sysinfo_probe(&si) == 0)
-		sysinfo_findings(&si, &fl);
-	sysinfo_release(&si);
+	if (!t.no_usb) {
+		if (sysinfo_probe(&si) == 0)
+			usb_system_findings(&si, &fl);
+		sysinfo_release(&si);
+	}
 	if (t.no_usb) {
 		warn = "no /sys/bus/usb: this kernel or machine has no USB";
 		rep.warnings = &warn;

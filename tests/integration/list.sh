@@ -120,6 +120,22 @@ expect_status 0 "snapshot of the MTD tree" "$USBPERF" snapshot "$WORK/mtd.json" 
 "$USBPERF" list --sysroot "$WORK/mtd.json" -F json >"$WORK/mtd-b.json"
 check "the MTD snapshot replays to the same list" cmp -s <(jq .mtd "$WORK/mtd-a.json") <(jq .mtd "$WORK/mtd-b.json")
 
+# 29.2.12: a machine without USB: no finding unrelated to USB (the page cache's is
+# sysinfo's, and the disk passes'), though sysinfo on the same tree does say it
+NOUSB=$WORK/nousb
+mkdir -p "$NOUSB/proc/sys/vm" "$NOUSB/sys/devices/system/cpu"
+printf 'MemTotal:       16384000 kB\nMemAvailable:   8192000 kB\n' >"$NOUSB/proc/meminfo"
+echo 20 >"$NOUSB/proc/sys/vm/dirty_ratio"
+echo 0 >"$NOUSB/proc/sys/vm/dirty_bytes"
+expect_status 0 "sysinfo of a machine without USB" "$USBPERF" sysinfo --sysroot "$NOUSB" -F json
+jq_check "$WORK/out" '[.findings[].id] | index("vm.dirty_cache") != null' "sysinfo says the page cache's finding"
+expect_status 0 "list of a machine without USB" "$USBPERF" list --sysroot "$NOUSB" -F json
+jq_check "$WORK/out" '.findings == []' "list: no finding unrelated to USB"
+expect_status 0 "list of a machine without USB (text)" "$USBPERF" list --sysroot "$NOUSB"
+check "list text: no USB, findings none" sh -c "grep -q '^no USB' '$WORK/out' && grep -qx 'findings: none' '$WORK/out'"
+expect_status 0 "list of the PC tree" "$USBPERF" list --sysroot "$TREE" -F json
+jq_check "$WORK/out" '[.findings[].id | select(startswith("vm."))] == []' "list: the page cache's finding is not the USB tree's"
+
 # the live machine: whatever it has (no USB at all is a fact, not an error)
 expect_status 0 "list on this machine" "$USBPERF" list -F json
 jq_check "$WORK/out" '.command == "list" and (.devices | type) == "array"' "live list is valid JSON"
