@@ -38,6 +38,11 @@ void log_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void log_deprecated(const char *cmd, const char *old, const char *now)
+{
+	log_warn("%s %s is deprecated: it is %s now", cmd, old, now);
+}
+
 int common_option(int c, const char *arg, struct global_opts *g)
 {
 	switch (c) {

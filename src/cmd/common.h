@@ -103,6 +103,8 @@ int inputs_check_output(struct inputs *in, int r, const char *option, const char
 
 __attribute__((format(printf, 1, 2))) void log_error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void log_warn(const char *fmt, ...);
+/* "usbperf: warning: video --size is deprecated: it is --frame-size now" */
+void log_deprecated(const char *cmd, const char *old, const char *now);
 
 /* Render the report in the chosen format to stdout or --output (atomically). */
 int emit_report(const struct global_opts *g, const struct report *r);
