@@ -72,7 +72,6 @@ offers "--engine" "psync io_uring null" usbperf disk /tmp --engine ""
 offers "--preset" "cdm" usbperf disk /tmp --preset ""
 offers "--table" "controllers devices interfaces nodes findings mmc_hosts mmc_cards mmc_partitions mtd" usbperf list -F csv --table ""
 offers "--pixel-format" "yuyv nv12 mjpeg" usbperf limits uvc --speed high --pixel-format ""
-offers "--pixel (its other spelling)" "yuyv nv12 mjpeg" usbperf limits uvc --speed high --pixel ""
 offers "a number: nothing" "" usbperf disk /tmp --qd ""
 # "--engine=io" reaches the function as "--engine" "=" "io"
 offers "--engine=" "psync io_uring null" usbperf disk /tmp --engine =
@@ -127,7 +126,7 @@ disk --mode
 disk --engine
 disk --preset
 list --table
-limits --pixel
+limits --pixel-format
 EOF2
 # exact: the words of the first description line, up to a '(', ':' or ';'
 exact() { # CMD OPTION
