@@ -133,6 +133,11 @@ static int set(struct store *s, const struct baseline_opts *o, const struct glob
 	return list(s, o->name, g);
 }
 
+void schema_baseline(struct report *r)
+{
+	report_add_table(r, "baselines", NULL, &store_baseline_desc, NULL, 0, 0);
+}
+
 int cmd_baseline(int argc, char **argv, struct global_opts *g)
 {
 	struct baseline_opts o = {0};

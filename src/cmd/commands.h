@@ -52,3 +52,28 @@ int cmd_import(int argc, char **argv, struct global_opts *g);
 void usage_import(void);
 int cmd_check(int argc, char **argv, struct global_opts *g);
 void usage_check(void);
+
+/* every section each command's JSON may hold: what --schema prints (struct command) */
+void schema_run(struct report *r);
+void schema_disk(struct report *r);
+void schema_net(struct report *r);
+void schema_video(struct report *r);
+void schema_hid(struct report *r);
+void schema_bulk(struct report *r);
+void schema_mtp(struct report *r);
+void schema_mtd(struct report *r);
+void schema_i2c(struct report *r);
+void schema_monitor(struct report *r);
+void schema_list(struct report *r);
+void schema_snapshot(struct report *r);
+void schema_limits(struct report *r);
+void schema_sysinfo(struct report *r);
+void schema_gadget(struct report *r);
+void schema_history(struct report *r);
+void schema_show(struct report *r);
+void schema_compare(struct report *r);
+void schema_check(struct report *r);
+void schema_baseline(struct report *r);
+void schema_export(struct report *r);
+void schema_import(struct report *r);
+void schema_version(struct report *r);

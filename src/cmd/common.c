@@ -363,18 +363,74 @@ out:
 	return ret;
 }
 
-int emit_schema(const struct global_opts *g, const struct report *r)
+static int emit_schema(const struct global_opts *g, const struct report *r)
 {
 	struct strbuf out = STRBUF_INIT;
 	int ret;
 
-	render_schema(r, &out);
+	if (g->format == FORMAT_JSON)
+		render_json_schema(r, &out);
+	else
+		render_schema(r, &out);
 	ret = g->output ? write_file_atomic(g->output, out.buf, out.len)
 			: write_all(STDOUT_FILENO, out.buf, out.len);
 	if (ret < 0 && !g->output)
 		log_error("cannot write the schema to stdout: %s", strerror(-ret));
 	strbuf_release(&out);
 	return ret;
+}
+
+static bool has_schema(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--schema"))
+			return true;
+	return false;
+}
+
+int schema_command(const struct command *c, int argc, char **argv, struct global_opts *g)
+{
+	struct report r = {.command = c->name};
+	char what[48];
+
+	if (!has_schema(argc, argv))
+		return -1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int opt = !strcmp(a, "-F") || !strcmp(a, "--format")	? 'F'
+			  : !strcmp(a, "-o") || !strcmp(a, "--output") ? 'o'
+			  : !strcmp(a, "-q") || !strcmp(a, "--quiet")	? 'q'
+									: 0;
+		const char *val = NULL;
+
+		if (!strcmp(a, "--schema"))
+			continue;
+		if (!strncmp(a, "--format=", 9) || !strncmp(a, "--output=", 9))
+			opt = a[2] == 'f' ? 'F' : 'o', val = a + 9;
+		if (!opt) {
+			log_error("%s --schema: unexpected '%s' (only -F and -o go with it)", c->name, a);
+			return EXIT_USAGE;
+		}
+		if (opt != 'q' && !val) {
+			if (i + 1 >= argc) {
+				log_error("option '%s' needs a value", a);
+				return EXIT_USAGE;
+			}
+			val = argv[++i];
+		}
+		if (common_option(opt, val, g) < 0)
+			return EXIT_USAGE;
+	}
+	if (!c->schema) {
+		log_error("%s --schema: '%s' writes no JSON", c->name, c->name);
+		return EXIT_USAGE;
+	}
+	/* Markdown about the JSON, or the JSON Schema itself: there is no CSV of it */
+	snprintf(what, sizeof(what), "%s --schema", c->name);
+	if (check_format(g, what, FMT_TEXT | FMT_JSON) < 0 || check_output(g) < 0)
+		return EXIT_USAGE;
+	c->schema(&r);
+	return emit_schema(g, &r) < 0 ? EXIT_RUNTIME : EXIT_OK;
 }
 
 int emit_text(const struct global_opts *g, const char *buf, size_t len)

@@ -33,6 +33,11 @@ struct command {
 	void (*usage)(void);
 	unsigned formats; /* FMT_* the command can write; --format is checked against it */
 	bool measures;	  /* polls signal_stop; any other command ends at the first signal */
+	/*
+	 * every section its JSON may hold, in r (data NULL): what --schema
+	 * prints (render/schema.c); NULL for a command that writes no JSON
+	 */
+	void (*schema)(struct report *r);
 };
 
 #define FMT_TEXT (1u << FORMAT_TEXT)
@@ -109,8 +114,12 @@ void log_deprecated(const char *cmd, const char *old, const char *now);
 /* Render the report in the chosen format to stdout or --output (atomically). */
 int emit_report(const struct global_opts *g, const struct report *r);
 
-/* The report's JSON schema (Markdown) to stdout or --output: what --schema prints. */
-int emit_schema(const struct global_opts *g, const struct report *r);
+/*
+ * `usbperf CMD --schema`: the JSON the command writes, as Markdown (text) or
+ * a JSON Schema (-F json), to stdout or --output; only -F, -o and -q go
+ * with it. -1 when argv has no --schema, else the exit status.
+ */
+int schema_command(const struct command *c, int argc, char **argv, struct global_opts *g);
 /* Text rendered by the command itself (a tree) to stdout or --output. */
 int emit_text(const struct global_opts *g, const char *buf, size_t len);
 

@@ -403,6 +403,26 @@ static const struct {
 	{"ncm", "limits ncm", BIT(O_SPEED), run_ncm},
 };
 
+void schema_limits(struct report *r)
+{
+	static struct limits_table_view table;
+	static struct limits_ncm_view ncm;
+	static struct usb_uvc_result uvc;
+	static struct limits_uvc_view uv;
+	static struct usb_hid_result hid;
+	static struct limits_hid_view hv;
+	static const struct uvc_view one = {.ncams = 1, .nstreaming = 1, .nmodes = 1};
+	static const struct uvc_view two = {.ncams = 2, .nstreaming = 1, .nmodes = 1};
+
+	/* limits; limits ncm; limits uvc (computed, or a camera's with --device); limits hid */
+	limits_table_describe(USB_SPEED_UNKNOWN, &table, r);
+	limits_ncm_describe(USB_SPEED_UNKNOWN, &ncm, r);
+	limits_uvc_describe(&uvc, &uv, r);
+	uvc_view_describe(&one, r);
+	uvc_view_describe(&two, r);
+	limits_hid_describe(&hid, &hv, r);
+}
+
 int cmd_limits(int argc, char **argv, struct global_opts *g)
 {
 	struct limits_args a = {

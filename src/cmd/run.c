@@ -266,7 +266,9 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 	return 0;
 }
 
-static void describe(const struct run_result *res, enum output_format f, struct report *rep)
+/* all: every section the JSON may hold, each class's too (the schema) */
+static void describe(const struct run_result *res, enum output_format f, bool all,
+		     struct report *rep)
 {
 	const struct run_record *rec = &res->rec;
 
@@ -287,7 +289,7 @@ static void describe(const struct run_result *res, enum output_format f, struct 
 	for (size_t k = 0; k < run_nclasses; k++) {
 		const struct measure_class *c = run_classes[k];
 
-		if (c->row_desc && res->class_rows[k].n)
+		if (c->row_desc && (res->class_rows[k].n || all))
 			report_add_table(rep, c->row_key, c->row_title, c->row_desc,
 					 res->class_rows[k].v, res->class_rows[k].n, c->row_size);
 	}
@@ -300,6 +302,13 @@ static void describe(const struct run_result *res, enum output_format f, struct 
 	if (f == FORMAT_JSON)
 		report_add_table(rep, "notes", NULL, &run_note_desc, rec->notes, rec->nnotes,
 				 sizeof(*rec->notes));
+}
+
+void schema_run(struct report *r)
+{
+	static struct run_result none;
+
+	describe(&none, FORMAT_JSON, true, r);
 }
 
 /* the notes as the report's warnings too, as JSON readers of run found them before */
@@ -456,7 +465,7 @@ static int run_cmd(int argc, char **argv, struct global_opts *g, uint64_t **buff
 		store_close(db);
 		return EXIT_RUNTIME;
 	}
-	describe(&res, g->format, &rep);
+	describe(&res, g->format, false, &rep);
 	notes = note_texts(&res.rec);
 	rep.warnings = notes;
 	rep.nwarnings = res.rec.nnotes;

@@ -486,6 +486,18 @@ static int exit_status(const struct video_report *rep)
 	return EXIT_OK;
 }
 
+void schema_video(struct report *r)
+{
+	static const struct video_report every = {.nmodes = 1, .nhist = 1, .nrows = 1};
+	/* one camera: "uvc" an object; several: a table */
+	static const struct uvc_view one = {.ncams = 1, .nstreaming = 1, .nmodes = 1};
+	static const struct uvc_view two = {.ncams = 2, .nstreaming = 1, .nmodes = 1};
+
+	video_report_describe(&every, true, r);
+	uvc_view_describe(&one, r);
+	uvc_view_describe(&two, r);
+}
+
 int cmd_video(int argc, char **argv, struct global_opts *g)
 {
 	static const struct option longopts[] = {

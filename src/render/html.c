@@ -138,11 +138,9 @@ static void glance_cell(struct strbuf *out, const struct rm_device *d, const str
 	if (!isnan(d->ceiling_mb_s) && d->ceiling_mb_s > 0) {
 		share = 100 * x->value / d->ceiling_mb_s;
 		if (svg_impossible(x->value, d->ceiling_mb_s))
-			strbuf_addf(out,
-				    "<span class=\"bar impossible\" title=\"above the bus "
-				    "ceiling\"><span></span></span> <span class=\"impossible\">"
-				    "%.0f%% \u2014 not the bus's figure</span>",
-				    share);
+			strbuf_adds(out, "<span class=\"bar impossible\" title=\"above the bus "
+					 "ceiling\"><span></span></span> <span class=\"impossible\">"
+					 "anomaly: above the ceiling \u2014 not the bus's figure</span>");
 		else
 			strbuf_addf(out,
 				    "<span class=\"bar\"><span style=\"width:%.0f%%\"></span>"

@@ -29,7 +29,8 @@ void report_add_object(struct report *r, const char *key, const char *title,
 		       const struct record_desc *d, const void *data)
 {
 	if (r->nsec < REPORT_MAX_SECTIONS)
-		r->sec[r->nsec++] = (struct report_section){key, title, SECTION_OBJECT, d, data, 1, 0};
+		r->sec[r->nsec++] = (struct report_section){.key = key, .title = title, .kind = SECTION_OBJECT,
+						    .desc = d, .data = data, .count = 1};
 }
 
 void report_add_table(struct report *r, const char *key, const char *title,
@@ -37,7 +38,17 @@ void report_add_table(struct report *r, const char *key, const char *title,
 {
 	if (r->nsec < REPORT_MAX_SECTIONS)
 		r->sec[r->nsec++] =
-			(struct report_section){key, title, SECTION_TABLE, d, data, count, stride};
+			(struct report_section){.key = key, .title = title, .kind = SECTION_TABLE,
+						.desc = d, .data = data, .count = count,
+						.stride = stride};
+}
+
+void report_add_inline(struct report *r, const char *key, const struct record_desc *d,
+		       const void *data)
+{
+	if (r->nsec < REPORT_MAX_SECTIONS)
+		r->sec[r->nsec++] = (struct report_section){.key = key, .kind = SECTION_INLINE, .desc = d,
+						    .data = data, .count = 1};
 }
 
 bool field_known(const struct field *f, const void *rec)
@@ -55,6 +66,23 @@ bool field_known(const struct field *f, const void *rec)
 	return true;
 }
 
+/* the items of an FF_LIST string, sep between them */
+static void list_join(const char *s, const char *sep, struct strbuf *out)
+{
+	for (; *s; s++) {
+		if (*s == FIELD_LIST_SEP)
+			strbuf_adds(out, sep);
+		else
+			strbuf_addch(out, *s);
+	}
+}
+
+bool field_anomaly(const struct field *f, const void *rec)
+{
+	return f->flags & FF_CEILING_SHARE && f->type == FT_DBL && field_known(f, rec) &&
+	       *(const double *)((const char *)rec + f->offset) > 100;
+}
+
 void field_format(const struct field *f, const void *rec, bool human, struct strbuf *out)
 {
 	const char *p = (const char *)rec + f->offset;
@@ -63,10 +91,17 @@ void field_format(const struct field *f, const void *rec, bool human, struct str
 		strbuf_adds(out, human ? "-" : "");
 		return;
 	}
+	/* CSV keeps the figure (a column of numbers), its anomaly in the next column */
+	if (human && field_anomaly(f, rec)) {
+		strbuf_adds(out, FIELD_ANOMALY_TEXT);
+		return;
+	}
 	switch (f->type) {
 	case FT_STR:
 		if (human && f->flags & FF_METRIC)
 			strbuf_adds(out, metric_vocab(*(const char *const *)p, NULL).label);
+		else if (f->flags & FF_LIST)
+			list_join(*(const char *const *)p, human ? ", " : "; ", out);
 		else
 			strbuf_adds(out, *(const char *const *)p);
 		break;
@@ -193,6 +228,10 @@ static void text_object(const struct report_section *s, struct strbuf *out)
 			continue;
 		strbuf_reset(&v);
 		field_format(f, s->data, true, &v);
+		if (field_anomaly(f, s->data)) {
+			strbuf_addf(out, "  %-*s  %s\n", (int)w, f->header, FIELD_ANOMALY_NOTE);
+			continue;
+		}
 		strbuf_addf(out, "  %-*s  %s%s%s\n", (int)w, f->header, v.buf,
 			    f->unit && known ? " " : "", f->unit && known ? f->unit : "");
 	}
@@ -271,6 +310,15 @@ static bool column_known(const struct report_section *s, const struct field *f)
 	return false;
 }
 
+static bool any_anomaly(const struct report_section *s)
+{
+	for (size_t i = 0; i < s->count; i++)
+		for (size_t j = 0; j < s->desc->nfields; j++)
+			if (field_anomaly(&s->desc->fields[j], record_at(s, i)))
+				return true;
+	return false;
+}
+
 static void text_table(const struct report_section *s, struct strbuf *out)
 {
 	struct column cols[64];
@@ -345,6 +393,8 @@ static void text_table(const struct report_section *s, struct strbuf *out)
 		strbuf_addf(out, "%s\n", line.buf);
 		strbuf_release(&line);
 	}
+	if (any_anomaly(s))
+		strbuf_adds(out, "  " FIELD_ANOMALY_NOTE "\n");
 	strbuf_release(&v);
 }
 
@@ -360,7 +410,7 @@ int render_text(const struct report *r, struct strbuf *out)
 		if (!first)
 			strbuf_addch(out, '\n');
 		first = false;
-		if (s->kind == SECTION_OBJECT)
+		if (s->kind == SECTION_OBJECT || s->kind == SECTION_INLINE)
 			text_object(s, out);
 		else if (s->desc == &finding_desc)
 			/* evidence and fix are sentences: blocks, not columns */
@@ -405,16 +455,24 @@ int render_csv(const struct report *r, struct strbuf *out)
 		if (j)
 			strbuf_addch(out, ',');
 		strbuf_adds(out, s->desc->fields[j].key);
+		if (s->desc->fields[j].flags & FF_CEILING_SHARE)
+			strbuf_addf(out, ",%s_anomaly", s->desc->fields[j].key);
 	}
 	strbuf_addch(out, '\n');
 	for (i = 0; i < s->count; i++) {
 		for (j = 0; j < s->desc->nfields; j++) {
 			const struct field *f = &s->desc->fields[j];
+			bool anomaly = field_anomaly(f, record_at(s, i));
+
 			if (j)
 				strbuf_addch(out, ',');
 			strbuf_reset(&v);
-			field_format(f, record_at(s, i), false, &v); /* unknown: empty cell */
+			/* unknown: an empty cell; a share above its ceiling too, as JSON's null */
+			if (!anomaly)
+				field_format(f, record_at(s, i), false, &v);
 			csv_quote(v.buf, out);
+			if (f->flags & FF_CEILING_SHARE)
+				strbuf_adds(out, anomaly ? ",true" : ",false");
 		}
 		strbuf_addch(out, '\n');
 	}
@@ -433,30 +491,4 @@ int render(const struct report *r, enum output_format f, struct strbuf *out)
 		return render_csv(r, out);
 	}
 	return -EINVAL;
-}
-
-void render_schema(const struct report *r, struct strbuf *out)
-{
-	static const char *const types[] = {
-		[FT_STR] = "string", [FT_U64] = "integer", [FT_DBL] = "number",
-		[FT_BOOL] = "boolean", [FT_SIZE] = "integer (bytes)", [FT_INT] = "integer",
-	};
-	size_t i, j;
-
-	strbuf_addf(out, "# `usbperf %s --format json`\n\nTop level: `usbperf` (version), "
-			 "`command` (\"%s\"), the sections below, `warnings` (array of strings). "
-			 "Any value may be `null`: unknown (not readable, not applicable).\n",
-		    r->command, r->command);
-	for (i = 0; i < r->nsec; i++) {
-		const struct report_section *s = &r->sec[i];
-
-		strbuf_addf(out, "\n## `%s`: %s\n\n| key | type | unit | text label |\n|---|---|---|---|\n",
-			    s->key, s->kind == SECTION_TABLE ? "array of objects" : "object");
-		for (j = 0; j < s->desc->nfields; j++) {
-			const struct field *f = &s->desc->fields[j];
-
-			strbuf_addf(out, "| `%s` | %s | %s | %s |\n", f->key, types[f->type],
-				    f->unit ? f->unit : "", f->header);
-		}
-	}
 }

@@ -270,7 +270,10 @@ static void rate_row(struct strbuf *out, const struct report_model *m,
 	} else {
 		text_bar(out, scale > 0 ? x->value / scale : NAN, BAR_WIDTH, utf8);
 	}
-	if (share && scale > 0)
+	/* above the ceiling it is no share to read: the column says so, in its width */
+	if (share && scale > 0 && x->value > scale)
+		strbuf_adds(out, "  above");
+	else if (share && scale > 0)
 		strbuf_addf(out, " %5.0f%%", 100 * x->value / scale);
 	else
 		strbuf_adds(out, "       ");
@@ -286,7 +289,7 @@ static void rate_row(struct strbuf *out, const struct report_model *m,
 		strbuf_release(&c);
 	}
 	if (share && scale > 0 && x->value > scale)
-		strbuf_adds(out, "  not the bus's figure");
+		strbuf_adds(out, "  anomaly: above the ceiling, not the bus's figure");
 	while (out->len && out->buf[out->len - 1] == ' ')
 		out->buf[--out->len] = '\0';
 	strbuf_addch(out, '\n');

@@ -35,7 +35,7 @@ J
 expect_status 0 "check A: every criterion met" u check "$A" --criteria "$WORK/ok.json" -F json
 jq_check "$WORK/out" '.check.result == "pass" and .check.checked == 3 and .check.passed == 3 and .check.failed == 0 and .check.missing == 0 and .check.skipped == 1 and .check.measured == 4' \
 	"summary: 3 checked, 3 passed, 1 skipped, 4 measured"
-jq_check "$WORK/out" '[.checks[] | select(.metric == "mb_s" and .device_key == "2-1")][0].criterion == ">= 30 MB/s"' \
+jq_check "$WORK/out" '[.checks[] | select(.metric == "mb_s" and .device == "2-1")][0].criterion == ">= 30 MB/s"' \
 	"criterion as text"
 jq_check "$WORK/out" '[.checks[] | select(.case_id == "seq-read-ceiling")][0] | .of == "min" and .value == 181.2 and .note == "37.4 % of the ceiling"' \
 	"min of the repeats against the ceiling"
@@ -47,12 +47,12 @@ expect_status 0 "check --all" "$USBPERF" check "$FIXTURES/runs-a.json" --criteri
 check "text --all: the measured metrics too" test "$(grep -Ec ' measured +-$' "$WORK/out")" = 4
 expect_status 0 "check csv" u check "$A" --criteria "$WORK/ok.json" -F csv
 check "csv header from the field table" \
-	grep -qx 'run,device_key,test,name,metric,value,stdev,unit,of,criterion,result,note,case_id' "$WORK/out"
+	grep -qx 'run,device,test,name,metric,value,stdev,unit,of,criterion,result,note,case_id' "$WORK/out"
 
 # ---- fail: a threshold, a missing device ----
 expect_status 1 "B2: the stick moved to 2-2: '2-1' is missing" u check "$B2" --criteria "$WORK/ok.json" -F json
 jq_check "$WORK/out" '.check.result == "fail" and .check.missing == 1' "one missing"
-jq_check "$WORK/out" '[.checks[] | select(.result == "missing")][0] | .device_key == "2-1" and .note == "no metric matches"' \
+jq_check "$WORK/out" '[.checks[] | select(.result == "missing")][0] | .device == "2-1" and .note == "no metric matches"' \
 	"the missing row names the criterion"
 crit high.json <<'J'
 {"usbperf_criteria": 1, "criteria": [{"device": "2-1", "name": "seq-read 1M", "metric": "mb_s", "min": 200}]}

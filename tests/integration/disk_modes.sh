@@ -50,7 +50,7 @@ jq_check "$WORK/repeat.json" '.results[0].repeats == 3 and .results[0].mb_s_min 
 run mintime "$dev" --destructive --size 8M --time 3 --min-time 0.5 --bs 1M --tests seq-read
 jq_check "$WORK/mintime.json" '.results[0] | .seconds >= 0.5 and .seconds < 3 and .bytes > 8388608' "--min-time 0.5: the 8M region read more than once"
 jq_check "$WORK/mintime.json" '.results[0] | .bw_samples >= 5 and .bw_interval_ms == 100 and .bw_min_mb_s <= .bw_mean_mb_s and .bw_mean_mb_s <= .bw_max_mb_s and .bw_stdev_mb_s >= 0' "bandwidth samples: min <= mean <= max, stdev"
-jq_check "$WORK/mintime.json" '(.samples | length) == .results[0].bw_samples and all(.samples[]; .pass == "seq-read 1M" and .op == "read" and .mb_s >= 0 and .t_s > 0)' "-F json lists every sample, for plotting"
+jq_check "$WORK/mintime.json" '(.samples | length) == .results[0].bw_samples and all(.samples[]; .name == "seq-read 1M" and .op == "read" and .mb_s >= 0 and .t_s > 0)' "-F json lists every sample, for plotting"
 jq_check "$WORK/mintime.json" 'all(.warnings[]; test("lasted under") | not)' "no short-pass warning"
 
 # CSV: header is the JSON keys, one line per pass

@@ -57,12 +57,17 @@ expect_status 0 "show json" u show 2026113 -F json
 # the fixtures predate verdicts, notes, unmeasured devices and a finding's
 # "about" (issue 14): a record shows them, empty for such a run
 NEW_PARTS='del(.verdicts, .notes, .unmeasured) | .findings |= map(del(.about))'
-check "show json is the run as exported" \
-	test "$(jq -S "$NEW_PARTS" "$WORK/out")" = "$(jq -S '.runs[0]' "$FIXTURES/runs-a.json")"
+# the fixtures are runs of before the keys were renamed (issue 29.2.6): read as now
+AS_NOW='def ren(a; b): map(with_entries(.key |= if . == a then b else . end));
+	(.devices |= ren("key"; "device")) | (.metrics |= ren("device_key"; "device")) |
+	(if .verdicts then .verdicts |= (ren("device_key"; "device") | map(.share_pct_anomaly = (.share_pct > 100))) else . end) |
+	(if .unmeasured then .unmeasured |= ren("key"; "device") else . end)'
+check "show json is the run as exported (its keys as now)" \
+	test "$(jq -S "$NEW_PARTS" "$WORK/out")" = "$(jq -S ".runs[0] | $AS_NOW" "$FIXTURES/runs-a.json")"
 jq_check "$WORK/out" '.verdicts == [] and .notes == [] and .unmeasured == [] and all(.findings[]; .about == null)' \
 	"show json: a run from before verdicts has none, nor notes, nor unmeasured devices"
 expect_status 0 "show csv" u show "$A" -F csv
-check "csv is the metrics" grep -q '^device_key,test,name,metric,value,stdev,min,max,unit,repeats,sample_mean,sample_stdev,sample_min,samples,cpu_pressure_pct,cpu_busy_pct,ceiling,higher_is_better$' "$WORK/out"
+check "csv is the metrics" grep -q '^device,test,name,metric,value,stdev,min,max,unit,repeats,sample_mean,sample_stdev,sample_min,samples,cpu_pressure_pct,cpu_busy_pct,ceiling,higher_is_better$' "$WORK/out"
 check "csv: 6 metrics" test "$(wc -l <"$WORK/out")" = 7
 expect_status 2 "show an ambiguous prefix" u show 2026
 one_line_error "ambiguous prefix"
@@ -82,7 +87,7 @@ jq_check "$WORK/out" '.comparison.result == "regression" and .comparison.worse =
 	"4 metrics worse"
 jq_check "$WORK/out" '[.metrics[] | select(.metric == "lat_p99_us")][0].verdict == "worse"' \
 	"latency up: worse (lower is better)"
-jq_check "$WORK/out" '[.metrics[] | .device_key] | index("2-2") != null' \
+jq_check "$WORK/out" '[.metrics[] | .device] | index("2-2") != null' \
 	"the stick matched across ports by VID:PID and serial"
 jq_check "$WORK/out" '[.caveats[] | select(.what == "kernel" or .what == "governor" or .what == "driver")] | length == 3' \
 	"caveats: kernel, governor, driver"
@@ -91,7 +96,7 @@ expect_status 1 "compare text" u compare 2026113 20261205
 check "text: a worse row" grep -Eq '^2-2 +disk +seq-write 1M +rate +MB/s +61.30 ±0.40 +52.10 ±0.50 +-15.0 +worse$' "$WORK/out"
 check "text: the result" grep -Eq '^  result +regression$' "$WORK/out"
 expect_status 0 "compare csv" u compare "$A" "$B1" -F csv
-check "csv is the metrics" grep -q '^device_key,test,name,metric,unit,a,a_stdev,b,b_stdev,change_pct,verdict,' "$WORK/out"
+check "csv is the metrics" grep -q '^device,test,name,metric,unit,a,a_stdev,b,b_stdev,change_pct,verdict,' "$WORK/out"
 
 # ---- 14.2: one pass per run, as run does by default ----
 # A's run with one repeat (no stdev); B: 20% slower writes, 8% slower reads
@@ -137,7 +142,7 @@ check "report: and lists them" grep -Eq '^  spread unknown 2-1 seq-write 1M mb_s
 expect_status 0 "import a sampled run" "$USBPERF" import "$WORK/one-sa.json" --db "$WORK/s.db"
 expect_status 0 "export it" "$USBPERF" export --db "$WORK/s.db" -o "$WORK/s-out.json"
 check "the samples come back as written" \
-	test "$(jq -S '.runs[0].metrics' "$WORK/s-out.json")" = "$(jq -S .metrics "$WORK/one-sa.json")"
+	test "$(jq -S '.runs[0].metrics' "$WORK/s-out.json")" = "$(jq -S "$AS_NOW | .metrics" "$WORK/one-sa.json")"
 jq_check "$WORK/s-out.json" '[.runs[0].metrics[] | select(.metric == "mb_s") | .samples] == [20, 20, 20]' \
 	"samples kept"
 
@@ -150,7 +155,7 @@ expect_status 0 "compare B1 --baseline: ok" u compare --baseline rk3588-6.1 "$B1
 jq_check "$WORK/out" ".comparison.a == \"$A\" and .comparison.b == \"$B1\" and .comparison.baseline == \"rk3588-6.1\"" \
 	"the baseline is A"
 expect_status 0 "history marks it" u history -F json
-jq_check "$WORK/out" ".runs[2].baselines == \"rk3588-6.1\"" "history shows the baseline"
+jq_check "$WORK/out" ".runs[2].baselines == [\"rk3588-6.1\"]" "history shows the baseline (a list)"
 expect_status 0 "baseline moved" u baseline rk3588-6.1 "$B1" -F json
 jq_check "$WORK/out" ".baselines[0].run == \"$B1\"" "moved to B1"
 expect_status 0 "baseline list" u baseline -F json
@@ -165,7 +170,7 @@ expect_status 0 "export all" u export -o "$WORK/all.json"
 jq_check "$WORK/all.json" ".usbperf_export == 1 and [.runs[].id] == [\"$A\", \"$B1\", \"$B2\"]" \
 	"export: every run, oldest first"
 check "export: the runs as written in the fixtures" \
-	test "$(jq -S ".runs | map($NEW_PARTS)" "$WORK/all.json")" = "$(jq -S -s '[.[].runs[]]' "$FIXTURES/runs-a.json" "$FIXTURES/runs-b.json")"
+	test "$(jq -S ".runs | map($NEW_PARTS)" "$WORK/all.json")" = "$(jq -S -s "[.[].runs[] | $AS_NOW]" "$FIXTURES/runs-a.json" "$FIXTURES/runs-b.json")"
 expect_status 0 "import into a fresh database" "$USBPERF" import "$WORK/all.json" --db "$WORK/fresh.db"
 expect_status 0 "export the fresh one" "$USBPERF" export --db "$WORK/fresh.db" -o "$WORK/again.json"
 check "round trip: identical documents" cmp -s "$WORK/all.json" "$WORK/again.json"
@@ -311,7 +316,7 @@ if command -v sqlite3 >/dev/null; then
 	expect_status 0 "v2: export the new run" "$USBPERF" export "20261206T000000Z-0001" --db "$V2" -o "$WORK/v2-export.json"
 	check "v2: the export keeps verdict, note and unmeasured device" \
 		test "$(jq -S '.runs[0] | .verdicts, .notes, (.unmeasured | map(with_entries(select(.value != null))))' "$WORK/v2-export.json")" = \
-		"$(jq -S '.verdicts, .notes, .unmeasured' "$WORK/verdict-run.json")"
+		"$(jq -S "$AS_NOW | .verdicts, .notes, .unmeasured" "$WORK/verdict-run.json")"
 fi
 
 # ---- and --check tells a damaged file ----

@@ -95,6 +95,6 @@ expect_status 0 "check A: 80 % of the ceiling, 16000 msg/s" u check "$A" --crite
 jq_check "$WORK/out" '[.checks[] | select(.result == "pass")] | length == 4' "check A: three payload rows and the rate pass"
 expect_status 1 "check B: 40 % and 8000 msg/s fail" u check "$B" --criteria "$WORK/crit.json" -F json
 jq_check "$WORK/out" '[.checks[] | select(.result == "fail")] | length == 4' "check B: all four fail"
-jq_check "$WORK/out" '[.checks[] | select(.case_id | startswith("i2c-payload"))][0].note | test("40.0% of the ceiling, below 60%")' \
+jq_check "$WORK/out" '[.checks[] | select(.case_id | startswith("i2c-payload"))][0].note | test("40.0 % of the ceiling, below 60 %")' \
 	"check B: the share of the bus clock's ceiling named"
 finish

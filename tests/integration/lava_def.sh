@@ -90,7 +90,7 @@ OUTDIR=$WORK/repo/contrib/lava/output
 # bin: the classes' distributions) is no measurement (issue 29.2.2)
 NOT_MEASUREMENTS='^(cpu_clock_pct|irq_share_pct|irq_share_cpu|irq_others_busy_pct|irq_count|irq_cpu|irq_cpu_pct|io_cpu|irq_count_cpu[0-9]+|urb_size_bin_[0-9]+)$'
 expected_measurements() {
-	jq -r --arg not "$NOT_MEASUREMENTS" '.metrics[] | select(.metric | test($not) | not) | "\([.device_key, .test, .name, .metric] | join(".") | gsub("[^-_.A-Za-z0-9]+"; "_")) \(.value) \(.unit | gsub("[^-_.A-Za-z0-9/%]+"; "_"))"' "$1" |
+	jq -r --arg not "$NOT_MEASUREMENTS" '.metrics[] | select(.metric | test($not) | not) | "\([.device, .test, .name, .metric] | join(".") | gsub("[^-_.A-Za-z0-9]+"; "_")) \(.value) \(.unit | gsub("[^-_.A-Za-z0-9/%]+"; "_"))"' "$1" |
 		awk '{ print "case", $1, "pass", $2, $3 }' | sort
 }
 # the recorded cases, measurements as numbers (usbperf prints %.15g, jq its own)

@@ -29,7 +29,7 @@ jq_check "$WORK/snap.json" '.usbperf_snapshot == 1 and (.entries | length) > 300
 J=$WORK/fix.json
 jq_check "$J" '[.devices[].path] == ["usb1","1-2","1-3","1-3.1","1-3.2","1-4","1-5","usb2","2-1","2-2"]' "devices in bus-port order"
 jq_check "$J" '(.controllers | length) == 2 and all(.controllers[]; .kind == "xhci" and .device == "0000:00:14.0" and .bus_type == "pci" and .driver == "xhci_hcd" and .irq == "125" and .irq_count == 188888)' "controllers: xhci on PCI, MSI IRQ and its count"
-jq_check "$J" '.devices[] | select(.path == "2-1") | .id == "0781:5583" and .speed == "super" and .speed_mbit_s == 5000 and .usb_version == "3.20" and .port == "usb2-port1" and .port_peer == "usb1-port1"' "2-1: id, speed, bcdUSB, port and peer"
+jq_check "$J" '.devices[] | select(.path == "2-1") | .vid_pid == "0781:5583" and .speed == "super" and .speed_mbit_s == 5000 and .usb_version == "3.20" and .port == "usb2-port1" and .port_peer == "usb1-port1"' "2-1: id, speed, bcdUSB, port and peer"
 jq_check "$J" '.devices[] | select(.path == "1-3.1") | .speed == "low" and .parent == "1-3" and .depth == 2' "1-3.1: low-speed behind the hub"
 jq_check "$J" '.interfaces[] | select(.name == "2-1:1.0") | .driver == "uas" and .class_code == 8 and .protocol == 98' "2-1:1.0 bound to uas"
 jq_check "$J" '.nodes[] | select(.name == "sda1") | .kind == "partition" and .parent == "sda" and .fs_type == "vfat" and .mount_point == "/media/usb" and .fuse == false' "sda1: vfat on /media/usb"
@@ -53,8 +53,8 @@ check "text: findings block" grep -q '^findings$' "$WORK/tree.txt"
 check "csv --table nodes: header then one row per node" test "$(head -1 "$WORK/nodes.csv" | cut -d, -f1-4)" = "device,interface,kind,name" -a "$(wc -l <"$WORK/nodes.csv")" = 11
 
 "$USBPERF" list --schema >"$WORK/schema.md"
-check "docs/list-schema.md is what 'list --schema' prints (regenerate it)" cmp -s "$WORK/schema.md" "$SRC/docs/list-schema.md"
-jq_check "$J" "[paths(scalars) | .[-1] | strings] - [$(grep -o '^| `[a-z_0-9]*`' "$SRC/docs/list-schema.md" | tr -d '|` ' | sed 's/.*/"&"/' | paste -sd,)] - [\"usbperf\",\"command\"] | length == 0" "every JSON key is documented"
+check "docs/schema/list.md is what 'list --schema' prints (scripts/gen-schemas)" cmp -s "$WORK/schema.md" "$SRC/docs/schema/list.md"
+jq_check "$J" "[paths(scalars) | .[-1] | strings] - [$(grep -o '^| `[a-z_0-9]*`' "$SRC/docs/schema/list.md" | tr -d '|` ' | sed 's/.*/"&"/' | paste -sd,)] - [\"usbperf\",\"command\"] | length == 0" "every JSON key is documented"
 
 # bad input: one line, exit 2, nothing written
 expect_status 2 "--sysroot missing" "$USBPERF" list --sysroot "$WORK/nope"

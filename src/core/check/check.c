@@ -622,7 +622,7 @@ static const struct field summary_fields[] = {
 #define S(member, key, header, flags) FIELD(W, member, key, header, NULL, FT_STR, 0, flags)
 static const struct field row_fields[] = {
     S(run_id, "run", "run", T),
-    S(device_key, "device_key", "device", T),
+    S(device_key, "device", "device", T),
     S(test, "test", "test", T),
     S(name, "name", "pass", T),
     S(metric, "metric", "metric", T),

@@ -62,7 +62,7 @@ static const struct field row_fields[] = {
 	FIELD(struct disk_row, ceiling_mb_s, "ceiling_mb_s", "ceiling", "MB/s", FT_DBL, 1,
 	      T | FF_OPTIONAL),
 	FIELD(struct disk_row, efficiency_pct, "efficiency_pct", "of ceil", "%", FT_DBL, 0,
-	      T | FF_OPTIONAL),
+	      T | FF_OPTIONAL | FF_CEILING_SHARE),
 	FIELD(struct disk_row, iops, "iops", "IOPS", NULL, FT_DBL, 0, T),
 	FIELD(struct disk_row, iops_sd, "iops_stdev", "sd", NULL, FT_DBL, 0, 0),
 	FIELD(struct disk_row, lat_mean_us, "lat_mean_us", "mean", "us", FT_DBL, 1, 0),
@@ -136,11 +136,11 @@ static const struct field row_fields[] = {
 static const struct field verr_fields[] = {
 	FIELD(struct verify_error, offset, "offset", "offset", NULL, FT_U64, 0, T),
 	FIELD(struct verify_error, fault, "fault", "fault", NULL, FT_STR, 0, T),
-	FIELD(struct verify_error, pass, "pass", "found by", NULL, FT_STR, 0, T),
+	FIELD(struct verify_error, pass, "name", "found by", NULL, FT_STR, 0, T),
 };
 
 static const struct field sample_fields[] = {
-	FIELD(struct disk_sample, pass, "pass", "pass", NULL, FT_STR, 0, 0),
+	FIELD(struct disk_sample, pass, "name", "pass", NULL, FT_STR, 0, 0),
 	FIELD(struct disk_sample, op, "op", "op", NULL, FT_STR, 0, 0),
 	FIELD(struct disk_sample, mode, "mode", "mode", NULL, FT_STR, 0, 0),
 	FIELD(struct disk_sample, repeat, "repeat", "repeat", NULL, FT_U64, 0, 0),

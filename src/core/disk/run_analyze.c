@@ -147,6 +147,7 @@ static void write_vs_read(struct run_result *res, const char *key, const struct 
 static void cpu_bound(struct run_result *res, const char *key, const struct disk_report *d)
 {
 	struct strbuf ev = STRBUF_INIT;
+	struct evidence_groups g = {0};
 	size_t i;
 
 	for (i = 0; i < d->nrows; i++) {
@@ -154,9 +155,10 @@ static void cpu_bound(struct run_result *res, const char *key, const struct disk
 
 		if (isnan(r->self_cpu_pct) || r->self_cpu_pct < CPU_SATURATED_PCT)
 			continue;
-		strbuf_addf(&ev, "%s%s: usbperf used %.0f%% of a core", ev.len ? "; " : "",
-			    r->name, r->self_cpu_pct);
+		evidence_add(&g, "", r->name, &r->self_cpu_pct, 1);
 	}
+	evidence_render(&g, "usbperf used {0} % of one CPU", &ev);
+	evidence_release(&g);
 	if (ev.len)
 		finding_add(&res->rec.findings, FINDING_WARN, "run.cpu_bound", key,
 			    "a core was saturated during the transfer: those figures are the "
@@ -174,6 +176,7 @@ static void cpu_bound(struct run_result *res, const char *key, const struct disk
 static void clock_low(struct run_result *res, const char *key, const struct disk_report *d)
 {
 	struct strbuf ev = STRBUF_INIT, msg = STRBUF_INIT;
+	struct evidence_groups g = {0};
 	const char *gov = NULL;
 	bool bound = false;
 
@@ -185,13 +188,19 @@ static void clock_low(struct run_result *res, const char *key, const struct disk
 			continue;
 		gov = r->cpu_governor;
 		bound = bound || (!isnan(r->self_cpu_pct) && r->self_cpu_pct >= CPU_SATURATED_PCT);
-		strbuf_addf(&ev, "%s%s: %.0f MHz mean (%.0f-%.0f), %.0f%% of the top", ev.len ? "; " : "",
-			    r->name, r->cpu_mhz_mean, r->cpu_mhz_min, r->cpu_mhz_max, r->cpu_clock_pct);
+		evidence_add(&g, "", r->name,
+			     (double[]){r->cpu_mhz_mean, r->cpu_mhz_min, r->cpu_mhz_max,
+					r->cpu_clock_pct},
+			     4);
 	}
 	if (!gov) {
+		evidence_release(&g);
 		strbuf_release(&ev);
 		return;
 	}
+	/* the clock's ranges over the passes: one clause, not one a pass */
+	evidence_render(&g, "{0} MHz mean (lowest {1}, highest {2}), {3} % of the top", &ev);
+	evidence_release(&g);
 	strbuf_addf(&ev, " (governor %s)", gov);
 	strbuf_addf(&msg,
 		    "passes ran with the CPU below its top clock under the '%s' governor: I/O "
@@ -211,11 +220,15 @@ static void page_cache(struct run_result *res, const char *key, const struct dis
 	struct strbuf ev = STRBUF_INIT;
 	size_t i;
 
+	/* every pass by name: the verdict looks its figure's pass up in it */
+	struct evidence_groups g = {.name_all = true};
+
 	for (i = 0; i < d->nrows; i++)
 		if (!isnan(d->rows[i].cached_pct) && d->rows[i].cached_pct > CACHED_PCT)
-			strbuf_addf(&ev, "%s%s: %.0f%% of the region in the page cache before the "
-					 "pass (mincore)",
-				    ev.len ? "; " : "", d->rows[i].name, d->rows[i].cached_pct);
+			evidence_add(&g, "", d->rows[i].name, &d->rows[i].cached_pct, 1);
+	evidence_render(&g, "{0} % of the region in the page cache before the pass (mincore)",
+			&ev);
+	evidence_release(&g);
 	if (ev.len)
 		finding_add(&res->rec.findings, FINDING_WARN, "run.page_cache", key,
 			    "figures partly from the page cache: not the device's", ev.buf,

@@ -38,7 +38,7 @@ static const struct field pass_fields[] = {
     FIELD(struct i2c_pass, msg_s, "msg_s", "rate", "msg/s", FT_DBL, 1, T),
     FIELD(struct i2c_pass, payload_b_s, "payload_b_s", "payload", "B/s", FT_DBL, 0, T),
     FIELD(struct i2c_pass, ceiling_b_s, "ceiling_b_s", "ceiling", "B/s", FT_DBL, 0, O),
-    FIELD(struct i2c_pass, efficiency_pct, "efficiency_pct", "of ceiling", "%", FT_DBL, 1, O),
+    FIELD(struct i2c_pass, efficiency_pct, "efficiency_pct", "of ceiling", "%", FT_DBL, 1, O | FF_CEILING_SHARE),
     FIELD(struct i2c_pass, lat_p50_us, "lat_p50_us", "p50", "us", FT_DBL, 1, T),
     FIELD(struct i2c_pass, lat_p99_us, "lat_p99_us", "p99", "us", FT_DBL, 1, T),
     FIELD(struct i2c_pass, lat_max_us, "lat_max_us", "max", "us", FT_DBL, 1, T),

@@ -54,7 +54,7 @@ static const struct field i2c_row_fields[] = {
     FIELD(struct i2c_run_row, ceiling_b_s, "ceiling_b_s", "ceiling", "B/s", FT_DBL, 0,
 	  FF_TEXT | FF_OPTIONAL),
     FIELD(struct i2c_run_row, efficiency_pct, "efficiency_pct", "of ceiling", "%", FT_DBL, 1,
-	  FF_TEXT | FF_OPTIONAL),
+	  FF_TEXT | FF_OPTIONAL | FF_CEILING_SHARE),
     FIELD(struct i2c_run_row, lat_p50_us, "lat_p50_us", "p50", "us", FT_DBL, 1, FF_TEXT),
     FIELD(struct i2c_run_row, lat_p99_us, "lat_p99_us", "p99", "us", FT_DBL, 1, FF_TEXT),
     FIELD(struct i2c_run_row, cpu_pct, "cpu_pct", "CPU", UNIT_PCT_ONE_CPU, FT_DBL, 1, FF_TEXT),

@@ -82,7 +82,7 @@ static const struct field sum_fields[] = {
 	FIELD(S, loss_pct, "loss_pct", "loss", "%", FT_DBL, 2, TO),
 	FIELD(S, ooo, "out_of_order", "ooo", NULL, FT_INT, 0, TO),
 	FIELD(S, ceiling_mbit_s, "usb_ceiling_mbit_s", "ceiling", "Mbit/s", FT_DBL, 1, TO),
-	FIELD(S, efficiency_pct, "usb_efficiency_pct", "of ceil", "%", FT_DBL, 0, TO),
+	FIELD(S, efficiency_pct, "usb_efficiency_pct", "of ceil", "%", FT_DBL, 0, TO | FF_CEILING_SHARE),
 };
 #undef S
 

@@ -402,7 +402,7 @@ static const struct field summary_fields[] = {
 #define W struct compare_row
 #define S(member, key, header, flags) FIELD(W, member, key, header, NULL, FT_STR, 0, flags)
 static const struct field row_fields[] = {
-	S(device_key, "device_key", "device", T),
+	S(device_key, "device", "device", T),
 	S(test, "test", "test", T),
 	S(name, "name", "pass", T),
 	S(metric, "metric", "metric", T | FF_METRIC),

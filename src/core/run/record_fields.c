@@ -25,7 +25,7 @@ static const struct field env_fields[] = {
 
 /* the key is usually the port path: the text shows it once */
 static const struct field device_fields[] = {
-	S(struct run_device, key, "key", "device", T),
+	FIELD_RENAMED(struct run_device, key, "device", "key", "device", NULL, FT_STR, 0, T),
 	S(struct run_device, kind, "kind", "kind", T),
 	S(struct run_device, target, "target", "target", T),
 	S(struct run_device, vid_pid, "vid_pid", "VID:PID", T),
@@ -44,7 +44,7 @@ static const struct field device_fields[] = {
 /* units differ from row to row: the unit is a column, not a header */
 #define M struct run_metric
 static const struct field metric_fields[] = {
-	S(M, device_key, "device_key", "device", T),
+	FIELD_RENAMED(M, device_key, "device", "device_key", "device", NULL, FT_STR, 0, T),
 	S(M, test, "test", "test", T),
 	S(M, name, "name", "pass", T),
 	S(M, metric, "metric", "metric", T | FF_METRIC),
@@ -67,10 +67,11 @@ static const struct field metric_fields[] = {
 #undef M
 
 static const struct field verdict_fields[] = {
-	S(struct run_verdict, device_key, "device_key", "device", T),
+	FIELD_RENAMED(struct run_verdict, device_key, "device", "device_key", "device", NULL, FT_STR,
+		      0, T),
 	S(struct run_verdict, limiter, "limiter", "limited by", T),
 	S(struct run_verdict, evidence, "evidence", "evidence", T),
-	FIELD(struct run_verdict, share_pct, "share_pct", "of ceiling", "%", FT_DBL, 0, 0),
+	FIELD(struct run_verdict, share_pct, "share_pct", "of ceiling", "%", FT_DBL, 0, FF_CEILING_SHARE),
 };
 
 static const struct field note_fields[] = {
@@ -79,7 +80,7 @@ static const struct field note_fields[] = {
 
 #define U struct run_unmeasured
 static const struct field unmeasured_fields[] = {
-	S(U, key, "key", "device", T),
+	FIELD_RENAMED(U, key, "device", "key", "device", NULL, FT_STR, 0, T),
 	S(U, kind, "kind", "kind", T),
 	S(U, name, "name", "name", T),
 	S(U, vid_pid, "vid_pid", "VID:PID", T),
@@ -143,4 +144,16 @@ void fields_set_unknown(const struct record_desc *d, void *rec)
 			break;
 		}
 	}
+}
+
+void run_record_schema(struct report *out)
+{
+	report_add_inline(out, "run", &run_info_desc, NULL);
+	report_add_object(out, "env", NULL, &run_env_desc, NULL);
+	report_add_table(out, "devices", NULL, &run_device_desc, NULL, 0, 0);
+	report_add_table(out, "metrics", NULL, &run_metric_desc, NULL, 0, 0);
+	report_add_table(out, "findings", NULL, &finding_desc, NULL, 0, 0);
+	report_add_table(out, "verdicts", NULL, &run_verdict_desc, NULL, 0, 0);
+	report_add_table(out, "notes", NULL, &run_note_desc, NULL, 0, 0);
+	report_add_table(out, "unmeasured", NULL, &run_unmeasured_desc, NULL, 0, 0);
 }

@@ -33,7 +33,7 @@ const struct record_desc run_plan_desc = RECORD_DESC("plan", plan_fields);
 static const struct field row_fields[] = {
 	S(struct run_row, device, "device", "device", T),
 	S(struct run_row, target, "target", "target", 0),
-	S(struct run_row, pass, "pass", "pass", T),
+	S(struct run_row, pass, "name", "pass", T),
 	S(struct run_row, op, "op", "op", 0),
 	FIELD(struct run_row, bs, "bs_bytes", "bs", NULL, FT_SIZE, 0, 0),
 	FIELD(struct run_row, qd, "qd", "QD", NULL, FT_U64, 0, 0),
@@ -43,7 +43,7 @@ static const struct field row_fields[] = {
 	FIELD(struct run_row, ceiling_mb_s, "ceiling_mb_s", "ceiling", "MB/s", FT_DBL, 1,
 	      T | FF_OPTIONAL | FF_MAGNITUDE),
 	FIELD(struct run_row, efficiency_pct, "efficiency_pct", "of ceil", "%", FT_DBL, 0,
-	      T | FF_OPTIONAL),
+	      T | FF_OPTIONAL | FF_CEILING_SHARE),
 	FIELD(struct run_row, iops, "iops", "IOPS", NULL, FT_DBL, 0, T),
 	FIELD(struct run_row, lat_p50_us, "lat_p50_us", "p50", "us", FT_DBL, 1, T | FF_MAGNITUDE),
 	FIELD(struct run_row, lat_p90_us, "lat_p90_us", "p90", "us", FT_DBL, 1, FF_MAGNITUDE),

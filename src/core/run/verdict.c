@@ -134,7 +134,11 @@ static void add_share(struct strbuf *sb, const struct run_device *d, const struc
 		      double pct)
 {
 	add_figure(sb, f);
-	strbuf_addf(sb, " is %.0f %% of ", pct);
+	/* above the ceiling it is no share of it: an anomaly, said as one */
+	if (pct > 100)
+		strbuf_adds(sb, " is above ");
+	else
+		strbuf_addf(sb, " is %.0f %% of ", pct);
 	add_speed(sb, d->speed ? d->speed : "the link");
 	/* an MMC card's is its bus mode's (clock x width x DDR), not a USB bulk one */
 	strbuf_addf(sb, " %s %.1f MB/s ceiling",
@@ -224,7 +228,8 @@ static const char *decide(const struct run_record *r, const struct run_device *d
 	}
 	if (pct > 100) {
 		add_share(ev, d, f, pct);
-		strbuf_adds(ev, ": not the bus's figure (an emulated or virtual link, or a cache)");
+		strbuf_adds(ev, ": an anomaly, not the bus's figure (an emulated or virtual link, or a "
+				"cache)");
 		return RUN_LIMITER_EMULATION;
 	}
 	if (!isnan(f->cpu_pct) && f->cpu_pct >= CPU_PCT) {
