@@ -96,8 +96,8 @@ static void usage_main(FILE *f)
 {
 	unsigned i;
 
-	fprintf(f, "usage: usbperf [--format text|json|csv] [--output FILE] [--quiet] <command> "
-		   "[options]\n\ncommands:\n");
+	fprintf(f, "usage: usbperf [--format text|json|csv] [--output FILE] [--quiet] [--wide] "
+		   "<command> [options]\n\ncommands:\n");
 	for (i = 0; i < ncommands; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nglobal options (also accepted after the command):\n"
@@ -213,6 +213,8 @@ static int run_command(int argc, char **argv)
 		}
 		if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
 			opt = 'q';
+		else if (!strcmp(a, "--wide"))
+			opt = OPT_WIDE;
 		else if (!strcmp(a, "-F") || !strcmp(a, "--format"))
 			opt = 'F';
 		else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
@@ -222,7 +224,7 @@ static int run_command(int argc, char **argv)
 		else if (!strncmp(a, "--output=", 9))
 			opt = 'o', val = a + 9;
 		if (!opt && (!strncmp(a, "--quiet=", 8) || !strncmp(a, "--version=", 10) ||
-			     !strncmp(a, "--help=", 7))) {
+			     !strncmp(a, "--help=", 7) || !strncmp(a, "--wide=", 7))) {
 			log_error("option '%.*s' takes no value", (int)strcspn(a, "="), a);
 			return EXIT_USAGE;
 		}
@@ -230,7 +232,7 @@ static int run_command(int argc, char **argv)
 			log_error("unknown option '%s' (see 'usbperf --help')", a);
 			return EXIT_USAGE;
 		}
-		if (opt != 'q' && !val) {
+		if (opt != 'q' && opt != OPT_WIDE && !val) {
 			if (i + 1 >= argc) {
 				log_error("option '%s' needs a value", a);
 				return EXIT_USAGE;

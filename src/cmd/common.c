@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cmd/common.h"
+#include "render/spark.h"
 #include "util/signals.h"
 #include "util/snapshot.h"
 #include "util/strbuf.h"
@@ -64,6 +65,10 @@ int common_option(int c, const char *arg, struct global_opts *g)
 	case 'q':
 		g->quiet = true;
 		g->progress = false;
+		return 1;
+	case OPT_WIDE:
+		/* text: every column, prose unwrapped (render/spark.h) */
+		text_set_wide(true);
 		return 1;
 	}
 	return 0;
@@ -400,6 +405,7 @@ int schema_command(const struct command *c, int argc, char **argv, struct global
 		int opt = !strcmp(a, "-F") || !strcmp(a, "--format")	? 'F'
 			  : !strcmp(a, "-o") || !strcmp(a, "--output") ? 'o'
 			  : !strcmp(a, "-q") || !strcmp(a, "--quiet")	? 'q'
+			  : !strcmp(a, "--wide")			? OPT_WIDE
 									: 0;
 		const char *val = NULL;
 
@@ -411,7 +417,7 @@ int schema_command(const struct command *c, int argc, char **argv, struct global
 			log_error("%s --schema: unexpected '%s' (only -F and -o go with it)", c->name, a);
 			return EXIT_USAGE;
 		}
-		if (opt != 'q' && !val) {
+		if (opt != 'q' && opt != OPT_WIDE && !val) {
 			if (i + 1 >= argc) {
 				log_error("option '%s' needs a value", a);
 				return EXIT_USAGE;

@@ -49,9 +49,11 @@ extern const struct command commands[];
 extern const unsigned ncommands;
 
 /* long options every command accepts; append to its own table */
+#define OPT_WIDE 0x1d1de /* --wide: no letter */
 #define COMMON_LONG_OPTIONS                                                                      \
 	{"format", required_argument, NULL, 'F'}, {"output", required_argument, NULL, 'o'},       \
-		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}
+		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},              \
+		{"wide", no_argument, NULL, OPT_WIDE}
 /* the leading ":" makes getopt return ':' for a missing value */
 #define COMMON_SHORT_OPTIONS ":F:o:qh"
 

@@ -42,6 +42,8 @@ enum {
 				      it, JSON writes null and "<key>_anomaly": true */
 	FF_WIDE = 1 << 8,	   /* text: a column shown only with --wide (the terminal's
 				      table fits 100 columns) */
+	FF_ALT = 1 << 9,	   /* text: the previous column's figure in another unit, in its
+				      cell: "599.9 (572.1)" under "MB/s (MiB/s)" */
 };
 
 /* between the items of an FF_LIST string: a character no device key or name holds */

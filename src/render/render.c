@@ -114,8 +114,13 @@ void field_format(const struct field *f, const void *rec, bool human, struct str
 	case FT_SIZE: {
 		char b[32];
 		if (human) {
+			/* a size says its unit, as every other size in the output: "128 MiB" */
 			format_size(*(const uint64_t *)p, b, sizeof(b));
-			strbuf_adds(out, b);
+			size_t n = strlen(b);
+			if (n && strchr("KMGT", b[n - 1]))
+				strbuf_addf(out, "%.*s %ciB", (int)(n - 1), b, b[n - 1]);
+			else
+				strbuf_addf(out, "%s B", b);
 		} else {
 			strbuf_addf(out, "%llu", (unsigned long long)*(const uint64_t *)p);
 		}
@@ -238,9 +243,9 @@ static void text_object(const struct report_section *s, struct strbuf *out)
 	strbuf_release(&v);
 }
 
-/* A column: one or two fields ("mean" and its "±stdev"), a width, an alignment. */
+/* A column: one to three fields ("mean", its "±stdev", "(alt)"), a width, an alignment. */
 struct column {
-	const struct field *f, *pm;
+	const struct field *f, *pm, *alt;
 	size_t width;
 	bool right;
 	double bar_max; /* FF_BAR: the scale of its bars; NaN: none */
@@ -292,6 +297,20 @@ static void cell(const struct column *c, const void *rec, struct strbuf *out)
 		else
 			field_format(c->pm, rec, true, out);
 	}
+	if (c->alt && field_known(c->alt, rec)) {
+		strbuf_adds(out, " (");
+		field_format(c->alt, rec, true, out);
+		strbuf_addch(out, ')');
+	}
+}
+
+/* the unit row: "MB/s (MiB/s)" over a cell that has its figure in both */
+static void column_unit(const struct column *c, struct strbuf *out)
+{
+	if (c->f->unit)
+		strbuf_adds(out, c->f->unit);
+	if (c->alt && c->alt->unit)
+		strbuf_addf(out, " (%s)", c->alt->unit);
 }
 
 /* display width of a rendered cell: "±" is two bytes, one column */
@@ -332,18 +351,27 @@ static void text_table(const struct report_section *s, struct strbuf *out)
 			continue;
 		if (f->flags & FF_OPTIONAL && !column_known(s, f))
 			continue;
+		/* the terminal's table fits TEXT_WIDTH: the rest with --wide (and in JSON) */
+		if (f->flags & FF_WIDE && !text_wide())
+			continue;
 		if (f->flags & FF_PLUSMINUS && nc) {
 			cols[nc - 1].pm = f;
 			continue;
 		}
-		cols[nc++] = (struct column){f, NULL, strlen(f->header), is_numeric(f->type),
+		if (f->flags & FF_ALT && nc) {
+			cols[nc - 1].alt = f;
+			continue;
+		}
+		cols[nc++] = (struct column){f, NULL, NULL, strlen(f->header), is_numeric(f->type),
 					     bar_scale(s, f)};
 		if (f->unit)
 			any_unit = true;
 	}
 	for (j = 0; j < nc; j++) {
-		if (cols[j].f->unit && strlen(cols[j].f->unit) > cols[j].width)
-			cols[j].width = strlen(cols[j].f->unit);
+		strbuf_reset(&v);
+		column_unit(&cols[j], &v);
+		if (v.len > cols[j].width)
+			cols[j].width = v.len;
 		for (i = 0; i < s->count; i++) {
 			strbuf_reset(&v);
 			cell(&cols[j], record_at(s, i), &v);
@@ -356,11 +384,16 @@ static void text_table(const struct report_section *s, struct strbuf *out)
 	for (int row = 0; row < (any_unit ? 2 : 1); row++) {
 		strbuf_reset(&v);
 		for (j = 0; j < nc; j++) {
-			const char *h = row == 0 ? cols[j].f->header
-						 : (cols[j].f->unit ? cols[j].f->unit : "");
+			struct strbuf u = STRBUF_INIT;
+
+			if (row == 0)
+				strbuf_adds(&u, cols[j].f->header);
+			else
+				column_unit(&cols[j], &u);
 			strbuf_addf(&v, j ? "  %*s" : "%*s", cols[j].right ? (int)cols[j].width
 									   : -(int)cols[j].width,
-				    h);
+				    u.buf);
+			strbuf_release(&u);
 			if (!isnan(cols[j].bar_max))
 				strbuf_addf(&v, "  %*s", BAR_CELLS, "");
 		}
@@ -420,8 +453,10 @@ int render_text(const struct report *r, struct strbuf *out)
 	}
 	if (r->nwarnings)
 		strbuf_addch(out, '\n');
-	for (i = 0; i < r->nwarnings; i++)
-		strbuf_addf(out, "warning: %s\n", r->warnings[i]);
+	for (i = 0; i < r->nwarnings; i++) {
+		strbuf_adds(out, "warning: ");
+		text_wrap(out, 9, r->warnings[i]);
+	}
 	return 0;
 }
 

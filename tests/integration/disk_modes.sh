@@ -64,7 +64,12 @@ mkdir "$WORK/mnt"
 mount "$dev" "$WORK/mnt" && MOUNTS+=("$WORK/mnt")
 expect_status 0 "directory target" "$USBPERF" disk "$WORK/mnt" --size 32M --time 0.5 --min-time 0 --bs 1M -q
 check "text names the filesystem" grep -Eq '^  filesystem +ext4$' "$WORK/out"
-check "text has the pass table" grep -Eq '^seq-write 1M +write +direct +psync' "$WORK/out"
+check "text has the pass table" grep -Eq '^seq-write 1M +1 +[0-9.]+ \([0-9.]+\)' "$WORK/out"
+# 29.2.8: the terminal's table keeps to 100 columns; --wide has every column
+check "text: the table fits 100 columns" test "$(wc -L <"$WORK/out")" -le 100
+expect_status 0 "directory target, --wide" "$USBPERF" disk "$WORK/mnt" --size 32M --time 0.5 --min-time 0 --bs 1M -q --wide
+check "--wide: op, mode, engine and the whole latency spread" grep -Eq '^seq-write 1M +write +direct +psync' "$WORK/out"
+check "--wide: p99.9 and max columns" grep -Eq '^pass .* p99\.9 +max ' "$WORK/out"
 check "test file removed" test -z "$(ls "$WORK/mnt" | grep usbperf-)"
 expect_status 0 "--output FILE" "$USBPERF" disk "$WORK/mnt" --size 8M --time 0.5 --min-time 0 --bs 1M --tests seq-read -F json -q -o "$WORK/res.json"
 check "--output leaves stdout empty" test ! -s "$WORK/out"

@@ -79,16 +79,16 @@ static void build_report(struct report *r)
 
 static const char want_text[] =
 	"  target      /mnt/usb\n"
-	"  region      128M\n"
+	"  region      128 MiB\n"
 	"  time limit  5.0 s per pass\n"
 	"  cached      -\n"
 	"  verify      yes\n"
 	"\n"
 	"results\n"
-	"pass         note                     n        rate  ok     bs\n"
+	"pass         note                     n        rate  ok       bs\n"
 	"                                               MB/s\n"
-	"seq-read 1M  warm                    42  123.5 ±1.2  yes    1M\n"
-	"rand, \"4K\"   -     18446744073709551614           -  no   4097\n"
+	"seq-read 1M  warm                    42  123.5 ±1.2  yes   1 MiB\n"
+	"rand, \"4K\"   -     18446744073709551614           -  no   4097 B\n"
 	"\n"
 	"warning: first warning\n"
 	"warning: second: 'x'\n";
@@ -328,7 +328,7 @@ static void test_field_format(void **state)
 		{4, true, "1.2"},
 		{5, true, "yes"},
 		{5, false, "yes"},
-		{6, true, "1M"},
+		{6, true, "1 MiB"},
 		{6, false, "1048576"},
 		{7, false, "7"},
 	};
@@ -338,7 +338,7 @@ static void test_field_format(void **state)
 		const char *want;
 	} unknown[] = {
 		/* unknown: "-" for people, empty for machines */
-		{1, true, "-"}, {3, true, "-"}, {3, false, ""}, {5, true, "no"}, {6, true, "4097"},
+		{1, true, "-"}, {3, true, "-"}, {3, false, ""}, {5, true, "no"}, {6, true, "4097 B"},
 	};
 	struct strbuf v = STRBUF_INIT;
 	size_t i;

@@ -467,7 +467,7 @@ static void test_verdicts(void **state)
 
 	report_text(&sb, &m, NULL, false);
 	v = strstr(sb.buf,
-		   "verdict: what limits each device\n  1-1.4.1  hub: seq-read 1M 45.0 MB/s "
+		   "verdict: what limits each device\n  1-1.4.1  hub: seq-read 1M 45.00 MB/s "
 		   "is 85 % of high-speed bulk's 53.2 MB/s ceiling; the device can do super, "
 		   "the hub above it (1-1 8087:0024 high) links slower\n");
 	dev = strstr(sb.buf, "\n1-1.4.1  Stick");
@@ -487,12 +487,12 @@ static void test_verdicts(void **state)
 	glance = strstr(sb.buf, "<section id=\"summary\">");
 	v = strstr(sb.buf,
 		   "<li class=\"verdict\" data-limiter=\"hub\"><a href=\"#device-1\">1-1.4.1</a> "
-		   "<b>hub</b>: seq-read 1M 45.0 MB/s is 85 % of high-speed bulk&#39;s");
+		   "<b>hub</b>: seq-read 1M 45.00 MB/s is 85 % of high-speed bulk&#39;s");
 	if (!v)
 		v = strstr(
 		    sb.buf,
 		    "<li class=\"verdict\" data-limiter=\"hub\"><a href=\"#device-1\">1-1.4.1</a> "
-		    "<b>hub</b>: seq-read 1M 45.0 MB/s is 85 % of high-speed bulk");
+		    "<b>hub</b>: seq-read 1M 45.00 MB/s is 85 % of high-speed bulk");
 	assert_non_null(glance);
 	assert_non_null(v);
 	assert_true(glance < v && v < strstr(sb.buf, "<table class=\"glance\">"));

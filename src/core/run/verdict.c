@@ -121,12 +121,19 @@ static void add_speed(struct strbuf *sb, const char *speed)
 		strbuf_adds(sb, speed);
 }
 
+/* the figure as the tables print it (metric_format): "seq-read 1M 2174 MB/s", not "2174.0" */
 static void add_figure(struct strbuf *sb, const struct figure *f)
 {
-	if (!isnan(f->mbit_s))
-		strbuf_addf(sb, "%s %.1f Mbit/s (%.1f MB/s)", f->name, f->mbit_s, f->mb_s);
-	else
-		strbuf_addf(sb, "%s %.1f MB/s", f->name, f->mb_s);
+	strbuf_addf(sb, "%s ", f->name);
+	if (!isnan(f->mbit_s)) {
+		metric_format(sb, f->mbit_s);
+		strbuf_adds(sb, " Mbit/s (");
+		metric_format(sb, f->mb_s);
+		strbuf_adds(sb, " MB/s)");
+	} else {
+		metric_format(sb, f->mb_s);
+		strbuf_adds(sb, " MB/s");
+	}
 }
 
 /* "seq-read 1M 41.9 MB/s is 79 % of high-speed bulk's 53.2 MB/s ceiling" */
