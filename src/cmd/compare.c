@@ -6,6 +6,7 @@
 #include "cmd/runs_arg.h"
 #include "core/run/compare.h"
 #include "core/run/record_json.h"
+#include "render/spark.h"
 #include "util/parse.h"
 
 #include <errno.h>
@@ -173,6 +174,26 @@ static int refuse_output(const struct compare_opts *o, const char *output)
 	return runs_refuse_output(o->db, args, 2, output);
 }
 
+/* text: where a change could not be judged, what to run next (29.2.11) */
+static int emit(const struct global_opts *g, const struct report *rep,
+		const struct compare_result *c)
+{
+	struct strbuf out = STRBUF_INIT;
+	int r;
+
+	if (g->format != FORMAT_TEXT || !c->spread_unknown)
+		return emit_report(g, rep);
+	render_text(rep, &out);
+	strbuf_addf(&out, "\nnext: ");
+	text_wrap(&out, 6,
+		  "a change past the threshold whose spread is unknown is not judged: run each "
+		  "side again with 'usbperf run --repeat 3' (each pass's spread from its repeats), "
+		  "on a machine without other work, then compare those runs");
+	r = emit_text(g, out.buf, out.len);
+	strbuf_release(&out);
+	return r;
+}
+
 void schema_compare(struct report *r)
 {
 	static const struct compare_result none;
@@ -200,7 +221,7 @@ int cmd_compare(int argc, char **argv, struct global_opts *g)
 	if (r == 0) {
 		c.baseline = o.baseline;
 		compare_describe(&c, &rep);
-		r = emit_report(g, &rep) < 0 ? EXIT_RUNTIME : c.worse ? EXIT_FAIL : EXIT_OK;
+		r = emit(g, &rep, &c) < 0 ? EXIT_RUNTIME : c.worse ? EXIT_FAIL : EXIT_OK;
 		compare_result_release(&c);
 	} else {
 		log_error("cannot compare: %s", strerror(-r));

@@ -398,16 +398,23 @@ static void verdicts(struct strbuf *out, const struct report_model *m)
 			any = true;
 			if (m->nruns > 1)
 				strbuf_addf(out, "  run %zu", i + 1);
-			strbuf_addf(out, "  %s  %s: %s\n",
+			strbuf_addf(out, "  %s  %s: ",
 				    d->dev[i]->port_path ? d->dev[i]->port_path : d->dev[i]->key,
-				    v->limiter, s_or(v->evidence));
+				    v->limiter);
+			text_wrap(out, 6, s_or(v->evidence));
+			/* an uncertain verdict: what to run next, under the newest run's (29.2.11) */
+			if (i + 1 == m->nruns && run_verdict_next(&m->runs[i], v)) {
+				strbuf_adds(out, "    next: ");
+				text_wrap(out, 10, run_verdict_next(&m->runs[i], v));
+			}
 		}
 	}
 }
 
 static void finding_line(struct strbuf *out, const struct finding *f)
 {
-	strbuf_addf(out, "    %-4s  %s: %s\n", f->severity, s_or(f->subject), s_or(f->message));
+	strbuf_addf(out, "    %-4s  %s: ", f->severity, s_or(f->subject));
+	text_wrap(out, 10, s_or(f->message));
 }
 
 /* the findings of run about key (NULL: about none), under heading when there are any */
@@ -470,8 +477,10 @@ static void notes(struct strbuf *out, const struct report_model *m)
 
 		if (r->nnotes)
 			strbuf_addf(out, "\nnotes of run %zu\n", i + 1);
-		for (size_t j = 0; j < r->nnotes; j++)
-			strbuf_addf(out, "  note: %s\n", r->notes[j].text);
+		for (size_t j = 0; j < r->nnotes; j++) {
+			strbuf_adds(out, "  note: ");
+			text_wrap(out, 8, r->notes[j].text);
+		}
 		if (r->nunmeasured)
 			strbuf_addf(out, "\nfound by run %zu, not measured\n", i + 1);
 		for (size_t j = 0; j < r->nunmeasured; j++) {
@@ -497,13 +506,24 @@ static void comparison(struct strbuf *out, const struct report_model *m,
 	for (size_t i = 1; cmp && i < m->nruns; i++) {
 		const struct compare_result *c = &cmp[i - 1];
 
-		strbuf_addf(out,
-			    "\nrun %zu against run 1: %s: %llu worse, %llu better, %llu same, "
-			    "%llu noise, %llu spread unknown, %llu missing, %llu new\n",
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_addf(&line,
+			    "run %zu against run 1: %s: %llu worse, %llu better, %llu same, "
+			    "%llu noise, %llu spread unknown, %llu missing, %llu new",
 			    i + 1, c->result, (unsigned long long)c->worse,
 			    (unsigned long long)c->better, (unsigned long long)c->same,
 			    (unsigned long long)c->noise, (unsigned long long)c->spread_unknown,
 			    (unsigned long long)c->missing, (unsigned long long)c->added);
+		strbuf_addch(out, '\n');
+		text_wrap(out, 2, line.buf);
+		strbuf_release(&line);
+		if (c->spread_unknown) {
+			strbuf_adds(out, "  next: ");
+			text_wrap(out, 8, "a change past the threshold whose spread is unknown is not "
+					  "judged: run each side again with 'usbperf run --repeat 3' on "
+					  "a machine without other work, then compare those runs");
+		}
 		for (size_t j = 0; j < c->nrows; j++) {
 			const struct compare_row *r = &c->rows[j];
 
@@ -524,7 +544,7 @@ void report_text(struct strbuf *out, const struct report_model *m,
 		 const struct compare_result *cmp, bool utf8)
 {
 	strbuf_addf(out, "usbperf report: %zu run%s (MB/s = 10^6 B/s; bars: share of the bus "
-			 "ceiling, or of the best figure without one)\n",
+			 "ceiling, else of the best)\n",
 		    m->nruns, m->nruns > 1 ? "s" : "");
 	runs(out, m);
 	verdicts(out, m);
@@ -538,8 +558,8 @@ void report_text(struct strbuf *out, const struct report_model *m,
 			strbuf_adds(out, "  verdict");
 			if (m->nruns > 1)
 				strbuf_addf(out, " of run %zu", j + 1);
-			strbuf_addf(out, ": %s: %s\n", d->verdict[j]->limiter,
-				    s_or(d->verdict[j]->evidence));
+			strbuf_addf(out, ": %s: ", d->verdict[j]->limiter);
+			text_wrap(out, 4, s_or(d->verdict[j]->evidence));
 		}
 		sweeps(out, m, d, utf8);
 		rates(out, m, d, utf8);

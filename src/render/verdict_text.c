@@ -25,8 +25,15 @@ void render_verdicts_text(const struct run_record *r, struct strbuf *out)
 	for (size_t i = 0; i < r->nverdicts; i++) {
 		const struct run_verdict *v = &r->verdicts[i];
 
+		const char *next = run_verdict_next(r, v);
+
 		strbuf_addf(out, "  %-*s  %s: ", w, v->device_key, v->limiter);
 		text_wrap(out, 4 + (size_t)w, v->evidence ? v->evidence : "-");
+		/* an uncertain verdict says what to run next (29.2.11) */
+		if (next) {
+			strbuf_addf(out, "  %-*s  next: ", w, "");
+			text_wrap(out, 10 + (size_t)w, next);
+		}
 	}
 }
 

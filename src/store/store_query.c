@@ -185,12 +185,12 @@ static const struct field summary_fields[] = {
 	S(started_at, "started_at", "started", FF_TEXT),
 	FIELD(struct run_summary, duration_s, "duration_s", "duration", "s", FT_DBL, 1, 0),
 	S(hostname, "hostname", "host", FF_TEXT),
-	S(board, "board", "board", FF_TEXT),
+	S(board, "board", "board", FF_TEXT | FF_OPTIONAL),
 	S(kernel, "kernel", "kernel", FF_TEXT),
 	S(devices, "devices", "devices", FF_TEXT | FF_LIST),
 	N(nmetrics, "metrics", "metrics"),
-	N(nfindings, "findings", "findings"),
-	N(nwarnings, "warnings", "warn"),
+	FIELD(struct run_summary, nfindings, "findings", "findings", NULL, FT_U64, 0, FF_TEXT | FF_WIDE),
+	FIELD(struct run_summary, nwarnings, "warnings", "warn", NULL, FT_U64, 0, FF_TEXT | FF_WIDE),
 	S(baselines, "baselines", "baseline", FF_TEXT | FF_OPTIONAL | FF_LIST),
 };
 #undef N

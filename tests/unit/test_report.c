@@ -466,10 +466,14 @@ static void test_verdicts(void **state)
 	assert_int_equal(report_model_build(&r[1], 1, &m), 0);
 
 	report_text(&sb, &m, NULL, false);
+	/* wrapped at 100 columns; the uncertain one says what to run next (29.2.8, 29.2.11) */
 	v = strstr(sb.buf,
 		   "verdict: what limits each device\n  1-1.4.1  hub: seq-read 1M 45.00 MB/s "
-		   "is 85 % of high-speed bulk's 53.2 MB/s ceiling; the device can do super, "
-		   "the hub above it (1-1 8087:0024 high) links slower\n");
+		   "is 85 % of high-speed bulk's 53.2 MB/s ceiling; the device\n      can do super, "
+		   "the hub above it (1-1 8087:0024 high) links slower\n"
+		   "  1-1.2  not determined: no throughput figure was measured\n"
+		   "    next: see the notes for why nothing was measured; 'usbperf list' shows what "
+		   "usbperf found\n");
 	dev = strstr(sb.buf, "\n1-1.4.1  Stick");
 	if (!v || !dev || v > dev)
 		fail_msg("no verdict before the devices in:\n%s", sb.buf);

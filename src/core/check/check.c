@@ -623,7 +623,7 @@ static const struct field summary_fields[] = {
 static const struct field row_fields[] = {
     S(run_id, "run", "run", T),
     S(device_key, "device", "device", T),
-    S(test, "test", "test", T),
+    S(test, "test", "test", T | FF_WIDE),
     S(name, "name", "pass", T),
     S(metric, "metric", "metric", T),
     FIELD(W, value, "value", "value", NULL, FT_DBL, 2, T),

@@ -9,8 +9,10 @@
 #include "core/usbmon/findings.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
+#include "util/sysroot.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,6 +126,84 @@ static void small_blocks(struct run_result *res, const char *key, const struct d
 		    ev.buf, fix.buf);
 	strbuf_release(&ev);
 	strbuf_release(&fix);
+}
+
+/*
+ * What holds the target when it is no storage medium (issue 29.2.3): a loop
+ * device (its file's filesystem and the page cache serve it), zram, a RAM
+ * disk, tmpfs. Into what, with the fact that shows it; false for a medium.
+ */
+static bool backing(const struct disk_report *d, struct strbuf *what)
+{
+	const char *dev = d->source && !strncmp(d->source, "/dev/", 5) ? d->source + 5 : NULL;
+	struct strbuf path = STRBUF_INIT, file = STRBUF_INIT;
+
+	if (d->fs_type && (!strcmp(d->fs_type, "tmpfs") || !strcmp(d->fs_type, "ramfs"))) {
+		strbuf_addf(what, "a %s: files in RAM (filesystem %s)", d->fs_type, d->fs_type);
+		return true;
+	}
+	if (dev && !strncmp(dev, "zram", 4)) {
+		strbuf_addf(what, "zram: compressed RAM (%s)", d->source);
+		return true;
+	}
+	if (dev && !strncmp(dev, "ram", 3) && strspn(dev + 3, "0123456789") == strlen(dev + 3)) {
+		strbuf_addf(what, "a RAM disk (%s)", d->source);
+		return true;
+	}
+	if (!dev || strncmp(dev, "loop", 4) || !dev[4] ||
+	    strspn(dev + 4, "0123456789") != strlen(dev + 4))
+		return false;
+	strbuf_addf(&path, "/sys/block/%s/loop/backing_file", dev);
+	if (sysroot_read(path.buf, 4096, &file) == 0) {
+		while (file.len && file.buf[file.len - 1] == '\n')
+			file.buf[--file.len] = '\0';
+		strbuf_addf(what, "a loop device (%s over the file %s: its filesystem and the page "
+				  "cache serve it)",
+			    d->source, file.buf);
+	} else {
+		strbuf_addf(what, "a loop device (%s: a file's filesystem and the page cache serve "
+				  "it)",
+			    d->source);
+	}
+	strbuf_release(&path);
+	strbuf_release(&file);
+	return true;
+}
+
+void run_disk_note_backing(struct disk_report *d)
+{
+	struct strbuf what = STRBUF_INIT;
+
+	d->not_medium[0] = '\0';
+	if (backing(d, &what))
+		snprintf(d->not_medium, sizeof(d->not_medium), "%s", what.buf);
+	strbuf_release(&what);
+}
+
+/* the target is no medium: say so, with the figures, instead of diagnosing one */
+static void no_medium(struct run_result *res, const char *key, const char *what,
+		      const struct disk_row *rd, const struct disk_row *wr)
+{
+	struct strbuf ev = STRBUF_INIT, msg = STRBUF_INIT;
+
+	strbuf_addf(&msg, "the target is %s, not a storage medium: its figures are the memory's "
+			  "and the CPU's, no medium's to diagnose",
+		    what);
+	strbuf_adds(&ev, "best read ");
+	if (rd)
+		strbuf_addf(&ev, "%s %.1f MB/s", rd->name, rd->mb_s);
+	else
+		strbuf_adds(&ev, "none");
+	strbuf_adds(&ev, ", best write ");
+	if (wr)
+		strbuf_addf(&ev, "%s %.1f MB/s", wr->name, wr->mb_s);
+	else
+		strbuf_adds(&ev, "none");
+	finding_add(&res->rec.findings, FINDING_WARN, "run.not_a_medium", key, msg.buf, ev.buf,
+		    "measure the device itself: name a USB disk, a card or its mount point "
+		    "(usbperf list shows them); to characterise this host, use its own disk");
+	strbuf_release(&ev);
+	strbuf_release(&msg);
 }
 
 static void write_vs_read(struct run_result *res, const char *key, const struct disk_row *rd,
@@ -294,10 +374,15 @@ void run_disk_analyze(struct run_result *res)
 			continue;
 		rd = run_disk_best_seq(d, "read");
 		wr = run_disk_best_seq(d, "write");
-		efficiency(res, dev, d, rd);
-		small_blocks(res, dev->key, d, "read", rd);
-		small_blocks(res, dev->key, d, "write", wr);
-		write_vs_read(res, dev->key, rd, wr);
+		if (d->not_medium[0]) {
+			/* no medium's write path, no flash program unit: the memory's figures */
+			no_medium(res, dev->key, d->not_medium, rd, wr);
+		} else {
+			efficiency(res, dev, d, rd);
+			small_blocks(res, dev->key, d, "read", rd);
+			small_blocks(res, dev->key, d, "write", wr);
+			write_vs_read(res, dev->key, rd, wr);
+		}
 		cpu_bound(res, dev->key, d);
 		clock_low(res, dev->key, d);
 		page_cache(res, dev->key, d);

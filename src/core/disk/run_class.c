@@ -569,6 +569,7 @@ static int disk_measure(const struct run_options *o, struct run_result *r,
 	irq1 = usb_irq_count(irq_lines);
 	irqs = irq0 != U64_UNKNOWN && irq1 != U64_UNKNOWN ? irq1 - irq0 : U64_UNKNOWN;
 	/* these point into the target, closed with the run; the rows point into passes, kept */
+	run_disk_note_backing(rep);
 	rep->path = rep->io_path = rep->fs_type = rep->mount_point = rep->source = NULL;
 	if (rc < 0) {
 		struct strbuf w = STRBUF_INIT;

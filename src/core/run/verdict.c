@@ -367,6 +367,7 @@ static int weight(const struct finding *f, const struct run_verdict *v)
 		const char *id, *limiter;
 		int w;
 	} table[] = {
+	    {"run.not_a_medium", NULL, 5},
 	    {"run.above_ceiling", RUN_LIMITER_EMULATION, 10},
 	    {"run.page_cache", RUN_LIMITER_PAGE_CACHE, 10},
 	    {"run.cpu_bound", RUN_LIMITER_CPU, 20},
