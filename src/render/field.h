@@ -44,6 +44,8 @@ enum {
 				      table fits 100 columns) */
 	FF_ALT = 1 << 9,	   /* text: the previous column's figure in another unit, in its
 				      cell: "599.9 (572.1)" under "MB/s (MiB/s)" */
+	FF_SAME = 1 << 10,	   /* text: left out when every row has the same value (one
+				      device: named above the table, not on every row) */
 };
 
 /* between the items of an FF_LIST string: a character no device key or name holds */

@@ -319,6 +319,25 @@ static size_t cell_width(const struct column *c, const char *text)
 	return strlen(text) - (c->pm && strstr(text, "±") ? 1 : 0);
 }
 
+/* every row has the same value in f (text: an FF_SAME column says nothing) */
+static bool column_same(const struct report_section *s, const struct field *f)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	bool same = true;
+
+	for (size_t i = 0; same && i < s->count; i++) {
+		strbuf_reset(&b);
+		field_format(f, record_at(s, i), true, &b);
+		if (i)
+			same = !strcmp(a.buf, b.buf);
+		strbuf_reset(&a);
+		strbuf_adds(&a, b.buf);
+	}
+	strbuf_release(&a);
+	strbuf_release(&b);
+	return same;
+}
+
 static bool column_known(const struct report_section *s, const struct field *f)
 {
 	size_t i;
@@ -353,6 +372,8 @@ static void text_table(const struct report_section *s, struct strbuf *out)
 			continue;
 		/* the terminal's table fits TEXT_WIDTH: the rest with --wide (and in JSON) */
 		if (f->flags & FF_WIDE && !text_wide())
+			continue;
+		if (f->flags & FF_SAME && !text_wide() && column_same(s, f))
 			continue;
 		if (f->flags & FF_PLUSMINUS && nc) {
 			cols[nc - 1].pm = f;

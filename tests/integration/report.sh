@@ -108,7 +108,13 @@ PROBE='<script>addEventListener("load",function(){
 var q=function(s){return Array.prototype.slice.call(document.querySelectorAll(s));};
 var r={sections:q("section[id]").map(function(s){return s.id;}),
 charts:q("svg.chart").map(function(s){var b=s.getBoundingClientRect();return [b.width,b.height];}),
-points:q("svg.sweep circle").length,
+points:q("svg.sweep .mark").length,
+shapes:q("svg.sweep").map(function(s){return {read:s.querySelectorAll("circle.mark").length,write:s.querySelectorAll("rect.mark").length};}),
+legendmarks:q(".legend li").map(function(l){var m=l.querySelector(".mark");return (m?m.tagName:"")+" "+l.textContent.trim();}),
+cmpoff:q("table.compare tr").map(function(t){var c=t.children[0],d=t.children[1];return c&&d&&(c.getBoundingClientRect().right>window.innerWidth+.5||d.getBoundingClientRect().right>window.innerWidth+.5);}).filter(function(x){return x;}).length,
+cmphead:q("table.compare tr:first-child th").slice(0,2).map(function(t){return t.textContent;}),
+glancedash:q("table.glance td").filter(function(t){return t.textContent.trim()=="-";}).length,
+next:q("#summary li.next").map(function(t){return t.textContent;}),
 ceilings:q("svg .ceillabel").map(function(t){return t.textContent;}),
 figures:q("table.figures").map(function(t){return t.textContent;}).join(" "),
 worse:q("table.compare tr.v-worse").length,
@@ -173,6 +179,20 @@ jq_check "$WORK/p3.json" '.overflow == false' "desktop: no sideways scrolling"
 probe "$H" 390 "$WORK/p3-phone.json"
 jq_check "$WORK/p3-phone.json" '.width == 390 and .overflow == false' \
 	"phone (390 px): the page does not scroll sideways (figures tables scroll in place)"
+# 29.2.10: on a phone the comparison's verdict and change are on screen; at a glance
+# shows no "-" for what was measured; a one-block-size chart tells read from write
+for w in 1366 390; do
+	[ $w = 1366 ] && f=$WORK/p3-1366.json || f=$WORK/p3-phone.json
+	[ $w = 1366 ] && probe "$H" 1366 "$f"
+	jq_check "$f" '.cmphead == ["verdict", "change"] and .cmpoff == 0' \
+		"$w px: the comparison's verdict and change first, within the screen"
+	jq_check "$f" '.glancedash == 0' "$w px: at a glance, no '-' where a figure was measured"
+	jq_check "$f" '([.shapes[] | select(.read > 0 and .write > 0)] | length) >= 1 and all(.shapes[]; .read > 0)' \
+		"$w px: the one-block-size sweep's read marks are circles, its write marks squares"
+	jq_check "$f" '([.legendmarks[] | select(test("seq-write")) | startswith("rect")] | length > 0 and all) and
+		([.legendmarks[] | select(test("seq-read")) | startswith("circle")] | length > 0 and all)' \
+		"$w px: the legend shows each direction's mark"
+done
 
 # ---- honest visuals, at a desktop and a phone width ----
 # every chart label and mark inside its SVG, chart text at least 11 px,
@@ -279,14 +299,26 @@ for w in 1000 390; do
 		"$w px: a full sweep's seven sizes joined each way, on a linear axis (6x span)"
 done
 
-# ---- artefacts: what a person would look at ----
+# the uncertain verdict of a host run says what to run next, at a glance (29.2.11)
+probe "$WORK/real.html" 390 "$WORK/preal-phone.json"
+jq_check "$WORK/preal-phone.json" '(.next | length) >= 1 and all(.next[]; startswith("next: "))' \
+	"real run: the uncertain verdicts say what to run next"
+jq_check "$WORK/preal-phone.json" '.glancedash == 0 and .overflow == false' \
+	"real run at 390 px: no '-' at a glance for a measured host, nothing sideways"
+
+# ---- artefacts: what a person would look at (390 and 1366 px: issue 29.2.10) ----
 browse 1000 --screenshot="$ARTEFACTS/report-desktop.png" --window-size=1000,2600 "file://$H" >/dev/null
+browse 1366 --screenshot="$ARTEFACTS/report-1366.png" --window-size=1366,3000 "file://$H" >/dev/null
 frame "$H" 375
 browse 500 --screenshot="$ARTEFACTS/report-phone.png" --window-size=500,2600 "file://$WORK/frame.html" >/dev/null
+frame "$H" 390
+browse 500 --screenshot="$ARTEFACTS/report-390.png" --window-size=500,3000 "file://$WORK/frame.html" >/dev/null
 browse 1000 --print-to-pdf="$ARTEFACTS/report.pdf" --no-pdf-header-footer "file://$H" >/dev/null
 cp "$H" "$ARTEFACTS/report.html"
 check "desktop screenshot kept" sh -c "head -c 8 '$ARTEFACTS/report-desktop.png' | grep -q PNG"
 check "phone screenshot kept" sh -c "head -c 8 '$ARTEFACTS/report-phone.png' | grep -q PNG"
+check "390 and 1366 px screenshots kept" sh -c "head -c 8 '$ARTEFACTS/report-390.png' | grep -q PNG &&
+	head -c 8 '$ARTEFACTS/report-1366.png' | grep -q PNG"
 check "printed to PDF" sh -c "head -c 5 '$ARTEFACTS/report.pdf' | grep -q '%PDF-'"
 echo "artefacts: $ARTEFACTS"
 finish

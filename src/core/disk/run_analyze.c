@@ -135,7 +135,9 @@ static void small_blocks(struct run_result *res, const char *key, const struct d
  */
 static bool backing(const struct disk_report *d, struct strbuf *what)
 {
-	const char *dev = d->source && !strncmp(d->source, "/dev/", 5) ? d->source + 5 : NULL;
+	/* a filesystem's device, or the block device itself when that is the target */
+	const char *src = d->source ? d->source : d->path;
+	const char *dev = src && !strncmp(src, "/dev/", 5) ? src + 5 : NULL;
 	struct strbuf path = STRBUF_INIT, file = STRBUF_INIT;
 
 	if (d->fs_type && (!strcmp(d->fs_type, "tmpfs") || !strcmp(d->fs_type, "ramfs"))) {
@@ -143,11 +145,11 @@ static bool backing(const struct disk_report *d, struct strbuf *what)
 		return true;
 	}
 	if (dev && !strncmp(dev, "zram", 4)) {
-		strbuf_addf(what, "zram: compressed RAM (%s)", d->source);
+		strbuf_addf(what, "zram: compressed RAM (%s)", src);
 		return true;
 	}
 	if (dev && !strncmp(dev, "ram", 3) && strspn(dev + 3, "0123456789") == strlen(dev + 3)) {
-		strbuf_addf(what, "a RAM disk (%s)", d->source);
+		strbuf_addf(what, "a RAM disk (%s)", src);
 		return true;
 	}
 	if (!dev || strncmp(dev, "loop", 4) || !dev[4] ||
@@ -159,11 +161,11 @@ static bool backing(const struct disk_report *d, struct strbuf *what)
 			file.buf[--file.len] = '\0';
 		strbuf_addf(what, "a loop device (%s over the file %s: its filesystem and the page "
 				  "cache serve it)",
-			    d->source, file.buf);
+			    src, file.buf);
 	} else {
 		strbuf_addf(what, "a loop device (%s: a file's filesystem and the page cache serve "
 				  "it)",
-			    d->source);
+			    src);
 	}
 	strbuf_release(&path);
 	strbuf_release(&file);

@@ -31,7 +31,7 @@ static const struct field plan_fields[] = {
 const struct record_desc run_plan_desc = RECORD_DESC("plan", plan_fields);
 
 static const struct field row_fields[] = {
-	S(struct run_row, device, "device", "device", T),
+	S(struct run_row, device, "device", "device", T | FF_SAME),
 	S(struct run_row, target, "target", "target", 0),
 	S(struct run_row, pass, "name", "pass", T),
 	S(struct run_row, op, "op", "op", 0),
