@@ -202,8 +202,7 @@ static int run_command(int argc, char **argv)
 
 	g.progress = isatty(STDERR_FILENO);
 	for (; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i], *val = NULL;
-		int opt = 0;
+		const char *a = argv[i];
 
 		if (!strcmp(a, "-V") || !strcmp(a, "--version"))
 			return cmd_version(1, argv, &g);
@@ -211,36 +210,13 @@ static int run_command(int argc, char **argv)
 			usage_main(stdout);
 			return EXIT_OK;
 		}
-		if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
-			opt = 'q';
-		else if (!strcmp(a, "--wide"))
-			opt = OPT_WIDE;
-		else if (!strcmp(a, "-F") || !strcmp(a, "--format"))
-			opt = 'F';
-		else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
-			opt = 'o';
-		else if (!strncmp(a, "--format=", 9))
-			opt = 'F', val = a + 9;
-		else if (!strncmp(a, "--output=", 9))
-			opt = 'o', val = a + 9;
-		if (!opt && (!strncmp(a, "--quiet=", 8) || !strncmp(a, "--version=", 10) ||
-			     !strncmp(a, "--help=", 7) || !strncmp(a, "--wide=", 7))) {
-			log_error("option '%.*s' takes no value", (int)strcspn(a, "="), a);
+		r = global_option(argc, argv, &i, &g);
+		if (r < 0)
 			return EXIT_USAGE;
-		}
-		if (!opt) {
+		if (r == 0) {
 			log_error("unknown option '%s' (see 'usbperf --help')", a);
 			return EXIT_USAGE;
 		}
-		if (opt != 'q' && opt != OPT_WIDE && !val) {
-			if (i + 1 >= argc) {
-				log_error("option '%s' needs a value", a);
-				return EXIT_USAGE;
-			}
-			val = argv[++i];
-		}
-		if (common_option(opt, val, &g) < 0)
-			return EXIT_USAGE;
 	}
 	if (i >= argc) {
 		usage_main(stderr);

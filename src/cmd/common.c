@@ -74,6 +74,40 @@ int common_option(int c, const char *arg, struct global_opts *g)
 	return 0;
 }
 
+int global_option(int argc, char **argv, int *i, struct global_opts *g)
+{
+	const char *a = argv[*i], *val = NULL;
+	int opt = 0;
+
+	if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+		opt = 'q';
+	else if (!strcmp(a, "--wide"))
+		opt = OPT_WIDE;
+	else if (!strcmp(a, "-F") || !strcmp(a, "--format"))
+		opt = 'F';
+	else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+		opt = 'o';
+	else if (!strncmp(a, "--format=", 9))
+		opt = 'F', val = a + 9;
+	else if (!strncmp(a, "--output=", 9))
+		opt = 'o', val = a + 9;
+	if (!opt && (!strncmp(a, "--quiet=", 8) || !strncmp(a, "--version=", 10) ||
+		     !strncmp(a, "--help=", 7) || !strncmp(a, "--wide=", 7))) {
+		log_error("option '%.*s' takes no value", (int)strcspn(a, "="), a);
+		return -1;
+	}
+	if (!opt)
+		return 0;
+	if (opt != 'q' && opt != OPT_WIDE && !val) {
+		if (*i + 1 >= argc) {
+			log_error("option '%s' needs a value", a);
+			return -1;
+		}
+		val = argv[++*i];
+	}
+	return common_option(opt, val, g) < 0 ? -1 : 1;
+}
+
 int check_format(const struct global_opts *g, const char *what, unsigned formats)
 {
 	static const char *const names[] = {"text", "json", "csv"};
@@ -401,31 +435,18 @@ int schema_command(const struct command *c, int argc, char **argv, struct global
 	if (!has_schema(argc, argv))
 		return -1;
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int opt = !strcmp(a, "-F") || !strcmp(a, "--format")	? 'F'
-			  : !strcmp(a, "-o") || !strcmp(a, "--output") ? 'o'
-			  : !strcmp(a, "-q") || !strcmp(a, "--quiet")	? 'q'
-			  : !strcmp(a, "--wide")			? OPT_WIDE
-									: 0;
-		const char *val = NULL;
+		int taken;
 
-		if (!strcmp(a, "--schema"))
+		if (!strcmp(argv[i], "--schema"))
 			continue;
-		if (!strncmp(a, "--format=", 9) || !strncmp(a, "--output=", 9))
-			opt = a[2] == 'f' ? 'F' : 'o', val = a + 9;
-		if (!opt) {
-			log_error("%s --schema: unexpected '%s' (only -F and -o go with it)", c->name, a);
+		taken = global_option(argc, argv, &i, g);
+		if (taken < 0)
+			return EXIT_USAGE;
+		if (taken == 0) {
+			log_error("%s --schema: unexpected '%s' (only -F and -o go with it)", c->name,
+				  argv[i]);
 			return EXIT_USAGE;
 		}
-		if (opt != 'q' && opt != OPT_WIDE && !val) {
-			if (i + 1 >= argc) {
-				log_error("option '%s' needs a value", a);
-				return EXIT_USAGE;
-			}
-			val = argv[++i];
-		}
-		if (common_option(opt, val, g) < 0)
-			return EXIT_USAGE;
 	}
 	if (!c->schema) {
 		log_error("%s --schema: '%s' writes no JSON", c->name, c->name);

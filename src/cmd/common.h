@@ -60,6 +60,12 @@ extern const unsigned ncommands;
 /* Handle a common option: 1 handled, 0 not common, -1 bad (message printed). */
 int common_option(int c, const char *arg, struct global_opts *g);
 /*
+ * argv[*i] as a global option before the command (or beside --schema), its
+ * value taken from the next word when it has one (*i advanced): 1 handled, 0
+ * not a global option, -1 bad (one line logged)
+ */
+int global_option(int argc, char **argv, int *i, struct global_opts *g);
+/*
  * --format against what WHAT ("import", "history --check") can write: one
  * line "WHAT: --format csv is not available (text or json)", -1. The
  * command table's mask is checked as soon as -F is parsed; a mode that

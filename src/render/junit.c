@@ -182,14 +182,6 @@ static void timestamp(struct strbuf *out, const char *started_at)
 	strbuf_addch(out, '"');
 }
 
-/* a row that becomes a test case: a check, or with measurements a measurement */
-static bool is_case(const struct check_row *r, bool measurements)
-{
-	if (r->status != CHECK_MEASURED)
-		return true;
-	return measurements && check_row_is_measurement(r);
-}
-
 static void testsuite(const struct check_result *c, size_t ri, bool measurements,
 		      struct strbuf *out)
 {
@@ -201,7 +193,7 @@ static void testsuite(const struct check_result *c, size_t ri, bool measurements
 		if (c->rows[i].run_index != ri)
 			continue;
 		measured += c->rows[i].status == CHECK_MEASURED;
-		if (!is_case(&c->rows[i], measurements))
+		if (!check_row_is_case(&c->rows[i], measurements))
 			continue;
 		tests++;
 		failures += failed(&c->rows[i]);
@@ -227,7 +219,7 @@ static void testsuite(const struct check_result *c, size_t ri, bool measurements
 	property(out, "measured_not_checked", n);
 	strbuf_adds(out, "    </properties>\n");
 	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].run_index == ri && is_case(&c->rows[i], measurements))
+		if (c->rows[i].run_index == ri && check_row_is_case(&c->rows[i], measurements))
 			testcase(c, &c->rows[i], out);
 	strbuf_adds(out, "  </testsuite>\n");
 }
@@ -237,7 +229,7 @@ void render_junit(const struct check_result *c, bool measurements, struct strbuf
 	size_t tests = 0;
 
 	for (size_t i = 0; i < c->nrows; i++)
-		tests += is_case(&c->rows[i], measurements);
+		tests += check_row_is_case(&c->rows[i], measurements);
 	strbuf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	strbuf_addf(out,
 		    "<testsuites name=\"usbperf check\" tests=\"%zu\" failures=\"%llu\" "

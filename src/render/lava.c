@@ -106,14 +106,6 @@ static void signal_testcase(struct strbuf *out, const struct check_row *r, const
 	strbuf_adds(out, ">\n");
 }
 
-/* a row that becomes a test case: a check, or with measurements a measurement */
-static bool is_case(const struct check_row *r, bool measurements)
-{
-	if (r->status != CHECK_MEASURED)
-		return true;
-	return measurements && check_row_is_measurement(r);
-}
-
 static void testset(const struct check_result *c, size_t ri, bool measurements,
 		    struct strbuf *out)
 {
@@ -125,7 +117,7 @@ static void testset(const struct check_result *c, size_t ri, bool measurements,
 	for (size_t i = 0; i < c->nrows; i++) {
 		struct strbuf sb = STRBUF_INIT;
 
-		if (c->rows[i].run_index != ri || !is_case(&c->rows[i], measurements))
+		if (c->rows[i].run_index != ri || !check_row_is_case(&c->rows[i], measurements))
 			continue;
 		lava_sanitize(c->rows[i].case_id, false, &sb);
 		ids[n] = (struct id_slot){strbuf_detach(&sb), n, 0};
@@ -136,7 +128,7 @@ static void testset(const struct check_result *c, size_t ri, bool measurements,
 	lava_sanitize(c->runs[ri].id, false, out);
 	strbuf_adds(out, ">\n");
 	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].run_index == ri && is_case(&c->rows[i], measurements))
+		if (c->rows[i].run_index == ri && check_row_is_case(&c->rows[i], measurements))
 			signal_testcase(out, &c->rows[i], &ids[k++]);
 	strbuf_adds(out, "<LAVA_SIGNAL_TESTSET STOP>\n");
 	for (size_t i = 0; i < n; i++)

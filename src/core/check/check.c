@@ -654,3 +654,10 @@ bool check_row_is_measurement(const struct check_row *r)
 
 	return !isnan(r->value) && !(cm && cm->distribution);
 }
+
+bool check_row_is_case(const struct check_row *r, bool measurements)
+{
+	if (r->status != CHECK_MEASURED)
+		return true;
+	return measurements && check_row_is_measurement(r);
+}

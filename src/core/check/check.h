@@ -95,6 +95,8 @@ void check_result_release(struct check_result *c);
  * histogram bin kept to explain the figures (class.h's distribution)
  */
 bool check_row_is_measurement(const struct check_row *r);
+/* a row that becomes a JUnit or LAVA test case: a check, or with measurements a measurement */
+bool check_row_is_case(const struct check_row *r, bool measurements);
 /* the run a row belongs to */
 const struct run_record *check_row_run(const struct check_result *c, const struct check_row *r);
 
