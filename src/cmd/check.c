@@ -119,7 +119,7 @@ static int emit(const struct global_opts *g, const struct cmd_check_opts *o,
 	/* with --lava the table is for whoever reads the job's log: before the signals, in text */
 	if (lava_table(g, co->lava) && emit_report(g, &rep) < 0)
 		status = EXIT_RUNTIME;
-	if (co->lava && check_emit_lava(co, res) < 0)
+	if (co->lava && check_emit_lava(res) < 0)
 		status = EXIT_RUNTIME;
 	if (shown.rows != res->rows)
 		free(shown.rows);

@@ -216,13 +216,13 @@ bool check_cases_are_measurements(const struct check_opts *o)
 	return !o->criteria && !o->baseline;
 }
 
-int check_emit_lava(const struct check_opts *o, const struct check_result *c)
+int check_emit_lava(const struct check_result *c)
 {
 	struct global_opts stdout_only = {.format = FORMAT_TEXT};
 	struct strbuf out = STRBUF_INIT;
 	int r;
 
-	render_lava(c, check_cases_are_measurements(o), &out);
+	render_lava(c, &out);
 	r = emit_text(&stdout_only, out.buf, out.len);
 	strbuf_release(&out);
 	return r;

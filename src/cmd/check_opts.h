@@ -96,10 +96,10 @@ int check_write_junit(const struct check_opts *o, const struct check_result *c);
 int check_refuse_outputs(const struct check_opts *o, const char *db, char *const *runs,
 			 size_t nruns, const char *output, const char *html);
 /* LAVA signals to stdout; 0 or -errno (logged) */
-int check_emit_lava(const struct check_opts *o, const struct check_result *c);
+int check_emit_lava(const struct check_result *c);
 /*
- * The test cases are the checks; with no criteria and no baseline
- * (report --junit/--lava alone) they are the measurements instead
+ * JUnit's test cases are the checks; with no criteria and no baseline
+ * (report --junit alone) they are the measurements instead
  */
 bool check_cases_are_measurements(const struct check_opts *o);
 /*

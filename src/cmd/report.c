@@ -190,7 +190,7 @@ static int emit_all(const struct global_opts *g, const struct report_opts *o,
 			status = EXIT_RUNTIME;
 		strbuf_release(&out);
 	}
-	if (o->co.lava && check_emit_lava(&o->co, checks) < 0)
+	if (o->co.lava && check_emit_lava(checks) < 0)
 		status = EXIT_RUNTIME;
 	return status;
 }

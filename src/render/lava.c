@@ -36,8 +36,10 @@ static const char *lava_result(enum check_status s)
 {
 	switch (s) {
 	case CHECK_PASS:
-	case CHECK_MEASURED:
 		return "pass";
+	case CHECK_MEASURED:
+		/* a figure, no verdict on it: not a passing test case */
+		return "unknown";
 	case CHECK_SKIPPED:
 		return "skip";
 	case CHECK_FAIL:
@@ -106,8 +108,7 @@ static void signal_testcase(struct strbuf *out, const struct check_row *r, const
 	strbuf_adds(out, ">\n");
 }
 
-static void testset(const struct check_result *c, size_t ri, bool measurements,
-		    struct strbuf *out)
+static void testset(const struct check_result *c, size_t ri, struct strbuf *out)
 {
 	struct id_slot *ids = calloc(c->nrows ? c->nrows : 1, sizeof(*ids));
 	size_t n = 0, k = 0;
@@ -117,7 +118,7 @@ static void testset(const struct check_result *c, size_t ri, bool measurements,
 	for (size_t i = 0; i < c->nrows; i++) {
 		struct strbuf sb = STRBUF_INIT;
 
-		if (c->rows[i].run_index != ri || !check_row_is_case(&c->rows[i], measurements))
+		if (c->rows[i].run_index != ri || !check_row_is_case(&c->rows[i], true))
 			continue;
 		lava_sanitize(c->rows[i].case_id, false, &sb);
 		ids[n] = (struct id_slot){strbuf_detach(&sb), n, 0};
@@ -128,7 +129,7 @@ static void testset(const struct check_result *c, size_t ri, bool measurements,
 	lava_sanitize(c->runs[ri].id, false, out);
 	strbuf_adds(out, ">\n");
 	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].run_index == ri && check_row_is_case(&c->rows[i], measurements))
+		if (c->rows[i].run_index == ri && check_row_is_case(&c->rows[i], true))
 			signal_testcase(out, &c->rows[i], &ids[k++]);
 	strbuf_adds(out, "<LAVA_SIGNAL_TESTSET STOP>\n");
 	for (size_t i = 0; i < n; i++)
@@ -136,8 +137,8 @@ static void testset(const struct check_result *c, size_t ri, bool measurements,
 	free(ids);
 }
 
-void render_lava(const struct check_result *c, bool measurements, struct strbuf *out)
+void render_lava(const struct check_result *c, struct strbuf *out)
 {
 	for (size_t ri = 0; ri < c->nruns; ri++)
-		testset(c, ri, measurements, out);
+		testset(c, ri, out);
 }

@@ -163,9 +163,11 @@ expect_status 1 "lava -q" u check "$A" "$B2" --criteria "$WORK/ok.json" --lava -
 check "lava -q: only signal lines on stdout" test "$(grep -cv '^<LAVA_SIGNAL_' "$WORK/out")" = 0
 check "lava: the same signals with and without the table" \
 	test "$(grep '^<LAVA_SIGNAL_' "$WORK/lava-table.txt")" = "$(cat "$WORK/out")"
-# 3 criteria of A met, 1 optional skipped; B2: 1 met, 1 missing, 1 skipped, 1 ...: only checks
-check "lava: a test case per check, none for what nothing was asked of" \
-	test "$(grep -c '^<LAVA_SIGNAL_TESTCASE' "$WORK/out")" = "$(u check "$A" "$B2" --criteria "$WORK/ok.json" -F json | jq '[.checks[] | select(.result != "measured")] | length')"
+# the checks pass, fail or skip; what nothing was asked of is a measurement, not a pass
+check "lava: a pass/fail/skip case per check" \
+	test "$(grep -Ec '^<LAVA_SIGNAL_TESTCASE .* RESULT=(pass|fail|skip)' "$WORK/out")" = "$(u check "$A" "$B2" --criteria "$WORK/ok.json" -F json | jq '[.checks[] | select(.result != "measured")] | length')"
+check "lava: the metrics nothing was asked of are 'unknown', with their value and unit" \
+	test "$(grep -Ec '^<LAVA_SIGNAL_TESTCASE .* RESULT=unknown MEASUREMENT=[-0-9.]+ UNITS=' "$WORK/out")" = "$(u check "$A" "$B2" --criteria "$WORK/ok.json" -F json | jq '[.checks[] | select(.result == "measured")] | length')"
 check "lava: no CPU number or other unit that is no measurement's" sh -c "! grep -Eq 'UNITS=CPU|irq_share_cpu|io_cpu' '$WORK/out'"
 check "lava: a test set per run" test "$(grep -c '^<LAVA_SIGNAL_TESTSET START ' "$WORK/out")" = 2
 check "lava: the pass with its measurement" \
@@ -175,7 +177,7 @@ check "lava: the missing one fails, without a measurement" \
 check "lava: optional is skip" grep -qx '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=9-9.iops RESULT=skip>' "$WORK/out"
 lava_syntax() {
 	# what the dispatcher parses: <LAVA_SIGNAL_(\S+) ([^>]+)>, KEY=VALUE words
-	grep '^<LAVA_SIGNAL_TESTCASE' "$1" | grep -Evx '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=[A-Za-z0-9._-]+ RESULT=(pass|fail|skip)( MEASUREMENT=-?[0-9.]+( UNITS=[A-Za-z0-9._/%-]+)?)?>' | grep -q . && return 1
+	grep '^<LAVA_SIGNAL_TESTCASE' "$1" | grep -Evx '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=[A-Za-z0-9._-]+ RESULT=(pass|fail|skip|unknown)( MEASUREMENT=-?[0-9.]+( UNITS=[A-Za-z0-9._/%-]+)?)?>' | grep -q . && return 1
 	return 0
 }
 check "lava: every line in the dispatcher's syntax" lava_syntax "$WORK/out"

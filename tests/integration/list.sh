@@ -108,8 +108,8 @@ echo 3 >"$T/sys/devices/virtual/mtd/mtd0/bad_blocks"
 mtd 1 nand spl 1048576 131072 2048 64 0x400 mtd0
 mtd 10 nor flash 8388608 65536 1 0 0x0
 expect_status 0 "list: MTD devices" "$USBPERF" list --sysroot "$T"
-check "MTD text: NAND master row" grep -qE "^/dev/mtd0 +NAND 32MiB 1,8V 8-bit +nand +- +32M +128K +2048 +64 +256 +3 +yes" "$WORK/out"
-check "MTD text: the partition names its master" grep -qE "^/dev/mtd1 +spl +nand +mtd0 +1M +128K" "$WORK/out"
+check "MTD text: NAND master row" grep -qE "^/dev/mtd0 +NAND 32MiB 1,8V 8-bit +nand +- +32 MiB +128 KiB +2048 +64 +256 +3 +yes" "$WORK/out"
+check "MTD text: the partition names its master" grep -qE "^/dev/mtd1 +spl +nand +mtd0 +1 MiB +128 KiB" "$WORK/out"
 expect_status 0 "list: MTD devices (json)" "$USBPERF" list -F json --sysroot "$T"
 jq_check "$WORK/out" '[.mtd[].node] == ["/dev/mtd0","/dev/mtd1","/dev/mtd10"]' "MTD: by index, mtdNro not twice"
 jq_check "$WORK/out" '.mtd[2] | .type == "nor" and .eraseblock_bytes == 65536 and .page_bytes == 1 and .oob_bytes == 0 and .writeable == false and .eraseblocks == 128' "MTD: the NOR's geometry"

@@ -102,7 +102,7 @@ static void efficiency(struct run_result *res, const struct run_device *dev,
 }
 
 static void small_blocks(struct run_result *res, const char *key, const struct disk_report *d,
-			 const char *op, const struct disk_row *best)
+			 const char *op, const struct disk_row *best, bool medium)
 {
 	const struct disk_row *small, *enough;
 	struct strbuf ev = STRBUF_INIT, fix = STRBUF_INIT;
@@ -121,8 +121,9 @@ static void small_blocks(struct run_result *res, const char *key, const struct d
 		    op, sz, enough->name, 100 * enough->mb_s / best->mb_s);
 	finding_add(&res->rec.findings, FINDING_INFO, "run.small_blocks", key,
 		    !strcmp(op, "read") ? "small reads are slow: per-command overhead dominates"
-					: "small writes are slow: per-command overhead (on flash, also the "
-					  "program unit) dominates",
+		    : medium	    ? "small writes are slow: per-command overhead (on flash, also the "
+				      "program unit) dominates"
+				    : "small writes are slow: per-command overhead dominates",
 		    ev.buf, fix.buf);
 	strbuf_release(&ev);
 	strbuf_release(&fix);
@@ -209,7 +210,7 @@ static void no_medium(struct run_result *res, const char *key, const char *what,
 }
 
 static void write_vs_read(struct run_result *res, const char *key, const struct disk_row *rd,
-			  const struct disk_row *wr)
+			  const struct disk_row *wr, bool medium)
 {
 	struct strbuf ev = STRBUF_INIT;
 
@@ -217,12 +218,17 @@ static void write_vs_read(struct run_result *res, const char *key, const struct 
 		return;
 	strbuf_addf(&ev, "best read %s %.1f MB/s, best write %s %.1f MB/s (%.0f%%)", rd->name,
 		    rd->mb_s, wr->name, wr->mb_s, 100 * wr->mb_s / rd->mb_s);
+	/* a loop device or RAM has no medium to blame: what holds its writes back instead */
 	finding_add(&res->rec.findings, FINDING_INFO, "run.write_slow", key,
-		    "reads are fast, writes slow: the medium's write path is the limit, not the "
-		    "bus (which carried the reads)",
+		    medium ? "reads are fast, writes slow: the medium's write path is the limit, "
+			     "not the bus (which carried the reads)"
+			   : "reads are fast, writes slow: no medium's, what writes the backing "
+			     "file (its filesystem, a throttle on the device) holds them back",
 		    ev.buf,
-		    "a faster medium (SLC/pSLC cache, higher-class card or stick); for sustained "
-		    "writes expect the post-cache rate");
+		    medium ? "a faster medium (SLC/pSLC cache, higher-class card or stick); for "
+			     "sustained writes expect the post-cache rate"
+			   : "measure the device itself (see the finding above); on this target, "
+			     "look at what serves its backing file");
 	strbuf_release(&ev);
 }
 
@@ -376,15 +382,14 @@ void run_disk_analyze(struct run_result *res)
 			continue;
 		rd = run_disk_best_seq(d, "read");
 		wr = run_disk_best_seq(d, "write");
-		if (d->not_medium[0]) {
-			/* no medium's write path, no flash program unit: the memory's figures */
+		/* no medium: said first; the other rules then blame no medium's write path */
+		if (d->not_medium[0])
 			no_medium(res, dev->key, d->not_medium, rd, wr);
-		} else {
+		else
 			efficiency(res, dev, d, rd);
-			small_blocks(res, dev->key, d, "read", rd);
-			small_blocks(res, dev->key, d, "write", wr);
-			write_vs_read(res, dev->key, rd, wr);
-		}
+		small_blocks(res, dev->key, d, "read", rd, !d->not_medium[0]);
+		small_blocks(res, dev->key, d, "write", wr, !d->not_medium[0]);
+		write_vs_read(res, dev->key, rd, wr, !d->not_medium[0]);
 		cpu_bound(res, dev->key, d);
 		clock_low(res, dev->key, d);
 		page_cache(res, dev->key, d);

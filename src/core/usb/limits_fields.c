@@ -31,11 +31,11 @@ static const struct field link_fields[] = {
 	FIELD(struct limits_link_row, usb, "usb", "specification", NULL, FT_STR, 0, T),
 	FIELD(struct limits_link_row, signal_mbit_s, "signal_mbit_s", "signal", "Mbit/s", FT_DBL, 1,
 	      T),
-	FIELD(struct limits_link_row, lanes, "lanes", "lanes", NULL, FT_U64, 0, T),
+	FIELD(struct limits_link_row, lanes, "lanes", "lanes", NULL, FT_U64, 0, T | FF_WIDE),
 	FIELD(struct limits_link_row, coding, "coding", "line coding", NULL, FT_STR, 0, T),
 	FIELD(struct limits_link_row, coded_mb_s, "coded_mb_s", "after coding", "MB/s", FT_DBL, 3,
 	      T),
-	FIELD(struct limits_link_row, interval, "interval", "interval", NULL, FT_STR, 0, T),
+	FIELD(struct limits_link_row, interval, "interval", "interval", NULL, FT_STR, 0, T | FF_WIDE),
 	FIELD(struct limits_link_row, bulk_mb_s, "bulk_mb_s", "bulk", "MB/s", FT_DBL, 3, T),
 	FIELD(struct limits_link_row, bulk_pct, "bulk_pct", "bulk", "%", FT_DBL, 1, T),
 };
@@ -53,7 +53,7 @@ static const struct field ref_fields[] = {
 	FIELD(struct limits_ref_row, pct_max, "max_pct_of_ceiling", "max of ceiling", "%", FT_DBL,
 	      0, T),
 	FIELD(struct limits_ref_row, kind, "kind", "kind", NULL, FT_STR, 0, 0),
-	FIELD(struct limits_ref_row, note, "note", "note", NULL, FT_STR, 0, T),
+	FIELD(struct limits_ref_row, note, "note", "note", NULL, FT_STR, 0, T | FF_WIDE),
 };
 
 static const struct field ncm_fields[] = {
