@@ -37,9 +37,10 @@ void usage_report(void)
 	       "\n"
 	       "With --criteria or --baseline the runs are also checked as 'usbperf check'\n"
 	       "does it: a Checks section in the page, --junit and --lava as there, and\n"
-	       "exit 1 when a check fails; the checks are the test cases. --junit and --lava\n"
-	       "alone give every measurement (not a CPU number or a histogram bin) as a\n"
-	       "passing test case with its value and unit.\n"
+	       "exit 1 when a check fails; the checks are the test cases. --junit alone gives\n"
+	       "every measurement (not a CPU number or a histogram bin) as a passing test\n"
+	       "case with its value and unit, --lava as a case with the result unknown\n"
+	       "(measured, not judged).\n"
 	       "\n"
 	       RUNS_ARG_HELP
 	       "\n"

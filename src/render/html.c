@@ -163,10 +163,8 @@ static void glance_cell(struct strbuf *out, const struct rm_device *d, const str
 	strbuf_adds(out, " <small>");
 	html_esc(out, report_unit(x));
 	/* a sweep's point by its block size, another rate by its pass */
-	if (sweep)
-		strbuf_adds(out, " at "), html_esc(out, sp + 1);
-	else
-		strbuf_adds(out, ", "), html_esc(out, x->name);
+	strbuf_adds(out, sweep ? " at " : ", ");
+	html_esc(out, sweep ? sp + 1 : x->name);
 	strbuf_adds(out, "</small></td><td>");
 	if (!isnan(d->ceiling_mb_s) && d->ceiling_mb_s > 0 && report_unit_is(x, "MB/s")) {
 		share = 100 * x->value / d->ceiling_mb_s;
@@ -222,11 +220,13 @@ static void glance(struct strbuf *out, const struct report_model *m)
 				strbuf_adds(out, "</span>");
 			}
 			strbuf_adds(out, "</td><td>");
-			if (rd->driver)
+			if (rd->driver) {
 				html_esc(out, rd->driver);
-			else if (rd->kind)
-				strbuf_adds(out, "<span class=\"mut\">"), html_esc(out, rd->kind),
-				    strbuf_adds(out, "</span>");
+			} else if (rd->kind) {
+				strbuf_adds(out, "<span class=\"mut\">");
+				html_esc(out, rd->kind);
+				strbuf_adds(out, "</span>");
+			}
 			strbuf_adds(out, "</td>");
 			/* no read sweep (a network, a camera): its best rate, by its pass */
 			glance_cell(out, d, best_of(d, i, "seq-read") ? best_of(d, i, "seq-read")
