@@ -76,6 +76,8 @@ const struct command commands[] = {
 	 usage_export, FMT_TEXT | FMT_JSON, false, schema_export},
 	{"import", "add the runs of an export file to the history", cmd_import, usage_import,
 	 FMT_TEXT | FMT_JSON, true, schema_import},
+	{"clean", "remove what a killed usbperf left: its test files; recover the history",
+	 cmd_clean, usage_clean, FMT_ALL, false, schema_clean},
 	{"help", "list commands, or show one command's options", cmd_help, usage_help,
 	 FMT_TEXT, false, NULL},
 	{"version", "print the version", cmd_version, usage_version, FMT_TEXT | FMT_JSON, false, schema_version},

@@ -117,15 +117,11 @@ static int list(struct store *s, const char *only, const struct global_opts *g)
 	return r;
 }
 
-static int set(struct store *s, const struct baseline_opts *o, const struct global_opts *g)
+static int set(struct store *s, const struct baseline_opts *o, const char *id,
+	       const struct global_opts *g)
 {
-	char *id;
-	int r = db_resolve_run(s, o->run, &id);
+	int r = store_baseline_set(s, o->name, id);
 
-	if (r < 0)
-		return db_exit_status(r);
-	r = store_baseline_set(s, o->name, id);
-	free(id);
 	if (r < 0) {
 		log_error("cannot set baseline '%s': %s", o->name, store_errmsg(s));
 		return EXIT_RUNTIME;
@@ -136,6 +132,67 @@ static int set(struct store *s, const struct baseline_opts *o, const struct glob
 void schema_baseline(struct report *r)
 {
 	report_add_table(r, "baselines", NULL, &store_baseline_desc, NULL, 0, 0);
+}
+
+/*
+ * What a change names is found in the history read as it is (read only,
+ * an older schema migrated in memory): a run or baseline that is not
+ * there, or a file that is no history (an empty one too), is refused
+ * before the history is opened for writing, which would create or migrate
+ * its schema. *ret_id: the run's id when setting.
+ */
+static int precheck(const struct baseline_opts *o, char **ret_id)
+{
+	struct store *s;
+	char *id = NULL;
+	int r = db_open(o->db, DB_READ, &s);
+
+	if (r < 0)
+		return db_exit_status(r);
+	if (o->run) {
+		r = db_resolve_run(s, o->run, &id);
+	} else {
+		r = store_baseline_get(s, o->delete, &id);
+		if (r == -ENOENT)
+			log_error("no baseline '%s' (see 'usbperf baseline')", o->delete);
+		else if (r < 0)
+			db_failed(s, r);
+		free(id);
+		id = NULL;
+	}
+	store_close(s);
+	if (r < 0)
+		return db_exit_status(r);
+	*ret_id = id;
+	return EXIT_OK;
+}
+
+static int change(const struct baseline_opts *o, const struct global_opts *g)
+{
+	struct store *s;
+	char *id = NULL;
+	int r = precheck(o, &id);
+
+	if (r != EXIT_OK)
+		return r;
+	r = db_open(o->db, DB_WRITE, &s);
+	if (r < 0) {
+		free(id);
+		return db_exit_status(r);
+	}
+	if (o->delete) {
+		r = store_baseline_delete(s, o->delete);
+		if (r == -ENOENT)
+			log_error("no baseline '%s' (see 'usbperf baseline')", o->delete);
+		else if (r < 0)
+			log_error("cannot delete baseline '%s': %s", o->delete, store_errmsg(s));
+		r = r == 0 ? EXIT_OK : db_exit_status(r);
+	} else {
+		r = set(s, o, id, g);
+	}
+	store_close(s);
+	free(id);
+	return r;
 }
 
 int cmd_baseline(int argc, char **argv, struct global_opts *g)
@@ -150,21 +207,12 @@ int cmd_baseline(int argc, char **argv, struct global_opts *g)
 	if (check_output(g) < 0 || db_refuse_output_db(o.db, g->output) < 0)
 		return EXIT_USAGE;
 	/* only setting and deleting write */
-	r = db_open(o.db, o.delete || o.run ? DB_WRITE : DB_READ, &s);
+	if (o.delete || o.run)
+		return change(&o, g);
+	r = db_open(o.db, DB_READ, &s);
 	if (r < 0)
 		return db_exit_status(r);
-	if (o.delete) {
-		r = store_baseline_delete(s, o.delete);
-		if (r == -ENOENT)
-			log_error("no baseline '%s' (see 'usbperf baseline')", o.delete);
-		else if (r < 0)
-			log_error("cannot delete baseline '%s': %s", o.delete, store_errmsg(s));
-		r = r == 0 ? EXIT_OK : db_exit_status(r);
-	} else if (o.run) {
-		r = set(s, &o, g);
-	} else {
-		r = list(s, o.name, g);
-	}
+	r = list(s, o.name, g);
 	store_close(s);
 	return r;
 }

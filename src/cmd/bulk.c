@@ -550,7 +550,7 @@ int cmd_bulk(int argc, char **argv, struct global_opts *g)
 		log_error("bulk: --iso measures in or out, not both at once");
 		goto out;
 	}
-	if (check_output(g) < 0)
+	if (check_output_target(g, o.sel.name, "the device being measured") < 0)
 		goto out;
 	status = run_bulk(&o, g);
 out:

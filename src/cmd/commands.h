@@ -76,4 +76,7 @@ void schema_check(struct report *r);
 void schema_baseline(struct report *r);
 void schema_export(struct report *r);
 void schema_import(struct report *r);
+void schema_clean(struct report *r);
 void schema_version(struct report *r);
+int cmd_clean(int argc, char **argv, struct global_opts *g);
+void usage_clean(void);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cmd/common.h"
 #include "render/spark.h"
+#include "cmd/paths.h"
+#include "util/leftovers.h"
 #include "util/signals.h"
 #include "util/snapshot.h"
 #include "util/strbuf.h"
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 void log_error(const char *fmt, ...)
@@ -148,6 +151,12 @@ static char *canonical(const char *path)
 	return ret;
 }
 
+/* a device node: its number is what names the device, whatever the node's name or inode */
+static bool is_node(const struct stat *st)
+{
+	return S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode);
+}
+
 bool same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
@@ -156,8 +165,13 @@ bool same_file(const char *a, const char *b)
 
 	if (!a || !b)
 		return false;
-	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+	/* stat follows symbolic links: a link to the node is the node */
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0) {
+		if (is_node(&sa) && is_node(&sb))
+			return (sa.st_mode & S_IFMT) == (sb.st_mode & S_IFMT) &&
+			       sa.st_rdev == sb.st_rdev;
 		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	}
 	/* not both there yet: the same name in the same directory is the same file to be */
 	ca = canonical(a);
 	cb = canonical(b);
@@ -184,6 +198,27 @@ int refuse_outputs_clash(const char *const *options, const char *const *paths, s
 }
 
 #define TMP_SUFFIX_MAX 16 /* ".tmp-" and a pid */
+
+/*
+ * The character devices an output may be written through: /dev/null (1:3),
+ * a terminal (the tty majors of devices.txt: 4 ttyN/ttySN, 5:0 /dev/tty,
+ * 5:1 /dev/console, 136-143 /dev/pts/N), and whatever this process's
+ * stdout or stderr already is (/dev/stdout, /dev/fd/1). Any other node is a
+ * device (raw flash, an I2C bus, a HID or video node) that a report would
+ * be written into (issue 28.2).
+ */
+static bool output_node_allowed(const struct stat *st)
+{
+	unsigned ma = major(st->st_rdev), mi = minor(st->st_rdev);
+	struct stat fd;
+
+	if ((ma == 1 && mi == 3) || ma == 4 || (ma == 5 && mi <= 1) || (ma >= 136 && ma <= 143))
+		return true;
+	for (int i = 1; i <= 2; i++)
+		if (fstat(i, &fd) == 0 && S_ISCHR(fd.st_mode) && fd.st_rdev == st->st_rdev)
+			return true;
+	return false;
+}
 
 /* the directory an output goes into is there and writable */
 static int check_parent_dir(const char *option, const char *path)
@@ -231,8 +266,26 @@ int check_writable(const char *option, const char *path)
 		log_error("invalid %s '%s': is a directory", option, path);
 		return -EINVAL;
 	}
-	if (S_ISREG(st.st_mode))
-		return check_parent_dir(option, path);
+	if (S_ISREG(st.st_mode)) {
+		/* a link is written through (write_file_atomic): the file's directory gets it */
+		char *real = realpath(path, NULL);
+		int r = check_parent_dir(option, real ? real : path);
+
+		free(real);
+		return r;
+	}
+	if (S_ISCHR(st.st_mode) && !output_node_allowed(&st)) {
+		log_error("refusing to write %s '%s': it is a device node (%u:%u); an output is a "
+			  "file, a FIFO, /dev/null or a terminal",
+			  option, path, major(st.st_rdev), minor(st.st_rdev));
+		return -EINVAL;
+	}
+	if (S_ISBLK(st.st_mode)) {
+		log_error("refusing to write %s '%s': it is a block device; an output is a file, a "
+			  "FIFO, /dev/null or a terminal",
+			  option, path);
+		return -EINVAL;
+	}
 	if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
 		log_error("invalid %s '%s': not a regular file", option, path);
 		return -EINVAL;
@@ -301,6 +354,26 @@ int check_output(const struct global_opts *g)
 	return check_writable("--output", g->output);
 }
 
+int check_output_targets(const struct global_opts *g, const char *const *targets, size_t n,
+			 const char *what)
+{
+	struct inputs in = {0};
+	int r = check_output(g);
+
+	for (size_t i = 0; r == 0 && i < n; i++)
+		r = inputs_add(&in, targets[i], what);
+	if (r == -EINVAL) {
+		inputs_release(&in);
+		return r;
+	}
+	return inputs_check_output(&in, r, "--output", g->output);
+}
+
+int check_output_target(const struct global_opts *g, const char *target, const char *what)
+{
+	return check_output_targets(g, &target, 1, what);
+}
+
 static int write_all(int fd, const char *buf, size_t len)
 {
 	while (len) {
@@ -339,6 +412,8 @@ static int write_through(const char *path, const char *buf, size_t len)
 int write_file_atomic(const char *path, const char *buf, size_t len)
 {
 	struct strbuf tmp = STRBUF_INIT;
+	const char *name = path;
+	char *real = NULL;
 	struct stat st;
 	int fd, ret;
 
@@ -348,15 +423,30 @@ int write_file_atomic(const char *path, const char *buf, size_t len)
 			log_error("cannot write '%s': %s", path, strerror(-ret));
 		return ret;
 	}
+	/*
+	 * a link is written through, not replaced: renamed over, /dev/stdout (a
+	 * link to /proc/self/fd/1) would become a file in /dev
+	 */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (real = realpath(path, NULL)))
+		name = real;
 	/* a reader of the file never sees half of it: write aside, then rename */
-	strbuf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
-	/* a signal that ends the process removes the file aside (util/signals.h) */
-	signals_set_output(tmp.buf);
+	strbuf_addf(&tmp, "%s.tmp-%ld", name, (long)getpid());
+	/*
+	 * A signal that ends the process removes the file aside (util/signals.h):
+	 * registered once created, not before (a file already under that name
+	 * is not ours), with no signal between the two
+	 */
+	signals_hold(true);
 	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	ret = fd < 0 ? -errno : 0;
+	if (fd >= 0)
+		signals_set_output(tmp.buf);
+	signals_hold(false);
+	/* and a SIGKILL leaves it: the next usbperf removes it (util/leftovers.h) */
+	if (fd >= 0)
+		leftovers_add(tmp.buf, fd);
 	if (fd < 0) {
-		ret = -errno;
-		signals_set_output(NULL);
-		log_error("cannot create '%s': %s", tmp.buf, strerror(errno));
+		log_error("cannot create '%s': %s", tmp.buf, strerror(-ret));
 		goto out;
 	}
 	ret = write_all(fd, buf, len);
@@ -366,7 +456,7 @@ int write_file_atomic(const char *path, const char *buf, size_t len)
 	signals_hold(true);
 	if (!ret && signal_stop)
 		ret = -EINTR;
-	if (!ret && rename(tmp.buf, path) < 0)
+	if (!ret && rename(tmp.buf, name) < 0)
 		ret = -errno;
 	if (ret < 0)
 		unlink(tmp.buf);
@@ -376,6 +466,7 @@ int write_file_atomic(const char *path, const char *buf, size_t len)
 		log_error("cannot write '%s': %s", path, strerror(-ret));
 out:
 	strbuf_release(&tmp);
+	free(real);
 	return ret;
 }
 
@@ -479,6 +570,9 @@ int open_sysroot(const char *arg)
 		log_error("invalid --sysroot '%s': %s", arg, err.buf);
 	else if (r == -ENOTDIR)
 		log_error("invalid --sysroot '%s': neither a directory nor a snapshot file", arg);
+	else if (r < 0 && strlen(arg) > 64) /* a name too long: its start, its length */
+		log_error("invalid --sysroot '%.64s...' (%zu bytes): %s", arg, strlen(arg),
+			  strerror(-r));
 	else if (r < 0)
 		log_error("invalid --sysroot '%s': %s", arg, strerror(-r));
 	strbuf_release(&err);
@@ -542,15 +636,12 @@ int load_input(const char *what, const char *file, size_t max,
 {
 	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
 	bool is_stdin = !strcmp(file, "-");
-	int fd = is_stdin ? STDIN_FILENO : open(file, O_RDONLY | O_CLOEXEC);
+	int fd = STDIN_FILENO;
 	int r;
 
-	if (fd < 0) {
-		r = -errno;
-		log_error("cannot open %s '%s': %s", what, file, strerror(-r));
-		/* a path the user gave that is not there: bad input */
-		return r == -ENOENT || r == -ENOTDIR ? -EINVAL : r;
-	}
+	/* a path that cannot be an input is bad input, said in one line (paths.h) */
+	if (!is_stdin && (r = input_open(what, file, &fd)) < 0)
+		return r;
 	r = read_fd_all(fd, max, &buf);
 	if (!is_stdin)
 		close(fd);

@@ -74,13 +74,27 @@ int global_option(int argc, char **argv, int *i, struct global_opts *g);
 int check_format(const struct global_opts *g, const char *what, unsigned formats);
 /*
  * Validate --output before any work: a file name that fits, not a directory,
- * block device or socket, in an existing writable directory (an existing
- * character device or FIFO is written through). One line logged, -EINVAL.
+ * socket or device node, in an existing writable directory. A FIFO is
+ * written through, and of character devices only /dev/null, a terminal, or
+ * what stdout or stderr already is: any other node is a device a report
+ * would be written into. One line logged, -EINVAL.
  */
 int check_output(const struct global_opts *g);
+/*
+ * The one output check of a command that measures something named: as
+ * check_output(), and --output is none of the targets (as same_file():
+ * through links, by inode, by device number for nodes), what: "the device
+ * being measured". A target NULL is none. One line logged, -EINVAL/-EEXIST.
+ */
+int check_output_target(const struct global_opts *g, const char *target, const char *what);
+int check_output_targets(const struct global_opts *g, const char *const *targets, size_t n,
+			 const char *what);
 /* The same for a file option ("--html"). */
 int check_writable(const char *option, const char *path);
-/* a and b are the same file (st_dev and st_ino), or will be (same name, same directory) */
+/*
+ * a and b are the same file (st_dev and st_ino; two device nodes of the same
+ * kind and number), or will be (same name, same directory); links followed
+ */
 bool same_file(const char *a, const char *b);
 /*
  * The files a command reads (or measures), so that no output replaces one:

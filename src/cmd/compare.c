@@ -6,7 +6,6 @@
 #include "cmd/runs_arg.h"
 #include "core/run/compare.h"
 #include "core/run/record_json.h"
-#include "render/spark.h"
 #include "util/parse.h"
 
 #include <errno.h>
@@ -24,15 +23,21 @@ void usage_compare(void)
 	       "the change and a verdict: 'same' within --threshold; past it, 'better' or\n"
 	       "'worse' only when the difference is also beyond 2 standard deviations of\n"
 	       "the difference, else 'noise'. A side's spread comes from its repeats (2 or\n"
-	       "more), else from the rate sampled within its pass (5 samples or more, their\n"
-	       "stdev within 25%% of their mean); without either a change past the threshold\n"
-	       "is 'spread unknown', which is no regression. Also 'unknown' (a value\n"
-	       "unknown, units differ), 'missing' (only in A) and 'new' (only in B). A\n"
-	       "device is the same in both runs when VID:PID and serial match, else its port\n"
-	       "path. What differs in the environment (host, board, kernel, preemption,\n"
+	       "more), else from within its pass: batches of ~200 ms, robust to a throttle's\n"
+	       "or a cache's bursts. A figure is judged on its pass's own evidence of leaning\n"
+	       "on the CPU, not the machine's load: the share of the pass its I/O thread\n"
+	       "waited for a CPU may have cost it nothing to twice that, and a verdict\n"
+	       "stands only if it holds both ways. Without a spread, or where the waits\n"
+	       "could explain it, a change past the threshold is 'spread unknown', which is\n"
+	       "no regression; the comparison says why and what to do. Also 'unknown' (a\n"
+	       "value unknown, units differ), 'missing' (only in A) and 'new' (only in B).\n"
+	       "A device is the same in both runs when VID:PID and serial match, else its\n"
+	       "port path. What differs in the environment (host, board, kernel, preemption,\n"
 	       "governor, usbperf version) and in each device's port, speed, driver and\n"
 	       "target is listed as caveats. With --baseline the baseline's run is A and RUN\n"
-	       "is B. With no run, B is the newest and A the one before.\n"
+	       "is B. With no run, B is the newest and A the one before. The same run twice\n"
+	       "('compare last last') or runs that share no device or metric are nothing to\n"
+	       "compare: exit 2.\n"
 	       "\n" RUNS_ARG_HELP "\n"
 	       "options:\n"
 	       "  --baseline NAME    compare RUN against this baseline ('usbperf baseline')\n"
@@ -42,8 +47,9 @@ void usage_compare(void)
 	       "  -o, --output FILE  write the result to FILE\n"
 	       "\n"
 	       "Exit: 0 no metric is worse (also when a spread is unknown), 1 a regression\n"
-	       "(a metric is worse), 2 bad input or no such run, 3 the database could not be\n"
-	       "read.\n");
+	       "(a metric is worse), 2 bad input, no such run, A and B the same run, or runs\n"
+	       "that share no device or metric (nothing to compare), 3 the database could not\n"
+	       "be read.\n");
 }
 
 enum { O_BASELINE = 256, O_THRESHOLD };
@@ -174,31 +180,29 @@ static int refuse_output(const struct compare_opts *o, const char *output)
 	return runs_refuse_output(o->db, args, 2, output);
 }
 
-/* text: where a change could not be judged, what to run next (29.2.11) */
-static int emit(const struct global_opts *g, const struct report *rep,
-		const struct compare_result *c)
-{
-	struct strbuf out = STRBUF_INIT;
-	int r;
-
-	if (g->format != FORMAT_TEXT || !c->spread_unknown)
-		return emit_report(g, rep);
-	render_text(rep, &out);
-	strbuf_addf(&out, "\nnext: ");
-	text_wrap(&out, 6,
-		  "a change past the threshold whose spread is unknown is not judged: run each "
-		  "side again with 'usbperf run --repeat 3' (each pass's spread from its repeats), "
-		  "on a machine without other work, then compare those runs");
-	r = emit_text(g, out.buf, out.len);
-	strbuf_release(&out);
-	return r;
-}
-
 void schema_compare(struct report *r)
 {
 	static const struct compare_result none;
 
 	compare_describe(&none, r);
+}
+
+/*
+ * A run against itself measures nothing: a gate that said "ok" there would
+ * pass whatever the device did (`compare last last`, a baseline set on the
+ * run it is then compared with)
+ */
+static bool same_run(const struct compare_opts *o, const struct run_record *ab)
+{
+	if (!ab[0].id || !ab[1].id || strcmp(ab[0].id, ab[1].id))
+		return false;
+	if (o->baseline)
+		log_error("compare: '%s' is the run of baseline '%s' (%s): nothing to compare",
+			  o->b, o->baseline, ab[1].id);
+	else
+		log_error("compare: '%s' and '%s' are the same run (%s): nothing to compare",
+			  o->a ? o->a : "last~1", o->b ? o->b : "last", ab[0].id);
+	return true;
 }
 
 int cmd_compare(int argc, char **argv, struct global_opts *g)
@@ -217,11 +221,20 @@ int cmd_compare(int argc, char **argv, struct global_opts *g)
 	r = load_pair(&o, &ab);
 	if (r < 0)
 		return r == -ENOMEM ? EXIT_RUNTIME : db_exit_status(r);
+	if (same_run(&o, ab)) {
+		run_records_free(ab, 2);
+		return EXIT_USAGE;
+	}
 	r = run_compare(&ab[0], &ab[1], o.threshold, &c);
-	if (r == 0) {
+	if (r == 0 && !c.compared) {
+		log_error("compare: runs '%s' and '%s' share no device or metric: nothing to compare",
+			  ab[0].id, ab[1].id);
+		compare_result_release(&c);
+		r = EXIT_USAGE;
+	} else if (r == 0) {
 		c.baseline = o.baseline;
 		compare_describe(&c, &rep);
-		r = emit(g, &rep, &c) < 0 ? EXIT_RUNTIME : c.worse ? EXIT_FAIL : EXIT_OK;
+		r = emit_report(g, &rep) < 0 ? EXIT_RUNTIME : c.worse ? EXIT_FAIL : EXIT_OK;
 		compare_result_release(&c);
 	} else {
 		log_error("cannot compare: %s", strerror(-r));

@@ -65,52 +65,65 @@ static int check_ancestor(const char *path)
 	return r;
 }
 
-static void log_open_error(const char *path, bool explicit, enum db_mode mode, int r)
+static void describe_open_error(struct strbuf *sb, const char *path, bool explicit,
+				enum db_mode mode, int r)
 {
 	switch (r) {
 	case -ENOENT:
 		if (!explicit) {
-			log_error("no history yet at '%s': 'usbperf run' and 'usbperf import' "
-				  "save runs there",
-				  path);
+			strbuf_addf(sb,
+				    "no history yet at '%s': 'usbperf run' and 'usbperf import' "
+				    "save runs there",
+				    path);
 			break;
 		}
 		if (mode == DB_CREATE)
-			log_error("cannot create the history '%s': %s", path, strerror(-r));
+			strbuf_addf(sb, "cannot create the history '%s': %s", path, strerror(-r));
 		else
-			log_error("no history '%s': %s", path, strerror(-r));
+			strbuf_addf(sb, "no history '%s': %s", path, strerror(-r));
 		break;
 	case -EISDIR:
 	case -ENODEV:
-		log_error("'%s' is not a regular file", path);
+		strbuf_addf(sb, "'%s' is not a regular file", path);
 		break;
 	case -ENAMETOOLONG:
-		log_error("cannot open the history '%.64s...': file name too long (%zu bytes)",
-			  path, strlen(path));
+		strbuf_addf(sb,
+			    "cannot open the history '%.64s...': file name too long (%zu bytes)",
+			    path, strlen(path));
 		break;
 	case -EBADMSG:
-		log_error("'%s' is not a usbperf history database", path);
+		strbuf_addf(sb, "'%s' is not a usbperf history database", path);
 		break;
 	case -EPROTONOSUPPORT:
-		log_error("'%s' was written by a newer usbperf (schema newer than version %d)",
-			  path, store_schema_version());
+		strbuf_addf(sb,
+			    "'%s' was written by a newer usbperf (schema newer than version %d)",
+			    path, store_schema_version());
 		break;
 	case -EBUSY:
-		log_error("the history '%s' is locked by another process", path);
+		strbuf_addf(sb, "the history '%s' is locked by another process", path);
 		break;
 	case -EACCES:
 	case -EROFS:
 	case -EPERM:
 		if (mode != DB_READ) {
-			log_error("cannot write the history '%s': %s", path, strerror(-r));
+			strbuf_addf(sb, "cannot write the history '%s': %s", path, strerror(-r));
 			break;
 		}
 		/* fall through */
 	default:
-		log_error("cannot read the history '%s': %s", path,
-			  r == -EUCLEAN ? "database disk image is malformed" : strerror(-r));
+		strbuf_addf(sb, "cannot read the history '%s': %s", path,
+			    r == -EUCLEAN ? "database disk image is malformed" : strerror(-r));
 		break;
 	}
+}
+
+static void log_open_error(const char *path, bool explicit, enum db_mode mode, int r)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	describe_open_error(&sb, path, explicit, mode, r);
+	log_error("%s", sb.buf);
+	strbuf_release(&sb);
 }
 
 static int default_path(char **ret)
@@ -122,7 +135,7 @@ static int default_path(char **ret)
 	return r;
 }
 
-int db_open(const char *db, enum db_mode mode, struct store **ret)
+int db_open_quiet(const char *db, enum db_mode mode, struct store **ret, struct strbuf *why)
 {
 	static const unsigned flags[] = {
 	    [DB_READ] = STORE_OPEN_READ,
@@ -133,20 +146,33 @@ int db_open(const char *db, enum db_mode mode, struct store **ret)
 	int r;
 
 	if (!db) {
-		r = default_path(&dflt);
-		if (r < 0)
+		r = store_default_path(&dflt);
+		if (r < 0) {
+			strbuf_adds(why, "no home directory for the history: use --db PATH");
 			return r;
+		}
 	} else if (mode == DB_CREATE && access(db, F_OK) < 0 && errno == ENOENT) {
 		r = check_parent(db);
 		if (r < 0) {
-			log_open_error(db, true, mode, r);
+			describe_open_error(why, db, true, mode, r);
 			return r;
 		}
 	}
 	r = store_open_flags(db ? db : dflt, flags[mode], ret);
 	if (r < 0)
-		log_open_error(db ? db : dflt, db != NULL, mode, r);
+		describe_open_error(why, db ? db : dflt, db != NULL, mode, r);
 	free(dflt);
+	return r;
+}
+
+int db_open(const char *db, enum db_mode mode, struct store **ret)
+{
+	struct strbuf why = STRBUF_INIT;
+	int r = db_open_quiet(db, mode, ret, &why);
+
+	if (r < 0)
+		log_error("%s", why.buf);
+	strbuf_release(&why);
 	return r;
 }
 

@@ -53,6 +53,8 @@ enum db_mode {
  * system" / "Permission denied" (exit 2), "file name too long" (exit 2).
  */
 int db_open(const char *db, enum db_mode mode, struct store **ret);
+/* The same, the line in *why instead of on stderr (appended) */
+int db_open_quiet(const char *db, enum db_mode mode, struct store **ret, struct strbuf *why);
 
 /*
  * For `run`, before anything is measured: can the run be saved at db
@@ -64,6 +66,25 @@ int db_open(const char *db, enum db_mode mode, struct store **ret);
  * db_open(db, DB_CREATE, &s), so a refused or failed run leaves no file.
  */
 int db_prepare_save(const char *db, struct store **ret);
+
+/*
+ * `run`'s save of rec into the history at db: *s as db_prepare_save() left
+ * it (NULL: opened now, created if missing; the caller closes it). Saved:
+ * "run ID saved" on stderr unless quiet, 0. Not saved (the history locked
+ * beyond the busy timeout, a full disk, ...): nothing measured is lost, the
+ * run is kept as an export of one run that `usbperf import` takes, new
+ * (O_EXCL, mode 0600) in db_pending_dir() as ID.json, else (that cannot be
+ * written) in $XDG_STATE_HOME/usbperf/pending/ (~/.local/state/...). One
+ * line says why and where: "run ID not saved: the history 'H' is locked by
+ * another process; kept in 'P' ('usbperf import P' adds it)"; -errno (exit 3).
+ */
+int db_save_run(const char *db, struct store **s, const struct run_record *rec, bool quiet);
+/* Where runs that could not be saved into the history db wait: "H.pending", appended */
+int db_pending_dir(const char *db, struct strbuf *ret);
+/* How many of them the history s (at db) does not hold yet */
+size_t db_pending_count(struct store *s, const char *db);
+/* The run of the file name ("ID.json") in that directory is in the history s already */
+bool db_pending_in_history(struct store *s, const char *name);
 
 /*
  * A store call on an open history failed with r: one line, the same for

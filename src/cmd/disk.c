@@ -523,15 +523,6 @@ static int exit_status(const struct disk_report *rep)
 	return EXIT_OK;
 }
 
-/* -o must not replace the file or device being measured */
-static int check_output_target(const struct global_opts *g, const char *target)
-{
-	struct inputs in = {0};
-
-	return inputs_check_output(&in, inputs_add(&in, target, "the target being measured"),
-				   "--output", g->output);
-}
-
 void schema_disk(struct report *r)
 {
 	static const struct disk_report every = {.npairs = 1, .verify = true};
@@ -570,7 +561,7 @@ int cmd_disk(int argc, char **argv, struct global_opts *g)
 		goto out;
 	if (!o.bs && parse_size_list(DEFAULT_BS, 512, DISK_MAX_BS, MAX_BS_ITEMS, &o.bs, &o.nbs) < 0)
 		goto out;
-	if (check_output(g) < 0 || check_output_target(g, target) < 0)
+	if (check_output_target(g, target, "the target being measured") < 0)
 		goto out;
 	if (o.cpu >= 0) {
 		/* the loop/USB worker and we stop trading places: QD1 runs steadier */

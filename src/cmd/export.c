@@ -115,9 +115,12 @@ static int build_document(struct store *s, char **ids, size_t n, struct strbuf *
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		struct run_record rec;
 
-		r = db_load_run(s, ids[i], &rec);
-		if (r < 0)
+		/* by its exact id: an old history may hold a run named like "last" */
+		r = store_load_run_id(s, ids[i], &rec);
+		if (r < 0) {
+			db_failed(s, r);
 			break;
+		}
 		r = add_record(runs, &rec);
 		run_record_release(&rec);
 	}

@@ -3,6 +3,7 @@
 #include "cmd/commands.h"
 #include "core/gadget/build.h"
 #include "core/gadget/endpoints.h"
+#include "core/gadget/spec.h"
 #include "core/sys/sysinfo.h"
 #include "core/usb/gadget.h"
 #include "util/sysroot.h"
@@ -33,13 +34,17 @@ void usage_gadget(void)
 	       "the UDCs' state and speed, and which gadgets usbperf made.\n"
 	       "\n"
 	       "profiles, their keys (module):\n%s"
-	       "  msc: file= a backing file or block device; the others 0/1.\n"
+	       "  msc: file= a backing file or block device; the others 0/1. The USB host\n"
+	       "       writes a LUN unless ro=1: read-write needs --destructive, and a\n"
+	       "       block device must pass disk's write rules (not the disk of '/',\n"
+	       "       nothing on it mounted, swap, held or open elsewhere).\n"
 	       "  hid: preset= keyboard (default), mouse, vendor64, vendor512, vendor1024, or\n"
 	       "       report_desc=FILE with report_length=N; protocol, subclass override;\n"
 	       "       no_out_endpoint=1: host reports by SET_REPORT; interval= bInterval\n"
 	       "       at every speed (Linux 6.16 and later).\n"
 	       "  uvc: one YUYV format; frames=WxH[+WxH...] (640x360), fps= (30).\n"
-	       "  ffs: name= (usbperf), dir= mount point (/dev/usb-ffs/NAME); the gadget\n"
+	       "  ffs: name= (usbperf), dir= mount point (/dev/usb-ffs/NAME), a new directory\n"
+	       "       up makes (an existing one is refused); the gadget\n"
 	       "       stays unbound until the userspace function writes its descriptors,\n"
 	       "       then 'usbperf gadget bind'.\n"
 	       "  mtp: umtprd (package umtp-responder) serves an ffs function named name=\n"
@@ -51,7 +56,7 @@ void usage_gadget(void)
 	       "       down stops umtprd (SIGTERM, then SIGKILL) before the rest.\n"
 	       "  A key not given keeps the kernel's default. Example:\n"
 	       "    usbperf gadget up msc:file=/tmp/disk.img,removable=1 ncm:qmult=10 "
-	       "hid:preset=mouse\n"
+	       "hid:preset=mouse --destructive\n"
 	       "\n"
 	       "options:\n"
 	       "  --udc NAME          the UDC (default: the first with no gadget bound)\n"
@@ -62,12 +67,15 @@ void usage_gadget(void)
 	       "  --id VID:PID        hex (default 1d6b:0104)\n"
 	       "  --manufacturer S, --product S, --serial S   the device strings\n"
 	       "  --name NAME         the gadget directory usbperf-NAME (default usbperf)\n"
-	       "  --force             down: remove a gadget usbperf did not make\n"
+	       "  --destructive       up: let the USB host write an msc LUN (see msc above)\n"
+	       "  --force             down: remove a gadget named as usbperf's (usbperf or\n"
+	       "                      usbperf-NAME) that has no state file\n"
 	       "  --sysroot DIR       configfs, sysfs and /run below DIR (tests)\n"
 	       "  -F, --format FMT    text, json or csv;  -o, --output FILE;  -q, --quiet\n"
 	       "\n"
 	       "Exit: 0 ok, 2 bad input or refused (no UDC, configfs not mounted, a module\n"
-	       "or attribute missing, a gadget not ours): nothing is left in configfs,\n"
+	       "or attribute missing, a gadget not ours, a LUN the host may not write):\n"
+	       "nothing is left in configfs,\n"
 	       "3 a runtime error.\n",
 	       gadget_profiles_help());
 }
@@ -91,6 +99,7 @@ enum {
 	O_NAME,
 	O_FORCE,
 	O_SYSROOT,
+	O_DESTRUCTIVE,
 };
 
 static int set_str(char **dst, const char *what, const char *v)
@@ -134,6 +143,9 @@ static int gadget_opt(int c, const char *arg, void *ctx)
 		break;
 	case O_FORCE:
 		a->force = true;
+		return 0;
+	case O_DESTRUCTIVE:
+		a->spec.destructive = true;
 		return 0;
 	case O_SYSROOT:
 		a->sysroot = arg;
@@ -225,6 +237,11 @@ static int do_up(struct gadget_args *a, int argc, char **argv, struct global_opt
 		if (r < 0)
 			return fail(r, why);
 	}
+	/* -o is not the backing of a LUN: the report would be the disk the host sees */
+	for (size_t k = 0; k < a->spec.nfns; k++)
+		if (check_output_target(g, gadget_fn_get(&a->spec.fns[k], "file"),
+					"the backing of a mass-storage LUN") < 0)
+			return EXIT_USAGE;
 	r = gadget_up(&a->spec, &gadget_fs_real, &b, &why);
 	if (r < 0)
 		return fail(r, why);
@@ -242,13 +259,23 @@ static int do_up(struct gadget_args *a, int argc, char **argv, struct global_opt
 	return status;
 }
 
+/* down's and bind's GADGET: a name usbperf gives its gadgets, nothing else (28.12, 28.14) */
 static const char *operand_dir(struct gadget_args *a, int argc, char **argv)
 {
+	const char *dir;
+	char *why = NULL;
+
 	if (optind + 2 < argc) {
 		log_error("gadget: one GADGET expected, got '%s' too", argv[optind + 2]);
 		return NULL;
 	}
-	return optind + 1 < argc ? argv[optind + 1] : a->spec.dir;
+	dir = optind + 1 < argc ? argv[optind + 1] : a->spec.dir;
+	if (gadget_name_check(dir, &why) < 0) {
+		log_error("gadget: %s", why);
+		free(why);
+		return NULL;
+	}
+	return dir;
 }
 
 /* down's and bind's result, through the field tables: escaped, in the envelope */
@@ -290,10 +317,6 @@ static int do_down(struct gadget_args *a, int argc, char **argv, struct global_o
 
 	if (!dir)
 		return EXIT_USAGE;
-	if (strchr(dir, '/') || !strcmp(dir, ".") || !strcmp(dir, "..")) {
-		log_error("gadget: invalid gadget name '%s'", dir);
-		return EXIT_USAGE;
-	}
 	r = gadget_down(dir, a->force, &gadget_fs_real, &n, &why);
 	if (r < 0)
 		return fail(r, why);
@@ -380,6 +403,7 @@ int cmd_gadget(int argc, char **argv, struct global_opts *g)
 	    {"serial", required_argument, NULL, O_SERIAL},
 	    {"name", required_argument, NULL, O_NAME},
 	    {"force", no_argument, NULL, O_FORCE},
+	    {"destructive", no_argument, NULL, O_DESTRUCTIVE},
 	    {"sysroot", required_argument, NULL, O_SYSROOT},
 	    COMMON_LONG_OPTIONS,
 	    {NULL, 0, NULL, 0},
@@ -402,6 +426,10 @@ int cmd_gadget(int argc, char **argv, struct global_opts *g)
 	if (strcmp(verb, "up") && strcmp(verb, "down") && strcmp(verb, "bind") &&
 	    strcmp(verb, "status")) {
 		log_error("gadget: unknown action '%s' (up, down, bind or status)", verb);
+		goto out;
+	}
+	if (a.spec.destructive && strcmp(verb, "up")) {
+		log_error("gadget: --destructive is for up (an msc LUN the host may write)");
 		goto out;
 	}
 	if (check_output(g) < 0)

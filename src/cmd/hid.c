@@ -494,7 +494,8 @@ int cmd_hid(int argc, char **argv, struct global_opts *g)
 		if (!host)
 			o.pass[HID_PASS_IN] = true;
 	}
-	if (check_output(g) < 0)
+	if (check_output_target(g, o.gadget ? o.gadget : argv[optind],
+				"the device being measured") < 0)
 		return EXIT_USAGE;
 	return o.gadget ? run_gadget(g, &o) : run_host(g, argv[optind], &o);
 }

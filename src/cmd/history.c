@@ -24,13 +24,14 @@ void usage_history(void)
 	       "                     YYYY-MM-DDTHH:MM:SSZ; UTC)\n"
 	       "  --until DATE       started before DATE (a day: up to its end)\n"
 	       "  --limit N          the newest N\n"
-	       "  --check            check the database instead: SQLite's integrity and\n"
+	       "  --check            check the database instead: its schema (every table and\n"
+	       "                     column this usbperf uses), SQLite's integrity and\n"
 	       "                     foreign key checks, and what it holds\n" DB_OPTION_HELP
 	       "  -F, --format FMT   text, json or csv (csv: the runs)\n"
 	       "  -o, --output FILE  write the result to FILE\n"
 	       "\n"
 	       "Exit: 0 ok, 1 --check found damage, 2 bad input, 3 the database could not be\n"
-	       "read.\n");
+	       "read (--check: a table or column is missing).\n");
 }
 
 enum { O_DEVICE = 256, O_SINCE, O_UNTIL, O_LIMIT, O_CHECK };
@@ -130,28 +131,46 @@ static int check(struct store *s, const struct global_opts *g)
 		return db_failed(s, r);
 	report_add_object(&rep, "database", NULL, &store_stats_desc, &st);
 	r = emit_report(g, &rep) < 0 ? EXIT_RUNTIME : st.ok ? EXIT_OK : EXIT_FAIL;
+	/* a table or column missing: every command that reads it would fail */
+	if (!st.schema_ok) {
+		log_error("the history '%s' lacks what schema version %d has: %s", store_path(s),
+			  store_schema_version(), st.schema);
+		r = EXIT_RUNTIME;
+	}
 	store_stats_release(&st);
 	return r;
 }
 
-static int list(struct store *s, const struct store_filter *f, const struct global_opts *g)
+static int list(struct store *s, const char *db, const struct store_filter *f,
+		const struct global_opts *g)
 {
 	static char *const none[] = {"no runs in the history", "no run matches the filters"};
 	struct report rep = {.command = "history"};
 	bool filtered = f->device || f->since || f->until;
+	struct strbuf dir = STRBUF_INIT, waiting = STRBUF_INIT;
+	char *warn[2];
 	struct run_summary *v;
-	size_t n;
+	size_t n, npending = db_pending_count(s, db);
 	int r = store_list_runs(s, f, &v, &n);
 
 	if (r < 0)
 		return db_failed(s, r);
 	report_add_table(&rep, "runs", NULL, &run_summary_desc, v, n, sizeof(*v));
-	if (n == 0) {
-		rep.warnings = &none[filtered];
-		rep.nwarnings = 1;
+	if (n == 0)
+		warn[rep.nwarnings++] = none[filtered];
+	/* runs measured while the history was locked: not lost, not in it yet either */
+	if (npending && db_pending_dir(db, &dir) == 0) {
+		strbuf_addf(&waiting,
+			    "%zu run%s not saved into this history wait in '%s': "
+			    "'usbperf import FILE' adds each",
+			    npending, npending == 1 ? "" : "s", dir.buf);
+		warn[rep.nwarnings++] = waiting.buf;
 	}
+	rep.warnings = warn;
 	r = emit_report(g, &rep) < 0 ? EXIT_RUNTIME : EXIT_OK;
 	run_summaries_free(v, n);
+	strbuf_release(&dir);
+	strbuf_release(&waiting);
 	return r;
 }
 
@@ -176,7 +195,7 @@ int cmd_history(int argc, char **argv, struct global_opts *g)
 	r = db_open(o.db, DB_READ, &s);
 	if (r < 0)
 		return db_exit_status(r);
-	r = o.check ? check(s, g) : list(s, &o.f, g);
+	r = o.check ? check(s, g) : list(s, o.db, &o.f, g);
 	store_close(s);
 	return r;
 }

@@ -309,7 +309,8 @@ int cmd_i2c(int argc, char **argv, struct global_opts *g)
 	if (status != EXIT_OK)
 		goto out;
 	status = EXIT_USAGE;
-	if (check_output(g) < 0 || (o.sysroot && open_sysroot(o.sysroot) < 0))
+	if (check_output_target(g, argv[optind], "the device being measured") < 0 ||
+	    (o.sysroot && open_sysroot(o.sysroot) < 0))
 		goto out;
 	{
 		struct i2c_want w = {o.sizes, o.nsizes, o.clock_hz, o.force, o.destructive};

@@ -22,8 +22,10 @@ void usage_import(void)
 	       "'-' reads stdin. Runs whose id is already there are skipped,\n"
 	       "so importing the same file twice, or overlapping files from several boards,\n"
 	       "is harmless. The whole file is checked first: if any run in it is malformed,\n"
-	       "nothing is imported and the error says where. Each run is saved in one\n"
-	       "transaction: an import that is interrupted leaves whole runs only.\n"
+	       "or has an id a RUN operand reads as something else ('last', 'last~N', a name\n"
+	       "ending in .json: it could never be named), nothing is imported and the error\n"
+	       "says where. Each run is saved in one transaction: an import that is\n"
+	       "interrupted leaves whole runs only.\n"
 	       "\n"
 	       "options:\n" DB_OPTION_HELP
 	       "  -F, --format FMT   text, json or csv (the counts)\n"
@@ -81,6 +83,21 @@ static int save_all(struct store *s, const struct run_record *v, size_t n,
 	return 0;
 }
 
+/* a run whose id names something else could be stored, never named again (runs_arg.h) */
+static int refuse_reserved(const char *file, const struct run_record *v, size_t n)
+{
+	const char *why;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!runs_arg_id_reserved(v[i].id, &why))
+			continue;
+		log_error("invalid run file '%s': the run id '%s' is reserved: %s", file, v[i].id,
+			  why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* -o onto the file imported or the history: refused */
 static int refuse_outputs(const char *db, const char *file, const char *output)
 {
@@ -118,6 +135,10 @@ int cmd_import(int argc, char **argv, struct global_opts *g)
 	r = runs_load_file(file, &v, &n);
 	if (r < 0)
 		return r == -ENOMEM ? EXIT_RUNTIME : EXIT_USAGE;
+	if (refuse_reserved(file, v, n) < 0) {
+		run_records_free(v, n);
+		return EXIT_USAGE;
+	}
 	r = db_open(db, DB_CREATE, &s);
 	if (r < 0) {
 		run_records_free(v, n);

@@ -529,7 +529,7 @@ int cmd_monitor(int argc, char **argv, struct global_opts *g)
 	r = parse_options(argc, argv, g, "monitor", longopts, usage_monitor, monitor_opt, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	if (check_output(g) < 0)
+	if (check_output_target(g, o.read, "the capture read") < 0)
 		return EXIT_USAGE;
 	if (o.snaplen && !o.pcap) {
 		log_error("monitor: --snaplen is for --pcap");
@@ -540,13 +540,6 @@ int cmd_monitor(int argc, char **argv, struct global_opts *g)
 		const char *const paths[] = {g->output, o.pcap};
 
 		if (refuse_outputs_clash(opts, paths, 2) < 0)
-			return EXIT_USAGE;
-	}
-	if (o.read) {
-		struct inputs in = {0};
-
-		if (inputs_check_output(&in, inputs_add(&in, o.read, "the capture read"),
-					"--output", g->output) < 0)
 			return EXIT_USAGE;
 	}
 	if (o.read) {

@@ -33,16 +33,19 @@ void usage_mtd(void)
 	       "                     each write size an erase pass then a write pass, and a\n"
 	       "                     read pass at the end. Refused on a read-only device, a\n"
 	       "                     mounted one (JFFS2, UBIFS, mtdblock), one attached to UBI,\n"
-	       "                     and one named like a bootloader's (u-boot, spl, env, ...)\n"
-	       "  --force-boot NAME  write a bootloader-named partition all the same: NAME must\n"
-	       "                     be its name, exactly\n"
+	       "                     one named like a bootloader's (u-boot, spl, env, boot0,\n"
+	       "                     tf-a, ...), and one sharing flash with a device refused\n"
+	       "                     so or read-only (a master and its partitions); these\n"
+	       "                     facts are the live system's, also under --sysroot\n"
+	       "  --force-boot NAME  write a bootloader-named device (or one sharing flash with\n"
+	       "                     it) all the same: NAME must be that name, exactly\n"
 	       "  --write-sizes LIST bytes per write, each a multiple of the page dividing the\n"
 	       "                     eraseblock (default: the page (at least 512 B), x4, ...,\n"
 	       "                     the eraseblock), e.g. 512,2K,16K\n"
 	       "  --verify           compare what the read pass reads with what was written\n"
 	       "                     (a pattern, not zeros); exit 1 on a mismatch\n"
-	       "  --sysroot DIR|FILE read sysfs and /proc from a recorded tree (the node is\n"
-	       "                     still the real one)\n"
+	       "  --sysroot DIR|FILE read the geometry from a recorded tree (the node is\n"
+	       "                     still the real one; the write rules read the live system)\n"
 	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
 	       "\n"
 	       "Bad eraseblocks (MEMGETBADBLOCK) are skipped and counted. A signal stops the\n"
@@ -113,7 +116,7 @@ static int plan_checks(const char *node, struct mtd_opts *o, struct mtd_geometry
 		if (r == 0 && o->destructive)
 			r = mtd_write_sizes(g, o->sizes, o->nsizes, ws, nws, &why);
 		if (r == 0 && o->destructive)
-			r = mtd_may_write(g, o->force_boot, &why);
+			r = mtd_may_write(g, o->force_boot, true, &why);
 		if (r < 0)
 			mtd_geometry_release(g);
 	}
@@ -196,7 +199,8 @@ int cmd_mtd(int argc, char **argv, struct global_opts *g)
 		log_error("%s needs --destructive", o.nsizes ? "--write-sizes" : "--force-boot");
 		goto out;
 	}
-	if (check_output(g) < 0 || (o.sysroot && open_sysroot(o.sysroot) < 0))
+	if (check_output_target(g, argv[optind], "the device being measured") < 0 ||
+	    (o.sysroot && open_sysroot(o.sysroot) < 0))
 		goto out;
 	status = plan_checks(argv[optind], &o, &geo, &len, ws, &nws);
 	if (status != EXIT_OK)

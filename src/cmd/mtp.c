@@ -29,7 +29,13 @@ void usage_mtp(void)
 	       "file is sent to the device and got back, the bytes back compared with the bytes\n"
 	       "sent while they stream (nothing is written on the host), each way timed; then\n"
 	       "--objects small files sent, listed and deleted (objects/s). Everything usbperf\n"
-	       "creates on the device is deleted, also after an error or SIGINT/SIGTERM.\n"
+	       "creates on the device is deleted, also after an error (a failed send too) or\n"
+	       "SIGINT/SIGTERM. Files go into --folder; when sending there fails in a way\n"
+	       "another place may not, they go to the storage's root, then to a folder already\n"
+	       "on the device, and a device whose handles cannot be read back after a send has\n"
+	       "its objects found by name: the output says where and why (send_path). Storage\n"
+	       "figures that cannot be true (free above capacity, capacity 0 or above 1 PiB)\n"
+	       "are flagged as an ANOMALY, never printed as capacity and free space.\n"
 	       "DEVICE is a sysfs name (1-1), a usbfs node (/dev/bus/usb/001/002) or VID:PID;\n"
 	       "without it the first MTP device libmtp finds.\n"
 	       "\n"
@@ -144,6 +150,9 @@ struct mtp_out {
 	size_t nres;
 	struct mtp_objects_result objects;
 	bool have_objects;
+	enum mtp_place place; /* where the files went (the row holds the rest) */
+	bool place_proven;    /* a file went there whole */
+	uint32_t storage_id;
 	char **warnings;
 	size_t nwarnings;
 };
@@ -246,6 +255,15 @@ out:
 	return status;
 }
 
+/* the free space a storage's figures vouch for; 0 when they vouch for none */
+static uint64_t room_of(const struct mtp_storage *st)
+{
+	struct mtp_storage_judgement j;
+
+	mtp_storage_judge(st->capacity, st->free_bytes, &j);
+	return j.room == UINT64_MAX ? 0 : j.room;
+}
+
 /* --storage, or the writable storage with the most free space; NULL (logged) if none fits */
 static const struct mtp_storage *pick_storage(const struct mtp_opts *o,
 					      const struct mtp_devinfo *info, const char *name)
@@ -277,7 +295,7 @@ static const struct mtp_storage *pick_storage(const struct mtp_opts *o,
 	for (size_t i = 0; i < info->nstorages; i++) {
 		const struct mtp_storage *st = &info->storages[i];
 
-		if (!st->read_only && (!best || st->free_bytes > best->free_bytes))
+		if (!st->read_only && (!best || room_of(st) > room_of(best)))
 			best = st;
 	}
 	if (!best)
@@ -306,8 +324,8 @@ static void fill_device(struct mtp_out *out, const struct bulk_sysdev *d,
 	out->dev.storage = st->description ? strdup(st->description) : NULL;
 	strbuf_addf(&sb, "0x%08x", st->id);
 	out->dev.storage_id = strbuf_detach(&sb);
-	out->dev.capacity = st->capacity;
-	out->dev.free_bytes = st->free_bytes;
+	mtp_device_row_storage(&out->dev, st->capacity, st->free_bytes);
+	out->storage_id = st->id;
 	out->dev.folder = strdup(folder);
 }
 
@@ -385,6 +403,13 @@ static int emit(struct global_opts *g, struct mtp_out *out, const struct bulk_sy
 	    .nsizes = out->nres,
 	    .objects = out->have_objects ? &out->objects : NULL,
 	};
+	const struct mtp_path path = {
+	    .place = out->place,
+	    .folder = out->dev.send_folder,
+	    .reread = out->dev.handles_reread,
+	    .proven = out->place_proven,
+	    .why = out->dev.send_path_why,
+	};
 	size_t nrows = 0;
 	int r;
 
@@ -395,6 +420,9 @@ static int emit(struct global_opts *g, struct mtp_out *out, const struct bulk_sy
 		    mtp_size_row_from(&out->res[i], out->dev.bulk_ceiling_mb_s, &rows[nrows]) == 0)
 			nrows++;
 	mtp_findings(&a, &fl);
+	mtp_storage_findings(d->sysname, out->dev.storage, out->storage_id,
+			     out->dev.reported_capacity, out->dev.reported_free, &fl);
+	mtp_path_findings(d->sysname, out->dev.folder, &path, &fl);
 	report_add_object(&rep, "device", NULL, &mtp_device_desc, &out->dev);
 	report_add_table(&rep, "sizes", "files sent and got back (MB/s = 10^6 B/s)", &mtp_size_desc,
 			 rows, nrows, sizeof(*rows));
@@ -415,6 +443,74 @@ static int emit(struct global_opts *g, struct mtp_out *out, const struct bulk_sy
 	return r;
 }
 
+/* whether the test fits the storage, by what its figures vouch for; an exit status */
+static int check_room(const struct mtp_opts *o, const struct mtp_storage *st, const char *name,
+		      struct mtp_out *out)
+{
+	uint64_t need = mtp_space_needed(o->sizes, o->nsizes, o->objects, o->object_size);
+	const char *desc = st->description ? st->description : "?";
+	struct mtp_storage_judgement j;
+
+	mtp_storage_judge(st->capacity, st->free_bytes, &j);
+	if (j.room == UINT64_MAX) {
+		note(out,
+		     "storage '%s' reports no free space usbperf can believe: whether the test "
+		     "fits was not checked",
+		     desc);
+		return EXIT_OK;
+	}
+	if (j.room >= need)
+		return EXIT_OK;
+	if (j.anomaly)
+		log_error(
+		    "mtp: storage '%s' of device '%s' holds at most %llu MiB (its free-space "
+		    "figure cannot be true), the test needs %llu MiB (its largest file or its "
+		    "objects, plus 1 MiB); ask for smaller --size",
+		    desc, name, (unsigned long long)(j.room >> 20),
+		    (unsigned long long)((need + (1 << 20) - 1) >> 20));
+	else
+		log_error("mtp: storage '%s' of device '%s' has %llu MiB free, the test needs %llu "
+			  "MiB (its largest file or its objects, plus 1 MiB): it would fill the "
+			  "device; free space or ask for smaller --size",
+			  desc, name, (unsigned long long)(j.room >> 20),
+			  (unsigned long long)((need + (1 << 20) - 1) >> 20));
+	return EXIT_USAGE;
+}
+
+/* where the files went, into the row, said in a warning when it was not the folder */
+static void record_path(struct mtp_session *s, struct mtp_out *out)
+{
+	struct mtp_path p;
+
+	mtp_send_path(s, &p);
+	out->place = p.place;
+	out->place_proven = p.proven;
+	if (mtp_device_row_path(&out->dev, &p) < 0)
+		return;
+	if (p.place != MTP_PLACE_FOLDER && !p.proven)
+		note(out,
+		     "no place took a file: after the folder '%s' (%s), usbperf tried the "
+		     "storage's root%s%s%s",
+		     out->dev.folder, p.why ? p.why : "?",
+		     p.place == MTP_PLACE_EXISTING ? " and the folder '" : "",
+		     p.place == MTP_PLACE_EXISTING && p.folder ? p.folder : "",
+		     p.place == MTP_PLACE_EXISTING ? "' already on the device" : "");
+	else if (p.place == MTP_PLACE_ROOT)
+		note(out,
+		     "the folder '%s' did not take the files (%s): they went to the storage's "
+		     "root instead, and were deleted from there",
+		     out->dev.folder, p.why ? p.why : "?");
+	else if (p.place == MTP_PLACE_EXISTING)
+		note(out,
+		     "the folder '%s' and the storage's root did not take the files (%s): they "
+		     "went to the folder '%s' already on the device, and were deleted from there",
+		     out->dev.folder, p.why ? p.why : "?", p.folder ? p.folder : "?");
+	if (p.reread)
+		note(out, "the device gave handles it could not read back after a send: usbperf "
+			  "found each object by its name (send times include libmtp's failed "
+			  "read-back)");
+}
+
 /*
  * One device measured into out (its facts, the sizes, the objects), dev its
  * sysfs facts; everything made on it deleted. An exit status; out holds
@@ -428,7 +524,6 @@ static int measure_device(const struct mtp_opts *o, struct bulk_sysdev *dev, str
 	const struct mtp_storage *st;
 	char why[256] = "";
 	bool created = false;
-	uint64_t need;
 	unsigned left;
 	char *drv = NULL;
 	int status, r;
@@ -450,17 +545,9 @@ static int measure_device(const struct mtp_opts *o, struct bulk_sysdev *dev, str
 		status = EXIT_USAGE;
 		goto out_close;
 	}
-	need = mtp_space_needed(o->sizes, o->nsizes, o->objects, o->object_size);
-	if (st->free_bytes < need) {
-		log_error("mtp: storage '%s' of device '%s' has %llu MiB free, the test needs %llu "
-			  "MiB (its largest file or its objects, plus 1 MiB): it would fill the "
-			  "device; free space or ask for smaller --size",
-			  st->description ? st->description : "?", dev->sysname,
-			  (unsigned long long)(st->free_bytes >> 20),
-			  (unsigned long long)((need + (1 << 20) - 1) >> 20));
-		status = EXIT_USAGE;
+	status = check_room(o, st, dev->sysname, out);
+	if (status != EXIT_OK)
 		goto out_close;
-	}
 	out->res = calloc(o->nsizes, sizeof(*out->res));
 	if (!out->res) {
 		log_error("mtp: out of memory");
@@ -477,12 +564,15 @@ static int measure_device(const struct mtp_opts *o, struct bulk_sysdev *dev, str
 	}
 	out->dev.folder_created = created;
 	status = measure(o, s, out);
+	record_path(s, out);
 	left = mtp_cleanup(s);
 	out->dev.left_on_device = left;
 	if (left) {
-		note(out,
-		     "%u object%s usbperf made could not be deleted from the device (folder '%s')",
-		     left, left == 1 ? "" : "s", o->folder);
+		note(
+		    out,
+		    "%u object%s usbperf made could not be deleted from the device (folder '%s'%s)",
+		    left, left == 1 ? "" : "s", o->folder,
+		    out->place == MTP_PLACE_FOLDER ? "" : ", and where the files went");
 		if (status == EXIT_OK) {
 			log_error("mtp: device '%s': %u object%s left on the device", dev->sysname,
 				  left, left == 1 ? "" : "s");
@@ -500,7 +590,7 @@ out_dev:
 static int run_mtp(struct mtp_opts *o, struct global_opts *g)
 {
 	struct bulk_sysdev dev = {0};
-	struct mtp_out out = {0};
+	struct mtp_out out = {.place = MTP_PLACE_NONE};
 	int status;
 
 	status = measure_device(o, &dev, &out);
@@ -570,7 +660,7 @@ int cmd_mtp(int argc, char **argv, struct global_opts *g)
 			  o.device);
 		goto out;
 	}
-	if (check_output(g) < 0)
+	if (check_output_target(g, o.device, "the device being measured") < 0)
 		goto out;
 	status = o.buffers ? mtp_run_sweep(&o, g) : run_mtp(&o, g);
 out:

@@ -351,22 +351,21 @@ static char *joined(int argc, char **argv)
 	return strbuf_detach(&sb);
 }
 
-/* keep the run in the history; its id is how 'show' and 'compare' name it */
-static int save(struct store *db, const struct run_result *res, const struct global_opts *g)
+/*
+ * keep the run in the history; its id is how 'show' and 'compare' name it.
+ * A history that cannot take it (locked, full) gets it later: db_save_run()
+ * keeps it in a file for 'import'.
+ */
+static int save(const char *db_path, struct store **db, const struct run_result *res,
+		const struct global_opts *g)
 {
 	struct strbuf err = STRBUF_INIT;
 	int r = run_record_validate(&res->rec, &err);
 
-	if (r < 0) {
+	if (r < 0)
 		log_error("run: not saved: %s", err.buf);
-	} else {
-		r = store_save_run(db, &res->rec);
-		if (r < 0)
-			log_error("run: not saved in the history: %s", store_errmsg(db));
-		else if (!g->quiet)
-			fprintf(stderr, "usbperf: run %s saved: 'usbperf show %s', 'usbperf compare'\n",
-				res->rec.id, res->rec.id);
-	}
+	else
+		r = db_save_run(db_path, db, &res->rec, g->quiet);
 	strbuf_release(&err);
 	return r;
 }
@@ -463,6 +462,7 @@ static int run_cmd(int argc, char **argv, struct global_opts *g, uint64_t **buff
 		log_error("run: %s", why ? why : strerror(-r));
 		free(why);
 		store_close(db);
+		run_result_release(&res);
 		return EXIT_RUNTIME;
 	}
 	describe(&res, g->format, false, &rep);
@@ -475,8 +475,7 @@ static int run_cmd(int argc, char **argv, struct global_opts *g, uint64_t **buff
 	free(notes);
 	if (!res.rec.nmetrics)
 		log_error("run: nothing could be measured (see the report's warnings)");
-	else if (!no_save && !signal_stop &&
-		 ((!db && db_open(db_path, DB_CREATE, &db) < 0) || save(db, &res, g) < 0))
+	else if (!no_save && !signal_stop && save(db_path, &db, &res, g) < 0)
 		status = EXIT_RUNTIME;
 	if (signal_stop)
 		status = 128 + signal_stop;

@@ -32,6 +32,19 @@ bool runs_arg_is_file(const char *a)
 	return !strcmp(a, "-") || strchr(a, '/') || (n > 5 && !strcmp(a + n - 5, ".json"));
 }
 
+bool runs_arg_id_reserved(const char *id, const char **ret_why)
+{
+	if (store_run_id_reserved(id)) {
+		*ret_why = "it names the newest run (or one before it) wherever a run is named";
+		return true;
+	}
+	if (runs_arg_is_file(id)) {
+		*ret_why = "where a run is named it would be read as a file";
+		return true;
+	}
+	return false;
+}
+
 struct runs_out {
 	struct run_record **v;
 	size_t *n;

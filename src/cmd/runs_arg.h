@@ -41,5 +41,12 @@ int runs_refuse_output(const char *db, char *const *args, size_t n, const char *
 /* A RUN operand that names a file (else a run in the history) */
 bool runs_arg_is_file(const char *a);
 
+/*
+ * An id a RUN operand would read as something else: "last", "last~N"
+ * (store_run_id_reserved) or a file name ("x.json"). Such a run could be
+ * stored but never named; import refuses it. The reason in *ret_why (static).
+ */
+bool runs_arg_id_reserved(const char *id, const char **ret_why);
+
 /* The runs of one file (an export, a record, a run report; '-' for stdin), as above. */
 int runs_load_file(const char *file, struct run_record **ret, size_t *ret_n);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* usbperf video [DEVICE]: V4L2 capture, rate, drops, jitter, bandwidth. */
 #include "cmd/commands.h"
+#include "cmd/paths.h"
 #include "core/video/fields.h"
 #include "core/video/uvc_view.h"
 #include "core/video/video.h"
@@ -557,8 +558,14 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 	}
 	if (o.all_modes && !o.time_set)
 		o.cfg.time_s = DEFAULT_ALL_MODES_TIME_S;
-	if (check_output(g) < 0)
+	if (check_output_target(g, optind < argc ? argv[optind] : NULL,
+				"the device being measured") < 0)
 		return EXIT_USAGE;
+	if (o.cfg.save && optind < argc && same_file(o.cfg.save, argv[optind])) {
+		log_error("refusing to write --save '%s': it is the device being measured",
+			  o.cfg.save);
+		return EXIT_USAGE;
+	}
 	if (o.cfg.save && (check_writable("--save", o.cfg.save) < 0 ||
 			   (g->output && same_file(g->output, o.cfg.save)))) {
 		if (g->output && same_file(g->output, o.cfg.save))
@@ -566,6 +573,9 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 				  o.cfg.save);
 		return EXIT_USAGE;
 	}
+	/* a directory, a loop, a name too long: bad input, before anything is opened */
+	if (optind < argc && input_check("video device", argv[optind], INPUT_DEVICE) < 0)
+		return EXIT_USAGE;
 	o.cfg.stop = &signal_stop;
 	/* enumerate only what is needed: vivid lists 3486 modes */
 	if (o.fourcc)
@@ -600,8 +610,7 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 			goto out;
 		}
 	}
-	if (o.cfg.save)
-		signals_set_cleanup(o.cfg.save);
+	/* --save is registered for removal by the capture, once it has created it */
 	for (i = 0; i < ndevs && !signal_stop; i++) {
 		r = run_device(g, &o, &devs[i], &rep, &uv);
 		/* with no DEVICE named, a device that refuses (logged) does not stop the others */
@@ -609,11 +618,9 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 			continue;
 		if (r) {
 			status = r;
-			goto out_clean;
+			goto out;
 		}
 	}
-	if (o.cfg.save)
-		signals_set_cleanup(NULL);
 	video_report_describe(&rep, g->format != FORMAT_TEXT, &view);
 	uvc_view_describe(&uv, &view);
 	status = exit_status(&rep);
@@ -623,8 +630,6 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 		log_error("video: no frame within --timeout %.1f s: the pass ended early, results "
 			  "so far",
 			  o.cfg.timeout_s);
-out_clean:
-	signals_set_cleanup(NULL);
 out:
 	free(why);
 	free(devs);

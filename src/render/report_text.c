@@ -75,37 +75,66 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* the index of block in the sorted, distinct blocks[0..n) */
+static size_t block_index(const uint64_t *blocks, size_t n, uint64_t block)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (blocks[mid] < block)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* every series' block sizes, sorted, each once; *ret_n of them, and the range of the figures */
+static uint64_t *sweep_blocks(const struct rm_device *d, size_t *ret_n, double *ret_top,
+			      double *ret_low)
+{
+	uint64_t *blocks;
+	size_t n = 0, k = 0;
+
+	for (size_t i = 0; i < d->nsweeps; i++)
+		n += d->sweeps[i].npts;
+	blocks = calloc(n + 1, sizeof(*blocks));
+	if (!blocks)
+		abort();
+	for (size_t i = 0; i < d->nsweeps; i++)
+		for (size_t j = 0; j < d->sweeps[i].npts; j++) {
+			const struct rm_point *p = &d->sweeps[i].pts[j];
+
+			*ret_top = fmax(*ret_top, p->m->value);
+			if (p->m->value > 0)
+				*ret_low = fmin(*ret_low, p->m->value);
+			blocks[k++] = p->block;
+		}
+	qsort(blocks, n, sizeof(*blocks), cmp_u64);
+	for (size_t i = 0; i < n; i++)
+		if (!*ret_n || blocks[*ret_n - 1] != blocks[i])
+			blocks[(*ret_n)++] = blocks[i];
+	return blocks;
+}
+
 /* each series over the union of the block sizes, all on one scale */
 static void sweeps(struct strbuf *out, const struct report_model *m, const struct rm_device *d,
 		   bool utf8)
 {
-	uint64_t *blocks = NULL;
+	uint64_t *blocks;
 	double *v, top = 0, low = INFINITY, floor_v = 0;
 	size_t nb = 0;
 	char lo[24], hi[24];
 	const char *unit;
 	bool log;
 
-	for (size_t i = 0; i < d->nsweeps; i++)
-		for (size_t j = 0; j < d->sweeps[i].npts; j++) {
-			const struct rm_point *p = &d->sweeps[i].pts[j];
-			bool seen = false;
-
-			top = fmax(top, p->m->value);
-			if (p->m->value > 0)
-				low = fmin(low, p->m->value);
-			for (size_t k = 0; k < nb && !seen; k++)
-				seen = blocks[k] == p->block;
-			if (seen)
-				continue;
-			blocks = realloc(blocks, (nb + 1) * sizeof(*blocks));
-			if (!blocks)
-				abort();
-			blocks[nb++] = p->block;
-		}
-	if (!nb)
+	blocks = sweep_blocks(d, &nb, &top, &low);
+	if (!nb) {
+		free(blocks);
 		return;
-	qsort(blocks, nb, sizeof(*blocks), cmp_u64);
+	}
 	v = calloc(nb, sizeof(*v));
 	if (!v)
 		abort();
@@ -132,10 +161,9 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 
 		for (size_t k = 0; k < nb; k++)
 			v[k] = NAN;
+		/* a series' points are by block size: the last of a size is the one drawn */
 		for (size_t j = 0; j < s->npts; j++) {
-			for (size_t k = 0; k < nb; k++)
-				if (blocks[k] == s->pts[j].block)
-					v[k] = s->pts[j].m->value;
+			v[block_index(blocks, nb, s->pts[j].block)] = s->pts[j].m->value;
 			if (!best || s->pts[j].m->value > best->m->value)
 				best = &s->pts[j];
 		}
@@ -157,66 +185,22 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 	free(blocks);
 }
 
-static double scale_of(const struct rm_device *d, const struct run_metric *x,
-		       const struct report_model *m)
+static double scale_of(const struct rm_device *d, const struct run_metric *x)
 {
-	double top = 0;
-
 	if (!isnan(d->ceiling_mb_s) && report_unit_is(x, "MB/s"))
 		return d->ceiling_mb_s;
 	if (!isnan(d->ceiling_mb_s) && report_unit_is(x, "Mbit/s"))
 		return d->ceiling_mb_s * 8;
 	/* no ceiling: the device's best figure of that unit */
-	for (size_t i = 0; i < m->nruns; i++)
-		for (size_t j = 0; d->dev[i] && j < m->runs[i].nmetrics; j++) {
-			const struct run_metric *y = &m->runs[i].metrics[j];
-
-			if (!strcmp(y->device_key, d->dev[i]->key) && report_same_unit(y, x))
-				top = fmax(top, y->value);
-		}
-	return top;
-}
-
-/* the pass's metric of run r with this unit (NULL: its CPU use, class.h's cpu_use) */
-static const struct run_metric *pass_metric(const struct run_record *r,
-					    const struct run_metric *x, const char *unit)
-{
-	for (size_t k = 0; k < r->nmetrics; k++) {
-		const struct run_metric *y = &r->metrics[k];
-
-		if (!strcmp(y->device_key, x->device_key) && !strcmp(y->name, x->name) &&
-		    (unit ? report_unit_is(y, unit) : report_is_cpu(y)))
-			return y;
-	}
-	return NULL;
-}
-
-/*
- * the figure a pass is shown by: the first of its class's rates (class.h)
- * the pass has, in the class's order (a disk's MB/s before its IOPS)
- */
-static const struct run_metric *headline(const struct run_record *r, const struct run_metric *x)
-{
-	const struct measure_class *c = run_class_find(x->test);
-
-	for (size_t i = 0; c && i < c->nmetrics; i++) {
-		const struct run_metric *h;
-
-		if (!c->metrics[i].rate)
-			continue;
-		h = report_find_metric(r, x->device_key, x->name, c->metrics[i].key);
-		if (h)
-			return h;
-	}
-	return NULL;
+	return report_device_top(d, report_unit(x));
 }
 
 /* the operations a second of the pass: a disk's IOPS, an I2C pass's messages */
-static const struct run_metric *ops_metric(const struct run_record *r, const struct run_metric *x)
+static const struct run_metric *ops_metric(const struct rm_pass *p)
 {
-	const struct run_metric *o = pass_metric(r, x, "IOPS");
+	const struct run_metric *o = report_pass_unit(p, "IOPS");
 
-	return o ? o : pass_metric(r, x, "msg/s");
+	return o ? o : report_pass_unit(p, "msg/s");
 }
 
 /*
@@ -230,16 +214,15 @@ static double own_ceiling(const struct run_metric *x)
 	return x->ceiling;
 }
 
-static void rate_row(struct strbuf *out, const struct report_model *m,
-		     const struct rm_device *d, size_t run, const struct run_metric *x, bool utf8)
+static void rate_row(struct strbuf *out, const struct report_model *m, const struct rm_device *d,
+		     size_t run, const struct rm_row *row, bool utf8)
 {
-	const struct run_record *r = &m->runs[run];
-	const struct run_metric *iops = ops_metric(r, x), *cpu = pass_metric(r, x, NULL);
+	const struct run_metric *x = row->x;
+	const struct run_metric *iops = ops_metric(row->pass),
+				*cpu = report_pass_unit(row->pass, NULL);
 	double own = own_ceiling(x);
 	bool share = !isnan(own) || (!isnan(d->ceiling_mb_s) && !report_unit_is(x, "IOPS"));
-	double scale = !isnan(own)			   ? own
-		       : !isnan(d->ceiling_mb_s) && !share ? NAN
-							   : scale_of(d, x, m);
+	double scale = !isnan(own) ? own : !isnan(d->ceiling_mb_s) && !share ? NAN : scale_of(d, x);
 	struct strbuf fig = STRBUF_INIT;
 	size_t cols;
 
@@ -297,14 +280,14 @@ static void rate_row(struct strbuf *out, const struct report_model *m,
 }
 
 /* a pass watched on the wire (usbmon): its URB size, in-flight and busy figures under it */
-static void wire_row(struct strbuf *out, const struct run_record *r, const struct run_metric *x)
+static void wire_row(struct strbuf *out, const struct rm_pass *p)
 {
-	const struct run_metric *sz = report_find_metric(r, x->device_key, x->name, "urb_size"),
-				*w = report_find_metric(r, x->device_key, x->name, "wire_mb_s"),
-				*in = report_find_metric(r, x->device_key, x->name, "inflight_mean"),
-				*busy = report_find_metric(r, x->device_key, x->name, "busy_pct"),
-				*lat = report_find_metric(r, x->device_key, x->name, "urb_lat_p99_us"),
-				*err = report_find_metric(r, x->device_key, x->name, "usb_errors");
+	const struct run_metric *sz = report_pass_metric(p, "urb_size"),
+				*w = report_pass_metric(p, "wire_mb_s"),
+				*in = report_pass_metric(p, "inflight_mean"),
+				*busy = report_pass_metric(p, "busy_pct"),
+				*lat = report_pass_metric(p, "urb_lat_p99_us"),
+				*err = report_pass_metric(p, "usb_errors");
 	size_t nbins = 0;
 	char b[24];
 
@@ -324,12 +307,11 @@ static void wire_row(struct strbuf *out, const struct run_record *r, const struc
 		strbuf_addf(out, ", %.0f USB errors", err->value);
 	strbuf_addch(out, '\n');
 	/* the URB size histogram, its non-empty bins in the record's order (by size) */
-	for (size_t k = 0; k < r->nmetrics; k++) {
-		const struct run_metric *y = &r->metrics[k];
+	for (size_t k = 0; k < p->n; k++) {
+		const struct run_metric *y = p->v[k];
 		const char *label;
 
-		if (strcmp(y->device_key, x->device_key) || strcmp(y->name, x->name) ||
-		    strncmp(y->metric, "urb_size_bin_", 13))
+		if (strncmp(y->metric, "urb_size_bin_", 13))
 			continue;
 		label = metric_vocab(y->metric, y->unit).label;
 		if (!strncmp(label, "URBs ", 5))
@@ -352,32 +334,23 @@ static void rates(struct strbuf *out, const struct report_model *m, const struct
 	const char *ops = "IOPS";
 
 	for (size_t i = 0; i < m->nruns; i++)
-		for (size_t j = 0; d->dev[i] && j < m->runs[i].nmetrics; j++) {
-			const struct run_metric *x = &m->runs[i].metrics[j];
+		for (size_t j = 0; j < d->nrows[i]; j++) {
+			const struct rm_row *row = &d->rows[i][j];
 
-			if (strcmp(x->device_key, d->dev[i]->key) || headline(&m->runs[i], x) != x)
-				continue;
-			ceiling = ceiling || !isnan(own_ceiling(x));
-			if (!pass_metric(&m->runs[i], x, "IOPS") &&
-			    pass_metric(&m->runs[i], x, "msg/s"))
+			ceiling = ceiling || !isnan(own_ceiling(row->x));
+			if (!report_pass_unit(row->pass, "IOPS") &&
+			    report_pass_unit(row->pass, "msg/s"))
 				ops = "msg/s";
 		}
 	strbuf_addf(out, "  %s%-18s %24s  %-*s %6s %9s %6s\n", m->nruns > 1 ? "run " : "", "pass",
 		    "figure", BAR_WIDTH, ceiling ? "against ceiling" : "against best",
 		    ceiling ? "share" : "", ops, "cpu %");
-	for (size_t i = 0; i < m->nruns; i++) {
-		const struct run_record *r = &m->runs[i];
-
-		for (size_t j = 0; d->dev[i] && j < r->nmetrics; j++) {
-			const struct run_metric *x = &r->metrics[j];
-
-			/* a pass once, by its headline figure */
-			if (strcmp(x->device_key, d->dev[i]->key) || headline(r, x) != x)
-				continue;
-			rate_row(out, m, d, i, x, utf8);
-			wire_row(out, r, x);
+	/* a pass once, by its headline figure, in the record's order */
+	for (size_t i = 0; i < m->nruns; i++)
+		for (size_t j = 0; j < d->nrows[i]; j++) {
+			rate_row(out, m, d, i, &d->rows[i][j], utf8);
+			wire_row(out, d->rows[i][j].pass);
 		}
-	}
 }
 
 /* what limits each device, first: one line per device and run */
@@ -435,11 +408,57 @@ static void finding_group(struct strbuf *out, const struct finding_list *fl, con
 	}
 }
 
+/* the findings about a device, by device and then in the record's order */
+static int cmp_about(const void *a, const void *b)
+{
+	const struct finding *x = *(const struct finding *const *)a;
+	const struct finding *y = *(const struct finding *const *)b;
+	int c = strcmp(x->about, y->about);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/*
+ * The findings about each verdict's device, from findings sorted by what
+ * they are about: one pass over them, not one per verdict (a run may have
+ * a thousand devices and ten thousand findings).
+ */
+static void by_verdict(struct strbuf *out, const struct run_record *r)
+{
+	const struct finding_list *fl = &r->findings;
+	const struct finding **v = calloc(fl->n + 1, sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		abort();
+	for (size_t j = 0; j < fl->n; j++)
+		if (fl->v[j].about)
+			v[n++] = &fl->v[j];
+	qsort(v, n, sizeof(*v), cmp_about);
+	for (size_t j = 0; j < r->nverdicts; j++) {
+		const char *key = r->verdicts[j].device_key;
+		size_t lo = 0, hi = n;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (strcmp(v[mid]->about, key) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == n || strcmp(v[lo]->about, key))
+			continue;
+		strbuf_addf(out, "  %s (verdict: %s)\n", key, r->verdicts[j].limiter);
+		for (; lo < n && !strcmp(v[lo]->about, key); lo++)
+			finding_line(out, v[lo]);
+	}
+	free(v);
+}
+
 /* by device, under its verdict; those about no measured figure last */
 static void findings(struct strbuf *out, const struct report_model *m)
 {
-	struct strbuf h = STRBUF_INIT;
-
 	for (size_t i = 0; i < m->nruns; i++) {
 		const struct run_record *r = &m->runs[i];
 		const struct finding_list *fl = &r->findings;
@@ -457,16 +476,10 @@ static void findings(struct strbuf *out, const struct report_model *m)
 					    s_or(fl->v[j].subject), s_or(fl->v[j].message));
 			continue;
 		}
-		for (size_t j = 0; j < r->nverdicts; j++) {
-			strbuf_reset(&h);
-			strbuf_addf(&h, "  %s (verdict: %s)\n", r->verdicts[j].device_key,
-				    r->verdicts[j].limiter);
-			finding_group(out, fl, r->verdicts[j].device_key, h.buf);
-		}
+		by_verdict(out, r);
 		finding_group(out, fl, FINDING_ABOUT_ALL, "  every measured device\n");
 		finding_group(out, fl, NULL, "  not about this run's figures\n");
 	}
-	strbuf_release(&h);
 }
 
 /* the run's caveats, and what it found but did not measure */
@@ -518,11 +531,17 @@ static void comparison(struct strbuf *out, const struct report_model *m,
 		strbuf_addch(out, '\n');
 		text_wrap(out, 2, line.buf);
 		strbuf_release(&line);
-		if (c->spread_unknown) {
-			strbuf_adds(out, "  next: ");
-			text_wrap(out, 8, "a change past the threshold whose spread is unknown is not "
-					  "judged: run each side again with 'usbperf run --repeat 3' on "
-					  "a machine without other work, then compare those runs");
+		/* what was not judged: why, and what to run next (compare's own words, 29.2.11) */
+		for (size_t j = 0; j < c->nunknowns; j++) {
+			const struct compare_unknown *u = &c->unknowns[j];
+
+			strbuf_addf(out, "  not judged: %s %s (%s): ", s_or(u->device_key), u->pass,
+				    u->metrics);
+			text_wrap(out, 8, s_or(u->why));
+			if (u->todo) {
+				strbuf_adds(out, "    next: ");
+				text_wrap(out, 10, u->todo);
+			}
 		}
 		for (size_t j = 0; j < c->nrows; j++) {
 			const struct compare_row *r = &c->rows[j];

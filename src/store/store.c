@@ -2,16 +2,18 @@
 /* Opening the history: where it lives, checking it is ours, migrating it. */
 #include "store/store_priv.h"
 #include "util/strbuf.h"
+#include "util/xdg.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <stdio.h>
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 /* ---- helpers shared by the store's files ---- */
@@ -104,59 +106,15 @@ const char *store_path(const struct store *s)
 
 /* ---- where it lives ---- */
 
-static const char *home_dir(void)
-{
-	const char *home = getenv("HOME");
-	struct passwd *pw;
-
-	/* "/" is what init and service managers leave root: not a home to write into */
-	if (home && home[0] == '/' && home[1])
-		return home;
-	pw = getpwuid(geteuid());
-	if (pw && pw->pw_dir && pw->pw_dir[0] == '/' && pw->pw_dir[1])
-		return pw->pw_dir;
-	return geteuid() == 0 ? "/root" : NULL;
-}
-
 int store_default_path(char **ret)
 {
-	const char *xdg = getenv("XDG_DATA_HOME"), *home;
 	struct strbuf p = STRBUF_INIT;
+	int r = xdg_path("XDG_DATA_HOME", ".local/share", "history.db", &p);
 
-	/* the XDG spec: a relative XDG_DATA_HOME is invalid and ignored */
-	if (xdg && xdg[0] == '/') {
-		strbuf_addf(&p, "%s/usbperf/history.db", xdg);
-	} else {
-		home = home_dir();
-		if (!home)
-			return -ENOENT;
-		strbuf_addf(&p, "%s/.local/share/usbperf/history.db", home);
-	}
+	if (r < 0)
+		return r;
 	*ret = strbuf_detach(&p);
 	return 0;
-}
-
-/* the missing directories above path, mode 0700: a history names serials and hosts */
-static int make_parents(const char *path)
-{
-	char *p = strdup(path);
-	struct stat sb;
-	int r = 0;
-
-	if (!p)
-		return -ENOMEM;
-	for (char *slash = strchr(p + 1, '/'); slash && r == 0; slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		if (mkdir(p, 0700) < 0 && errno != EEXIST)
-			r = -errno;
-		else if (stat(p, &sb) < 0)
-			r = -errno;
-		else if (!S_ISDIR(sb.st_mode))
-			r = -ENOTDIR;
-		*slash = '/';
-	}
-	free(p);
-	return r;
 }
 
 /* ---- opening ---- */
@@ -282,6 +240,17 @@ static int configure_read(struct store *s)
 	return r;
 }
 
+/* /proc/self/mem and its kind: regular files to stat(2), whose reads fail (EIO) */
+static bool kernel_file(const char *path)
+{
+	struct statfs sf;
+
+	if (statfs(path, &sf) < 0)
+		return false;
+	return sf.f_type == PROC_SUPER_MAGIC || sf.f_type == SYSFS_MAGIC ||
+	       sf.f_type == DEBUGFS_MAGIC;
+}
+
 /* SQLite's unix VFS refuses a full path name of this many bytes */
 #define SQLITE_MAX_PATHNAME 512
 
@@ -308,7 +277,7 @@ static int check_path(const char *path, bool write)
 		return -errno;
 	if (S_ISDIR(sb.st_mode))
 		return -EISDIR;
-	if (!S_ISREG(sb.st_mode))
+	if (!S_ISREG(sb.st_mode) || kernel_file(path))
 		return -ENODEV;
 	if (!write)
 		return access(path, R_OK) < 0 ? -errno : 0;
@@ -425,7 +394,7 @@ int store_open_flags(const char *path, unsigned flags, struct store **ret)
 		return -EINVAL;
 	r = check_path(path, !read);
 	if (r == -ENOENT && !read && !(flags & STORE_OPEN_EXISTING)) {
-		r = make_parents(path);
+		r = xdg_make_parents(path);
 		oflags |= SQLITE_OPEN_CREATE;
 	}
 	if (r < 0)
@@ -471,6 +440,30 @@ void store_close(struct store *s)
 	strbuf_release(&s->errmsg);
 	free(s->path);
 	free(s);
+}
+
+int store_recover(const char *path)
+{
+	struct store s = {.path = (char *)path, .lock_fd = -1, .errmsg = STRBUF_INIT};
+	int64_t version = 0;
+	int r = check_path(path, true), rc;
+
+	if (r < 0)
+		return r;
+	rc = sqlite3_open_v2(path, &s.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+	r = rc == SQLITE_OK ? 0 : store_err(&s, rc);
+	if (r == 0) {
+		sqlite3_extended_result_codes(s.db, 1);
+		sqlite3_busy_timeout(s.db, STORE_BUSY_TIMEOUT_MS);
+		r = check_identity(&s, &version);
+	}
+	if (r == 0 && version == 0)
+		r = -EBADMSG; /* an empty file: nothing of SQLite's to recover */
+	if (r == 0)
+		r = store_exec(&s, "PRAGMA wal_checkpoint(TRUNCATE)");
+	sqlite3_close_v2(s.db);
+	strbuf_release(&s.errmsg);
+	return r;
 }
 
 /* ---- checking ---- */
@@ -569,35 +562,51 @@ int store_quick_check(struct store *s)
 	return r;
 }
 
+/* SQLite's report has lines: one field */
+static char *one_line(struct strbuf *sb)
+{
+	for (size_t i = 0; i < sb->len; i++)
+		if ((unsigned char)sb->buf[i] < 0x20)
+			sb->buf[i] = ' ';
+	return strbuf_detach(sb);
+}
+
 int store_check(struct store *s, struct store_stats *ret)
 {
 	static const char *const tables[] = {"runs", "devices", "metrics", "findings", "baselines"};
 	struct store_stats st = {.path = s->path};
 	uint64_t *counts[] = {&st.runs, &st.devices, &st.metrics, &st.findings, &st.baselines};
-	struct strbuf problems = STRBUF_INIT;
+	struct strbuf problems = STRBUF_INIT, missing = STRBUF_INIT;
 	int64_t version = 0;
 	int r;
 
 	r = store_query_int(s, "PRAGMA user_version", &version);
 	if (r == 0)
+		r = store_schema_missing(s, &missing);
+	if (r == 0)
 		r = check_rows(s, "PRAGMA integrity_check", true, &problems);
 	if (r == 0)
 		r = check_rows(s, "PRAGMA foreign_key_check", false, &problems);
-	for (size_t i = 0; r == 0 && i < sizeof(tables) / sizeof(tables[0]); i++)
-		r = count_rows(s, tables[i], counts[i], &problems);
+	for (size_t i = 0; r == 0 && i < sizeof(tables) / sizeof(tables[0]); i++) {
+		*counts[i] = U64_UNKNOWN;
+		if (store_has_table(s, tables[i]))
+			r = count_rows(s, tables[i], counts[i], &problems);
+	}
 	if (r < 0) {
 		strbuf_release(&problems);
+		strbuf_release(&missing);
 		return r;
 	}
 	st.schema_version = (uint64_t)version;
 	st.journal_mode = journal_mode(s);
-	st.ok = problems.len == 0;
-	if (st.ok)
+	st.schema_ok = missing.len == 0;
+	st.ok = problems.len == 0 && st.schema_ok;
+	if (!problems.len)
 		strbuf_adds(&problems, "ok");
-	for (size_t i = 0; i < problems.len; i++) /* SQLite's report has lines: one field */
-		if ((unsigned char)problems.buf[i] < 0x20)
-			problems.buf[i] = ' ';
-	st.integrity = strbuf_detach(&problems);
+	if (!missing.len)
+		strbuf_adds(&missing, "ok");
+	st.integrity = one_line(&problems);
+	st.schema = one_line(&missing);
 	*ret = st;
 	return 0;
 }
@@ -606,7 +615,8 @@ void store_stats_release(struct store_stats *st)
 {
 	free(st->journal_mode);
 	free(st->integrity);
-	st->journal_mode = st->integrity = NULL;
+	free(st->schema);
+	st->journal_mode = st->integrity = st->schema = NULL;
 }
 
 #define S struct store_stats
@@ -614,6 +624,7 @@ static const struct field stats_fields[] = {
 	FIELD(S, path, "path", "database", NULL, FT_STR, 0, FF_TEXT),
 	FIELD(S, schema_version, "schema_version", "schema version", NULL, FT_U64, 0, FF_TEXT),
 	FIELD(S, journal_mode, "journal_mode", "journal", NULL, FT_STR, 0, FF_TEXT),
+	FIELD(S, schema, "schema", "schema", NULL, FT_STR, 0, FF_TEXT),
 	FIELD(S, integrity, "integrity", "integrity", NULL, FT_STR, 0, FF_TEXT),
 	FIELD(S, ok, "ok", "ok", NULL, FT_BOOL, 0, 0),
 	FIELD(S, runs, "runs", "runs", NULL, FT_U64, 0, FF_TEXT),

@@ -60,11 +60,22 @@ enum {
 int store_open(const char *path, struct store **ret);
 int store_open_flags(const char *path, unsigned flags, struct store **ret);
 void store_close(struct store *s);
+/*
+ * After a writer was killed (SIGKILL, a power cut): the history at path
+ * opened read-write, which replays what its -wal holds, checkpointed and
+ * closed, so that SQLite removes the -wal and -shm (when no other process
+ * has the history open). Neither created, nor migrated: -ENOENT, -EBADMSG
+ * and the other errors of store_open(). The back end's own files only.
+ */
+int store_recover(const char *path);
 const char *store_errmsg(const struct store *s);
 const char *store_path(const struct store *s);
 int store_schema_version(void);
 
-/* -EEXIST: a run with this id is stored; -EINVAL: see run_record_validate() */
+/*
+ * -EEXIST: a run with this id is stored; -EINVAL: see run_record_validate(),
+ * or an id store_run_id_reserved() refuses
+ */
 int store_save_run(struct store *s, const struct run_record *r);
 
 /*
@@ -77,10 +88,18 @@ int store_save_run(struct store *s, const struct run_record *r);
 #define STORE_RUN_LAST "last"
 /* N of "last" (0) or "last~N" (a strict decimal number); -EINVAL: not that form */
 int store_run_last_offset(const char *arg, uint64_t *ret);
+/*
+ * An id that names something else where a run is named ("last", "last~N"):
+ * a run saved under it could never be reached by its id, and an export of
+ * the history would write the newest run in its place. Never stored.
+ */
+bool store_run_id_reserved(const char *id);
 /* how many runs the history holds */
 int store_count_runs(struct store *s, uint64_t *ret);
 int store_resolve_run(struct store *s, const char *id_or_prefix, char **ret_id);
 int store_load_run(struct store *s, const char *id_or_prefix, struct run_record *ret);
+/* The run with exactly this id, never a prefix or "last": -ENOENT when there is none */
+int store_load_run_id(struct store *s, const char *id, struct run_record *ret);
 
 struct store_filter {
 	const char *device; /* substring of a device's VID:PID, serial or port path */
@@ -128,14 +147,21 @@ int store_list_baselines(struct store *s, struct store_baseline **ret, size_t *r
 void store_baselines_free(struct store_baseline *v, size_t n);
 extern const struct record_desc store_baseline_desc;
 
-/* `usbperf history --check`: SQLite's integrity and foreign key checks, counts */
+/*
+ * `usbperf history --check`: the schema against the one this usbperf
+ * writes (every table, column and index its migrations make, and the
+ * version), SQLite's integrity and foreign key checks, counts (unknown for
+ * a table that is missing).
+ */
 struct store_stats {
 	const char *path; /* borrowed from the store */
 	uint64_t schema_version;
 	char *journal_mode;
 	uint64_t runs, devices, metrics, findings, baselines;
+	char *schema; /* "ok", or what is missing: "table 'verdicts', column 'metrics.ceiling'" */
 	char *integrity; /* "ok", or the problems SQLite found, "; "-separated */
-	bool ok;
+	bool schema_ok;	 /* nothing missing: every command can read it */
+	bool ok;	 /* schema_ok and no damage */
 };
 
 int store_check(struct store *s, struct store_stats *ret);

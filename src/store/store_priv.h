@@ -46,3 +46,11 @@ extern const size_t store_nmigrations;
  * failed or interrupted one leaves the previous version whole.
  */
 int store_migrate(struct store *s, const struct migration *m, size_t n);
+
+/*
+ * What the history lacks of the current schema (store_schema.c): ", "-joined
+ * to missing ("table 'verdicts', column 'metrics.ceiling'"), nothing when
+ * whole; -errno when it cannot be read.
+ */
+int store_schema_missing(struct store *s, struct strbuf *missing);
+bool store_has_table(struct store *s, const char *table);

@@ -158,6 +158,11 @@ int store_save_run(struct store *s, const struct run_record *r)
 	ret = run_record_validate(r, NULL);
 	if (ret < 0)
 		return ret;
+	if (store_run_id_reserved(r->id)) {
+		strbuf_reset(&s->errmsg);
+		strbuf_addf(&s->errmsg, "the id '%s' is reserved", r->id);
+		return -EINVAL;
+	}
 	ret = store_exec(s, "BEGIN IMMEDIATE");
 	if (ret < 0)
 		return ret;
@@ -219,6 +224,13 @@ int store_run_last_offset(const char *arg, uint64_t *ret)
 	if (arg[n] != '~' || arg[n + 1] < '0' || arg[n + 1] > '9')
 		return -EINVAL;
 	return parse_u64(arg + n + 1, 0, INT64_MAX, ret);
+}
+
+bool store_run_id_reserved(const char *id)
+{
+	uint64_t back;
+
+	return store_run_last_offset(id, &back) == 0;
 }
 
 int store_count_runs(struct store *s, uint64_t *ret)
@@ -365,7 +377,8 @@ static int load_part(struct store *s, sqlite3_int64 pk, enum part p, struct run_
 	return ret;
 }
 
-int store_load_run(struct store *s, const char *id_or_prefix, struct run_record *ret)
+/* the run named by id_or_prefix (exact: only by its id) */
+static int load_run(struct store *s, const char *id_or_prefix, bool exact, struct run_record *ret)
 {
 	struct run_record r = {.findings = FINDING_LIST_INIT};
 	sqlite3_int64 pk = 0;
@@ -376,7 +389,10 @@ int store_load_run(struct store *s, const char *id_or_prefix, struct run_record 
 	rc = store_exec(s, "BEGIN");
 	if (rc < 0)
 		return rc;
-	rc = store_resolve_run(s, id_or_prefix, &id);
+	if (exact)
+		rc = (id = strdup(id_or_prefix)) ? 0 : -ENOMEM;
+	else
+		rc = store_resolve_run(s, id_or_prefix, &id);
 	if (rc == 0)
 		rc = load_run_row(s, id, &r, &pk);
 	if (rc == 0)
@@ -395,4 +411,14 @@ int store_load_run(struct store *s, const char *id_or_prefix, struct run_record 
 	}
 	*ret = r;
 	return 0;
+}
+
+int store_load_run(struct store *s, const char *id_or_prefix, struct run_record *ret)
+{
+	return load_run(s, id_or_prefix, false, ret);
+}
+
+int store_load_run_id(struct store *s, const char *id, struct run_record *ret)
+{
+	return load_run(s, id, true, ret);
 }

@@ -93,6 +93,13 @@ void signals_add_cleanup(const char *path)
 	}
 }
 
+void signals_remove_cleanup(const char *path)
+{
+	for (int i = 0; path && i < CLEANUP_SLOTS; i++)
+		if (!strcmp(cleanup_path[i], path))
+			set_slot(i, NULL);
+}
+
 void signals_set_output(const char *path)
 {
 	set_slot(OUTPUT_SLOT, path);

@@ -22,8 +22,16 @@ extern volatile sig_atomic_t signal_stop; /* the signal number, 0 if none */
 void signals_install(bool polls);
 /* The file to unlink if a second signal arrives, replacing all others; NULL to clear. */
 void signals_set_cleanup(const char *path);
-/* One more file to unlink with the others (up to 40; NULL is ignored). */
+/*
+ * One more file to unlink with the others (up to 40; NULL is ignored).
+ * Register only a file this process has created (O_EXCL succeeded): a path
+ * registered before that could be someone else's file, unlinked by a second
+ * signal. Create and register with the signals held (signals_hold) so that
+ * no signal falls between the two.
+ */
 void signals_add_cleanup(const char *path);
+/* That file is no longer to be unlinked (kept, or already removed) */
+void signals_remove_cleanup(const char *path);
 /* An output written aside (its temporary name), unlinked on exit by signal; NULL to clear. */
 void signals_set_output(const char *path);
 /*

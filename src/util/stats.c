@@ -2,6 +2,7 @@
 #include "util/stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void summarize(const double *v, size_t n, struct summary *ret)
@@ -28,6 +29,49 @@ void summarize(const double *v, size_t n, struct summary *ret)
 	s.mean = mean;
 	s.stdev = n > 1 ? sqrt(m2 / (double)(n - 1)) : 0.0;
 	*ret = s;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double median_sort(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* 1 / Phi^-1(3/4): the MAD of a normal sample times this is its standard deviation */
+#define MAD_TO_SD 1.4826
+
+double batch_spread(const double *x, size_t n, double whole)
+{
+	double *v, med, mad, se;
+	size_t i;
+
+	if (n < BATCH_MIN_COUNT || !isfinite(whole))
+		return NAN;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		abort();
+	for (i = 0; i < n && isfinite(x[i]); i++)
+		v[i] = x[i];
+	if (i < n) {
+		free(v);
+		return NAN;
+	}
+	med = median_sort(v, n);
+	for (i = 0; i < n; i++)
+		v[i] = fabs(v[i] - med);
+	mad = median_sort(v, n);
+	free(v);
+	se = MAD_TO_SD * mad / sqrt((double)n);
+	return sqrt(se * se + (whole - med) * (whole - med));
 }
 
 void hist_init(struct histogram *h)

@@ -15,6 +15,29 @@ struct summary {
 /* NaN fields for n == 0; stdev 0 for n == 1. */
 void summarize(const double *v, size_t n, struct summary *ret);
 
+/* The median of v (n > 0; NaN for n == 0); v is left sorted. */
+double median_sort(double *v, size_t n);
+
+/*
+ * The spread of a figure measured over a whole pass (a standard deviation,
+ * in the figure's unit): what the next pass's figure may differ by, read
+ * from the same figure taken over each of the pass's n batches (stretches of
+ * about the same length, core/disk/batch.h). Made for bursty passes: a
+ * throttle that meters in slices, a cache that fills, a start-up ramp,
+ * where the standard deviation of the batches says how uneven the pass was
+ * rather than how well its figure is known. Two parts:
+ *   - the batches' own scatter, robustly: 1.4826 x their median absolute
+ *     deviation (the standard deviation of a normal sample, deaf to a few
+ *     outlying batches), over sqrt(n) as the standard error of a mean;
+ *   - how far the whole pass's figure lies from the median batch: what its
+ *     uneven stretches (a ramp, a burst) added to it, which the next pass
+ *     need not repeat; counted whole.
+ * spread = sqrt((1.4826 MAD / sqrt(n))^2 + (whole - median)^2). NaN with
+ * fewer than BATCH_MIN_COUNT batches or any value not finite.
+ */
+#define BATCH_MIN_COUNT 5u
+double batch_spread(const double *x, size_t n, double whole);
+
 /*
  * Log-linear latency histogram in nanoseconds: exact below 2^HIST_SUB_BITS ns,
  * then 2^HIST_SUB_BITS buckets per power of two, so a reported percentile is

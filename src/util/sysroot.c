@@ -60,6 +60,26 @@ bool sysroot_is_snapshot(void)
 	return mem != NULL;
 }
 
+void sysroot_live_enter(struct sysroot_saved *s)
+{
+	*s = (struct sysroot_saved){root_dir, mem, mem_n, rec.on};
+	root_dir = NULL;
+	mem = NULL;
+	mem_n = 0;
+	rec.on = false;
+}
+
+void sysroot_live_leave(struct sysroot_saved *s)
+{
+	free(root_dir);
+	drop_mem();
+	root_dir = s->root_dir;
+	mem = s->mem;
+	mem_n = s->mem_n;
+	rec.on = s->recording;
+	*s = (struct sysroot_saved){0};
+}
+
 static int vnode_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct vnode *)a)->path, ((const struct vnode *)b)->path);

@@ -25,6 +25,21 @@ const char *sysroot_get(void);
 /* true when reads are served from a loaded snapshot */
 bool sysroot_is_snapshot(void);
 /*
+ * The safety rules of a write (is it mounted, attached, the root disk, a
+ * bootloader's) judge the live system, never a recorded tree: between
+ * sysroot_live_enter() and sysroot_live_leave() every reader serves the real
+ * root, and nothing is recorded; the root (tree or snapshot) is put back
+ * after. Not nested.
+ */
+struct sysroot_saved {
+	char *root_dir;
+	void *mem;
+	size_t mem_n;
+	bool recording;
+};
+void sysroot_live_enter(struct sysroot_saved *s);
+void sysroot_live_leave(struct sysroot_saved *s);
+/*
  * root + path into sb (reset first); path starts with '/'. Only for code that
  * must open a real file itself (writing drop_caches): probes use the readers.
  */

@@ -1,39 +1,37 @@
 #!/bin/bash
-# Issue 14.2: compare's false-positive rate and its power, on a real device.
-# The same workload 8 times on an unthrottled loop device, each run once (the
-# default single repeat), every pair compared (28): no metric "worse", no
-# exit 1. Then the same workload with the device's reads throttled by the
-# blkio cgroup to R and to 0.8 R, 3 pairs: each a regression (exit 1), read
-# rates worse and none better. The figures
-# (rates, spreads, verdict counts) go to the log. A loop device in RAM is
-# CPU-bound: a host loaded by other work moves its rates from run to run,
-# which usbperf sees as CPU pressure (PSI) during the pass and then leaves
-# unjudged ("spread unknown"). So on a loaded host the 8 runs still must
-# not compare worse, but a throttled pair run under contention is not
-# judged either: the detection is asserted for every uncontended pair, and
-# the log says how many there were (a quiet machine, as CI's: all three).
+# compare's noise model judged on both sides (issues 14.2, 29.1), on real
+# devices, beside two CPU hogs of its own (a CI worker, a farm host):
+#  1. a loop device in RAM, unthrottled: its figures lean on the CPU and move
+#     with the load from run to run; 5 runs, every pair compared (10): no
+#     metric worse, no exit 1, and what is not judged says why;
+#  2. the same device read-throttled (cgroup v1 blkio or v2 io.max) at R
+#     (3 runs) and 0.75 R (2 runs), run's passes (--time 1.5 for the time it
+#     takes): the 3 unchanged pairs are no regression; across the drop (6
+#     pairs) no read rate that fell is called the same or better, a
+#     regression names a read pass, and every read rate that fell 20 % or
+#     more in passes that barely waited for a CPU (5 % or less) and held
+#     steady (spread within 3 %) is worse (throttle.sh's tight_drops);
+#  3. R against 0.9 R with --repeat 3, on the same terms.
+# Each pass's figures carry their spread within the pass and their CPU
+# evidence; every "spread unknown" says why and what to do. How many pairs
+# were caught, how many rates judged and the share of "spread unknown" go to
+# the log: on a machine busier than two hogs most passes wait for a CPU most
+# of their time and are rightly left unjudged (bench/compare-noise measures
+# it properly, quiet and loaded).
 . "$(dirname "$0")/lib.sh"
 need_root
-need_cmd jq losetup awk
-BLKIO=/sys/fs/cgroup/blkio
-[ -f "$BLKIO/blkio.throttle.read_bps_device" ] || skip "no cgroup v1 blkio throttling here"
+need_cmd jq losetup awk timeout
 
 make_loop 256M --direct-io=on
-majmin=$(cat "/sys/block/$(basename "$LOOP")/dev")
-grp="$BLKIO/usbperf-it-$$"
-mkdir "$grp" || skip "cannot create a blkio cgroup"
-CGROUPS+=("$grp")
+throttle_group
 DB="$WORK/h.db"
-R_MIB=40 # R: well below the loop device's rate, so the throttle sets it
-RUN_OPTS=(--size 32M --time 1)
-LIMIT=10 # compare.h's COMPARE_MAX_CPU_PRESSURE_PCT
+R_MIB=40      # R: well below the loop device's rate, so the throttle sets it
+WAIT_LIMIT=10 # compare.h's COMPARE_MAX_CPU_WAIT_PCT
 
-# one_run ID_VAR [RUN OPTIONS]: a run of the raw device, inside the cgroup, saved
+# one_run ID_VAR [RUN OPTIONS]: a run of the raw device, inside the throttle group, saved
 one_run() {
 	local rid
-	bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$grp" \
-		"$USBPERF" run "$LOOP" "${RUN_OPTS[@]}" "${@:2}" --db "$DB" -F json -q \
-		>"$WORK/run.json" 2>"$WORK/run.err" || {
+	throttled "$USBPERF" run "$LOOP" "${@:2}" --db "$DB" -F json -q >"$WORK/run.json" 2>"$WORK/run.err" || {
 		bad "run: exit $?"
 		sed 's/^/    /' "$WORK/run.err" | head -3
 		return 1
@@ -42,84 +40,148 @@ one_run() {
 	printf -v "$1" %s "$rid"
 }
 
-# the mb_s figures of a run: pass rate ±spread (samples)
+# the read rates of a run: pass rate ±spread (where from) wait
 rates() {
 	"$USBPERF" show "$1" --db "$DB" -F json | jq -r '[.metrics[] | select(.metric == "mb_s") |
-		"\(.name) \(.value * 10 | round / 10) ±\(if .samples > 0 then (.sample_stdev * 10 | round / 10 | tostring) + " (" + (.samples | tostring) + " samples)" elif .stdev != null then (.stdev * 10 | round / 10 | tostring) + " (repeats)" else "?" end) psi \(.cpu_pressure_pct // "?" | if type == "number" then (. * 10 | round / 10 | tostring) + "%" else . end)"] | join(", ")'
+		"\(.name) \(.value * 10 | round / 10) ±\(.pass_spread // .sample_stdev // "?" | if type == "number" then . * 10 | round / 10 else . end) wait \(.cpu_wait_pct // "?" | if type == "number" then round else . end)%"] | join(", ")'
 }
 
-throttle() { echo "$majmin $(($1 * 1048576))" >"$grp/blkio.throttle.read_bps_device"; }
+# compare A B: JSON in $WORK/cmp.json, exit status in $ST
+cmp() {
+	"$USBPERF" compare "$1" "$2" --db "$DB" -F json >"$WORK/cmp.json" 2>"$WORK/cmp.err"
+	ST=$?
+	jq -r '.metrics[] | "\(.verdict)\t\(.name)\t\(.metric)"' "$WORK/cmp.json" >>"$WORK/verdicts"
+}
 
-# ---- 8 runs as they come: every pair compared ----
-throttle 0
-ids=() fast='' slow=''
-for i in 1 2 3 4 5 6 7 8; do
-	one_run id || finish
+# every metric not judged carries why, in words, and what to do; and the pass is listed
+unknowns_say_why() {
+	jq_check "$WORK/cmp.json" '[.metrics[] | select(.verdict == "spread unknown") |
+		(.why | test("^(A|B): ")) and (.todo | test("--repeat 3|quieter machine"))] | all' \
+		"$1: every spread unknown says why and what to do"
+	jq_check "$WORK/cmp.json" '([.metrics[] | select(.verdict == "spread unknown") | .name] | unique) ==
+		([.spread_unknown[].name] | unique)' "$1: ... and its pass is in the table of them"
+}
+
+# quiet_rates A B: into $WORK/quiet, the read rates of the last comparison whose
+# I/O threads waited WAIT_LIMIT % or less in both runs, with their verdicts and PSI
+quiet_rates() {
+	"$USBPERF" show "$1" --db "$DB" -F json >"$WORK/qa.json"
+	"$USBPERF" show "$2" --db "$DB" -F json >"$WORK/qb.json"
+	jq -n --slurpfile a "$WORK/qa.json" --slurpfile b "$WORK/qb.json" --slurpfile c "$WORK/cmp.json" \
+		--argjson w $WAIT_LIMIT '
+		def ev($r; $n): $r[0].metrics[] | select(.metric == "mb_s" and .name == $n);
+		[$c[0].metrics[] | select(.metric == "mb_s") | . as $m | ev($a; $m.name) as $x | ev($b; $m.name) as $y |
+			select($x.cpu_wait_pct <= $w and $y.cpu_wait_pct <= $w) |
+			{name, verdict, psi: ([$x.cpu_pressure_pct, $y.cpu_pressure_pct] | max)}]' >"$WORK/quiet"
+}
+
+share() { # verdicts file: "N of M metrics spread unknown (P %)"
+	awk -F'\t' '{ n++ } $1 == "spread unknown" { u++ } END { printf "%d of %d metrics spread unknown (%.1f %%)", u, n, n ? 100 * u / n : 0 }' "$1"
+}
+
+# ---- 1. a loop device in RAM, unthrottled, beside two hogs: nothing worse ----
+start_hogs 2
+throttle "$LOOP" 0 0
+ids=()
+for i in 1 2 3 4 5; do
+	one_run id --size 32M --time 1 || finish
 	ids+=("$id")
 	echo "  run $i $id: $(rates "$id")"
 done
-jq_check <("$USBPERF" show "${ids[0]}" --db "$DB" -F json) \
-	'[.metrics[] | select(.metric == "mb_s")] | length >= 3' "each run has its read rates"
-jq_check <("$USBPERF" show "${ids[0]}" --db "$DB" -F json) \
-	'[.metrics[] | select(.metric == "mb_s") | .samples >= 5 and .sample_stdev != null] | all' \
-	"each pass sampled: 5 samples or more, with their spread"
-if [ -r /proc/pressure/cpu ]; then
-	jq_check <("$USBPERF" show "${ids[0]}" --db "$DB" -F json) \
-		'[.metrics[] | select(.metric == "mb_s") | .cpu_pressure_pct | type == "number" and . >= 0 and . <= 100] | all' \
-		"each pass carries the CPU pressure while it ran"
-fi
 : >"$WORK/verdicts"
-exit1=0 compares=0
-for ((a = 0; a < 8; a++)); do
-	for ((b = a + 1; b < 8; b++)); do
-		"$USBPERF" compare "${ids[a]}" "${ids[b]}" --db "$DB" -F json >"$WORK/cmp.json"
-		st=$?
-		compares=$((compares + 1))
-		[ $st = 1 ] && exit1=$((exit1 + 1))
-		[ $st = 0 ] || [ $st = 1 ] || bad "compare $((a + 1)) $((b + 1)): exit $st"
-		jq -r '.metrics[] | "\(.verdict)\t\(.name) \(.metric)\t\(.change_pct)"' "$WORK/cmp.json" >>"$WORK/verdicts"
+exit1=0 n=0
+for ((a = 0; a < 5; a++)); do
+	for ((b = a + 1; b < 5; b++)); do
+		cmp "${ids[a]}" "${ids[b]}"
+		n=$((n + 1))
+		[ $ST = 1 ] && exit1=$((exit1 + 1))
+		[ $ST = 0 ] || [ $ST = 1 ] || bad "unthrottled $((a + 1)) $((b + 1)): exit $ST $(cat "$WORK/cmp.err")"
 		jq -r --arg p "$((a + 1))-$((b + 1))" '.metrics[] | select(.verdict == "worse") |
 			"    worse in \($p): \(.name) \(.metric) \(.a) -> \(.b) (\(.change_pct * 10 | round / 10)%)"' "$WORK/cmp.json"
 	done
 done
-echo "  unthrottled, $compares compares: verdicts $(cut -f1 "$WORK/verdicts" | sort | uniq -c |
-	awk '{ c = $1; $1 = ""; printf "%s%s%s", (NR > 1 ? ", " : ""), c, $0 }')"
-echo "  largest change of a rate: $(awk -F'\t' '$2 ~ /mb_s$/ && $3 != "null" { c = $3 < 0 ? -$3 : $3; if (c > m) m = c } END { printf "%.1f%%", m }' "$WORK/verdicts")"
-check "$compares compares of 8 unthrottled runs" test "$compares" = 28
-check "no exit 1 among them ($exit1)" test "$exit1" = 0
-check "no metric worse among them ($(grep -c '^worse' "$WORK/verdicts"))" test "$(grep -c '^worse' "$WORK/verdicts")" = 0
+unknowns_say_why "unthrottled, the last pair"
+echo "  unthrottled, $n compares: $(share "$WORK/verdicts")"
+check "no exit 1 among $n compares of unthrottled runs ($exit1)" test "$exit1" = 0
+check "no metric worse among them" test "$(grep -c '^worse' "$WORK/verdicts")" = 0
 
-# ---- R against 0.8 R: a regression every time the CPUs let it be judged ----
-# the highest CPU pressure of a run's passes
-pressure() {
-	"$USBPERF" show "$1" --db "$DB" -F json |
-		jq '[.metrics[] | select(.metric == "mb_s") | .cpu_pressure_pct // 0] | max'
-}
-judged=0
-for i in 1 2 3; do
-	throttle $R_MIB
-	one_run fast || finish
-	throttle $((R_MIB * 8 / 10))
-	one_run slow || finish
-	throttle 0
-	echo "  pair $i: R = $R_MIB MiB/s: $(rates "$fast")"
-	echo "          0.8 R:          $(rates "$slow")"
-	"$USBPERF" compare "$fast" "$slow" --db "$DB" -F json >"$WORK/out"
-	st=$?
-	jq -r '.comparison | "          result \(.result): worse \(.worse), noise \(.noise), same \(.same), spread unknown \(.spread_unknown)"' "$WORK/out"
-	jq -r '.metrics[] | select(.metric == "mb_s") | "          \(.name): \(.a * 10 | round / 10) -> \(.b * 10 | round / 10) MB/s \(.verdict)"' "$WORK/out"
-	if awk -v a="$(pressure "$fast")" -v b="$(pressure "$slow")" -v l=$LIMIT 'BEGIN { exit !(a <= l && b <= l) }'; then
-		judged=$((judged + 1))
-		check "pair $i: R then 0.8 R is a regression (exit $st)" test "$st" = 1
-		jq_check "$WORK/out" '[.metrics[] | select(.metric == "mb_s") | .verdict] | (map(select(. == "worse")) | length) >= 2 and (index("better") | not)' \
-			"pair $i: read rates worse (2 or more), none better"
-	else
-		# contended: not judged, and said so, rather than a guess either way
-		check "pair $i, CPUs contended: no regression claimed (exit $st)" test "$st" = 0
-		jq_check "$WORK/out" '[.metrics[] | select(.metric == "mb_s") | .verdict] | index("worse") | not' \
-			"pair $i, CPUs contended: no rate called worse"
-	fi
+# ---- 2. throttled at R and 0.75 R, beside two hogs ----
+throttle "$LOOP" "$R_MIB" 0
+fast=() slow=()
+for r in R R S R S; do
+	if [ $r = R ]; then throttle "$LOOP" "$R_MIB" 0; else throttle "$LOOP" "$((R_MIB * 3 / 4))" 0; fi
+	one_run id --time 1.5 || finish
+	if [ $r = R ]; then fast+=("$id"); else slow+=("$id"); fi
+	echo "  $r $id: $(rates "$id")"
 done
-echo "  throttled pairs judged (CPU pressure at most $LIMIT% in both runs): $judged of 3"
-[ "$judged" -gt 0 ] || echo "NOTE: every throttled pair ran on contended CPUs: the detection was not tested here"
+jq_check <("$USBPERF" show "${fast[0]}" --db "$DB" -F json) \
+	'[.metrics[] | select(.test == "disk" and (.metric == "mb_s" or .metric == "iops" or .metric == "lat_p99_us" or .metric == "self_cpu_pct")) |
+	.pass_spread != null and .cpu_wait_pct != null and .cpu_io_pct != null] | all' \
+	"each pass's figures carry their spread within the pass and the pass's CPU evidence"
+: >"$WORK/verdicts"
+judged=0
+for ((a = 0; a < 3; a++)); do
+	for ((b = a + 1; b < 3; b++)); do
+		cmp "${fast[a]}" "${fast[b]}"
+		check "R against R ($((a + 1)), $((b + 1))): no regression (exit $ST)" test "$ST" = 0
+		jq -r '.metrics[] | select(.verdict == "worse" or .verdict == "better") | "    \(.verdict): \(.name) \(.metric) \(.change_pct * 10 | round / 10)%"' "$WORK/cmp.json"
+		# what became of the rates whose I/O threads barely waited, busy CPUs or not (the
+		# rule itself is test_compare's table: two runs that waited alike are judged)
+		quiet_rates "${fast[a]}" "${fast[b]}"
+		[ "$(jq length "$WORK/quiet")" -gt 0 ] &&
+			echo "    waited $WAIT_LIMIT % or less in both, PSI up to $(jq -r 'map(.psi) | max | round' "$WORK/quiet") %: $(jq -r 'map("\(.name) \(.verdict)") | join(", ")' "$WORK/quiet")"
+		judged=$((judged + $(jq '[.[] | select(.verdict != "spread unknown")] | length' "$WORK/quiet")))
+	done
+done
+unknowns_say_why "R against R"
+echo "  rates judged whose I/O threads waited $WAIT_LIMIT % or less beside the hogs: $judged"
+caught=0 tight=0
+for a in "${fast[@]}"; do
+	for b in "${slow[@]}"; do
+		cmp "$a" "$b"
+		jq -r '.metrics[] | select(.metric == "mb_s") | "    \(.name): \(.a * 10 | round / 10) -> \(.b * 10 | round / 10) MB/s \(.verdict)"' "$WORK/cmp.json"
+		[ "$ST" = 0 ] || [ "$ST" = 1 ] || bad "R against 0.75 R: exit $ST $(cat "$WORK/cmp.err")"
+		[ "$ST" = 1 ] && caught=$((caught + 1))
+		jq_check "$WORK/cmp.json" '[.metrics[] | select(.metric == "mb_s" and .change_pct <= -5) | .verdict] |
+			all(. == "worse" or . == "noise" or . == "spread unknown")' \
+			"R against 0.75 R: no read rate 5 % down or more called the same or better"
+		[ "$ST" = 1 ] && jq_check "$WORK/cmp.json" '[.metrics[] | select(.verdict == "worse") | .name] | any(test("^seq-read|^rand-read"))' \
+			"R against 0.75 R: its regression names a read pass"
+		# the contract: a drop of a pass that barely waited for a CPU and held steady is caught
+		"$USBPERF" show "$a" --db "$DB" -F json >"$WORK/qa.json"
+		"$USBPERF" show "$b" --db "$DB" -F json >"$WORK/qb.json"
+		tight_drops "$WORK/qa.json" "$WORK/qb.json" "$WORK/cmp.json" >"$WORK/tight"
+		if [ "$(jq length "$WORK/tight")" -gt 0 ]; then
+			tight=$((tight + 1))
+			jq_check "$WORK/tight" 'all(.verdict == "worse")' \
+				"R against 0.75 R: the steady, uncontended read rates that fell ($(jq -r 'map("\(.name) \(.change_pct | round) %") | join(", ")' "$WORK/tight")) are worse"
+		fi
+		unknowns_say_why "R against 0.75 R"
+	done
+done
+echo "  a 25 % drop beside two CPU hogs: $caught of 6 pairs caught; $tight with a steady, uncontended read pass; $(share "$WORK/verdicts")"
+[ "$tight" -gt 0 ] || echo "NOTE: no pair had a read pass that waited 5 % or less for a CPU and held within 3 % (the machine is busier than two hogs): the contract was not exercised"
+
+# ---- 3. a 10 % drop with --repeat 3, beside the hogs ----
+throttle "$LOOP" "$R_MIB" 0
+one_run base --time 1.5 --repeat 3 || finish
+throttle "$LOOP" "$(awk -v r=$R_MIB 'BEGIN { print r * 0.9 }')" 0
+one_run drop --time 1.5 --repeat 3 || finish
+throttle "$LOOP" 0 0
+stop_hogs
+echo "  R x3 $base: $(rates "$base")"
+echo "  0.9 R x3 $drop: $(rates "$drop")"
+cmp "$base" "$drop"
+jq -r '.metrics[] | select(.metric == "mb_s") | "    \(.name): \(.a * 10 | round / 10) ±\(.a_stdev // "?") -> \(.b * 10 | round / 10) ±\(.b_stdev // "?") MB/s (\(.change_pct * 10 | round / 10)%) \(.verdict)"' "$WORK/cmp.json"
+[ "$ST" = 0 ] || [ "$ST" = 1 ] || bad "R against 0.9 R: exit $ST $(cat "$WORK/cmp.err")"
+jq_check "$WORK/cmp.json" '[.metrics[] | select(.metric == "mb_s" and .change_pct <= -5) | .verdict] |
+	all(. == "worse" or . == "noise" or . == "spread unknown")' \
+	"R against 0.9 R, 3 repeats each: no read rate 5 % down or more called the same or better"
+if [ "$ST" = 1 ]; then
+	jq_check "$WORK/cmp.json" '[.metrics[] | select(.verdict == "worse") | .name] | any(test("^seq-read|^rand-read"))' \
+		"R against 0.9 R, 3 repeats each: a regression that names a read pass"
+else
+	echo "NOTE: the 10 % drop with --repeat 3 was not caught here: $(jq -r '[.metrics[] | select(.metric == "mb_s") | "\(.name) \(.verdict)"] | join(", ")' "$WORK/cmp.json")"
+fi
+unknowns_say_why "R against 0.9 R"
 finish

@@ -43,7 +43,7 @@ check "complete -p usbperf names a function" \
 # 13.4: commands, as 'usbperf help' lists them, before and after global options
 cmds=$("$USBPERF" help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
 offers "commands" "$cmds" usbperf ""
-offers "commands after global options" "check compare" usbperf -F json -q c
+offers "commands after global options" "check clean compare" usbperf -F json -q c
 offers "global options" "--format" usbperf --fo
 offers "help COMMAND" "snapshot show sysinfo" usbperf help s
 

@@ -1,29 +1,22 @@
 #!/bin/bash
 # Accuracy against a known true rate: a loop device throttled by the blkio
-# cgroup (v1) at two rates for reads and two for writes; usbperf must report
-# each within 5%.
+# cgroup (v1 blkio, or v2 io.max) at two rates for reads and two for writes;
+# usbperf must report each within 5%.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd jq losetup
-BLKIO=/sys/fs/cgroup/blkio
-[ -f "$BLKIO/blkio.throttle.read_bps_device" ] || skip "no cgroup v1 blkio throttling here"
-
 make_loop 512M --direct-io=on
 dev=$LOOP
-majmin=$(cat "/sys/block/$(basename "$dev")/dev")
-grp="$BLKIO/usbperf-it-$$"
-mkdir "$grp" || skip "cannot create a blkio cgroup"
-CGROUPS+=("$grp")
+throttle_group
 
 # measure OP BS RATE_MIB: run usbperf inside the throttled cgroup
 measure() {
-	local op=$1 bs=$2 mib=$3 bps=$(($3 * 1048576)) extra=() got
-	echo "$majmin $bps" >"$grp/blkio.throttle.${op}_bps_device"
+	local op=$1 bs=$2 mib=$3 extra=() got
+	if [ "$op" = read ]; then throttle "$dev" "$mib" 0; else throttle "$dev" 0 "$mib"; fi
 	[ "$op" = write ] && extra=(--destructive)
-	bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$grp" \
-		"$USBPERF" disk "$dev" "${extra[@]}" --tests "seq-$op" --bs "$bs" --size 512M --time 4 -F json -q \
+	throttled "$USBPERF" disk "$dev" "${extra[@]}" --tests "seq-$op" --bs "$bs" --size 512M --time 4 -F json -q \
 		>"$WORK/acc.json" 2>"$WORK/acc.err"
-	echo "$majmin 0" >"$grp/blkio.throttle.${op}_bps_device"
+	throttle "$dev" 0 0
 	got=$(jq -r '.results[0].mib_s' "$WORK/acc.json")
 	if [ -n "$got" ] && [ "$got" != null ] && within 5 "$got" "$mib"; then
 		ok "seq-$op $bs throttled at $mib MiB/s: measured $got MiB/s"

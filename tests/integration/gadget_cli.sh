@@ -67,10 +67,17 @@ refused 2 "up: --max-power 600 with the UDC's speed unknown" "$R" -- "$USBPERF" 
 says "the UDC's maximum speed is unknown: give --max-speed super" "up: says how to allow it"
 refused 2 "unknown action" "$R" -- "$USBPERF" gadget start --sysroot "$R"
 
-# someone else's gadget: down refuses it without --force
+# someone else's gadget: not a name usbperf gives, never removed, --force or not
 mkdir -p "$R/sys/kernel/config/usb_gadget/g1/configs/c.1"
 refused 2 "down: a gadget usbperf did not make" "$R" -- "$USBPERF" gadget down g1 --sysroot "$R"
-says "not created by usbperf.*--force" "down: says --force"
+says "invalid gadget name 'g1': usbperf's gadgets are 'usbperf' or 'usbperf-NAME'" "down g1: not a name of usbperf's"
+refused 2 "down --force: a gadget usbperf did not make" "$R" -- "$USBPERF" gadget down g1 --force --sysroot "$R"
+# one named as usbperf's without a state file: --force, if its label is usbperf's
+mkdir -p "$R/sys/kernel/config/usb_gadget/usbperf-x/configs/c.1/strings/0x409"
+echo 'usbperf: ncm' >"$R/sys/kernel/config/usb_gadget/usbperf-x/configs/c.1/strings/0x409/configuration"
+refused 2 "down: usbperf-x without a state file" "$R" -- "$USBPERF" gadget down usbperf-x --sysroot "$R"
+says "not created by usbperf \(no state file\); --force removes it" "down usbperf-x: says --force"
+rm -r "$R/sys/kernel/config/usb_gadget/usbperf-x"
 refused 2 "down: no such gadget" "$R" -- "$USBPERF" gadget down --sysroot "$R"
 refused 2 "down: a path, not a name" "$R" -- "$USBPERF" gadget down ../g1 --sysroot "$R"
 # a state file that names paths outside the gadget is not followed

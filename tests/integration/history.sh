@@ -67,7 +67,7 @@ check "show json is the run as exported (its keys as now)" \
 jq_check "$WORK/out" '.verdicts == [] and .notes == [] and .unmeasured == [] and all(.findings[]; .about == null)' \
 	"show json: a run from before verdicts has none, nor notes, nor unmeasured devices"
 expect_status 0 "show csv" u show "$A" -F csv
-check "csv is the metrics" grep -q '^device,test,name,metric,value,stdev,min,max,unit,repeats,sample_mean,sample_stdev,sample_min,samples,cpu_pressure_pct,cpu_busy_pct,ceiling,higher_is_better$' "$WORK/out"
+check "csv is the metrics" grep -q '^device,test,name,metric,value,stdev,min,max,unit,repeats,sample_mean,sample_stdev,sample_min,samples,cpu_pressure_pct,cpu_busy_pct,ceiling,pass_spread,cpu_wait_pct,cpu_io_pct,higher_is_better$' "$WORK/out"
 check "csv: 6 metrics" test "$(wc -l <"$WORK/out")" = 7
 expect_status 2 "show an ambiguous prefix" u show 2026
 one_line_error "ambiguous prefix"
@@ -97,6 +97,28 @@ check "text: a worse row" grep -Eq '^2-2 +disk +seq-write 1M +rate +MB/s +61.30 
 check "text: the result" grep -Eq '^  result +regression$' "$WORK/out"
 expect_status 0 "compare csv" u compare "$A" "$B1" -F csv
 check "csv is the metrics" grep -q '^device,test,name,metric,unit,a,a_stdev,b,b_stdev,change_pct,verdict,' "$WORK/out"
+
+# ---- issue 29: a comparison that compares nothing is no "ok" ----
+# a run against itself: by id, as 'last last', through a baseline set on it
+refused 2 "compare a run with itself" "$DB" -- u compare "$A" "$A"
+says "'$A' and '$A' are the same run \\($A\\): nothing to compare" "it says they are the same run"
+refused 2 "compare last last" "$DB" -- u compare last last
+says "'last' and 'last' are the same run \\($B2\\): nothing to compare" "last last: the same run, named"
+expect_status 0 "a baseline on the newest run" u baseline same-run last
+refused 2 "compare the newest run against a baseline set on it" "$DB" -- u compare last --baseline same-run
+says "is the run of baseline 'same-run'" "it says so"
+expect_status 0 "drop that baseline" u baseline --delete same-run
+# two runs that share no device or metric: another class, another device
+jq '.runs[0] | .id = "other-class" | .metrics |= map(.test = "net")' "$FIXTURES/runs-a.json" >"$WORK/other-class.json"
+refused 2 "compare runs that share no metric" "$DB" "$WORK/other-class.json" -- u compare "$A" "$WORK/other-class.json"
+says "share no device or metric: nothing to compare" "says nothing to compare"
+check "... and prints no comparison" test ! -s "$WORK/out"
+jq '.runs[0] | .id = "other-device" | .devices |= map(.key = "other-" + .key | .serial = "X" + (.serial // "") |
+	.vid_pid = (if .vid_pid then "ffff:0001" else null end) | .port_path = (if .port_path then "9-9" else null end)) |
+	.metrics |= map(.device_key = "other-" + .device_key)' "$FIXTURES/runs-a.json" >"$WORK/other-device.json"
+refused 2 "compare runs of two different devices" "$DB" "$WORK/other-device.json" -- u compare "$A" "$WORK/other-device.json" -F json
+says "share no device or metric: nothing to compare" "two devices: nothing to compare"
+check "... nothing on stdout, not even with -F json" test ! -s "$WORK/out"
 
 # ---- 14.2: one pass per run, as run does by default ----
 # A's run with one repeat (no stdev); B: 20% slower writes, 8% slower reads
@@ -276,7 +298,7 @@ expect_status 0 "history --check at the end" "$USBPERF" history --check --db "$K
 jq_check "$WORK/out" ".database.ok and .database.runs == 300 * $round and .database.metrics == 45000 * $round" \
 	"all rounds complete: $round x 300 runs"
 
-# ---- an upgrade from a version 2 history (before the sample columns, verdicts, notes, unmeasured devices, ceilings) ----
+# ---- an upgrade from a version 2 history (before the sample columns, verdicts, notes, unmeasured devices, ceilings, the spread within each pass) ----
 if command -v sqlite3 >/dev/null; then
 	V2="$WORK/v2.db"
 	for f in runs-a runs-b; do
@@ -287,7 +309,8 @@ if command -v sqlite3 >/dev/null; then
 		ALTER TABLE metrics DROP COLUMN sample_mean; ALTER TABLE metrics DROP COLUMN sample_stdev;
 		ALTER TABLE metrics DROP COLUMN sample_min; ALTER TABLE metrics DROP COLUMN samples;
 		ALTER TABLE metrics DROP COLUMN cpu_pressure_pct; ALTER TABLE metrics DROP COLUMN cpu_busy_pct;
-		ALTER TABLE metrics DROP COLUMN ceiling;
+		ALTER TABLE metrics DROP COLUMN ceiling; ALTER TABLE metrics DROP COLUMN pass_spread;
+		ALTER TABLE metrics DROP COLUMN cpu_wait_pct; ALTER TABLE metrics DROP COLUMN cpu_io_pct;
 		DELETE FROM migrations WHERE version >= 3; PRAGMA user_version = 2;" ||
 		bad "make a version 2 history"
 	expect_status 0 "v2: show reads it as it is" "$USBPERF" show "$A" --db "$V2" -F json

@@ -51,7 +51,7 @@ check "report: the chart's y axis in B/s, not MB/s" grep -q '>B/s, log scale</te
 check "report: a series per operation and run (3 ops x 2 runs)" \
 	test "$(grep -o '<g class="series" data-run="[12]" data-series="\(read\|write\|write-read\)">' "$H" | sort -u | wc -l)" = 6
 check "report: one mark per measured point (3 ops x 3 sizes x 2 runs)" \
-	test "$(sed -n '/class="chart sweep/,/<\/svg>/p' "$H" | grep -c '<circle cx=')" = 18
+	test "$(sed -n '/class="chart sweep/,/<\/svg>/p' "$H" | grep -o 'class="mark"' | wc -l)" = 18
 check "report: the bus clock's ceiling per size, a dashed line per series" \
 	test "$(grep -c '<polyline class="own-ceiling"' "$H")" = 6
 check "report: the caption says what the thin dashed line is" \

@@ -14,14 +14,34 @@ CHECKS=0
 
 cleanup() {
 	local m l g
+	stop_hogs
 	for m in "${MOUNTS[@]}"; do umount "$m" 2>/dev/null; done
 	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null; done
 	for g in "${CGROUPS[@]}"; do rmdir "$g" 2>/dev/null; done
+	[ -z "${IO_ENABLED:-}" ] || echo -io >"$IO_ENABLED" 2>/dev/null
 	rm -rf "$WORK" "/dev/shm/usbperf-it-$TEST_NAME-$$".*
 }
 trap cleanup EXIT
+# a signal ends the test through its EXIT trap: the hogs, loops and cgroups go too
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
-skip() { echo "SKIP $TEST_NAME: $*" >&2; exit 77; }
+# skip WHAT-IS-MISSING: exit 77, unless a check already failed (then the test
+# failed: a skip must not hide it) or no reason is given
+skip() {
+	if [ $# = 0 ] || [ -z "$*" ]; then
+		echo "FAIL $TEST_NAME: skipped without saying what is missing" >&2
+		exit 1
+	fi
+	if [ "$FAILS" != 0 ]; then
+		echo "FAIL $TEST_NAME: $FAILS of $CHECKS checks failed before it skipped ($*)" >&2
+		exit 1
+	fi
+	if [ "$CHECKS" = 0 ]; then echo "SKIP $TEST_NAME: $*" >&2
+	else echo "SKIP $TEST_NAME: $* (after $CHECKS checks passed)" >&2; fi
+	exit 77
+}
 
 need_root() { [ "$(id -u)" = 0 ] || skip "needs root (loop devices, cgroups)"; }
 
@@ -83,10 +103,48 @@ within() {
 	awk -v p="$1" -v m="$2" -v e="$3" 'BEGIN { d = m / e - 1; if (d < 0) d = -d; exit !(d <= p / 100) }'
 }
 
+# the end of a test: it passed only when it checked something and nothing failed
 finish() {
 	echo "$TEST_NAME: $((CHECKS - FAILS)) passed, $FAILS failed"
+	if [ "$CHECKS" = 0 ]; then
+		echo "FAIL $TEST_NAME: no check was made" >&2
+		exit 1
+	fi
 	[ "$FAILS" = 0 ]
 	exit $?
+}
+
+# --- CPU hogs: the machine a CI worker or a farm host is -----------------------
+
+HOGS=()
+# start_hogs N: N processes that each keep a CPU busy in user space until
+# stop_hogs or the test's end (and, should the test be killed, 15 minutes)
+start_hogs() {
+	local i
+	for ((i = 0; i < $1; i++)); do
+		timeout -s KILL 900 sh -c 'while :; do :; done' &
+		HOGS+=($!)
+	done
+}
+stop_hogs() {
+	[ ${#HOGS[@]} = 0 ] && return 0
+	kill "${HOGS[@]}" 2>/dev/null
+	wait "${HOGS[@]}" 2>/dev/null
+	HOGS=()
+}
+
+# --- a throttled block device: cgroup v1 blkio, or cgroup v2 io.max -----------
+# (throttle.sh: throttle DEV READ_MIB WRITE_MIB, throttled COMMAND...)
+. "$(dirname "${BASH_SOURCE[0]}")/throttle.sh"
+THROTTLE=${THROTTLE:-${USBPERF_THROTTLE:-}}
+
+# throttle_group: the test's throttle cgroup, removed at its end; skips,
+# naming what is missing, on a machine that has neither v1 blkio nor v2 io
+throttle_group() {
+	throttle_setup "usbperf-it-$TEST_NAME-$$" || skip "$THROTTLE_WHY"
+	CGROUPS+=("$THROTTLE_GROUP")
+	IO_ENABLED=$THROTTLE_IO_ENABLED
+	echo "throttling with cgroup $THROTTLE_KIND: $THROTTLE_GROUP"
 }
 
 # --- hostile input: nothing changes when usbperf refuses ---------------------

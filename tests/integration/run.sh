@@ -34,7 +34,8 @@ expect_status 0 "history lists the run" "$USBPERF" history --db "$DB" -F json
 jq_check "$WORK/out" '[.runs[].id] == ["'"$id"'"]' "history: the run just made"
 expect_status 0 "show the run" "$USBPERF" show "$id" --db "$DB" -F json
 jq_check "$WORK/out" "([.metrics[] | select($OWN)] | length) == 40"' and all(.metrics[] | select(.test == "disk"); .repeats == 2) and all(.metrics[] | select(.metric == "mb_s" or .metric == "iops"); .stdev != null)' "show: all 40 disk metrics, with repeats, and spread for rates"
-expect_status 0 "compare the run with itself" "$USBPERF" compare "$id" "$id" --db "$DB"
+expect_status 2 "compare the run with itself: the same run, nothing to compare" "$USBPERF" compare "$id" "$id" --db "$DB"
+says "are the same run \\($id\\): nothing to compare" "compare with itself says so"
 expect_status 2 "a --db in a missing directory" "$USBPERF" run --db "$WORK/nodir/h.db" --scratch "$WORK/scratch"
 one_line_error "a --db in a missing directory"
 check "nothing measured, nothing created" test ! -e "$WORK/nodir" -a -z "$(ls -A "$WORK/scratch")"
@@ -83,22 +84,14 @@ expect_status 2 "--time x" "$USBPERF" run --time x
 # a "slow USB disk": ext4 on a loop device, writes throttled to a quarter of reads
 need_root
 need_cmd losetup mkfs.ext4 mount
-BLKIO=/sys/fs/cgroup/blkio
-[ -f "$BLKIO/blkio.throttle.read_bps_device" ] || skip "no cgroup v1 blkio throttling here"
 make_loop 256M --direct-io=on
-mkfs.ext4 -q -F "$LOOP" || skip "mkfs.ext4 failed"
+mkfs.ext4 -q -F "$LOOP" || skip "mkfs.ext4 on $LOOP failed"
 mkdir "$WORK/mnt"
-mount "$LOOP" "$WORK/mnt" || skip "cannot mount"
+mount "$LOOP" "$WORK/mnt" || skip "cannot mount ext4 from $LOOP"
 MOUNTS+=("$WORK/mnt")
-majmin=$(cat "/sys/block/$(basename "$LOOP")/dev")
-grp="$BLKIO/usbperf-it-$$"
-mkdir "$grp" || skip "cannot create a blkio cgroup"
-CGROUPS+=("$grp")
-in_cgroup() { bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$grp" "$@"; }
-
-echo "$majmin $((40 * 1048576))" >"$grp/blkio.throttle.read_bps_device"
-echo "$majmin $((10 * 1048576))" >"$grp/blkio.throttle.write_bps_device"
-in_cgroup "$USBPERF" run "$WORK/mnt" --size 32M --time 1.5 --min-time 0 --no-save -F json -q >"$WORK/slow.json" 2>"$WORK/err"
+throttle_group
+throttle "$LOOP" 40 10
+throttled "$USBPERF" run "$WORK/mnt" --size 32M --time 1.5 --min-time 0 --no-save -F json -q >"$WORK/slow.json" 2>"$WORK/err"
 jq_check "$WORK/slow.json" '.plan[0].target == "'"$WORK/mnt"'" and (.results | length) == 10' "explicit target: the mounted filesystem, full quick sweep"
 jq_check "$WORK/slow.json" '[.findings[] | select(.id == "run.write_slow")] | length == 1' "throttled writes: the write_slow finding"
 # blk-throttle meters over time slices: a 1.5 s pass that starts on a fresh slice gets some of
@@ -109,14 +102,13 @@ jq_check "$WORK/slow.json" '.findings[] | select(.id == "run.write_slow") | .evi
 	"its evidence: the throttled rates (40 MiB/s = 41.9 MB/s reads, 10 MiB/s = 10.5 MB/s writes, metered over slices)"
 
 # the copy path: a fast source, the throttled filesystem as destination
-in_cgroup "$USBPERF" run --copy "$WORK/scratch" "$WORK/mnt" --size 32M --time 1.5 --min-time 0 --db "$DB" -F json -q >"$WORK/copy.json" 2>"$WORK/err"
+throttled "$USBPERF" run --copy "$WORK/scratch" "$WORK/mnt" --size 32M --time 1.5 --min-time 0 --db "$DB" -F json -q >"$WORK/copy.json" 2>"$WORK/err"
 jq_check "$WORK/copy.json" '[.plan[].device] == ["source", "destination", "copy"] and ([.results[] | select(.op == "copy") | .name] == ["copy 64K", "copy 1M", "copy 4M"])' "--copy: both sides measured, then the copy at three chunk sizes"
 jq_check "$WORK/copy.json" '.findings[] | select(.id == "run.copy_limit") | .message | test("limited by writing the destination")' "--copy: the throttled destination limits the copy"
 check "--copy: no files left on either side" test -z "$(ls -A "$WORK/scratch"; ls -A "$WORK/mnt" | grep -v lost+found)"
-echo "$majmin 0" >"$grp/blkio.throttle.read_bps_device"
-echo "$majmin 0" >"$grp/blkio.throttle.write_bps_device"
+throttle "$LOOP" 0 0
 
-in_cgroup "$USBPERF" run "$WORK/mnt" --size 32M --time 1 --min-time 0 --no-save -F json -q >"$WORK/fast.json" 2>"$WORK/err"
+throttled "$USBPERF" run "$WORK/mnt" --size 32M --time 1 --min-time 0 --no-save -F json -q >"$WORK/fast.json" 2>"$WORK/err"
 jq_check "$WORK/fast.json" '[.findings[] | select(.id == "run.write_slow")] | length == 0' "unthrottled: no write_slow finding"
 check "no test file left on the filesystem" test -z "$(ls -A "$WORK/mnt" | grep -v lost+found)"
 

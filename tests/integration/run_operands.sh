@@ -54,10 +54,14 @@ expect_status 0 "compare id prefix" u compare "$A" "${B1:0:12}" -F json
 check "compare id prefix: A B1" test "$(pair)" = "$A $B1"
 expect_status 1 "compare prefix last (a regression)" u compare 2026113 last -F json
 check "compare prefix last: A B2" test "$(pair)" = "$A $B2"
+expect_status 0 "show B1 as a file" u show "$B1" -F json -o "$WORK/b1.json"
 expect_status 0 "compare two files, no history" "$USBPERF" compare "$WORK/a.json" \
-	"$WORK/a.json" -F json --db "$WORK/none.db"
-check "compare two files: A A" test "$(pair)" = "$A $A"
+	"$WORK/b1.json" -F json --db "$WORK/none.db"
+check "compare two files: A B1" test "$(pair)" = "$A $B1"
 check "no history created" test ! -e "$WORK/none.db"
+# a file and the run it was written from are one run: nothing to compare (issue 29)
+refused 2 "compare a file with its own run" "$D" -- u compare "$WORK/a.json" "$A"
+says "are the same run \\($A\\): nothing to compare" "the same run, said"
 
 # 14.4: export takes every form; a run named twice goes once
 expect_status 0 "export last~2 last~1 last A" u export last~2 "${B1:0:12}" last "$A"

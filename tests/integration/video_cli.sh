@@ -8,7 +8,7 @@ save=$WORK/frames.raw
 refused 2 "not a V4L2 node" "$save" -- "$USBPERF" video /dev/null --save "$save"
 says "'/dev/null' is not a video capture device" "not a V4L2 node: said so"
 refused 2 "a path that does not exist" "$save" -- "$USBPERF" video "$WORK/nope/video0"
-says "cannot open '$WORK/nope/video0'" "a missing node: named"
+says "cannot open video device '$WORK/nope/video0'" "a missing node: named"
 refused 2 "bad --frame-size" "$save" -- "$USBPERF" video /dev/null --frame-size 640
 says "invalid --frame-size '640': expected WIDTHxHEIGHT" "bad --frame-size: the form expected"
 refused 2 "bad --size (--frame-size's old name)" "$save" -- "$USBPERF" video /dev/null --size 640

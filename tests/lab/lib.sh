@@ -12,25 +12,81 @@ LAB_BUILD=${LAB_BUILD:-$LAB_SRC/build-lab}	# static usbperf, initramfs, results
 lab_log() { echo "lab: $*" >&2; }
 lab_die() { echo "lab: error: $*" >&2; exit 1; }
 
-# qemu, busybox and the module tools, from Debian's packages
-lab_install() {
-	local p missing=
-	for p in qemu-system-x86 busybox-static cpio kmod xz-utils; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
-			missing="$missing $p"
+# lab_have CMD|/PATH: a program on PATH, or a file that exists (bash's
+# command -v also names a file on PATH that is not executable)
+lab_have() {
+	local p
+	case $1 in
+	/*) [ -e "$1" ] ;;
+	*) p=$(command -v "$1") && [ -f "$p" ] && [ -x "$p" ] ;;
+	esac
+}
+
+# lab_need WHO CMD:PACKAGE...: each program (or file) the host side uses, with
+# the Debian package that has it. Missing ones are installed (as root, unless
+# LAB_NO_INSTALL is set); whatever is still missing gets one line naming its
+# package, and lab_need returns 1.
+lab_need() {
+	local who=$1 t pkgs= r=0
+	shift
+	for t in "$@"; do
+		lab_have "${t%%:*}" || pkgs="$pkgs ${t#*:}"
 	done
-	# the kernel package is found through apt's lists: a fresh machine has none
-	apt-cache show linux-image-amd64 >/dev/null 2>&1 || missing="$missing apt-lists"
-	[ -z "$missing" ] && return 0
-	[ "$(id -u)" = 0 ] || lab_die "missing packages:$missing (run as root)"
-	lab_log "installing$missing"
-	# a partial update (one foreign index of a mirror in mid-sync) only warns:
-	# the lab needs the native architecture's packages
-	apt_update lab
-	missing=${missing/ apt-lists/}
-	[ -z "$missing" ] && return 0
+	[ -z "$pkgs" ] && return 0
+	if [ "$(id -u)" = 0 ] && [ -z "${LAB_NO_INSTALL:-}" ]; then
+		lab_log "$who: installing$pkgs"
+		if [ -z "${LAB_APT_UPDATED:-}" ]; then
+			# a partial update (one foreign index of a mirror in mid-sync) only
+			# warns: the lab needs the native architecture's packages
+			apt_update lab
+			LAB_APT_UPDATED=1
+		fi
+		# shellcheck disable=SC2086
+		apt_install lab $pkgs || true	# apt's words; the line below names what is missing
+	fi
+	for t in "$@"; do
+		lab_have "${t%%:*}" && continue
+		echo "lab: $who: needs ${t%%:*}, from Debian's package ${t#*:} (not installed; scripts/install-deps --test installs it)" >&2
+		r=1
+	done
+	return $r
+}
+
+# lab_step LOG WHAT CMD...: a host-side preparation step (its output in LOG);
+# when it fails, one line: WHAT, the exit status and the step's last line
+lab_step() {
+	local log=$1 what=$2 st
+	shift 2
+	"$@" >"$log" 2>&1 && return 0
+	st=$?
+	lab_die "$what failed (exit $st)$(tail -1 "$log" | sed 's/^./: &/')"
+}
+
+# what every scenario needs on the host: QEMU, a static busybox for the
+# guest, the initramfs and module tools, jq for the checks
+LAB_HOST_TOOLS="qemu-system-x86_64:qemu-system-x86 busybox:busybox-static cpio:cpio depmod:kmod
+	modprobe:kmod xz:xz-utils gzip:gzip jq:jq"
+
+# the host's tools, and apt's lists: the kernel package is found through them
+lab_install() {
 	# shellcheck disable=SC2086
-	apt_install lab $missing || lab_die "the lab's packages could not be installed (apt's words above)"
+	lab_need lab $LAB_HOST_TOOLS || lab_die "the lab's host tools are missing (above)"
+	apt-cache show linux-image-amd64 >/dev/null 2>&1 && return 0
+	[ "$(id -u)" = 0 ] || lab_die "apt has no package list with linux-image-amd64 (run as root: apt-get update)"
+	[ -n "${LAB_APT_UPDATED:-}" ] || apt_update lab
+	apt-cache show linux-image-amd64 >/dev/null 2>&1 ||
+		lab_die "apt has no package list with linux-image-amd64 (apt-get update above)"
+}
+
+# lab_scenario_tools SCENARIO: the scenario's LAB_TOOLS (a literal assignment
+# of "PROGRAM:PACKAGE ...", read without running the scenario's file) through
+# lab_need
+lab_scenario_tools() {
+	local LAB_TOOLS=
+	eval "$(awk '/^LAB_TOOLS="/ { on = 1 } on { print } on && /"$/ { exit }' \
+		"$LAB_SRC/tests/lab/scenarios/$1.sh")"
+	# shellcheck disable=SC2086
+	lab_need "$1" $LAB_TOOLS
 }
 
 # Debian's current kernel image package (what linux-image-amd64 points at),
@@ -81,19 +137,26 @@ lab_usbperf() {
 lab_initramfs() {
 	local out=$1 root m line
 	shift
-	root=$(mktemp -d "$LAB_BUILD/initramfs.XXXXXX")
-	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,out,lab,usr/bin,lib/modules/$KVER}
-	cp /bin/busybox "$root/bin/busybox"
-	cp "$USBPERF_STATIC" "$root/usr/bin/usbperf"
-	cp "$LAB_SRC/tests/lab/init" "$root/init"
-	cp "$LAB_SRC"/tests/lab/scenarios/*.guest "$root/lab/"
+	root=$(mktemp -d "$LAB_BUILD/initramfs.XXXXXX") || lab_die "cannot create a directory in $LAB_BUILD"
+	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,out,lab,usr/bin,lib/modules/$KVER} &&
+		cp "$(command -v busybox)" "$root/bin/busybox" &&
+		cp "$USBPERF_STATIC" "$root/usr/bin/usbperf" &&
+		cp "$LAB_SRC/tests/lab/init" "$root/init" &&
+		cp "$LAB_SRC"/tests/lab/scenarios/*.guest "$root/lab/" &&
+		cp "$LAB_SRC/tests/integration/throttle.sh" "$root/lab/" ||
+		{ rm -rf "$root"; lab_die "cannot stage the initramfs in $root (above)"; }
+	# the guest has no C library: busybox must be the static one
+	if ldd "$root/bin/busybox" >/dev/null 2>&1; then
+		rm -rf "$root"
+		lab_die "$(command -v busybox) is not static: install Debian's package busybox-static"
+	fi
 	# LAB_BINS (set by a scenario): host programs the guest runs (v4l2-ctl), with
 	# the shared libraries and loader ldd names, at the same paths
 	for m in ${LAB_BINS:-}; do
 		m=$(command -v "$m") || { rm -rf "$root"; lab_die "LAB_BINS: '$m' not installed"; }
 		for line in "$m" $(ldd "$m" 2>/dev/null | grep -o '/[^ ]*'); do	# static: none
-			mkdir -p "$root$(dirname "$line")"
-			cp -L "$line" "$root$line"
+			mkdir -p "$root$(dirname "$line")" && cp -L "$line" "$root$line" ||
+				{ rm -rf "$root"; lab_die "LAB_BINS: cannot copy '$line' into the initramfs"; }
 		done
 	done
 	chmod 755 "$root/init"

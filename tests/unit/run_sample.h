@@ -64,6 +64,9 @@ static inline void sample_run(struct run_record *r, const char *id, const char *
 	m->sample_min = 29.5;
 	m->samples = 24;
 	m->ceiling = 53.248; /* high-speed bulk */
+	m->pass_spread = 0.75; /* from the pass's batches */
+	m->cpu_wait_pct = 2.5;
+	m->cpu_io_pct = 12.125;
 	m = run_record_add_metric(r, "2-1", "disk", "seq-read 1M", "lat_p99_us", "us", false);
 	m->value = 119275.5;
 	m->repeats = 1; /* stdev, min, max unknown */

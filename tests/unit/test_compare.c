@@ -65,78 +65,234 @@ static void test_verdicts(void **state)
 	}
 }
 
-/* where each side's spread comes from (compare.h's noise model), branch by branch */
+/*
+ * The noise model (compare.h), branch by branch: what one side's evidence
+ * gives as its spread, where from, why not, and how contention moves it (S:
+ * as its kind says: a rate or a % shrinks, a latency grows). Every field a
+ * run records is spelled out: a 0 is a figure.
+ */
+enum kind { RATE, LATENCY, CPU, OTHER };
+#define S 99 /* the kind's scale */
 static const struct {
 	const char *what;
-	double stdev;
+	enum kind kind;
+	double value, stdev;
 	uint64_t repeats;
-	double sample_stdev;
+	double pass, sample_sd;
 	uint64_t samples;
+	double pressure, busy, wait, io;
 	double want;
 	const char *from;
+	enum spread_why why;
+	enum compare_scale scale;
 } spreads[] = {
-	{"repeats", 2, 3, X, 0, 2, "repeats"},
-	{"repeats first, samples too", 2, 3, 9, 50, 2, "repeats"},
-	{"steady repeats: 0 is a spread", 0, 5, X, 0, 0, "repeats"},
-	{"repeats unknown, stdev given (an import)", 1.5, U64_UNKNOWN, X, 0, 1.5, "repeats"},
-	{"one repeat: the samples", X, 1, 3, 5, 3, "samples"},
-	{"one repeat with a stdev of 0: still the samples", 0, 1, 3, 20, 3, "samples"},
-	{"repeats without a stdev: the samples", X, 2, 4, 12, 4, "samples"},
-	{"too few samples", X, 1, 3, COMPARE_MIN_SAMPLES - 1, X, NULL},
-	{"not sampled", X, 1, X, 0, X, NULL},
-	{"samples without a stdev", X, 1, X, 10, X, NULL},
-	{"samples unknown", X, 1, 3, U64_UNKNOWN, X, NULL},
-	{"steady enough: a quarter of the mean", X, 1, 25, 10, 25, "samples"},
-	{"swung more than a quarter of the mean", X, 1, 25.5, 10, X, NULL},
-	{"unsteady samples, repeats known: the repeats", 4, 3, 60, 10, 4, "repeats"},
+	/* the spread itself */
+	{"repeats", RATE, 100, 2, 3, X, X, 0, X, X, X, X, 2, "repeats", SPREAD_KNOWN, S},
+	{"repeats with batches: their mean's spread", RATE, 100, 3, 3, 1, X, 0, X, X, 0, 1,
+	 3 / 1.7320508075688772, "repeats", SPREAD_KNOWN, S},
+	{"three repeats that agree by chance: no surer than the passes", RATE, 100, 0.1, 3, 2, X,
+	 0, X, X, 0, 1, 2, "repeats", SPREAD_KNOWN, S},
+	{"steady repeats: 0 is a spread", RATE, 100, 0, 5, X, X, 0, X, X, X, X, 0, "repeats",
+	 SPREAD_KNOWN, S},
+	{"an import: repeats unknown, stdev given", RATE, 100, 1.5, U64_UNKNOWN, 4, X, 0, X, X, X,
+	 X, 1.5, "repeats", SPREAD_KNOWN, S},
+	{"one pass: its batches", RATE, 100, X, 1, 1.5, 30, 29, 0, 5, 0, 2, 1.5, "pass",
+	 SPREAD_KNOWN, S},
+	{"one pass, a stdev of 0 from one repeat: still the batches", RATE, 100, 0, 1, 1.5, X, 0,
+	 X, X, X, X, 1.5, "pass", SPREAD_KNOWN, S},
+	{"a latency's batches", LATENCY, 900, X, 1, 40, X, 0, 0, 5, 1, 2, 40, "pass",
+	 SPREAD_KNOWN, S},
+	{"CPU use's batches: a point at least", CPU, 3, X, 1, 0.2, X, 0, 0, 5, 1, 2, 1, "pass",
+	 SPREAD_KNOWN, S},
+	{"CPU use's batches: a tenth of it at least", CPU, 40, X, 1, 0.5, X, 0, 0, 5, 1, 2, 4,
+	 "pass", SPREAD_KNOWN, S},
+	{"CPU use's batches, wider than that", CPU, 40, X, 1, 6, X, 0, 0, 5, 1, 2, 6, "pass",
+	 SPREAD_KNOWN, S},
+	{"no batches (an older run): steady samples", RATE, 100, X, 1, X, 3, 5, X, X, X, X, 3,
+	 "samples", SPREAD_KNOWN, S},
+	{"steady enough: a quarter of the mean", RATE, 100, X, 1, X, 25, 10, X, X, X, X, 25,
+	 "samples", SPREAD_KNOWN, S},
+	{"samples that swung more than a quarter of the mean", RATE, 100, X, 1, X, 25.5, 10, X, X,
+	 X, X, X, NULL, SPREAD_UNSTEADY, S},
+	{"too few samples", RATE, 100, X, 1, X, 3, COMPARE_MIN_SAMPLES - 1, X, X, X, X, X, NULL,
+	 SPREAD_ONE_PASS, S},
+	{"one pass, neither batches nor samples", LATENCY, 900, X, 1, X, X, 0, X, X, X, X, X, NULL,
+	 SPREAD_ONE_PASS, S},
+	/* leaning on the CPU: the pass's own evidence */
+	{"two CPU hogs beside a throttled disk (PSI 100 %): its thread did not wait: judged", RATE,
+	 42, X, 1, 0.8, 20, 29, 100, 200, 3, 70, 0.8, "pass", SPREAD_KNOWN, S},
+	{"its thread waited at the limit: judged", RATE, 42, X, 1, 0.8, X, 0, 100, 200,
+	 COMPARE_MAX_CPU_WAIT_PCT, 70, 0.8, "pass", SPREAD_KNOWN, S},
+	{"a rate whose thread waited 20 %: weighed in", RATE, 42, X, 1, 0.8, X, 0, 100,
+	 200, 20, 70, 0.8, "pass", SPREAD_CPU_WAIT, S},
+	{"a rate whose thread waited 25 %: weighed in", RATE, 42, X, 1, 0.8, X, 0, 100, 200,
+	 COMPARE_MAX_WEIGHED_WAIT_PCT, 70, 0.8, "pass", SPREAD_CPU_WAIT, S},
+	{"a rate whose thread waited 60 %: the waits are the pass, unknown", RATE, 42, X, 1, 0.8, X,
+	 0, 100, 200, 60, 70, X, NULL, SPREAD_CPU_WAIT, SCALE_NONE},
+	{"a contended rate with repeats: the same", RATE, 42, 1, 3, 0.8, X, 0, 100, 200, 20,
+	 70, 0.8, "repeats", SPREAD_CPU_WAIT, S},
+	{"a contended rate without a spread", RATE, 42, X, 1, X, X, 0, 100, 200, 20, 70, X, NULL,
+	 SPREAD_CPU_WAIT, S},
+	{"a latency whose thread waited 20 %: either way, unknown", LATENCY, 900, X, 1, 40, X, 0,
+	 100, 200, 20, 70, X, NULL, SPREAD_CPU_WAIT, S},
+	{"CPU use whose thread waited 20 %: either way, unknown", CPU, 3, 0.1, 3, 0.2, X, 0, 100,
+	 200, 20, 70, X, NULL, SPREAD_CPU_WAIT, S},
+	{"a figure no wait can be weighed for (IRQs per MB), contended: unknown", OTHER, 3, 0.1, 3,
+	 0.2, X, 0, 100, 200, 20, 70, X, NULL, SPREAD_CPU_WAIT, SCALE_NONE},
+	{"... uncontended: judged", OTHER, 3, 0.1, 3, 0.2, X, 0, 100, 200, 5, 70,
+	 0.1 / 1.7320508075688772 > 0.2 ? 0.1 / 1.7320508075688772 : 0.2, "repeats", SPREAD_KNOWN,
+	 SCALE_NONE},
+	{"quiet, the I/O took 88 % of a CPU (a loop device in RAM): not from one pass", RATE, 2800,
+	 X, 1, 10, 50, 29, 0.1, 95, 0, 88, X, NULL, SPREAD_CPU_BOUND, S},
+	{"... from its repeats, as they are", RATE, 2800, 60, 3, 10, 50, 29, 0.1, 95, 0, 88, 60,
+	 "repeats", SPREAD_KNOWN, S},
+	{"quiet, the I/O at 50 % of a CPU: judged", RATE, 2800, X, 1, 10, X, 0, 0.1, 95, 0, 50, 10,
+	 "pass", SPREAD_KNOWN, S},
+	{"contended, its thread did not wait: others' system time is not its", RATE, 42, X, 1, 0.8,
+	 X, 0, 60, 200, 2, 88, 0.8, "pass", SPREAD_KNOWN, S},
+	{"no I/O CPU known: the machine's busy time stands in", RATE, 2800, X, 1, 10, X, 0, 0, 88, 0,
+	 X, X, NULL, SPREAD_CPU_BOUND, S},
+	/* older runs: no evidence of their own, the machine's load as before */
+	{"older run, contended: unknown, repeats or not", RATE, 42, 1, 3, X, 3, 20, 40, 200, X, X,
+	 X, NULL, SPREAD_CONTENDED, S},
+	{"older run, PSI at the limit: judged", RATE, 42, X, 1, X, 3, 20, COMPARE_MAX_CPU_PRESSURE_PCT,
+	 10, X, X, 3, "samples", SPREAD_KNOWN, S},
+	{"older run, no PSI: no gate", RATE, 42, X, 1, X, 3, 20, X, X, X, X, 3, "samples",
+	 SPREAD_KNOWN, S},
+	{"older run, busy 88 %: its samples say nothing of the next run", RATE, 42, X, 1, X, 3, 20,
+	 X, 88, X, X, X, NULL, SPREAD_CPU_BOUND, S},
+	{"older run, busy 88 %, repeats: they tell", RATE, 42, 2, 3, X, 3, 20, X, 88, X, X, 2,
+	 "repeats", SPREAD_KNOWN, S},
 };
+
+static struct run_metric spread_metric(size_t i)
+{
+	static const char *const key[] = {[RATE] = "mb_s", [LATENCY] = "lat_p99_us",
+					  [CPU] = "self_cpu_pct", [OTHER] = "irq_per_mb"};
+	static const char *const unit[] = {[RATE] = "MB/s", [LATENCY] = "us", [CPU] = "%",
+					   [OTHER] = "IRQ/MB"};
+
+	return (struct run_metric){.test = "disk",
+				   .metric = (char *)key[spreads[i].kind],
+				   .unit = (char *)unit[spreads[i].kind],
+				   .higher_is_better = spreads[i].kind == RATE,
+				   .value = spreads[i].value,
+				   .stdev = spreads[i].stdev,
+				   .repeats = spreads[i].repeats,
+				   .pass_spread = spreads[i].pass,
+				   .sample_mean = spreads[i].value,
+				   .sample_stdev = spreads[i].sample_sd,
+				   .samples = spreads[i].samples,
+				   .cpu_pressure_pct = spreads[i].pressure,
+				   .cpu_busy_pct = spreads[i].busy,
+				   .cpu_wait_pct = spreads[i].wait,
+				   .cpu_io_pct = spreads[i].io,
+				   .ceiling = X};
+}
+
+static bool same_double(double a, double b)
+{
+	return isnan(a) ? isnan(b) : isinf(a) ? a == b : fabs(a - b) <= 1e-9 * fmax(1, fabs(b));
+}
 
 static void test_spread(void **state)
 {
-	struct run_metric u;
-
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(spreads); i++) {
-		struct run_metric m = {.stdev = spreads[i].stdev,
-				       .repeats = spreads[i].repeats,
-				       .sample_mean = 100,
-				       .sample_stdev = spreads[i].sample_stdev,
-				       .samples = spreads[i].samples};
+		struct run_metric m = spread_metric(i);
+		enum compare_scale scale = spreads[i].kind == RATE ? SCALE_RATE : SCALE_NONE;
+		struct compare_side s;
 		const char *from = "unset";
-		double sd = compare_spread(&m, &from);
+		enum spread_why why;
 
-		if (isnan(spreads[i].want) ? !isnan(sd) : sd != spreads[i].want)
-			fail_msg("%s: spread %g, wanted %g", spreads[i].what, sd, spreads[i].want);
-		if (!sample_str_eq(from, spreads[i].from))
+		print_message("spread: %s\n", spreads[i].what);
+		compare_side_of(&m, &s);
+		if (!same_double(s.sd, spreads[i].want))
+			fail_msg("%s: spread %g, wanted %g", spreads[i].what, s.sd, spreads[i].want);
+		if (!sample_str_eq(s.from, spreads[i].from))
 			fail_msg("%s: from %s, wanted %s", spreads[i].what,
-				 from ? from : "(unknown)",
+				 s.from ? s.from : "(unknown)",
 				 spreads[i].from ? spreads[i].from : "(unknown)");
+		if (s.why != spreads[i].why)
+			fail_msg("%s: why %d, wanted %d", spreads[i].what, s.why, spreads[i].why);
+		if (s.scale != (spreads[i].scale == S ? scale : spreads[i].scale))
+			fail_msg("%s: scale %d", spreads[i].what, s.scale);
+		if (!same_double(s.wait, isnan(m.cpu_wait_pct) ? 0 : m.cpu_wait_pct / 100))
+			fail_msg("%s: wait %g", spreads[i].what, s.wait);
+		assert_true(same_double(compare_spread(&m, &from, &why), s.sd));
+		assert_true(from == s.from && why == s.why);
+		assert_true(same_double(compare_spread(&m, NULL, NULL), s.sd));
 	}
-	assert_nan(compare_spread(&(struct run_metric){.stdev = X, .samples = 0}, NULL));
-	/* the CPUs contended while the pass ran: neither samples nor repeats say enough */
-	u = (struct run_metric){.stdev = X, .repeats = 1, .sample_mean = 100, .sample_stdev = 3,
-				.samples = 10, .cpu_pressure_pct = COMPARE_MAX_CPU_PRESSURE_PCT};
-	assert_true(compare_spread(&u, NULL) == 3); /* at the limit: still judged */
-	u.cpu_pressure_pct = X;			    /* no PSI: no gate */
-	assert_true(compare_spread(&u, NULL) == 3);
-	u.cpu_pressure_pct = 40;
-	assert_nan(compare_spread(&u, NULL));
-	u.stdev = 2, u.repeats = 3;
-	assert_nan(compare_spread(&u, NULL));
-	/* the CPUs kept busy: the figure is the CPU's, its samples say nothing of the next run */
-	u = (struct run_metric){.stdev = X, .repeats = 1, .sample_mean = 100, .sample_stdev = 3,
-				.samples = 10, .cpu_pressure_pct = X, .cpu_busy_pct = 88};
-	assert_nan(compare_spread(&u, NULL));
-	u.cpu_busy_pct = COMPARE_MAX_CPU_BUSY_PCT;
-	assert_true(compare_spread(&u, NULL) == 3);
-	u.cpu_busy_pct = 88, u.stdev = 2, u.repeats = 3; /* repeats still tell */
-	assert_true(compare_spread(&u, NULL) == 2);
-	/* no sample mean: steadiness against the value; neither: unknown */
-	u = (struct run_metric){.stdev = X, .repeats = 1, .value = 40, .sample_mean = X};
-	u.sample_stdev = 8, u.samples = 10;
-	assert_true(compare_spread(&u, NULL) == 8);
-	u.value = X;
-	assert_nan(compare_spread(&u, NULL));
+}
+
+/* a side: value, spread, its I/O thread's wait share (0 to 1) */
+struct side_case {
+	double v, sd, wait;
+};
+
+/* judged as measured and as if the waits cost twice their share: a verdict holds at both */
+static const struct {
+	const char *what;
+	struct side_case a, b;
+	enum compare_scale scale;
+	bool higher;
+	enum compare_verdict want;
+} sides[] = {
+	{"no waits: compare_metric's verdict", {40, 1, 0}, {30, 1, 0}, SCALE_RATE, true,
+	 VERDICT_WORSE},
+	{"B waited 5 %: 30 might be 33.3; still worse", {42, 1, 0}, {30, 1, 0.05}, SCALE_RATE, true,
+	 VERDICT_WORSE},
+	{"B waited 25 %: 30 might be 60: unknown", {42, 1, 0}, {30, 1, 0.25}, SCALE_RATE, true,
+	 VERDICT_SPREAD_UNKNOWN},
+	{"A waited, B did not, a drop: waits only deepen it", {42, 1, 0.25}, {30, 1, 0}, SCALE_RATE,
+	 true, VERDICT_WORSE},
+	{"A waited 25 %, B did not, a rise: may be what A lost", {30, 1, 0.25}, {42, 1, 0},
+	 SCALE_RATE, true, VERDICT_SPREAD_UNKNOWN},
+	{"a rise beyond what A's 5 % may have cost", {30, 1, 0.05}, {42, 1, 0}, SCALE_RATE, true,
+	 VERDICT_BETTER},
+	{"both waited alike (two hogs in both runs): a 25 % drop is a drop", {42, 0.8, 0.2},
+	 {31.5, 0.6, 0.18}, SCALE_RATE, true, VERDICT_WORSE},
+	{"both waited alike, unchanged: the same", {42, 0.8, 0.2}, {41, 0.8, 0.22}, SCALE_RATE, true,
+	 VERDICT_SAME},
+	{"waits that differ turn 'same' into noise", {42, 2, 0}, {40, 2, 0.08}, SCALE_RATE, true,
+	 VERDICT_NOISE},
+	{"waits of half the pass or more: no bound, unknown", {42, 1, 0.5}, {30, 1, 0.6}, SCALE_RATE,
+	 true, VERDICT_SPREAD_UNKNOWN},
+	{"... one side without bound, the drop only deeper for it", {42, 1, 0.6}, {30, 1, 0},
+	 SCALE_RATE, true, VERDICT_WORSE},
+	{"B waited a quarter: 31.5 might be 63; unknown", {42, 0.8, 0}, {31.5, 0.6, 0.25},
+	 SCALE_RATE, true, VERDICT_SPREAD_UNKNOWN},
+	{"a latency: waits weigh nothing here (its side is unknown instead)", {100, 5, 0},
+	 {150, 5, 0.05}, SCALE_NONE, false, VERDICT_WORSE},
+	{"no scale: waits change nothing here", {40, 1, 0.3}, {30, 1, 0.3}, SCALE_NONE, true,
+	 VERDICT_WORSE},
+	{"a spread unknown", {42, X, 0.2}, {30, 1, 0.2}, SCALE_RATE, true, VERDICT_SPREAD_UNKNOWN},
+	{"a value unknown", {X, 1, 0.2}, {30, 1, 0}, SCALE_RATE, true, VERDICT_UNKNOWN},
+};
+
+static void side_of(const struct side_case *c, enum compare_scale scale, struct compare_side *s)
+{
+	*s = (struct compare_side){.value = c->v, .sd = c->sd, .wait = c->wait, .scale = scale};
+}
+
+static void test_sides(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(sides); i++) {
+		struct compare_side a, b;
+		double change = 12345, want;
+		enum compare_verdict v;
+
+		side_of(&sides[i].a, sides[i].scale, &a);
+		side_of(&sides[i].b, sides[i].scale, &b);
+		v = compare_sides(&a, &b, sides[i].higher, 5, &change);
+		if (v != sides[i].want)
+			fail_msg("%s: %s, wanted %s", sides[i].what, compare_verdict_name(v),
+				 compare_verdict_name(sides[i].want));
+		/* the change is the measured one, whatever the ranges */
+		want = (b.value - a.value) / fabs(a.value) * 100;
+		assert_true(same_double(change, want));
+	}
 }
 
 static struct run_metric *metric(struct run_record *r, const char *dev, const char *name,
@@ -273,12 +429,33 @@ static void test_identical_and_empty(void **state)
 	assert_int_equal(c.ncaveats, 0);
 	assert_string_equal(c.result, "ok");
 	compare_result_release(&c);
-	/* B measured nothing: every metric missing, not a regression */
+	/* B measured nothing: every metric missing, nothing compared, never "ok" */
 	assert_int_equal(run_compare(&a, &b, 5, &c), 0);
 	assert_int_equal(c.missing, a.nmetrics);
-	assert_string_equal(c.result, "ok");
+	assert_int_equal(c.compared, 0);
+	assert_string_equal(c.result, COMPARE_NOTHING);
 	assert_true(has_caveat(&c, "host", "device", "host", NULL));
 	compare_result_release(&c);
+	/* another device, another test: nothing in common */
+	sample_run(&b, "B", "2026-12-01T05:12:00Z");
+	for (size_t i = 0; i < b.nmetrics; i++) {
+		free(b.metrics[i].test);
+		b.metrics[i].test = strdup("net");
+	}
+	assert_int_equal(run_compare(&a, &b, 5, &c), 0);
+	assert_int_equal(c.compared, 0);
+	assert_int_equal(c.missing, a.nmetrics);
+	assert_int_equal(c.added, b.nmetrics);
+	assert_string_equal(c.result, COMPARE_NOTHING);
+	compare_result_release(&c);
+	/* one metric in common is something to compare */
+	free(b.metrics[0].test);
+	b.metrics[0].test = strdup("disk");
+	assert_int_equal(run_compare(&a, &b, 5, &c), 0);
+	assert_int_equal(c.compared, 1);
+	assert_string_equal(c.result, "ok");
+	compare_result_release(&c);
+	run_record_release(&b);
 	run_record_release(&a);
 }
 
@@ -382,6 +559,63 @@ static void test_one_pass_runs(void **state)
 	run_record_release(&b);
 }
 
+/* a pass judged as contended: why, each side, and what to do, once per pass */
+static void test_unknown_why(void **state)
+{
+	struct run_record a, b;
+	struct compare_result c;
+	const struct compare_row *r;
+
+	(void)state;
+	one_pass_pair(&a, &b, 97);
+	for (size_t i = 0; i < b.nmetrics; i++)
+		if (!strcmp(b.metrics[i].name, "seq-read 1M")) {
+			b.metrics[i].cpu_wait_pct = 63;
+			b.metrics[i].pass_spread = 1;
+		}
+	assert_int_equal(run_compare(&a, &b, 5, &c), 0);
+	/* the rate -8%: within what 63 % of waits may have cost it */
+	r = row(&c, "seq-read 1M", "mb_s");
+	assert_string_equal(r->verdict, "spread unknown");
+	assert_null(strstr(r->why, "A: "));
+	assert_non_null(strstr(r->why, "B: its I/O thread waited for a CPU 63 % of the pass"));
+	assert_non_null(strstr(r->todo, "quieter machine"));
+	r = row(&c, "seq-read 4K", "mb_s");
+	assert_string_equal(r->verdict, "spread unknown");
+	assert_string_equal(r->why, "B: one pass, too short or not sampled for a spread within it");
+	assert_non_null(strstr(r->todo, "--repeat 3"));
+	/* the latency: A's one pass, B's waits; the 4K pass for another reason */
+	r = row(&c, "seq-read 1M", "lat_p99_us");
+	assert_non_null(strstr(r->why, "A: one pass"));
+	assert_non_null(strstr(r->why, "; B: its I/O thread waited"));
+	assert_non_null(strstr(r->todo, "quieter machine"));
+	assert_int_equal(c.nunknowns, 3);
+	assert_string_equal(c.unknowns[0].pass, "seq-read 1M");
+	assert_string_equal(c.unknowns[0].metrics, "mb_s");
+	assert_string_equal(c.unknowns[1].metrics, "lat_p99_us");
+	assert_string_equal(c.unknowns[2].pass, "seq-read 4K");
+	/* one reason for several metrics of a pass: one entry, the metrics listed */
+	compare_result_release(&c);
+	for (int i = 0; i < 2; i++) {
+		struct run_metric *m = run_record_add_metric(i ? &b : &a, "host", "disk",
+							     "seq-read 1M", "iops", "IOPS", true);
+
+		m->value = i ? 92 * 0.954 : 100 * 0.954;
+		m->repeats = 1;
+		m->pass_spread = 1;
+		m->cpu_wait_pct = i ? 63 : X;
+	}
+	assert_int_equal(run_compare(&a, &b, 5, &c), 0);
+	assert_int_equal(c.nunknowns, 3);
+	assert_string_equal(c.unknowns[0].metrics, "mb_s, iops");
+	assert_non_null(strstr(c.unknowns[0].why, "more than can be bounded"));
+	assert_non_null(strstr(c.unknowns[1].why, "which moves this figure either way"));
+	assert_null(row(&c, "seq-write 1M", "mb_s")->why);
+	compare_result_release(&c);
+	run_record_release(&a);
+	run_record_release(&b);
+}
+
 /* the summary names the new count, in text and JSON */
 static void test_describe(void **state)
 {
@@ -413,10 +647,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_spread),
+		cmocka_unit_test(test_sides),
 		cmocka_unit_test(test_one_pass_runs),
 		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_identical_and_empty),
+		cmocka_unit_test(test_unknown_why),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

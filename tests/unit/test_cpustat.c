@@ -74,7 +74,7 @@ static void test_cpustat_parse(void **state)
 struct use_case {
 	const char *what;
 	struct cpu_sample a, b;
-	double user, sys, iowait, irq, self_s, self_pct, pressure; /* NaN: unknown */
+	double user, sys, iowait, irq, self_s, self_pct, pressure, wait; /* NaN: unknown */
 	double busy_jiffies, wall_s; /* busy_pct: 100 x busy_jiffies / (CLK_TCK x wall_s) */
 };
 
@@ -82,25 +82,25 @@ static void test_cpu_use_between(void **state)
 {
 	const struct use_case cases[] = {
 		{"from zero",
-		 {{0}, 1.0, 0.5, 10.0, 0},
-		 {{10, 10, 20, 40, 10, 3, 7, 0}, 2.0, 1.0, 12.0, 0.5},
-		 20, 20, 10, 10, 1.5, 75, 25, 50, 2},
+		 {{0}, 1.0, 0.5, 10.0, 0, 0},
+		 {{10, 10, 20, 40, 10, 3, 7, 0}, 2.0, 1.0, 12.0, 0.5, 0.25},
+		 20, 20, 10, 10, 1.5, 75, 25, 12.5, 50, 2},
 		{"steal counts in the total; no PSI",
-		 {{0}, 0, 0, 0, NAN},
-		 {{10, 10, 20, 40, 10, 3, 7, 100}, 0, 0.25, 0.5, NAN},
-		 10, 10, 5, 5, 0.25, 50, NAN, 50, 0.5},
+		 {{0}, 0, 0, 0, NAN, NAN},
+		 {{10, 10, 20, 40, 10, 3, 7, 100}, 0, 0.25, 0.5, NAN, NAN},
+		 10, 10, 5, 5, 0.25, 50, NAN, NAN, 50, 0.5},
 		{"from a baseline",
-		 {{1000, 0, 500, 8000, 100, 0, 0, 0}, 3.0, 1.0, 100, 10},
-		 {{1050, 0, 525, 8400, 125, 0, 0, 0}, 3.5, 1.5, 104, 13},
-		 10, 5, 5, 0, 1.0, 25, 75, 75, 4},
+		 {{1000, 0, 500, 8000, 100, 0, 0, 0}, 3.0, 1.0, 100, 10, 7.0},
+		 {{1050, 0, 525, 8400, 125, 0, 0, 0}, 3.5, 1.5, 104, 13, 7.1},
+		 10, 5, 5, 0, 1.0, 25, 75, 2.5, 75, 4},
 		{"idle only", 
-		 {{5, 5, 5, 5, 0, 0, 0, 0}, 0, 0, 1, 3},
-		 {{5, 5, 5, 1005, 0, 0, 0, 0}, 0, 0, 2, 3},
-		 0, 0, 0, 0, 0, 0, 0, 0, 1},
+		 {{5, 5, 5, 5, 0, 0, 0, 0}, 0, 0, 1, 3, 0.5},
+		 {{5, 5, 5, 1005, 0, 0, 0, 0}, 0, 0, 2, 3, 0.5},
+		 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
 		{"no time passed",
-		 {{7, 7, 7, 7, 7, 7, 7, 7}, 1, 1, 5, 1},
-		 {{7, 7, 7, 7, 7, 7, 7, 7}, 1, 1, 5, 1},
-		 NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN, 0},
+		 {{7, 7, 7, 7, 7, 7, 7, 7}, 1, 1, 5, 1, 1},
+		 {{7, 7, 7, 7, 7, 7, 7, 7}, 1, 1, 5, 1, 1},
+		 NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN, NAN, 0},
 	};
 	size_t i;
 
@@ -121,6 +121,7 @@ static void test_cpu_use_between(void **state)
 	} while (0)
 		CHECK(user_pct, c->user);
 		CHECK(pressure_pct, c->pressure);
+		CHECK(wait_pct, c->wait);
 		CHECK(busy_pct, c->wall_s > 0 ? 100.0 * c->busy_jiffies /
 						     ((double)sysconf(_SC_CLK_TCK) * c->wall_s)
 					       : NAN);
@@ -129,6 +130,15 @@ static void test_cpu_use_between(void **state)
 		CHECK(irq_pct, c->irq);
 		CHECK(self_s, c->self_s);
 		CHECK(self_pct, c->self_pct);
+		/* the kernel's jiffies (system, irq, softirq) and our own user time */
+		CHECK(io_pct, c->wall_s > 0 ? 100.0 *
+						  ((double)(c->b.sys.system + c->b.sys.irq +
+							    c->b.sys.softirq - c->a.sys.system -
+							    c->a.sys.irq - c->a.sys.softirq) /
+						       (double)sysconf(_SC_CLK_TCK) +
+						   c->b.self_user_s - c->a.self_user_s) /
+						  c->wall_s
+					    : NAN);
 #undef CHECK
 	}
 }
@@ -154,6 +164,27 @@ static void test_psi_parse(void **state)
 	assert_near(s, -1, 0);
 }
 
+/* /proc/thread-self/schedstat: "run_ns delay_ns timeslices", the delay in seconds */
+static void test_schedstat_parse(void **state)
+{
+	double s = -1;
+
+	(void)state;
+	assert_int_equal(schedstat_parse_delay("5846042 13255426 12\n", &s), 0);
+	assert_near(s, 0.013255426, 1e-15);
+	assert_int_equal(schedstat_parse_delay("0 0 0\n", &s), 0);
+	assert_near(s, 0, 0);
+	assert_int_equal(schedstat_parse_delay("18446744073709551615 7", &s), 0);
+	assert_near(s, 7e-9, 1e-20);
+	s = -1;
+	assert_int_equal(schedstat_parse_delay("5846042\n", &s), -EINVAL);
+	assert_int_equal(schedstat_parse_delay("", &s), -EINVAL);
+	assert_int_equal(schedstat_parse_delay("1 -2 3\n", &s), -EINVAL);
+	assert_int_equal(schedstat_parse_delay("1 2x 3\n", &s), -EINVAL);
+	assert_int_equal(schedstat_parse_delay("1 99999999999999999999999 3\n", &s), -EINVAL);
+	assert_near(s, -1, 0);
+}
+
 static void test_sample_take(void **state)
 {
 	struct cpu_sample a, b, sentinel;
@@ -173,6 +204,12 @@ static void test_sample_take(void **state)
 	assert_true(b.self_user_s + b.self_sys_s >= a.self_user_s + a.self_sys_s);
 	cpu_use_between(&a, &b, &u);
 	assert_true(u.self_s >= 0);
+	/* this thread's schedstat, where the kernel keeps one: a delay that only grows */
+	if (access("/proc/thread-self/schedstat", R_OK) == 0) {
+		assert_true(a.self_wait_s >= 0 && b.self_wait_s >= a.self_wait_s);
+		assert_true(u.wait_pct >= 0 && u.wait_pct <= 100);
+	}
+	assert_true(u.io_pct >= 0);
 
 	/* no /proc/stat under the root: an error, and the output left alone */
 	sysroot_set("/nonexistent-usbperf-root");
@@ -189,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_cpustat_parse),
 		cmocka_unit_test(test_cpu_use_between),
 		cmocka_unit_test(test_psi_parse),
+		cmocka_unit_test(test_schedstat_parse),
 		cmocka_unit_test(test_sample_take),
 	};
 

@@ -1,412 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * core/gadget: usbperf gadget up/down against a configfs tree in a temporary
- * directory. A fake "kernel" (the struct gadget_fs below) does what configfs
- * does on mkdir: the attributes and default groups of what was made appear,
- * and rmdir refuses a directory with links or user-made directories below.
- * Every profile and tunable writes its file; down, also after a half-failed
- * up, leaves the tree byte for byte as it was.
+ * directory with a fake kernel (gadget_fixture.h). Every profile and tunable
+ * writes its file; down, also after a half-failed up, leaves the tree byte
+ * for byte as it was. What up and down refuse: test_gadget_safety.c.
  */
-#include "unit.h"
-#include "core/gadget/build.h"
-#include "util/strbuf.h"
-#include "util/sysroot.h"
-
-#include <errno.h>
-#include <fcntl.h>
-#include <fnmatch.h>
-#include <ftw.h>
-#include <limits.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#define CFS "/sys/kernel/config/usb_gadget"
-#define G CFS "/usbperf"
-
-static char root[] = "/tmp/test_gadget_build.XXXXXX";
-static char backing[PATH_MAX];
-
-/* ---- the fake kernel ---- */
-
-static struct {
-	const char *missing_type; /* mkdir functions/<type>.x fails ENOENT */
-	const char *missing_attr; /* never populated */
-	const char *fail_write;	  /* a path suffix whose write fails EBUSY */
-	bool frozen;		  /* rmdir and unlink fail EBUSY (a rollback that cannot finish) */
-	int mounts;		  /* functionfs mounted now */
-} k;
-
-static const struct {
-	const char *pattern; /* fnmatch with FNM_PATHNAME, below the root */
-	const char *files;   /* attributes, space separated */
-	const char *dirs;    /* default groups, space separated, may nest "a/b" */
-} kinds[] = {
-    {CFS "/*", "idVendor idProduct bcdDevice bcdUSB bDeviceClass max_speed UDC",
-     "functions configs strings os_desc"},
-    {CFS "/*/strings/*", "manufacturer product serialnumber", ""},
-    {CFS "/*/configs/*", "MaxPower bmAttributes", "strings"},
-    {CFS "/*/configs/*/strings/*", "configuration", ""},
-    {CFS "/*/functions/mass_storage.*", "stall num_buffers", "lun.0"},
-    {CFS "/*/functions/mass_storage.*/lun.0", "file ro removable cdrom nofua inquiry_string", ""},
-    {CFS "/*/functions/ncm.*", "dev_addr host_addr qmult ifname", ""},
-    {CFS "/*/functions/ecm.*", "dev_addr host_addr qmult ifname", ""},
-    {CFS "/*/functions/rndis.*", "dev_addr host_addr qmult ifname class subclass protocol", ""},
-    {CFS "/*/functions/hid.*", "protocol subclass report_length report_desc dev", ""},
-    {CFS "/*/functions/uvc.*", "streaming_maxpacket streaming_maxburst streaming_interval",
-     "control control/header control/class control/class/fs control/class/ss streaming "
-     "streaming/header streaming/uncompressed streaming/mjpeg streaming/class "
-     "streaming/class/fs streaming/class/hs streaming/class/ss"},
-    {CFS "/*/functions/uvc.*/streaming/uncompressed/*",
-     "guidFormat bBitsPerPixel bDefaultFrameIndex", ""},
-    {CFS "/*/functions/uvc.*/streaming/uncompressed/*/*",
-     "wWidth wHeight dwMinBitRate dwMaxBitRate dwMaxVideoFrameBufferSize "
-     "dwDefaultFrameInterval dwFrameInterval bmCapabilities",
-     ""},
-    {CFS "/*/functions/SourceSink.*",
-     "pattern isoc_interval isoc_maxpacket isoc_mult isoc_maxburst bulk_buflen bulk_qlen "
-     "iso_qlen",
-     ""},
-    {CFS "/*/functions/Loopback.*", "qlen bulk_buflen", ""},
-    {CFS "/*/functions/ffs.*", "", ""},
-};
-
-static void real(struct strbuf *sb, const char *path)
-{
-	strbuf_reset(sb);
-	strbuf_addf(sb, "%s%s", root, path);
-}
-
-static void populate(const char *path);
-
-static void touch(const char *dir, const char *name, bool is_dir)
-{
-	struct strbuf p = STRBUF_INIT;
-
-	real(&p, dir);
-	strbuf_addf(&p, "/%s", name);
-	if (is_dir) {
-		assert_int_equal(mkdir(p.buf, 0755), 0);
-		/* a default group gets its own attributes */
-		populate(p.buf + strlen(root));
-	} else if (!k.missing_attr || strcmp(name, k.missing_attr)) {
-		int fd = open(p.buf, O_WRONLY | O_CREAT | O_EXCL, 0644);
-
-		assert_true(fd >= 0);
-		close(fd);
-	}
-	strbuf_release(&p);
-}
-
-static void each_word(const char *dir, const char *words, bool is_dir)
-{
-	char *copy = strdup(words), *save = NULL, *w;
-
-	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
-		touch(dir, w, is_dir);
-	free(copy);
-}
-
-static int fake_mkdir(const char *path)
-{
-	const char *fn = strstr(path, "/functions/");
-	int r;
-
-	if (fn && k.missing_type && !strchr(fn + 11, '/') &&
-	    !strncmp(fn + 11, k.missing_type, strlen(k.missing_type)))
-		return -ENOENT;
-	r = gadget_fs_real.mkdir(path);
-	if (r < 0)
-		return r;
-	/* what the user made is marked: rmdir of its parent must refuse */
-	touch(path, ".user", false);
-	populate(path);
-	return 0;
-}
-
-static void populate(const char *path)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
-		if (fnmatch(kinds[i].pattern, path, FNM_PATHNAME))
-			continue;
-		each_word(path, kinds[i].dirs, true);
-		each_word(path, kinds[i].files, false);
-		break;
-	}
-}
-
-/* configfs keeps the target as given: the same path below the root */
-static int fake_symlink(const char *target, const char *linkpath)
-{
-	struct strbuf p = STRBUF_INIT;
-	int r;
-
-	real(&p, linkpath);
-	r = symlink(target, p.buf) < 0 ? -errno : 0;
-	strbuf_release(&p);
-	return r;
-}
-
-static bool busy;
-
-static int check_busy(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st;
-	if (flag == FTW_SL || (f->level > 1 && !strcmp(p + f->base, ".user")))
-		busy = true;
-	return 0;
-}
-
-static int remove_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st;
-	(void)f;
-	return flag == FTW_DP ? rmdir(p) : unlink(p);
-}
-
-static int fake_rmdir(const char *path)
-{
-	struct strbuf p = STRBUF_INIT;
-	struct stat st;
-	int r = 0;
-
-	if (k.frozen)
-		return -EBUSY;
-	real(&p, path);
-	if (lstat(p.buf, &st) < 0)
-		r = -errno;
-	else if (!S_ISDIR(st.st_mode))
-		r = -ENOTDIR;
-	if (r == 0) {
-		busy = false;
-		nftw(p.buf, check_busy, 16, FTW_PHYS);
-		if (busy)
-			r = -ENOTEMPTY;
-		else
-			nftw(p.buf, remove_one, 16, FTW_PHYS | FTW_DEPTH);
-	}
-	strbuf_release(&p);
-	return r;
-}
-
-static int fake_unlink(const char *path)
-{
-	return k.frozen ? -EBUSY : gadget_fs_real.unlink(path);
-}
-
-static int fake_write(const char *path, const void *buf, size_t len)
-{
-	size_t n = strlen(path), m = k.fail_write ? strlen(k.fail_write) : 0;
-
-	if (m && n >= m && !strcmp(path + n - m, k.fail_write) && len > 1)
-		return -EBUSY;
-	return gadget_fs_real.write(path, buf, len);
-}
-
-static int fake_mount(const char *dev, const char *dir)
-{
-	(void)dev;
-	if (!sysroot_exists(dir))
-		return -ENOENT;
-	k.mounts++;
-	return 0;
-}
-
-static int fake_umount(const char *dir)
-{
-	(void)dir;
-	if (!k.mounts)
-		return -EINVAL;
-	k.mounts--;
-	return 0;
-}
-
-static const struct gadget_fs fake = {
-    .mkdir = fake_mkdir,
-    .rmdir = fake_rmdir,
-    .symlink = fake_symlink,
-    .unlink = fake_unlink,
-    .write = fake_write,
-    .mount_ffs = fake_mount,
-    .umount = fake_umount,
-};
-static struct gadget_fs fs;
-
-/* ---- the tree ---- */
-
-static void put_file(const char *path, const char *data)
-{
-	struct strbuf p = STRBUF_INIT;
-	FILE *f;
-
-	real(&p, path);
-	f = fopen(p.buf, "w");
-	assert_non_null(f);
-	fputs(data, f);
-	fclose(f);
-	strbuf_release(&p);
-}
-
-static void put_dir(const char *path)
-{
-	struct strbuf p = STRBUF_INIT, cmd = STRBUF_INIT;
-
-	real(&p, path);
-	strbuf_addf(&cmd, "mkdir -p '%s'", p.buf);
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&p);
-	strbuf_release(&cmd);
-}
-
-static struct strbuf listing;
-
-static int list_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	char buf[4096];
-	ssize_t n;
-
-	(void)f;
-	strbuf_addf(&listing, "%s %o", p + strlen(root), (unsigned)(st->st_mode & 07777));
-	if (flag == FTW_SL) {
-		n = readlink(p, buf, sizeof(buf) - 1);
-		strbuf_addf(&listing, " -> %.*s", (int)(n > 0 ? n : 0), buf);
-	} else if (flag == FTW_F) {
-		int fd = open(p, O_RDONLY);
-
-		n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
-		if (fd >= 0)
-			close(fd);
-		strbuf_addf(&listing, " [%.*s]", (int)(n > 0 ? n : 0), buf);
-	}
-	strbuf_addch(&listing, '\n');
-	return 0;
-}
-
-static char *tree(void)
-{
-	strbuf_reset(&listing);
-	nftw(root, list_one, 16, FTW_PHYS);
-	return strdup(listing.buf);
-}
-
-static char *read_at(const char *path)
-{
-	struct strbuf p = STRBUF_INIT, data = STRBUF_INIT;
-	int r = sysroot_read(path, 1 << 20, &data);
-
-	strbuf_release(&p);
-	if (r < 0) {
-		strbuf_release(&data);
-		return NULL;
-	}
-	return strbuf_detach(&data);
-}
-
-#define ASSERT_FILE(path, want)                                                                    \
-	do {                                                                                       \
-		char *got_ = read_at(path);                                                        \
-		if (!got_ || strcmp(got_, want))                                                   \
-			fail_msg("%s = '%s', expected '%s'", path, got_ ? got_ : "(none)", want);  \
-		free(got_);                                                                        \
-	} while (0)
-
-static int setup(void **state)
-{
-	(void)state;
-	strcpy(root, "/tmp/test_gadget_build.XXXXXX");
-	assert_non_null(mkdtemp(root));
-	sysroot_set(root);
-	fs = fake;
-	k = (typeof(k)){0};
-	put_dir(CFS);
-	put_dir("/sys/class/udc/dummy_udc.0");
-	put_dir("/sys/class/udc/dummy_udc.1");
-	put_dir("/run/usbperf");
-	put_dir("/proc/sys/kernel");
-	put_file("/proc/sys/kernel/osrelease", "6.1.0-test\n");
-	put_file("/sys/class/udc/dummy_udc.0/state", "not attached\n");
-	put_file("/sys/class/udc/dummy_udc.1/state", "not attached\n");
-	snprintf(backing, sizeof(backing), "%s/backing.img", root);
-	put_file("/backing.img", "");
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct strbuf cmd = STRBUF_INIT;
-
-	(void)state;
-	strbuf_addf(&cmd, "rm -rf '%s'", root);
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&cmd);
-	sysroot_set(NULL);
-	return 0;
-}
-
-/* up with the operands, 0 expected; the result released */
-static void up_ok(const char *const *args, size_t n)
-{
-	struct gadget_spec s;
-	struct gadget_built b = {0};
-	char *why = NULL;
-	size_t i;
-	int r;
-
-	gadget_spec_init(&s);
-	for (i = 0; i < n; i++) {
-		r = gadget_spec_add(&s, args[i], &why);
-		if (r < 0)
-			fail_msg("%s: %s", args[i], why);
-	}
-	r = gadget_up(&s, &fs, &b, &why);
-	if (r < 0)
-		fail_msg("up: %s", why);
-	gadget_built_release(&b);
-	gadget_spec_release(&s);
-}
-
-/* up expected to fail with r, why containing want */
-static void up_fails(const char *const *args, size_t n, int want_r, const char *want)
-{
-	struct gadget_spec s;
-	struct gadget_built b = {0};
-	char *why = NULL;
-	size_t i;
-	int r = 0;
-
-	gadget_spec_init(&s);
-	for (i = 0; i < n && r == 0; i++)
-		r = gadget_spec_add(&s, args[i], &why);
-	if (r == 0)
-		r = gadget_up(&s, &fs, &b, &why);
-	if (r != want_r || !why || !strstr(why, want))
-		fail_msg("up = %d (%s), expected %d with '%s'", r, why ? why : "", want_r, want);
-	free(why);
-	gadget_spec_release(&s);
-}
-
-static void down_ok(const char *dir)
-{
-	int64_t n = 0;
-	char *why = NULL;
-
-	if (gadget_down(dir, false, &fs, &n, &why) < 0)
-		fail_msg("down: %s", why);
-	assert_true(n > 0);
-}
-
-static void assert_same_tree(const char *before)
-{
-	char *after = tree();
-
-	if (strcmp(before, after))
-		fail_msg("tree changed:\n--- before\n%s--- after\n%s", before, after);
-	free(after);
-}
+#include "gadget_fixture.h"
 
 /* every key of every profile writes its own file, and down removes all of it */
 static void test_tunables(void **state)
@@ -487,7 +86,9 @@ static void test_composite(void **state)
 	(void)state;
 	strbuf_addf(&msc, "msc:file=%s,removable=1", backing);
 	args[0] = msc.buf;
+	up_destructive = true; /* the host writes the LUN */
 	up_ok(args, ARRAY_SIZE(args));
+	up_destructive = false;
 	ASSERT_FILE(G "/idVendor", "0x1d6b");
 	ASSERT_FILE(G "/idProduct", "0x0104");
 	ASSERT_FILE(G "/UDC", "dummy_udc.0");
@@ -606,49 +207,6 @@ static void test_down_after_half_failed_up(void **state)
 	free(before);
 }
 
-/* a gadget usbperf did not make is refused, unless --force */
-static void test_not_ours(void **state)
-{
-	const char *args[] = {"ncm"};
-	char *why = NULL, *before = tree();
-	int64_t n = 0;
-
-	(void)state;
-	/* someone else's gadget g1, on dummy_udc.0, with a function linked */
-	assert_int_equal(fs.mkdir(CFS "/g1"), 0);
-	assert_int_equal(fs.mkdir(CFS "/g1/functions/ncm.x"), 0);
-	assert_int_equal(fs.mkdir(CFS "/g1/configs/c.1"), 0);
-	assert_int_equal(fs.symlink(CFS "/g1/functions/ncm.x", CFS "/g1/configs/c.1/ncm.x"), 0);
-	assert_int_equal(fs.write(CFS "/g1/UDC", "dummy_udc.0", 11), 0);
-	assert_int_equal(gadget_down("g1", false, &fs, &n, &why), -EPERM);
-	assert_non_null(strstr(why, "--force"));
-	assert_true(sysroot_exists(CFS "/g1/configs/c.1/ncm.x"));
-	/* up takes the free UDC; asking for the busy one is refused */
-	{
-		struct gadget_spec s;
-		struct gadget_built b = {0};
-
-		gadget_spec_init(&s);
-		assert_int_equal(gadget_spec_add(&s, "ncm", &why), 0);
-		s.udc = strdup("dummy_udc.0");
-		assert_int_equal(gadget_up(&s, &fs, &b, &why), -EBUSY);
-		free(s.udc);
-		s.udc = NULL;
-		assert_int_equal(gadget_up(&s, &fs, &b, &why), 0);
-		assert_string_equal(b.udc, "dummy_udc.1");
-		gadget_built_release(&b);
-		gadget_spec_release(&s);
-	}
-	down_ok("usbperf");
-	assert_int_equal(gadget_down("g1", true, &fs, &n, &why), 0);
-	assert_same_tree(before);
-	/* a directory named usbperf without a state file is not ours either */
-	assert_int_equal(fs.mkdir(G), 0);
-	up_fails(args, 1, -EEXIST, "did not create");
-	free(why);
-	free(before);
-}
-
 /* ffs: mounted, left unbound, bound later; down unmounts and removes the mount point */
 static void test_ffs(void **state)
 {
@@ -712,7 +270,13 @@ static void test_bad_operands(void **state)
 	    {"hid:protocol", "no value for 'protocol'"},
 	    {"hid:protocol=1,protocol=2", "'protocol' given twice"},
 	    {"uvc:frames=640x", "WxH"},
-	    {"ffs:dir=relative", "not an absolute path"},
+	    {"ffs:dir=relative", "not a canonical absolute path"},
+	    {"ffs:dir=/data/new/..", "not a canonical absolute path"},
+	    {"ffs:dir=/data/./x", "not a canonical absolute path"},
+	    {"ffs:dir=/data//x", "not a canonical absolute path"},
+	    {"ffs:dir=/data/x/", "not a canonical absolute path"},
+	    {"ffs:dir=/", "not a canonical absolute path"},
+	    {"ffs:dir=/..", "not a canonical absolute path"},
 	    {"sourcesink:isoc_mult=3", "isoc_mult='3'"},
 	};
 	struct gadget_spec s;
@@ -782,7 +346,6 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_device_options, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_failed_up_leaves_nothing, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_down_after_half_failed_up, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_not_ours, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ffs, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_environment, setup, teardown),
 	    cmocka_unit_test(test_bad_operands),

@@ -8,6 +8,7 @@
  * an attribute on write, except the one it "lacks".
  */
 #include "unit.h"
+#include "fixture.h"
 #include "core/gadget/build.h"
 #include "core/gadget/endpoints.h"
 #include "core/usb/limits.h"
@@ -244,13 +245,6 @@ static int fake_write(const char *path, const void *buf, size_t len)
 	return r;
 }
 
-static int remove_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st;
-	(void)f;
-	return flag == FTW_DP ? rmdir(p) : unlink(p);
-}
-
 /* configfs removes a group's attributes with it */
 static int fake_rmdir(const char *path)
 {
@@ -258,7 +252,7 @@ static int fake_rmdir(const char *path)
 	int r;
 
 	strbuf_addf(&p, "%s%s", root, path);
-	r = nftw(p.buf, remove_one, 16, FTW_PHYS | FTW_DEPTH) < 0 ? -errno : 0;
+	r = tree_rm_rf(p.buf);
 	strbuf_release(&p);
 	return r;
 }
@@ -286,49 +280,27 @@ static int fake_mkdir(const char *path)
 
 static struct gadget_fs fs;
 
-static void put_file(const char *path, const char *data)
-{
-	struct strbuf p = STRBUF_INIT, cmd = STRBUF_INIT;
-	FILE *f;
-
-	strbuf_addf(&p, "%s%s", root, path);
-	strbuf_addf(&cmd, "mkdir -p \"$(dirname '%s')\"", p.buf);
-	assert_int_equal(system(cmd.buf), 0);
-	f = fopen(p.buf, "w");
-	assert_non_null(f);
-	fputs(data, f);
-	fclose(f);
-	strbuf_release(&p);
-	strbuf_release(&cmd);
-}
-
 static int setup(void **state)
 {
 	(void)state;
 	strcpy(root, "/tmp/test_gadget_ep.XXXXXX");
-	assert_non_null(mkdtemp(root));
-	sysroot_set(root);
+	tree_make(root);
 	fs = gadget_fs_real;
 	fs.write = fake_write;
 	fs.mkdir = fake_mkdir;
 	fs.rmdir = fake_rmdir;
 	missing = NULL;
-	put_file(CFS "/.keep", "");
-	put_file("/sys/class/udc/dummy_udc.0/state", "not attached\n");
-	put_file("/run/usbperf/.keep", "");
-	put_file("/proc/sys/kernel/osrelease", "6.1.0-test\n");
+	tree_put_file(CFS "/.keep", "");
+	tree_put_file("/sys/class/udc/dummy_udc.0/state", "not attached\n");
+	tree_put_file("/run/usbperf/.keep", "");
+	tree_put_file("/proc/sys/kernel/osrelease", "6.1.0-test\n");
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct strbuf cmd = STRBUF_INIT;
-
 	(void)state;
-	strbuf_addf(&cmd, "rm -rf '%s'", root);
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&cmd);
-	sysroot_set(NULL);
+	tree_remove();
 	return 0;
 }
 
@@ -347,17 +319,6 @@ static int up(const char *arg, const char *power, struct gadget_built *b, char *
 	return r;
 }
 
-static char *read_at(const char *path)
-{
-	struct strbuf data = STRBUF_INIT;
-
-	if (sysroot_read(path, 4096, &data) < 0) {
-		strbuf_release(&data);
-		return NULL;
-	}
-	return strbuf_detach(&data);
-}
-
 static bool gadget_dir_left(void)
 {
 	return sysroot_exists(CFS "/usbperf") ||
@@ -373,7 +334,7 @@ static void test_max_power(void **state)
 
 	(void)state;
 	assert_int_equal(up("loopback", NULL, &b, &why), 0);
-	v = read_at(CFS "/usbperf/configs/c.1/MaxPower");
+	v = tree_read(CFS "/usbperf/configs/c.1/MaxPower");
 	assert_string_equal(v, "250");
 	free(v);
 	/* up reports what it built: the endpoints, at the assumed high speed */
@@ -390,16 +351,16 @@ static void test_max_power(void **state)
 	assert_false(gadget_dir_left());
 	free(why);
 	why = NULL;
-	put_file("/sys/class/udc/dummy_udc.0/maximum_speed", "high-speed\n");
+	tree_put_file("/sys/class/udc/dummy_udc.0/maximum_speed", "high-speed\n");
 	assert_int_equal(up("loopback", "501", &b, &why), -EINVAL);
 	assert_non_null(strstr(why, "(the gadget runs at high-speed"));
 	assert_false(gadget_dir_left());
 	free(why);
 	why = NULL;
 
-	put_file("/sys/class/udc/dummy_udc.0/maximum_speed", "super-speed\n");
+	tree_put_file("/sys/class/udc/dummy_udc.0/maximum_speed", "super-speed\n");
 	assert_int_equal(up("loopback", "900", &b, &why), 0);
-	v = read_at(CFS "/usbperf/configs/c.1/MaxPower");
+	v = tree_read(CFS "/usbperf/configs/c.1/MaxPower");
 	assert_string_equal(v, "900");
 	free(v);
 	assert_false(b.ep_speed_assumed);
@@ -453,10 +414,10 @@ static void test_missing_attribute(void **state)
 	/* a kernel that has them: both written, and the endpoints follow them */
 	missing = NULL;
 	assert_int_equal(up("hid:interval=2,no_out_endpoint=1", NULL, &b, &why), 0);
-	v = read_at(CFS "/usbperf/functions/hid.0/interval");
+	v = tree_read(CFS "/usbperf/functions/hid.0/interval");
 	assert_string_equal(v, "2");
 	free(v);
-	v = read_at(CFS "/usbperf/functions/hid.0/no_out_endpoint");
+	v = tree_read(CFS "/usbperf/functions/hid.0/no_out_endpoint");
 	assert_string_equal(v, "1");
 	free(v);
 	assert_int_equal(b.fns[0].neps, 1);

@@ -9,6 +9,7 @@
  * executable is not the one recorded.
  */
 #include "unit.h"
+#include "fixture.h"
 #include "core/gadget/build.h"
 #include "core/gadget/mtp.h"
 #include "core/gadget/spec.h"
@@ -55,36 +56,6 @@ static const struct {
     {CFS "/*/configs/*/strings/*", "configuration", ""},
 };
 
-static void real(struct strbuf *sb, const char *path)
-{
-	strbuf_reset(sb);
-	strbuf_addf(sb, "%s%s", root, path);
-}
-
-static void put_file(const char *path, const char *data)
-{
-	struct strbuf p = STRBUF_INIT;
-	FILE *f;
-
-	real(&p, path);
-	f = fopen(p.buf, "w");
-	assert_non_null(f);
-	fputs(data, f);
-	fclose(f);
-	strbuf_release(&p);
-}
-
-static void put_dir(const char *path)
-{
-	struct strbuf p = STRBUF_INIT, cmd = STRBUF_INIT;
-
-	real(&p, path);
-	strbuf_addf(&cmd, "mkdir -p '%s'", p.buf);
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&p);
-	strbuf_release(&cmd);
-}
-
 /* configfs: the attributes of what was made appear (configs, strings, functions as dirs) */
 static int fake_mkdir(const char *path)
 {
@@ -103,14 +74,14 @@ static int fake_mkdir(const char *path)
 		for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 			strbuf_reset(&f);
 			strbuf_addf(&f, "%s/%s", path, w);
-			put_file(f.buf, "");
+			tree_put_file(f.buf, "");
 		}
 		free(copy);
 		copy = strdup(kinds[i].groups);
 		for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 			strbuf_reset(&f);
 			strbuf_addf(&f, "%s/%s", path, w);
-			put_dir(f.buf);
+			tree_put_dir(f.buf);
 		}
 		free(copy);
 		strbuf_release(&f);
@@ -134,7 +105,7 @@ static int fake_rmdir(const char *path)
 	size_t i;
 	int r;
 
-	real(&p, path);
+	tree_path(&p, path);
 	if (!strncmp(path, CFS "/", strlen(CFS) + 1)) {
 		nftw(p.buf, drop_attrs, 4, FTW_PHYS);
 		for (i = 0; i < ARRAY_SIZE(groups); i++) {
@@ -163,7 +134,7 @@ static int fake_umount(const char *dir)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(eps); i++) {
-		real(&p, dir);
+		tree_path(&p, dir);
 		strbuf_addf(&p, "/%s", eps[i]);
 		unlink(p.buf);
 	}
@@ -203,7 +174,7 @@ static int fake_spawn(char *const argv[], int log_fd, int *ret_pid)
 			struct strbuf p = STRBUF_INIT;
 
 			strbuf_addf(&p, MNT "%s", eps[i]);
-			put_file(p.buf, "");
+			tree_put_file(p.buf, "");
 			strbuf_release(&p);
 		}
 		d.alive = true;
@@ -228,40 +199,11 @@ static int fake_stop(int pid, const char *exe)
 
 static struct gadget_fs fs;
 
-static struct strbuf listing;
-
-static int list_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)f;
-	(void)flag;
-	strbuf_addf(&listing, "%s %o\n", p + strlen(root), (unsigned)(st->st_mode & 07777));
-	return 0;
-}
-
-static char *tree(void)
-{
-	strbuf_reset(&listing);
-	nftw(root, list_one, 16, FTW_PHYS);
-	return strdup(listing.buf);
-}
-
-static char *read_at(const char *path)
-{
-	struct strbuf data = STRBUF_INIT;
-
-	if (sysroot_read(path, 1 << 20, &data) < 0) {
-		strbuf_release(&data);
-		return NULL;
-	}
-	return strbuf_detach(&data);
-}
-
 static int setup(void **state)
 {
 	(void)state;
 	strcpy(root, "/tmp/test_gadget_mtp.XXXXXX");
-	assert_non_null(mkdtemp(root));
-	sysroot_set(root);
+	tree_make(root);
 	fs = gadget_fs_real;
 	fs.mkdir = fake_mkdir;
 	fs.rmdir = fake_rmdir;
@@ -272,23 +214,18 @@ static int setup(void **state)
 	fs.running = fake_running;
 	fs.stop = fake_stop;
 	d = (typeof(d)){0};
-	put_dir(CFS);
-	put_dir("/sys/class/udc/dummy_udc.0");
-	put_dir("/run/usbperf");
-	put_dir("/dev");
-	put_file("/sys/class/udc/dummy_udc.0/state", "not attached\n");
+	tree_put_dir(CFS);
+	tree_put_dir("/sys/class/udc/dummy_udc.0");
+	tree_put_dir("/run/usbperf");
+	tree_put_dir("/dev");
+	tree_put_file("/sys/class/udc/dummy_udc.0/state", "not attached\n");
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct strbuf cmd = STRBUF_INIT;
-
 	(void)state;
-	strbuf_addf(&cmd, "rm -rf '%s'", root);
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&cmd);
-	sysroot_set(NULL);
+	tree_remove();
 	return 0;
 }
 
@@ -424,23 +361,23 @@ static void test_up_down(void **state)
 					 "bind " G "/UDC\n";
 	struct gadget_built b = {0};
 	struct strbuf p = STRBUF_INIT;
-	char *before = tree(), *after, *got, *why = NULL;
+	char *before = tree_listing(false), *after, *got, *why = NULL;
 	struct stat st;
 	int64_t n = 0;
 
 	(void)state;
 	if (up("mtp:rd_buffer=32K,wr_buffer=128K,cache=256K", &b, &why) < 0)
 		fail_msg("up: %s", why);
-	got = read_at("/run/usbperf/gadget-usbperf.state");
+	got = tree_read("/run/usbperf/gadget-usbperf.state");
 	assert_non_null(got);
 	assert_string_equal(got, want_state);
 	free(got);
 	/* bound, with the sizes and the pid reported */
-	got = read_at(G "/UDC");
+	got = tree_read(G "/UDC");
 	assert_string_equal(got, "dummy_udc.0");
 	free(got);
 	/* no --max-speed: held to high speed (umtprd may have no SuperSpeed descriptors) */
-	got = read_at(G "/max_speed");
+	got = tree_read(G "/max_speed");
 	assert_string_equal(got, "high-speed");
 	free(got);
 	assert_null(b.unbound_why);
@@ -450,20 +387,20 @@ static void test_up_down(void **state)
 	assert_int_equal(b.fns[0].rd_buffer, 32768);
 	assert_int_equal(b.fns[0].wr_buffer, 131072);
 	assert_int_equal(b.fns[0].cache, 262144);
-	real(&p, BASE " conf=" BASE ".conf log=" BASE ".log");
+	tree_path(&p, BASE " conf=" BASE ".conf log=" BASE ".log");
 	assert_non_null(strstr(b.fns[0].settings, p.buf));
 	/* the configuration: usbperf's, 0600, with the sizes and the real paths */
-	real(&p, BASE ".conf");
+	tree_path(&p, BASE ".conf");
 	assert_string_equal(d.conf, p.buf);
 	assert_int_equal(stat(p.buf, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0600);
-	got = read_at(BASE ".conf");
+	got = tree_read(BASE ".conf");
 	assert_non_null(strstr(got, "usb_max_rd_buffer_size 0x8000\n"));
 	assert_non_null(strstr(got, "usb_max_wr_buffer_size 0x20000\n"));
 	assert_non_null(strstr(got, "read_buffer_cache_size 0x40000\n"));
-	real(&p, MNT "/ep0\"\n");
+	tree_path(&p, MNT "/ep0\"\n");
 	assert_non_null(strstr(got, p.buf));
-	real(&p, BASE "\" \"usbperf\" \"rw\"\n");
+	tree_path(&p, BASE "\" \"usbperf\" \"rw\"\n");
 	assert_non_null(strstr(got, p.buf));
 	free(got);
 	gadget_built_release(&b);
@@ -478,7 +415,7 @@ static void test_up_down(void **state)
 	assert_int_equal(n, 14);
 	assert_int_equal(d.stopped, 1);
 	assert_int_equal(d.stop_pid, 4242);
-	after = tree();
+	after = tree_listing(false);
 	assert_string_equal(after, before);
 	free(before);
 	free(after);
@@ -496,7 +433,7 @@ static void test_down_keeps_files(void **state)
 	if (up("mtp", &b, &why) < 0)
 		fail_msg("up: %s", why);
 	gadget_built_release(&b);
-	put_file(BASE "/photo.jpg", "x");
+	tree_put_file(BASE "/photo.jpg", "x");
 	assert_int_equal(gadget_down("usbperf", false, &fs, &n, &why), 0);
 	assert_non_null(why);
 	assert_string_equal(why, "kept '" BASE "': it is not empty");
@@ -510,7 +447,7 @@ static void test_down_keeps_files(void **state)
 	if (up("mtp", &b, &why) < 0)
 		fail_msg("up again: %s", why);
 	gadget_built_release(&b);
-	why = read_at("/run/usbperf/gadget-usbperf.state");
+	why = tree_read("/run/usbperf/gadget-usbperf.state");
 	assert_null(strstr(why, "store "));
 	free(why);
 	why = NULL;
@@ -523,7 +460,7 @@ static void test_down_keeps_files(void **state)
 static void test_daemon_dies(void **state)
 {
 	struct gadget_built b = {0};
-	char *before = tree(), *after, *why = NULL;
+	char *before = tree_listing(false), *after, *why = NULL;
 
 	(void)state;
 	d.dies = true;
@@ -534,7 +471,7 @@ static void test_daemon_dies(void **state)
 		fail_msg("why: %s", why);
 	free(why);
 	assert_int_equal(d.stopped, 1); /* the proc step undone, too */
-	after = tree();
+	after = tree_listing(false);
 	assert_string_equal(after, before);
 	free(before);
 	free(after);
@@ -544,7 +481,7 @@ static void test_daemon_dies(void **state)
 static void test_not_installed(void **state)
 {
 	struct gadget_built b = {0};
-	char *before = tree(), *after, *why = NULL;
+	char *before = tree_listing(false), *after, *why = NULL;
 
 	(void)state;
 	d.no_daemon = true;
@@ -553,7 +490,7 @@ static void test_not_installed(void **state)
 				 "(apt-get install umtp-responder)");
 	free(why);
 	assert_int_equal(d.spawned, 0);
-	after = tree();
+	after = tree_listing(false);
 	assert_string_equal(after, before);
 	free(before);
 	free(after);
@@ -562,7 +499,7 @@ static void test_not_installed(void **state)
 /* an up killed after the daemon started (no bind yet): down from the state file */
 static void test_down_after_killed_up(void **state)
 {
-	char *before = tree(), *after, *why = NULL;
+	char *before = tree_listing(false), *after, *why = NULL;
 	struct gadget_state st;
 	int64_t n = 0;
 
@@ -571,14 +508,14 @@ static void test_down_after_killed_up(void **state)
 	assert_int_equal(gadget_state_create(&st, "usbperf"), 0);
 	assert_int_equal(fake_mkdir(G), 0);
 	assert_int_equal(gadget_state_add(&st, "dir", G), 0);
-	put_dir(G "/functions/ffs.mtp");
+	tree_put_dir(G "/functions/ffs.mtp");
 	assert_int_equal(gadget_state_add(&st, "dir", G "/functions/ffs.mtp"), 0);
-	put_dir(MNT);
+	tree_put_dir(MNT);
 	assert_int_equal(gadget_state_add(&st, "mntdir", "/dev/usb-ffs"), 0);
 	assert_int_equal(gadget_state_add(&st, "mntdir", MNT), 0);
 	assert_int_equal(gadget_state_add(&st, "mount", MNT), 0);
-	put_file(MNT "/ep0", "");
-	put_file(BASE ".conf", "storage");
+	tree_put_file(MNT "/ep0", "");
+	tree_put_file(BASE ".conf", "storage");
 	assert_int_equal(gadget_state_add(&st, "file", BASE ".conf"), 0);
 	assert_int_equal(gadget_state_add(&st, "file", BASE ".log"), 0); /* never created */
 	assert_int_equal(gadget_state_add(&st, "proc", "4242 /usr/bin/umtprd"), 0);
@@ -587,17 +524,17 @@ static void test_down_after_killed_up(void **state)
 	assert_int_equal(gadget_down("usbperf", false, &fs, &n, &why), 0);
 	assert_int_equal(n, 8);
 	assert_int_equal(d.stopped, 1);
-	after = tree();
+	after = tree_listing(false);
 	assert_string_equal(after, before);
 	free(before);
 	free(after);
 	/* a proc line that is not "PID /path" is not followed */
-	put_file("/run/usbperf/gadget-usbperf.state",
+	tree_put_file("/run/usbperf/gadget-usbperf.state",
 		 "usbperf-gadget 1 usbperf\nproc 1 /sbin/init\n");
 	assert_int_equal(gadget_down("usbperf", false, &fs, &n, &why), -EINVAL);
 	free(why);
 	why = NULL;
-	put_file("/run/usbperf/gadget-usbperf.state",
+	tree_put_file("/run/usbperf/gadget-usbperf.state",
 		 "usbperf-gadget 1 usbperf\nfile /etc/passwd\n");
 	assert_int_equal(gadget_down("usbperf", false, &fs, &n, &why), -EINVAL);
 	assert_non_null(strstr(why, "'/etc/passwd' is not a path usbperf created"));
@@ -655,8 +592,5 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_down_after_killed_up, setup, teardown),
 	    cmocka_unit_test(test_real_stop),
 	};
-	int r = cmocka_run_group_tests(tests, NULL, NULL);
-
-	strbuf_release(&listing);
-	return r;
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

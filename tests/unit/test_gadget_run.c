@@ -7,6 +7,7 @@
  * the functions the host drives.
  */
 #include "unit.h"
+#include "fixture.h"
 #include "core/hid/gadget.h"
 #include "core/run/run.h"
 #include "core/run/run_priv.h"
@@ -22,50 +23,6 @@
 #define CFS "/sys/kernel/config/usb_gadget"
 
 static char root[] = "/tmp/test_gadget_run.XXXXXX";
-
-static void real(struct strbuf *p, const char *path)
-{
-	strbuf_reset(p);
-	strbuf_addf(p, "%s%s", root, path);
-}
-
-static void put_dir(const char *path)
-{
-	struct strbuf p = STRBUF_INIT, cmd = STRBUF_INIT;
-
-	real(&p, path);
-	strbuf_addf(&cmd, "mkdir -p '%s'", p.buf);
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&p);
-	strbuf_release(&cmd);
-}
-
-static void put_bytes(const char *path, const void *data, size_t len)
-{
-	struct strbuf p = STRBUF_INIT;
-	FILE *f;
-
-	real(&p, path);
-	f = fopen(p.buf, "w");
-	assert_non_null(f);
-	assert_int_equal(fwrite(data, 1, len, f), len);
-	fclose(f);
-	strbuf_release(&p);
-}
-
-static void put_file(const char *path, const char *data)
-{
-	put_bytes(path, data, strlen(data));
-}
-
-static void put_link(const char *target, const char *path)
-{
-	struct strbuf p = STRBUF_INIT;
-
-	real(&p, path);
-	assert_int_equal(symlink(target, p.buf), 0);
-	strbuf_release(&p);
-}
 
 /* the lab's vendor64 and the boot keyboard's first bytes (Generic Desktop) */
 static const unsigned char vendor64[] = {
@@ -83,37 +40,37 @@ static void hid_fn(const char *g, const char *fn, unsigned minor, const unsigned
 	struct strbuf p = STRBUF_INIT, v = STRBUF_INIT;
 
 	strbuf_addf(&p, CFS "/%s/functions/%s", g, fn);
-	put_dir(p.buf);
+	tree_put_dir(p.buf);
 	strbuf_addf(&v, "%s/report_desc", p.buf);
-	put_bytes(v.buf, desc, len);
+	tree_put_bytes(v.buf, desc, len);
 	strbuf_reset(&v);
 	strbuf_addf(&v, "%s/report_length", p.buf);
-	put_file(v.buf, report_length);
+	tree_put_file(v.buf, report_length);
 	strbuf_reset(&v);
 	strbuf_addf(&v, "%s/dev", p.buf);
-	put_file(v.buf, "");
+	tree_put_file(v.buf, "");
 	{
 		struct strbuf d = STRBUF_INIT;
 
 		strbuf_addf(&d, "236:%u\n", minor);
-		put_file(v.buf, d.buf);
+		tree_put_file(v.buf, d.buf);
 		strbuf_reset(&d);
 		strbuf_addf(&d, "/sys/devices/virtual/hidg/hidg%u", minor);
-		put_dir(d.buf);
+		tree_put_dir(d.buf);
 		strbuf_adds(&d, "/uevent");
 		strbuf_reset(&v);
 		strbuf_addf(&v, "MAJOR=236\nMINOR=%u\nDEVNAME=hidg%u\n", minor, minor);
-		put_file(d.buf, v.buf);
+		tree_put_file(d.buf, v.buf);
 		strbuf_reset(&d);
 		strbuf_addf(&d, "/sys/dev/char/236:%u", minor);
 		strbuf_reset(&v);
 		strbuf_addf(&v, "../../devices/virtual/hidg/hidg%u", minor);
-		put_link(v.buf, d.buf);
+		tree_put_link(v.buf, d.buf);
 		strbuf_release(&d);
 	}
 	strbuf_reset(&v);
 	strbuf_addf(&v, CFS "/%s/configs/c.1/%s", g, fn);
-	put_link(p.buf, v.buf);
+	tree_put_link(p.buf, v.buf);
 	strbuf_release(&p);
 	strbuf_release(&v);
 }
@@ -123,13 +80,13 @@ static void gadget(const char *g, const char *udc)
 	struct strbuf p = STRBUF_INIT;
 
 	strbuf_addf(&p, CFS "/%s/configs/c.1", g);
-	put_dir(p.buf);
+	tree_put_dir(p.buf);
 	strbuf_reset(&p);
 	strbuf_addf(&p, CFS "/%s/functions", g);
-	put_dir(p.buf);
+	tree_put_dir(p.buf);
 	strbuf_reset(&p);
 	strbuf_addf(&p, CFS "/%s/UDC", g);
-	put_file(p.buf, udc);
+	tree_put_file(p.buf, udc);
 	strbuf_release(&p);
 }
 
@@ -137,24 +94,23 @@ static int setup(void **state)
 {
 	(void)state;
 	strcpy(root, "/tmp/test_gadget_run.XXXXXX");
-	assert_non_null(mkdtemp(root));
-	sysroot_set(root);
-	put_dir("/sys/dev/char");
-	put_dir("/run/usbperf");
-	put_dir("/sys/class/udc/dummy_udc.0");
-	put_dir("/sys/class/udc/dummy_udc.1");
-	put_file("/sys/class/udc/dummy_udc.0/state", "configured\n");
-	put_file("/sys/class/udc/dummy_udc.0/current_speed", "high-speed\n");
-	put_file("/sys/class/udc/dummy_udc.1/state", "configured\n");
-	put_file("/sys/class/udc/dummy_udc.1/current_speed", "full-speed\n");
+	tree_make(root);
+	tree_put_dir("/sys/dev/char");
+	tree_put_dir("/run/usbperf");
+	tree_put_dir("/sys/class/udc/dummy_udc.0");
+	tree_put_dir("/sys/class/udc/dummy_udc.1");
+	tree_put_file("/sys/class/udc/dummy_udc.0/state", "configured\n");
+	tree_put_file("/sys/class/udc/dummy_udc.0/current_speed", "high-speed\n");
+	tree_put_file("/sys/class/udc/dummy_udc.1/state", "configured\n");
+	tree_put_file("/sys/class/udc/dummy_udc.1/current_speed", "full-speed\n");
 	/* usbperf's: a vendor HID, a keyboard and an NCM function on dummy_udc.0 */
 	gadget("usbperf", "dummy_udc.0\n");
-	put_file("/run/usbperf/gadget-usbperf.state",
+	tree_put_file("/run/usbperf/gadget-usbperf.state",
 		 "usbperf-gadget 1 usbperf\ndir " CFS "/usbperf\n");
 	hid_fn("usbperf", "hid.0", 0, vendor64, sizeof(vendor64), "64\n");
 	hid_fn("usbperf", "hid.1", 1, keyboard, sizeof(keyboard), "8\n");
-	put_dir(CFS "/usbperf/functions/ncm.0");
-	put_link(CFS "/usbperf/functions/ncm.0", CFS "/usbperf/configs/c.1/ncm.0");
+	tree_put_dir(CFS "/usbperf/functions/ncm.0");
+	tree_put_link(CFS "/usbperf/functions/ncm.0", CFS "/usbperf/configs/c.1/ncm.0");
 	/* someone else's vendor HID on dummy_udc.1 */
 	gadget("g1", "dummy_udc.1\n");
 	hid_fn("g1", "hid.x", 2, vendor64, sizeof(vendor64), "64\n");
@@ -163,13 +119,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	struct strbuf cmd = STRBUF_INIT;
-
 	(void)state;
-	strbuf_addf(&cmd, "rm -rf '%s'", root);
-	assert_int_equal(system(cmd.buf), 0);
-	strbuf_release(&cmd);
-	sysroot_set(NULL);
+	tree_remove();
 	return 0;
 }
 
@@ -224,7 +175,7 @@ static void test_not_configured(void **state)
 	const struct run_unmeasured *u;
 
 	(void)state;
-	put_file("/sys/class/udc/dummy_udc.0/state", "not attached\n");
+	tree_put_file("/sys/class/udc/dummy_udc.0/state", "not attached\n");
 	run_class_gadget.discover(&o, &r);
 	assert_int_equal(r.nplan, 0);
 	u = unmeasured(&r, "/dev/hidg0");
@@ -261,7 +212,7 @@ static void test_in_endpoint(void **state)
 	usb_hid_result_release(&ep.ceiling);
 	hid_gadget_fn_release(&f);
 	/* the interval attribute (Linux 6.16+) is the bInterval: 8 at high speed, 16 ms */
-	put_file(CFS "/usbperf/functions/hid.0/interval", "8\n");
+	tree_put_file(CFS "/usbperf/functions/hid.0/interval", "8\n");
 	assert_int_equal(hid_gadget_fn_of_dev(236, 0, &f), 0);
 	assert_int_equal(f.interval, 8);
 	assert_int_equal(hid_gadget_in_endpoint(&f, &ep), 0);

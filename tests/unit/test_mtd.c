@@ -241,13 +241,71 @@ static void test_boot_names(void **state)
 	    {"barebox", true},
 	    {"nand.spl", true},
 	    {"boot", true},
+	    /* issue 28.11: each of these passed before */
+	    {"tf-a", true},
+	    {"TF-A", true},
+	    {"boot0", true},
+	    {"boot1", true},
+	    {"fsbl", true},
+	    {"idbloader", true},
+	    {"idblock", true},
+	    {"bl1", true},
+	    {"bl31", true},
+	    {"at91bootstrap", true},
+	    {"loader1", true},
+	    {"rcw", true},
+	    {"optee", true},
+	    /* what vendors' device trees and layouts call them (safety.c) */
+	    {"NAND.SPL.backup1", true},
+	    {"NAND.u-boot-spl-os", true},
+	    {"ospi.tiboot3", true},
+	    {"ospi.tispl", true},
+	    {"ospi.sysfw", true},
+	    {"QSPI.SPL", true},
+	    {"MLO", true},
+	    {"bootloader env", true},
+	    {"at91bs", true},
+	    {"loader2", true},
+	    {"trust", true},
+	    {"idb.backup", true},
+	    {"spl.backup1", true},
+	    {"boot0-rescue", true},
+	    {"boot-resource", true},
+	    {"toc1", true},
+	    {"RCW", true},
+	    {"rcw-pbi", true},
+	    {"failsafe bootloader", true},
+	    {"imx-boot", true},
+	    {"fsbl1", true},
+	    {"fsbla2", true},
+	    {"ssbl", true},
+	    {"fip", true},
+	    {"cfe", true},
+	    {"RedBoot", true},
+	    {"boot_a", true},
+	    /* and what they call the rest */
 	    {"rootfs", false},
+	    {"rootfs-a", false},
 	    {"display", false},
 	    {"environ", false},
 	    {"data", false},
+	    {"userdata", false},
 	    {"ubi", false},
+	    {"ubi-data", false},
 	    {"kernel", false},
+	    {"kernel-b", false},
+	    {"NAND.kernel", false},
+	    {"NAND.file-system", false},
+	    {"ospi.rootfs", false},
+	    {"ospi.phypattern", false},
+	    {"bootfs", false},
+	    {"dtb", false},
+	    {"misc", false},
+	    {"system", false},
+	    {"blob", false},
+	    {"table", false},
 	    {"NAND simulator partition 0", false},
+	    {"mtdram test device", false},
 	    {"", false},
 	};
 	size_t i;
@@ -259,40 +317,152 @@ static void test_boot_names(void **state)
 	assert_false(mtd_name_is_boot(NULL));
 }
 
-static void test_may_write(void **state)
+/* the rules on the fixture's facts (read through the sysroot, as mtd_may_write does live) */
+static void test_write_rules(void **state)
 {
-	struct mtd_geometry g;
+	struct mtd_facts f;
 	struct strbuf why = STRBUF_INIT;
 
 	(void)state;
-	assert_int_equal(mtd_geometry_read(0, &g, &why), 0);
-	assert_int_equal(mtd_may_write(&g, NULL, &why), 0);
-	g.ro_node = true;
-	assert_int_equal(mtd_may_write(&g, NULL, &why), -EPERM);
-	mtd_geometry_release(&g);
+	assert_int_equal(mtd_facts_read(&f, &why), 0);
+	assert_int_equal(f.n, 5);
+	/* mtd0 holds the u-boot partition mtd1 (nested: CONFIG_MTD_PARTITIONED_MASTER) */
+	assert_int_equal(mtd_write_judge(&f, 0, false, NULL, true, &why), -EACCES);
+	assert_string_equal(why.buf, "refusing to write mtd0 'NAND simulator partition 0': its "
+				     "partition mtd1 'u-boot' is named like a bootloader's (give "
+				     "--force-boot 'u-boot' to write it anyway)");
 	strbuf_reset(&why);
-	/* u-boot: refused, unless --force-boot names it exactly */
-	assert_int_equal(mtd_geometry_read(1, &g, &why), 0);
-	assert_int_equal(mtd_may_write(&g, NULL, &why), -EACCES);
-	assert_non_null(strstr(why.buf, "--force-boot 'u-boot'"));
+	assert_int_equal(mtd_write_judge(&f, 0, false, "u-boot", true, &why), 0);
+	assert_int_equal(mtd_write_judge(&f, 0, true, NULL, true, &why), -EPERM);
 	strbuf_reset(&why);
-	assert_int_equal(mtd_may_write(&g, "U-Boot", &why), -EACCES);
+	/* u-boot itself: refused, unless --force-boot names it exactly */
+	assert_int_equal(mtd_write_judge(&f, 1, false, NULL, true, &why), -EACCES);
+	assert_non_null(strstr(why.buf, "the name is a bootloader's (give --force-boot 'u-boot'"));
 	strbuf_reset(&why);
-	assert_int_equal(mtd_may_write(&g, "u-boot", &why), 0);
-	mtd_geometry_release(&g);
+	assert_int_equal(mtd_write_judge(&f, 1, false, "U-Boot", false, &why), -EACCES);
+	assert_non_null(
+	    strstr(why.buf, "(run never writes one; usbperf mtd --force-boot 'u-boot' does)"));
+	strbuf_reset(&why);
+	assert_int_equal(mtd_write_judge(&f, 1, false, "u-boot", true, &why), 0);
 	/* mtd2 read-only (and attached to ubi0) */
-	assert_int_equal(mtd_geometry_read(2, &g, &why), 0);
-	assert_int_equal(mtd_may_write(&g, NULL, &why), -EPERM);
-	g.writeable = true;
+	assert_int_equal(mtd_write_judge(&f, 2, false, NULL, true, &why), -EPERM);
 	strbuf_reset(&why);
-	assert_int_equal(mtd_may_write(&g, NULL, &why), -EBUSY);
-	assert_non_null(strstr(why.buf, "attached to UBI (ubi0)"));
-	mtd_geometry_release(&g);
+	f.v[2].flags |= 0x400;
+	assert_int_equal(mtd_write_judge(&f, 2, false, NULL, true, &why), -EBUSY);
+	assert_non_null(strstr(why.buf, "it is attached to UBI (ubi0)"));
+	strbuf_reset(&why);
 	/* mtd4's mtdblock4 is mounted on /data */
+	assert_int_equal(mtd_write_judge(&f, 4, false, NULL, true, &why), -EBUSY);
+	assert_string_equal(why.buf,
+			    "refusing to write mtd4 'mtdram test device': it is mounted on "
+			    "'/data'");
 	strbuf_reset(&why);
+	assert_int_equal(mtd_write_judge(&f, 9, false, NULL, true, &why), -ENODEV);
+	assert_non_null(strstr(why.buf, "no /sys/class/mtd/mtd9"));
+	mtd_facts_release(&f);
+	strbuf_release(&why);
+}
+
+static struct mtd_dev_facts dev(unsigned index, const char *name, const char *dir, uint64_t offset,
+				uint64_t size)
+{
+	return (struct mtd_dev_facts){
+	    .index = index,
+	    .name = (char *)name,
+	    .type = (char *)"ram",
+	    .dir = (char *)dir,
+	    .size = size,
+	    .offset = offset,
+	    .erasesize = 131072,
+	    .writesize = 1,
+	    .oobsize = 0,
+	    .flags = 0xc00,
+	    .parent = -1,
+	    .ubi = -1,
+	};
+}
+
+/*
+ * Without CONFIG_MTD_PARTITIONED_MASTER (Debian's kernels) 'mtdpart add'
+ * puts the partition beside its master, not in it: issue 28.1's mtdram with
+ * u-boot at 0..256K. The master is refused for its partition's sake, the
+ * partition for its name and for a mounted master; a partition elsewhere on
+ * the chip, a device of another kind, one in another directory are not
+ * the master's.
+ */
+static void test_write_rules_flat(void **state)
+{
+	struct mtd_dev_facts v[] = {
+	    dev(0, "mtdram test device", "/sys/devices/virtual/mtd/mtd0", 0, 4u << 20),
+	    dev(1, "u-boot", "/sys/devices/virtual/mtd/mtd1", 0, 256u << 10),
+	    dev(2, "data", "/sys/devices/virtual/mtd/mtd2", 1u << 20, 1u << 20),
+	    dev(3, "NAND simulator partition 0", "/sys/devices/virtual/mtd/mtd3", 0, 1u << 20),
+	    dev(4, "other chip", "/sys/devices/platform/spi0.0/mtd/mtd4", 0, 4u << 20),
+	};
+	struct mtd_facts f = {v, ARRAY_SIZE(v)};
+	struct strbuf why = STRBUF_INIT;
+
+	(void)state;
+	v[3].type = (char *)"nand";
+	assert_int_equal(mtd_write_judge(&f, 0, false, NULL, true, &why), -EACCES);
+	assert_string_equal(why.buf,
+			    "refusing to write mtd0 'mtdram test device': its partition "
+			    "mtd1 'u-boot' is named like a bootloader's (give --force-boot "
+			    "'u-boot' to write it anyway)");
+	strbuf_reset(&why);
+	assert_int_equal(mtd_write_judge(&f, 1, false, NULL, true, &why), -EACCES);
+	strbuf_reset(&why);
+	/* data (1M..2M): its master is mtd0, not u-boot (0..256K); nothing else shares it */
+	assert_int_equal(mtd_write_judge(&f, 2, false, NULL, true, &why), 0);
+	assert_int_equal(mtd_write_judge(&f, 4, false, NULL, true, &why), 0);
+	/* the master mounted: its partition is refused too */
+	v[0].mounted_on = (char *)"/mnt";
+	assert_int_equal(mtd_write_judge(&f, 2, false, NULL, true, &why), -EBUSY);
+	assert_string_equal(why.buf, "refusing to write mtd2 'data': it is a partition of mtd0 "
+				     "'mtdram test device', which is mounted on '/mnt'");
+	v[0].mounted_on = NULL;
+	strbuf_reset(&why);
+	/* a read-only partition inside a writable master: writing the master overwrites it */
+	v[1].name = (char *)"env-copy";
+	v[1].flags = 0x800;
+	assert_int_equal(mtd_write_judge(&f, 0, false, NULL, true, &why), -EPERM);
+	assert_non_null(
+	    strstr(why.buf, "its partition mtd1 'env-copy' is read-only (flags 0x800)"));
+	strbuf_reset(&why);
+	v[1].flags = 0xc00;
+	v[1].ubi = 1;
+	assert_int_equal(mtd_write_judge(&f, 0, false, NULL, true, &why), -EBUSY);
+	assert_non_null(strstr(why.buf, "its partition mtd1 'env-copy' is attached to UBI (ubi1)"));
+	strbuf_reset(&why);
+	/* two partitions overlapping: each refused for the other */
+	v[1] = dev(1, "scratch", "/sys/devices/virtual/mtd/mtd0/mtd1", 0, 2u << 20);
+	v[1].parent = 0;
+	v[2] = dev(2, "data", "/sys/devices/virtual/mtd/mtd0/mtd2", 1u << 20, 2u << 20);
+	v[2].parent = 0;
+	v[2].mounted_on = (char *)"/data";
+	assert_int_equal(mtd_write_judge(&f, 1, false, NULL, true, &why), -EBUSY);
+	assert_string_equal(why.buf, "refusing to write mtd1 'scratch': it overlaps mtd2 'data', "
+				     "which is mounted on '/data'");
+	strbuf_release(&why);
+}
+
+/* 28.13: under --sysroot the rules still read the live system (this host: no MTD) */
+static void test_may_write_live(void **state)
+{
+	struct mtd_geometry g;
+	struct strbuf why = STRBUF_INIT;
+	int r;
+
+	(void)state;
+	if (access("/sys/class/mtd/mtd4", F_OK) == 0)
+		skip(); /* a host with MTD devices: the live answer is its own */
 	assert_int_equal(mtd_geometry_read(4, &g, &why), 0);
-	assert_int_equal(mtd_may_write(&g, NULL, &why), -EBUSY);
-	assert_non_null(strstr(why.buf, "mounted on '/data'"));
+	/* the recorded tree says mtd4 is a free, writable RAM device */
+	r = mtd_may_write(&g, NULL, true, &why);
+	assert_int_equal(r, -ENODEV);
+	assert_non_null(strstr(why.buf, "also under --sysroot"));
+	/* and the recorded tree is still the one the probes read */
+	assert_string_equal(sysroot_get(), root);
 	mtd_geometry_release(&g);
 	strbuf_release(&why);
 }
@@ -461,10 +631,11 @@ static void test_all_bad(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_geometry),   cmocka_unit_test(test_node),
-	    cmocka_unit_test(test_region),     cmocka_unit_test(test_write_sizes),
-	    cmocka_unit_test(test_boot_names), cmocka_unit_test(test_may_write),
-	    cmocka_unit_test(test_passes),     cmocka_unit_test(test_stop),
+	    cmocka_unit_test(test_geometry),	     cmocka_unit_test(test_node),
+	    cmocka_unit_test(test_region),	     cmocka_unit_test(test_write_sizes),
+	    cmocka_unit_test(test_boot_names),	     cmocka_unit_test(test_write_rules),
+	    cmocka_unit_test(test_write_rules_flat), cmocka_unit_test(test_may_write_live),
+	    cmocka_unit_test(test_passes),	     cmocka_unit_test(test_stop),
 	    cmocka_unit_test(test_all_bad),
 	};
 

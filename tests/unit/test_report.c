@@ -178,6 +178,53 @@ static void test_model(void **state)
 	run_record_release(&r[1]);
 }
 
+/* the model's indexes: passes, rows in the record's order, the best figure of each unit */
+static void test_model_index(void **state)
+{
+	struct run_record r[2];
+	struct report_model m;
+	const struct rm_device *d;
+	const struct rm_pass *p;
+
+	(void)state;
+	two_runs(r);
+	assert_int_equal(report_model_build(r, 2, &m), 0);
+	d = &m.devices[0];
+	p = report_model_pass(&m, 0, "2-1", "seq-read 64K");
+	assert_non_null(p);
+	/* mb_s, self_cpu_pct, irq_cpu_pct, irq_share_pct, lat_p99_us: the record's order */
+	assert_int_equal(p->n, 5);
+	assert_string_equal(p->v[0]->metric, "mb_s");
+	assert_string_equal(p->v[4]->metric, "lat_p99_us");
+	assert_ptr_equal(report_pass_metric(p, "lat_p99_us"), &r[0].metrics[8]);
+	assert_null(report_pass_metric(p, "iops"));
+	/* its CPU use: self_cpu_pct, not the IRQ share that is also in % of one CPU */
+	assert_ptr_equal(report_pass_unit(p, NULL), &r[0].metrics[4]);
+	assert_ptr_equal(report_pass_unit(p, "% of IRQs"), &r[0].metrics[5]);
+	assert_null(report_pass_unit(p, "%"));
+	assert_null(report_model_pass(&m, 0, "2-1", "seq-read 2M"));
+	assert_null(report_model_pass(&m, 1, "2-1", "seq-read 64K")); /* another run's key */
+	assert_null(report_model_pass(&m, 5, "2-1", "seq-read 64K"));
+	/* a row per pass in run 0, by its headline (MB/s before IOPS), in the record's order */
+	assert_int_equal(d->nrows[0], 4);
+	assert_string_equal(d->rows[0][0].x->name, "seq-read 1M");
+	assert_string_equal(d->rows[0][1].x->name, "seq-read 4K");
+	assert_string_equal(d->rows[0][1].x->metric, "mb_s");
+	assert_string_equal(d->rows[0][2].x->name, "seq-read 64K");
+	assert_string_equal(d->rows[0][3].x->metric, "iops");
+	assert_ptr_equal(d->rows[0][3].pass, report_model_pass(&m, 0, "2-1", "rand-read 4K Q1"));
+	assert_int_equal(d->nrows[1], 2); /* seq-write 1M, seq-read 1M of 1-1.4.1 */
+	/* the best of each unit across the runs, 0 for a unit it never had */
+	assert_true(report_device_top(d, "MB/s") == 300);
+	assert_true(report_device_top(d, "IOPS") == 4883);
+	assert_true(report_device_top(d, "us") == 900);
+	assert_true(report_device_top(d, "Mbit/s") == 0);
+	assert_true(report_device_top(&m.devices[1], "MB/s") == 1500);
+	report_model_release(&m);
+	run_record_release(&r[0]);
+	run_record_release(&r[1]);
+}
+
 /* MTP's passes: against the file size, and against the device's buffers for a sweep */
 static void test_mtp_axes(void **state)
 {
@@ -530,11 +577,11 @@ static void test_verdicts(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sweep_name), cmocka_unit_test(test_model),
-		cmocka_unit_test(test_mtp_axes),
-		cmocka_unit_test(test_bars),	   cmocka_unit_test(test_sparkline),
-		cmocka_unit_test(test_escape),	   cmocka_unit_test(test_html),
-		cmocka_unit_test(test_verdicts),
+	    cmocka_unit_test(test_sweep_name),	cmocka_unit_test(test_model),
+	    cmocka_unit_test(test_model_index), cmocka_unit_test(test_mtp_axes),
+	    cmocka_unit_test(test_bars),	cmocka_unit_test(test_sparkline),
+	    cmocka_unit_test(test_escape),	cmocka_unit_test(test_html),
+	    cmocka_unit_test(test_verdicts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -387,11 +387,64 @@ static void test_sampler_empty_and_tail(void **state)
 	free(s);
 }
 
+/*
+ * The spread of a whole pass's figure from its batches (stats.h): robust
+ * scatter over sqrt(n), and the whole's distance from the median batch.
+ */
+static void test_batch_spread(void **state)
+{
+	static const struct {
+		const char *what;
+		double x[10];
+		size_t n;
+		double whole, want;
+	} cases[] = {
+		{"a steady throttle: the batches agree", {41.9, 41.9, 41.9, 41.9, 41.9, 41.9}, 6, 41.9,
+		 0},
+		{"a throttle's start burst: the whole above the median batch",
+		 {62, 41.9, 41.9, 41.9, 41.9, 41.9, 41.9, 41.9}, 8, 44.4, 2.5},
+		{"scatter: 1.4826 MAD / sqrt(n)", {9, 10, 11, 10, 10, 9, 11}, 7, 10,
+		 1.4826 / 2.6457513110645906},
+		{"one wild batch barely moves it", {10, 10, 11, 9, 1000}, 5, 10,
+		 1.4826 / 2.2360679774997898},
+		{"... unless it moved the whole", {10, 10, 10, 10, 100}, 5, 28, 18},
+		{"an even count: medians of the middle two", {1, 2, 3, 4, 5, 6}, 6, 3.5,
+		 1.4826 * 1.5 / 2.4494897427831779},
+		{"both parts", {9, 10, 11, 10, 10, 9, 11}, 7, 11,
+		 1.1463047936740036 /* sqrt((1.4826 / sqrt(7))^2 + 1^2) */},
+		{"fewer than BATCH_MIN_COUNT", {10, 10, 10, 10}, BATCH_MIN_COUNT - 1, 10, NAN},
+		{"a batch not known", {10, 10, NAN, 10, 10}, 5, 10, NAN},
+		{"the whole not known", {10, 10, 10, 10, 10}, 5, NAN, NAN},
+		{"an infinite batch", {10, 10, INFINITY, 10, 10}, 5, 10, NAN},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		double got = batch_spread(cases[i].x, cases[i].n, cases[i].whole);
+
+		print_message("batch_spread: %s\n", cases[i].what);
+		if (isnan(cases[i].want))
+			assert_nan(got);
+		else
+			assert_near(got, cases[i].want, 1e-9);
+	}
+	/* the batches are the caller's: left as they were */
+	{
+		double x[] = {3, 1, 2, 5, 4};
+
+		assert_near(batch_spread(x, 5, 3), 1.4826 / 2.2360679774997898, 1e-12);
+		assert_true(x[0] == 3 && x[1] == 1 && x[4] == 4);
+		assert_true(median_sort(x, 5) == 3 && x[0] == 1 && x[4] == 5);
+		assert_nan(median_sort(x, 0));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summarize),
 		cmocka_unit_test(test_summarize_empty),
+		cmocka_unit_test(test_batch_spread),
 		cmocka_unit_test(test_hist_exact_below_sub),
 		cmocka_unit_test(test_hist_bucket_roundtrip),
 		cmocka_unit_test(test_hist_accuracy_whole_range),

@@ -2,7 +2,7 @@
 /* store: the SQLite history, on real files in a scratch directory. */
 #include "unit.h"
 #include "run_sample.h"
-#include "store/store_priv.h"
+#include "store_fixture.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,43 +14,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char dir[64];
-
-static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb, (void)flag, (void)ftw;
-	return remove(p);
-}
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/usbperf-test-store.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static char *path_in(const char *name)
-{
-	static char p[256];
-
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	return p;
-}
-
-static struct store *open_new(const char *name)
-{
-	struct store *s = NULL;
-	int r = store_open(path_in(name), &s);
-
-	if (r < 0)
-		fail_msg("store_open(%s): %s", name, strerror(-r));
-	return s;
+	return scratch_setup("store");
 }
 
 static void save_sample(struct store *s, const char *id, const char *at)
@@ -444,6 +412,26 @@ static void test_upgrade_from_v1(void **state)
 }
 
 /*
+ * A history written by an older usbperf: the first VERSION migrations, then
+ * SQL (its runs), then opened (and so upgraded) as this one opens it
+ */
+static struct store *old_history(const char *name, int version, const char *sql)
+{
+	struct store *s;
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path_in(name), &db), SQLITE_OK);
+	for (int i = 0; i < version; i++)
+		assert_int_equal(sqlite3_exec(db, store_migrations[i].sql, NULL, NULL, NULL),
+				 SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open(path_in(name), &s), 0);
+	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
+	return s;
+}
+
+/*
  * A history of the fourth schema (before each figure's ceiling) opens,
  * upgrades, its runs read back with no ceiling, and a new run keeps its own.
  */
@@ -457,17 +445,9 @@ static void test_upgrade_from_v4(void **state)
 		"'mbit_s', 'Mbit/s', 300.5, 1, 1, 0);";
 	struct run_record r, want;
 	struct store *s;
-	sqlite3 *db;
 
 	(void)state;
-	assert_int_equal(sqlite3_open(path_in("v4.db"), &db), SQLITE_OK);
-	for (size_t i = 0; i < 4; i++)
-		assert_int_equal(sqlite3_exec(db, store_migrations[i].sql, NULL, NULL, NULL),
-				 SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, run_v4, NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	assert_int_equal(store_open(path_in("v4.db"), &s), 0);
-	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
+	s = old_history("v4.db", 4, run_v4);
 	assert_true(has_column(s->db, "metrics", "ceiling"));
 	assert_int_equal(store_load_run(s, "old", &r), 0);
 	assert_int_equal(r.nmetrics, 1);
@@ -479,6 +459,46 @@ static void test_upgrade_from_v4(void **state)
 	sample_run(&want, "new", "2026-11-30T05:12:00Z");
 	assert_true(sample_runs_eq(&r, &want));
 	assert_true(r.metrics[0].ceiling == 53.248);
+	run_record_release(&r);
+	run_record_release(&want);
+	store_close(s);
+}
+
+/*
+ * A history of the fifth schema (before the spread within each pass and its
+ * CPU evidence) opens, upgrades, its runs read back without them (compare
+ * judges them as it did), and a new run keeps its own.
+ */
+static void test_upgrade_from_v5(void **state)
+{
+	static const char run_v5[] =
+		"PRAGMA user_version = 5;"
+		"INSERT INTO runs (pk, id, started_at) VALUES (1, 'old', '2026-12-01T00:00:00Z');"
+		"INSERT INTO metrics (run, seq, device_key, test, name, metric, unit, value, "
+		"repeats, higher_is_better, samples, sample_stdev, cpu_pressure_pct, ceiling) "
+		"VALUES (1, 0, '/dev/loop1', 'disk', 'seq-read 1M', 'mb_s', 'MB/s', 43.2, 1, 1, 29, "
+		"2.5, 98.5, NULL);";
+	struct run_record r, want;
+	struct store *s;
+
+	(void)state;
+	s = old_history("v5.db", 5, run_v5);
+	assert_true(has_column(s->db, "metrics", "pass_spread"));
+	assert_true(has_column(s->db, "metrics", "cpu_wait_pct"));
+	assert_true(has_column(s->db, "metrics", "cpu_io_pct"));
+	assert_int_equal(store_load_run(s, "old", &r), 0);
+	assert_int_equal(r.nmetrics, 1);
+	assert_true(r.metrics[0].value == 43.2 && r.metrics[0].cpu_pressure_pct == 98.5);
+	assert_nan(r.metrics[0].pass_spread); /* added in v6: not known for old runs */
+	assert_nan(r.metrics[0].cpu_wait_pct);
+	assert_nan(r.metrics[0].cpu_io_pct);
+	run_record_release(&r);
+	save_sample(s, "new", "2026-12-06T05:12:00Z");
+	assert_int_equal(store_load_run(s, "new", &r), 0);
+	sample_run(&want, "new", "2026-12-06T05:12:00Z");
+	assert_true(sample_runs_eq(&r, &want));
+	assert_true(r.metrics[0].pass_spread == 0.75 && r.metrics[0].cpu_wait_pct == 2.5 &&
+		    r.metrics[0].cpu_io_pct == 12.125);
 	run_record_release(&r);
 	run_record_release(&want);
 	store_close(s);
@@ -505,17 +525,9 @@ static void test_upgrade_from_v2(void **state)
 		"'mb_s', 'MB/s', 512.5, 3.25, 3, 1);";
 	struct run_record r, want;
 	struct store *s;
-	sqlite3 *db;
 
 	(void)state;
-	assert_int_equal(sqlite3_open(path_in("v2.db"), &db), SQLITE_OK);
-	for (size_t i = 0; i < 2; i++)
-		assert_int_equal(sqlite3_exec(db, store_migrations[i].sql, NULL, NULL, NULL),
-				 SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, run_v2, NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	assert_int_equal(store_open(path_in("v2.db"), &s), 0);
-	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
+	s = old_history("v2.db", 2, run_v2);
 	assert_true(has_column(s->db, "metrics", "sample_stdev"));
 	assert_true(has_column(s->db, "metrics", "samples"));
 	assert_int_equal(store_load_run(s, "old", &r), 0);
@@ -822,6 +834,7 @@ int main(void)
 		cmocka_unit_test(test_baselines),
 		cmocka_unit_test(test_columns_follow_field_tables),
 		cmocka_unit_test(test_migrations),
+		cmocka_unit_test(test_upgrade_from_v5),
 		cmocka_unit_test(test_upgrade_from_v4),
 		cmocka_unit_test(test_upgrade_from_v2),
 		cmocka_unit_test(test_upgrade_from_v1),

@@ -399,19 +399,13 @@ static char *baseline_text(const struct check_input *in, double change)
 	return strbuf_detach(&sb);
 }
 
-/* past the threshold, but whether past the noise cannot be told: say whose spread is missing */
+/* past the threshold, but whether past the noise cannot be told: why (compare's words) */
 static void spread_unknown_note(struct strbuf *note, const struct compare_row *cr,
 				double threshold_pct)
 {
-	const char *whose = !cr->a_spread && !cr->b_spread ? "both runs' spreads are"
-			    : !cr->a_spread		   ? "the baseline's spread is"
-							   : "this run's spread is";
-
-	strbuf_addf(note,
-		    ", beyond %g%% but %s unknown (one pass, its rate not sampled or unsteady, "
-		    "or the CPUs contended): not judged; repeat the passes (--repeat 3) on a "
-		    "quiet machine to judge it",
-		    threshold_pct, whose);
+	strbuf_addf(note, ", beyond %g%% but not judged (A the baseline, B this run: %s): %s",
+		    threshold_pct, cr->why ? cr->why : "spread unknown",
+		    cr->todo ? cr->todo : "rerun both with --repeat 3");
 }
 
 static void check_baseline(struct builder *b, const struct check_input *in,

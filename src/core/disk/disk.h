@@ -123,6 +123,14 @@ struct disk_row {
 	double self_cpu_pct;
 	double cpu_pressure_pct; /* PSI "some" over the pass: CPUs contended; NaN without PSI */
 	double cpu_busy_pct;	 /* the machine's busy CPU time per second, % of one CPU */
+	double cpu_wait_pct;	 /* the I/O thread's time waiting for a CPU, % of the pass */
+	double cpu_io_pct;	 /* the CPU the I/O took (own user, all kernel), % of one CPU */
+	/*
+	 * Each figure's spread from the pass's batches (core/disk/batch.h), in
+	 * its unit; NaN with too few batches
+	 */
+	double mb_s_spread, iops_spread, lat_p99_spread_us, self_cpu_spread, util_spread;
+	uint64_t batches;
 	double cpu_s_per_gb; /* usbperf's CPU seconds per 10^9 bytes */
 	/*
 	 * The CPU clock through the pass (core/sys/freqwatch.h), MHz, and its

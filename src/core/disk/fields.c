@@ -90,6 +90,8 @@ static const struct field row_fields[] = {
 	FIELD(struct disk_row, self_cpu_pct, "self_cpu_pct", "self", UNIT_PCT_ONE_CPU, FT_DBL, 1, T),
 	FIELD(struct disk_row, cpu_pressure_pct, "cpu_pressure_pct", "psi", UNIT_PCT_TIME, FT_DBL, 1, 0),
 	FIELD(struct disk_row, cpu_busy_pct, "cpu_busy_pct", "busy", UNIT_PCT_ONE_CPU, FT_DBL, 1, 0),
+	FIELD(struct disk_row, cpu_wait_pct, "cpu_wait_pct", "cpu wait", UNIT_PCT_TIME, FT_DBL, 1, 0),
+	FIELD(struct disk_row, cpu_io_pct, "cpu_io_pct", "I/O cpu", UNIT_PCT_ONE_CPU, FT_DBL, 1, 0),
 	FIELD(struct disk_row, cpu_s_per_gb, "self_cpu_s_per_gb", "cpu/GB", "s", FT_DBL, 3, 0),
 	/* the CPU clock through the pass: shown where cpufreq is (boards), not on a VM */
 	FIELD(struct disk_row, cpu_mhz_mean, "cpu_mhz", "clock", "MHz", FT_DBL, 0, T | FF_OPTIONAL),

@@ -130,6 +130,7 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 	    (uint64_t)((cfg->min_time_s < cfg->time_s ? cfg->min_time_s : cfg->time_s) * 1e9);
 	const bool drop_laps = !write && buffered;
 	struct disk_engine eng = {.fd = -1};
+	struct batch_clock bc = {0};
 	struct disk_io *done[64];
 	struct cpu_sample c0, c1;
 	struct passwatch pw;
@@ -153,6 +154,11 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 	r = eng.ops->open(&eng, fd, spec->qd, sl.buf, sl.n, bs);
 	if (r < 0)
 		goto out_slots;
+	if (env->batches && batch_clock_init(&bc, env->batches, batch_len_ns(min_ns, limit_ns),
+					     t->dev_major, t->dev_minor) < 0) {
+		r = -ENOMEM;
+		goto out_engine;
+	}
 
 	if (!write && buffered) {
 		out->cache_drop = cache_drop(fd);
@@ -166,6 +172,8 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 	(void)passwatch_start(&pw, cfg->irq_lines);
 	t0 = last_progress = now = clock_now_ns();
 	sampler_init(env->bw, t0);
+	if (bc.lat)
+		batch_clock_begin(&bc, t0);
 	for (;;) {
 		bool stop_issue = out->error || out->interrupted ||
 				  (issued >= region && now - t0 >= min_ns) || now - t0 >= limit_ns;
@@ -236,6 +244,8 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 			out->ios++;
 			batch += io->len;
 			hist_record(env->lat, now - io->t_issue);
+			if (bc.lat)
+				batch_clock_record(&bc, now - io->t_issue);
 			/* a sequential read checks each unit once: later laps are timed only,
 			 * so a bad unit is counted once, as without laps */
 			if (!write && cfg->verify && (io->lap == 0 || spec->access == DISK_RAND)) {
@@ -251,6 +261,8 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 		}
 		if (batch)
 			sampler_add(env->bw, now, batch);
+		if (batch && bc.lat)
+			batch_clock_tick(&bc, now, out->bytes, out->ios);
 		if (cfg->stop && *cfg->stop)
 			out->interrupted = true;
 		if (cfg->progress && now - last_progress >= PROGRESS_NS) {
@@ -258,6 +270,8 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 			last_progress = now;
 		}
 	}
+	if (bc.lat)
+		batch_clock_stop(&bc, now, out->bytes, out->ios);
 	if (write && buffered && !out->error && fsync(fd) < 0)
 		out->error = -errno;
 	now = clock_now_ns();
@@ -268,7 +282,7 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 	if (cpu_ok && cpu_sample_take(&c1) == 0)
 		cpu_use_between(&c0, &c1, &out->cpu);
 	else
-		out->cpu = (struct cpu_use){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+		out->cpu = (struct cpu_use){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 	out->seconds = (double)(now - t0) / 1e9;
 	passwatch_stop(&pw, out->seconds, &sys);
 	out->clock_min_khz = sys.clock_min_khz;
@@ -282,8 +296,9 @@ int disk_pass_run(struct pass_env *env, struct pass_out *out)
 		progress(env, cfg, spec, out, region, now - t0);
 	if (!write && buffered)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL);
-	eng.ops->close(&eng);
 	r = 0;
+out_engine:
+	eng.ops->close(&eng);
 out_slots:
 	slots_release(&sl);
 	return r;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 #include "core/disk/cache.h"
+#include "core/disk/batch.h"
 #include "core/disk/disk.h"
 
 struct pass_env {
@@ -10,6 +11,7 @@ struct pass_env {
 	unsigned pass_index, pass_count, repeat;
 	struct histogram *lat;	   /* latencies are added here */
 	struct rate_sampler *bw;   /* completions are counted here (reset by the pass) */
+	struct disk_batches *batches; /* the pass's batches are appended here (NULL: none) */
 	struct disk_report *report; /* verify errors are added here */
 };
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Orchestration: lay out the test region, run every pass and repeat, fold results into rows. */
+#include "core/disk/batch.h"
 #include "core/disk/cache.h"
 #include "core/disk/disk.h"
 #include "core/disk/iostat.h"
@@ -145,6 +146,7 @@ struct row_in {
 	double interval_s; /* of the first repeat's samples */
 	uint64_t busy_ms;  /* summed over the repeats; UINT64_MAX if any was not read */
 	bool best_of;
+	const struct disk_batches *batches; /* of every repeat */
 };
 
 /* fio's bw and iops sample statistics, pooled over the repeats */
@@ -177,6 +179,21 @@ static void fill_samples(struct disk_row *row, const struct row_in *in)
 	row->iops_max = si.max;
 	row->iops_mean = si.mean;
 	row->iops_sample_stdev = n > 1 ? si.stdev : NAN;
+}
+
+/* each figure's spread from the batches of every repeat, against the row's figure */
+static void fill_spreads(struct disk_row *row, const struct disk_batches *b)
+{
+	struct batch_spreads sp;
+
+	batch_spreads_of(b->v, b->n, row->mb_s, row->iops, row->lat_p99_us, row->self_cpu_pct,
+			 row->util_pct, &sp);
+	row->batches = b->n;
+	row->mb_s_spread = sp.mb_s;
+	row->iops_spread = sp.iops;
+	row->lat_p99_spread_us = sp.lat_p99_us;
+	row->self_cpu_spread = sp.self_cpu_pct;
+	row->util_spread = sp.util_pct;
 }
 
 static void fill_row(struct disk_row *row, const struct disk_pass_spec *s, const struct row_in *in,
@@ -222,6 +239,8 @@ static void fill_row(struct disk_row *row, const struct disk_pass_spec *s, const
 	if (row->cpu_pressure_pct > 100)
 		row->cpu_pressure_pct = 100;
 	row->cpu_busy_pct = sum->seconds > 0 ? sum->cpu.busy_pct / sum->seconds : NAN;
+	row->cpu_wait_pct = sum->seconds > 0 ? sum->cpu.wait_pct / sum->seconds : NAN;
+	row->cpu_io_pct = sum->seconds > 0 ? sum->cpu.io_pct / sum->seconds : NAN;
 	row->cpu_s_per_gb = sum->bytes ? sum->cpu.self_s / ((double)sum->bytes / 1e9) : NAN;
 	row->cpu_mhz_min = row->cpu_mhz_mean = row->cpu_mhz_max = row->cpu_clock_pct = NAN;
 	if (sum->clock_governor[0] && sum->clock_seconds > 0) {
@@ -238,6 +257,7 @@ static void fill_row(struct disk_row *row, const struct disk_pass_spec *s, const
 	row->util_pct =
 	    in->busy_ms == UINT64_MAX ? NAN : iostat_util_pct(in->busy_ms, sum->seconds);
 	fill_samples(row, in);
+	fill_spreads(row, in->batches);
 }
 
 /* one repeat's interval samples, appended to the report's list */
@@ -281,6 +301,8 @@ static void add_out(struct pass_out *sum, const struct pass_out *o)
 	sum->cpu.self_s += o->cpu.self_s;
 	sum->cpu.pressure_pct += o->cpu.pressure_pct * o->seconds;
 	sum->cpu.busy_pct += o->cpu.busy_pct * o->seconds;
+	sum->cpu.wait_pct += o->cpu.wait_pct * o->seconds;
+	sum->cpu.io_pct += o->cpu.io_pct * o->seconds;
 	sum->verify_bad += o->verify_bad;
 	irq_use_fold(&sum->irq, &o->irq);
 	/* the clock: lowest and highest seen, the mean weighed by each repeat's time */
@@ -447,8 +469,12 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 	for (i = 0; i < cfg->npasses && !rep->error && !rep->interrupted; i++) {
 		const struct disk_pass_spec *s = &cfg->passes[i];
 		struct pass_out sum = {0};
-		struct row_in in = {
-		    .mb = mb, .iops = iops, .interval_s = NAN, .best_of = cfg->best_of};
+		struct disk_batches batches = {0};
+		struct row_in in = {.mb = mb,
+				    .iops = iops,
+				    .interval_s = NAN,
+				    .best_of = cfg->best_of,
+				    .batches = &batches};
 		size_t first_sample = rep->nsamples;
 		struct usbmon_pass *mon = NULL;
 		struct strbuf why = STRBUF_INIT;
@@ -464,8 +490,8 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 			mon_off = true;
 		}
 		for (k = 0; k < cfg->repeat; k++) {
-			struct pass_env env = {t, cfg, s, (unsigned)i, (unsigned)cfg->npasses, k, lat,
-					       bw, rep};
+			struct pass_env env = {t,   cfg, s,	   (unsigned)i, (unsigned)cfg->npasses,
+					       k,   lat, bw, &batches, rep};
 			struct pass_out o;
 
 			if (cfg->stop && *cfg->stop) {
@@ -513,12 +539,15 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 			warn_wire_lost(rep, s->name, &rep->rows[rep->nrows]);
 		r = 0;
 		strbuf_release(&why);
-		if (!n)
+		if (!n) {
+			disk_batches_release(&batches);
 			continue;
+		}
 		in.n = n;
 		in.smp = rep->samples + first_sample;
 		in.nsmp = rep->nsamples - first_sample;
 		fill_row(&rep->rows[rep->nrows], s, &in, lat, &sum, cached);
+		disk_batches_release(&batches);
 		no_util |= isnan(rep->rows[rep->nrows].util_pct);
 		rep->rows[rep->nrows].status = rep->error ? "partial" :
 					       rep->interrupted ? "interrupted" : "ok";

@@ -298,14 +298,17 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 	 */
 	static const struct {
 		const char *metric;
-		size_t off;
+		size_t off, spread;
 		bool optional;
 	} m[] = {
-	    {"mb_s", offsetof(struct disk_row, mb_s), false},
-	    {"iops", offsetof(struct disk_row, iops), false},
-	    {"lat_p99_us", offsetof(struct disk_row, lat_p99_us), false},
-	    {"self_cpu_pct", offsetof(struct disk_row, self_cpu_pct), false},
-	    {"util_pct", offsetof(struct disk_row, util_pct), true},
+#define ROW(metric, spread, optional)                                                          \
+	{#metric, offsetof(struct disk_row, metric), offsetof(struct disk_row, spread), optional}
+	    ROW(mb_s, mb_s_spread, false),
+	    ROW(iops, iops_spread, false),
+	    ROW(lat_p99_us, lat_p99_spread_us, false),
+	    ROW(self_cpu_pct, self_cpu_spread, false),
+	    ROW(util_pct, util_spread, true),
+#undef ROW
 	};
 	size_t i, j;
 
@@ -346,6 +349,9 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 			rm->repeats = dr->repeats;
 			rm->cpu_pressure_pct = dr->cpu_pressure_pct;
 			rm->cpu_busy_pct = dr->cpu_busy_pct;
+			rm->cpu_wait_pct = dr->cpu_wait_pct;
+			rm->cpu_io_pct = dr->cpu_io_pct;
+			rm->pass_spread = *(const double *)((const char *)dr + m[j].spread);
 			if (!strcmp(m[j].metric, "mb_s")) {
 				rm->stdev = dr->mb_s_sd;
 				rm->min = dr->mb_s_min;

@@ -3,7 +3,9 @@
 #include "core/disk/safety.h"
 #include "core/sys/blockdev.h"
 #include "core/sys/mounts.h"
+#include "util/leftovers.h"
 #include "util/parse.h"
+#include "util/sysroot.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -109,7 +111,7 @@ static int family_member_busy(struct devnum m, const struct mount_table *mt, con
 	return 0;
 }
 
-int safety_blockdev_writable(dev_t rdev, const char *path, char **ret_why)
+static int blockdev_writable(dev_t rdev, const char *path, char **ret_why)
 {
 	struct devnum d = {major(rdev), minor(rdev)}, whole, *fam = NULL, *roots = NULL;
 	struct mount_table mt = {0};
@@ -149,6 +151,18 @@ int safety_blockdev_writable(dev_t rdev, const char *path, char **ret_why)
 		r = family_member_busy(fam[i], &mt, path, ret_why);
 	mount_table_release(&mt);
 	free(fam);
+	return r;
+}
+
+int safety_blockdev_writable(dev_t rdev, const char *path, char **ret_why)
+{
+	struct sysroot_saved saved;
+	int r;
+
+	/* the device written is the real one: so are the facts that allow it (--sysroot or not) */
+	sysroot_live_enter(&saved);
+	r = blockdev_writable(rdev, path, ret_why);
+	sysroot_live_leave(&saved);
 	return r;
 }
 
@@ -241,6 +255,8 @@ int safety_create_file(const char *dir, const char *tag, uint64_t region, bool m
 		r = reason_set(-errno, ret_why, "cannot create '%s': %s", path.buf, strerror(errno));
 		goto out;
 	}
+	/* a process killed now leaves it: the next one removes it (util/leftovers.h) */
+	leftovers_add(path.buf, fd);
 	r = total ? posix_fallocate(fd, 0, (off_t)total) : 0;
 	format_size(total, sz, sizeof(sz));
 	if (r == ENOSPC || r == EFBIG)

@@ -22,7 +22,10 @@
 
 #define SAFETY_MARK_SIZE 4096u /* the mark block after a test file's region */
 
-/* -EPERM (root disk, read-only), -EBUSY (in use) or -EINVAL (unknown device) */
+/*
+ * -EPERM (root disk, read-only), -EBUSY (in use) or -EINVAL (unknown device);
+ * the facts are the live system's, also under --sysroot
+ */
 int safety_blockdev_writable(dev_t rdev, const char *path, char **ret_why);
 
 /* dir is a writable directory with need bytes free, under the file size limit (ulimit -f) */

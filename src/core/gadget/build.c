@@ -133,22 +133,36 @@ __attribute__((format(printf, 4, 5))) static int putf(struct ctx *c, const char 
 	return r;
 }
 
-/* every key of the profile with an attribute, in table order */
+/* an msc LUN's medium: f_mass_storage opens it as ro says then, and refuses ro after (EBUSY) */
+static bool is_medium(const char *attr)
+{
+	size_t n = strlen(attr);
+
+	return n >= 5 && !strcmp(attr + n - 5, "/file");
+}
+
+/* every key of the profile with an attribute, in table order, the medium last */
 static int put_plain(struct ctx *c, const struct gadget_fn_spec *f)
 {
 	const struct gadget_profile *p = f->profile;
 	size_t i;
 	int r;
 
+	for (i = 0; i < 2 * p->nkeys; i++) {
+		const struct gadget_key *k = &p->keys[i % p->nkeys];
+		const char *v = gadget_fn_get(f, k->key);
+
+		if (!v || !k->attr || is_medium(k->attr) != (i >= p->nkeys))
+			continue;
+		r = puts_(c, c->fn.buf, k->attr, v);
+		if (r < 0)
+			return r;
+	}
 	for (i = 0; i < p->nkeys; i++) {
 		const char *v = gadget_fn_get(f, p->keys[i].key);
 
-		if (!v || !p->keys[i].attr)
-			continue;
-		r = puts_(c, c->fn.buf, p->keys[i].attr, v);
-		if (r < 0)
-			return r;
-		strbuf_addf(&c->set, "%s%s=%s", c->set.len ? " " : "", p->keys[i].key, v);
+		if (v && p->keys[i].attr)
+			strbuf_addf(&c->set, "%s%s=%s", c->set.len ? " " : "", p->keys[i].key, v);
 	}
 	return 0;
 }
@@ -655,6 +669,8 @@ int gadget_up(const struct gadget_spec *s, const struct gadget_fs *fs, struct ga
 			goto out;
 	}
 	r = check_max_power(s, b.udc, ret_why);
+	if (r == 0)
+		r = gadget_preflight(s, ret_why);
 	if (r < 0)
 		goto out;
 	r = gadget_state_create(&c.st, s->dir);

@@ -72,6 +72,8 @@ struct gadget_spec {
 	char *max_speed; /* NULL: the kernel's default (the UDC's best) */
 	/* the configuration's MaxPower, mA (default 250) */
 	unsigned max_power_ma;
+	/* --destructive: an msc LUN may be exported read-write (preflight.c) */
+	bool destructive;
 	struct gadget_fn_spec *fns;
 	size_t nfns;
 };
@@ -92,6 +94,21 @@ int gadget_spec_set_max_power(struct gadget_spec *s, const char *ma, char **ret_
 int gadget_spec_add(struct gadget_spec *s, const char *arg, char **ret_why);
 /* the profiles and their keys, for -h */
 const char *gadget_profiles_help(void);
+/*
+ * A gadget name down and bind take: "usbperf" or "usbperf-NAME" as
+ * gadget_spec_set_name makes them; anything else (empty, a path, too long, a
+ * gadget of another tool's) is -EINVAL with why.
+ */
+int gadget_name_check(const char *dir, char **ret_why);
+/* absolute, no empty, "." or ".." component, no trailing '/' */
+bool gadget_path_canonical(const char *path);
+/*
+ * Before up creates anything: each msc LUN's backing may be exported as
+ * asked (read-write: --destructive and, for a block device, disk's write
+ * rules on the live system; ro=1: anything), each FunctionFS mount point is
+ * a new directory under plain directories. -EACCES, -EEXIST, -EINVAL + why.
+ */
+int gadget_preflight(const struct gadget_spec *s, char **ret_why);
 
 /* What up built, for the command to show. */
 struct gadget_ep;

@@ -85,6 +85,35 @@ static void rmdir_all(const char *dir, const struct gadget_fs *fs, int64_t *n)
 	strbuf_release(&p);
 }
 
+/*
+ * A gadget without a state file --force may take down: every configuration
+ * it has is labelled as usbperf labels its own ("usbperf: msc+ncm"), so a
+ * gadget of another tool's under a name like usbperf's stays (28.12).
+ */
+static int labelled_ours(const char *g, char **why)
+{
+	struct name_list l = NAME_LIST_INIT;
+	struct strbuf p = STRBUF_INIT, v = STRBUF_INIT;
+	int r = 0;
+
+	strbuf_addf(&p, "%s/configs", g);
+	if (sysroot_list(p.buf, &l) < 0)
+		l.n = 0;
+	for (size_t i = 0; r == 0 && i < l.n; i++) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/configs/%s/strings/0x409/configuration", g, l.v[i]);
+		if (sysroot_read_attr(p.buf, &v) == 0 && strncmp(v.buf, "usbperf: ", 9))
+			r = reason_set(-EPERM, why,
+				       "gadget '%s' was not created by usbperf: its configuration "
+				       "'%s' says '%s'; left as it is",
+				       g, l.v[i], v.buf);
+	}
+	name_list_release(&l);
+	strbuf_release(&p);
+	strbuf_release(&v);
+	return r;
+}
+
 /* --force on a gadget without a state file: unbind, unlink, remove what configfs shows */
 static int force_down(const char *dir, const struct gadget_fs *fs, int64_t *ret_n, char **why)
 {
@@ -123,11 +152,17 @@ int gadget_down(const char *dir, bool force, const struct gadget_fs *fs, int64_t
 	int64_t n = 0;
 	int r;
 
+	/* only ever a gadget named as usbperf names its own: never "" (all of usb_gadget) */
+	r = gadget_name_check(dir, ret_why);
+	if (r < 0)
+		return r;
 	strbuf_addf(&g, GADGET_CONFIGFS "/%s", dir);
 	r = gadget_state_load(&st, dir, ret_why);
 	if (r == -ENOENT) {
 		if (!sysroot_exists(g.buf))
 			r = reason_set(-ENOENT, ret_why, "no gadget '%s'", g.buf);
+		else if ((r = labelled_ours(g.buf, ret_why)) < 0)
+			; /* another tool's under a name like usbperf's: never removed */
 		else if (!force)
 			r = reason_set(-EPERM, ret_why,
 				       "gadget '%s' was not created by usbperf (no state file); "

@@ -178,6 +178,19 @@ static bool is_word(const char *s, size_t max)
 	return is_word_x(s, max, "");
 }
 
+int gadget_name_check(const char *dir, char **ret_why)
+{
+	size_t n = strlen(GADGET_PREFIX);
+
+	if (!strncmp(dir, GADGET_PREFIX, n) && (!dir[n] || (dir[n] == '-' && dir[n + 1])) &&
+	    is_word(dir, 64))
+		return 0;
+	return reason_set(-EINVAL, ret_why,
+			  "invalid gadget name '%.64s%s': usbperf's gadgets are 'usbperf' or "
+			  "'usbperf-NAME' (letters, digits, '_', '.', '-'; 64 at most)",
+			  dir, strlen(dir) > 64 ? "..." : "");
+}
+
 int gadget_spec_set_name(struct gadget_spec *s, const char *name, char **ret_why)
 {
 	struct strbuf d = STRBUF_INIT;
@@ -347,8 +360,11 @@ static int check_value(const struct gadget_profile *p, const struct gadget_key *
 		strbuf_adds(&sb, v);
 		break;
 	case GK_PATH:
-		if (v[0] != '/' || strstr(v, "/../") || strlen(v) > 1024 || strchr(v, '\n'))
-			return reason_set(-EINVAL, ret_why, "%s: %s='%s' is not an absolute path",
+		/* the path itself is the mount point: no '..' that names another directory */
+		if (!gadget_path_canonical(v) || strlen(v) > 1024 || strchr(v, '\n'))
+			return reason_set(-EINVAL, ret_why,
+					  "%s: %s='%s' is not a canonical absolute path (no '.', "
+					  "'..', '//' or trailing '/')",
 					  p->name, k->key, v);
 		strbuf_adds(&sb, v);
 		break;

@@ -228,7 +228,66 @@ out:
 	return r;
 }
 
-static int undo_one(const struct gadget_step *s, const struct gadget_fs *fs, struct strbuf *note)
+static int rewrite(struct gadget_state *st, size_t keep);
+
+/*
+ * A mount point's parent usbperf made (/dev/usb-ffs) that is not empty when
+ * this gadget goes down: another gadget's mount point is in it, usbperf's or
+ * another program's (adbd). It stays, and the configfs directories are
+ * still removed (28.7); a usbperf gadget with a mount point below it takes
+ * it over, first in its state file, so the last one down removes it.
+ */
+static void keep_mntdir(const struct gadget_state *st, const char *dir, struct strbuf *note)
+{
+	struct name_list l = NAME_LIST_INIT;
+	struct strbuf sub = STRBUF_INIT;
+	char *taker = NULL;
+	size_t plen = strlen("gadget-"), slen = strlen(".state");
+
+	strbuf_addf(&sub, "%s/", dir);
+	if (sysroot_list(GADGET_STATE_DIR, &l) < 0)
+		l.n = 0;
+	for (size_t i = 0; i < l.n && !taker; i++) {
+		size_t n = strlen(l.v[i]);
+		struct gadget_state o = {.fd = -1};
+		char *odir, *why = NULL;
+
+		if (n <= plen + slen || strncmp(l.v[i], "gadget-", plen) ||
+		    strcmp(l.v[i] + n - slen, ".state"))
+			continue;
+		odir = strndup(l.v[i] + plen, n - plen - slen);
+		if (odir && strcmp(odir, st->dir) && gadget_state_load(&o, odir, &why) == 0) {
+			for (size_t k = 0; k < o.n && !taker; k++)
+				if ((!strcmp(o.v[k].kind, "mntdir") ||
+				     !strcmp(o.v[k].kind, "mount")) &&
+				    !strncmp(o.v[k].path, sub.buf, sub.len)) {
+					/* first: undone last, after its own mount point */
+					struct gadget_step first;
+
+					push_step(&o, "mntdir", dir);
+					first = o.v[o.n - 1];
+					memmove(&o.v[1], &o.v[0], (o.n - 1) * sizeof(*o.v));
+					o.v[0] = first;
+					if (rewrite(&o, o.n) == 0)
+						taker = xstrdup(odir);
+				}
+		}
+		gadget_state_release(&o);
+		free(odir);
+		free(why);
+	}
+	strbuf_addf(note, "%skept '%s': it is not empty", note->len ? "; " : "", dir);
+	if (taker)
+		strbuf_addf(note, " (gadget '%s' takes it over: its down removes it)", taker);
+	else
+		strbuf_adds(note, " (another program's mount point is in it)");
+	free(taker);
+	name_list_release(&l);
+	strbuf_release(&sub);
+}
+
+static int undo_one(const struct gadget_state *st, const struct gadget_step *s,
+		    const struct gadget_fs *fs, struct strbuf *note)
 {
 	int r;
 
@@ -264,6 +323,10 @@ static int undo_one(const struct gadget_step *s, const struct gadget_fs *fs, str
 		r = fs->rmdir(s->path);
 	if (r == -EINVAL && !strcmp(s->kind, "mount"))
 		r = 0; /* not mounted any more */
+	if ((r == -ENOTEMPTY || r == -EEXIST || r == -EBUSY) && !strcmp(s->kind, "mntdir")) {
+		keep_mntdir(st, s->path, note);
+		r = 0;
+	}
 	return r == -ENOENT ? 0 : r;
 }
 
@@ -304,7 +367,7 @@ int gadget_state_undo(struct gadget_state *st, const struct gadget_fs *fs, int64
 		st->fd = -1;
 	}
 	for (i = st->n; i > 0; i--) {
-		r = undo_one(&st->v[i - 1], fs, &note);
+		r = undo_one(st, &st->v[i - 1], fs, &note);
 		if (r < 0) {
 			reason_set(r, ret_why, "cannot remove '%s': %s", st->v[i - 1].path,
 				   strerror(-r));

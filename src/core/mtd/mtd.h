@@ -48,15 +48,48 @@ int mtd_geometry_read(unsigned index, struct mtd_geometry *ret, struct strbuf *w
  */
 int mtd_node_probe(const char *node, struct mtd_geometry *ret, struct strbuf *why);
 
-/* the name looks like a bootloader's partition (u-boot, spl, env, ...) */
+/*
+ * The name is one boards give a bootloader's partition (u-boot, spl, env,
+ * boot0, fsbl1, tf-a, ...: the list and its sources are in safety.c).
+ */
 bool mtd_name_is_boot(const char *name);
 
+/* What the write rules know of one MTD device (safety.c). */
+struct mtd_dev_facts {
+	unsigned index;
+	char *name, *type;
+	char *dir; /* its canonical sysfs directory */
+	uint64_t size, offset, erasesize, writesize, oobsize;
+	uint64_t flags;	  /* UINT64_MAX: unreadable */
+	int parent;	  /* the device (position in the list) it is nested in, -1 */
+	int ubi;	  /* the UBI device attached to it, -1 */
+	char *mounted_on; /* a JFFS2/UBIFS on it or its mtdblock mounted there; NULL */
+};
+struct mtd_facts {
+	struct mtd_dev_facts *v;
+	size_t n;
+};
+/* Every mtdN below the sysroot, its UBI attachment and mounts; -EBUSY + why without mountinfo */
+int mtd_facts_read(struct mtd_facts *ret, struct strbuf *why);
+void mtd_facts_release(struct mtd_facts *f);
 /*
- * May mtdN be erased and written? 0, or -EPERM (read-only), -EBUSY (mounted,
- * attached to UBI) or -EACCES (a bootloader's name and force_boot is not that
- * exact name), why filled. Reads /proc/self/mountinfo and /sys/class/ubi.
+ * May mtd<index> be erased and written, on these facts? Refused when the
+ * node is read-only (ro_node), the device is not in the facts, read-only,
+ * or when it or any device sharing flash with it (a partition of it, the
+ * master it is a partition of, a partition overlapping it) is mounted,
+ * attached to UBI, read-only or named like a bootloader's: a bootloader's
+ * name passes only when force_boot is that exact name. force_option: the
+ * command has --force-boot (the refusal names it), else it names usbperf
+ * mtd's. 0, -EPERM, -ENODEV, -EBUSY or -EACCES with why.
  */
-int mtd_may_write(const struct mtd_geometry *g, const char *force_boot, struct strbuf *why);
+int mtd_write_judge(const struct mtd_facts *f, unsigned index, bool ro_node, const char *force_boot,
+		    bool force_option, struct strbuf *why);
+/*
+ * mtd_write_judge on the facts of the live system: /sys and /proc are the
+ * real ones even under --sysroot (the node written is the real one).
+ */
+int mtd_may_write(const struct mtd_geometry *g, const char *force_boot, bool force_option,
+		  struct strbuf *why);
 
 /*
  * The region measured from offset 0: want bytes (0: the whole device up to

@@ -9,6 +9,7 @@
 #include "util/clock.h"
 
 #include <errno.h>
+#include <fcntl.h> /* loff_t: glibc has it in sys/types.h too, musl (the board builds) only here */
 #include <mtd/mtd-abi.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * MTD geometry from sysfs (/sys/class/mtd/mtdN), the node the user named,
- * and the rules that refuse erases and writes on a partition in use.
+ * MTD geometry from sysfs (/sys/class/mtd/mtdN) and the node the user
+ * named; the rules that refuse erases and writes are safety.c's.
  */
 #include "core/mtd/mtd.h"
-#include "core/sys/mounts.h"
 #include "util/parse.h"
 #include "util/sysroot.h"
 
@@ -180,137 +179,6 @@ int mtd_node_probe(const char *node, struct mtd_geometry *ret, struct strbuf *wh
 	if (r < 0)
 		return r == -ENOMEM ? r : -EINVAL;
 	ret->ro_node = mi & 1;
-	return 0;
-}
-
-/* whole words (split at anything but letters and digits) and longer names anywhere */
-bool mtd_name_is_boot(const char *name)
-{
-	static const char *const anywhere[] = {"u-boot",    "uboot",   "bootloader", "barebox",
-					       "preloader", "bootenv", "u_boot"};
-	static const char *const words[] = {"spl", "env", "boot", "loader", "bl2",   "fip",
-					    "tpl", "atf", "tf-a", "bios",   "nvram", "bootcode"};
-	const char *p = name, *q;
-	size_t i, n;
-
-	if (!name)
-		return false;
-	for (i = 0; i < sizeof(anywhere) / sizeof(anywhere[0]); i++)
-		if (strcasestr(name, anywhere[i]))
-			return true;
-	while (*p) {
-		while (*p && !isalnum((unsigned char)*p))
-			p++;
-		for (q = p; *q && isalnum((unsigned char)*q); q++)
-			;
-		n = (size_t)(q - p);
-		for (i = 0; n && i < sizeof(words) / sizeof(words[0]); i++)
-			if (strlen(words[i]) == n && !strncasecmp(p, words[i], n))
-				return true;
-		p = q;
-	}
-	return false;
-}
-
-/* a JFFS2/UBIFS on mtdN, or a mounted mtdblockN; the mount point in ret */
-static bool mtd_mounted(const struct mtd_geometry *g, const struct mount_table *t,
-			const char **ret_where)
-{
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT;
-	bool found = false;
-	size_t i;
-
-	strbuf_addf(&a, "mtd%u", g->index);
-	strbuf_addf(&b, "/dev/mtdblock%u", g->index);
-	strbuf_addf(&c, "mtd:%s", g->name);
-	for (i = 0; i < t->n && !found; i++) {
-		const struct mount_entry *e = &t->e[i];
-
-		if ((e->major == MTDBLOCK_MAJOR && e->minor == g->index) ||
-		    (e->source && (!strcmp(e->source, a.buf) || !strcmp(e->source, b.buf) ||
-				   !strcmp(e->source, c.buf)))) {
-			*ret_where = e->mount_point;
-			found = true;
-		}
-	}
-	strbuf_release(&a);
-	strbuf_release(&b);
-	strbuf_release(&c);
-	return found;
-}
-
-/* the UBI device attached to mtdN, -1 if none */
-static int mtd_ubi_attached(unsigned index)
-{
-	struct name_list l = NAME_LIST_INIT;
-	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
-	uint64_t num;
-	int found = -1;
-	size_t i;
-
-	if (sysroot_list("/sys/class/ubi", &l) < 0)
-		return -1;
-	for (i = 0; i < l.n && found < 0; i++) {
-		unsigned u;
-		char tail;
-
-		if (sscanf(l.v[i], "ubi%u%c", &u, &tail) != 1)
-			continue; /* ubi0_0 is a volume */
-		strbuf_reset(&path);
-		strbuf_addf(&path, "/sys/class/ubi/%s/mtd_num", l.v[i]);
-		if (sysroot_read_attr(path.buf, &sb) == 0 &&
-		    parse_u64(sb.buf, 0, 1u << 20, &num) == 0 && num == index)
-			found = (int)u;
-	}
-	strbuf_release(&path);
-	strbuf_release(&sb);
-	name_list_release(&l);
-	return found;
-}
-
-int mtd_may_write(const struct mtd_geometry *g, const char *force_boot, struct strbuf *why)
-{
-	struct mount_table t = {0};
-	const char *where = NULL;
-	int ubi, r;
-
-	if (g->ro_node) {
-		strbuf_addf(why, "refusing to write mtd%u: the node given is read-only (mtd%uro)",
-			    g->index, g->index);
-		return -EPERM;
-	}
-	if (!g->writeable) {
-		strbuf_addf(why, "refusing to write mtd%u '%s': it is read-only (flags 0x%llx)",
-			    g->index, g->name, (unsigned long long)g->flags);
-		return -EPERM;
-	}
-	r = mounts_load(&t);
-	if (r < 0) {
-		/* not knowing is not a yes */
-		strbuf_addf(why, "refusing to write mtd%u: cannot read /proc/self/mountinfo: %s",
-			    g->index, strerror(-r));
-		return -EBUSY;
-	}
-	if (mtd_mounted(g, &t, &where)) {
-		strbuf_addf(why, "refusing to write mtd%u '%s': it is mounted on '%s'", g->index,
-			    g->name, where);
-		mount_table_release(&t);
-		return -EBUSY;
-	}
-	mount_table_release(&t);
-	ubi = mtd_ubi_attached(g->index);
-	if (ubi >= 0) {
-		strbuf_addf(why, "refusing to write mtd%u '%s': it is attached to UBI (ubi%d)",
-			    g->index, g->name, ubi);
-		return -EBUSY;
-	}
-	if (mtd_name_is_boot(g->name) && (!force_boot || strcmp(force_boot, g->name))) {
-		strbuf_addf(why,
-			    "refusing to write mtd%u '%s': the name is a bootloader's (give "
-			    "--force-boot '%s' to write it anyway)",
-			    g->index, g->name, g->name);
-		return -EACCES;
-	}
 	return 0;
 }
 

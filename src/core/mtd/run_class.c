@@ -132,17 +132,8 @@ static int plan_checks(const struct run_options *o, const char *target, struct m
 	r = mtd_run_region(&m->g, o->size, o->full, &m->len, why);
 	if (r == 0 && o->destructive)
 		r = mtd_write_sizes(&m->g, NULL, 0, m->ws, &m->nws, why);
-	if (r == 0 && o->destructive) {
-		r = mtd_may_write(&m->g, NULL, why);
-		if (r == -EACCES) {
-			/* mtd's own words name its --force-boot: run has none */
-			strbuf_reset(why);
-			strbuf_addf(why,
-				    "refusing to write mtd%u '%s': the name is a bootloader's (run "
-				    "never writes one; usbperf mtd --force-boot '%s' does)",
-				    m->g.index, m->g.name, m->g.name);
-		}
-	}
+	if (r == 0 && o->destructive)
+		r = mtd_may_write(&m->g, NULL, false, why);
 	return r;
 }
 

@@ -9,32 +9,18 @@
  * fd 2 on a memory file, whose last line stands in when the device's error
  * stack says nothing.
  */
-#include "core/mtp/mtp.h"
+#include "core/mtp/engine_priv.h"
 #include "util/clock.h"
 #include "util/signals.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libmtp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-#define MAX_TRACKED 4096u
-
-struct mtp_session {
-	LIBMTP_mtpdevice_t *dev;
-	unsigned busnum, devnum;
-	uint32_t storage, folder;
-	bool folder_created;
-	uint32_t *tracked; /* objects created and not yet deleted */
-	size_t ntracked, alloc;
-	char last_msg[256]; /* libmtp's last line on stderr */
-	char *irq_lines;    /* the host controller's, NULL unknown */
-};
 
 bool mtp_available(void)
 {
@@ -43,11 +29,7 @@ bool mtp_available(void)
 
 /* --- libmtp's own output kept off usbperf's streams --- */
 
-struct quiet {
-	int out, err, cap;
-};
-
-static void quiet_begin(struct quiet *q)
+void quiet_begin(struct quiet *q)
 {
 	int null;
 
@@ -65,8 +47,7 @@ static void quiet_begin(struct quiet *q)
 		close(null);
 }
 
-/* restore the streams; the last line libmtp wrote on stderr into msg (if any) */
-static void quiet_end(struct quiet *q, char *msg, size_t len)
+void quiet_end(struct quiet *q, char *msg, size_t len)
 {
 	fflush(stdout);
 	fflush(stderr);
@@ -118,9 +99,8 @@ static void init_once(void)
 	}
 }
 
-/* the device's last error (its stack cleared), else libmtp's last line, else fallback */
-static void why_from(struct mtp_session *s, const char *what, const char *fallback, char *why,
-		     size_t why_len)
+void mtp_why_from(struct mtp_session *s, const char *what, const char *fallback, char *why,
+		  size_t why_len)
 {
 	const char *text = NULL;
 	LIBMTP_error_t *e = s->dev ? LIBMTP_Get_Errorstack(s->dev) : NULL;
@@ -147,8 +127,7 @@ static bool still_there(const struct mtp_session *s)
 	return access(node, F_OK) == 0;
 }
 
-/* a failed call's status: cancelled by a signal, the device gone, or an I/O error */
-static int failed(struct mtp_session *s, const char *what, char *why, size_t why_len)
+int mtp_failed(struct mtp_session *s, const char *what, char *why, size_t why_len)
 {
 	if (signal_stop) {
 		snprintf(why, why_len, "%s: interrupted", what);
@@ -164,7 +143,7 @@ static int failed(struct mtp_session *s, const char *what, char *why, size_t why
 		}
 		usleep(100000);
 	}
-	why_from(s, what, "libmtp reports a failure", why, why_len);
+	mtp_why_from(s, what, "libmtp reports a failure", why, why_len);
 	return -EIO;
 }
 
@@ -184,6 +163,13 @@ int mtp_detect(struct mtp_raw **ret_v, size_t *ret_n, char *why, size_t why_len)
 	e = LIBMTP_Detect_Raw_Devices(&raw, &n);
 	quiet_end(&q, msg, sizeof(msg));
 	if (e == LIBMTP_ERROR_NO_DEVICE_ATTACHED || (e == LIBMTP_ERROR_NONE && n <= 0)) {
+		free(raw);
+		return -ENODEV;
+	}
+	/* libusb built without udev (the static board builds) will not start where
+	 * there is no usbfs at all, a board with no USB host port; with udev it
+	 * starts and finds nothing. Either way: no device */
+	if (e == LIBMTP_ERROR_USB_LAYER && access("/dev/bus/usb", F_OK) < 0 && errno == ENOENT) {
 		free(raw);
 		return -ENODEV;
 	}
@@ -303,10 +289,11 @@ int mtp_open(const struct mtp_raw *want, struct mtp_session **ret, struct mtp_de
 	}
 	if (r < 0 || !s->dev->storage) {
 		/* Android shows no storage until the screen is unlocked and access allowed */
-		why_from(s,
-			 "the device shows no storage (is it locked, or waiting for the user to "
-			 "allow file transfer?)",
-			 "no storage listed", why, why_len);
+		mtp_why_from(
+		    s,
+		    "the device shows no storage (is it locked, or waiting for the user to "
+		    "allow file transfer?)",
+		    "no storage listed", why, why_len);
 		mtp_devinfo_release(&d);
 		mtp_close(s);
 		return -EACCES;
@@ -335,12 +322,15 @@ void mtp_close(struct mtp_session *s)
 	}
 	free(s->tracked);
 	free(s->irq_lines);
+	free(s->folder_name);
+	free(s->existing);
+	free(s->moved_why);
 	free(s);
 }
 
 /* --- what usbperf created --- */
 
-static int track(struct mtp_session *s, uint32_t id)
+int mtp_track(struct mtp_session *s, uint32_t id)
 {
 	if (s->ntracked == s->alloc) {
 		size_t na = s->alloc ? s->alloc * 2 : 64;
@@ -355,7 +345,7 @@ static int track(struct mtp_session *s, uint32_t id)
 	return 0;
 }
 
-static void untrack(struct mtp_session *s, uint32_t id)
+void mtp_untrack(struct mtp_session *s, uint32_t id)
 {
 	for (size_t i = 0; i < s->ntracked; i++)
 		if (s->tracked[i] == id) {
@@ -364,7 +354,15 @@ static void untrack(struct mtp_session *s, uint32_t id)
 		}
 }
 
-static int delete_object(struct mtp_session *s, uint32_t id)
+bool mtp_tracked(const struct mtp_session *s, uint32_t id)
+{
+	for (size_t i = 0; i < s->ntracked; i++)
+		if (s->tracked[i] == id)
+			return true;
+	return false;
+}
+
+int mtp_delete_object(struct mtp_session *s, uint32_t id)
 {
 	struct quiet q;
 	int r;
@@ -373,48 +371,8 @@ static int delete_object(struct mtp_session *s, uint32_t id)
 	r = LIBMTP_Delete_Object(s->dev, id);
 	quiet_end(&q, s->last_msg, sizeof(s->last_msg));
 	if (r == 0)
-		untrack(s, id);
+		mtp_untrack(s, id);
 	return r == 0 ? 0 : -EIO;
-}
-
-int mtp_use_folder(struct mtp_session *s, uint32_t storage, const char *name, bool *ret_created,
-		   char *why, size_t why_len)
-{
-	LIBMTP_file_t *files, *f, *next;
-	uint32_t id = 0;
-	struct quiet q;
-	char *copy;
-
-	s->storage = storage;
-	quiet_begin(&q);
-	files = LIBMTP_Get_Files_And_Folders(s->dev, storage, LIBMTP_FILES_AND_FOLDERS_ROOT);
-	for (f = files; f; f = next) {
-		next = f->next;
-		if (!id && f->filetype == LIBMTP_FILETYPE_FOLDER && f->filename &&
-		    !strcmp(f->filename, name))
-			id = f->item_id;
-		LIBMTP_destroy_file_t(f);
-	}
-	quiet_end(&q, s->last_msg, sizeof(s->last_msg));
-	if (id) {
-		s->folder = id;
-		s->folder_created = false;
-		*ret_created = false;
-		return 0;
-	}
-	copy = strdup(name);
-	if (!copy)
-		return -ENOMEM;
-	quiet_begin(&q);
-	id = LIBMTP_Create_Folder(s->dev, copy, 0, storage);
-	quiet_end(&q, s->last_msg, sizeof(s->last_msg));
-	free(copy);
-	if (!id)
-		return failed(s, "cannot create the folder", why, why_len);
-	s->folder = id;
-	s->folder_created = true;
-	*ret_created = true;
-	return 0;
 }
 
 /* --- the transfers --- */
@@ -467,10 +425,24 @@ static uint16_t get_chunk(void *params, void *priv, uint32_t sendlen, unsigned c
 	return LIBMTP_HANDLER_RETURN_OK;
 }
 
-/* send one file of bytes into the folder; its id tracked; seconds */
-static int send_file(struct mtp_session *s, const char *name, uint64_t bytes, uint32_t seed,
-		     uint32_t *ret_id, double *ret_s, struct pass_sys *ret_sys, char *why,
-		     size_t why_len)
+/* whether the device answered the send itself: libmtp's last error is its own, not the device's */
+static bool send_accepted(LIBMTP_mtpdevice_t *dev)
+{
+	LIBMTP_error_t *e = LIBMTP_Get_Errorstack(dev), *last = NULL;
+
+	for (; e; e = e->next)
+		last = e;
+	return last && last->errornumber == LIBMTP_ERROR_GENERAL;
+}
+
+/*
+ * One try at sending a file of bytes to where files go now: its id (the
+ * object exists once its info was taken, even when the data then failed:
+ * tracked), the seconds, how it failed (oc).
+ */
+static int send_once(struct mtp_session *s, const char *name, uint64_t bytes, uint32_t seed,
+		     uint32_t *ret_id, double *ret_s, struct pass_sys *ret_sys,
+		     struct mtp_send_outcome *oc, char *why, size_t why_len)
 {
 	LIBMTP_file_t *f = LIBMTP_new_file_t();
 	struct stream st = {.seed = seed, .total = bytes, .mismatch = -1};
@@ -488,7 +460,7 @@ static int send_file(struct mtp_session *s, const char *name, uint64_t bytes, ui
 	}
 	f->filesize = bytes;
 	f->filetype = LIBMTP_FILETYPE_UNKNOWN;
-	f->parent_id = s->folder;
+	f->parent_id = s->parent;
 	f->storage_id = s->storage;
 	quiet_begin(&q);
 	/* the object-cost loop sends many small files: not watched one by one */
@@ -500,27 +472,111 @@ static int send_file(struct mtp_session *s, const char *name, uint64_t bytes, ui
 	if (ret_sys)
 		passwatch_stop(&pw, (double)(t1 - t0) / 1e9, ret_sys);
 	quiet_end(&q, s->last_msg, sizeof(s->last_msg));
-	/* the object exists once its info was sent, even when the data then failed */
-	if (f->item_id && track(s, f->item_id) < 0)
-		r = -1;
 	*ret_id = f->item_id;
 	LIBMTP_destroy_file_t(f);
-	if (r != 0 || !*ret_id)
-		return failed(s, "send", why, why_len);
-	if (st.offset != bytes) {
-		snprintf(why, why_len, "send: libmtp took %llu of %llu bytes",
-			 (unsigned long long)st.offset, (unsigned long long)bytes);
+	if (*ret_id && mtp_track(s, *ret_id) < 0)
+		return -ENOMEM;
+	*ret_s = (double)(t1 - t0) / 1e9;
+	if (r == 0 && *ret_id && st.offset == bytes)
+		return 0;
+	*oc = (struct mtp_send_outcome){
+	    .stopped = signal_stop != 0,
+	    .made = *ret_id != 0,
+	    .all_taken = st.offset == bytes,
+	    .accepted = r != 0 && send_accepted(s->dev),
+	};
+	if (r == 0) {
+		if (*ret_id)
+			snprintf(why, why_len, "send: libmtp took %llu of %llu bytes",
+				 (unsigned long long)st.offset, (unsigned long long)bytes);
+		else
+			snprintf(why, why_len, "send: the device gave the object no handle");
 		return -EIO;
 	}
-	*ret_s = (double)(t1 - t0) / 1e9;
-	return 0;
+	/* a device that answered the send is there: no wait for a disconnect */
+	if (!oc->stopped && mtp_send_fault_of(oc) == MTP_FAULT_REREAD) {
+		mtp_why_from(s, "send", "the object cannot be read back", why, why_len);
+		return -EIO;
+	}
+	r = mtp_failed(s, "send", why, why_len);
+	oc->gone = r == -ENODEV;
+	oc->stopped = r == -EINTR;
+	return r;
+}
+
+/* the places tried after from, for the failure: " (tried in the storage's root as well: ...)" */
+static void add_tried(const struct mtp_session *s, enum mtp_place from, const char *first,
+		      char *why, size_t why_len)
+{
+	char last[256], where[128] = "";
+
+	snprintf(last, sizeof(last), "%s", strcmp(first, why) ? why : "the same");
+	if (from < MTP_PLACE_ROOT && s->place >= MTP_PLACE_ROOT)
+		snprintf(where, sizeof(where), "the storage's root");
+	if (s->place == MTP_PLACE_EXISTING)
+		snprintf(where + strlen(where), sizeof(where) - strlen(where), "%sthe folder '%s'",
+			 where[0] ? " and " : "", s->existing ? s->existing : "?");
+	snprintf(why, why_len, "%s (tried in %s as well: %s)", first, where, last);
+}
+
+/*
+ * Send a file to where files go, moving them (quirks.c) when this place
+ * fails in a way another may not: its id, the seconds. defer: an object
+ * the device's handle does not reach is left for the caller's listing to
+ * find (*ret_id 0) once that is known to be this device's way.
+ */
+static int send_file(struct mtp_session *s, const char *name, uint64_t bytes, uint32_t seed,
+		     bool defer, uint32_t *ret_id, double *ret_s, struct pass_sys *ret_sys,
+		     char *why, size_t why_len)
+{
+	enum mtp_place from = s->place;
+	char first[256] = "";
+
+	for (;;) {
+		struct mtp_send_outcome oc = {0};
+		enum mtp_send_fault fault;
+		enum mtp_place next;
+		uint32_t id = 0;
+		int r = send_once(s, name, bytes, seed, &id, ret_s, ret_sys, &oc, why, why_len);
+
+		if (r == 0 || r == -ENOMEM) {
+			s->proven |= r == 0;
+			*ret_id = id;
+			return r;
+		}
+		fault = mtp_send_fault_of(&oc);
+		/* the handle names nothing readable: the listing has the object by its name */
+		if (fault == MTP_FAULT_REREAD && defer && s->reread) {
+			mtp_untrack(s, id);
+			*ret_id = 0;
+			return 0;
+		}
+		if (fault == MTP_FAULT_REREAD && mtp_reread(s, name, bytes, id, ret_id) == 0) {
+			if (!s->reread && !s->moved_why)
+				s->moved_why = strdup(why);
+			s->reread = true;
+			s->proven = true;
+			return 0;
+		}
+		next = mtp_next_place(s->place, s->proven, fault);
+		if (!first[0] && next != MTP_PLACE_NONE)
+			snprintf(first, sizeof(first), "%s", why);
+		if (next == MTP_PLACE_NONE || mtp_move_to(s, next, first) < 0) {
+			if (first[0] && s->place != from)
+				add_tried(s, from, first, why, why_len);
+			return r;
+		}
+		/* the failed object is usbperf's: gone now, or by cleanup's sweep */
+		if (id)
+			(void)mtp_delete_object(s, id);
+	}
 }
 
 int mtp_transfer(struct mtp_session *s, struct mtp_size_result *res, uint32_t seed, char *why,
 		 size_t why_len)
 {
 	struct stream st = {.seed = seed, .total = res->bytes, .mismatch = -1};
-	char name[64];
+	char name[96];
 	uint32_t id = 0;
 	double send_s, get_s;
 	struct pass_sys send_sys, get_sys;
@@ -535,14 +591,14 @@ int mtp_transfer(struct mtp_session *s, struct mtp_size_result *res, uint32_t se
 		pass_sys_init(&res->send_sys);
 		pass_sys_init(&res->get_sys);
 	}
-	snprintf(name, sizeof(name), "usbperf-%llu-%u.bin", (unsigned long long)res->bytes,
+	snprintf(name, sizeof(name), "%s%llu-%u.bin", s->prefix, (unsigned long long)res->bytes,
 		 (unsigned)seed);
-	r = send_file(s, name, res->bytes, seed, &id, &send_s, &send_sys, why, why_len);
+	r = send_file(s, name, res->bytes, seed, false, &id, &send_s, &send_sys, why, why_len);
 	if (r < 0)
 		return r;
 	if (signal_stop) {
 		snprintf(why, why_len, "interrupted");
-		delete_object(s, id); /* else mtp_cleanup tries again */
+		mtp_delete_object(s, id); /* else mtp_cleanup tries again */
 		return -EINTR;
 	}
 	quiet_begin(&q);
@@ -553,7 +609,7 @@ int mtp_transfer(struct mtp_session *s, struct mtp_size_result *res, uint32_t se
 	passwatch_stop(&pw, (double)(t1 - t0) / 1e9, &get_sys);
 	quiet_end(&q, s->last_msg, sizeof(s->last_msg));
 	if (r != 0)
-		return failed(s, "get", why, why_len);
+		return mtp_failed(s, "get", why, why_len);
 	get_s = (double)(t1 - t0) / 1e9;
 	if (st.mismatch >= 0 || st.offset != res->bytes) {
 		if (st.mismatch >= 0 && st.mismatch < (int64_t)res->bytes)
@@ -566,9 +622,9 @@ int mtp_transfer(struct mtp_session *s, struct mtp_size_result *res, uint32_t se
 		res->verified = false;
 		return -EBADMSG;
 	}
-	r = delete_object(s, id);
+	r = mtp_delete_object(s, id);
 	if (r < 0)
-		return failed(s, "delete", why, why_len);
+		return mtp_failed(s, "delete", why, why_len);
 	res->send_s[res->n] = send_s;
 	res->get_s[res->n] = get_s;
 	pass_sys_fold(&res->send_sys, &send_sys);
@@ -578,12 +634,50 @@ int mtp_transfer(struct mtp_session *s, struct mtp_size_result *res, uint32_t se
 	return 0;
 }
 
-int mtp_objects(struct mtp_session *s, struct mtp_objects_result *res, char *why, size_t why_len)
+static void object_name(const struct mtp_session *s, uint64_t i, char *buf, size_t len)
+{
+	snprintf(buf, len, "%sobj-%05llu.bin", s->prefix, (unsigned long long)i);
+}
+
+/*
+ * The listing of where the objects went: how many of the sent ones it
+ * shows; an object sent without a readable handle (ids[i] 0) gets the
+ * handle the listing gives its name.
+ */
+static uint64_t list_objects(struct mtp_session *s, uint32_t *ids, uint64_t sent)
 {
 	LIBMTP_file_t *files, *f, *next;
-	uint32_t *ids;
-	uint64_t listed = 0, t0, t1;
+	uint64_t listed = 0;
 	struct quiet q;
+
+	quiet_begin(&q);
+	files = LIBMTP_Get_Files_And_Folders(s->dev, s->storage, mtp_list_parent(s->parent));
+	quiet_end(&q, s->last_msg, sizeof(s->last_msg));
+	for (f = files; f; f = next) {
+		next = f->next;
+		for (uint64_t i = 0; i < sent; i++) {
+			char name[96];
+
+			if (!ids[i] && f->filename) {
+				object_name(s, i, name, sizeof(name));
+				if (!strcmp(name, f->filename) && !mtp_tracked(s, f->item_id) &&
+				    mtp_track(s, f->item_id) == 0)
+					ids[i] = f->item_id;
+			}
+			if (ids[i] == f->item_id) {
+				listed++;
+				break;
+			}
+		}
+		LIBMTP_destroy_file_t(f);
+	}
+	return listed;
+}
+
+int mtp_objects(struct mtp_session *s, struct mtp_objects_result *res, char *why, size_t why_len)
+{
+	uint32_t *ids;
+	uint64_t listed, t0, t1;
 	int r = 0;
 
 	ids = calloc(res->count ? res->count : 1, sizeof(*ids));
@@ -592,17 +686,16 @@ int mtp_objects(struct mtp_session *s, struct mtp_objects_result *res, char *why
 	res->sent = 0;
 	t0 = clock_now_ns();
 	for (uint64_t i = 0; i < res->count; i++) {
-		char name[64];
+		char name[96];
 		double secs;
 
 		if (signal_stop) {
 			r = -EINTR;
 			break;
 		}
-
-		snprintf(name, sizeof(name), "usbperf-obj-%05llu.bin", (unsigned long long)i);
-		r = send_file(s, name, res->size, (uint32_t)(i + 1000), &ids[i], &secs, NULL, why,
-			      why_len);
+		object_name(s, i, name, sizeof(name));
+		r = send_file(s, name, res->size, (uint32_t)(i + 1000), true, &ids[i], &secs, NULL,
+			      why, why_len);
 		if (r < 0)
 			break;
 		res->sent++;
@@ -611,23 +704,12 @@ int mtp_objects(struct mtp_session *s, struct mtp_objects_result *res, char *why
 	res->send_s = (double)(t1 - t0) / 1e9;
 	if (r < 0)
 		goto out;
-	quiet_begin(&q);
 	t0 = clock_now_ns();
-	files = LIBMTP_Get_Files_And_Folders(s->dev, s->storage, s->folder);
+	listed = list_objects(s, ids, res->sent);
 	t1 = clock_now_ns();
-	quiet_end(&q, s->last_msg, sizeof(s->last_msg));
-	for (f = files; f; f = next) {
-		next = f->next;
-		for (uint64_t i = 0; i < res->sent; i++)
-			if (ids[i] == f->item_id) {
-				listed++;
-				break;
-			}
-		LIBMTP_destroy_file_t(f);
-	}
 	res->list_s = (double)(t1 - t0) / 1e9;
 	if (listed != res->sent) {
-		r = failed(s, "list", why, why_len);
+		r = mtp_failed(s, "list", why, why_len);
 		if (r == -EIO)
 			snprintf(why, why_len, "the folder lists %llu of the %llu objects sent",
 				 (unsigned long long)listed, (unsigned long long)res->sent);
@@ -635,9 +717,9 @@ int mtp_objects(struct mtp_session *s, struct mtp_objects_result *res, char *why
 	}
 	t0 = clock_now_ns();
 	for (uint64_t i = 0; i < res->sent; i++) {
-		r = delete_object(s, ids[i]);
+		r = mtp_delete_object(s, ids[i]);
 		if (r < 0) {
-			r = failed(s, "delete", why, why_len);
+			r = mtp_failed(s, "delete", why, why_len);
 			goto out;
 		}
 	}
@@ -647,41 +729,4 @@ out:
 	free(ids);
 	mtp_objects_finish(res);
 	return r;
-}
-
-unsigned mtp_cleanup(struct mtp_session *s)
-{
-	unsigned left = 0;
-
-	if (!s || !s->dev)
-		return 0;
-	while (s->ntracked) {
-		uint32_t id = s->tracked[s->ntracked - 1];
-
-		if (delete_object(s, id) < 0) {
-			s->ntracked--; /* given up on: counted */
-			left++;
-		}
-	}
-	if (s->folder && s->folder_created) {
-		LIBMTP_file_t *files, *f, *next;
-		struct quiet q;
-
-		/* anything in the folder usbperf made is its own: a send it never saw finish */
-		quiet_begin(&q);
-		files = LIBMTP_Get_Files_And_Folders(s->dev, s->storage, s->folder);
-		quiet_end(&q, NULL, 0);
-		for (f = files; f; f = next) {
-			next = f->next;
-			if (delete_object(s, f->item_id) < 0)
-				left++;
-			LIBMTP_destroy_file_t(f);
-		}
-		if (delete_object(s, s->folder) < 0)
-			left++;
-		else
-			s->folder = 0;
-	}
-	LIBMTP_Clear_Errorstack(s->dev);
-	return left;
 }

@@ -66,6 +66,12 @@ int mtp_objects(struct mtp_session *s, struct mtp_objects_result *r, char *why, 
 	return -EOPNOTSUPP;
 }
 
+void mtp_send_path(const struct mtp_session *s, struct mtp_path *ret)
+{
+	(void)s;
+	*ret = (struct mtp_path){.place = MTP_PLACE_NONE};
+}
+
 unsigned mtp_cleanup(struct mtp_session *s)
 {
 	(void)s;

@@ -26,9 +26,22 @@ static const struct field device_fields[] = {
     FIELD(struct mtp_device_row, storage_id, "storage_id", "storage id", NULL, FT_STR, 0, 0),
     FIELD(struct mtp_device_row, capacity, "capacity_bytes", "capacity", NULL, FT_SIZE, 0, T),
     FIELD(struct mtp_device_row, free_bytes, "free_bytes", "free", NULL, FT_SIZE, 0, T),
+    FIELD(struct mtp_device_row, storage_anomaly, "storage_anomaly", "ANOMALY", NULL, FT_STR, 0,
+	  T | FF_OPTIONAL),
+    FIELD(struct mtp_device_row, reported_capacity, "reported_capacity_bytes", "reported capacity",
+	  NULL, FT_U64, 0, 0),
+    FIELD(struct mtp_device_row, reported_free, "reported_free_bytes", "reported free", NULL,
+	  FT_U64, 0, 0),
     FIELD(struct mtp_device_row, folder, "folder", "folder", NULL, FT_STR, 0, T),
     FIELD(struct mtp_device_row, folder_created, "folder_created", "folder created", NULL, FT_BOOL,
 	  0, 0),
+    FIELD(struct mtp_device_row, send_path, "send_path", "files sent to", NULL, FT_STR, 0, T),
+    FIELD(struct mtp_device_row, send_folder, "send_folder", "in folder", NULL, FT_STR, 0,
+	  T | FF_OPTIONAL),
+    FIELD(struct mtp_device_row, handles_reread, "handles_reread", "handles re-read", NULL, FT_BOOL,
+	  0, T),
+    FIELD(struct mtp_device_row, send_path_why, "send_path_why", "because", NULL, FT_STR, 0,
+	  T | FF_OPTIONAL),
     FIELD(struct mtp_device_row, left_on_device, "left_on_device", "left on device", NULL, FT_U64,
 	  0, T),
 };
@@ -168,6 +181,35 @@ void mtp_device_row_release(struct mtp_device_row *d)
 	free(d->driver);
 	free(d->storage);
 	free(d->storage_id);
+	free(d->storage_anomaly);
 	free(d->folder);
+	free(d->send_folder);
+	free(d->send_path_why);
 	memset(d, 0, sizeof(*d));
+}
+
+void mtp_device_row_storage(struct mtp_device_row *d, uint64_t capacity, uint64_t free_bytes)
+{
+	struct mtp_storage_judgement j;
+
+	mtp_storage_judge(capacity, free_bytes, &j);
+	d->capacity = j.capacity;
+	d->free_bytes = j.free_bytes;
+	d->reported_capacity = capacity;
+	d->reported_free = free_bytes;
+	free(d->storage_anomaly);
+	d->storage_anomaly = j.anomaly ? strdup(j.why) : NULL;
+}
+
+int mtp_device_row_path(struct mtp_device_row *d, const struct mtp_path *p)
+{
+	d->send_path = p->place == MTP_PLACE_NONE ? NULL : mtp_place_name(p->place);
+	d->handles_reread = p->reread;
+	free(d->send_folder);
+	free(d->send_path_why);
+	d->send_folder = p->folder ? strdup(p->folder) : NULL;
+	d->send_path_why = p->why ? strdup(p->why) : NULL;
+	if ((p->folder && !d->send_folder) || (p->why && !d->send_path_why))
+		return -ENOMEM;
+	return 0;
 }

@@ -19,10 +19,16 @@ struct mtp_device_row {
 	double bulk_ceiling_mb_s;
 	char *storage; /* its description */
 	char *storage_id;
-	uint64_t capacity, free_bytes;
+	uint64_t capacity, free_bytes; /* unknown when the device's figures cannot be true */
+	char *storage_anomaly;	       /* why they cannot, the figures as reported; NULL none */
+	uint64_t reported_capacity, reported_free; /* what the device said, true or not */
 	char *folder;
 	bool folder_created;
-	uint64_t left_on_device; /* objects usbperf could not delete */
+	const char *send_path;	 /* "folder", "root", "existing-folder" (mtp_place_name) */
+	char *send_folder;	 /* the folder the files went into; NULL the root */
+	bool handles_reread;	 /* found by name: the device's handles were not readable */
+	char *send_path_why;	 /* the failure that moved them, or had them found by name */
+	uint64_t left_on_device; /* objects of usbperf's the device still shows */
 };
 
 struct mtp_size_row {
@@ -69,3 +75,7 @@ int mtp_size_row_from(const struct mtp_size_result *r, double ceiling_mb_s,
 void mtp_objects_row_from(const struct mtp_objects_result *r, struct mtp_objects_row *ret);
 void mtp_size_row_release(struct mtp_size_row *r);
 void mtp_device_row_release(struct mtp_device_row *d);
+/* a storage's figures into the row: judged (mtp_storage_judge), never printed when untrue */
+void mtp_device_row_storage(struct mtp_device_row *d, uint64_t capacity, uint64_t free_bytes);
+/* where the files went; strings copied (-ENOMEM) */
+int mtp_device_row_path(struct mtp_device_row *d, const struct mtp_path *p);

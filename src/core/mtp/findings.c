@@ -134,3 +134,65 @@ void mtp_sweep_findings(const struct mtp_sweep_row *rows, size_t n, const char *
 		strbuf_release(&ev);
 	}
 }
+
+void mtp_storage_findings(const char *device, const char *storage, uint32_t id, uint64_t capacity,
+			  uint64_t free_bytes, struct finding_list *out)
+{
+	struct mtp_storage_judgement j;
+	struct strbuf msg = STRBUF_INIT, ev = STRBUF_INIT;
+
+	mtp_storage_judge(capacity, free_bytes, &j);
+	if (!j.anomaly)
+		return;
+	strbuf_addf(
+	    &msg,
+	    "storage '%s' reports figures that cannot be true (%s): neither is printed, and "
+	    "whether the test fits was checked against %s",
+	    storage ? storage : "?", j.why,
+	    j.room == UINT64_MAX ? "nothing" : "its capacity alone");
+	strbuf_addf(&ev,
+		    "GetStorageInfo of storage 0x%08x: MaxCapacity %llu B, FreeSpaceInBytes %llu B",
+		    id, (unsigned long long)capacity, (unsigned long long)free_bytes);
+	finding_add(out, FINDING_WARN, "mtp.storage_figures", device, msg.buf, ev.buf,
+		    "the responder's storage accounting (its free space after deletes, the units "
+		    "of its statfs figures)");
+	strbuf_release(&msg);
+	strbuf_release(&ev);
+}
+
+void mtp_path_findings(const char *device, const char *folder, const struct mtp_path *p,
+		       struct finding_list *out)
+{
+	struct strbuf msg = STRBUF_INIT, ev = STRBUF_INIT;
+
+	/* the folder as asked, or no place that took a file (the failure says that) */
+	if (p->place == MTP_PLACE_NONE || (p->place == MTP_PLACE_FOLDER && !p->reread) ||
+	    !p->proven)
+		return;
+	if (p->place != MTP_PLACE_FOLDER) {
+		strbuf_addf(&msg,
+			    "the folder '%s' did not take the files where another place does: "
+			    "they went to ",
+			    folder ? folder : "?");
+		if (p->place == MTP_PLACE_ROOT)
+			strbuf_adds(&msg, "the storage's root (where libmtp's own tools send)");
+		else
+			strbuf_addf(&msg, "the folder '%s', already on the device",
+				    p->folder ? p->folder : "?");
+	}
+	if (p->reread)
+		strbuf_addf(
+		    &msg,
+		    "%sthe device gave handles it could not read back after each send: usbperf "
+		    "found every object by its name (send times include libmtp's failed "
+		    "read-back)",
+		    msg.len ? "; " : "");
+	strbuf_addf(&ev, "%s", p->why ? p->why : "the handle of every sent object unreadable");
+	finding_add(
+	    out, FINDING_INFO, "mtp.send_path", device, msg.buf, ev.buf,
+	    "the responder's handling of new objects (a folder made in the same session, "
+	    "the handle it answers to SendObjectInfo); usbperf deleted what it made wherever "
+	    "it went");
+	strbuf_release(&msg);
+	strbuf_release(&ev);
+}

@@ -74,6 +74,60 @@ struct mtp_objects_result {
 };
 void mtp_objects_finish(struct mtp_objects_result *r);
 
+/* --- responders as they are (quirks.c) --- */
+
+/*
+ * More than any MTP device holds (the largest phones and cameras hold a few
+ * TB): a storage figure above it is not a fact. 1 PiB.
+ */
+#define MTP_STORAGE_MAX (1ULL << 50)
+
+/*
+ * A storage's capacity and free space as the device reports them (all ones:
+ * libmtp's "not reported"), judged: free above capacity, a capacity of 0 or
+ * a figure above MTP_STORAGE_MAX cannot be true.
+ */
+struct mtp_storage_judgement {
+	bool anomaly;
+	char why[160];		       /* the anomaly with the figures as reported; "" none */
+	uint64_t capacity, free_bytes; /* the figures to print; UINT64_MAX: none to print */
+	uint64_t room; /* the free space to plan with (at most); UINT64_MAX unknown */
+};
+void mtp_storage_judge(uint64_t capacity, uint64_t free_bytes, struct mtp_storage_judgement *ret);
+
+/*
+ * Where usbperf's files go: its folder (made, or --folder's), the storage's
+ * root (where libmtp's own tools send), or a folder already on the device.
+ */
+enum mtp_place { MTP_PLACE_FOLDER, MTP_PLACE_ROOT, MTP_PLACE_EXISTING, MTP_PLACE_NONE };
+
+/* how a send failed, from what libmtp and the device said */
+struct mtp_send_outcome {
+	bool stopped;	/* signal_stop */
+	bool gone;	/* the device disconnected */
+	bool made;	/* the device gave the object a handle (its info was taken) */
+	bool all_taken; /* every byte was handed to libmtp */
+	bool accepted;	/* the device answered the send itself OK: libmtp failed after it */
+};
+enum mtp_send_fault {
+	MTP_FAULT_REFUSED, /* no object made */
+	MTP_FAULT_DATA,	   /* made, its data refused or cut */
+	MTP_FAULT_REREAD,  /* delivered whole, but not readable by the handle the device gave */
+	MTP_FAULT_GONE,
+	MTP_FAULT_STOPPED,
+};
+enum mtp_send_fault mtp_send_fault_of(const struct mtp_send_outcome *o);
+/*
+ * After a send into at failed with fault: the place to try the same file
+ * next, MTP_PLACE_NONE when the failure stands (a place that took a file
+ * before is not the cause, proven; a signal or a disconnect is no quirk).
+ * Folder, then root, then an existing folder. A REREAD fault is first
+ * answered by looking the object up by name where it was sent (engine.c).
+ */
+enum mtp_place mtp_next_place(enum mtp_place at, bool proven, enum mtp_send_fault fault);
+/* "folder", "root", "existing-folder" */
+const char *mtp_place_name(enum mtp_place p);
+
 /* --- the device (engine.c with libmtp, engine_none.c without) --- */
 
 bool mtp_available(void);
@@ -125,9 +179,19 @@ int mtp_transfer(struct mtp_session *s, struct mtp_size_result *r, uint32_t seed
 		 size_t why_len);
 /* the small objects: sent, the folder listed, each deleted; r->count and size set */
 int mtp_objects(struct mtp_session *s, struct mtp_objects_result *r, char *why, size_t why_len);
+/* where the files went and how; valid after mtp_use_folder, until mtp_close */
+struct mtp_path {
+	enum mtp_place place;
+	const char *folder; /* the folder they went into; NULL the storage's root */
+	bool reread;	    /* found by name: the handles the device gave were not readable */
+	bool proven;	    /* a file went there whole (else it is the last place tried) */
+	const char *why;    /* the failure that moved them, or had them found by name; NULL none */
+};
+void mtp_send_path(const struct mtp_session *s, struct mtp_path *ret);
 /*
- * Delete what is left of usbperf's objects and the folder it created; the
- * number it could not delete. Safe after any error.
+ * Delete what is left of usbperf's objects (those it tracked, and its
+ * session's names wherever it sent) and the folder it created; the number
+ * of its objects the device still shows. Safe after any error; once.
  */
 unsigned mtp_cleanup(struct mtp_session *s);
 /* end the session; NULL-safe */
@@ -144,3 +208,9 @@ struct mtp_analysis {
 	const struct mtp_objects_result *objects; /* NULL: not measured */
 };
 void mtp_findings(const struct mtp_analysis *a, struct finding_list *out);
+/* "mtp.storage_figures" when the storage's figures cannot be true (mtp_storage_judge) */
+void mtp_storage_findings(const char *device, const char *storage, uint32_t id, uint64_t capacity,
+			  uint64_t free_bytes, struct finding_list *out);
+/* "mtp.send_path" when the files went elsewhere than folder, or were found by name */
+void mtp_path_findings(const char *device, const char *folder, const struct mtp_path *p,
+		       struct finding_list *out);

@@ -37,6 +37,7 @@ struct mtp_item {
 	struct mtp_session *s;
 	struct mtp_devinfo info;
 	uint32_t storage;
+	const struct mtp_storage *st; /* in info */
 	struct mtp_size_result res[MTP_RUN_MAX_SIZES];
 	size_t nres;
 	bool folder_created;
@@ -165,6 +166,8 @@ static int mtp_prepare(const struct run_options *o, struct run_result *r, struct
 {
 	struct mtp_item *m = item_of(it);
 	const struct mtp_storage *best = NULL;
+	struct mtp_storage_judgement j;
+	uint64_t best_room = 0;
 	struct strbuf w = STRBUF_INIT;
 	char why[256] = "";
 	uint64_t sizes[MTP_RUN_MAX_SIZES];
@@ -184,13 +187,19 @@ static int mtp_prepare(const struct run_options *o, struct run_result *r, struct
 		*ret_why = strbuf_detach(&w);
 		return rc;
 	}
+	/* the free space the figures vouch for: none when they cannot be true */
 	for (size_t i = 0; i < m->info.nstorages; i++) {
 		const struct mtp_storage *st = &m->info.storages[i];
 
-		if (!st->read_only && (!best || st->free_bytes > best->free_bytes))
+		mtp_storage_judge(st->capacity, st->free_bytes, &j);
+		if (!st->read_only && (!best || (j.room == UINT64_MAX ? 0 : j.room) > best_room)) {
 			best = st;
+			best_room = j.room == UINT64_MAX ? 0 : j.room;
+		}
 	}
-	if (!best || best->free_bytes < need) {
+	if (best)
+		mtp_storage_judge(best->capacity, best->free_bytes, &j);
+	if (!best || (j.room != UINT64_MAX && j.room < need)) {
 		strbuf_addf(&w, "%s: %s", it->path,
 			    best ? "no storage has room for the test file without filling it"
 				 : "no writable storage");
@@ -198,6 +207,7 @@ static int mtp_prepare(const struct run_options *o, struct run_result *r, struct
 		return -ENOSPC;
 	}
 	m->storage = best->id;
+	m->st = best;
 	return 0;
 }
 
@@ -388,9 +398,16 @@ static int mtp_measure(const struct run_options *o, struct run_result *r, struct
 		    .nsizes = m->nres,
 		};
 
+		struct mtp_path path;
+
 		add_device(r, it, m);
 		add_metrics(r, it, m);
 		mtp_findings(&a, &r->rec.findings);
+		/* where the files went and the storage's figures, in the record too */
+		mtp_send_path(m->s, &path);
+		mtp_path_findings(it->device_key, MTP_RUN_FOLDER, &path, &r->rec.findings);
+		mtp_storage_findings(it->device_key, m->st->description, m->st->id,
+				     m->st->capacity, m->st->free_bytes, &r->rec.findings);
 	}
 	if (rc == 0 || rc == -EINTR)
 		return 0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The report model: runs taken apart into per-device sweeps, rates and CPU use. */
-#include "core/report/model.h"
+#include "core/report/model_priv.h"
 #include "core/run/class.h"
 #include "core/usb/speed.h"
 #include "util/parse.h"
@@ -201,77 +201,70 @@ static void set_limits(struct rm_device *d)
 
 static int push_ptr(const struct run_metric ***v, size_t *n, const struct run_metric *x)
 {
-	const struct run_metric **g = realloc(*v, (*n + 1) * sizeof(**v));
+	const struct run_metric **g;
 
-	if (!g)
+	/* doubled when full: 100,000 rates are not copied 100,000 times */
+	if (*n & (*n - 1))
+		g = *v;
+	else if (!(g = realloc(*v, (*n ? 2 * *n : 1) * sizeof(**v))))
 		return -ENOMEM;
 	g[(*n)++] = x;
 	*v = g;
 	return 0;
 }
 
-static struct rm_series *series_for(struct rm_device *d, size_t run, const char *label,
-				    const char *unit)
-{
-	struct rm_series *v;
+/*
+ * A sweep's point, gathered first: the series are made at the end, by one
+ * sort (a search for the series of each point, or an insertion in order,
+ * would be quadratic in a run of many points).
+ */
+struct pending_point {
+	size_t dev, run, seq;
+	char label[sizeof(((struct class_sweep_point *)0)->label)];
+	uint64_t x;
+	const struct run_metric *m;
+};
 
-	for (size_t i = 0; i < d->nsweeps; i++)
-		if (d->sweeps[i].run == run && !strcmp(d->sweeps[i].label, label))
-			return &d->sweeps[i];
-	v = realloc(d->sweeps, (d->nsweeps + 1) * sizeof(*v));
-	if (!v)
-		return NULL;
-	d->sweeps = v;
-	v = &v[d->nsweeps++];
-	*v = (struct rm_series){.run = run, .label = NULL, .unit = unit};
-	v->label = strdup(label);
-	return v->label ? v : NULL;
-}
+struct build {
+	struct report_model *m;
+	struct pending_point *pts;
+	size_t npts;
+};
 
-static int add_point(struct rm_device *d, size_t run, const struct run_metric *m,
-		     const char *label, uint64_t block, const char *axis)
+static int add_point(struct build *b, struct rm_device *d, size_t run, const struct run_metric *m,
+		     const char *label, uint64_t x, const char *axis)
 {
-	struct rm_series *s;
-	struct rm_point *p;
-	size_t i;
+	struct pending_point *p;
 
 	/* one axis a device: a point against another is drawn as a rate */
 	if (d->axis && strcmp(d->axis, axis))
 		return push_ptr(&d->rates, &d->nrates, m);
 	d->axis = axis;
-	s = series_for(d, run, label, m->unit);
-	if (!s)
-		return -ENOMEM;
-	p = realloc(s->pts, (s->npts + 1) * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	s->pts = p;
-	for (i = s->npts; i > 0 && p[i - 1].block > block; i--)
-		p[i] = p[i - 1];
-	p[i] = (struct rm_point){block, m};
-	s->npts++;
+	if (!(b->npts & (b->npts - 1))) {
+		p = realloc(b->pts, (b->npts ? 2 * b->npts : 1) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		b->pts = p;
+	}
+	p = &b->pts[b->npts];
+	*p = (struct pending_point){(size_t)(d - b->m->devices), run, b->npts, "", x, m};
+	snprintf(p->label, sizeof(p->label), "%s", label);
+	b->npts++;
 	return 0;
 }
 
-static struct rm_device *device_of(struct report_model *m, size_t run, const char *key)
+static int add_metric(struct build *b, size_t run, const struct run_metric *m)
 {
-	for (size_t i = 0; i < m->ndevices; i++) {
-		const struct run_device *d = m->devices[i].dev[run];
-
-		if (d && !strcmp(d->key, key))
-			return &m->devices[i];
-	}
-	return NULL;
-}
-
-static int add_metric(struct report_model *model, size_t run, const struct run_metric *m)
-{
-	struct rm_device *d = device_of(model, run, m->device_key);
+	struct rm_device *d = model_device_of(b->m, run, m->device_key);
 	const struct measure_class *c;
 	struct class_sweep_point p;
+	int r;
 
 	if (!d)
 		return 0; /* validated records do not get here */
+	r = model_add_top(d, m);
+	if (r < 0)
+		return r;
 	if (report_is_cpu(m))
 		return push_ptr(&d->cpu, &d->ncpu, m);
 	if (!is_rate(m))
@@ -280,7 +273,7 @@ static int add_metric(struct report_model *model, size_t run, const struct run_m
 	if (c && c->sweep_point) {
 		switch (c->sweep_point(m, &p)) {
 		case CLASS_SWEEP_POINT:
-			return add_point(d, run, m, p.label, p.x, p.axis);
+			return add_point(b, d, run, m, p.label, p.x, p.axis);
 		case CLASS_SWEEP_OTHER:
 			return 0;
 		case CLASS_SWEEP_NONE:
@@ -291,13 +284,127 @@ static int add_metric(struct report_model *model, size_t run, const struct run_m
 		/* the sweep's IOPS are its MB/s over the block size: not drawn again */
 		return strcmp(m->metric, "mb_s")
 			   ? 0
-			   : add_point(d, run, m, p.label, p.x, RM_AXIS_BLOCK);
+			   : add_point(b, d, run, m, p.label, p.x, RM_AXIS_BLOCK);
 	return push_ptr(&d->rates, &d->nrates, m);
+}
+
+/* by device, run and label; in the order they came within */
+static int cmp_series(const void *a, const void *b)
+{
+	const struct pending_point *x = a, *y = b;
+	int c = (x->dev > y->dev) - (x->dev < y->dev);
+
+	if (!c)
+		c = (x->run > y->run) - (x->run < y->run);
+	if (!c)
+		c = strcmp(x->label, y->label);
+	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* a series' points by block size; those of one size in the order they came */
+static int cmp_block(const void *a, const void *b)
+{
+	const struct pending_point *x = a, *y = b;
+	int c = (x->x > y->x) - (x->x < y->x);
+
+	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+struct group {
+	size_t dev, first_seq, start, n;
+};
+
+/* the device's series in the order of their first points, as they would have been made */
+static int cmp_group(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+	int c = (x->dev > y->dev) - (x->dev < y->dev);
+
+	return c ? c : (x->first_seq > y->first_seq) - (x->first_seq < y->first_seq);
+}
+
+static int make_series(struct rm_device *d, const struct pending_point *p, size_t n)
+{
+	struct rm_series *s = &d->sweeps[d->nsweeps];
+
+	*s = (struct rm_series){.run = p[0].run, .unit = p[0].m->unit};
+	s->label = strdup(p[0].label);
+	s->pts = calloc(n, sizeof(*s->pts));
+	if (!s->label || !s->pts) {
+		free(s->label);
+		free(s->pts);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		s->pts[i] = (struct rm_point){p[i].x, p[i].m};
+	s->npts = n;
+	d->nsweeps++;
+	return 0;
+}
+
+static int finish_sweeps(struct build *b)
+{
+	struct group *g = calloc(b->npts + 1, sizeof(*g));
+	size_t ng = 0;
+	int r = 0;
+
+	if (!g)
+		return -ENOMEM;
+	qsort(b->pts, b->npts, sizeof(*b->pts), cmp_series);
+	for (size_t i = 0; i < b->npts; i++) {
+		const struct pending_point *p = &b->pts[i];
+
+		if (!ng || g[ng - 1].dev != p->dev || b->pts[g[ng - 1].start].run != p->run ||
+		    strcmp(b->pts[g[ng - 1].start].label, p->label))
+			g[ng++] = (struct group){p->dev, p->seq, i, 0};
+		g[ng - 1].n++;
+	}
+	qsort(g, ng, sizeof(*g), cmp_group);
+	for (size_t i = 0; i < ng && r == 0; i++) {
+		struct rm_device *d = &b->m->devices[g[i].dev];
+		size_t k = i;
+
+		/* the device's series are the groups from here on with its index */
+		while (!d->sweeps && k < ng && g[k].dev == g[i].dev)
+			k++;
+		if (!d->sweeps && !(d->sweeps = calloc(k - i, sizeof(*d->sweeps))))
+			r = -ENOMEM;
+		qsort(b->pts + g[i].start, g[i].n, sizeof(*b->pts), cmp_block);
+		if (r == 0)
+			r = make_series(d, b->pts + g[i].start, g[i].n);
+	}
+	free(g);
+	return r;
+}
+
+/* run's metrics: to the devices' sweeps, rates and CPU use, and their rows in order */
+static int add_run(struct build *b, size_t run)
+{
+	const struct run_record *rec = &b->m->runs[run];
+	size_t *pass_of = NULL;
+	bool *head = NULL;
+	int r = model_index_keys(b->m, run);
+
+	if (r == 0)
+		r = model_index_passes(b->m, run, &head, &pass_of);
+	for (size_t j = 0; j < rec->nmetrics && r == 0; j++) {
+		const struct run_metric *x = &rec->metrics[j];
+		struct rm_device *d;
+
+		r = add_metric(b, run, x);
+		if (r < 0 || !head[j] || !(d = model_device_of(b->m, run, x->device_key)))
+			continue;
+		r = model_add_row(d, run, x, &b->m->passes[run][pass_of[j]]);
+	}
+	free(head);
+	free(pass_of);
+	return r;
 }
 
 int report_model_build(const struct run_record *runs, size_t nruns, struct report_model *ret)
 {
 	struct report_model m = {.runs = runs, .nruns = nruns};
+	struct build b = {.m = &m};
 	int r = 0;
 
 	if (nruns == 0 || nruns > REPORT_MAX_RUNS)
@@ -309,8 +416,12 @@ int report_model_build(const struct run_record *runs, size_t nruns, struct repor
 	for (size_t i = 0; i < m.ndevices; i++)
 		set_limits(&m.devices[i]);
 	for (size_t i = 0; i < nruns && r == 0; i++)
-		for (size_t j = 0; j < runs[i].nmetrics && r == 0; j++)
-			r = add_metric(&m, i, &runs[i].metrics[j]);
+		r = add_run(&b, i);
+	if (r == 0)
+		r = finish_sweeps(&b);
+	for (size_t i = 0; i < m.ndevices && r == 0; i++)
+		model_reduce_tops(&m.devices[i]);
+	free(b.pts);
 	if (r < 0) {
 		report_model_release(&m);
 		return r;
@@ -332,6 +443,18 @@ void report_model_release(struct report_model *m)
 		free(d->rates);
 		free(d->cpu);
 		free(d->identity);
+		free(d->tops);
+		for (size_t j = 0; j < REPORT_MAX_RUNS; j++)
+			free(d->rows[j]);
+	}
+	for (size_t j = 0; j < REPORT_MAX_RUNS; j++) {
+		free(m->passes[j]);
+		free(m->sorted[j]);
+		free(m->keys[j]);
+		m->passes[j] = NULL;
+		m->sorted[j] = NULL;
+		m->keys[j] = NULL;
+		m->npasses[j] = m->nkeys[j] = 0;
 	}
 	free(m->devices);
 	m->devices = NULL;

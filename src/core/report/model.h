@@ -33,6 +33,26 @@ struct rm_series {
 	size_t npts;
 };
 
+/* one pass of one run on one device ("seq-read 64K"): its metrics in the record's order */
+struct rm_pass {
+	const char *device_key, *name; /* borrowed from the record */
+	const struct run_metric *const *v;
+	size_t n;
+};
+
+/* a row of the report: a pass, shown by its headline figure */
+struct rm_row {
+	/* the first of its class's rates (class.h) the pass has, in the class's order */
+	const struct run_metric *x;
+	const struct rm_pass *pass;
+};
+
+/* the best figure of a unit on a device, across the runs */
+struct rm_top {
+	const char *unit; /* "" for none */
+	double top;
+};
+
 struct rm_device {
 	char *identity;					 /* run_device_identity() */
 	const struct run_device *dev[REPORT_MAX_RUNS];	 /* NULL: not in that run */
@@ -55,13 +75,28 @@ struct rm_device {
 	/* CPU use, one per pass and run ("self_cpu_pct", "cpu_sys_pct") */
 	const struct run_metric **cpu;
 	size_t ncpu;
+	/* each run's rows of this device, in the order of their headline figures */
+	struct rm_row *rows[REPORT_MAX_RUNS];
+	size_t nrows[REPORT_MAX_RUNS];
+	/* by unit: report_device_top() */
+	struct rm_top *tops;
+	size_t ntops;
 };
+
+struct rm_key; /* a device by its key in a run (model_index.c) */
 
 struct report_model {
 	const struct run_record *runs;
 	size_t nruns;
 	struct rm_device *devices;
 	size_t ndevices;
+	/* each run's passes, by device key and name: report_model_pass() */
+	struct rm_pass *passes[REPORT_MAX_RUNS];
+	size_t npasses[REPORT_MAX_RUNS];
+	/* the indexes behind them */
+	const struct run_metric **sorted[REPORT_MAX_RUNS];
+	struct rm_key *keys[REPORT_MAX_RUNS];
+	size_t nkeys[REPORT_MAX_RUNS];
 };
 
 /* the run of a metric in the model (by address) */
@@ -95,7 +130,26 @@ bool report_sweep_name(const char *name, char *ret_label, size_t label_size,
 bool report_mtp_sweep_name(const char *name, char *ret_label, size_t label_size,
 			   uint64_t *ret_x, const char **ret_axis);
 
-/* the metric of a pass: run r's metric named name/metric of device d, or NULL */
+/*
+ * The model is built in O(n log n) of the metrics, and these look up in log
+ * time, or in the size of one pass: a renderer that goes through a run's
+ * rows with them stays near linear (a run may hold 100,000 metrics).
+ */
+/* run's pass name of the device with this key, or NULL */
+const struct rm_pass *report_model_pass(const struct report_model *m, size_t run,
+					const char *device_key, const char *name);
+/* the pass's metric of this key ("urb_size"), the first in the record; NULL */
+const struct run_metric *report_pass_metric(const struct rm_pass *p, const char *metric);
+/* the pass's first metric in this unit ("IOPS"); unit NULL: its CPU use (report_is_cpu); NULL */
+const struct run_metric *report_pass_unit(const struct rm_pass *p, const char *unit);
+/* the device's best figure in this unit across the runs, 0 when none is above 0 */
+double report_device_top(const struct rm_device *d, const char *unit);
+
+/*
+ * the metric of a pass: run r's metric named name/metric of device d, or
+ * NULL. A scan of the record: with the model at hand, report_model_pass()
+ * and report_pass_metric() find it without one.
+ */
 const struct run_metric *report_find_metric(const struct run_record *r, const char *device_key,
 					    const char *name, const char *metric);
 

@@ -29,24 +29,160 @@ static bool steady(const struct run_metric *m)
 	return isfinite(mean) && m->sample_stdev <= COMPARE_MAX_SAMPLE_CV * fabs(mean);
 }
 
-double compare_spread(const struct run_metric *m, const char **ret_from)
+/* the 100 ms samples of a record without batches (compare.h, 3.) */
+static double samples_spread(const struct run_metric *m, enum spread_why *why)
 {
-	const char *from = NULL;
-	double sd = NAN;
-
-	/* run leaves stdev unknown with one repeat; an imported one may lack repeats */
-	if (m->cpu_pressure_pct > COMPARE_MAX_CPU_PRESSURE_PCT) {
-		/* contended: unknown (NaN compares false: no PSI, no gate) */
-	} else if (isfinite(m->stdev) && m->stdev >= 0 && m->repeats != 1) {
-		sd = m->stdev, from = "repeats";
-	} else if (!(m->cpu_busy_pct > COMPARE_MAX_CPU_BUSY_PCT) && m->samples != U64_UNKNOWN &&
-		   m->samples >= COMPARE_MIN_SAMPLES &&
-		   isfinite(m->sample_stdev) && m->sample_stdev >= 0 && steady(m)) {
-		sd = m->sample_stdev, from = "samples";
+	if (m->samples == U64_UNKNOWN || m->samples < COMPARE_MIN_SAMPLES ||
+	    !isfinite(m->sample_stdev) || m->sample_stdev < 0)
+		return NAN;
+	if (!steady(m)) {
+		*why = SPREAD_UNSTEADY;
+		return NAN;
 	}
+	return m->sample_stdev;
+}
+
+/* a figure that leans on the CPU, on the pass's own evidence (compare.h) */
+static bool leans_on_cpu(const struct run_metric *m, enum spread_why *why)
+{
+	bool contended = m->cpu_pressure_pct > COMPARE_MAX_CPU_PRESSURE_PCT;
+
+	if (isnan(m->cpu_wait_pct)) {
+		/* a record without the evidence: the machine's load stands in for it */
+		*why = contended ? SPREAD_CONTENDED : SPREAD_CPU_BOUND;
+		return contended || m->cpu_busy_pct > COMPARE_MAX_CPU_BUSY_PCT;
+	}
+	if (m->cpu_wait_pct > COMPARE_MAX_CPU_WAIT_PCT) {
+		*why = SPREAD_CPU_WAIT;
+		return true;
+	}
+	/* contended, and this pass's thread did not wait: what kept the CPUs busy was not it */
+	*why = SPREAD_CPU_BOUND;
+	return !contended &&
+	       (isnan(m->cpu_io_pct) ? m->cpu_busy_pct : m->cpu_io_pct) > COMPARE_MAX_CPU_BUSY_PCT;
+}
+
+/*
+ * A rate can only lose to waits for a CPU (compare.h); what else a pass
+ * measures can go either way under contention: a throttle makes up for a
+ * late request with a shorter next one, a starved kernel thread keeps a
+ * request in flight longer, a busy CPU costs more per request
+ */
+static enum compare_scale contention_scale(const struct run_metric *m)
+{
+	const struct class_metric *cm = run_class_metric_of(m->test, m->metric);
+
+	return cm && cm->rate && m->higher_is_better ? SCALE_RATE : SCALE_NONE;
+}
+
+void compare_side_of(const struct run_metric *m, struct compare_side *ret)
+{
+	enum spread_why why = SPREAD_ONE_PASS, lean = SPREAD_KNOWN;
+	bool cpu = leans_on_cpu(m, &lean);
+	bool contended = cpu && (lean == SPREAD_CPU_WAIT || lean == SPREAD_CONTENDED);
+	enum compare_scale scale =
+	    m->cpu_wait_pct > COMPARE_MAX_WEIGHED_WAIT_PCT ? SCALE_NONE : contention_scale(m);
+	bool repeated = isfinite(m->stdev) && m->stdev >= 0 && m->repeats != 1;
+	/* a contended pass's batches still say how uneven it was */
+	double pass = cpu && !contended ? NAN : m->pass_spread;
+	struct compare_side s = {.value = m->value, .sd = NAN, .scale = scale};
+
+	if (m->cpu_wait_pct > 0)
+		s.wait = fmin(m->cpu_wait_pct, 100) / 100;
+	/* run leaves stdev unknown with one repeat; an imported one may lack repeats */
+	if (contended && (lean == SPREAD_CONTENDED || scale == SCALE_NONE)) {
+		why = lean; /* nothing to weigh the waits by: neither batches nor repeats tell */
+	} else if (repeated) {
+		s.sd = m->stdev, s.from = "repeats";
+		/* the mean of the repeats, no surer than the passes themselves say */
+		if (isfinite(pass) && m->repeats != U64_UNKNOWN && m->repeats > 1)
+			s.sd = fmax(m->stdev / sqrt((double)m->repeats), pass);
+	} else if (isfinite(pass) && pass >= 0) {
+		s.sd = pass, s.from = "pass";
+	} else if (cpu && !contended) {
+		why = lean;
+	} else if (!isnan(s.sd = samples_spread(m, &why))) {
+		s.from = "samples";
+	}
+	s.why = s.from ? SPREAD_KNOWN : why;
+	/* any share ("%", "% of one CPU", "% of time"): render/field.h's UNIT_PCT_* */
+	if (s.from && m->unit && m->unit[0] == '%' && !m->higher_is_better)
+		s.sd = fmax(s.sd, fmax(COMPARE_SHARE_FLOOR * fabs(m->value), COMPARE_SHARE_FLOOR_PTS));
+	/* known, but only as far as the waits are weighed (compare_sides) */
+	if (contended && lean == SPREAD_CPU_WAIT && scale != SCALE_NONE)
+		s.why = SPREAD_CPU_WAIT;
+	*ret = s;
+}
+
+double compare_spread(const struct run_metric *m, const char **ret_from,
+		      enum spread_why *ret_why)
+{
+	struct compare_side s;
+
+	compare_side_of(m, &s);
 	if (ret_from)
-		*ret_from = from;
-	return sd;
+		*ret_from = s.from;
+	if (ret_why)
+		*ret_why = s.why;
+	return s.sd;
+}
+
+void compare_spread_why(enum spread_why why, const struct run_metric *m, struct strbuf *ret)
+{
+	switch (why) {
+	case SPREAD_KNOWN:
+		break;
+	case SPREAD_CPU_WAIT:
+		strbuf_addf(ret, "its I/O thread waited for a CPU %.0f %% of the pass (other work "
+				 "kept the CPUs busy), ",
+			    m->cpu_wait_pct);
+		if (contention_scale(m) == SCALE_NONE)
+			strbuf_adds(ret, "which moves this figure either way");
+		else if (m->cpu_wait_pct > COMPARE_MAX_WEIGHED_WAIT_PCT)
+			strbuf_adds(ret, "which may have cost this rate more than can be bounded");
+		else
+			strbuf_addf(ret, "which may have cost this rate up to %.0f %%",
+				    COMPARE_CPU_WAIT_LOSS * m->cpu_wait_pct);
+		break;
+	case SPREAD_CONTENDED:
+		strbuf_addf(ret,
+			    "the CPUs were contended during the pass (some task waited %.0f %% of "
+			    "the time), and this older run has no evidence of whether the figure "
+			    "leans on them",
+			    m->cpu_pressure_pct);
+		break;
+	case SPREAD_CPU_BOUND:
+		strbuf_addf(ret,
+			    "the pass kept %.0f %% of a CPU busy: the figure is the CPU's and moves "
+			    "with its clock from run to run, which one pass cannot tell",
+			    isnan(m->cpu_io_pct) ? m->cpu_busy_pct : m->cpu_io_pct);
+		break;
+	case SPREAD_ONE_PASS:
+		strbuf_adds(ret, "one pass, too short or not sampled for a spread within it");
+		break;
+	case SPREAD_UNSTEADY:
+		strbuf_addf(ret, "one pass whose rate swung %.0f %% within it (an older run)",
+			    100 * m->sample_stdev /
+				fabs(isfinite(m->sample_mean) ? m->sample_mean : m->value));
+		break;
+	}
+}
+
+const char *compare_spread_todo(enum spread_why why)
+{
+	switch (why) {
+	case SPREAD_CPU_WAIT:
+	case SPREAD_CONTENDED:
+		return "rerun both on a quieter machine (fewer jobs beside it): the waits, "
+		       "not the repeats, keep it from being judged";
+	case SPREAD_ONE_PASS:
+		return "rerun both with --repeat 3, or longer passes (--min-time)";
+	case SPREAD_KNOWN:
+	case SPREAD_CPU_BOUND:
+	case SPREAD_UNSTEADY:
+		break;
+	}
+	return "rerun both with --repeat 3";
 }
 
 enum compare_verdict compare_metric(double a, double sd_a, double b, double sd_b,
@@ -73,6 +209,49 @@ enum compare_verdict compare_metric(double a, double sd_a, double b, double sd_b
 	if (fabs(delta) <= COMPARE_SPREAD_K * sqrt(sd_a * sd_a + sd_b * sd_b))
 		return VERDICT_NOISE;
 	return (delta > 0) == higher_is_better ? VERDICT_BETTER : VERDICT_WORSE;
+}
+
+/* what a side's figure would be had contention cost it as much as it can: INFINITY unbounded */
+static double worst_case(const struct compare_side *s)
+{
+	double loss = COMPARE_CPU_WAIT_LOSS * s->wait;
+
+	if (s->scale == SCALE_RATE)
+		return loss < 1 ? 1 / (1 - loss) : INFINITY;
+	return 1;
+}
+
+static bool calm(enum compare_verdict v)
+{
+	return v == VERDICT_SAME || v == VERDICT_NOISE;
+}
+
+enum compare_verdict compare_sides(const struct compare_side *a, const struct compare_side *b,
+				   bool higher_is_better, double threshold_pct, double *ret_change_pct)
+{
+	enum compare_verdict v, vk;
+	double fa = worst_case(a), fb = worst_case(b), ignored;
+
+	/* contention that cost nothing: the figures as measured */
+	v = compare_metric(a->value, a->sd, b->value, b->sd, higher_is_better, threshold_pct,
+			   ret_change_pct);
+	if (v == VERDICT_UNKNOWN || (fa == 1 && fb == 1))
+		return v;
+	/* ... and as much as it can, on the same device in both runs */
+	if (isinf(fa) && isinf(fb))
+		vk = VERDICT_SPREAD_UNKNOWN;
+	else if (isinf(fa))
+		vk = higher_is_better ? VERDICT_WORSE : VERDICT_BETTER;
+	else if (isinf(fb))
+		vk = higher_is_better ? VERDICT_BETTER : VERDICT_WORSE;
+	else
+		vk = compare_metric(a->value * fa, a->sd * fa, b->value * fb, b->sd * fb,
+				    higher_is_better, threshold_pct, &ignored);
+	if (v == vk)
+		return v;
+	if (calm(v) && calm(vk))
+		return VERDICT_NOISE;
+	return VERDICT_SPREAD_UNKNOWN; /* contention could explain it, or hide it */
 }
 
 /* ---- matching ---- */
@@ -176,6 +355,7 @@ static bool same_str(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
+
 static void add_caveat(struct compare_result *c, const char *subject, const char *what,
 		       const char *a, const char *b)
 {
@@ -200,20 +380,88 @@ static void count(struct compare_result *c, enum compare_verdict v)
 	(*counters[v])++;
 }
 
-static void fill_side(struct compare_row *row, const struct run_metric *m, bool is_b)
+static void fill_side(struct compare_row *row, const struct run_metric *m,
+		      struct compare_side *s, bool is_b)
 {
+	compare_side_of(m, s);
 	if (is_b) {
 		row->b = m->value;
-		row->b_stdev = compare_spread(m, &row->b_spread);
+		row->b_stdev = s->sd;
+		row->b_spread = s->from;
+		row->b_why = s->why;
 	} else {
 		row->a = m->value;
-		row->a_stdev = compare_spread(m, &row->a_spread);
+		row->a_stdev = s->sd;
+		row->a_spread = s->from;
+		row->a_why = s->why;
 	}
 	row->device_key = m->device_key;
 	row->test = m->test;
 	row->name = m->name;
 	row->metric = m->metric;
 	row->unit = m->unit;
+}
+
+/* "A: why; B: why", each side whose spread is unknown or whose waits were weighed */
+static char *unknown_why(const struct compare_row *row, const struct run_metric *ma,
+			 const struct run_metric *mb)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (row->a_why != SPREAD_KNOWN) {
+		strbuf_adds(&sb, "A: ");
+		compare_spread_why(row->a_why, ma, &sb);
+	}
+	if (row->b_why != SPREAD_KNOWN) {
+		strbuf_adds(&sb, sb.len ? "; B: " : "B: ");
+		compare_spread_why(row->b_why, mb, &sb);
+	}
+	/* both spreads known: what decided it was the waits, however short */
+	if (!sb.len)
+		strbuf_addf(&sb,
+			    "its I/O thread waited for a CPU %.0f %% of the pass in A, %.0f %% in B: "
+			    "the change is within what that may have cost",
+			    isnan(ma->cpu_wait_pct) ? 0 : ma->cpu_wait_pct,
+			    isnan(mb->cpu_wait_pct) ? 0 : mb->cpu_wait_pct);
+	return strbuf_detach(&sb);
+}
+
+/* a busy CPU first: repeating the passes there does not help */
+static const char *unknown_todo(const struct compare_row *row)
+{
+	enum spread_why w = row->a_why != SPREAD_KNOWN ? row->a_why : row->b_why;
+
+	if (row->b_why == SPREAD_CPU_WAIT || row->b_why == SPREAD_CONTENDED || w == SPREAD_KNOWN)
+		w = SPREAD_CPU_WAIT;
+	return compare_spread_todo(w);
+}
+
+/* one entry per pass and reason: the metrics it holds back, listed */
+static void add_unknown(struct compare_result *c, struct compare_row *row,
+			const struct run_metric *ma, const struct run_metric *mb)
+{
+	struct compare_unknown *u = NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	row->why = unknown_why(row, ma, mb);
+	row->todo = unknown_todo(row);
+	for (size_t i = 0; i < c->nunknowns && !u; i++)
+		if (same_str(c->unknowns[i].device_key, row->device_key) &&
+		    same_str(c->unknowns[i].pass, row->name) && !strcmp(c->unknowns[i].why, row->why))
+			u = &c->unknowns[i];
+	if (u) {
+		strbuf_adds(&sb, u->metrics);
+		strbuf_addf(&sb, ", %s", row->metric);
+		free(u->metrics);
+		u->metrics = strbuf_detach(&sb);
+		return;
+	}
+	u = realloc(c->unknowns, (c->nunknowns + 1) * sizeof(*u));
+	if (!u)
+		abort();
+	c->unknowns = u;
+	c->unknowns[c->nunknowns++] = (struct compare_unknown){
+	    row->device_key, row->name, xstrdup(row->metric), xstrdup(row->why), row->todo};
 }
 
 /* a histogram's bin (core/run/class.h): its count moves with the pass's length, not a regression */
@@ -228,14 +476,15 @@ static void add_row(struct compare_result *c, const struct run_metric *ma,
 		    const struct run_metric *mb, const char *dev)
 {
 	struct compare_row *row = &c->rows[c->nrows++];
+	struct compare_side sa, sb;
 	enum compare_verdict v;
 
 	*row = (struct compare_row){.a = NAN, .a_stdev = NAN, .b = NAN, .b_stdev = NAN,
 				    .change_pct = NAN, .device_id = xstrdup(dev)};
 	if (ma)
-		fill_side(row, ma, false);
+		fill_side(row, ma, &sa, false);
 	if (mb)
-		fill_side(row, mb, true);
+		fill_side(row, mb, &sb, true);
 	row->higher_is_better = ma ? ma->higher_is_better : mb->higher_is_better;
 	if (!mb) {
 		v = VERDICT_MISSING;
@@ -249,11 +498,15 @@ static void add_row(struct compare_result *c, const struct run_metric *ma,
 		strbuf_release(&what);
 		v = VERDICT_UNKNOWN;
 	} else {
-		v = compare_metric(ma->value, row->a_stdev, mb->value, row->b_stdev,
-				   ma->higher_is_better, c->threshold_pct, &row->change_pct);
+		v = compare_sides(&sa, &sb, ma->higher_is_better, c->threshold_pct,
+				  &row->change_pct);
 	}
 	row->verdict = compare_verdict_name(v);
 	count(c, v);
+	if (ma && mb)
+		c->compared++;
+	if (v == VERDICT_SPREAD_UNKNOWN)
+		add_unknown(c, row, ma, mb);
 }
 
 static const char *str_field(const struct field *f, const void *rec)
@@ -356,7 +609,10 @@ int run_compare(const struct run_record *a, const struct run_record *b, double t
 	entries_free(eb, b->nmetrics);
 	free(pair);
 	free(taken);
-	c.result = c.worse ? "regression" : c.spread_unknown ? "spread unknown" : "ok";
+	c.result = !c.compared	     ? COMPARE_NOTHING
+		   : c.worse	     ? "regression"
+		   : c.spread_unknown ? "spread unknown"
+				      : "ok";
 	*ret = c;
 	return 0;
 }
@@ -366,13 +622,16 @@ void compare_result_release(struct compare_result *c)
 	if (!c)
 		return;
 	for (size_t i = 0; i < c->nrows; i++)
-		free(c->rows[i].device_id);
+		free(c->rows[i].device_id), free(c->rows[i].why);
 	free(c->rows);
 	for (size_t i = 0; i < c->ncaveats; i++) {
 		free(c->caveats[i].subject), free(c->caveats[i].what);
 		free(c->caveats[i].a), free(c->caveats[i].b);
 	}
 	free(c->caveats);
+	for (size_t i = 0; i < c->nunknowns; i++)
+		free(c->unknowns[i].metrics), free(c->unknowns[i].why);
+	free(c->unknowns);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -395,6 +654,7 @@ static const struct field summary_fields[] = {
 	N(unknown, "unknown"),
 	N(missing, "missing"),
 	N(added, "new"),
+	N(compared, "compared"),
 };
 #undef N
 #undef R
@@ -417,6 +677,8 @@ static const struct field row_fields[] = {
 	S(device_id, "device_id", "device identity", 0),
 	S(a_spread, "a_spread", "A's spread from", 0),
 	S(b_spread, "b_spread", "B's spread from", 0),
+	S(why, "why", "why the spread is unknown", 0),
+	S(todo, "todo", "what to do", 0),
 };
 #undef S
 #undef W
@@ -429,17 +691,31 @@ static const struct field caveat_fields[] = {
 	FIELD(V, b, "b", "B", NULL, FT_STR, 0, T),
 };
 #undef V
+
+#define K struct compare_unknown
+static const struct field unknown_fields[] = {
+	FIELD(K, device_key, "device", "device", NULL, FT_STR, 0, T),
+	FIELD(K, pass, "name", "pass", NULL, FT_STR, 0, T),
+	FIELD(K, metrics, "metrics", "metrics", NULL, FT_STR, 0, T),
+	FIELD(K, why, "why", "why", NULL, FT_STR, 0, T),
+	FIELD(K, todo, "todo", "what to do", NULL, FT_STR, 0, T),
+};
+#undef K
 #undef T
+
 
 const struct record_desc compare_summary_desc = RECORD_DESC("comparison", summary_fields);
 const struct record_desc compare_row_desc = RECORD_DESC("compare_row", row_fields);
 const struct record_desc compare_caveat_desc = RECORD_DESC("compare_caveat", caveat_fields);
+const struct record_desc compare_unknown_desc = RECORD_DESC("compare_unknown", unknown_fields);
 
 void compare_describe(const struct compare_result *c, struct report *out)
 {
 	report_add_object(out, "comparison", "comparison", &compare_summary_desc, c);
 	report_add_table(out, "metrics", "metrics", &compare_row_desc, c->rows, c->nrows,
 			 sizeof(*c->rows));
+	report_add_table(out, "spread_unknown", "spread unknown: why, and what to do",
+			 &compare_unknown_desc, c->unknowns, c->nunknowns, sizeof(*c->unknowns));
 	report_add_table(out, "caveats", "caveats: the runs differ in", &compare_caveat_desc,
 			 c->caveats, c->ncaveats, sizeof(*c->caveats));
 }

@@ -10,48 +10,79 @@
  * (it may have moved to another port), else when the port path matches,
  * else by its key ("host").
  *
- * The noise model. Each side's spread is the standard deviation of one
- * measurement of the figure, taken from (compare_spread):
+ * The noise model. Each side's spread is the standard deviation of its
+ * figure from run to run, as well as one run can tell (compare_spread):
  *   1. the repeats, when the pass was repeated (repeats > 1, stdev known):
- *      how far the figure itself moved from pass to pass;
- *   2. else the rate sampled within the pass, when it has at least
- *      COMPARE_MIN_SAMPLES samples and held steady (their standard
- *      deviation at most COMPARE_MAX_SAMPLE_CV of their mean): that
- *      standard deviation. Not divided by sqrt(samples): interval samples
- *      are correlated, and what changes between two runs (cache state,
- *      placement on the medium, clocks) is not in one pass's own error; the
- *      spread of the rate over the pass is the cautious stand-in for the
- *      spread of a pass. A rate that swung more than that within its pass
- *      (a throttle's or a cache's bursts, a busy CPU) says how bursty its
- *      intervals were, not how far the next pass will land: on a loaded
- *      2-core host, unthrottled loop-device passes with 23-95% swings came
- *      out 2-4x apart from run to run, beyond 2 of those spreads;
- *   3. else unknown (one pass, not sampled or not steady: latencies,
- *      older runs).
- * Whatever the source, the spread is unknown when the CPUs were contended
- * while the pass ran (its cpu_pressure_pct, PSI "some", over
- * COMPARE_MAX_CPU_PRESSURE_PCT): another program's load comes and goes
- * between runs, and a figure that leans on the CPU (a loop device in RAM
- * went from 26 to 4 GB/s, steady within each pass, under a load of 5 on 2
- * cores) moves with it, which neither its samples nor its repeats show. A
- * quiet machine measures about 0.02% during usbperf's own passes.
- * And the samples give no spread for a pass that kept the CPUs busy past
- * COMPARE_MAX_CPU_BUSY_PCT of one CPU (its cpu_busy_pct): that figure is
- * the CPU's, steady within the pass, and moves with the clock and with
- * where the work lands from run to run (a loop device in RAM, random 4K at
- * QD1, steady to 2-8% within each pass, 150 to 189 MB/s over 8 runs on a
- * quiet 2-core machine, 88% of a CPU busy). Repeats still give one.
+ *      how far the figure moved from pass to pass; over sqrt(repeats), the
+ *      figure being their mean, but never under the spread within the
+ *      passes (2.), which guards against three repeats that agree by chance;
+ *   2. else the spread within the pass (pass_spread, core/disk/batch.h): the
+ *      pass cut into batches (a fifth of its minimum time: 200 ms with run's
+ *      defaults, core/disk/batch.h), the batches' robust scatter
+ *      (median absolute deviation) over sqrt(batches), and how far the whole
+ *      pass's figure lies from the median batch (a ramp, a burst the next
+ *      pass need not repeat). Robust to bursty passes: a blkio throttle
+ *      meters in slices (its 100 ms samples swing 0 to 2x the rate while its
+ *      batches of 200 ms agree within a few %), a cache fills;
+ *   3. else, for a record without batches (older runs, classes that do not
+ *      batch), the rate sampled within the pass when it has at least
+ *      COMPARE_MIN_SAMPLES samples and held steady (their standard deviation
+ *      at most COMPARE_MAX_SAMPLE_CV of their mean): that standard deviation;
+ *   4. else unknown (one short pass, not sampled).
+ * A share of time (CPU use, device busy, in %) has a spread of at least
+ * COMPARE_SHARE_FLOOR of it (and COMPARE_SHARE_FLOOR_PTS points), whichever
+ * way it came: what one pass costs moves from run to run with placement.
+ * A figure that leans on the CPU is another matter: it moves with what else
+ * runs and with the clock, which neither its batches nor its repeats show.
+ * How far is judged on the pass's own evidence, not the machine's load (a
+ * throttled disk that reads 40 MB/s with 1 % of a CPU is not slowed by two
+ * CPU hogs beside it):
+ *   - its I/O thread's wait for a CPU (cpu_wait_pct, schedstat's run_delay,
+ *     a share of the pass). A rate can only lose to it, anything from
+ *     nothing (a device that makes up for a late request: a blkio throttle
+ *     meters bytes per slice, a deep queue keeps the device busy) to
+ *     COMPARE_CPU_WAIT_LOSS times its share (a device left idle while the
+ *     thread waits, and a kernel thread on the path, a loop device's worker
+ *     or usb-storage's, that waits as long and which this thread's schedstat
+ *     does not show). The same device does the same in both runs:
+ *     compare_sides judges the two rates as measured and as if the waits cost
+ *     all they can, and a verdict stands only where it holds at both. Two
+ *     runs beside the same two hogs wait alike and are judged; a drop
+ *     measured on a run that waited less than the one before is a drop.
+ *     Past COMPARE_MAX_WEIGHED_WAIT_PCT the waits are the pass (a kernel
+ *     thread doing the copying starves beyond any such bound: a loop device
+ *     in RAM beside busy CPUs, 0.6 to 20 MB/s at random 4K from run to run
+ *     with its thread waiting 38 to 74 %): no spread. Whatever else a pass
+ *     measures can move either way with contention (a throttle answers a
+ *     late request sooner, a starved worker keeps one in flight longer, a
+ *     busy CPU costs more per request: a 1M pass's CPU use went from 2.5 to
+ *     18 % of a CPU beside two hogs in the lab's guest): no spread past
+ *     COMPARE_MAX_CPU_WAIT_PCT;
+ *   - the machine was not contended (its PSI cpu "some" at most
+ *     COMPARE_MAX_CPU_PRESSURE_PCT, so what kept a CPU busy was this pass)
+ *     and the I/O took more than COMPARE_MAX_CPU_BUSY_PCT of one CPU
+ *     (cpu_io_pct: usbperf's user time and the kernel's): the figure is the
+ *     CPU's, steady within the pass and moving with the clock and where the
+ *     work lands from run to run (a loop device in RAM, random 4K at QD1,
+ *     steady to 2-8 % within each pass, 150 to 189 MB/s over 8 runs on a
+ *     quiet 2-core machine): only repeats give its spread.
+ * A record without that evidence (older runs) is judged as before: no
+ * spread at all from a pass whose PSI "some" was over
+ * COMPARE_MAX_CPU_PRESSURE_PCT, none from the samples of one that kept the
+ * machine's CPUs busy past COMPARE_MAX_CPU_BUSY_PCT of one CPU.
  * A difference counts (better or worse) only when it is beyond the
  * threshold AND beyond COMPARE_SPREAD_K x sqrt(sd_a^2 + sd_b^2). Beyond the
  * threshold and within that it is noise. Beyond the threshold with either
  * spread unknown it is "spread unknown": the change may be noise or not, so
  * it is no regression (compare exits 0 on it; check --baseline does not
- * fail on it) and it says so. Within the threshold it is the same whatever
- * the spread.
+ * fail on it), and the comparison says why and what to do. Within the
+ * threshold it is the same whatever the spread.
  */
 #include "core/run/record.h"
 #include "core/sys/cpustat.h"
 #include "render/field.h"
+
+struct strbuf;
 
 enum compare_verdict {
 	VERDICT_SAME,  /* within the threshold */
@@ -71,18 +102,74 @@ const char *compare_verdict_name(enum compare_verdict v);
 #define COMPARE_SPREAD_K 2.0
 /* fewer interval samples than this say too little about a pass's spread */
 #define COMPARE_MIN_SAMPLES 5
-/* a pass during which some task waited for a CPU more than this share of the time gives none */
+/* PSI "some" up to this share of a pass: the machine was not contended */
 #define COMPARE_MAX_CPU_PRESSURE_PCT CPU_CONTENDED_PCT
-/* a pass that kept the machine's CPUs busy past this (% of one CPU) gives none from its samples */
+/* a figure no wait can be weighed for has no spread past this wait (% of the pass) */
+#define COMPARE_MAX_CPU_WAIT_PCT CPU_CONTENDED_PCT
+/* past this wait (% of the pass) not even a rate's loss to the CPUs can be bounded */
+#define COMPARE_MAX_WEIGHED_WAIT_PCT 25.0
+/*
+ * the most a figure may have lost to waits, as a multiple of its I/O thread's
+ * wait share: the thread's own waits, and those of a kernel thread on the
+ * path (a loop device's worker, usb-storage's) that its schedstat does not show
+ */
+#define COMPARE_CPU_WAIT_LOSS 2.0
+/* an uncontended pass whose I/O took more than this (% of one CPU): only repeats give one */
 #define COMPARE_MAX_CPU_BUSY_PCT 50.0
+/*
+ * A share of time a pass took (its CPU use, the device's busy time) moves from
+ * run to run with where the work lands and the clock more than within a pass
+ * (4K at QD1 moved 20 % with placement alone, bench/README's disk-vs-fio): its
+ * spread is at least this share of it, and at least COMPARE_SHARE_FLOOR_PTS points
+ */
+#define COMPARE_SHARE_FLOOR 0.10
+#define COMPARE_SHARE_FLOOR_PTS 1.0
 /* a pass whose sampled rate swung more than this (stdev / mean) gives no spread */
 #define COMPARE_MAX_SAMPLE_CV 0.25
 
+/* why a side's spread is unknown */
+enum spread_why {
+	SPREAD_KNOWN,
+	SPREAD_CPU_WAIT,  /* its I/O thread waited for a CPU: the contention reached it */
+	SPREAD_CONTENDED, /* an older record: the machine's CPUs were contended */
+	SPREAD_CPU_BOUND, /* one pass of a figure that keeps a CPU busy */
+	SPREAD_ONE_PASS,  /* one pass, too short or not sampled for a spread within it */
+	SPREAD_UNSTEADY,  /* an older record: one pass whose samples swung too much */
+};
+
+/* how a figure moves with its I/O thread's waits for a CPU (the noise model above) */
+enum compare_scale {
+	SCALE_NONE, /* either way, or waits too long to weigh: a contended side's spread is unknown */
+	SCALE_RATE, /* a rate: only shrinks */
+};
+
+/* one side of a figure, as the noise model above weighs it */
+struct compare_side {
+	double value;
+	double sd;	     /* its spread: NaN unknown */
+	const char *from;    /* where from: "repeats", "pass", "samples"; NULL unknown */
+	/*
+	 * SPREAD_KNOWN; else why sd is unknown, or, SPREAD_CPU_WAIT with sd
+	 * known, that its waits for a CPU are weighed in (compare_sides)
+	 */
+	enum spread_why why;
+	double wait; /* the share of the pass its I/O thread waited for a CPU, 0 to 1 */
+	enum compare_scale scale;
+};
+void compare_side_of(const struct run_metric *m, struct compare_side *ret);
+
 /*
- * One side's spread (the noise model above), NaN when unknown; *ret_from
- * (may be NULL): "repeats", "samples" or NULL.
+ * One side's spread, NaN when unknown; *ret_from (may be NULL): "repeats",
+ * "pass", "samples" or NULL; *ret_why (may be NULL): as compare_side's.
  */
-double compare_spread(const struct run_metric *m, const char **ret_from);
+double compare_spread(const struct run_metric *m, const char **ret_from,
+		      enum spread_why *ret_why);
+/*
+ * Why, in words ("its I/O thread waited for a CPU 63 % of the pass"), and
+ * what to do about it ("rerun ...").
+ */
+void compare_spread_why(enum spread_why why, const struct run_metric *m, struct strbuf *ret);
+const char *compare_spread_todo(enum spread_why why);
 
 /*
  * One figure. change_pct = (b - a) / |a| * 100 (NaN when a is 0 or
@@ -93,12 +180,26 @@ enum compare_verdict compare_metric(double a, double sd_a, double b, double sd_b
 				    bool higher_is_better, double threshold_pct,
 				    double *ret_change_pct);
 
+/*
+ * Two sides: compare_metric on their values as measured, and again as they
+ * would be had the waits for a CPU cost each figure COMPARE_CPU_WAIT_LOSS
+ * times its wait share (the same device, the same way, in both runs): a
+ * verdict that holds at both ends stands, the same and noise are noise,
+ * anything else is spread unknown.
+ */
+enum compare_verdict compare_sides(const struct compare_side *a, const struct compare_side *b,
+				   bool higher_is_better, double threshold_pct,
+				   double *ret_change_pct);
+
 /* strings borrowed from the two records: they must outlive the result */
 struct compare_row {
 	const char *device_key; /* B's key (A's for a missing metric) */
 	const char *test, *name, *metric, *unit;
 	double a, a_stdev, b, b_stdev;	 /* *_stdev: the side's spread (compare_spread) */
-	const char *a_spread, *b_spread; /* where from: "repeats", "samples", NULL unknown */
+	const char *a_spread, *b_spread; /* where from: "repeats", "pass", "samples", NULL unknown */
+	enum spread_why a_why, b_why;
+	char *why;	  /* a spread unknown: why, each side ("A: ...; B: ..."); else NULL */
+	const char *todo; /* ... and what to do */
 	double change_pct;
 	const char *verdict;
 	char *device_id; /* the identity they were matched by */
@@ -112,21 +213,35 @@ struct compare_caveat {
 	char *a, *b;   /* NULL: not there */
 };
 
+/* the metrics of one pass whose change could not be judged, why, and what to do */
+struct compare_unknown {
+	const char *device_key, *pass; /* borrowed */
+	char *metrics;			/* "mb_s, iops" */
+	char *why;			/* "A: its I/O thread waited ...; B: ..." */
+	const char *todo;
+};
+
 struct compare_result {
 	const char *a_id, *b_id; /* borrowed */
 	const char *baseline;	 /* the caller's: the name A was found by, or NULL */
 	double threshold_pct;
 	uint64_t better, worse, same, noise, spread_unknown, unknown, missing, added;
+	uint64_t compared; /* metrics in both runs */
 	/*
-	 * "regression" when any metric is worse; else "spread unknown" when a
-	 * change beyond the threshold could not be judged; else "ok"
+	 * COMPARE_NOTHING when the runs share no metric; else "regression" when
+	 * any metric is worse; else "spread unknown" when a change beyond the
+	 * threshold could not be judged; else "ok"
 	 */
 	const char *result;
+	struct compare_unknown *unknowns;
+	size_t nunknowns;
 	struct compare_row *rows;
 	size_t nrows;
 	struct compare_caveat *caveats;
 	size_t ncaveats;
 };
+
+#define COMPARE_NOTHING "nothing to compare"
 
 /* 0 or -ENOMEM; rows in A's order, then B's new metrics in B's order */
 int run_compare(const struct run_record *a, const struct run_record *b, double threshold_pct,
@@ -136,5 +251,6 @@ void compare_result_release(struct compare_result *c);
 extern const struct record_desc compare_summary_desc; /* struct compare_result */
 extern const struct record_desc compare_row_desc;
 extern const struct record_desc compare_caveat_desc;
-/* summary, then the metrics table (CSV renders it), then the caveats */
+extern const struct record_desc compare_unknown_desc;
+/* summary, the metrics table (CSV renders it), the spreads unknown and why, the caveats */
 void compare_describe(const struct compare_result *c, struct report *out);

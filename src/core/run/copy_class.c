@@ -81,6 +81,60 @@ static int check_mtd_source(const struct run_options *o, char **ret_why)
 	return r < 0 ? copy_why(r, ret_why) : 0;
 }
 
+/* bytes copied onto raw flash: the size asked, at most what its good eraseblocks hold, whole MiB */
+static uint64_t copy_mtd_size(const struct run_options *o, uint64_t cap)
+{
+	uint64_t size = o->size ? o->size : RUN_QUICK_SIZE;
+
+	/* whole MiB: the source file is written a MiB at a time */
+	if (size > cap)
+		size = cap;
+	return size - size % (1 << 20);
+}
+
+/* the refusal of a copy onto flash that holds less than it needs (held: bytes, what holds them) */
+static int copy_mtd_too_small(const struct run_options *o, const char *node, uint64_t held,
+			      const char *what, char **ret_why)
+{
+	struct strbuf size = STRBUF_INIT;
+	int r;
+
+	if (o->size)
+		strbuf_addf(&size, " (--size %llu B)", (unsigned long long)o->size);
+	r = reason_set(-EINVAL, ret_why,
+		       "--copy to '%s': the copy needs 1 MiB of flash at least; %s %llu B%s", node,
+		       what, (unsigned long long)held, size.buf);
+	strbuf_release(&size);
+	return r;
+}
+
+/*
+ * The region run would use on the flash (sysfs geometry, nothing opened): a
+ * copy that cannot fit is refused before anything is opened or measured
+ * (28.9); copy_prepare checks the good eraseblocks once the node is open.
+ */
+static int check_mtd_room(const struct run_options *o, char **ret_why)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct mtd_geometry g;
+	uint64_t len = 0;
+	int r = mtd_node_probe(o->copy_dst, &g, &why);
+
+	if (r == 0) {
+		r = mtd_run_region(&g, o->size, o->full, &len, &why);
+		mtd_geometry_release(&g);
+	}
+	if (r < 0) {
+		free(*ret_why);
+		*ret_why = strbuf_detach(&why);
+		return r;
+	}
+	strbuf_release(&why);
+	if (!copy_mtd_size(o, len))
+		return copy_mtd_too_small(o, o->copy_dst, len, "its region holds", ret_why);
+	return 0;
+}
+
 int run_copy_check_sides(const struct run_options *o, char **ret_why)
 {
 	uint64_t size = o->size ? o->size : RUN_QUICK_SIZE;
@@ -106,12 +160,12 @@ int run_copy_check_sides(const struct run_options *o, char **ret_why)
 		*ret_why = strbuf_detach(&why);
 		return -EINVAL;
 	}
-	/* the flash's own rules, then room on SRC for a file of at most the flash's cap */
+	/* the flash's own rules and room, then room on SRC for a file of at most the flash's cap */
 	r = run_class_mtd.check_target(o, o->copy_dst, ret_why);
 	if (r == 0 && !mtd_src)
 		r = safety_check_dir(o->copy_src, size < MTD_DEFAULT_CAP ? size : MTD_DEFAULT_CAP,
 				     ret_why);
-	return r < 0 ? copy_why(r, ret_why) : 0;
+	return r < 0 ? copy_why(r, ret_why) : check_mtd_room(o, ret_why);
 }
 
 void run_copy_plan(const struct run_options *o, struct run_result *r)
@@ -160,16 +214,14 @@ static int copy_to_mtd(const struct run_options *o, const struct run_copy_source
 {
 	struct run_copy_sink sink;
 	struct mtd_sink s;
-	uint64_t cap = 0, size = o->size ? o->size : RUN_QUICK_SIZE;
+	uint64_t cap = 0, size;
 	int rc = mtd_run_copy_sink(dst, &s, &cap);
 
 	if (rc < 0)
 		return reason_set(rc, ret_why, "--copy to '%s': %s", dst->path, strerror(-rc));
-	/* whole MiB: the source file is written a MiB at a time */
-	if (size > cap)
-		size = cap;
-	size -= size % (1 << 20);
+	size = copy_mtd_size(o, cap);
 	if (!size) {
+		/* copy_prepare refused this before anything was measured */
 		mtd_sink_release(&s);
 		return reason_set(-EINVAL, ret_why,
 				  "--copy to '%s': its region's good eraseblocks hold less than "
@@ -184,6 +236,45 @@ static int copy_to_mtd(const struct run_options *o, const struct run_copy_source
 	signals_set_cleanup(NULL);
 	mtd_sink_release(&s);
 	return rc;
+}
+
+/*
+ * Raw flash on either side, opened by its class: what the copy will read or
+ * write is known now (the bad-block map), so a copy that cannot be made is
+ * refused before the sides are measured, not after (issue 28.9).
+ */
+static int copy_prepare(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
+			char **ret_why)
+{
+	const struct copy_item *c = it->state;
+	const struct run_plan_item *src = &r->plan[c->src], *dst = &r->plan[c->dst];
+	uint64_t cap = 0, size = 0;
+	int rc;
+
+	if (dst->cls == &run_class_mtd && dst->prepared) {
+		struct mtd_sink s;
+
+		rc = mtd_run_copy_sink(dst, &s, &cap);
+		if (rc < 0)
+			return reason_set(rc, ret_why, "--copy to '%s': %s", dst->path,
+					  strerror(-rc));
+		mtd_sink_release(&s);
+		if (!copy_mtd_size(o, cap))
+			return copy_mtd_too_small(
+			    o, dst->path, cap, "the good eraseblocks of its region hold", ret_why);
+	}
+	if (src->cls == &run_class_mtd && src->prepared) {
+		struct mtd_source s;
+
+		rc = mtd_run_copy_source(src, o->size ? o->size : RUN_QUICK_SIZE, &s, &size);
+		if (rc < 0)
+			return reason_set(rc == -ENOSPC ? -EINVAL : rc, ret_why,
+					  "--copy from '%s': %s", src->path,
+					  rc == -ENOSPC ? "no good eraseblock in its region"
+							: strerror(-rc));
+		mtd_source_release(&s);
+	}
+	return 0;
 }
 
 /* the copy from raw flash: its good eraseblocks, read only, onto a file of DST's or flash */
@@ -373,6 +464,7 @@ static const struct class_headline copy_headline[] = {{"", "mb_s"}};
 
 const struct measure_class run_class_copy = {
     .name = "copy",
+    .prepare = copy_prepare,
     .measure = copy_measure,
     .release = copy_release,
     .analyze = copy_analyze,

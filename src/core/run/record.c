@@ -70,6 +70,7 @@ struct run_metric *run_record_add_metric(struct run_record *r, const char *devic
 	m->sample_mean = m->sample_stdev = m->sample_min = NAN;
 	m->samples = 0;
 	m->cpu_pressure_pct = m->cpu_busy_pct = m->ceiling = NAN;
+	m->pass_spread = m->cpu_wait_pct = m->cpu_io_pct = NAN;
 	m->higher_is_better = higher_is_better;
 	return m;
 }

@@ -76,6 +76,20 @@ struct run_metric {
 	 */
 	double cpu_busy_pct;
 	/*
+	 * The figure's spread from within its pass (core/disk/batch.h): the
+	 * pass cut into batches, robust to a throttle's or a cache's bursts, in
+	 * the value's unit; over every repeat. NaN when not known (too short a
+	 * pass, a class that does not batch, older runs).
+	 */
+	double pass_spread;
+	/*
+	 * The evidence of whether the figure leans on the CPU, the pass's own
+	 * (core/sys/cpustat.h): the share of the pass its I/O thread waited for
+	 * a CPU (%), and the CPU the I/O took (usbperf's user time and the
+	 * kernel's, % of one CPU). NaN when not known.
+	 */
+	double cpu_wait_pct, cpu_io_pct;
+	/*
 	 * The most the figure can be, in its unit: the link's payload ceiling
 	 * for a rate (after framing for a network), the mode's nominal rate for
 	 * a camera's frames per second. NaN when none applies or is known.

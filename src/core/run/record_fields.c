@@ -62,6 +62,9 @@ static const struct field metric_fields[] = {
 	FIELD(M, cpu_pressure_pct, "cpu_pressure_pct", "cpu pressure", UNIT_PCT_TIME, FT_DBL, 1, 0),
 	FIELD(M, cpu_busy_pct, "cpu_busy_pct", "cpu busy", UNIT_PCT_ONE_CPU, FT_DBL, 1, 0),
 	FIELD(M, ceiling, "ceiling", "ceiling", NULL, FT_DBL, 2, 0),
+	FIELD(M, pass_spread, "pass_spread", "spread in the pass", NULL, FT_DBL, 3, 0),
+	FIELD(M, cpu_wait_pct, "cpu_wait_pct", "cpu wait", UNIT_PCT_TIME, FT_DBL, 1, 0),
+	FIELD(M, cpu_io_pct, "cpu_io_pct", "I/O cpu", UNIT_PCT_ONE_CPU, FT_DBL, 1, 0),
 	FIELD(M, higher_is_better, "higher_is_better", "higher is better", NULL, FT_BOOL, 0, 0),
 };
 #undef M

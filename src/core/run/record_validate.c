@@ -132,6 +132,12 @@ static int samples_ok(const struct run_metric *m, const char *where, struct strb
 		return jsonin_error(err, where, "'ceiling' must be finite and above 0");
 	if (isinf(m->cpu_busy_pct) || m->cpu_busy_pct < 0)
 		return jsonin_error(err, where, "'cpu_busy_pct' must be finite and 0 or more");
+	if (isinf(m->cpu_io_pct) || m->cpu_io_pct < 0)
+		return jsonin_error(err, where, "'cpu_io_pct' must be finite and 0 or more");
+	if (isinf(m->cpu_wait_pct) || m->cpu_wait_pct < 0 || m->cpu_wait_pct > 100)
+		return jsonin_error(err, where, "'cpu_wait_pct' must be a percentage (0 to 100)");
+	if (isinf(m->pass_spread) || m->pass_spread < 0)
+		return jsonin_error(err, where, "'pass_spread' must be finite and 0 or more");
 	if (m->samples > INT64_MAX)
 		return jsonin_error(err, where, "'samples' is not a count");
 	if (m->samples == 0 && (!isnan(v[0]) || !isnan(v[1]) || !isnan(v[2])))

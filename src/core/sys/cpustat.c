@@ -5,6 +5,7 @@
 #include "util/sysroot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -64,6 +65,44 @@ int psi_parse_some(const char *text, double *ret_s)
 	return 0;
 }
 
+int schedstat_parse_delay(const char *text, double *ret_s)
+{
+	const char *p = text;
+	char tok[32];
+	uint64_t ns;
+	size_t n;
+
+	/* "run_ns delay_ns timeslices\n" */
+	for (int f = 0; f < 2; f++) {
+		while (*p == ' ')
+			p++;
+		for (n = 0; p[n] >= '0' && p[n] <= '9'; n++)
+			;
+		if (n == 0 || n >= sizeof(tok) || (p[n] != ' ' && p[n] != '\n' && p[n]))
+			return -EINVAL;
+		if (f == 1) {
+			memcpy(tok, p, n);
+			tok[n] = '\0';
+			if (parse_u64(tok, 0, UINT64_MAX, &ns) < 0)
+				return -EINVAL;
+		}
+		p += n;
+	}
+	*ret_s = (double)ns / 1e9;
+	return 0;
+}
+
+static int read_own_schedstat(struct strbuf *sb)
+{
+	int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -errno;
+	r = read_fd_all(fd, 256, sb);
+	close(fd);
+	return r;
+}
+
 int cpu_sample_take(struct cpu_sample *ret)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -86,6 +125,10 @@ int cpu_sample_take(struct cpu_sample *ret)
 	if (sysroot_read("/proc/pressure/cpu", 4096, &sb) < 0 ||
 	    psi_parse_some(sb.buf, &s.psi_some_s) < 0)
 		s.psi_some_s = NAN;
+	/* the real thread's, never a recorded tree's: it is this process's own */
+	strbuf_reset(&sb);
+	if (read_own_schedstat(&sb) < 0 || schedstat_parse_delay(sb.buf, &s.self_wait_s) < 0)
+		s.self_wait_s = NAN;
 	strbuf_release(&sb);
 	*ret = s;
 	return 0;
@@ -125,5 +168,15 @@ void cpu_use_between(const struct cpu_sample *a, const struct cpu_sample *b, str
 	u.pressure_pct = wall > 0 ? 100.0 * (b->psi_some_s - a->psi_some_s) / wall : NAN;
 	if (u.pressure_pct > 100) /* the two clocks are read a moment apart */
 		u.pressure_pct = 100;
+	u.io_pct = wall > 0 ? 100.0 *
+				  ((double)(b->sys.system + b->sys.irq + b->sys.softirq -
+					    (a->sys.system + a->sys.irq + a->sys.softirq)) /
+				       (double)sysconf(_SC_CLK_TCK) +
+				   (b->self_user_s - a->self_user_s)) /
+				  wall
+			    : NAN;
+	u.wait_pct = wall > 0 ? 100.0 * (b->self_wait_s - a->self_wait_s) / wall : NAN;
+	if (u.wait_pct > 100)
+		u.wait_pct = 100;
 	*ret = u;
 }

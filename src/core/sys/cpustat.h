@@ -16,6 +16,8 @@ struct cpu_sample {
 	double self_user_s, self_sys_s; /* usbperf's own CPU time */
 	double wall_s;			/* CLOCK_MONOTONIC */
 	double psi_some_s;		/* /proc/pressure/cpu "some" total; NaN without PSI */
+	/* the calling thread's time runnable but waiting for a CPU (schedstat); NaN unknown */
+	double self_wait_s;
 };
 
 /* Percent of all CPUs' time over an interval; self_pct is of one CPU. */
@@ -38,6 +40,22 @@ struct cpu_use {
 	 * the work lands from one run to the next.
 	 */
 	double busy_pct;
+	/*
+	 * The share of the wall time the calling thread (the one issuing the
+	 * I/O) spent runnable, waiting for a CPU (/proc/thread-self/schedstat's
+	 * run_delay). A pass whose thread mostly slept on its device was not
+	 * held back by a busy CPU, whatever the machine's load; one that waited
+	 * for a CPU a good share of its time was. NaN when not known.
+	 */
+	double wait_pct;
+	/*
+	 * The CPU the I/O took, per second of wall time, in % of one CPU:
+	 * usbperf's own user time plus all of the kernel's (system, interrupts:
+	 * the system calls, kworkers and handlers that move the data). Another
+	 * program's user time is not in it (a CPU hog next to the pass), its
+	 * system time is.
+	 */
+	double io_pct;
 };
 
 /* PSI "some" (% of a pass's time) past which its CPUs count as contended: disk's note, compare */
@@ -45,6 +63,8 @@ struct cpu_use {
 
 /* The "some" line's total (microseconds) of /proc/pressure/cpu text, in seconds. */
 int psi_parse_some(const char *text, double *ret_s);
+/* The second field of /proc/PID/schedstat text (run_delay, ns), in seconds. */
+int schedstat_parse_delay(const char *text, double *ret_s);
 /* Parse the aggregate "cpu " line of /proc/stat text. */
 int cpustat_parse(const char *text, struct cpu_times *ret);
 int cpu_sample_take(struct cpu_sample *ret);

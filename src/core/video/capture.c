@@ -8,6 +8,8 @@
 #include "core/video/video.h"
 #include "core/video/video_priv.h"
 #include "util/clock.h"
+#include "util/fileio.h"
+#include "util/signals.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -301,32 +303,26 @@ static int set_mode(struct cap *c, const struct video_config *cfg, struct video_
 	return 0;
 }
 
+/*
+ * Created, then registered for removal on a second signal, with no signal
+ * between: a file that was there already (O_EXCL fails) is never registered,
+ * so a double Ctrl-C cannot remove the user's file.
+ */
 static int open_save(const char *path, char **why)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd, r;
 
+	signals_hold(true);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	r = fd < 0 ? -errno : 0;
+	if (fd >= 0)
+		signals_add_cleanup(path);
+	signals_hold(false);
 	if (fd < 0) {
-		int r = -errno;
 		*why = why_printf("cannot create --save '%s': %s", path, strerror(-r));
 		return r == -EEXIST || r == -ENOENT || r == -ELOOP || r == -EISDIR ? -EINVAL : r;
 	}
 	return fd;
-}
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
 }
 
 struct loop_state {
@@ -363,7 +359,7 @@ static int on_buffer(struct cap *c, const struct video_config *cfg, struct loop_
 	video_acct_add(&s->acct, &smp);
 	if (c->save_fd >= 0 && !*save_err && b->index < c->n && c->b[b->index].addr &&
 	    !(b->flags & V4L2_BUF_FLAG_ERROR))
-		*save_err = write_all(c->save_fd, c->b[b->index].addr,
+		*save_err = fd_write_all(c->save_fd, c->b[b->index].addr,
 				      b->bytesused < c->b[b->index].len ? b->bytesused
 									: c->b[b->index].len);
 	if (cfg->frames)
@@ -559,6 +555,7 @@ out:
 		/* kept only for a complete pass */
 		if (r < 0 || p.timeout || p.interrupted)
 			unlink(cfg->save);
+		signals_remove_cleanup(cfg->save);
 	}
 	if (c.fd >= 0)
 		close(c.fd);

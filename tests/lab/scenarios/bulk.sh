@@ -6,6 +6,8 @@
 # dummy_hcd moves per timer round (below), and usbtest holds every interface
 # again afterwards, also after a busy refusal and a SIGINT.
 MODULES="configfs dummy_hcd libcomposite usb_f_ss_lb usbtest xhci_pci usbmon"
+# host side: QEMU (its usb-audio device) and the lab's own tools, nothing more
+LAB_TOOLS=""
 
 # Isochronous: dummy_hcd has none, so QEMU's USB audio device (its AudioStreaming
 # interface's alt 1 has an isochronous OUT endpoint; no snd-usb-audio in the

@@ -12,6 +12,7 @@
 # 1000 reports/s; it has no interval attribute) is what usbperf reports, and
 # a rate above it must come with the hid.above_ceiling finding.
 MODULES="configfs dummy_hcd libcomposite usb_f_hid usbhid hid_generic usbmon"
+LAB_TOOLS="tshark:tshark"
 
 qemu_args() { :; }
 
@@ -78,10 +79,6 @@ check_empty_urbs() {
 	local o=$1 P='.passes[0]' seq
 	jq_check "$o/in.json" "$P.urbs_data == $P.reports and $P.urbs_empty == $P.reports and $P.urbs == $P.urbs_data + $P.urbs_empty" "hid --monitor: $HID_COUNT URBs with a report, as many empty ones (the zero-length packet after each full-packet report), nothing else"
 	jq_check "$o/mon-hid.json" "[.endpoints[] | select(.endpoint == \"0x81\")][0] | .empty == $HID_COUNT and .bytes == $HID_COUNT * 64 and .err_enoent == 1 and .urbs == 2 * $HID_COUNT + 1" "monitor: on 0x81 $HID_COUNT empty completions beside the $HID_COUNT reports, one unlink (the host closing hidraw)"
-	if ! command -v tshark >/dev/null; then
-		bad "$SCEN: tshark not installed (scripts/install-deps --test)"
-		return
-	fi
 	# each completion as length/status; every report, then its zero-length packet
 	seq=$(tshark -r "$o/hid-in.pcapng" -Y 'usb.urb_type == 0x43 && usb.endpoint_address == 0x81' \
 		-T fields -e usb.urb_len -e usb.urb_status 2>/dev/null | tr '\t\n' '/ ')

@@ -13,6 +13,7 @@
 # address, stop); the stub is memory, not a bus, so efficiency is far past
 # 100 % and checked only as rate over ceiling.
 MODULES="i2c-dev i2c-stub at24"
+LAB_TOOLS="i2cdetect:i2c-tools i2cget:i2c-tools i2cset:i2c-tools python3:python3"
 LAB_BINS="i2cdetect i2cget i2cset"
 
 qemu_args() { :; }

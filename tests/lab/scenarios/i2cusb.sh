@@ -5,16 +5,18 @@
 # bridge's vendor control requests with a simulated bus, a 256-byte register
 # file at 0x0a, every other address NAKed.
 MODULES="configfs dummy_hcd libcomposite usb_f_fs i2c-dev i2c-tiny-usb"
+# i2c-tiny-sim is built static on the host (gcc, libc6-dev's libc.a)
+LAB_TOOLS="cc:gcc /usr/lib/x86_64-linux-gnu/libc.a:libc6-dev i2cdetect:i2c-tools i2ctransfer:i2c-tools python3:python3"
 
 qemu_args() { :; }
 
 # the simulator, static for the guest's bare root, staged outside /tmp (the guest's tmpfs)
 lab_i2c_tiny_sim() {
 	SIM_STAGE=$LAB_CACHE/i2cusb
-	mkdir -p "$SIM_STAGE"
+	mkdir -p "$SIM_STAGE" || lab_die "i2cusb: cannot create $SIM_STAGE"
 	${CC:-cc} -static -O2 -Wall -Wextra -Werror -o "$SIM_STAGE/i2c-tiny-sim.tmp" \
 		"$LAB_SRC/tests/lab/i2c-tiny-sim.c" || lab_die "i2c-tiny-sim: static build failed"
-	mv "$SIM_STAGE/i2c-tiny-sim.tmp" "$SIM_STAGE/i2c-tiny-sim"
+	mv "$SIM_STAGE/i2c-tiny-sim.tmp" "$SIM_STAGE/i2c-tiny-sim" || lab_die "i2cusb: cannot stage i2c-tiny-sim"
 }
 lab_i2c_tiny_sim
 LAB_BINS="$SIM_STAGE/i2c-tiny-sim i2cdetect i2ctransfer"

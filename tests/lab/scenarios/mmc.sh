@@ -12,13 +12,16 @@
 # not the bus's: the figures are checked against nothing but their ceiling's
 # arithmetic, and a figure above it must be said.
 MODULES="sdhci_pci mmc_block ext4"
+LAB_TOOLS="truncate:coreutils sfdisk:fdisk mke2fs:e2fsprogs"
 
 qemu_args() { # qemu_args DIR: the card's image (QEMU wants a power of 2) in DIR
-	truncate -s 64M "$1/sd.img"
+	lab_step "$1/prep.log" "mmc: the card's image ($1/sd.img, truncate)" truncate -s 64M "$1/sd.img"
 	# one partition at sector 63 (the old DOS layout): off any erase size
-	printf 'start=63, size=65536, type=83\n' | sfdisk -q "$1/sd.img" >/dev/null 2>&1
+	lab_step "$1/prep.log" "mmc: its partition table (sfdisk)" sfdisk -q "$1/sd.img" \
+		<<<'start=63, size=65536, type=83'
 	# an ext2 filesystem in it: run --copy's destination on the card
-	mke2fs -q -F -t ext2 -E offset=32256 "$1/sd.img" 32768 >/dev/null 2>&1
+	lab_step "$1/prep.log" "mmc: the ext2 filesystem in its partition (mke2fs)" \
+		mke2fs -q -F -t ext2 -E offset=32256 "$1/sd.img" 32768
 	echo -device sdhci-pci -drive if=none,id=sd,file="$1/sd.img",format=raw \
 		-device sd-card,drive=sd
 }

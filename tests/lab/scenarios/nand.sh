@@ -11,6 +11,7 @@
 # ending a destructive run with partial results, exit 130. Rates from nandsim
 # are the emulator's, not a medium's: checked for nothing but being there.
 MODULES="nandsim mtdram ubi jffs2"
+LAB_TOOLS="flash_erase:mtd-utils nandwrite:mtd-utils nanddump:mtd-utils"
 LAB_BINS="flash_erase nandwrite nanddump"
 
 qemu_args() { :; }
@@ -73,6 +74,12 @@ check() {
 	jq_check "$RC" '[.plan[].device] == ["source", "mtd0", "copy"] and ([.results[] | select(.op == "copy") | .name] == ["copy 64K", "copy 1M", "copy 4M"]) and all(.results[] | select(.op == "copy"); .mb_s > 0)' "--copy to raw flash: the source measured, the flash's own passes, then the copy at three chunk sizes"
 	jq_check "$RC" '[.metrics[] | select(.device == "mtd0" and .metric == "mb_s") | .name] == ["erase", "write 512", "write 2K", "write 8K", "write 16K", "read"] and ([.metrics[] | select(.metric == "mismatched_pages") | .value] == [0])' "--copy to raw flash: the flash's sweep, read back as written"
 	jq_check "$RC" '[.findings[] | select(.id == "run.copy_limit")] | length == 1 and (.[0].evidence | test("destination /dev/mtd0 erase \\+ write [0-9]+K [0-9.]+ MB/s"))' "--copy to raw flash: which side limits, the flash's erase and write together"
+	rc_is runcopybad 2 "28.9 run --copy onto 1 MiB of mtd0 holding 2 bad eraseblocks"
+	says runcopybad "^usbperf: run: --copy to '/dev/mtd0': the copy needs 1 MiB of flash at least; the good eraseblocks of its region hold 1015808 B \\(--size 1048576 B\\)$" \
+		"28.9 refused once the bad eraseblocks are known, before any pass: one line"
+	if [ ! -s "$o/runcopybad.json" ] && [ -s "$o/mtd0-bad-before.md5" ] && cmp -s "$o/mtd0-bad-before.md5" "$o/mtd0-bad-after.md5"; then
+		ok "$SCEN: 28.9 nothing on stdout, the region's 1 MiB as before"
+	else bad "$SCEN: 28.9 stdout $(head -c 80 "$o/runcopybad.json"), md5 $(cat "$o/mtd0-bad-before.md5" "$o/mtd0-bad-after.md5" | tr '\n' ' ')"; fi
 	rc_is runcopynd 2 "run --copy to /dev/mtd0 without --destructive"
 	says runcopynd "give --destructive" "--copy to raw flash without --destructive: one line"
 	local RF=$o/runcopyfrom.json RD=$o/runcopyfromd.json

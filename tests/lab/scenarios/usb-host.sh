@@ -7,10 +7,13 @@
 # script (util-linux): a pseudo-terminal for monitor's live view
 LAB_BINS="script"
 MODULES="xhci_pci ehci_pci usb_storage uas sd_mod usbhid hid_generic cdc_ether rndis_host usbmon"
+LAB_TOOLS="truncate:coreutils script:bsdutils"
 
 qemu_args() { # qemu_args DIR: devices, their backing files created in DIR
 	local d
-	for d in bot uas usb2port ehci hub; do truncate -s 64M "$1/$d.img"; done
+	for d in bot uas usb2port ehci hub; do
+		lab_step "$1/prep.log" "usb-host: the disk image $1/$d.img (truncate)" truncate -s 64M "$1/$d.img"
+	done
 	echo -device qemu-xhci,id=xhci,p2=8,p3=4 \
 		-drive if=none,id=bot,file="$1/bot.img",format=raw"$(lab_drive_meter bot)" \
 		-device usb-storage,bus=xhci.0,port=1,drive=bot,serial=LABBOT \

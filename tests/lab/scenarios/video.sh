@@ -5,11 +5,8 @@
 # also runs v4l2-ctl (v4l-utils, copied in with its libraries) to compare
 # enumerations, to set vivid's controls, and for bench/video-vs-v4l2ctl.
 MODULES="vivid"
+LAB_TOOLS="v4l2-ctl:v4l-utils"
 LAB_BINS="v4l2-ctl"
-if ! command -v v4l2-ctl >/dev/null; then
-	lab_log "installing v4l-utils (v4l2-ctl)"
-	apt_install lab v4l-utils || lab_die "v4l-utils could not be installed (apt's words above)"
-fi
 
 # Guest time from the instruction count alone (one TCG thread, 2 ns per
 # instruction, idle time skipped), never from the host's clock: a host busy

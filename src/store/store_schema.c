@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Is the schema whole? The migrations say what a history of this version
+ * holds: they are applied to an empty database in memory, and every table,
+ * column and index of that reference must be in the history. A table or
+ * column dropped by hand (or by a tool) would otherwise pass SQLite's own
+ * checks and fail every command that reads the history later.
+ */
+#include "store/store_priv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the current schema, built from the migrations, in a store of its own */
+static int reference(struct store *ret)
+{
+	int rc;
+
+	memset(ret, 0, sizeof(*ret));
+	ret->lock_fd = -1;
+	strbuf_init(&ret->errmsg);
+	rc = sqlite3_open_v2(":memory:", &ret->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+			     NULL);
+	if (rc != SQLITE_OK) {
+		sqlite3_close(ret->db);
+		ret->db = NULL;
+		return -ENOMEM;
+	}
+	sqlite3_extended_result_codes(ret->db, 1);
+	return store_migrate(ret, store_migrations, store_nmigrations);
+}
+
+static void reference_release(struct store *ref)
+{
+	sqlite3_close(ref->db);
+	strbuf_release(&ref->errmsg);
+}
+
+/* does the history have it: SELECT 1 FROM ... with the names bound */
+static int has(struct store *s, const char *sql, const char *a, const char *b)
+{
+	sqlite3_stmt *st;
+	int r = store_prepare(s, sql, &st);
+
+	if (r < 0)
+		return r;
+	sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+	if (b)
+		sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+	r = store_step(s, st);
+	sqlite3_finalize(st);
+	return r;
+}
+
+static void note(struct strbuf *missing, const char *kind, const char *a, const char *b)
+{
+	strbuf_addf(missing, "%s%s '%s%s%s'", missing->len ? ", " : "", kind, a, b ? "." : "",
+		    b ? b : "");
+}
+
+/* the columns of table in the reference, each looked for in the history */
+static int columns(struct store *s, struct store *ref, const char *table, struct strbuf *missing)
+{
+	sqlite3_stmt *st;
+	int r = store_prepare(ref, "SELECT name FROM pragma_table_info(?1) ORDER BY cid", &st);
+
+	if (r < 0)
+		return r;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	while ((r = store_step(ref, st)) > 0) {
+		const char *col = (const char *)sqlite3_column_text(st, 0);
+
+		r = has(s, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", table, col);
+		if (r < 0)
+			break;
+		if (r == 0)
+			note(missing, "column", table, col);
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+static int compare(struct store *s, struct store *ref, struct strbuf *missing)
+{
+	sqlite3_stmt *st;
+	int r = store_prepare(ref,
+			      "SELECT type, name FROM sqlite_master WHERE type IN"
+			      " ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY"
+			      " type DESC, rowid",
+			      &st);
+
+	if (r < 0)
+		return r;
+	while ((r = store_step(ref, st)) > 0) {
+		const char *type = (const char *)sqlite3_column_text(st, 0);
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+
+		r = has(s, "SELECT 1 FROM sqlite_master WHERE type = ?1 AND name = ?2", type, name);
+		if (r == 0)
+			note(missing, type, name, NULL);
+		else if (r > 0 && !strcmp(type, "table"))
+			r = columns(s, ref, name, missing);
+		if (r < 0)
+			break;
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+int store_schema_missing(struct store *s, struct strbuf *missing)
+{
+	struct store ref;
+	int64_t version = 0;
+	int r = reference(&ref);
+
+	if (r == 0)
+		r = store_query_int(s, "PRAGMA user_version", &version);
+	if (r == 0 && version != store_schema_version())
+		strbuf_addf(missing, "%sschema version %lld, not %d", missing->len ? ", " : "",
+			    (long long)version, store_schema_version());
+	if (r == 0)
+		r = compare(s, &ref, missing);
+	if (r < 0 && ref.errmsg.len && !s->errmsg.len)
+		strbuf_adds(&s->errmsg, ref.errmsg.buf);
+	reference_release(&ref);
+	return r;
+}
+
+bool store_has_table(struct store *s, const char *table)
+{
+	return has(s, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", table,
+		   NULL) > 0;
+}

@@ -1,0 +1,63 @@
+# Scenario throttle: block I/O throttled by cgroup v2 io.max, the only
+# hierarchy of a default Debian 12 (this host binds blkio to cgroup v1, so its
+# v2 io controller cannot be enabled; the guest's kernel has nothing but v2).
+# A loop device over a file in the guest's RAM, the tests' own helpers
+# (tests/integration/throttle.sh) with THROTTLE=v2: io.max takes
+# "MAJ:MIN rbps=N wbps=max", and 'max' again for none; usbperf disk reads the
+# throttled rate back within 10 %; and, with two vCPUs, quiet and beside two
+# CPU hogs, three runs with run's defaults (R, R, 0.75 R) compared as in
+# compare_noise.sh, on their rates (CPU time in an emulated guest on a busy
+# host is not the guest's own): no rate of the unchanged pair worse; across
+# the drop a regression names a read pass, no read rate that fell is called the same or better, and
+# the rates of passes that barely waited for a CPU and held steady that fell
+# 20 % or more are worse (tight_drops); each pass's evidence in the log.
+MODULES="loop"
+LAB_TIMEOUT=${LAB_TIMEOUT:-420}
+
+qemu_args() { echo -smp 2; }
+
+# tight_drops: the drops compare must catch, as in compare_noise.sh
+. "$LAB_SRC/tests/integration/throttle.sh"
+
+check() {
+	local o=$1 ph p mm acc a
+	if [ "$(cut -d' ' -f1 "$o/kind.txt" 2>/dev/null)" = v2 ]; then ok "$SCEN: a cgroup v2 group with io.max ($(cut -d' ' -f2 "$o/kind.txt"))"
+	else bad "$SCEN: no v2 throttle group: $(cat "$o/setup.err" "$o/controllers.txt" 2>/dev/null | head -c 300)"; return; fi
+	mm=$(cat "$o/majmin.txt")
+	if [ "$(cat "$o/io.max.txt")" = "$mm rbps=41943040 wbps=max riops=max wiops=max" ]; then ok "$SCEN: io.max holds '$mm rbps=41943040 wbps=max'"
+	else bad "$SCEN: io.max: '$(cat "$o/io.max.txt")'"; fi
+	if [ ! -s "$o/io.max-none.txt" ]; then ok "$SCEN: 'max' lifts it (io.max empty)"
+	else bad "$SCEN: io.max after 'max': '$(cat "$o/io.max-none.txt")'"; fi
+	rc_is acc 0 "disk seq-read 1M in the group"
+	acc=$(jq -r '.results[0].mib_s' "$o/acc.json" 2>/dev/null)
+	if awk -v m="$acc" 'BEGIN { exit !(m >= 36 && m <= 44) }'; then ok "$SCEN: throttled at 40 MiB/s, read back $acc MiB/s (within 10 %)"
+	else bad "$SCEN: throttled at 40 MiB/s, read back '$acc' MiB/s"; fi
+	for ph in quiet loaded; do
+		for p in r1 r2 s; do
+			rc_is "$ph-$p" 0 "$ph: run $p"
+			echo "    $ph $p: $(jq -r '[.metrics[] | select(.metric == "mb_s") | "\(.name) \(.value * 10 | round / 10) ±\(.pass_spread // "?" | if type == "number" then . * 10 | round / 10 else . end) wait \(.cpu_wait_pct // "?" | if type == "number" then round else . end)%"] | join(", ")' "$o/$ph-$p.json" 2>/dev/null)"
+		done
+		# the rates: CPU time inside an emulated guest on a busy host is not the guest's
+		# own (TCG reports no steal), so its CPU and busy shares are left to compare_noise.sh
+		jq_check "$o/$ph-same.json" '[.metrics[] | select(.metric == "mb_s" or .metric == "iops") | .verdict] | index("worse") | not' "$ph: R against R: no rate worse"
+		jq_check "$o/$ph-same.json" '[.metrics[] | select(.verdict == "spread unknown") | (.why | test("^(A|B): ")) and (.todo | length > 0)] | all' "$ph: R against R: each spread unknown says why and what to do"
+		for p in drop drop2; do
+			echo "    $ph $p: exit $(rc "$ph-$p"), $(jq -r '[.metrics[] | select(.metric == "mb_s") | "\(.name) \(.change_pct * 10 | round / 10)% \(.verdict)"] | join(", ")' "$o/$ph-$p.json" 2>/dev/null)"
+			jq_check "$o/$ph-$p.json" '[.metrics[] | select(.metric == "mb_s" and .change_pct <= -5) | .verdict] |
+				all(. == "worse" or . == "noise" or . == "spread unknown")' "$ph: R against 0.75 R ($p): no read rate that fell called the same or better"
+			if [ "$(rc "$ph-$p")" = 1 ]; then
+				jq_check "$o/$ph-$p.json" '[.metrics[] | select(.verdict == "worse") | .name] | any(test("read"))' "$ph: R against 0.75 R ($p): a regression naming a read pass"
+			else
+				rc_is "$ph-$p" 0 "$ph: R against 0.75 R ($p): not judged a regression"
+			fi
+			a=r1
+			[ "$p" = drop2 ] && a=r2
+			tight_drops "$o/$ph-$a.json" "$o/$ph-s.json" "$o/$ph-$p.json" >"$o/$ph-$p.tight"
+			if [ "$(jq length "$o/$ph-$p.tight")" -gt 0 ]; then
+				jq_check "$o/$ph-$p.tight" 'all(.verdict == "worse")' "$ph: R against 0.75 R ($p): the steady, uncontended read rates that fell are worse"
+			fi
+		done
+	done
+	if [ "$(cat "$o/teardown.txt" 2>/dev/null)" = gone ]; then ok "$SCEN: the group removed"
+	else bad "$SCEN: the throttle group was left behind"; fi
+}
