@@ -10,7 +10,8 @@
 #     pairs) no read rate that fell is called the same or better, a
 #     regression names a read pass, and every read rate that fell 20 % or
 #     more in passes that barely waited for a CPU (5 % or less) and held
-#     steady (spread within 3 %) is worse (throttle.sh's tight_drops);
+#     steady (spread within 3 %) with half a CPU or less is worse
+#     (throttle.sh's tight_drops);
 #  3. R against 0.9 R with --repeat 3, on the same terms.
 # Each pass's figures carry their spread within the pass and their CPU
 # evidence; every "spread unknown" says why and what to do. How many pairs
@@ -43,7 +44,7 @@ one_run() {
 # the read rates of a run: pass rate ±spread (where from) wait
 rates() {
 	"$USBPERF" show "$1" --db "$DB" -F json | jq -r '[.metrics[] | select(.metric == "mb_s") |
-		"\(.name) \(.value * 10 | round / 10) ±\(.pass_spread // .sample_stdev // "?" | if type == "number" then . * 10 | round / 10 else . end) wait \(.cpu_wait_pct // "?" | if type == "number" then round else . end)%"] | join(", ")'
+		"\(.name) \(.value * 10 | round / 10) ±\(.pass_spread // .sample_stdev // "?" | if type == "number" then . * 10 | round / 10 else . end) wait \(.cpu_wait_pct // "?" | if type == "number" then round else . end)% io \(.cpu_io_pct // "?" | if type == "number" then round else . end)%"] | join(", ")'
 }
 
 # compare A B: JSON in $WORK/cmp.json, exit status in $ST

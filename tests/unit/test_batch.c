@@ -13,10 +13,10 @@ static void test_len(void **state)
 		const char *what;
 		uint64_t min_ns, limit_ns, want;
 	} cases[] = {
-		{"run's default: 1 s to 3 s", 1000 * MS, 3000 * MS, 200 * MS},
-		{"--full: 2 s to 5 s", 2000 * MS, 5000 * MS, 400 * MS},
-		{"no floor: half the cap is the shortest counted on", 0, 3000 * MS, 300 * MS},
-		{"a floor past the cap: the cap's half", 5000 * MS, 3000 * MS, 300 * MS},
+		{"run's default: 1 s to 3 s", 1000 * MS, 3000 * MS, 1000 * MS / 6},
+		{"--full: 2 s to 5 s", 2000 * MS, 5000 * MS, 2000 * MS / 6},
+		{"no floor: half the cap is the shortest counted on", 0, 3000 * MS, 250 * MS},
+		{"a floor past the cap: the cap's half", 5000 * MS, 3000 * MS, 250 * MS},
 		{"a short pass: never under 50 ms", 100 * MS, 200 * MS, 50 * MS},
 	};
 

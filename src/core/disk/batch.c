@@ -32,7 +32,13 @@ static double self_cpu_s(void)
 uint64_t batch_len_ns(uint64_t min_ns, uint64_t limit_ns)
 {
 	uint64_t floor = min_ns && min_ns < limit_ns ? min_ns : limit_ns / 2;
-	uint64_t len = floor / BATCH_MIN_COUNT;
+	/*
+	 * one batch more than the fewest that give a spread: a batch ends at the
+	 * first completion past its length, and a pass of slow or bursty
+	 * completions (a throttle beside busy CPUs) overran one in five and
+	 * ended with four, no spread
+	 */
+	uint64_t len = floor / (BATCH_MIN_COUNT + 1);
 
 	return len > BATCH_MIN_NS ? len : BATCH_MIN_NS;
 }

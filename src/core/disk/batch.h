@@ -64,7 +64,7 @@ void batch_clock_stop(struct batch_clock *c, uint64_t now_ns, uint64_t bytes, ui
 /*
  * A batch's length for a pass that lasts at least min_ns (0: it may end as
  * soon as its region is read) and at most limit_ns: the shortest such pass
- * still has BATCH_MIN_COUNT of them.
+ * still has BATCH_MIN_COUNT of them with one to spare (a sixth of min_ns).
  */
 uint64_t batch_len_ns(uint64_t min_ns, uint64_t limit_ns);
 

@@ -40,7 +40,7 @@ struct disk_item {
 static const struct class_metric disk_metrics[] = {
     CLASS_RATE("mb_s", "MB/s", "rate"),
     CLASS_RATE("iops", "IOPS", "IOPS"),
-    CLASS_METRIC("lat_p99_us", "us", "p99", false),
+    CLASS_TAIL("lat_p99_us", "us", "p99"),
     CLASS_CPU("self_cpu_pct", "cpu", "usbperf's own"),
     /* the CPU clock through the pass: a drop explains a throughput drop (issue 20.2) */
     CLASS_METRIC("cpu_mhz", "MHz", "clock", true),
@@ -51,7 +51,7 @@ static const struct class_metric disk_metrics[] = {
     CLASS_METRIC("urb_size", "B", "URB size", true),
     CLASS_METRIC("inflight_mean", "URBs", "in flight", true),
     CLASS_METRIC("busy_pct", "%", "bus busy", true),
-    CLASS_METRIC("urb_lat_p99_us", "us", "URB p99", false),
+    CLASS_TAIL("urb_lat_p99_us", "us", "URB p99"),
     CLASS_METRIC("usb_errors", "errors", "USB errors", false),
     CLASS_METRIC("protocol_pct", "%", "protocol", false),
     /* the data endpoint's completed URBs by size, as usbmon's buckets (core/usbmon/usbmon.h) */

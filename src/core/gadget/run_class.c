@@ -47,8 +47,8 @@ struct gadget_item {
 static const struct class_metric gadget_metrics[] = {
     CLASS_RATE("reports_per_s", "reports/s", "reports/s"),
     CLASS_RATE("bytes_per_s", "B/s", "B/s"),
-    CLASS_METRIC("write_p99_us", "us", "p99 write", false),
-    CLASS_METRIC("write_max_us", "us", "max write", false),
+    CLASS_TAIL("write_p99_us", "us", "p99 write"),
+    CLASS_TAIL("write_max_us", "us", "max write"),
 };
 
 static struct gadget_item *item_of(const struct run_plan_item *it)

@@ -37,8 +37,8 @@ struct hid_item {
 static const struct class_metric hid_metrics[] = {
     CLASS_RATE("reports_per_s", "reports/s", "reports/s"),
     CLASS_RATE("bytes_per_s", "B/s", "B/s"),
-    CLASS_METRIC("interval_p99_us", "us", "p99 interval", false),
-    CLASS_METRIC("interval_max_us", "us", "max interval", false),
+    CLASS_TAIL("interval_p99_us", "us", "p99 interval"),
+    CLASS_TAIL("interval_max_us", "us", "max interval"),
 };
 
 static struct hid_item *item_of(const struct run_plan_item *it)

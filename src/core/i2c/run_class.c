@@ -67,7 +67,7 @@ static const struct class_metric i2c_metrics[] = {
     /* payload first: the figure a pass is shown by, against the bus clock's ceiling */
     CLASS_RATE("payload_b_s", "B/s", "payload"),
     CLASS_RATE("msg_s", "msg/s", "messages/s"),
-    CLASS_METRIC("lat_p99_us", "us", "p99 latency", false),
+    CLASS_TAIL("lat_p99_us", "us", "p99 latency"),
     CLASS_CPU("cpu_pct", "CPU", "the whole machine's"),
     /* only when there were some: no ACK, and the bus's own failures (pass.c) */
     CLASS_METRIC("naks", "NAKs", "NAKs", false),

@@ -43,6 +43,11 @@ struct class_metric {
 	 */
 	bool rate;
 	/*
+	 * a tail of the pass (a p99, a maximum): set by its few slowest events,
+	 * which move from run to run more than within a pass (core/run/compare.h)
+	 */
+	bool tail;
+	/*
 	 * CPU use during the pass, in % of one CPU (100: one CPU kept busy):
 	 * the report's CPU chart draws these, one chart per key, titled with
 	 * whose use it is ("usbperf's own", "the whole machine's")
@@ -56,13 +61,18 @@ struct class_metric {
 	const char *was_unit;
 };
 
-#define CLASS_METRIC(key, unit, label, higher) {key, unit, label, higher, false, false, NULL, NULL}
-#define CLASS_RATE(key, unit, label) {key, unit, label, true, false, true, NULL, NULL}
-#define CLASS_DISTRIBUTION(key, unit, label) {key, unit, label, false, true, false, NULL, NULL}
+#define CLASS_METRIC(key, unit, label, higher)                                                   \
+	{key, unit, label, higher, false, false, false, NULL, NULL}
+#define CLASS_RATE(key, unit, label) {key, unit, label, true, false, true, false, NULL, NULL}
+#define CLASS_DISTRIBUTION(key, unit, label) {key, unit, label, false, true, false, false, NULL, NULL}
+/* a tail: lower is better (a latency's p99, the longest interval) */
+#define CLASS_TAIL(key, unit, label) {key, unit, label, false, false, false, true, NULL, NULL}
 /* CPU use in % of one CPU, whose ("usbperf's own"); records before had "%" */
-#define CLASS_CPU(key, label, whose) {key, UNIT_PCT_ONE_CPU, label, false, false, false, whose, "%"}
+#define CLASS_CPU(key, label, whose)                                                             \
+	{key, UNIT_PCT_ONE_CPU, label, false, false, false, false, whose, "%"}
 /* a distribution whose unit now says of what ("% of IRQs"); records before had "%" */
-#define CLASS_DISTRIBUTION_PCT(key, unit, label) {key, unit, label, false, true, false, NULL, "%"}
+#define CLASS_DISTRIBUTION_PCT(key, unit, label)                                                 \
+	{key, unit, label, false, true, false, false, NULL, "%"}
 
 /*
  * A pass drawn as a point of a sweep (a figure against a size): its series

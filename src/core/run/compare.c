@@ -45,21 +45,36 @@ static double samples_spread(const struct run_metric *m, enum spread_why *why)
 /* a figure that leans on the CPU, on the pass's own evidence (compare.h) */
 static bool leans_on_cpu(const struct run_metric *m, enum spread_why *why)
 {
-	bool contended = m->cpu_pressure_pct > COMPARE_MAX_CPU_PRESSURE_PCT;
-
 	if (isnan(m->cpu_wait_pct)) {
+		bool contended = m->cpu_pressure_pct > COMPARE_MAX_CPU_PRESSURE_PCT;
+
 		/* a record without the evidence: the machine's load stands in for it */
 		*why = contended ? SPREAD_CONTENDED : SPREAD_CPU_BOUND;
 		return contended || m->cpu_busy_pct > COMPARE_MAX_CPU_BUSY_PCT;
 	}
+	/*
+	 * the CPU's figure, contended or not: what slows it beside other work (a
+	 * hyperthread's sibling, the shared cache, a kernel worker's waits, the
+	 * hypervisor) is not its thread's wait; others' system time may make an
+	 * I/O-bound pass look like one, which leaves it unjudged, never misjudged
+	 */
+	*why = SPREAD_CPU_BOUND;
+	if (m->cpu_wait_pct <= COMPARE_MAX_WEIGHED_WAIT_PCT &&
+	    (isnan(m->cpu_io_pct) ? m->cpu_busy_pct : m->cpu_io_pct) > COMPARE_MAX_CPU_BUSY_PCT)
+		return true;
 	if (m->cpu_wait_pct > COMPARE_MAX_CPU_WAIT_PCT) {
 		*why = SPREAD_CPU_WAIT;
 		return true;
 	}
-	/* contended, and this pass's thread did not wait: what kept the CPUs busy was not it */
-	*why = SPREAD_CPU_BOUND;
-	return !contended &&
-	       (isnan(m->cpu_io_pct) ? m->cpu_busy_pct : m->cpu_io_pct) > COMPARE_MAX_CPU_BUSY_PCT;
+	return false;
+}
+
+/* a tail of the pass (core/run/class.h): its spread from one pass is floored */
+static bool tail(const struct run_metric *m)
+{
+	const struct class_metric *cm = run_class_metric_of(m->test, m->metric);
+
+	return cm && cm->tail;
 }
 
 /*
@@ -108,6 +123,8 @@ void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 	/* any share ("%", "% of one CPU", "% of time"): render/field.h's UNIT_PCT_* */
 	if (s.from && m->unit && m->unit[0] == '%' && !m->higher_is_better)
 		s.sd = fmax(s.sd, fmax(COMPARE_SHARE_FLOOR * fabs(m->value), COMPARE_SHARE_FLOOR_PTS));
+	if (s.from && tail(m))
+		s.sd = fmax(s.sd, COMPARE_TAIL_FLOOR * fabs(m->value));
 	/* known, but only as far as the waits are weighed (compare_sides) */
 	if (contended && lean == SPREAD_CPU_WAIT && scale != SCALE_NONE)
 		s.why = SPREAD_CPU_WAIT;
@@ -419,7 +436,7 @@ static char *unknown_why(const struct compare_row *row, const struct run_metric 
 	/* both spreads known: what decided it was the waits, however short */
 	if (!sb.len)
 		strbuf_addf(&sb,
-			    "its I/O thread waited for a CPU %.0f %% of the pass in A, %.0f %% in B: "
+			    "A: its I/O thread waited for a CPU %.0f %% of the pass; B: %.0f %%: "
 			    "the change is within what that may have cost",
 			    isnan(ma->cpu_wait_pct) ? 0 : ma->cpu_wait_pct,
 			    isnan(mb->cpu_wait_pct) ? 0 : mb->cpu_wait_pct);

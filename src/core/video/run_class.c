@@ -50,7 +50,7 @@ static const struct class_metric video_metrics[] = {
     CLASS_METRIC("fps", "frames/s", "fps", true),
     CLASS_METRIC("fps_wall", "frames/s", "fps (wall clock)", true),
     CLASS_METRIC("drop_pct", "%", "drops", false),
-    CLASS_METRIC("interval_p99_us", "us", "p99 interval", false),
+    CLASS_TAIL("interval_p99_us", "us", "p99 interval"),
     CLASS_METRIC("jitter_us", "us", "jitter", false),
     CLASS_RATE("mb_s", "MB/s", "rate"),
     CLASS_METRIC("first_frame_ms", "ms", "first frame", false),
