@@ -159,8 +159,8 @@ jq_check "$WORK/out" '[.metrics[] | select(.metric == "mb_s") | .verdict] == ["n
 expect_status 0 "report: two one-pass runs" u report "$WORK/one-a.json" "$WORK/one-b.json" -F text
 check "report: the comparison counts spread unknown" \
 	sh -c "tr '\n' ' ' <'$WORK/out' | tr -s ' ' | grep -q 'run 2 against run 1: spread unknown: 0 worse, 0 better, 4 same, 0 noise, 2 spread unknown, 0 missing, 0 new '"
-check "report: what to run next about them (29.2.11)" \
-	sh -c "tr '\n' ' ' <'$WORK/out' | tr -s ' ' | grep -q ' next: .*usbperf run --repeat 3'"
+check "report: why each was not judged and what to run next (29.2.11, compare's words)" \
+	sh -c "tr '\n' ' ' <'$WORK/out' | tr -s ' ' | grep -q ' not judged: 2-1 seq-write 1M (mb_s): A: one pass.* next: rerun both with --repeat 3'"
 check "report: and lists them" grep -Eq '^  spread unknown 2-1 seq-write 1M mb_s: 61.3 -> 49.0 MB/s \(-20.0%\)$' "$WORK/out"
 # the samples through the history and export
 expect_status 0 "import a sampled run" "$USBPERF" import "$WORK/one-sa.json" --db "$WORK/s.db"

@@ -3,7 +3,8 @@
 # a filesystem on a loop device and the raw loop device are said to be no
 # medium (no "medium's write path", no faster card), in every view; run's text
 # keeps to 100 columns, --wide has every column; evidence about many passes
-# says each clause once; an uncertain verdict says what to run next.
+# says each clause once; an uncertain verdict says what to run next; a pass's
+# rate in one unit in run, show, compare and the verdict (29.2.7).
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd jq mkfs.ext4
@@ -65,5 +66,17 @@ check "run text: 'next:' under the uncertain verdict" sh -c "sed -n '2,4p' '$WOR
 "$USBPERF" run "$WORK/mnt" --size 32M --time 0.3 --min-time 0 --db "$DB" -q >/dev/null 2>&1
 expect_status 0 "report of two runs" "$USBPERF" report --db "$DB" last~1 last
 check "report: the newest run's verdict says what to run next" grep -q "^    next: name the device itself" "$WORK/out"
+
+# 29.2.7: a pass's rate in one unit in every view: run (MB/s, MiB/s beside it in the
+# cell), show, compare and the verdict
+expect_status 0 "show text of the newest run" "$USBPERF" show --db "$DB" last
+check "show: seq-read 1M's rate in MB/s" \
+	grep -Eq '^[^ ]+ +disk +seq-read 1M +rate +[0-9.]+ +[0-9.-]+ +[0-9.-]+ +MB/s ' "$WORK/out"
+check "show: the verdict's figure in MB/s" grep -Eq 'not determined: seq-read [0-9]+[KM] [0-9.]+ MB/s' "$WORK/out"
+"$USBPERF" compare --db "$DB" last~1 last >"$WORK/cmp.txt" 2>"$WORK/err"
+rc=$?
+check "compare: judged (exit 0 or 1, was $rc)" test "$rc" -le 1
+check "compare: seq-read 1M's rate in MB/s" grep -Eq '^[^ ]+ +disk +seq-read 1M +rate +MB/s ' "$WORK/cmp.txt"
+check "run: seq-read 1M's rate under 'MB/s (MiB/s)'" grep -Eq '^seq-read 1M +[0-9.]+ \([0-9.]+\) ' "$WORK/run.txt"
 
 finish
