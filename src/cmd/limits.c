@@ -6,6 +6,7 @@
 #include "cmd/commands.h"
 #include "core/usb/limits.h"
 #include "core/usb/limits_fields.h"
+#include "core/usb/uvc_bulk.h"
 #include "core/video/uvc_view.h"
 #include "util/parse.h"
 
@@ -23,6 +24,8 @@ void usage_limits(void)
 	       "                          [--interval N] [--frame-size WxH] [--pixel-format FMT]\n"
 	       "                          "
 	       "[--mjpeg-ratio R]\n"
+	       "       usbperf limits uvc --bulk --speed SPEED [--maxpayload N]\n"
+	       "                          [--frame-size WxH] [--pixel-format FMT] [--mjpeg-ratio R]\n"
 	       "       usbperf limits uvc --device DEV [--sysroot DIR|FILE]\n"
 	       "       usbperf limits hid --speed SPEED [--report-length N] [--interval N]\n"
 	       "                          [--maxpacket N] [--mult N] [--burst N]\n"
@@ -50,6 +53,12 @@ void usage_limits(void)
 	       "                      also spelt --pixel\n"
 	       "  --mjpeg-ratio R     assumed MJPEG size: the YUYV frame / R (default %.0f)\n"
 	       "  A %d B payload header (2 B + PTS + SCR) is assumed per service interval.\n"
+	       "  --bulk              a bulk video endpoint instead (uvcvideo's bulk mode): each\n"
+	       "                      payload of up to --maxpayload bytes carries its header and\n"
+	       "                      ends its transfer; below SuperSpeed its short packet (or a\n"
+	       "                      zero-length one) takes a packet slot of its own\n"
+	       "  --maxpayload N      dwMaxPayloadTransferSize, header included (default 32768:\n"
+	       "                      usbperf's own camera, gadget up uvc-bulk)\n"
 	       "  --device DEV        a camera's own figures instead, from its descriptors:\n"
 	       "                      DEV a USB device (1-1) or its /dev/videoN. Each streaming\n"
 	       "                      interface's alternate settings (wMaxPacketSize decoded,\n"
@@ -91,6 +100,9 @@ enum {
 	O_REPORT_LENGTH,
 	O_DEVICE,
 	O_SYSROOT,
+	O_BULK,
+	O_MAXPAYLOAD,
+	O_LAST = O_MAXPAYLOAD,
 	O_SIZE_OLD, /* --size: --frame-size's old name */
 };
 
@@ -108,6 +120,8 @@ static const struct option longopts[] = {
 	{"report-length", required_argument, NULL, O_REPORT_LENGTH},
 	{"device", required_argument, NULL, O_DEVICE},
 	{"sysroot", required_argument, NULL, O_SYSROOT},
+	{"bulk", no_argument, NULL, O_BULK},
+	{"maxpayload", required_argument, NULL, O_MAXPAYLOAD},
 	COMMON_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
@@ -116,9 +130,9 @@ static const struct option longopts[] = {
 struct limits_args {
 	const char *name; /* "limits", "limits uvc", ... */
 	unsigned allowed; /* bit per O_* - O_SPEED accepted by this subcommand */
-	const char *raw[O_SYSROOT - O_SPEED + 1];
+	const char *raw[O_LAST - O_SPEED + 1];
 	enum usb_speed speed;
-	uint64_t maxpacket, mult, interval, report_length, width, height;
+	uint64_t maxpacket, mult, interval, report_length, width, height, maxpayload;
 	int burst, pixel;
 	double mjpeg_ratio;
 };
@@ -127,7 +141,7 @@ struct limits_args {
 
 static const char *const option_names[] = {
 	"speed", "maxpacket", "mult", "burst", "interval", "frame-size", "pixel-format", "mjpeg-ratio",
-	"report-length", "device", "sysroot",
+	"report-length", "device", "sysroot", "bulk", "maxpayload",
 };
 
 static int bad_value(int o, const char *value, const char *expected)
@@ -177,6 +191,12 @@ static int parse_value(int o, const char *v, struct limits_args *a)
 		return parse_u64(v, 1, USB_HID_MAX_REPORT, &a->report_length) < 0
 			       ? bad_value(o, v, "report bytes 1-65535")
 			       : 0;
+	case O_BULK:
+		return 0;
+	case O_MAXPAYLOAD:
+		return parse_size(v, 13, 1u << 30, &a->maxpayload) < 0
+			       ? bad_value(o, v, "dwMaxPayloadTransferSize in bytes, 13 to 1G")
+			       : 0;
 	case O_DEVICE:
 	case O_SYSROOT:
 		return *v ? 0
@@ -208,7 +228,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct limit
 
 		if (old)
 			c = O_SIZE;
-		if (c < O_SPEED || c > O_SYSROOT) {
+		if (c < O_SPEED || c > O_LAST) {
 			bad_option(a->name, c, argv);
 			return -EINVAL;
 		}
@@ -217,7 +237,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct limit
 				  option_names[c - O_SPEED]);
 			return -EINVAL;
 		}
-		a->raw[c - O_SPEED] = optarg;
+		a->raw[c - O_SPEED] = optarg ? optarg : "";
 		if (parse_value(c, optarg, a) < 0)
 			return -EINVAL;
 		if (old)
@@ -295,6 +315,53 @@ static int run_uvc_device(struct global_opts *g, struct limits_args *a)
 	return status;
 }
 
+/* --bulk: a bulk video endpoint's frame rates at the speed */
+static int run_uvc_bulk(struct global_opts *g, struct limits_args *a)
+{
+	struct usb_uvc_bulk_params p = {
+		.speed = a->speed,
+		.max_payload = (unsigned)a->maxpayload,
+		.width = (unsigned)a->width,
+		.height = (unsigned)a->height,
+		.pixel = a->pixel,
+		.mjpeg_ratio = a->mjpeg_ratio,
+	};
+	struct usb_calc_error err = USB_CALC_ERROR_INIT;
+	struct usb_uvc_bulk_result res;
+	struct limits_uvc_bulk_view *view;
+	struct report r = {.command = "limits uvc"};
+	int status, o;
+
+	for (o = O_MAXPACKET; o <= O_INTERVAL; o++)
+		if (a->raw[o - O_SPEED]) {
+			log_error("limits uvc: --%s describes an isochronous endpoint, not --bulk",
+				  option_names[o - O_SPEED]);
+			return EXIT_USAGE;
+		}
+	if (a->raw[O_DEVICE - O_SPEED] || a->raw[O_SYSROOT - O_SPEED]) {
+		log_error("limits uvc: --bulk computes, --device reads a camera: pick one");
+		return EXIT_USAGE;
+	}
+	if (need_speed(a) < 0)
+		return EXIT_USAGE;
+	if (usb_uvc_bulk_calc(&p, &res, &err) < 0) {
+		status = refuse(a, &err);
+		usb_calc_error_release(&err);
+		return status;
+	}
+	view = malloc(sizeof(*view));
+	if (!view) {
+		usb_uvc_bulk_result_release(&res);
+		log_error("limits: out of memory");
+		return EXIT_RUNTIME;
+	}
+	limits_uvc_bulk_describe(&res, view, &r);
+	status = emit(g, &r);
+	free(view);
+	usb_uvc_bulk_result_release(&res);
+	return status;
+}
+
 static int run_uvc(struct global_opts *g, struct limits_args *a)
 {
 	struct usb_uvc_params p = {
@@ -314,6 +381,12 @@ static int run_uvc(struct global_opts *g, struct limits_args *a)
 	struct report r = {.command = "limits uvc"};
 	int status;
 
+	if (a->raw[O_BULK - O_SPEED])
+		return run_uvc_bulk(g, a);
+	if (a->raw[O_MAXPAYLOAD - O_SPEED]) {
+		log_error("limits uvc: --maxpayload is a bulk endpoint's: give --bulk");
+		return EXIT_USAGE;
+	}
 	if (a->raw[O_DEVICE - O_SPEED])
 		return run_uvc_device(g, a);
 	if (a->raw[O_SYSROOT - O_SPEED]) {
@@ -394,7 +467,8 @@ static const struct {
 } subcommands[] = {
 	{"uvc", "limits uvc",
 	 BIT(O_SPEED) | BIT(O_MAXPACKET) | BIT(O_MULT) | BIT(O_BURST) | BIT(O_INTERVAL) |
-		 BIT(O_SIZE) | BIT(O_PIXEL) | BIT(O_MJPEG_RATIO) | BIT(O_DEVICE) | BIT(O_SYSROOT),
+		 BIT(O_SIZE) | BIT(O_PIXEL) | BIT(O_MJPEG_RATIO) | BIT(O_DEVICE) | BIT(O_SYSROOT) |
+		 BIT(O_BULK) | BIT(O_MAXPAYLOAD),
 	 run_uvc},
 	{"hid", "limits hid",
 	 BIT(O_SPEED) | BIT(O_REPORT_LENGTH) | BIT(O_INTERVAL) | BIT(O_MAXPACKET) | BIT(O_MULT) |

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* usbperf net server | client HOST: parse options, run, render. */
 #include "cmd/commands.h"
+#include "core/net/sweep.h"
 #include "core/net/fields.h"
 #include "core/net/net.h"
 #include "core/net/sock.h"
@@ -60,6 +61,13 @@ void usage_net(void)
 	       "  -O, --omit SEC      leave the first whole SEC seconds out (TCP slow start)\n"
 	       "  -w, --window SIZE   socket buffer size (SO_SNDBUF/SO_RCVBUF), both ends\n"
 	       "  -M, --mss N         TCP maximum segment size\n"
+	       "  --length-sweep LIST\n"
+	       "                      a test per length of LIST (e.g. 64,512,1472): the UDP\n"
+	       "                      datagram length with -u (16..65507), else the TCP MSS\n"
+	       "                      (88..9216); a table of goodput next to the USB link's\n"
+	       "                      ceilings for frames of that size: its bytes, and below\n"
+	       "                      SuperSpeed its packet slots (a short packet per\n"
+	       "                      transfer: ECM, RNDIS; NCM's NTBs share them)\n"
 	       "  -N, --no-delay      TCP_NODELAY on the data streams\n"
 	       "  -C, --congestion ALGO  TCP congestion control (cubic, bbr ...)\n"
 	       "  -S, --tos N         IP type of service, 0..255\n"
@@ -81,6 +89,7 @@ enum {
 	O_UDP64,
 	O_SYSROOT,
 	O_MONITOR,
+	O_LENGTH_SWEEP,
 };
 
 struct net_opts {
@@ -94,6 +103,9 @@ struct net_opts {
 	bool v4, v6;
 	bool time_set, bytes_set, blocks_set, len_set, rate_set;
 	struct net_params p;
+	/* --length-sweep: a test per UDP datagram length (TCP: per MSS) */
+	uint64_t *lens;
+	size_t nlens;
 };
 
 static int bad(const char *opt, const char *arg, const char *what)
@@ -178,6 +190,14 @@ static int opt_sizes(int c, const char *arg, struct net_opts *o)
 		o->blocks_set = true;
 		return parse_u64(arg, 1, INT64_MAX, &p->blocks) < 0
 			       ? bad("--blocks", arg, "a number of blocks")
+			       : 1;
+	case O_LENGTH_SWEEP:
+		free(o->lens);
+		o->lens = NULL;
+		return parse_size_list(arg, 16, NET_MAX_UDP_LEN, NET_SWEEP_MAX, &o->lens,
+				       &o->nlens) < 0
+			       ? bad("--length-sweep", arg,
+				     "lengths 16..65507, e.g. 64,512,1472 (at most 32)")
 			       : 1;
 	case 'l':
 		o->len_set = true;
@@ -365,6 +385,19 @@ static int check_client(struct net_opts *o)
 		log_error("net client: --reverse and --bidir exclude each other");
 		return -EINVAL;
 	}
+	if (o->nlens && (p->bidir || (p->proto == NET_UDP ? o->len_set : p->mss != 0))) {
+		log_error("net client: --length-sweep sets %s itself, one direction at a time",
+			  p->proto == NET_UDP ? "--length" : "--mss");
+		return -EINVAL;
+	}
+	if (o->nlens && p->proto != NET_UDP)
+		for (size_t i = 0; i < o->nlens; i++)
+			if (o->lens[i] < 88 || o->lens[i] > 9216) {
+				log_error("invalid --length-sweep %llu for TCP (an MSS): expected "
+					  "88..9216 bytes",
+					  (unsigned long long)o->lens[i]);
+				return -EINVAL;
+			}
 	if (o->bytes_set || o->blocks_set)
 		p->time_s = 0;
 	if (!o->len_set)
@@ -404,6 +437,7 @@ static const struct option long_options[] = {
 	{"udp-64bit", no_argument, NULL, O_UDP64},
 	{"sysroot", required_argument, NULL, O_SYSROOT},
 	{"monitor", no_argument, NULL, O_MONITOR},
+	{"length-sweep", required_argument, NULL, O_LENGTH_SWEEP},
 	COMMON_LONG_OPTIONS,
 	{NULL, 0, NULL, 0},
 };
@@ -619,6 +653,43 @@ static int run_server(struct global_opts *g, const struct net_opts *o)
 	return sc.write_failed ? EXIT_RUNTIME : EXIT_OK;
 }
 
+/* --length-sweep: one test per length, a table next to the link's ceilings */
+static int run_sweep(struct global_opts *g, const struct net_opts *o)
+{
+	struct net_client_config c = {
+		.host = o->host, .port = o->port, .family = o->family, .bind_addr = o->bind_addr,
+		.bind_dev = o->bind_dev, .p = o->p, .timeout_s = o->timeout_s,
+		.stop = &signal_stop, .on_event = client_event,
+	};
+	struct net_sweep *s = calloc(1, sizeof(*s));
+	struct report view = {.command = "net client --length-sweep"};
+	char *why = NULL;
+	int r, status = EXIT_OK;
+
+	if (!s) {
+		log_error("net client: out of memory");
+		return EXIT_RUNTIME;
+	}
+	r = net_length_sweep(&c, o->lens, o->nlens, s, &why);
+	if (r < 0) {
+		log_error("net client: %s", why ? why : strerror(-r));
+		free(why);
+		free(s);
+		return EXIT_RUNTIME;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		if (s->rows[i].error)
+			status = EXIT_RUNTIME;
+	net_sweep_describe(s, &view);
+	if (emit_report(g, &view) < 0)
+		status = EXIT_RUNTIME;
+	if (signal_stop)
+		status = 128 + signal_stop;
+	net_sweep_release(s);
+	free(s);
+	return status;
+}
+
 static int run_client(struct global_opts *g, const struct net_opts *o)
 {
 	struct live lv;
@@ -682,11 +753,14 @@ int cmd_net(int argc, char **argv, struct global_opts *g)
 	}
 	net_params_defaults(&o.p, NET_TCP);
 	r = parse_args(argc - 1, argv + 1, g, &o);
-	if (r > 0)
-		return EXIT_OK;
 	/* the output is checked before any socket: a measurement it cannot keep is not run */
-	if (r < 0 || check_output(g) < 0 || (o.sysroot && open_sysroot(o.sysroot) < 0) ||
-	    check_machine(&o) < 0)
-		return EXIT_USAGE;
-	return o.server ? run_server(g, &o) : run_client(g, &o);
+	if (r > 0)
+		r = EXIT_OK;
+	else if (r < 0 || check_output(g) < 0 || (o.sysroot && open_sysroot(o.sysroot) < 0) ||
+		 check_machine(&o) < 0)
+		r = EXIT_USAGE;
+	else
+		r = o.server ? run_server(g, &o) : o.nlens ? run_sweep(g, &o) : run_client(g, &o);
+	free(o.lens);
+	return r;
 }

@@ -4,6 +4,7 @@
 #include "cmd/common.h"
 #include "cmd/db.h"
 #include "cmd/mtp.h"
+#include "core/uvcgadget/uvcg.h"
 #include "core/sys/governor.h"
 #include "core/run/record_json.h"
 #include "core/run/record_fields.h"
@@ -63,6 +64,16 @@ void usage_run(void)
 	       "                     looped back): usbperf's own MTP gadget with each umtprd\n"
 	       "                     buffer size of LIST (e.g. 16K,64K,256K), a 16 MiB file\n"
 	       "                     each way at each: the rate against the device's buffers\n"
+	       "  --length-sweep LIST\n"
+	       "                     with --peer: also a UDP pass per datagram length of LIST\n"
+	       "                     (16..65507, e.g. 64,512,1472), as fast as the sender goes,\n"
+	       "                     next to the link's ceilings for frames of that size, and\n"
+	       "                     its loss\n"
+	       "  --uvc-sweep SPEC   on a machine that is both sides: usbperf's own bulk camera\n"
+	       "                     (gadget up uvc-bulk, one gadget per frame size) captured\n"
+	       "                     through uvcvideo at each frame size x format x rate of\n"
+	       "                     SPEC (frames=WxH[+...],fps=N[+...],formats=yuyv[+mjpg],\n"
+	       "                     maxpayload=SIZE), next to the bulk ceiling (video -h)\n"
 	       "  --governor NAME    every cpufreq policy on governor NAME (e.g. performance) for\n"
 	       "                     the run, put back after it (also after SIGINT/SIGTERM): A/B\n"
 	       "                     the clock's effect with 'usbperf compare'\n"
@@ -121,10 +132,15 @@ enum {
 	O_MTP,
 	O_MIN_TIME,
 	O_MTP_BUFFERS,
+	O_UVC_SWEEP,
+	O_LENGTH_SWEEP,
 	O_GOVERNOR,
 	O_NO_MONITOR,
 	O_SYSROOT,
 };
+
+/* --length-sweep's lengths, freed when run ends */
+static uint64_t *net_lengths;
 
 static int run_option(int c, const char *arg, void *ctx)
 {
@@ -189,6 +205,35 @@ static int run_option(int c, const char *arg, void *ctx)
 		}
 		*a->governor = arg;
 		return 0;
+	case O_UVC_SWEEP: {
+		struct uvcg_params p;
+		char *why = NULL;
+
+		if (uvcg_params_read(arg, &p, &why) < 0 || p.stream_frames) {
+			log_error("invalid --uvc-sweep '%s': %s", arg,
+				  why ? why : "stream_frames is the sweep's own (--time)");
+			free(why);
+			return -EINVAL;
+		}
+		o->uvc_sweep = arg;
+		return 0;
+	}
+	case O_LENGTH_SWEEP: {
+		uint64_t *lens = NULL;
+		size_t nlens = 0;
+
+		if (parse_size_list(arg, 16, 65507, 32, &lens, &nlens) < 0) {
+			log_error("invalid --length-sweep '%s': expected UDP datagram lengths "
+				  "16..65507, e.g. 64,512,1472 (at most 32)",
+				  arg);
+			return -EINVAL;
+		}
+		free(net_lengths);
+		net_lengths = lens;
+		o->net_lengths = lens;
+		o->nnet_lengths = nlens;
+		return 0;
+	}
 	case O_MTP_BUFFERS:
 		if (mtp_parse_buffers("--mtp-buffers", arg, a->mtp_buffers, &o->nmtp_buffers) < 0)
 			return -EINVAL;
@@ -242,6 +287,8 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 		{"peer", required_argument, NULL, O_PEER},
 		{"mtp", no_argument, NULL, O_MTP},
 		{"mtp-buffers", required_argument, NULL, O_MTP_BUFFERS},
+		{"uvc-sweep", required_argument, NULL, O_UVC_SWEEP},
+		{"length-sweep", required_argument, NULL, O_LENGTH_SWEEP},
 		{"governor", required_argument, NULL, O_GOVERNOR},
 		DB_LONG_OPTION,
 		COMMON_LONG_OPTIONS,
@@ -253,6 +300,10 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 	r = parse_options(argc, argv, g, "run", longopts, usage_run, run_option, &a);
 	if (r != 0)
 		return r;
+	if (o->nnet_lengths && !o->peer) {
+		log_error("run: --length-sweep measures through a network link: give --peer HOST");
+		return -1;
+	}
 	if (o->copy_src && argc > optind) {
 		log_error("run: --copy SRC DST takes no other targets");
 		return -1;
@@ -498,5 +549,7 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 			status = EXIT_RUNTIME;
 	}
 	free(buffers);
+	free(net_lengths);
+	net_lengths = NULL;
 	return status;
 }

@@ -2,6 +2,7 @@
 /* usbperf video [DEVICE]: V4L2 capture, rate, drops, jitter, bandwidth. */
 #include "cmd/commands.h"
 #include "cmd/paths.h"
+#include "cmd/video_gadget.h"
 #include "core/video/fields.h"
 #include "core/video/uvc_view.h"
 #include "core/video/video.h"
@@ -56,6 +57,27 @@ void usage_video(void)
 	       "  --monitor          watch a USB camera's device on usbmon (root) during each pass:\n"
 	       "                     wire MB/s, URB size, isochronous packets and their errors,\n"
 	       "                     USB errors\n"
+	       "\n"
+	       "the device side of a camera (--gadget PATH --send):\n"
+	       "  --gadget PATH      PATH a gadgetfs mount: usbperf is the UVC camera itself, with a\n"
+	       "                     bulk video endpoint (what 'gadget up uvc-bulk' starts); or the\n"
+	       "                     V4L2 output node of the kernel's f_uvc: usbperf is its frame\n"
+	       "                     source. Serves until SIGINT/SIGTERM or --time, then prints per\n"
+	       "                     stream the frames made, sent, dropped late, payloads, CPU\n"
+	       "  --send             serve frames (the only --gadget mode)\n"
+	       "  --spec KEYS        gadgetfs: the camera, as gadget up uvc-bulk's keys\n"
+	       "                     (frames=WxH[+...],fps=N[+...],formats=yuyv[+mjpg],\n"
+	       "                     maxpayload=SIZE,stream_frames=N,stall_ms=N)\n"
+	       "  --stats FILE       the figures as JSON in FILE, rewritten each second\n"
+	       "  --id VID:PID, --serial S, --product S, --manufacturer S   gadgetfs: the device\n"
+	       "  --max-speed S      gadgetfs: full or high (default high)\n"
+	       "  --stall SEC        a write the host leaves for SEC ends the stream (uvcvideo stops\n"
+	       "                     a bulk stream by killing its URBs; default 2)\n"
+	       "  --uvc-sweep SPEC   the table of frame size x format x rate through usbperf's own\n"
+	       "                     camera on this machine (both sides: dummy_hcd, a board looped\n"
+	       "                     back), SPEC as --spec: a uvc-bulk gadget per frame size, each\n"
+	       "                     mode captured for --time (default 2 s) next to the frame rate\n"
+	       "                     the bulk endpoint carries at the link's speed\n"
 	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
 	       "\n"
 	       "Rates: MB/s = 10^6 B/s. A mode misses its rate when the achieved rate is below\n"
@@ -537,6 +559,11 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 	char *why = NULL;
 	int r, status = EXIT_USAGE;
 
+	/* the device side of a camera: options of its own */
+	if (video_wants_gadget(argc, argv))
+		return cmd_video_gadget(argc, argv, g);
+	if (video_wants_sweep(argc, argv))
+		return cmd_video_sweep(argc, argv, g);
 	if (refuse_pixel_format(argc, argv) < 0)
 		return EXIT_USAGE;
 	r = parse_options(argc, argv, g, "video", longopts, usage_video, video_opt, &o);

@@ -39,6 +39,12 @@ refuse "client option on the server" net server -t 5
 refuse "server option on the client" net client 127.0.0.1 -1
 refuse "unknown option" net client 127.0.0.1 --turbo
 refuse "missing value" net client 127.0.0.1 -t
+refuse "--length-sweep: a datagram too short" net client 127.0.0.1 -u --length-sweep 64,8
+refuse "--length-sweep: 33 lengths" net client 127.0.0.1 -u --length-sweep "$(seq -s, 100 100 3300)"
+refuse "--length-sweep: an MSS too small" net client 127.0.0.1 --length-sweep 64
+refuse "--length-sweep with --length" net client 127.0.0.1 -u -l 100 --length-sweep 64
+refuse "--length-sweep with --bidir" net client 127.0.0.1 -u --bidir --length-sweep 64
+refuse "run --length-sweep without --peer" run --length-sweep 64 --no-save
 refuse "output directory missing" net client 127.0.0.1 -o "$WORK/nope/out.json"
 
 expect_status 3 "nothing listens on the port" "$USBPERF" net client 127.0.0.1 -p 1 -t 1
@@ -84,4 +90,21 @@ run text "$WORK/c.txt" -R -P 2 -t 1 -i 0
 check "text: exit 0" test "$RC" = 0
 check "text: per-stream and sum rows" test "$(grep -cE '^rx +(1|3|sum) ' "$WORK/c.txt")" = 6
 check "text: the totals heading" grep -q '^totals (MB/s = 10^6 B/s, Mbit/s = 10^6 bit/s)' "$WORK/c.txt"
+# --length-sweep: a test per datagram length, on loopback (no USB: no ceilings)
+PORT=$((PORT + 1))
+timeout 30 "$USBPERF" -q net server -p "$PORT" >/dev/null 2>&1 &
+srv=$!
+sleep 0.3
+timeout 30 "$USBPERF" -F json -q net client 127.0.0.1 -p "$PORT" -u -b 20M -t 1 \
+	--length-sweep 64,1472 >"$WORK/sweep.json" 2>"$WORK/err"
+check "--length-sweep: exit 0" test $? = 0
+jq_check "$WORK/sweep.json" '[.lengths[] | .length_bytes] == [64, 1472] and all(.lengths[]; .protocol == "udp" and .mbit_s > 0 and .packets > 0)' \
+	"--length-sweep: a row per length, each measured"
+jq_check "$WORK/sweep.json" '.link.interface == "lo" and (.link.on_usb | not) and all(.lengths[]; .ceiling_mbit_s == null)' \
+	"--length-sweep: loopback is not USB: no ceiling made up"
+timeout 30 "$USBPERF" -q net client 127.0.0.1 -p "$PORT" -t 1 --length-sweep 536,1448 >"$WORK/sweep.txt" 2>"$WORK/err"
+check "--length-sweep over TCP (MSS): exit 0" test $? = 0
+check "--length-sweep text: a tcp row per MSS" test "$(grep -cE '^tcp +(536|1448) ' "$WORK/sweep.txt")" = 2
+kill $srv
+wait $srv 2>/dev/null
 finish

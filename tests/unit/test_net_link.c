@@ -2,6 +2,7 @@
 /* core/net/link: USB framing per driver, goodput ceilings, a netdev found on USB. */
 #include "unit.h"
 #include "core/net/link.h"
+#include "core/net/sweep.h"
 #include "util/sysroot.h"
 
 #include <errno.h>
@@ -78,6 +79,57 @@ static void test_goodput(void **state)
 		    HS_BULK * 3000 / (1514 + 1514 + (14 + 20 + 48)) * 8 / 1e6, 1e-9);
 	assert_nan(net_goodput_ceiling(0, &bare, 1500, false, 0));
 	assert_nan(net_goodput_ceiling(HS_BULK, &bare, 100, false, 0));
+}
+
+/*
+ * The packet slots (sweep.h): 104,000 bulk packets a second at high speed
+ * (13 per 125 us microframe), a transfer of B bytes taking floor(B / 512) + 1
+ * of them (a short last packet, or a ZLP after whole ones).
+ */
+static void test_packet_ceiling(void **state)
+{
+	const struct net_framing_info *ncm = net_framing_find("cdc_ncm");
+	const struct net_framing_info *rndis = net_framing_find("rndis_host");
+	const struct net_framing_info *ecm = net_framing_find("cdc_ether");
+	const double hs = 104000;
+
+	(void)state;
+	/* ECM, 64 B datagrams: a 106 B frame, one packet each: 104,000 x 64 B */
+	assert_near(net_packet_ceiling(USB_SPEED_HIGH, &ecm->tx, 1500, true, 64),
+		    53.248, 1e-9);
+	assert_near(net_packet_ceiling(USB_SPEED_HIGH, NULL, 1500, true, 64), 53.248, 1e-9);
+	/* ECM, 1472 B: a 1514 B frame is 512 + 512 + 490: three packets */
+	assert_near(net_packet_ceiling(USB_SPEED_HIGH, &ecm->tx, 1500, true, 1472),
+		    hs / 3 * 1472 * 8 / 1e6, 1e-9);
+	/* a 1024 B transfer (982 B datagrams) is two whole packets and a ZLP */
+	assert_near(net_packet_ceiling(USB_SPEED_HIGH, &ecm->tx, 1500, true, 1024 - 42),
+		    hs / 3 * 982 * 8 / 1e6, 1e-9);
+	/* RNDIS, 1472 B: 44 + 1514 = 1558 B, 3 x 512 + 22: four packets */
+	assert_near(net_packet_ceiling(USB_SPEED_HIGH, &rndis->tx, 1500, true, 1472),
+		    hs / 4 * 1472 * 8 / 1e6, 1e-9);
+	/*
+	 * NCM, 64 B: 106 + 4 B pointer, aligned: 112 B; (16384 - 24) / 112 = 146 frames
+	 * an NTB of 24 + 146 x 112 = 16376 B, 31 whole packets and a short one
+	 */
+	assert_near(net_packet_ceiling(USB_SPEED_HIGH, &ncm->tx, 1500, true, 64),
+		    hs * 146 / 32 * 64 * 8 / 1e6, 1e-9);
+	/* its bytes, not its slots, bind: the packet ceiling is within 0.1 % of them */
+	assert_true(net_packet_ceiling(USB_SPEED_HIGH, &ncm->tx, 1500, true, 64) >
+		    0.999 * net_goodput_ceiling(HS_BULK, &ncm->tx, 1500, true, 64));
+	/* TCP, MSS 1448: 14 + 20 + 32 (timestamps) + 1448 = 1514 B, three packets */
+	assert_near(net_packet_ceiling(USB_SPEED_HIGH, &ecm->tx, 1500, false, 1448),
+		    hs / 3 * 1448 * 8 / 1e6, 1e-9);
+	/* 4000 B datagrams: fragments of 1514, 1514 and 14 + 20 + 1048 B, three packets each */
+	assert_near(net_packet_ceiling(USB_SPEED_HIGH, &ecm->tx, 1500, true, 4000),
+		    hs / 9 * 4000 * 8 / 1e6, 1e-9);
+	/* full speed: 19 packets of 64 B per 1 ms frame; a 106 B frame takes two */
+	assert_near(net_packet_ceiling(USB_SPEED_FULL, &ecm->tx, 1500, true, 64),
+		    19000.0 / 2 * 64 * 8 / 1e6, 1e-9);
+	/* from SuperSpeed on the link, not the slots, limits; and what cannot be known */
+	assert_nan(net_packet_ceiling(USB_SPEED_SS, &ecm->tx, 1500, true, 64));
+	assert_nan(net_packet_ceiling(USB_SPEED_UNKNOWN, &ecm->tx, 1500, true, 64));
+	assert_nan(net_packet_ceiling(USB_SPEED_HIGH, &ecm->tx, 100, true, 64));
+	assert_nan(net_packet_ceiling(USB_SPEED_HIGH, &ecm->tx, 1500, true, 0));
 }
 
 /* a made-up sysfs: usb0 on a high-speed NCM device, lo nowhere near USB */
@@ -194,6 +246,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_frame_bytes),
 		cmocka_unit_test(test_goodput),
+		cmocka_unit_test(test_packet_ceiling),
 		cmocka_unit_test_setup_teardown(test_netdev_on_usb, make_tree, remove_tree),
 	};
 

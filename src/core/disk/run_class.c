@@ -44,7 +44,7 @@ static const struct class_metric disk_metrics[] = {
     CLASS_CPU("self_cpu_pct", "cpu", "usbperf's own"),
     /* the CPU clock through the pass: a drop explains a throughput drop (issue 20.2) */
     CLASS_METRIC("cpu_mhz", "MHz", "clock", true),
-    CLASS_METRIC("util_pct", "%", "util", false),
+    CLASS_CONTEXT("util_pct", "%", "util"),
     CLASS_METRIC("irq_per_mb", "IRQ/MB", "interrupts", false),
     /* on the wire (usbmon): a monitored USB disk pass */
     CLASS_RATE("wire_mb_s", "MB/s", "wire"),

@@ -4,6 +4,7 @@
 #include "core/gadget/mtp.h"
 #include "core/gadget/spec.h"
 #include "core/gadget/state.h"
+#include "core/uvcgadget/gadget_up.h"
 #include "core/sys/attr.h"
 #include "core/usb/gadget.h"
 #include "render/field.h"
@@ -641,6 +642,12 @@ int gadget_up(const struct gadget_spec *s, const struct gadget_fs *fs, struct ga
 
 	if (!s->nfns)
 		return reason_set(-EINVAL, ret_why, "no profile given (see 'usbperf gadget -h')");
+	/* usbperf's own camera is a gadgetfs device, not a configfs one */
+	for (i = 0; i < s->nfns; i++)
+		if (!strcmp(s->fns[i].profile->name, "uvc-bulk")) {
+			r = gadget_preflight(s, ret_why);
+			return r < 0 ? r : uvcg_gadget_up(s, fs, ret, ret_why);
+		}
 	for (i = 0; i < s->nfns; i++)
 		ffs |= !strcmp(s->fns[i].profile->name, "ffs");
 	r = check_configfs(ret_why);

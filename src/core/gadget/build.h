@@ -35,6 +35,8 @@ struct gadget_fs {
 	int (*write)(const char *path, const void *buf, size_t len);
 	/* mount functionfs instance 'dev' on dir, and back */
 	int (*mount_ffs)(const char *dev, const char *dir);
+	/* mount gadgetfs on dir (one instance per system) */
+	int (*mount_gadgetfs)(const char *dir);
 	int (*umount)(const char *dir);
 	/*
 	 * The userspace daemon of a function (mtp: umtprd). which: its absolute

@@ -94,6 +94,18 @@ static int real_mount_ffs(const char *dev, const char *dir)
 	return r;
 }
 
+static int real_mount_gadgetfs(const char *dir)
+{
+	struct strbuf p = STRBUF_INIT;
+	int r;
+
+	sysroot_path(&p, dir);
+	r = mount("gadgetfs", p.buf, "gadgetfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0 ? -errno
+											   : 0;
+	strbuf_release(&p);
+	return r;
+}
+
 static int do_umount(const char *p)
 {
 	return umount2(p, UMOUNT_NOFOLLOW);
@@ -242,6 +254,7 @@ const struct gadget_fs gadget_fs_real = {
     .unlink = real_unlink,
     .write = real_write,
     .mount_ffs = real_mount_ffs,
+    .mount_gadgetfs = real_mount_gadgetfs,
     .umount = real_umount,
     .which = real_which,
     .spawn = real_spawn,

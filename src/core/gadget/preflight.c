@@ -7,9 +7,11 @@
  */
 #include "core/disk/safety.h"
 #include "core/gadget/spec.h"
+#include "core/uvcgadget/gadget_up.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +112,47 @@ out:
 	return r;
 }
 
+/*
+ * uvc-bulk's gadgetfs goes where its users expect it, UVCG_MOUNT: on a
+ * directory that holds nothing (made by an earlier up, or by hand), never
+ * over one whose entries the mount would hide, nor through a link
+ */
+static int gadgetfs_mount_point(const struct gadget_fn_spec *f, char **why)
+{
+	static const char mnt[] = UVCG_MOUNT;
+	struct strbuf real = STRBUF_INIT;
+	enum vnode_kind k;
+	struct dirent *e;
+	size_t n = 0;
+	DIR *d;
+	int r = 0;
+
+	if (sysroot_lkind(mnt, &k) < 0)
+		return 0; /* up makes it */
+	if (k != VNODE_DIR)
+		return reason_set(-EEXIST, why,
+				  "%s: '%s' is not a directory (a link is not followed): gadgetfs "
+				  "is not mounted there",
+				  f->profile->name, mnt);
+	sysroot_path(&real, mnt);
+	d = opendir(real.buf);
+	if (!d)
+		r = reason_set(-errno, why, "%s: cannot read '%s': %s", f->profile->name, mnt,
+			       strerror(errno));
+	while (d && (e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (d)
+		closedir(d);
+	if (!r && n)
+		r = reason_set(-EEXIST, why,
+			       "%s: '%s' is not empty (%zu %s): gadgetfs mounted on it would "
+			       "hide %s",
+			       f->profile->name, mnt, n, n == 1 ? "entry" : "entries",
+			       n == 1 ? "it" : "them");
+	strbuf_release(&real);
+	return r;
+}
+
 int gadget_preflight(const struct gadget_spec *s, char **ret_why)
 {
 	int r = 0;
@@ -122,6 +165,8 @@ int gadget_preflight(const struct gadget_spec *s, char **ret_why)
 			r = msc_backing(s, f, ret_why);
 		else if (!strcmp(p, "ffs") || !strcmp(p, "mtp"))
 			r = ffs_mount_point(f, ret_why);
+		else if (!strcmp(p, "uvc-bulk"))
+			r = gadgetfs_mount_point(f, ret_why);
 	}
 	return r;
 }

@@ -2,6 +2,7 @@
 /* Profiles, their tunables and the parsing of "PROFILE:key=value,..." operands. */
 #include "core/gadget/mtp.h"
 #include "core/gadget/spec.h"
+#include "core/uvcgadget/gadget_up.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -45,6 +46,12 @@ static const struct gadget_key uvc_keys[] = {
     {"frames", NULL, GK_FRAMES, 0, 0},
     {"fps", NULL, GK_UINT, 1, 240},
 };
+/* usbperf's own bulk camera over gadgetfs: the values checked by uvcg_spec_check() */
+static const struct gadget_key uvcb_keys[] = {
+    {"frames", NULL, GK_FRAMES, 0, 0},	  {"fps", NULL, GK_LIST, 0, 0},
+    {"formats", NULL, GK_LIST, 0, 0},	  {"maxpayload", NULL, GK_SIZE, 512, 16u << 20},
+    {"stream_frames", NULL, GK_UINT, 0, 100000000}, {"stall_ms", NULL, GK_UINT, 100, 3600000},
+};
 static const struct gadget_key ss_keys[] = {
     {"pattern", "pattern", GK_UINT, 0, 2},
     {"bulk_buflen", "bulk_buflen", GK_UINT, 1, 1u << 20},
@@ -81,6 +88,7 @@ static const struct gadget_profile profiles[] = {
     {"rndis", "rndis", "usb_f_rndis", net_keys, N(net_keys)},
     {"hid", "hid", "usb_f_hid", hid_keys, N(hid_keys)},
     {"uvc", "uvc", "usb_f_uvc", uvc_keys, N(uvc_keys)},
+    {"uvc-bulk", "gadgetfs", "gadgetfs", uvcb_keys, N(uvcb_keys)},
     {"sourcesink", "SourceSink", "usb_f_ss_lb", ss_keys, N(ss_keys)},
     {"loopback", "Loopback", "usb_f_ss_lb", lb_keys, N(lb_keys)},
     {"ffs", "ffs", "usb_f_fs", ffs_keys, N(ffs_keys)},
@@ -389,6 +397,13 @@ static int check_value(const struct gadget_profile *p, const struct gadget_key *
 			    p->name, k->key, v);
 		strbuf_adds(&sb, real);
 		break;
+	case GK_LIST:
+		if (strlen(v) > 64 || !*v || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789.+") !=
+						 strlen(v))
+			return reason_set(-EINVAL, ret_why, "%s: %s='%s': ITEM[+ITEM...]",
+					  p->name, k->key, v);
+		strbuf_adds(&sb, v);
+		break;
 	case GK_FRAMES:
 		if (!is_frames(v))
 			return reason_set(-EINVAL, ret_why, "%s: %s='%s': WxH[+WxH...]", p->name,
@@ -469,8 +484,8 @@ int gadget_spec_add(struct gadget_spec *s, const char *arg, char **ret_why)
 	p = gadget_profile_find(name);
 	if (!p) {
 		r = reason_set(-EINVAL, ret_why,
-			       "unknown profile '%s' (msc, ncm, ecm, rndis, hid, uvc, sourcesink, "
-			       "loopback, ffs, mtp)",
+			       "unknown profile '%s' (msc, ncm, ecm, rndis, hid, uvc, uvc-bulk, "
+			       "sourcesink, loopback, ffs, mtp)",
 			       name);
 		free(name);
 		return r;
@@ -510,6 +525,8 @@ int gadget_spec_add(struct gadget_spec *s, const char *arg, char **ret_why)
 				       "or removable=1 for a LUN without medium");
 		if (r == 0 && !strcmp(p->name, "mtp"))
 			r = gadget_mtp_check(f, ret_why);
+		if (r == 0 && !strcmp(p->name, "uvc-bulk"))
+			r = uvcg_spec_check(f, ret_why);
 	}
 	if (r < 0) {
 		for (i = 0; i < f->nkv; i++) {

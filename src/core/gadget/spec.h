@@ -13,6 +13,7 @@ enum gadget_key_kind {
 	GK_FRAMES, /* WxH[+WxH...] */
 	GK_SIZE,   /* bytes, K/M suffixes (parse_size), min..max: written in decimal */
 	GK_DIR,	   /* an existing directory, made absolute */
+	GK_LIST,   /* ITEM[+ITEM...], letters, digits, '.': the profile's checker reads it */
 };
 
 struct gadget_key {

@@ -108,6 +108,8 @@ struct net_report {
 	bool interrupted; /* a signal ended the test: results so far */
 };
 
+/* the receiver's sum of the test (one direction): what arrived is what counts; NULL: none */
+const struct net_sum_row *net_report_received(const struct net_report *r);
 void net_report_release(struct net_report *r);
 __attribute__((format(printf, 2, 3))) void net_report_note(struct net_report *r,
 							 const char *fmt, ...);

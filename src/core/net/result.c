@@ -41,6 +41,16 @@ void net_report_note(struct net_report *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+const struct net_sum_row *net_report_received(const struct net_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++)
+		if (!strcmp(r->rows[i].stream, "sum") && !strcmp(r->rows[i].role, "receiver"))
+			return &r->rows[i];
+	return NULL;
+}
+
 void net_report_release(struct net_report *r)
 {
 	size_t i;

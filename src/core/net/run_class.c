@@ -6,6 +6,7 @@
  * next to the goodput the USB link allows after its framing.
  */
 #include "core/net/net.h"
+#include "core/net/sweep.h"
 #include "core/run/pass_sys.h"
 #include "core/run/run_priv.h"
 #include "core/usbmon/findings.h"
@@ -18,6 +19,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -57,6 +59,8 @@ static const struct class_metric net_metrics[] = {
     CLASS_METRIC("urb_size", "B", "URB size", true),
     CLASS_METRIC("overhead_pct", "%", "wire overhead", false),
     CLASS_METRIC("usb_errors", "errors", "USB errors", false),
+    /* --length-sweep's UDP passes */
+    CLASS_METRIC("loss_pct", "%", "loss", false),
 };
 
 static struct net_item *item_of(const struct run_plan_item *it)
@@ -76,17 +80,6 @@ static struct net_item *item_new(struct run_plan_item *it, const char *host, con
 	n->port = port;
 	it->state = n;
 	return n;
-}
-
-/* the receiver's count of one direction: what arrived is what counts */
-static const struct net_sum_row *received(const struct net_report *rep)
-{
-	size_t i;
-
-	for (i = 0; i < rep->nrows; i++)
-		if (!strcmp(rep->rows[i].stream, "sum") && !strcmp(rep->rows[i].role, "receiver"))
-			return &rep->rows[i];
-	return NULL;
 }
 
 static void add_net_device(struct run_result *r, struct run_plan_item *it,
@@ -250,6 +243,56 @@ static void efficiency_finding(struct run_result *r, const struct run_plan_item 
 }
 
 /* TCP send, then receive (-R), against the peer */
+/* --length-sweep: a UDP pass per datagram length, next to the link's ceilings for it */
+static int net_lengths(const struct run_options *o, struct run_result *r,
+		       const struct run_plan_item *it, char **ret_why)
+{
+	const struct net_item *n = item_of(it);
+	struct net_client_config c = {
+	    .host = n->host,
+	    .port = n->port ? n->port : NET_DEFAULT_PORT,
+	    .bind_dev = n->iface,
+	    .timeout_s = 10,
+	    .stop = o->stop,
+	};
+	struct net_sweep *s = calloc(1, sizeof(*s));
+	size_t i;
+	int rc;
+
+	if (!s)
+		abort();
+	net_params_defaults(&c.p, NET_UDP);
+	c.p.time_s = net_pass_s(o);
+	c.p.rate_bps = 0; /* as fast as the sender goes: the loss says what did not fit */
+	rc = net_length_sweep(&c, o->net_lengths, o->nnet_lengths, s, ret_why);
+	for (i = 0; rc == 0 && i < s->n; i++) {
+		const struct net_sweep_row *x = &s->rows[i];
+		struct run_metric *m;
+		char pass[32];
+
+		if (x->error) {
+			run_note(r, "%s: udp %llu B not measured", it->path,
+				 (unsigned long long)x->length);
+			continue;
+		}
+		snprintf(pass, sizeof(pass), "udp %llu B", (unsigned long long)x->length);
+		m = run_class_add_metric(&r->rec, &run_class_net, it->device_key, pass, "mbit_s");
+		m->value = x->mbit_s;
+		m->repeats = 1;
+		if (x->ceiling_mbit_s > 0)
+			m->ceiling = x->ceiling_mbit_s;
+		if (isfinite(x->loss_pct)) {
+			m = run_class_add_metric(&r->rec, &run_class_net, it->device_key, pass,
+						 "loss_pct");
+			m->value = x->loss_pct;
+			m->repeats = 1;
+		}
+	}
+	net_sweep_release(s);
+	free(s);
+	return rc;
+}
+
 static int net_target(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
 		      char **ret_why)
 {
@@ -293,7 +336,7 @@ static int net_target(const struct run_options *o, struct run_result *r, struct 
 			it->device_key_from_usb = true;
 		}
 		add_net_device(r, it, &rep);
-		s = received(&rep);
+		s = net_report_received(&rep);
 		if (s) {
 			add_net_row(r, it, dirs[i].pass, &rep, s);
 			efficiency_finding(r, it, dirs[i].pass, s);
@@ -306,6 +349,8 @@ static int net_target(const struct run_options *o, struct run_result *r, struct 
 			run_note(r, "%s: %s", it->path, rep.warnings[j]);
 		net_report_release(&rep);
 	}
+	if (rc == 0 && o->nnet_lengths)
+		rc = net_lengths(o, r, it, ret_why);
 	return rc;
 }
 
@@ -469,7 +514,8 @@ static void net_estimate(const struct run_options *o, const struct run_plan_item
 	(void)it;
 	(void)disk;
 	/* TCP each way; the omitted first second (slow start) runs on top of the measured time */
-	*ret = (struct class_estimate){"network", 2, net_pass_s(o) + 1};
+	*ret = (struct class_estimate){"network", (unsigned)(2 + o->nnet_lengths),
+				       net_pass_s(o) + 1};
 }
 
 static void net_release(struct run_plan_item *it)

@@ -350,7 +350,8 @@ static int finish_sweeps(struct build *b)
 
 	if (!g)
 		return -ENOMEM;
-	qsort(b->pts, b->npts, sizeof(*b->pts), cmp_series);
+	if (b->npts) /* none: no array, and qsort's may not be NULL */
+		qsort(b->pts, b->npts, sizeof(*b->pts), cmp_series);
 	for (size_t i = 0; i < b->npts; i++) {
 		const struct pending_point *p = &b->pts[i];
 

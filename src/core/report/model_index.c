@@ -240,6 +240,8 @@ void model_reduce_tops(struct rm_device *d)
 {
 	size_t n = 0;
 
+	if (!d->ntops)
+		return; /* a device without figures: no array, and qsort's may not be NULL */
 	qsort(d->tops, d->ntops, sizeof(*d->tops), cmp_top);
 	for (size_t i = 0; i < d->ntops; i++) {
 		struct rm_top t = d->tops[i];

@@ -59,20 +59,31 @@ struct class_metric {
 	 * instead (run_record_upgrade_units), so old and new runs compare
 	 */
 	const char *was_unit;
+	/*
+	 * how the pass ran, not what it reached (the device's busy share): shown
+	 * and checked against criteria, never compared as better or worse (a
+	 * throttle in front of a device moved it -81 % and +214 % between
+	 * unchanged runs)
+	 */
+	bool context;
 };
 
 #define CLASS_METRIC(key, unit, label, higher)                                                   \
-	{key, unit, label, higher, false, false, false, NULL, NULL}
-#define CLASS_RATE(key, unit, label) {key, unit, label, true, false, true, false, NULL, NULL}
-#define CLASS_DISTRIBUTION(key, unit, label) {key, unit, label, false, true, false, false, NULL, NULL}
+	{key, unit, label, higher, false, false, false, NULL, NULL, false}
+#define CLASS_RATE(key, unit, label) {key, unit, label, true, false, true, false, NULL, NULL, false}
+#define CLASS_DISTRIBUTION(key, unit, label)                                                     \
+	{key, unit, label, false, true, false, false, NULL, NULL, false}
 /* a tail: lower is better (a latency's p99, the longest interval) */
-#define CLASS_TAIL(key, unit, label) {key, unit, label, false, false, false, true, NULL, NULL}
+#define CLASS_TAIL(key, unit, label) {key, unit, label, false, false, false, true, NULL, NULL, false}
 /* CPU use in % of one CPU, whose ("usbperf's own"); records before had "%" */
 #define CLASS_CPU(key, label, whose)                                                             \
-	{key, UNIT_PCT_ONE_CPU, label, false, false, false, false, whose, "%"}
+	{key, UNIT_PCT_ONE_CPU, label, false, false, false, false, whose, "%", false}
 /* a distribution whose unit now says of what ("% of IRQs"); records before had "%" */
 #define CLASS_DISTRIBUTION_PCT(key, unit, label)                                                 \
-	{key, unit, label, false, true, false, false, NULL, "%"}
+	{key, unit, label, false, true, false, false, NULL, "%", false}
+/* context: shown and checked, never compared */
+#define CLASS_CONTEXT(key, unit, label)                                                          \
+	{key, unit, label, false, false, false, false, NULL, NULL, true}
 
 /*
  * A pass drawn as a point of a sweep (a figure against a size): its series

@@ -10,6 +10,7 @@
 #include <string.h>
 
 extern const struct measure_class run_class_i2c; /* src/core/i2c/run_class.c */
+extern const struct measure_class run_class_uvc_sweep; /* src/core/uvcgadget/run_class.c */
 
 /*
  * Disks first: their test files are written, measured and removed before
@@ -27,6 +28,7 @@ const struct measure_class *const run_classes[] = {
     &run_class_gadget,
     &run_class_mtp,
     &run_class_i2c,
+    &run_class_uvc_sweep,
 };
 const size_t run_nclasses = sizeof(run_classes) / sizeof(run_classes[0]);
 

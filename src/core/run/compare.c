@@ -90,6 +90,13 @@ static enum compare_scale contention_scale(const struct run_metric *m)
 	return cm && cm->rate && m->higher_is_better ? SCALE_RATE : SCALE_NONE;
 }
 
+/* a share of time the pass took (its CPU use, in %): lower is better */
+static bool share(const struct run_metric *m)
+{
+	/* any share ("% of one CPU", "% of time"): model's UNIT_PCT_* */
+	return m->unit && m->unit[0] == '%' && !m->higher_is_better;
+}
+
 void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 {
 	enum spread_why why = SPREAD_ONE_PASS, lean = SPREAD_KNOWN;
@@ -120,8 +127,11 @@ void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 		s.from = "samples";
 	}
 	s.why = s.from ? SPREAD_KNOWN : why;
-	/* any share ("%", "% of one CPU", "% of time"): render/field.h's UNIT_PCT_* */
-	if (s.from && m->unit && m->unit[0] == '%' && !m->higher_is_better)
+	if (share(m) && !repeated && m->cpu_busy_pct - m->value > COMPARE_MAX_OTHERS_BUSY_PCT) {
+		s.sd = NAN, s.from = NULL, why = SPREAD_SHARED;
+		s.why = why;
+	}
+	if (s.from && share(m))
 		s.sd = fmax(s.sd, fmax(COMPARE_SHARE_FLOOR * fabs(m->value), COMPARE_SHARE_FLOOR_PTS));
 	if (s.from && tail(m))
 		s.sd = fmax(s.sd, COMPARE_TAIL_FLOOR * fabs(m->value));
@@ -177,6 +187,12 @@ void compare_spread_why(enum spread_why why, const struct run_metric *m, struct 
 	case SPREAD_ONE_PASS:
 		strbuf_adds(ret, "one pass, too short or not sampled for a spread within it");
 		break;
+	case SPREAD_SHARED:
+		strbuf_addf(ret,
+			    "other work kept %.0f %% of a CPU busy beside the pass, which moves what "
+			    "it costs either way",
+			    m->cpu_busy_pct - m->value);
+		break;
 	case SPREAD_UNSTEADY:
 		strbuf_addf(ret, "one pass whose rate swung %.0f %% within it (an older run)",
 			    100 * m->sample_stdev /
@@ -197,6 +213,7 @@ const char *compare_spread_todo(enum spread_why why)
 	case SPREAD_KNOWN:
 	case SPREAD_CPU_BOUND:
 	case SPREAD_UNSTEADY:
+	case SPREAD_SHARED:
 		break;
 	}
 	return "rerun both with --repeat 3";
@@ -481,12 +498,15 @@ static void add_unknown(struct compare_result *c, struct compare_row *row,
 	    row->device_key, row->name, xstrdup(row->metric), xstrdup(row->why), row->todo};
 }
 
-/* a histogram's bin (core/run/class.h): its count moves with the pass's length, not a regression */
-static bool distribution(const struct run_metric *m)
+/*
+ * a histogram's bin (its count moves with the pass's length) or the pass's
+ * context (core/run/class.h): neither is a regression
+ */
+static bool not_compared(const struct run_metric *m)
 {
 	const struct class_metric *cm = run_class_metric_of(m->test, m->metric);
 
-	return cm && cm->distribution;
+	return cm && (cm->distribution || cm->context);
 }
 
 static void add_row(struct compare_result *c, const struct run_metric *ma,
@@ -616,11 +636,11 @@ int run_compare(const struct run_record *a, const struct run_record *b, double t
 	device_caveats(&c, a, b);
 	pair_metrics(ea, a->nmetrics, eb, b->nmetrics, pair, taken);
 	for (i = 0; i < a->nmetrics; i++)
-		if (!distribution(&a->metrics[i]))
+		if (!not_compared(&a->metrics[i]))
 			add_row(&c, &a->metrics[i],
 				pair[i] == SIZE_MAX ? NULL : &b->metrics[pair[i]], ea[i].dev);
 	for (i = 0; i < b->nmetrics; i++)
-		if (!taken[i] && !distribution(&b->metrics[i]))
+		if (!taken[i] && !not_compared(&b->metrics[i]))
 			add_row(&c, NULL, &b->metrics[i], eb[i].dev);
 	entries_free(ea, a->nmetrics);
 	entries_free(eb, b->nmetrics);

@@ -31,6 +31,11 @@ struct run_options {
 	/* --mtp-buffers: usbperf's own MTP gadget measured at each of these buffer sizes */
 	const uint64_t *mtp_buffers;
 	size_t nmtp_buffers;
+	/* --uvc-sweep: usbperf's own bulk camera, each frame size x format x rate of this spec */
+	const char *uvc_sweep;
+	/* --length-sweep: with --peer, a UDP pass per datagram length */
+	const uint64_t *net_lengths;
+	size_t nnet_lengths;
 	const char *command_line;
 	const volatile int *stop;
 	disk_progress_fn progress;

@@ -38,8 +38,10 @@ check() {
 		jq_check "$o/fps$f.json" "$P | (.fps_wall - $f | fabs) <= $f * 0.01 and (.fps_sequence - $f | fabs) <= $f * 0.01" "$f fps set: the wall-clock and sequence-number rates within 1%"
 		jq_check "$o/fps$f.json" "$P | .dropped == 0 and .drop_pct == 0 and .misses_rate == false" "$f fps, drop control at 0: no drops"
 		jq_check "$o/fps$f.json" "$P | .frame_bytes_min == 115200 and .frame_bytes_max == 115200 and (.mb_s - 115200 * $f / 1e6 | fabs) <= 115200 * $f / 1e6 * 0.01" "$f fps: YUYV 320x180 frames of 115200 B, MB/s = frame x rate"
-		# vivid's thread wakes on jiffies (HZ 250): single intervals are 4 ms apart, their mean is the period
-		jq_check "$o/fps$f.json" "$P | (.interval_mean_us - 1e6 / $f | fabs) <= 1e6 / $f * 0.01 and .interval_max_us - .interval_min_us <= 4100" "$f fps: mean interval the nominal one, spread within one 4 ms jiffy"
+		# vivid's thread wakes on jiffies (HZ 250): single intervals are 4 ms apart, their mean
+		# is the period; each stamp is taken when the thread runs, a wake-up after the jiffy
+		# that the emulated guest stretches (0.23 ms seen in two CI runs): 0.5 ms allowed
+		jq_check "$o/fps$f.json" "$P | (.interval_mean_us - 1e6 / $f | fabs) <= 1e6 / $f * 0.01 and .interval_max_us - .interval_min_us <= 4500" "$f fps: mean interval the nominal one, spread within one 4 ms jiffy and a wake-up"
 		jq_check "$o/fps$f.json" "[.interval_histogram[] | .count] as \$h | \$h[2] == (.passes[0].frames - 1) and (\$h | add) == \$h[2]" "$f fps: every interval in the 0.9-1.1x histogram bin"
 	done
 	# --monitor on a camera that is not on USB (vivid): measured, unwatched, and why
