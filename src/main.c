@@ -31,56 +31,56 @@
  */
 const struct command commands[] = {
 	{"run", "the main job: discover, measure every USB device, find the bottleneck", cmd_run,
-	 usage_run, FMT_ALL, true},
+	 usage_run, FMT_ALL, true, schema_run},
 	{"disk", "storage benchmark: sequential sweep, random IOPS, latency, CPU", cmd_disk,
-	 usage_disk, FMT_ALL, true},
+	 usage_disk, FMT_ALL, true, schema_disk},
 	{"net", "network throughput, iperf3-compatible client and server; USB link ceilings",
-	 cmd_net, usage_net, FMT_ALL, true},
+	 cmd_net, usage_net, FMT_ALL, true, schema_net},
 	{"video", "camera capture: achieved vs nominal fps, drops, frame jitter, MB/s, CPU",
-	 cmd_video, usage_video, FMT_ALL, true},
+	 cmd_video, usage_video, FMT_ALL, true, schema_video},
 	{"hid", "HID reports/s and round trip against the interrupt endpoint; the gadget side",
-	 cmd_hid, usage_hid, FMT_ALL, true},
+	 cmd_hid, usage_hid, FMT_ALL, true, schema_hid},
 	{"bulk", "raw bulk and isochronous throughput through libusb, next to the link's ceiling",
-	 cmd_bulk, usage_bulk, FMT_ALL, true},
+	 cmd_bulk, usage_bulk, FMT_ALL, true, schema_bulk},
 	{"mtp", "MTP file transfer rates each way through libmtp, objects/s, vs the link's ceiling",
-	 cmd_mtp, usage_mtp, FMT_ALL, true},
+	 cmd_mtp, usage_mtp, FMT_ALL, true, schema_mtp},
 	{"mtd", "raw flash (NAND, NOR): geometry, bad blocks, ECC; erase, write and read rates",
-	 cmd_mtd, usage_mtd, FMT_ALL, true},
+	 cmd_mtd, usage_mtd, FMT_ALL, true, schema_mtd},
 	{"i2c", "I2C messages/s, payload B/s and latency against message size vs the bus clock",
-	 cmd_i2c, usage_i2c, FMT_ALL, true},
+	 cmd_i2c, usage_i2c, FMT_ALL, true, schema_i2c},
 	{"monitor", "the bus itself from usbmon: bytes, URB sizes, in flight, latency; pcapng",
-	 cmd_monitor, usage_monitor, FMT_ALL, true},
+	 cmd_monitor, usage_monitor, FMT_ALL, true, schema_monitor},
 	{"list", "the USB tree: controllers, devices, drivers, disks, netdevs; findings", cmd_list,
-	 usage_list, FMT_ALL, false},
+	 usage_list, FMT_ALL, false, schema_list},
 	{"snapshot", "record the sysfs facts usbperf reads into a file for --sysroot", cmd_snapshot,
-	 usage_snapshot, FMT_TEXT | FMT_JSON, false},
+	 usage_snapshot, FMT_TEXT | FMT_JSON, false, schema_snapshot},
 	{"limits", "theoretical USB ceilings per speed and transfer type; UVC, HID, NCM",
-	 cmd_limits, usage_limits, FMT_ALL, false},
+	 cmd_limits, usage_limits, FMT_ALL, false, schema_limits},
 	{"sysinfo", "kernel, CPU, memory, usbcore, gadget and UDC facts, with findings", cmd_sysinfo,
-	 usage_sysinfo, FMT_ALL, false},
+	 usage_sysinfo, FMT_ALL, false, schema_sysinfo},
 	{"gadget", "compose a USB gadget in configfs (up), take it apart (down), status",
-	 cmd_gadget, usage_gadget, FMT_ALL, false},
+	 cmd_gadget, usage_gadget, FMT_ALL, false, schema_gadget},
 	{"history", "the runs in the history database, filtered by device and date", cmd_history,
-	 usage_history, FMT_ALL, false},
+	 usage_history, FMT_ALL, false, schema_history},
 	{"show", "one run from the history: environment, devices, metrics, findings", cmd_show,
-	 usage_show, FMT_ALL, false},
+	 usage_show, FMT_ALL, false, schema_show},
 	{"compare", "two runs metric by metric, noise-aware; exit 1 on a regression", cmd_compare,
-	 usage_compare, FMT_ALL, false},
+	 usage_compare, FMT_ALL, false, schema_compare},
 	{"check", "runs against criteria or a baseline: pass/fail, JUnit, LAVA; exit 1 on a fail",
-	 cmd_check, usage_check, FMT_ALL, false},
+	 cmd_check, usage_check, FMT_ALL, false, schema_check},
 	{"baseline", "name a run to compare against; list the baselines", cmd_baseline,
-	 usage_baseline, FMT_ALL, false},
+	 usage_baseline, FMT_ALL, false, schema_baseline},
 	{"report", "runs as a self-contained HTML page, or text with bars and sparklines",
-	 cmd_report, usage_report, FMT_TEXT, false},
+	 cmd_report, usage_report, FMT_TEXT, false, NULL},
 	{"export", "runs from the history as JSON, for another machine's history", cmd_export,
-	 usage_export, FMT_TEXT | FMT_JSON, false},
+	 usage_export, FMT_TEXT | FMT_JSON, false, schema_export},
 	{"import", "add the runs of an export file to the history", cmd_import, usage_import,
-	 FMT_TEXT | FMT_JSON, true},
+	 FMT_TEXT | FMT_JSON, true, schema_import},
 	{"clean", "remove what a killed usbperf left: its test files; recover the history",
-	 cmd_clean, usage_clean, FMT_ALL, false},
+	 cmd_clean, usage_clean, FMT_ALL, false, schema_clean},
 	{"help", "list commands, or show one command's options", cmd_help, usage_help,
-	 FMT_TEXT, false},
-	{"version", "print the version", cmd_version, usage_version, FMT_TEXT | FMT_JSON, false},
+	 FMT_TEXT, false, NULL},
+	{"version", "print the version", cmd_version, usage_version, FMT_TEXT | FMT_JSON, false, schema_version},
 };
 const unsigned ncommands = sizeof(commands) / sizeof(commands[0]);
 
@@ -98,14 +98,18 @@ static void usage_main(FILE *f)
 {
 	unsigned i;
 
-	fprintf(f, "usage: usbperf [--format text|json|csv] [--output FILE] [--quiet] <command> "
-		   "[options]\n\ncommands:\n");
+	fprintf(f, "usage: usbperf [--format text|json|csv] [--output FILE] [--quiet] [--wide] "
+		   "<command> [options]\n\ncommands:\n");
 	for (i = 0; i < ncommands; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nglobal options (also accepted after the command):\n"
 		   "  -F, --format FMT   text (default), json or csv\n"
 		   "  -o, --output FILE  write the result to FILE instead of stdout\n"
 		   "  -q, --quiet        no progress on stderr\n"
+		   "  --schema           the command's JSON, described: Markdown, or with -F json a\n"
+		   "                     JSON Schema its output validates against (docs/schema/)\n"
+		   "  --wide             text: every column and every clause, whatever the width\n"
+		   "                     (by default a table fits 100 columns)\n"
 		   "  -V, --version      print the version\n"
 		   "\n'usbperf <command> -h' shows a command's options.\n");
 }
@@ -147,6 +151,20 @@ void usage_version(void)
 	printf("usage: usbperf version [--format text|json] [--output FILE]\n");
 }
 
+struct version_view {
+	const char *version;
+};
+
+static const struct field version_fields[] = {
+	FIELD(struct version_view, version, "version", "usbperf", NULL, FT_STR, 0, FF_TEXT),
+};
+static const struct record_desc version_desc = RECORD_DESC("version", version_fields);
+
+void schema_version(struct report *r)
+{
+	report_add_inline(r, "version", &version_desc, NULL);
+}
+
 int cmd_version(int argc, char **argv, struct global_opts *g)
 {
 	static const struct option longopts[] = {COMMON_LONG_OPTIONS, {NULL, 0, NULL, 0}};
@@ -162,10 +180,16 @@ int cmd_version(int argc, char **argv, struct global_opts *g)
 	}
 	if (check_output(g) < 0)
 		return EXIT_USAGE;
-	if (g->format == FORMAT_JSON)
-		strbuf_addf(&out, "{\"version\": \"%s\"}\n", USBPERF_VERSION);
-	else
-		strbuf_addf(&out, "usbperf %s\n", USBPERF_VERSION);
+	if (g->format == FORMAT_JSON) {
+		/* the envelope every command's JSON has, the version also under its own key */
+		static const struct version_view v = {USBPERF_VERSION};
+		struct report rep = {.command = "version"};
+
+		report_add_inline(&rep, "version", &version_desc, &v);
+		r = emit_report(g, &rep);
+		return r < 0 ? EXIT_RUNTIME : EXIT_OK;
+	}
+	strbuf_addf(&out, "usbperf %s\n", USBPERF_VERSION);
 	r = emit_text(g, out.buf, out.len);
 	strbuf_release(&out);
 	return r < 0 ? EXIT_RUNTIME : EXIT_OK;
@@ -180,8 +204,7 @@ static int run_command(int argc, char **argv)
 
 	g.progress = isatty(STDERR_FILENO);
 	for (; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i], *val = NULL;
-		int opt = 0;
+		const char *a = argv[i];
 
 		if (!strcmp(a, "-V") || !strcmp(a, "--version"))
 			return cmd_version(1, argv, &g);
@@ -189,34 +212,13 @@ static int run_command(int argc, char **argv)
 			usage_main(stdout);
 			return EXIT_OK;
 		}
-		if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
-			opt = 'q';
-		else if (!strcmp(a, "-F") || !strcmp(a, "--format"))
-			opt = 'F';
-		else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
-			opt = 'o';
-		else if (!strncmp(a, "--format=", 9))
-			opt = 'F', val = a + 9;
-		else if (!strncmp(a, "--output=", 9))
-			opt = 'o', val = a + 9;
-		if (!opt && (!strncmp(a, "--quiet=", 8) || !strncmp(a, "--version=", 10) ||
-			     !strncmp(a, "--help=", 7))) {
-			log_error("option '%.*s' takes no value", (int)strcspn(a, "="), a);
+		r = global_option(argc, argv, &i, &g);
+		if (r < 0)
 			return EXIT_USAGE;
-		}
-		if (!opt) {
+		if (r == 0) {
 			log_error("unknown option '%s' (see 'usbperf --help')", a);
 			return EXIT_USAGE;
 		}
-		if (opt != 'q' && !val) {
-			if (i + 1 >= argc) {
-				log_error("option '%s' needs a value", a);
-				return EXIT_USAGE;
-			}
-			val = argv[++i];
-		}
-		if (common_option(opt, val, &g) < 0)
-			return EXIT_USAGE;
 	}
 	if (i >= argc) {
 		usage_main(stderr);
@@ -232,7 +234,9 @@ static int run_command(int argc, char **argv)
 	if (check_format(&g, c->name, c->formats) < 0)
 		return EXIT_USAGE;
 	signals_install(c->measures);
-	r = c->run(argc - i, argv + i, &g);
+	r = schema_command(c, argc - i, argv + i, &g);
+	if (r < 0)
+		r = c->run(argc - i, argv + i, &g);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		log_error("cannot write to stdout: %s", strerror(errno));
 		if (r == EXIT_OK)

@@ -129,6 +129,11 @@ static int set(struct store *s, const struct baseline_opts *o, const char *id,
 	return list(s, o->name, g);
 }
 
+void schema_baseline(struct report *r)
+{
+	report_add_table(r, "baselines", NULL, &store_baseline_desc, NULL, 0, 0);
+}
+
 /*
  * What a change names is found in the history read as it is (read only,
  * an older schema migrated in memory): a run or baseline that is not

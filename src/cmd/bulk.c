@@ -311,9 +311,9 @@ static void above_ceiling(struct bulk_out *out, const struct bulk_point *p, cons
 	if (!(p->share_pct > 100.0))
 		return;
 	note(out,
-	     "%s: %.1f MB/s is %.0f%% of the %s-speed %s ceiling (%.1f MB/s): no real link of "
-	     "that speed moves it; the bus is emulated (dummy_hcd) or the speed misreported",
-	     name, p->mb_s, p->share_pct, usb_speed_name(speed), p->iso ? "isochronous" : "bulk",
+	     "%s: anomaly: %.1f MB/s is above the %s-speed %s ceiling (%.1f MB/s): no real link "
+	     "of that speed moves it; the bus is emulated (dummy_hcd) or the speed misreported",
+	     name, p->mb_s, usb_speed_name(speed), p->iso ? "isochronous" : "bulk",
 	     p->ceiling_mb_s);
 }
 
@@ -490,6 +490,12 @@ static int run_bulk(struct bulk_opts *o, struct global_opts *g)
 	bulk_open_info_release(&info);
 	out_release(&out);
 	return status;
+}
+
+void schema_bulk(struct report *r)
+{
+	report_add_object(r, "device", NULL, &bulk_device_desc, NULL);
+	report_add_table(r, "points", NULL, &bulk_row_desc, NULL, 0, 0);
 }
 
 int cmd_bulk(int argc, char **argv, struct global_opts *g)

@@ -205,10 +205,15 @@ int check_write_junit(const struct check_opts *o, const struct check_result *c)
 
 	if (!o->junit)
 		return 0;
-	render_junit(c, &out);
+	render_junit(c, check_cases_are_measurements(o), &out);
 	r = write_file_atomic(o->junit, out.buf, out.len);
 	strbuf_release(&out);
 	return r;
+}
+
+bool check_cases_are_measurements(const struct check_opts *o)
+{
+	return !o->criteria && !o->baseline;
 }
 
 int check_emit_lava(const struct check_result *c)
@@ -233,4 +238,12 @@ int check_sources_evaluate(const struct check_opts *o, const struct check_source
 		log_error("cannot check: %s",
 			  r == -E2BIG ? "more than a million checks" : strerror(-r));
 	return r;
+}
+
+bool lava_table(const struct global_opts *g, bool lava)
+{
+	if (!lava || g->output)
+		return true;
+	/* on stdout beside the signals: a human table, never JSON or CSV mixed with them */
+	return g->format == FORMAT_TEXT && !g->quiet;
 }

@@ -36,7 +36,8 @@
 	"  --baseline NAME    a metric 'worse' than in this baseline fails\n"                    \
 	"  --threshold PCT    smallest change from the baseline that counts (default 5)\n"       \
 	"  --junit FILE       also write the checks as JUnit XML to FILE\n"                      \
-	"  --lava             print LAVA test-case signals on stdout instead of the table\n"
+	"  --lava             also print the checks as LAVA test-case signals on stdout,\n"      \
+	"                     after the table (-q: the signals alone)\n"
 
 struct check_opts {
 	const char *criteria; /* file */
@@ -96,3 +97,14 @@ int check_refuse_outputs(const struct check_opts *o, const char *db, char *const
 			 size_t nruns, const char *output, const char *html);
 /* LAVA signals to stdout; 0 or -errno (logged) */
 int check_emit_lava(const struct check_result *c);
+/*
+ * JUnit's test cases are the checks; with no criteria and no baseline
+ * (report --junit alone) they are the measurements instead
+ */
+bool check_cases_are_measurements(const struct check_opts *o);
+/*
+ * Whether the table is written too: always without --lava or with
+ * --output; with --lava on stdout, in text and without -q (never JSON or
+ * CSV mixed with the signals)
+ */
+bool lava_table(const struct global_opts *g, bool lava);

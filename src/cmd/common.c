@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cmd/common.h"
+#include "render/spark.h"
 #include "cmd/paths.h"
 #include "util/leftovers.h"
 #include "util/signals.h"
@@ -41,6 +42,11 @@ void log_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void log_deprecated(const char *cmd, const char *old, const char *now)
+{
+	log_warn("%s %s is deprecated: it is %s now", cmd, old, now);
+}
+
 int common_option(int c, const char *arg, struct global_opts *g)
 {
 	switch (c) {
@@ -63,8 +69,46 @@ int common_option(int c, const char *arg, struct global_opts *g)
 		g->quiet = true;
 		g->progress = false;
 		return 1;
+	case OPT_WIDE:
+		/* text: every column, prose unwrapped (render/spark.h) */
+		text_set_wide(true);
+		return 1;
 	}
 	return 0;
+}
+
+int global_option(int argc, char **argv, int *i, struct global_opts *g)
+{
+	const char *a = argv[*i], *val = NULL;
+	int opt = 0;
+
+	if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+		opt = 'q';
+	else if (!strcmp(a, "--wide"))
+		opt = OPT_WIDE;
+	else if (!strcmp(a, "-F") || !strcmp(a, "--format"))
+		opt = 'F';
+	else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+		opt = 'o';
+	else if (!strncmp(a, "--format=", 9))
+		opt = 'F', val = a + 9;
+	else if (!strncmp(a, "--output=", 9))
+		opt = 'o', val = a + 9;
+	if (!opt && (!strncmp(a, "--quiet=", 8) || !strncmp(a, "--version=", 10) ||
+		     !strncmp(a, "--help=", 7) || !strncmp(a, "--wide=", 7))) {
+		log_error("option '%.*s' takes no value", (int)strcspn(a, "="), a);
+		return -1;
+	}
+	if (!opt)
+		return 0;
+	if (opt != 'q' && opt != OPT_WIDE && !val) {
+		if (*i + 1 >= argc) {
+			log_error("option '%s' needs a value", a);
+			return -1;
+		}
+		val = argv[++*i];
+	}
+	return common_option(opt, val, g) < 0 ? -1 : 1;
 }
 
 int check_format(const struct global_opts *g, const char *what, unsigned formats)
@@ -449,18 +493,62 @@ out:
 	return ret;
 }
 
-int emit_schema(const struct global_opts *g, const struct report *r)
+static int emit_schema(const struct global_opts *g, const struct report *r)
 {
 	struct strbuf out = STRBUF_INIT;
 	int ret;
 
-	render_schema(r, &out);
+	if (g->format == FORMAT_JSON)
+		render_json_schema(r, &out);
+	else
+		render_schema(r, &out);
 	ret = g->output ? write_file_atomic(g->output, out.buf, out.len)
 			: write_all(STDOUT_FILENO, out.buf, out.len);
 	if (ret < 0 && !g->output)
 		log_error("cannot write the schema to stdout: %s", strerror(-ret));
 	strbuf_release(&out);
 	return ret;
+}
+
+static bool has_schema(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--schema"))
+			return true;
+	return false;
+}
+
+int schema_command(const struct command *c, int argc, char **argv, struct global_opts *g)
+{
+	struct report r = {.command = c->name};
+	char what[48];
+
+	if (!has_schema(argc, argv))
+		return -1;
+	for (int i = 1; i < argc; i++) {
+		int taken;
+
+		if (!strcmp(argv[i], "--schema"))
+			continue;
+		taken = global_option(argc, argv, &i, g);
+		if (taken < 0)
+			return EXIT_USAGE;
+		if (taken == 0) {
+			log_error("%s --schema: unexpected '%s' (only -F and -o go with it)", c->name,
+				  argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (!c->schema) {
+		log_error("%s --schema: '%s' writes no JSON", c->name, c->name);
+		return EXIT_USAGE;
+	}
+	/* Markdown about the JSON, or the JSON Schema itself: there is no CSV of it */
+	snprintf(what, sizeof(what), "%s --schema", c->name);
+	if (check_format(g, what, FMT_TEXT | FMT_JSON) < 0 || check_output(g) < 0)
+		return EXIT_USAGE;
+	c->schema(&r);
+	return emit_schema(g, &r) < 0 ? EXIT_RUNTIME : EXIT_OK;
 }
 
 int emit_text(const struct global_opts *g, const char *buf, size_t len)

@@ -33,6 +33,11 @@ struct command {
 	void (*usage)(void);
 	unsigned formats; /* FMT_* the command can write; --format is checked against it */
 	bool measures;	  /* polls signal_stop; any other command ends at the first signal */
+	/*
+	 * every section its JSON may hold, in r (data NULL): what --schema
+	 * prints (render/schema.c); NULL for a command that writes no JSON
+	 */
+	void (*schema)(struct report *r);
 };
 
 #define FMT_TEXT (1u << FORMAT_TEXT)
@@ -44,14 +49,22 @@ extern const struct command commands[];
 extern const unsigned ncommands;
 
 /* long options every command accepts; append to its own table */
+#define OPT_WIDE 0x1d1de /* --wide: no letter */
 #define COMMON_LONG_OPTIONS                                                                      \
 	{"format", required_argument, NULL, 'F'}, {"output", required_argument, NULL, 'o'},       \
-		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}
+		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},              \
+		{"wide", no_argument, NULL, OPT_WIDE}
 /* the leading ":" makes getopt return ':' for a missing value */
 #define COMMON_SHORT_OPTIONS ":F:o:qh"
 
 /* Handle a common option: 1 handled, 0 not common, -1 bad (message printed). */
 int common_option(int c, const char *arg, struct global_opts *g);
+/*
+ * argv[*i] as a global option before the command (or beside --schema), its
+ * value taken from the next word when it has one (*i advanced): 1 handled, 0
+ * not a global option, -1 bad (one line logged)
+ */
+int global_option(int argc, char **argv, int *i, struct global_opts *g);
 /*
  * --format against what WHAT ("import", "history --check") can write: one
  * line "WHAT: --format csv is not available (text or json)", -1. The
@@ -117,12 +130,18 @@ int inputs_check_output(struct inputs *in, int r, const char *option, const char
 
 __attribute__((format(printf, 1, 2))) void log_error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void log_warn(const char *fmt, ...);
+/* "usbperf: warning: video --size is deprecated: it is --frame-size now" */
+void log_deprecated(const char *cmd, const char *old, const char *now);
 
 /* Render the report in the chosen format to stdout or --output (atomically). */
 int emit_report(const struct global_opts *g, const struct report *r);
 
-/* The report's JSON schema (Markdown) to stdout or --output: what --schema prints. */
-int emit_schema(const struct global_opts *g, const struct report *r);
+/*
+ * `usbperf CMD --schema`: the JSON the command writes, as Markdown (text) or
+ * a JSON Schema (-F json), to stdout or --output; only -F, -o and -q go
+ * with it. -1 when argv has no --schema, else the exit status.
+ */
+int schema_command(const struct command *c, int argc, char **argv, struct global_opts *g);
 /* Text rendered by the command itself (a tree) to stdout or --output. */
 int emit_text(const struct global_opts *g, const char *buf, size_t len);
 

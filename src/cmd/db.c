@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cmd/db.h"
+#include "core/run/class.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
@@ -271,6 +272,8 @@ int db_load_run(struct store *s, const char *arg, struct run_record *ret)
 
 	if (r < 0)
 		log_run_error(s, arg, r);
+	else
+		run_record_upgrade_units(ret);
 	return r;
 }
 

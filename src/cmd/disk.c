@@ -523,6 +523,13 @@ static int exit_status(const struct disk_report *rep)
 	return EXIT_OK;
 }
 
+void schema_disk(struct report *r)
+{
+	static const struct disk_report every = {.npairs = 1, .verify = true};
+
+	disk_report_describe(&every, true, r);
+}
+
 int cmd_disk(int argc, char **argv, struct global_opts *g)
 {
 	struct disk_pass_spec passes[DISK_MAX_PASSES];

@@ -3,6 +3,7 @@
 #include "cmd/commands.h"
 #include "cmd/db.h"
 #include "cmd/runs_arg.h"
+#include "core/run/record_fields.h"
 #include "core/run/record_json.h"
 
 #include <errno.h>
@@ -127,6 +128,12 @@ static int build_document(struct store *s, char **ids, size_t n, struct strbuf *
 		strbuf_addf(out, "%s\n", json_object_to_json_string_ext(doc, JSON_FLAGS));
 	json_object_put(doc);
 	return r;
+}
+
+void schema_export(struct report *r)
+{
+	r->shape = REPORT_SHAPE_EXPORT;
+	run_record_schema(r);
 }
 
 int cmd_export(int argc, char **argv, struct global_opts *g)

@@ -286,6 +286,35 @@ static const char *operand_dir(struct gadget_args *a, int argc, char **argv)
 	return dir;
 }
 
+/* down's and bind's result, through the field tables: escaped, in the envelope */
+struct gadget_done {
+	const char *gadget, *udc;
+	int64_t paths;
+};
+
+static const struct field down_fields[] = {
+	FIELD(struct gadget_done, gadget, "gadget", "gadget", NULL, FT_STR, 0, FF_TEXT),
+	FIELD(struct gadget_done, paths, "removed_paths", "paths removed", NULL, FT_INT, 0, FF_TEXT),
+};
+static const struct field bind_fields[] = {
+	FIELD(struct gadget_done, gadget, "gadget", "gadget", NULL, FT_STR, 0, FF_TEXT),
+	FIELD(struct gadget_done, udc, "udc", "UDC", NULL, FT_STR, 0, FF_TEXT),
+};
+static const struct record_desc down_desc = RECORD_DESC("gadget_down", down_fields);
+static const struct record_desc bind_desc = RECORD_DESC("gadget_bind", bind_fields);
+
+void schema_gadget(struct report *r)
+{
+	static const struct gadget_facts none;
+
+	/* up; status; down; bind */
+	gadget_built_schema(r);
+	sysinfo_describe_gadgets(&none, r);
+	gadget_owned_describe(NULL, 0, r);
+	report_add_object(r, "down", NULL, &down_desc, NULL);
+	report_add_object(r, "bind", NULL, &bind_desc, NULL);
+}
+
 static int do_down(struct gadget_args *a, int argc, char **argv, struct global_opts *g)
 {
 	const char *dir = operand_dir(a, argc, argv);
@@ -302,10 +331,15 @@ static int do_down(struct gadget_args *a, int argc, char **argv, struct global_o
 	if (why)
 		log_error("gadget: %s", why); /* a note: a storage directory kept */
 	free(why);
-	if (g->format == FORMAT_JSON)
-		strbuf_addf(&out, "{\"gadget\": \"%s\", \"removed\": %lld}\n", dir, (long long)n);
-	else
-		strbuf_addf(&out, "gadget %s: removed (%lld paths)\n", dir, (long long)n);
+	if (g->format == FORMAT_JSON) {
+		const struct gadget_done done = {.gadget = dir, .paths = n};
+		struct report rep = {.command = "gadget down"};
+
+		report_add_object(&rep, "down", NULL, &down_desc, &done);
+		strbuf_release(&out);
+		return emit_report(g, &rep) < 0 ? EXIT_RUNTIME : EXIT_OK;
+	}
+	strbuf_addf(&out, "gadget %s: removed (%lld paths)\n", dir, (long long)n);
 	status = emit_text(g, out.buf, out.len) < 0 ? EXIT_RUNTIME : EXIT_OK;
 	strbuf_release(&out);
 	return status;
@@ -325,10 +359,17 @@ static int do_bind(struct gadget_args *a, int argc, char **argv, struct global_o
 		free(udc);
 		return fail(r, why);
 	}
-	if (g->format == FORMAT_JSON)
-		strbuf_addf(&out, "{\"gadget\": \"%s\", \"udc\": \"%s\"}\n", dir, udc);
-	else
-		strbuf_addf(&out, "gadget %s: bound to %s\n", dir, udc);
+	if (g->format == FORMAT_JSON) {
+		const struct gadget_done done = {.gadget = dir, .udc = udc, .paths = -1};
+		struct report rep = {.command = "gadget bind"};
+
+		report_add_object(&rep, "bind", NULL, &bind_desc, &done);
+		status = emit_report(g, &rep) < 0 ? EXIT_RUNTIME : EXIT_OK;
+		free(udc);
+		strbuf_release(&out);
+		return status;
+	}
+	strbuf_addf(&out, "gadget %s: bound to %s\n", dir, udc);
 	free(udc);
 	status = emit_text(g, out.buf, out.len) < 0 ? EXIT_RUNTIME : EXIT_OK;
 	strbuf_release(&out);

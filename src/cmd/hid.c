@@ -427,6 +427,19 @@ static int run_gadget(struct global_opts *g, struct hid_opts *o)
 	return status;
 }
 
+void schema_hid(struct report *r)
+{
+	static const struct hid_device none;
+	static struct hid_device_view dv;
+	static struct hid_gadget_view gv;
+
+	/* the host side's device, or --gadget's; the passes; the findings */
+	hid_device_describe(&none, &dv, r);
+	hid_gadget_describe(&gv, r);
+	hid_passes_describe(NULL, 0, r);
+	report_add_table(r, "findings", "Findings", &finding_desc, NULL, 0, sizeof(struct finding));
+}
+
 int cmd_hid(int argc, char **argv, struct global_opts *g)
 {
 	static const struct option longopts[] = {

@@ -174,6 +174,13 @@ static int list(struct store *s, const char *db, const struct store_filter *f,
 	return r;
 }
 
+void schema_history(struct report *r)
+{
+	/* the runs; or --check's database */
+	report_add_table(r, "runs", NULL, &run_summary_desc, NULL, 0, 0);
+	report_add_object(r, "database", NULL, &store_stats_desc, NULL);
+}
+
 int cmd_history(int argc, char **argv, struct global_opts *g)
 {
 	struct history_opts o = {0};

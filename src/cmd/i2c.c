@@ -251,6 +251,16 @@ static int judge(const struct i2c_target *t, const char *node, const struct i2c_
 	return errs ? EXIT_RUNTIME : EXIT_OK;
 }
 
+void schema_i2c(struct report *r)
+{
+	static struct i2c_device_view dv;
+
+	i2c_device_describe(&dv, r);
+	i2c_passes_describe(NULL, 0, r);
+	i2c_ceilings_describe(NULL, 0, r);
+	report_add_table(r, "findings", "Findings", &finding_desc, NULL, 0, sizeof(struct finding));
+}
+
 int cmd_i2c(int argc, char **argv, struct global_opts *g)
 {
 	static const struct option longopts[] = {

@@ -111,6 +111,11 @@ static int refuse_outputs(const char *db, const char *file, const char *output)
 	return inputs_check_output(&in, r, "--output", output);
 }
 
+void schema_import(struct report *r)
+{
+	report_add_object(r, "import", NULL, &summary_desc, NULL);
+}
+
 int cmd_import(int argc, char **argv, struct global_opts *g)
 {
 	struct report rep = {.command = "import"};

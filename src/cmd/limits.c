@@ -21,10 +21,11 @@ void usage_limits(void)
 {
 	printf("usage: usbperf limits [--speed SPEED]\n"
 	       "       usbperf limits uvc --speed SPEED [--maxpacket N] [--mult N] [--burst N]\n"
-	       "                          [--interval N] [--size WxH] [--pixel FMT] "
+	       "                          [--interval N] [--frame-size WxH] [--pixel-format FMT]\n"
+	       "                          "
 	       "[--mjpeg-ratio R]\n"
-	       "       usbperf limits uvc --bulk --speed SPEED [--maxpayload N] [--size WxH]\n"
-	       "                          [--pixel FMT] [--mjpeg-ratio R]\n"
+	       "       usbperf limits uvc --bulk --speed SPEED [--maxpayload N]\n"
+	       "                          [--frame-size WxH] [--pixel-format FMT] [--mjpeg-ratio R]\n"
 	       "       usbperf limits uvc --device DEV [--sysroot DIR|FILE]\n"
 	       "       usbperf limits hid --speed SPEED [--report-length N] [--interval N]\n"
 	       "                          [--maxpacket N] [--mult N] [--burst N]\n"
@@ -46,8 +47,10 @@ void usage_limits(void)
 	       "                      (default 15 with 1024 B packets)\n"
 	       "  --interval N        bInterval 1-16: one service interval every 2^(N-1) "
 	       "(micro)frames\n"
-	       "  --size WxH          one frame size (default: 640x480 to 3840x2160)\n"
-	       "  --pixel FMT         yuyv (2 B/px), nv12 (1.5 B/px) or mjpeg (default: all)\n"
+	       "  --frame-size WxH    one frame size (default: 640x480 to 3840x2160); the old\n"
+	       "                      spelling --size is still taken, with a note\n"
+	       "  --pixel-format FMT  yuyv (2 B/px), nv12 (1.5 B/px) or mjpeg (default: all);\n"
+	       "                      also spelt --pixel\n"
 	       "  --mjpeg-ratio R     assumed MJPEG size: the YUYV frame / R (default %.0f)\n"
 	       "  A %d B payload header (2 B + PTS + SCR) is assumed per service interval.\n"
 	       "  --bulk              a bulk video endpoint instead (uvcvideo's bulk mode): each\n"
@@ -100,6 +103,7 @@ enum {
 	O_BULK,
 	O_MAXPAYLOAD,
 	O_LAST = O_MAXPAYLOAD,
+	O_SIZE_OLD, /* --size: --frame-size's old name */
 };
 
 static const struct option longopts[] = {
@@ -108,7 +112,9 @@ static const struct option longopts[] = {
 	{"mult", required_argument, NULL, O_MULT},
 	{"burst", required_argument, NULL, O_BURST},
 	{"interval", required_argument, NULL, O_INTERVAL},
-	{"size", required_argument, NULL, O_SIZE},
+	{"frame-size", required_argument, NULL, O_SIZE},
+	{"size", required_argument, NULL, O_SIZE_OLD},
+	{"pixel-format", required_argument, NULL, O_PIXEL},
 	{"pixel", required_argument, NULL, O_PIXEL},
 	{"mjpeg-ratio", required_argument, NULL, O_MJPEG_RATIO},
 	{"report-length", required_argument, NULL, O_REPORT_LENGTH},
@@ -134,7 +140,7 @@ struct limits_args {
 #define BIT(o) (1u << ((o) - O_SPEED))
 
 static const char *const option_names[] = {
-	"speed", "maxpacket", "mult", "burst", "interval", "size", "pixel", "mjpeg-ratio",
+	"speed", "maxpacket", "mult", "burst", "interval", "frame-size", "pixel-format", "mjpeg-ratio",
 	"report-length", "device", "sysroot", "bulk", "maxpayload",
 };
 
@@ -218,6 +224,10 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct limit
 			usage_limits();
 			return 1;
 		}
+		bool old = c == O_SIZE_OLD;
+
+		if (old)
+			c = O_SIZE;
 		if (c < O_SPEED || c > O_LAST) {
 			bad_option(a->name, c, argv);
 			return -EINVAL;
@@ -230,6 +240,8 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct limit
 		a->raw[c - O_SPEED] = optarg ? optarg : "";
 		if (parse_value(c, optarg, a) < 0)
 			return -EINVAL;
+		if (old)
+			log_deprecated("limits", "--size", "--frame-size");
 	}
 	if (optind < argc) {
 		log_error("%s: unexpected argument '%s' (see 'usbperf limits -h')", a->name,
@@ -464,6 +476,26 @@ static const struct {
 	 run_hid},
 	{"ncm", "limits ncm", BIT(O_SPEED), run_ncm},
 };
+
+void schema_limits(struct report *r)
+{
+	static struct limits_table_view table;
+	static struct limits_ncm_view ncm;
+	static struct usb_uvc_result uvc;
+	static struct limits_uvc_view uv;
+	static struct usb_hid_result hid;
+	static struct limits_hid_view hv;
+	static const struct uvc_view one = {.ncams = 1, .nstreaming = 1, .nmodes = 1};
+	static const struct uvc_view two = {.ncams = 2, .nstreaming = 1, .nmodes = 1};
+
+	/* limits; limits ncm; limits uvc (computed, or a camera's with --device); limits hid */
+	limits_table_describe(USB_SPEED_UNKNOWN, &table, r);
+	limits_ncm_describe(USB_SPEED_UNKNOWN, &ncm, r);
+	limits_uvc_describe(&uvc, &uv, r);
+	uvc_view_describe(&one, r);
+	uvc_view_describe(&two, r);
+	limits_hid_describe(&hid, &hv, r);
+}
 
 int cmd_limits(int argc, char **argv, struct global_opts *g)
 {

@@ -33,7 +33,6 @@ void usage_list(void)
 	       "  --table NAME        for --format csv: controllers, devices (default),\n"
 	       "                      interfaces, nodes, findings, mmc_hosts, mmc_cards,\n"
 	       "                      mmc_partitions or mtd\n"
-	       "  --schema            print the JSON schema (Markdown) and exit\n"
 	       "  -F, --format FMT    text (default: a tree), json or csv\n"
 	       "  -o, --output FILE   write the result to FILE\n");
 }
@@ -117,25 +116,55 @@ static void mmc_say_debugfs(const struct mmc_topology *m)
 			 "as root): mmc clock, width, timing and ceilings are unknown");
 }
 
+/*
+ * The system's findings that bear on the USB tree (cpufreq, usbcore, UDCs):
+ * with no USB at all, none; the page cache's (vm.*) is about write
+ * benchmarks, said by sysinfo and by the disk passes, not by list
+ */
+static void usb_system_findings(const struct sysinfo_facts *si, struct finding_list *out)
+{
+	struct finding_list all = FINDING_LIST_INIT;
+
+	sysinfo_findings(si, &all);
+	for (size_t i = 0; i < all.n; i++) {
+		const struct finding *f = &all.v[i];
+
+		if (f->id && !strncmp(f->id, "vm.", 3))
+			continue;
+		finding_add(out, strcmp(f->severity, "warn") ? FINDING_INFO : FINDING_WARN, f->id,
+			    f->subject, f->message, f->evidence, f->fix);
+	}
+	finding_list_release(&all);
+}
+
+void schema_list(struct report *r)
+{
+	static const struct usb_topology none;
+	static const struct mmc_topology no_mmc;
+	static const struct mtd_listing no_mtd;
+	static const struct finding_list no_findings;
+
+	build_report(r, &none, &no_mmc, &no_mtd, &no_findings, "controllers");
+}
+
 int cmd_list(int argc, char **argv, struct global_opts *g)
 {
-	enum { O_SYSROOT = 256, O_TABLE, O_SCHEMA };
+	enum { O_SYSROOT = 256, O_TABLE };
 	static const struct option longopts[] = {
 		COMMON_LONG_OPTIONS,
 		{"sysroot", required_argument, NULL, O_SYSROOT},
 		{"table", required_argument, NULL, O_TABLE},
-		{"schema", no_argument, NULL, O_SCHEMA},
 		{NULL, 0, NULL, 0},
 	};
 	struct usb_topology t;
 	struct mmc_topology m;
 	struct mtd_listing mtd = {0};
-	struct sysinfo_facts si;
+	struct sysinfo_facts si = {0};
 	struct finding_list fl = FINDING_LIST_INIT;
 	struct report rep = {.command = "list"};
 	const char *sysroot = NULL, *table = "devices";
 	char *warn = NULL;
-	bool schema = false, table_given = false;
+	bool table_given = false;
 	size_t i;
 	int c, r;
 
@@ -153,9 +182,6 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 			return EXIT_OK;
 		case O_SYSROOT:
 			sysroot = optarg;
-			break;
-		case O_SCHEMA:
-			schema = true;
 			break;
 		case O_TABLE:
 			for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
@@ -183,20 +209,8 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 	/* --table picks the one table a CSV holds: text and JSON show them all */
 	if (table_given && check_format(g, "list --table", FMT_CSV) < 0)
 		return EXIT_USAGE;
-	/* the schema is Markdown about the JSON: there is no CSV of it */
-	if (schema && check_format(g, "list --schema", FMT_TEXT | FMT_JSON) < 0)
-		return EXIT_USAGE;
 	if (check_output(g) < 0 || (sysroot && open_sysroot(sysroot) < 0))
 		return EXIT_USAGE;
-	if (schema) {
-		struct usb_topology none = {0};
-		struct mmc_topology no_mmc = {0};
-		struct mtd_listing no_mtd = {0};
-
-		build_report(&rep, &none, &no_mmc, &no_mtd, &fl, "controllers");
-		return emit_schema(g, &rep) < 0 ? EXIT_RUNTIME : EXIT_OK;
-	}
-
 	r = usb_topology_probe(&t);
 	if (r < 0) {
 		log_error("cannot read the USB tree: %s", strerror(-r));
@@ -212,9 +226,11 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 		goto out;
 	}
 	/* what distorts a USB measurement beyond the tree: cpufreq, usbcore, UDCs */
-	if (sysinfo_probe(&si) == 0)
-		sysinfo_findings(&si, &fl);
-	sysinfo_release(&si);
+	if (!t.no_usb) {
+		if (sysinfo_probe(&si) == 0)
+			usb_system_findings(&si, &fl);
+		sysinfo_release(&si);
+	}
 	if (t.no_usb) {
 		warn = "no /sys/bus/usb: this kernel or machine has no USB";
 		rep.warnings = &warn;

@@ -504,6 +504,13 @@ out:
 	return ret;
 }
 
+void schema_monitor(struct report *r)
+{
+	report_add_object(r, "capture", NULL, &usbmon_summary_desc, NULL);
+	report_add_table(r, "devices", NULL, &usbmon_device_desc, NULL, 0, 0);
+	report_add_table(r, "endpoints", NULL, &usbmon_ep_desc, NULL, 0, 0);
+}
+
 int cmd_monitor(int argc, char **argv, struct global_opts *g)
 {
 	static const struct option longopts[] = {

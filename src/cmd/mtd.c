@@ -143,6 +143,18 @@ static int open_device(const char *node, bool rw)
 	return fd;
 }
 
+void schema_mtd(struct report *r)
+{
+	static const struct mtd_geometry geo = {.erasesize = 1};
+	static const struct mtd_ecc known = {.known = true};
+	static struct mtd_device_view dv;
+	static struct mtd_ecc_view ev;
+
+	mtd_device_describe(NULL, &geo, 0, 0, false, &dv, r);
+	mtd_passes_describe(NULL, 0, r);
+	mtd_ecc_describe(&known, &known, &ev, r);
+}
+
 int cmd_mtd(int argc, char **argv, struct global_opts *g)
 {
 	static const struct option longopts[] = {

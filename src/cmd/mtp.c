@@ -601,6 +601,16 @@ static int run_mtp(struct mtp_opts *o, struct global_opts *g)
 	return status;
 }
 
+void schema_mtp(struct report *r)
+{
+	/* the sizes each way, or --buffer-sweep's table */
+	report_add_object(r, "device", NULL, &mtp_device_desc, NULL);
+	report_add_table(r, "sizes", NULL, &mtp_size_desc, NULL, 0, 0);
+	report_add_table(r, "objects", NULL, &mtp_objects_desc, NULL, 0, 0);
+	report_add_table(r, "buffer_sweep", NULL, &mtp_sweep_desc, NULL, 0, 0);
+	report_add_table(r, "findings", NULL, &finding_desc, NULL, 0, 0);
+}
+
 int cmd_mtp(int argc, char **argv, struct global_opts *g)
 {
 	static const struct option longopts[] = {

@@ -724,6 +724,13 @@ out:
 	return status;
 }
 
+void schema_net(struct report *r)
+{
+	static const struct net_report every = {.interval_s = 1};
+
+	net_report_describe(&every, true, r);
+}
+
 int cmd_net(int argc, char **argv, struct global_opts *g)
 {
 	struct net_opts o = {.port = NET_DEFAULT_PORT, .family = AF_UNSPEC, .interval_s = 1,

@@ -37,8 +37,10 @@ void usage_report(void)
 	       "\n"
 	       "With --criteria or --baseline the runs are also checked as 'usbperf check'\n"
 	       "does it: a Checks section in the page, --junit and --lava as there, and\n"
-	       "exit 1 when a check fails. --junit and --lava alone give every measurement as\n"
-	       "a passing test case.\n"
+	       "exit 1 when a check fails; the checks are the test cases. --junit alone gives\n"
+	       "every measurement (not a CPU number or a histogram bin) as a passing test\n"
+	       "case with its value and unit, --lava as a case with the result unknown\n"
+	       "(measured, not judged).\n"
 	       "\n"
 	       RUNS_ARG_HELP
 	       "\n"
@@ -180,10 +182,8 @@ static int emit_all(const struct global_opts *g, const struct report_opts *o,
 		status = EXIT_RUNTIME;
 	if (checks && check_write_junit(&o->co, checks) < 0)
 		status = EXIT_RUNTIME;
-	if (o->co.lava && check_emit_lava(checks) < 0)
-		status = EXIT_RUNTIME;
-	/* the text when nothing else takes stdout, or to --output */
-	if ((!o->html && !o->co.lava) || g->output) {
+	/* the text when the page does not take its place, or to --output; before the signals */
+	if ((!o->html && lava_table(g, o->co.lava)) || g->output) {
 		struct strbuf out = STRBUF_INIT;
 
 		report_text(&out, m, cmp, text_utf8());
@@ -191,6 +191,8 @@ static int emit_all(const struct global_opts *g, const struct report_opts *o,
 			status = EXIT_RUNTIME;
 		strbuf_release(&out);
 	}
+	if (o->co.lava && check_emit_lava(checks) < 0)
+		status = EXIT_RUNTIME;
 	return status;
 }
 

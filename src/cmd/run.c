@@ -84,6 +84,9 @@ void usage_run(void)
 	       "                     until it has passed (default 1 quick, 2 full; 0: none)\n"
 	       "  --repeat N         run each pass N times: mean and spread, which 'compare' uses\n"
 	       "                     to tell a change from noise (default 1)\n"
+	       "  --nice N           the measuring thread's nice value, -20 to 19 (default -10\n"
+	       "                     where permitted, root: its wake-ups go ahead of other work\n"
+	       "                     at nice 0; a note says when it was not permitted)\n"
 	       DB_OPTION_HELP
 	       "  --no-save          do not keep the run in the history\n"
 	       "  --sysroot DIR|FILE read sysfs and /proc from a recorded tree (devices are\n"
@@ -135,6 +138,7 @@ enum {
 	O_UVC_SWEEP,
 	O_LENGTH_SWEEP,
 	O_GOVERNOR,
+	O_NICE,
 	O_NO_MONITOR,
 	O_SYSROOT,
 };
@@ -196,6 +200,17 @@ static int run_option(int c, const char *arg, void *ctx)
 	case O_MTP:
 		o->mtp = true;
 		return 0;
+	case O_NICE: {
+		double v;
+
+		if (parse_double(arg, -20, 19, &v) < 0 || v != (int)v) {
+			log_error("invalid --nice '%s': expected a whole number from -20 to 19", arg);
+			return -EINVAL;
+		}
+		o->nice = (int)v;
+		o->nice_set = true;
+		return 0;
+	}
 	case O_GOVERNOR:
 		if (!*arg || strchr(arg, '/') || strlen(arg) >= 32) {
 			log_error("invalid --governor '%s': expected a cpufreq governor name, e.g. "
@@ -290,6 +305,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 		{"uvc-sweep", required_argument, NULL, O_UVC_SWEEP},
 		{"length-sweep", required_argument, NULL, O_LENGTH_SWEEP},
 		{"governor", required_argument, NULL, O_GOVERNOR},
+		{"nice", required_argument, NULL, O_NICE},
 		DB_LONG_OPTION,
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
@@ -317,7 +333,9 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 	return 0;
 }
 
-static void describe(const struct run_result *res, enum output_format f, struct report *rep)
+/* all: every section the JSON may hold, each class's too (the schema) */
+static void describe(const struct run_result *res, enum output_format f, bool all,
+		     struct report *rep)
 {
 	const struct run_record *rec = &res->rec;
 
@@ -338,7 +356,7 @@ static void describe(const struct run_result *res, enum output_format f, struct 
 	for (size_t k = 0; k < run_nclasses; k++) {
 		const struct measure_class *c = run_classes[k];
 
-		if (c->row_desc && res->class_rows[k].n)
+		if (c->row_desc && (res->class_rows[k].n || all))
 			report_add_table(rep, c->row_key, c->row_title, c->row_desc,
 					 res->class_rows[k].v, res->class_rows[k].n, c->row_size);
 	}
@@ -351,6 +369,13 @@ static void describe(const struct run_result *res, enum output_format f, struct 
 	if (f == FORMAT_JSON)
 		report_add_table(rep, "notes", NULL, &run_note_desc, rec->notes, rec->nnotes,
 				 sizeof(*rec->notes));
+}
+
+void schema_run(struct report *r)
+{
+	static struct run_result none;
+
+	describe(&none, FORMAT_JSON, true, r);
 }
 
 /* the notes as the report's warnings too, as JSON readers of run found them before */
@@ -507,7 +532,7 @@ static int run_cmd(int argc, char **argv, struct global_opts *g, uint64_t **buff
 		run_result_release(&res);
 		return EXIT_RUNTIME;
 	}
-	describe(&res, g->format, &rep);
+	describe(&res, g->format, false, &rep);
 	notes = note_texts(&res.rec);
 	rep.warnings = notes;
 	rep.nwarnings = res.rec.nnotes;

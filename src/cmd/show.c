@@ -64,6 +64,12 @@ static int emit_json(const struct global_opts *g, const struct run_record *r)
 	return ret;
 }
 
+void schema_show(struct report *r)
+{
+	r->shape = REPORT_SHAPE_RECORD;
+	run_record_schema(r);
+}
+
 int cmd_show(int argc, char **argv, struct global_opts *g)
 {
 	struct report rep = {.command = "show"};

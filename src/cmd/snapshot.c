@@ -80,6 +80,11 @@ static void run_probes(void)
 	finding_list_release(&fl);
 }
 
+void schema_snapshot(struct report *r)
+{
+	report_add_object(r, "snapshot", NULL, &summary_desc, NULL);
+}
+
 int cmd_snapshot(int argc, char **argv, struct global_opts *g)
 {
 	enum { O_FORCE = 256, O_SYSROOT };

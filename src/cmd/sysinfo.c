@@ -19,7 +19,6 @@ void usage_sysinfo(void)
 	       "\n"
 	       "options:\n"
 	       "  --sysroot DIR|FILE  read /sys and /proc below DIR, or from a snapshot file\n"
-	       "  --schema            print the JSON schema (Markdown) and exit\n"
 	       "  -F, --format FMT    text, json or csv (csv: the cpufreq table)\n"
 	       "  -o, --output FILE   write the report to FILE;  -q, --quiet\n"
 	       "\n"
@@ -27,13 +26,11 @@ void usage_sysinfo(void)
 	       "be written.\n");
 }
 
-static int parse_args(int argc, char **argv, struct global_opts *g, const char **ret_sysroot,
-		      bool *ret_schema)
+static int parse_args(int argc, char **argv, struct global_opts *g, const char **ret_sysroot)
 {
-	enum { O_SYSROOT = 256, O_SCHEMA };
+	enum { O_SYSROOT = 256 };
 	static const struct option longopts[] = {
 		{"sysroot", required_argument, NULL, O_SYSROOT},
-		{"schema", no_argument, NULL, O_SCHEMA},
 		COMMON_LONG_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
@@ -54,9 +51,6 @@ static int parse_args(int argc, char **argv, struct global_opts *g, const char *
 		case O_SYSROOT:
 			*ret_sysroot = optarg;
 			break;
-		case O_SCHEMA:
-			*ret_schema = true;
-			break;
 		default:
 			bad_option("sysinfo", c, argv);
 			return -1;
@@ -70,31 +64,29 @@ static int parse_args(int argc, char **argv, struct global_opts *g, const char *
 	return 0;
 }
 
+void schema_sysinfo(struct report *r)
+{
+	static struct sysinfo_facts none;
+	static struct finding_list no_findings;
+
+	sysinfo_describe(&none, &no_findings, r);
+}
+
 int cmd_sysinfo(int argc, char **argv, struct global_opts *g)
 {
 	struct sysinfo_facts si;
 	struct finding_list findings = FINDING_LIST_INIT;
 	struct report view = {.command = "sysinfo"};
 	const char *sysroot = NULL;
-	bool schema = false;
 	int r, status;
 
-	r = parse_args(argc, argv, g, &sysroot, &schema);
+	r = parse_args(argc, argv, g, &sysroot);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
-	/* the schema is Markdown about the JSON: there is no CSV of it */
-	if (schema && check_format(g, "sysinfo --schema", FMT_TEXT | FMT_JSON) < 0)
-		return EXIT_USAGE;
 	if (check_output(g) < 0)
 		return EXIT_USAGE;
 	if (sysroot && open_sysroot(sysroot) < 0)
 		return EXIT_USAGE;
-	if (schema) {
-		struct sysinfo_facts none = {0};
-
-		sysinfo_describe(&none, &findings, &view);
-		return emit_schema(g, &view) < 0 ? EXIT_RUNTIME : EXIT_OK;
-	}
 	sysinfo_probe(&si);
 	sysinfo_findings(&si, &findings);
 	sysinfo_describe(&si, &findings, &view);

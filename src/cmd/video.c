@@ -33,14 +33,15 @@ void usage_video(void)
 	       "/dev, USB cameras first, each in its default mode.\n"
 	       "\n"
 	       "options:\n"
-	       "  --format FOURCC    pixel format, e.g. YUYV, MJPG (text, json and csv stay\n"
-	       "                     output formats: -F)\n"
-	       "  --pixfmt FOURCC    the same, never taken for an output format\n"
-	       "  --size WxH         frame size, e.g. 640x480\n"
+	       "  --pixel-format FOURCC\n"
+	       "                     pixel format, e.g. YUYV, MJPG (--format is the output\n"
+	       "                     format here too; --pixel and --pixfmt are the same option)\n"
+	       "  --frame-size WxH   frame size, e.g. 640x480\n"
+	       "                     (its old spelling, --size, is still taken, with a note)\n"
 	       "  --fps N            frame rate (default: the mode's highest)\n"
 	       "                     default mode: the largest size of the first format, fastest\n"
 	       "  --all-modes        a short pass per mode offered, and a table; the modes\n"
-	       "                     narrowed by --format, --size, --fps; each pass 1 s or\n"
+	       "                     narrowed by --pixel-format, --frame-size, --fps; each 1 s or\n"
 	       "                     10 frame intervals, unless --time or --frames is given\n"
 	       "  --list-modes       print the modes offered, capture nothing\n"
 	       "  --io METHOD        mmap (default), userptr or dmabuf (the device's own buffers\n"
@@ -106,7 +107,8 @@ enum {
 	O_WARMUP,
 	O_TIMEOUT,
 	O_SAVE,
-	O_MONITOR
+	O_MONITOR,
+	O_SIZE_OLD
 };
 
 static int video_opt(int c, const char *arg, void *ctx)
@@ -117,17 +119,21 @@ static int video_opt(int c, const char *arg, void *ctx)
 	switch (c) {
 	case O_PIXFMT:
 		if (video_fourcc_parse(arg, &o->fourcc) < 0) {
-			log_error("invalid --format '%s': expected a pixel format (FOURCC, e.g. "
-				  "YUYV or MJPG) or text, json, csv",
+			log_error("invalid --pixel-format '%s': expected a FOURCC, e.g. YUYV or MJPG",
 				  arg);
 			return -EINVAL;
 		}
 		return 0;
+	case O_SIZE_OLD:
 	case O_SIZE:
 		if (parse_wxh(arg, 65535, &w, &h) < 0) {
-			log_error("invalid --size '%s': expected WIDTHxHEIGHT, e.g. 640x480", arg);
+			log_error("invalid --frame-size '%s': expected WIDTHxHEIGHT, e.g. 640x480",
+				  arg);
 			return -EINVAL;
 		}
+		/* said once the value is good: a bad one gets its one line alone */
+		if (c == O_SIZE_OLD)
+			log_deprecated("video", "--size", "--frame-size");
 		o->width = (uint32_t)w;
 		o->height = (uint32_t)h;
 		return 0;
@@ -195,33 +201,31 @@ static int video_opt(int c, const char *arg, void *ctx)
 }
 
 /*
- * --format is the output format everywhere: here a value that is not one
- * (text, json, csv) is the pixel format the brief's users will type.
+ * --format is the output format, here as everywhere (-F): a pixel format
+ * given to it (the spelling this command once took) is refused with a
+ * pointer to --pixel-format, before getopt calls it a bad output format
  */
-static void split_format(int argc, char **argv)
+static int refuse_pixel_format(int argc, char **argv)
 {
 	enum output_format f;
-	int i;
 
-	for (i = 1; i < argc; i++) {
+	for (int i = 1; i < argc; i++) {
 		const char *v = NULL;
+
 		if (!strcmp(argv[i], "--"))
 			break;
-		if (!strcmp(argv[i], "--format") && i + 1 < argc)
-			v = argv[i + 1];
+		if ((!strcmp(argv[i], "--format") || !strcmp(argv[i], "-F")) && i + 1 < argc)
+			v = argv[++i];
 		else if (!strncmp(argv[i], "--format=", 9))
 			v = argv[i] + 9;
 		if (v && format_parse(v, &f) < 0) {
-			/* a pixel format: handed to --pixfmt */
-			if (v == argv[i + 1]) {
-				argv[i] = "--pixfmt";
-			} else {
-				static char buf[64];
-				snprintf(buf, sizeof(buf), "--pixfmt=%s", v);
-				argv[i] = buf;
-			}
+			log_error("invalid --format '%s': the output format is text, json or csv; a "
+				  "pixel format is --pixel-format %s",
+				  v, v);
+			return -1;
 		}
 	}
+	return 0;
 }
 
 static bool mode_matches(const struct video_opts *o, const struct video_mode *m)
@@ -505,11 +509,26 @@ static int exit_status(const struct video_report *rep)
 	return EXIT_OK;
 }
 
+void schema_video(struct report *r)
+{
+	static const struct video_report every = {.nmodes = 1, .nhist = 1, .nrows = 1};
+	/* one camera: "uvc" an object; several: a table */
+	static const struct uvc_view one = {.ncams = 1, .nstreaming = 1, .nmodes = 1};
+	static const struct uvc_view two = {.ncams = 2, .nstreaming = 1, .nmodes = 1};
+
+	video_report_describe(&every, true, r);
+	uvc_view_describe(&one, r);
+	uvc_view_describe(&two, r);
+}
+
 int cmd_video(int argc, char **argv, struct global_opts *g)
 {
 	static const struct option longopts[] = {
+	    {"pixel-format", required_argument, NULL, O_PIXFMT},
+	    {"pixel", required_argument, NULL, O_PIXFMT},
 	    {"pixfmt", required_argument, NULL, O_PIXFMT},
-	    {"size", required_argument, NULL, O_SIZE},
+	    {"frame-size", required_argument, NULL, O_SIZE},
+	    {"size", required_argument, NULL, O_SIZE_OLD},
 	    {"fps", required_argument, NULL, O_FPS},
 	    {"all-modes", no_argument, NULL, O_ALL},
 	    {"list-modes", no_argument, NULL, O_LIST},
@@ -545,7 +564,8 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 		return cmd_video_gadget(argc, argv, g);
 	if (video_wants_sweep(argc, argv))
 		return cmd_video_sweep(argc, argv, g);
-	split_format(argc, argv);
+	if (refuse_pixel_format(argc, argv) < 0)
+		return EXIT_USAGE;
 	r = parse_options(argc, argv, g, "video", longopts, usage_video, video_opt, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;

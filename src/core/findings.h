@@ -6,6 +6,7 @@
  * Probes append findings; commands render them as a "findings" table.
  */
 #include "render/field.h"
+#include "util/strbuf.h"
 
 #include <stddef.h>
 
@@ -46,3 +47,30 @@ void finding_list_release(struct finding_list *l);
 void finding_set_about(struct finding *f, const char *about);
 /* field table for report_add_table(r, "findings", "Findings", &finding_desc, l->v, l->n, sizeof(struct finding)) */
 extern const struct record_desc finding_desc;
+
+/*
+ * Evidence about many passes, each clause said once (issue 29.2.8: the same
+ * clause for 10 passes was an 866-character line): passes whose key is the
+ * same ("CPU 1") are one group, their figures said as ranges. Render fills
+ * fmt per group: "{k}" the key, "{0}".."{3}" a figure's range ("95-100"),
+ * after the passes: "10 passes (seq-read 4K to rand-write 4K Q32): ".
+ */
+#define EVIDENCE_FIGS 4
+struct evidence_group {
+	char *key;
+	char **passes;
+	size_t n;
+	double lo[EVIDENCE_FIGS], hi[EVIDENCE_FIGS];
+};
+struct evidence_groups {
+	struct evidence_group *v;
+	size_t n;
+	bool name_all; /* every pass by name, not "10 passes (a to z)": a reader looks one up */
+};
+void evidence_add(struct evidence_groups *g, const char *key, const char *pass,
+		  const double *figs, size_t nfigs);
+/* appended to out, groups joined by "; " */
+void evidence_render(const struct evidence_groups *g, const char *fmt, struct strbuf *out);
+void evidence_release(struct evidence_groups *g);
+/* the passes as one phrase: "seq-read 4K", "a and b", "10 passes (a to z)"; all: "a, b, c and d" */
+void evidence_passes(struct strbuf *out, char *const *passes, size_t n, bool all);

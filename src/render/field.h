@@ -35,7 +35,31 @@ enum {
 	FF_MAGNITUDE = 1 << 4, /* text: a double's decimals by its size (metric_prec), its
 				  "±" in the same decimals: one precision in every view */
 	FF_METRIC = 1 << 5,    /* text: a metric key ("mb_s"), shown by its metric_vocab label */
+	FF_LIST = 1 << 6,      /* an FT_STR of items joined by FIELD_LIST_SEP: a JSON array of
+				  strings, ", " between them in text, "; " in CSV */
+	FF_CEILING_SHARE = 1 << 7, /* a % of a physical ceiling: above 100 it is no share but an
+				      anomaly (a cache, an emulated link): text and HTML flag
+				      it, JSON writes null and "<key>_anomaly": true */
+	FF_WIDE = 1 << 8,	   /* text: a column shown only with --wide (the terminal's
+				      table fits 100 columns) */
+	FF_ALT = 1 << 9,	   /* text: the previous column's figure in another unit, in its
+				      cell: "599.9 (572.1)" under "MB/s (MiB/s)" */
+	FF_SAME = 1 << 10,	   /* text: left out when every row has the same value (one
+				      device: named above the table, not on every row) */
 };
+
+/* between the items of an FF_LIST string: a character no device key or name holds */
+#define FIELD_LIST_SEP '\x1f'
+
+/*
+ * What a percentage is a percentage of, said in its unit: 199.87 "%" of a
+ * machine's CPUs is unreadable, 199.87 "% of one CPU" is two CPUs kept busy.
+ */
+#define UNIT_PCT_ONE_CPU "% of one CPU" /* 100: one CPU busy the whole time */
+#define UNIT_PCT_ALL_CPUS "% of all CPUs" /* 100: every CPU busy the whole time */
+#define UNIT_PCT_TIME "% of time"	  /* of the pass's wall time (PSI, device busy) */
+#define UNIT_PCT_CLOCK "% of top clock"	  /* of the CPU's highest clock */
+#define UNIT_PCT_IRQS "% of IRQs"	  /* of the controller's interrupts */
 
 struct field {
 	const char *key;    /* JSON key, CSV column, SQL column: snake_case with unit suffix */
@@ -45,6 +69,13 @@ struct field {
 	size_t offset;
 	unsigned char prec; /* decimals of a double */
 	unsigned flags;
+	/*
+	 * The name the history stores it under (its SQL column) when the key
+	 * was renamed for one vocabulary across commands ("device_key" is
+	 * "device" now): run files and exports that still have it are read.
+	 * NULL: the key.
+	 */
+	const char *stored;
 };
 
 struct record_desc {
@@ -54,10 +85,23 @@ struct record_desc {
 };
 
 #define FIELD(st, member, key, header, unit, type, prec, flags)                                  \
-	{key, header, unit, type, offsetof(st, member), prec, flags}
+	{key, header, unit, type, offsetof(st, member), prec, flags, NULL}
+/* a field whose key was renamed: stored (and read from older files) as stored */
+#define FIELD_RENAMED(st, member, key, stored, header, unit, type, prec, flags)                 \
+	{key, header, unit, type, offsetof(st, member), prec, flags, stored}
+/* the SQL column of a field */
+#define FIELD_COLUMN(f) ((f)->stored ? (f)->stored : (f)->key)
 #define RECORD_DESC(name, arr) {name, arr, sizeof(arr) / sizeof(arr[0])}
 
-enum section_kind { SECTION_OBJECT, SECTION_TABLE };
+/* SECTION_INLINE: the record's fields at the top level (a schema's REPORT_SHAPE_RECORD) */
+enum section_kind { SECTION_OBJECT, SECTION_TABLE, SECTION_INLINE };
+
+/* what the JSON's top level is: for the schema of a command (render_json_schema) */
+enum report_shape {
+	REPORT_SHAPE_ENVELOPE, /* "usbperf", "command", the sections, "warnings" (render_json) */
+	REPORT_SHAPE_RECORD,   /* one run as the history keeps it (show -F json) */
+	REPORT_SHAPE_EXPORT,   /* "usbperf_export", "usbperf", "runs": [record...] */
+};
 
 struct report_section {
 	const char *key;   /* JSON key */
@@ -67,12 +111,16 @@ struct report_section {
 	const void *data;
 	size_t count;	/* records (1 for an object) */
 	size_t stride;	/* sizeof one record */
+	/* a table whose records each hold an array too (gadget up's functions' endpoints) */
+	const char *child_key;
+	const struct record_desc *child_desc;
 };
 
-#define REPORT_MAX_SECTIONS 16
+#define REPORT_MAX_SECTIONS 32
 
 struct report {
 	const char *command;
+	enum report_shape shape;
 	struct report_section sec[REPORT_MAX_SECTIONS];
 	size_t nsec;
 	char *const *warnings;
@@ -87,6 +135,16 @@ void report_add_object(struct report *r, const char *key, const char *title,
 void report_add_table(struct report *r, const char *key, const char *title,
 		      const struct record_desc *d, const void *data, size_t count, size_t stride);
 
+/* the largest integer a double holds exactly (2^53 - 1): JSON above it is a string */
+#define JSON_INT_EXACT_MAX 9007199254740991ull
+struct json_object;
+/* v as JSON: a number up to JSON_INT_EXACT_MAX, the string of its digits above ("seed") */
+struct json_object *json_u64(uint64_t v);
+struct json_object *json_i64(int64_t v);
+/* an FF_CEILING_SHARE field's value v (taken) and "<key>_anomaly" into o */
+void json_share(struct json_object *o, const struct field *f, const void *rec,
+		struct json_object *v);
+
 /* Render to out (appended). Text and CSV need no library; JSON uses json-c. */
 int render_text(const struct report *r, struct strbuf *out);
 int render_json(const struct report *r, struct strbuf *out);
@@ -95,12 +153,26 @@ int render_csv(const struct report *r, struct strbuf *out);
 int render(const struct report *r, enum output_format f, struct strbuf *out);
 
 /*
- * The JSON schema of a report's sections as a Markdown table (key, type,
- * unit, text label), generated from the field tables so docs cannot drift.
+ * The JSON of a command, described from its field tables so docs cannot
+ * drift (render/schema.c): render_schema as Markdown tables (key, type,
+ * unit, text label), render_json_schema as a JSON Schema (draft 2020-12)
+ * that its output validates against. r lists every section the command
+ * may write (a mode's sections too); its shape says what the top level is.
  */
 void render_schema(const struct report *r, struct strbuf *out);
+void render_json_schema(const struct report *r, struct strbuf *out);
+/* fields at the top level of the JSON (a record's, REPORT_SHAPE_RECORD; version's) */
+void report_add_inline(struct report *r, const char *key, const struct record_desc *d,
+		       const void *data);
 
 bool field_known(const struct field *f, const void *rec);
+/* an FF_CEILING_SHARE above 100: not a share to read, an anomaly to flag */
+bool field_anomaly(const struct field *f, const void *rec);
+/* what text and HTML write instead of such a share */
+#define FIELD_ANOMALY_TEXT "anomaly"
+#define FIELD_ANOMALY_NOTE                                                                       \
+	"anomaly: a figure above its ceiling, not the link's (a cache, an emulated link): no "   \
+	"share of the ceiling to read"
 /* A field's value as text (no unit); unknown is "-" for humans, "" for machines. */
 void field_format(const struct field *f, const void *rec, bool human, struct strbuf *out);
 

@@ -29,7 +29,7 @@ static const char css[] =
 	"svg text{font:13px system-ui,sans-serif;fill:#333}svg .axis{fill:#555}"
 	/* a chart's text is at least 11 px: 13 units of 640 from 542 px wide, 20 below */
 	"@media (max-width:600px){svg.chart text{font-size:20px}}"
-	"svg circle.impossible{fill:#fff;stroke-width:2.5}svg .impossible-x{stroke:#b00020;"
+	"svg .mark.impossible{fill:#fff;stroke-width:2.5}svg .impossible-x{stroke:#b00020;"
 	"stroke-width:2}svg text.impossible{fill:#b00020;font-weight:600}"
 	"svg rect.impossible{fill-opacity:.35;stroke:#b00020;stroke-width:2;stroke-dasharray:5 3}"
 	"svg .cut{stroke:#b00020;stroke-width:2.5;fill:none}"
@@ -67,7 +67,9 @@ static const char css[] =
 	"table.glance td:nth-last-child(2){flex:0 0 55%}table.glance td:nth-last-child(3),"
 	"table.glance td:nth-last-child(1){flex:0 0 45%}"
 	"table.glance td:nth-last-child(4)::before{content:'best read ';color:var(--mut)}"
-	"table.glance td:nth-last-child(2)::before{content:'best write ';color:var(--mut)}}"
+	"table.glance td:nth-last-child(2)::before{content:'best write ';color:var(--mut)}"
+	/* nothing of that kind measured: no label over an empty cell */
+	"table.glance td:empty{display:none}table.glance td.rate::before{content:'best '}}"
 	"@media print{body{max-width:none;font-size:11pt}section.device,figure,.finding"
 	"{break-inside:avoid}h2{break-after:avoid}.scroll{overflow:visible}"
 	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}";
@@ -124,25 +126,52 @@ static const struct run_metric *best_of(const struct rm_device *d, size_t run, c
 	return best;
 }
 
+/* the device's best rate in run that is no sweep's point (a network's, a camera's), or NULL */
+static const struct run_metric *best_rate(const struct report_model *m, const struct rm_device *d,
+					  size_t run)
+{
+	const struct run_metric *best = NULL;
+
+	for (size_t i = 0; i < d->nrates; i++) {
+		const struct run_metric *x = d->rates[i];
+
+		if (report_model_run_of(m, x) != run ||
+		    !(report_unit_is(x, "MB/s") || report_unit_is(x, "Mbit/s")))
+			continue;
+		if (!best || x->value > best->value)
+			best = x;
+	}
+	return best;
+}
+
 static void glance_cell(struct strbuf *out, const struct rm_device *d, const struct run_metric *x)
 {
+	const char *sp = x ? strchr(x->name, ' ') : NULL;
+	char label[64];
+	uint64_t block;
+	bool sweep = sp && report_sweep_name(x->name, label, sizeof(label), &block);
 	double share;
 
-	strbuf_adds(out, "<td class=\"n\">");
+	/* a rate that is no read sweep's point is labelled 'best', not 'best read' */
+	strbuf_adds(out, x && !sweep ? "<td class=\"n rate\">" : "<td class=\"n\">");
 	if (!x) {
-		strbuf_adds(out, "-</td><td></td>");
+		/* nothing of this kind was measured: an empty cell, not a "-" to puzzle over */
+		strbuf_adds(out, "</td><td></td>");
 		return;
 	}
 	html_num(out, x->value, html_prec(x->value));
-	strbuf_addf(out, " <small>MB/s at %s</small></td><td>", strchr(x->name, ' ') + 1);
-	if (!isnan(d->ceiling_mb_s) && d->ceiling_mb_s > 0) {
+	strbuf_adds(out, " <small>");
+	html_esc(out, report_unit(x));
+	/* a sweep's point by its block size, another rate by its pass */
+	strbuf_adds(out, sweep ? " at " : ", ");
+	html_esc(out, sweep ? sp + 1 : x->name);
+	strbuf_adds(out, "</small></td><td>");
+	if (!isnan(d->ceiling_mb_s) && d->ceiling_mb_s > 0 && report_unit_is(x, "MB/s")) {
 		share = 100 * x->value / d->ceiling_mb_s;
 		if (svg_impossible(x->value, d->ceiling_mb_s))
-			strbuf_addf(out,
-				    "<span class=\"bar impossible\" title=\"above the bus "
-				    "ceiling\"><span></span></span> <span class=\"impossible\">"
-				    "%.0f%% \u2014 not the bus's figure</span>",
-				    share);
+			strbuf_adds(out, "<span class=\"bar impossible\" title=\"above the bus "
+					 "ceiling\"><span></span></span> <span class=\"impossible\">"
+					 "anomaly: above the ceiling \u2014 not the bus's figure</span>");
 		else
 			strbuf_addf(out,
 				    "<span class=\"bar\"><span style=\"width:%.0f%%\"></span>"
@@ -180,16 +209,28 @@ static void glance(struct strbuf *out, const struct report_model *m)
 			if (rd->product)
 				html_esc(out, rd->product);
 			strbuf_adds(out, "</td><td>");
-			html_esc(out, rd->speed ? html_speed_label(rd->speed) : NULL);
+			/* off USB: where it is, not "-" for a speed and a driver it has none of */
+			if (!rd->speed)
+				strbuf_adds(out, "<span class=\"mut\">not on USB</span>");
+			else
+				html_esc(out, html_speed_label(rd->speed));
 			if (rd->capable_speed && rd->speed && strcmp(rd->capable_speed, rd->speed)) {
 				strbuf_adds(out, " <span class=\"tag sev-warn\">capable of ");
 				html_esc(out, html_speed_label(rd->capable_speed));
 				strbuf_adds(out, "</span>");
 			}
 			strbuf_adds(out, "</td><td>");
-			html_esc(out, rd->driver);
+			if (rd->driver) {
+				html_esc(out, rd->driver);
+			} else if (rd->kind) {
+				strbuf_adds(out, "<span class=\"mut\">");
+				html_esc(out, rd->kind);
+				strbuf_adds(out, "</span>");
+			}
 			strbuf_adds(out, "</td>");
-			glance_cell(out, d, best_of(d, i, "seq-read"));
+			/* no read sweep (a network, a camera): its best rate, by its pass */
+			glance_cell(out, d, best_of(d, i, "seq-read") ? best_of(d, i, "seq-read")
+								       : best_rate(m, d, i));
 			glance_cell(out, d, best_of(d, i, "seq-write"));
 			strbuf_adds(out, "</tr>\n");
 		}
@@ -493,12 +534,16 @@ static void legend(struct strbuf *out, const struct report_model *m, const struc
 		struct svg_style st = svg_series_style(m->nruns, s->run, s->label);
 
 		strbuf_addf(out,
-			    "<li><svg width=\"28\" height=\"10\" aria-hidden=\"true\"><line x1=\"0\" "
-			    "x2=\"28\" y1=\"5\" y2=\"5\" stroke=\"%s\" stroke-width=\"2\"",
+			    "<li><svg width=\"28\" height=\"12\" aria-hidden=\"true\"><line x1=\"0\" "
+			    "x2=\"28\" y1=\"6\" y2=\"6\" stroke=\"%s\" stroke-width=\"2\"",
 			    st.color);
 		if (st.dash)
 			strbuf_addf(out, " stroke-dasharray=\"%s\"", st.dash);
-		strbuf_adds(out, "/></svg> ");
+		strbuf_adds(out, "/>");
+		/* the mark's shape as on the chart */
+		svg_mark_open(out, st.marker, 14, 6, 4, st.color, NULL, NULL);
+		svg_mark_close(out, st.marker);
+		strbuf_adds(out, "</svg> ");
 		if (m->nruns > 1)
 			strbuf_addf(out, "run %zu ", s->run + 1);
 		html_esc(out, s->label);
@@ -574,6 +619,42 @@ static const char *rates_title(const char *unit, struct strbuf *sb)
 	return sb->buf;
 }
 
+/*
+ * CPU use, one chart per quantity (usbperf's own, the whole machine's: class.h's
+ * cpu_use), each pass once per run, in % of one CPU on an axis from 0 to at
+ * least 100 (one CPU busy), further when the machine kept more than one busy
+ */
+static void cpu_charts(struct strbuf *out, const struct report_model *m, const struct rm_device *d,
+		       struct svg_bar *bars)
+{
+	for (size_t k = 0; k < d->ncpu; k++) {
+		const char *whose = report_cpu_use(d->cpu[k]);
+		struct strbuf title = STRBUF_INIT;
+		double top = 100;
+		size_t n = 0;
+		bool seen = false;
+
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = !strcmp(d->cpu[j]->metric, d->cpu[k]->metric);
+		if (seen)
+			continue;
+		for (size_t i = 0; i < d->ncpu; i++) {
+			if (strcmp(d->cpu[i]->metric, d->cpu[k]->metric))
+				continue;
+			bars[n++] = (struct svg_bar){d->cpu[i]->name,
+						     report_model_run_of(m, d->cpu[i]), d->cpu[i]};
+			top = fmax(top, d->cpu[i]->value);
+		}
+		strbuf_addf(&title, "CPU use during each pass: %s", whose);
+		strbuf_adds(out, "<figure><h3>");
+		html_esc(out, title.buf);
+		strbuf_adds(out, "</h3><div class=\"scroll\">");
+		svg_bar_chart(out, title.buf, bars, n, m->nruns, UNIT_PCT_ONE_CPU, NAN, NULL, top);
+		strbuf_adds(out, "</div></figure>\n");
+		strbuf_release(&title);
+	}
+}
+
 /* a bar chart per unit of the device's rates (class.h's CLASS_RATE), in the order they come */
 static void rates_charts(struct strbuf *out, const struct report_model *m,
 			 const struct rm_device *d)
@@ -621,17 +702,7 @@ static void rates_charts(struct strbuf *out, const struct report_model *m,
 		strbuf_adds(out, "</figure>\n");
 		strbuf_release(&title);
 	}
-	n = 0;
-	for (size_t i = 0; i < d->ncpu; i++)
-		bars[n++] = (struct svg_bar){d->cpu[i]->name, report_model_run_of(m, d->cpu[i]),
-					     d->cpu[i]};
-	if (n) {
-		strbuf_adds(out, "<figure><h3>CPU use during each pass</h3>");
-		strbuf_adds(out, "<div class=\"scroll\">");
-		svg_bar_chart(out, "CPU use", bars, n, m->nruns, "% of one CPU", NAN, NULL, 100);
-		strbuf_adds(out, "</div>");
-		strbuf_adds(out, "</figure>\n");
-	}
+	cpu_charts(out, m, d, bars);
 	free(bars);
 }
 

@@ -105,10 +105,8 @@ static void figure_cell(struct strbuf *out, const struct rm_device *d,
 		if (!(c > 0))
 			strbuf_adds(out, "<td></td>");
 		else if (svg_impossible(x->value, c))
-			strbuf_addf(out,
-				    "<td class=\"n impossible\">%.0f%%<br><small>not the "
-				    "bus's figure</small></td>",
-				    100 * x->value / c);
+			strbuf_adds(out, "<td class=\"n impossible\">anomaly<br><small>above the "
+					 "ceiling: not the bus's figure</small></td>");
 		else
 			strbuf_addf(out, "<td class=\"n\">%.0f%%</td>", 100 * x->value / c);
 	}

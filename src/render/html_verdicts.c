@@ -124,6 +124,12 @@ void html_glance_verdicts(struct strbuf *out, const struct report_model *m)
 			strbuf_adds(out, "</b>: ");
 			html_esc(out, v->evidence);
 			strbuf_adds(out, "</li>\n");
+			/* an uncertain verdict: what to run next, once, under the newest run's */
+			if (i + 1 == m->nruns && run_verdict_next(&m->runs[i], v)) {
+				strbuf_adds(out, "<li class=\"next\"><span class=\"mut\">next:</span> ");
+				html_esc(out, run_verdict_next(&m->runs[i], v));
+				strbuf_adds(out, "</li>\n");
+			}
 		}
 	}
 	if (any)
@@ -233,28 +239,36 @@ static void comparison_one(struct strbuf *out, const struct report_model *m,
 		}
 		strbuf_adds(out, "</ul>\n");
 	}
-	strbuf_adds(out, "<div class=\"scroll\"><table class=\"compare\"><tr><th>device</th>"
-			 "<th>pass</th><th>metric</th><th class=\"n\">run 1</th><th class=\"n\">"
-			 "this run</th><th>unit</th><th class=\"n\">change</th><th>verdict</th>"
+	/* the verdict and the change first: on a phone they are what fits (29.2.10) */
+	strbuf_adds(out, "<div class=\"scroll\"><table class=\"compare\"><tr><th>verdict</th>"
+			 "<th class=\"n\">change</th><th>pass</th><th>metric</th><th class=\"n\">"
+			 "run 1</th><th class=\"n\">this run</th><th>unit</th><th>device</th>"
 			 "</tr>\n");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct compare_row *r = &c->rows[i];
 
-		strbuf_addf(out, "<tr class=\"v-%s\">", r->verdict);
-		html_td(out, r->device_key);
-		html_td(out, r->name);
-		html_td(out, metric_vocab(r->metric, r->unit).label);
-		html_td_num(out, r->a);
-		html_td_num(out, r->b);
-		html_td(out, r->unit);
+		strbuf_addf(out, "<tr class=\"v-%s\"><td class=\"verdict\">%s</td>", r->verdict,
+			    r->verdict);
 		strbuf_adds(out, "<td class=\"n\">");
 		if (!isnan(r->change_pct))
 			strbuf_addf(out, "%+.1f%%", r->change_pct);
 		else
 			strbuf_adds(out, "-");
-		strbuf_addf(out, "</td><td>%s</td></tr>\n", r->verdict);
+		strbuf_adds(out, "</td>");
+		html_td(out, r->name);
+		html_td(out, metric_vocab(r->metric, r->unit).label);
+		html_td_num(out, r->a);
+		html_td_num(out, r->b);
+		html_td(out, r->unit);
+		html_td(out, r->device_key);
+		strbuf_adds(out, "</tr>\n");
 	}
 	strbuf_adds(out, "</table></div>\n");
+	if (c->spread_unknown)
+		strbuf_adds(out, "<p class=\"next\"><span class=\"mut\">next:</span> a change past "
+				 "the threshold whose spread is unknown is not judged: run each side "
+				 "again with <code>usbperf run --repeat 3</code> on a machine without "
+				 "other work, then compare those runs.</p>\n");
 }
 
 void html_td(struct strbuf *out, const char *s)

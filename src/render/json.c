@@ -8,6 +8,46 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+
+/*
+ * An integer JSON readers keep exact: above 2^53 a double (JavaScript's
+ * number, jq's) rounds it, so it is written as a string of its digits
+ */
+json_object *json_u64(uint64_t v)
+{
+	char buf[24];
+
+	if (v <= JSON_INT_EXACT_MAX)
+		return json_object_new_int64((int64_t)v);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	return json_object_new_string(buf);
+}
+
+json_object *json_i64(int64_t v)
+{
+	char buf[24];
+
+	if (v >= -(int64_t)JSON_INT_EXACT_MAX && v <= (int64_t)JSON_INT_EXACT_MAX)
+		return json_object_new_int64(v);
+	snprintf(buf, sizeof(buf), "%lld", (long long)v);
+	return json_object_new_string(buf);
+}
+
+/* an FF_LIST string as an array of its items */
+static json_object *json_list(const char *s)
+{
+	json_object *a = json_object_new_array();
+
+	while (*s) {
+		const char *end = strchr(s, FIELD_LIST_SEP);
+		size_t n = end ? (size_t)(end - s) : strlen(s);
+
+		json_object_array_add(a, json_object_new_string_len(s, (int)n));
+		s += n + (end ? 1 : 0);
+	}
+	return a;
+}
 
 static json_object *field_json(const struct field *f, const void *rec)
 {
@@ -17,6 +57,8 @@ static json_object *field_json(const struct field *f, const void *rec)
 	switch (f->type) {
 	case FT_STR: {
 		const char *s = *(const char *const *)p;
+		if (s && f->flags & FF_LIST)
+			return json_list(s);
 		return s ? json_object_new_string(s) : NULL;
 	}
 	case FT_U64:
@@ -24,7 +66,7 @@ static json_object *field_json(const struct field *f, const void *rec)
 		uint64_t v = *(const uint64_t *)p;
 		if (v == U64_UNKNOWN)
 			return NULL;
-		return v > INT64_MAX ? json_object_new_uint64(v) : json_object_new_int64((int64_t)v);
+		return json_u64(v);
 	}
 	case FT_DBL: {
 		double v = *(const double *)p;
@@ -38,10 +80,25 @@ static json_object *field_json(const struct field *f, const void *rec)
 		return json_object_new_boolean(*(const bool *)p);
 	case FT_INT: {
 		int64_t v = *(const int64_t *)p;
-		return v == FIELD_INT_UNKNOWN ? NULL : json_object_new_int64(v);
+		return v == FIELD_INT_UNKNOWN ? NULL : json_i64(v);
 	}
 	}
 	return NULL;
+}
+
+void json_share(json_object *o, const struct field *f, const void *rec, json_object *v)
+{
+	char key[96];
+	bool anomaly = field_anomaly(f, rec);
+
+	/* above its ceiling it is no share: null, and the flag says why */
+	if (anomaly) {
+		json_object_put(v);
+		v = NULL;
+	}
+	json_object_object_add(o, f->key, v);
+	snprintf(key, sizeof(key), "%s_anomaly", f->key);
+	json_object_object_add(o, key, json_object_new_boolean(anomaly));
 }
 
 static json_object *record_json(const struct record_desc *d, const void *rec)
@@ -49,8 +106,15 @@ static json_object *record_json(const struct record_desc *d, const void *rec)
 	json_object *o = json_object_new_object();
 	size_t i;
 
-	for (i = 0; i < d->nfields; i++)
-		json_object_object_add(o, d->fields[i].key, field_json(&d->fields[i], rec));
+	for (i = 0; i < d->nfields; i++) {
+		const struct field *f = &d->fields[i];
+
+		if (!(f->flags & FF_CEILING_SHARE)) {
+			json_object_object_add(o, f->key, field_json(f, rec));
+			continue;
+		}
+		json_share(o, f, rec, field_json(f, rec));
+	}
 	return o;
 }
 
@@ -66,7 +130,11 @@ int render_json(const struct report *r, struct strbuf *out)
 	json_object_object_add(root, "command", json_object_new_string(r->command));
 	for (i = 0; i < r->nsec; i++) {
 		const struct report_section *sec = &r->sec[i];
-		if (sec->kind == SECTION_OBJECT) {
+		if (sec->kind == SECTION_INLINE) {
+			for (size_t k = 0; k < sec->desc->nfields; k++)
+				json_object_object_add(root, sec->desc->fields[k].key,
+						       field_json(&sec->desc->fields[k], sec->data));
+		} else if (sec->kind == SECTION_OBJECT) {
 			json_object_object_add(root, sec->key, record_json(sec->desc, sec->data));
 		} else {
 			json_object *a = json_object_new_array();

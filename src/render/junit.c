@@ -3,6 +3,7 @@
 #include "render/junit.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* the length of the UTF-8 sequence at s that XML 1.0 can hold, 0 if none */
@@ -181,13 +182,18 @@ static void timestamp(struct strbuf *out, const char *started_at)
 	strbuf_addch(out, '"');
 }
 
-static void testsuite(const struct check_result *c, size_t ri, struct strbuf *out)
+static void testsuite(const struct check_result *c, size_t ri, bool measurements,
+		      struct strbuf *out)
 {
 	const struct run_record *run = &c->runs[ri];
-	size_t tests = 0, failures = 0, skipped = 0;
+	size_t tests = 0, failures = 0, skipped = 0, measured = 0;
+	char n[24];
 
 	for (size_t i = 0; i < c->nrows; i++) {
 		if (c->rows[i].run_index != ri)
+			continue;
+		measured += c->rows[i].status == CHECK_MEASURED;
+		if (!check_row_is_case(&c->rows[i], measurements))
 			continue;
 		tests++;
 		failures += failed(&c->rows[i]);
@@ -208,22 +214,29 @@ static void testsuite(const struct check_result *c, size_t ri, struct strbuf *ou
 	property(out, "usbperf_version", run->env.usbperf_version);
 	property(out, "baseline", c->baseline);
 	property(out, "baseline_run", c->baseline_id);
+	/* what was measured besides the checks: counted, not test cases */
+	snprintf(n, sizeof(n), "%zu", measured);
+	property(out, "measured_not_checked", n);
 	strbuf_adds(out, "    </properties>\n");
 	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].run_index == ri)
+		if (c->rows[i].run_index == ri && check_row_is_case(&c->rows[i], measurements))
 			testcase(c, &c->rows[i], out);
 	strbuf_adds(out, "  </testsuite>\n");
 }
 
-void render_junit(const struct check_result *c, struct strbuf *out)
+void render_junit(const struct check_result *c, bool measurements, struct strbuf *out)
 {
+	size_t tests = 0;
+
+	for (size_t i = 0; i < c->nrows; i++)
+		tests += check_row_is_case(&c->rows[i], measurements);
 	strbuf_adds(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	strbuf_addf(out,
 		    "<testsuites name=\"usbperf check\" tests=\"%zu\" failures=\"%llu\" "
 		    "errors=\"0\" skipped=\"%llu\">\n",
-		    c->nrows, (unsigned long long)(c->failed + c->missing),
+		    tests, (unsigned long long)(c->failed + c->missing),
 		    (unsigned long long)c->skipped);
 	for (size_t ri = 0; ri < c->nruns; ri++)
-		testsuite(c, ri, out);
+		testsuite(c, ri, measurements, out);
 	strbuf_adds(out, "</testsuites>\n");
 }

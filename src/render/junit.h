@@ -7,15 +7,17 @@
  * <testcase> per row, classname "usbperf.<device>.<test>", name
  * "<pass> <metric>"; <failure> for a failed or missing check, <skipped>
  * for an optional criterion that matched nothing; the value in
- * <system-out>. Metrics nothing was asked of are passing test cases: they
- * were measured. Every string is escaped (device names come from USB
+ * <system-out>. The metrics nothing was asked of are no test cases (a
+ * property counts them), unless measurements (report --junit without
+ * criteria): then each measurement (check_row_is_measurement) is a passing
+ * test case. Every string is escaped (device names come from USB
  * descriptors: untrusted).
  */
 #include "core/check/check.h"
 #include "util/strbuf.h"
 
 /* appended to out */
-void render_junit(const struct check_result *c, struct strbuf *out);
+void render_junit(const struct check_result *c, bool measurements, struct strbuf *out);
 
 /*
  * s as XML character data or an attribute value: & < > " ' escaped, tab,

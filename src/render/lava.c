@@ -36,8 +36,10 @@ static const char *lava_result(enum check_status s)
 {
 	switch (s) {
 	case CHECK_PASS:
-	case CHECK_MEASURED:
 		return "pass";
+	case CHECK_MEASURED:
+		/* a figure, no verdict on it: not a passing test case */
+		return "unknown";
 	case CHECK_SKIPPED:
 		return "skip";
 	case CHECK_FAIL:
@@ -116,7 +118,7 @@ static void testset(const struct check_result *c, size_t ri, struct strbuf *out)
 	for (size_t i = 0; i < c->nrows; i++) {
 		struct strbuf sb = STRBUF_INIT;
 
-		if (c->rows[i].run_index != ri)
+		if (c->rows[i].run_index != ri || !check_row_is_case(&c->rows[i], true))
 			continue;
 		lava_sanitize(c->rows[i].case_id, false, &sb);
 		ids[n] = (struct id_slot){strbuf_detach(&sb), n, 0};
@@ -127,7 +129,7 @@ static void testset(const struct check_result *c, size_t ri, struct strbuf *out)
 	lava_sanitize(c->runs[ri].id, false, out);
 	strbuf_adds(out, ">\n");
 	for (size_t i = 0; i < c->nrows; i++)
-		if (c->rows[i].run_index == ri)
+		if (c->rows[i].run_index == ri && check_row_is_case(&c->rows[i], true))
 			signal_testcase(out, &c->rows[i], &ids[k++]);
 	strbuf_adds(out, "<LAVA_SIGNAL_TESTSET STOP>\n");
 	for (size_t i = 0; i < n; i++)

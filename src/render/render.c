@@ -29,7 +29,8 @@ void report_add_object(struct report *r, const char *key, const char *title,
 		       const struct record_desc *d, const void *data)
 {
 	if (r->nsec < REPORT_MAX_SECTIONS)
-		r->sec[r->nsec++] = (struct report_section){key, title, SECTION_OBJECT, d, data, 1, 0};
+		r->sec[r->nsec++] = (struct report_section){.key = key, .title = title, .kind = SECTION_OBJECT,
+						    .desc = d, .data = data, .count = 1};
 }
 
 void report_add_table(struct report *r, const char *key, const char *title,
@@ -37,7 +38,17 @@ void report_add_table(struct report *r, const char *key, const char *title,
 {
 	if (r->nsec < REPORT_MAX_SECTIONS)
 		r->sec[r->nsec++] =
-			(struct report_section){key, title, SECTION_TABLE, d, data, count, stride};
+			(struct report_section){.key = key, .title = title, .kind = SECTION_TABLE,
+						.desc = d, .data = data, .count = count,
+						.stride = stride};
+}
+
+void report_add_inline(struct report *r, const char *key, const struct record_desc *d,
+		       const void *data)
+{
+	if (r->nsec < REPORT_MAX_SECTIONS)
+		r->sec[r->nsec++] = (struct report_section){.key = key, .kind = SECTION_INLINE, .desc = d,
+						    .data = data, .count = 1};
 }
 
 bool field_known(const struct field *f, const void *rec)
@@ -55,6 +66,23 @@ bool field_known(const struct field *f, const void *rec)
 	return true;
 }
 
+/* the items of an FF_LIST string, sep between them */
+static void list_join(const char *s, const char *sep, struct strbuf *out)
+{
+	for (; *s; s++) {
+		if (*s == FIELD_LIST_SEP)
+			strbuf_adds(out, sep);
+		else
+			strbuf_addch(out, *s);
+	}
+}
+
+bool field_anomaly(const struct field *f, const void *rec)
+{
+	return f->flags & FF_CEILING_SHARE && f->type == FT_DBL && field_known(f, rec) &&
+	       *(const double *)((const char *)rec + f->offset) > 100;
+}
+
 void field_format(const struct field *f, const void *rec, bool human, struct strbuf *out)
 {
 	const char *p = (const char *)rec + f->offset;
@@ -63,10 +91,17 @@ void field_format(const struct field *f, const void *rec, bool human, struct str
 		strbuf_adds(out, human ? "-" : "");
 		return;
 	}
+	/* CSV keeps the figure (a column of numbers), its anomaly in the next column */
+	if (human && field_anomaly(f, rec)) {
+		strbuf_adds(out, FIELD_ANOMALY_TEXT);
+		return;
+	}
 	switch (f->type) {
 	case FT_STR:
 		if (human && f->flags & FF_METRIC)
 			strbuf_adds(out, metric_vocab(*(const char *const *)p, NULL).label);
+		else if (f->flags & FF_LIST)
+			list_join(*(const char *const *)p, human ? ", " : "; ", out);
 		else
 			strbuf_adds(out, *(const char *const *)p);
 		break;
@@ -79,8 +114,13 @@ void field_format(const struct field *f, const void *rec, bool human, struct str
 	case FT_SIZE: {
 		char b[32];
 		if (human) {
+			/* a size says its unit, as every other size in the output: "128 MiB" */
 			format_size(*(const uint64_t *)p, b, sizeof(b));
-			strbuf_adds(out, b);
+			size_t n = strlen(b);
+			if (n && strchr("KMGT", b[n - 1]))
+				strbuf_addf(out, "%.*s %ciB", (int)(n - 1), b, b[n - 1]);
+			else
+				strbuf_addf(out, "%s B", b);
 		} else {
 			strbuf_addf(out, "%llu", (unsigned long long)*(const uint64_t *)p);
 		}
@@ -115,8 +155,8 @@ static const struct metric_vocab vocab[] = {
     {"lat_p99_us", "p99", "us"},
     {"lat_p999_us", "p99.9", "us"},
     {"lat_max_us", "max latency", "us"},
-    {"self_cpu_pct", "cpu", "%"},
-    {"cpu_sys_pct", "cpu", "%"},
+    {"self_cpu_pct", "cpu", UNIT_PCT_ONE_CPU},
+    {"cpu_sys_pct", "sys CPU", UNIT_PCT_ALL_CPUS},
     {"ceiling_mb_s", "ceiling", "MB/s"},
     {"efficiency_pct", "of ceil", "%"},
     {"irq_per_mb", "interrupts", "IRQ/MB"},
@@ -193,15 +233,19 @@ static void text_object(const struct report_section *s, struct strbuf *out)
 			continue;
 		strbuf_reset(&v);
 		field_format(f, s->data, true, &v);
+		if (field_anomaly(f, s->data)) {
+			strbuf_addf(out, "  %-*s  %s\n", (int)w, f->header, FIELD_ANOMALY_NOTE);
+			continue;
+		}
 		strbuf_addf(out, "  %-*s  %s%s%s\n", (int)w, f->header, v.buf,
 			    f->unit && known ? " " : "", f->unit && known ? f->unit : "");
 	}
 	strbuf_release(&v);
 }
 
-/* A column: one or two fields ("mean" and its "±stdev"), a width, an alignment. */
+/* A column: one to three fields ("mean", its "±stdev", "(alt)"), a width, an alignment. */
 struct column {
-	const struct field *f, *pm;
+	const struct field *f, *pm, *alt;
 	size_t width;
 	bool right;
 	double bar_max; /* FF_BAR: the scale of its bars; NaN: none */
@@ -253,12 +297,45 @@ static void cell(const struct column *c, const void *rec, struct strbuf *out)
 		else
 			field_format(c->pm, rec, true, out);
 	}
+	if (c->alt && field_known(c->alt, rec)) {
+		strbuf_adds(out, " (");
+		field_format(c->alt, rec, true, out);
+		strbuf_addch(out, ')');
+	}
+}
+
+/* the unit row: "MB/s (MiB/s)" over a cell that has its figure in both */
+static void column_unit(const struct column *c, struct strbuf *out)
+{
+	if (c->f->unit)
+		strbuf_adds(out, c->f->unit);
+	if (c->alt && c->alt->unit)
+		strbuf_addf(out, " (%s)", c->alt->unit);
 }
 
 /* display width of a rendered cell: "±" is two bytes, one column */
 static size_t cell_width(const struct column *c, const char *text)
 {
 	return strlen(text) - (c->pm && strstr(text, "±") ? 1 : 0);
+}
+
+/* every row has the same value in f (text: an FF_SAME column says nothing) */
+static bool column_same(const struct report_section *s, const struct field *f)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	bool same = true;
+
+	for (size_t i = 0; same && i < s->count; i++) {
+		strbuf_reset(&b);
+		field_format(f, record_at(s, i), true, &b);
+		if (i)
+			same = !strcmp(a.buf, b.buf);
+		strbuf_reset(&a);
+		strbuf_adds(&a, b.buf);
+	}
+	strbuf_release(&a);
+	strbuf_release(&b);
+	return same;
 }
 
 static bool column_known(const struct report_section *s, const struct field *f)
@@ -268,6 +345,15 @@ static bool column_known(const struct report_section *s, const struct field *f)
 	for (i = 0; i < s->count; i++)
 		if (field_known(f, record_at(s, i)))
 			return true;
+	return false;
+}
+
+static bool any_anomaly(const struct report_section *s)
+{
+	for (size_t i = 0; i < s->count; i++)
+		for (size_t j = 0; j < s->desc->nfields; j++)
+			if (field_anomaly(&s->desc->fields[j], record_at(s, i)))
+				return true;
 	return false;
 }
 
@@ -284,18 +370,29 @@ static void text_table(const struct report_section *s, struct strbuf *out)
 			continue;
 		if (f->flags & FF_OPTIONAL && !column_known(s, f))
 			continue;
+		/* the terminal's table fits TEXT_WIDTH: the rest with --wide (and in JSON) */
+		if (f->flags & FF_WIDE && !text_wide())
+			continue;
+		if (f->flags & FF_SAME && !text_wide() && column_same(s, f))
+			continue;
 		if (f->flags & FF_PLUSMINUS && nc) {
 			cols[nc - 1].pm = f;
 			continue;
 		}
-		cols[nc++] = (struct column){f, NULL, strlen(f->header), is_numeric(f->type),
+		if (f->flags & FF_ALT && nc) {
+			cols[nc - 1].alt = f;
+			continue;
+		}
+		cols[nc++] = (struct column){f, NULL, NULL, strlen(f->header), is_numeric(f->type),
 					     bar_scale(s, f)};
 		if (f->unit)
 			any_unit = true;
 	}
 	for (j = 0; j < nc; j++) {
-		if (cols[j].f->unit && strlen(cols[j].f->unit) > cols[j].width)
-			cols[j].width = strlen(cols[j].f->unit);
+		strbuf_reset(&v);
+		column_unit(&cols[j], &v);
+		if (v.len > cols[j].width)
+			cols[j].width = v.len;
 		for (i = 0; i < s->count; i++) {
 			strbuf_reset(&v);
 			cell(&cols[j], record_at(s, i), &v);
@@ -308,11 +405,16 @@ static void text_table(const struct report_section *s, struct strbuf *out)
 	for (int row = 0; row < (any_unit ? 2 : 1); row++) {
 		strbuf_reset(&v);
 		for (j = 0; j < nc; j++) {
-			const char *h = row == 0 ? cols[j].f->header
-						 : (cols[j].f->unit ? cols[j].f->unit : "");
+			struct strbuf u = STRBUF_INIT;
+
+			if (row == 0)
+				strbuf_adds(&u, cols[j].f->header);
+			else
+				column_unit(&cols[j], &u);
 			strbuf_addf(&v, j ? "  %*s" : "%*s", cols[j].right ? (int)cols[j].width
 									   : -(int)cols[j].width,
-				    h);
+				    u.buf);
+			strbuf_release(&u);
 			if (!isnan(cols[j].bar_max))
 				strbuf_addf(&v, "  %*s", BAR_CELLS, "");
 		}
@@ -345,6 +447,8 @@ static void text_table(const struct report_section *s, struct strbuf *out)
 		strbuf_addf(out, "%s\n", line.buf);
 		strbuf_release(&line);
 	}
+	if (any_anomaly(s))
+		strbuf_adds(out, "  " FIELD_ANOMALY_NOTE "\n");
 	strbuf_release(&v);
 }
 
@@ -360,7 +464,7 @@ int render_text(const struct report *r, struct strbuf *out)
 		if (!first)
 			strbuf_addch(out, '\n');
 		first = false;
-		if (s->kind == SECTION_OBJECT)
+		if (s->kind == SECTION_OBJECT || s->kind == SECTION_INLINE)
 			text_object(s, out);
 		else if (s->desc == &finding_desc)
 			/* evidence and fix are sentences: blocks, not columns */
@@ -370,8 +474,10 @@ int render_text(const struct report *r, struct strbuf *out)
 	}
 	if (r->nwarnings)
 		strbuf_addch(out, '\n');
-	for (i = 0; i < r->nwarnings; i++)
-		strbuf_addf(out, "warning: %s\n", r->warnings[i]);
+	for (i = 0; i < r->nwarnings; i++) {
+		strbuf_adds(out, "warning: ");
+		text_wrap(out, 9, r->warnings[i]);
+	}
 	return 0;
 }
 
@@ -405,16 +511,24 @@ int render_csv(const struct report *r, struct strbuf *out)
 		if (j)
 			strbuf_addch(out, ',');
 		strbuf_adds(out, s->desc->fields[j].key);
+		if (s->desc->fields[j].flags & FF_CEILING_SHARE)
+			strbuf_addf(out, ",%s_anomaly", s->desc->fields[j].key);
 	}
 	strbuf_addch(out, '\n');
 	for (i = 0; i < s->count; i++) {
 		for (j = 0; j < s->desc->nfields; j++) {
 			const struct field *f = &s->desc->fields[j];
+			bool anomaly = field_anomaly(f, record_at(s, i));
+
 			if (j)
 				strbuf_addch(out, ',');
 			strbuf_reset(&v);
-			field_format(f, record_at(s, i), false, &v); /* unknown: empty cell */
+			/* unknown: an empty cell; a share above its ceiling too, as JSON's null */
+			if (!anomaly)
+				field_format(f, record_at(s, i), false, &v);
 			csv_quote(v.buf, out);
+			if (f->flags & FF_CEILING_SHARE)
+				strbuf_adds(out, anomaly ? ",true" : ",false");
 		}
 		strbuf_addch(out, '\n');
 	}
@@ -433,30 +547,4 @@ int render(const struct report *r, enum output_format f, struct strbuf *out)
 		return render_csv(r, out);
 	}
 	return -EINVAL;
-}
-
-void render_schema(const struct report *r, struct strbuf *out)
-{
-	static const char *const types[] = {
-		[FT_STR] = "string", [FT_U64] = "integer", [FT_DBL] = "number",
-		[FT_BOOL] = "boolean", [FT_SIZE] = "integer (bytes)", [FT_INT] = "integer",
-	};
-	size_t i, j;
-
-	strbuf_addf(out, "# `usbperf %s --format json`\n\nTop level: `usbperf` (version), "
-			 "`command` (\"%s\"), the sections below, `warnings` (array of strings). "
-			 "Any value may be `null`: unknown (not readable, not applicable).\n",
-		    r->command, r->command);
-	for (i = 0; i < r->nsec; i++) {
-		const struct report_section *s = &r->sec[i];
-
-		strbuf_addf(out, "\n## `%s`: %s\n\n| key | type | unit | text label |\n|---|---|---|---|\n",
-			    s->key, s->kind == SECTION_TABLE ? "array of objects" : "object");
-		for (j = 0; j < s->desc->nfields; j++) {
-			const struct field *f = &s->desc->fields[j];
-
-			strbuf_addf(out, "| `%s` | %s | %s | %s |\n", f->key, types[f->type],
-				    f->unit ? f->unit : "", f->header);
-		}
-	}
 }

@@ -219,7 +219,7 @@ static void rate_row(struct strbuf *out, const struct report_model *m, const str
 {
 	const struct run_metric *x = row->x;
 	const struct run_metric *iops = ops_metric(row->pass),
-				*cpu = report_pass_unit(row->pass, "%");
+				*cpu = report_pass_unit(row->pass, NULL);
 	double own = own_ceiling(x);
 	bool share = !isnan(own) || (!isnan(d->ceiling_mb_s) && !report_unit_is(x, "IOPS"));
 	double scale = !isnan(own) ? own : !isnan(d->ceiling_mb_s) && !share ? NAN : scale_of(d, x);
@@ -253,7 +253,10 @@ static void rate_row(struct strbuf *out, const struct report_model *m, const str
 	} else {
 		text_bar(out, scale > 0 ? x->value / scale : NAN, BAR_WIDTH, utf8);
 	}
-	if (share && scale > 0)
+	/* above the ceiling it is no share to read: the column says so, in its width */
+	if (share && scale > 0 && x->value > scale)
+		strbuf_adds(out, "  above");
+	else if (share && scale > 0)
 		strbuf_addf(out, " %5.0f%%", 100 * x->value / scale);
 	else
 		strbuf_adds(out, "       ");
@@ -269,7 +272,7 @@ static void rate_row(struct strbuf *out, const struct report_model *m, const str
 		strbuf_release(&c);
 	}
 	if (share && scale > 0 && x->value > scale)
-		strbuf_adds(out, "  not the bus's figure");
+		strbuf_adds(out, "  anomaly: above the ceiling, not the bus's figure");
 	while (out->len && out->buf[out->len - 1] == ' ')
 		out->buf[--out->len] = '\0';
 	strbuf_addch(out, '\n');
@@ -368,16 +371,23 @@ static void verdicts(struct strbuf *out, const struct report_model *m)
 			any = true;
 			if (m->nruns > 1)
 				strbuf_addf(out, "  run %zu", i + 1);
-			strbuf_addf(out, "  %s  %s: %s\n",
+			strbuf_addf(out, "  %s  %s: ",
 				    d->dev[i]->port_path ? d->dev[i]->port_path : d->dev[i]->key,
-				    v->limiter, s_or(v->evidence));
+				    v->limiter);
+			text_wrap(out, 6, s_or(v->evidence));
+			/* an uncertain verdict: what to run next, under the newest run's (29.2.11) */
+			if (i + 1 == m->nruns && run_verdict_next(&m->runs[i], v)) {
+				strbuf_adds(out, "    next: ");
+				text_wrap(out, 10, run_verdict_next(&m->runs[i], v));
+			}
 		}
 	}
 }
 
 static void finding_line(struct strbuf *out, const struct finding *f)
 {
-	strbuf_addf(out, "    %-4s  %s: %s\n", f->severity, s_or(f->subject), s_or(f->message));
+	strbuf_addf(out, "    %-4s  %s: ", f->severity, s_or(f->subject));
+	text_wrap(out, 10, s_or(f->message));
 }
 
 /* the findings of run about key (NULL: about none), under heading when there are any */
@@ -480,8 +490,10 @@ static void notes(struct strbuf *out, const struct report_model *m)
 
 		if (r->nnotes)
 			strbuf_addf(out, "\nnotes of run %zu\n", i + 1);
-		for (size_t j = 0; j < r->nnotes; j++)
-			strbuf_addf(out, "  note: %s\n", r->notes[j].text);
+		for (size_t j = 0; j < r->nnotes; j++) {
+			strbuf_adds(out, "  note: ");
+			text_wrap(out, 8, r->notes[j].text);
+		}
 		if (r->nunmeasured)
 			strbuf_addf(out, "\nfound by run %zu, not measured\n", i + 1);
 		for (size_t j = 0; j < r->nunmeasured; j++) {
@@ -507,13 +519,30 @@ static void comparison(struct strbuf *out, const struct report_model *m,
 	for (size_t i = 1; cmp && i < m->nruns; i++) {
 		const struct compare_result *c = &cmp[i - 1];
 
-		strbuf_addf(out,
-			    "\nrun %zu against run 1: %s: %llu worse, %llu better, %llu same, "
-			    "%llu noise, %llu spread unknown, %llu missing, %llu new\n",
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_addf(&line,
+			    "run %zu against run 1: %s: %llu worse, %llu better, %llu same, "
+			    "%llu noise, %llu spread unknown, %llu missing, %llu new",
 			    i + 1, c->result, (unsigned long long)c->worse,
 			    (unsigned long long)c->better, (unsigned long long)c->same,
 			    (unsigned long long)c->noise, (unsigned long long)c->spread_unknown,
 			    (unsigned long long)c->missing, (unsigned long long)c->added);
+		strbuf_addch(out, '\n');
+		text_wrap(out, 2, line.buf);
+		strbuf_release(&line);
+		/* what was not judged: why, and what to run next (compare's own words, 29.2.11) */
+		for (size_t j = 0; j < c->nunknowns; j++) {
+			const struct compare_unknown *u = &c->unknowns[j];
+
+			strbuf_addf(out, "  not judged: %s %s (%s): ", s_or(u->device_key), u->pass,
+				    u->metrics);
+			text_wrap(out, 8, s_or(u->why));
+			if (u->todo) {
+				strbuf_adds(out, "    next: ");
+				text_wrap(out, 10, u->todo);
+			}
+		}
 		for (size_t j = 0; j < c->nrows; j++) {
 			const struct compare_row *r = &c->rows[j];
 
@@ -534,7 +563,7 @@ void report_text(struct strbuf *out, const struct report_model *m,
 		 const struct compare_result *cmp, bool utf8)
 {
 	strbuf_addf(out, "usbperf report: %zu run%s (MB/s = 10^6 B/s; bars: share of the bus "
-			 "ceiling, or of the best figure without one)\n",
+			 "ceiling, else of the best)\n",
 		    m->nruns, m->nruns > 1 ? "s" : "");
 	runs(out, m);
 	verdicts(out, m);
@@ -548,8 +577,8 @@ void report_text(struct strbuf *out, const struct report_model *m,
 			strbuf_adds(out, "  verdict");
 			if (m->nruns > 1)
 				strbuf_addf(out, " of run %zu", j + 1);
-			strbuf_addf(out, ": %s: %s\n", d->verdict[j]->limiter,
-				    s_or(d->verdict[j]->evidence));
+			strbuf_addf(out, ": %s: ", d->verdict[j]->limiter);
+			text_wrap(out, 4, s_or(d->verdict[j]->evidence));
 		}
 		sweeps(out, m, d, utf8);
 		rates(out, m, d, utf8);

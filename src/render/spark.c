@@ -7,6 +7,61 @@
 #include <string.h>
 #include <strings.h>
 
+static bool wide;
+
+void text_set_wide(bool w)
+{
+	wide = w;
+}
+
+bool text_wide(void)
+{
+	return wide;
+}
+
+/* display columns of s[0..n): UTF-8 continuation bytes take none */
+static size_t columns(const char *s, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+void text_wrap(struct strbuf *out, size_t hang, const char *text)
+{
+	const char *nl = out->len ? strrchr(out->buf, '\n') : NULL;
+	size_t col = columns(nl ? nl + 1 : out->buf, out->len - (size_t)(nl ? nl + 1 - out->buf : 0));
+	const char *p = text;
+
+	if (wide) {
+		strbuf_addf(out, "%s\n", text);
+		return;
+	}
+	while (*p) {
+		size_t word = strcspn(p, " "), w = columns(p, word);
+
+		/* a word that does not fit starts a line, unless the line holds nothing yet */
+		if (col + w > TEXT_WIDTH && col > hang) {
+			while (out->len && out->buf[out->len - 1] == ' ')
+				out->buf[--out->len] = '\0';
+			strbuf_addch(out, '\n');
+			strbuf_pad(out, ' ', hang);
+			col = hang;
+		}
+		strbuf_add(out, p, word);
+		col += w;
+		p += word;
+		if (*p == ' ') {
+			strbuf_addch(out, ' ');
+			col++;
+			p++;
+		}
+	}
+	strbuf_addch(out, '\n');
+}
+
 bool text_utf8(void)
 {
 	static const char *const vars[] = {"LC_ALL", "LC_CTYPE", "LANG"};

@@ -50,17 +50,53 @@ const char *svg_run_color(size_t run)
 
 struct svg_style svg_series_style(size_t nruns, size_t run, const char *label)
 {
-	struct svg_style s = {svg_run_color(run), NULL};
+	struct svg_style s = {svg_run_color(run), NULL, SVG_MARK_CIRCLE};
 	bool write = !strcmp(label, "seq-write"), copy = !strcmp(label, "copy");
 
 	/* one run: a colour per direction; several: a colour per run, a dash per direction */
 	if (nruns == 1)
 		s.color = svg_run_color(write ? 1 : copy ? 2 : 0);
 	if (write)
-		s.dash = "7 4";
+		s.dash = "7 4", s.marker = SVG_MARK_SQUARE;
 	else if (copy)
-		s.dash = "2 3";
+		s.dash = "2 3", s.marker = SVG_MARK_DIAMOND;
 	return s;
+}
+
+void svg_mark_open(struct strbuf *out, enum svg_marker marker, double x, double y, double r,
+		   const char *fill, const char *stroke, const char *cls)
+{
+	const char *c = cls ? cls : "";
+
+	switch (marker) {
+	case SVG_MARK_CIRCLE:
+		strbuf_addf(out, "<circle class=\"mark%s%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.0f\"",
+			    *c ? " " : "", c, x, y, r);
+		break;
+	case SVG_MARK_SQUARE:
+		strbuf_addf(out, "<rect class=\"mark%s%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" "
+				 "height=\"%.0f\"",
+			    *c ? " " : "", c, x - r, y - r, 2 * r, 2 * r);
+		break;
+	case SVG_MARK_DIAMOND:
+		strbuf_addf(out, "<path class=\"mark%s%s\" d=\"M%.1f %.1fl%.1f %.1fl%.1f %.1fl%.1f "
+				 "%.1fz\"",
+			    *c ? " " : "", c, x, y - r - 1, r + 1, r + 1, -r - 1, r + 1, -r - 1,
+			    -r - 1);
+		break;
+	}
+	if (fill)
+		strbuf_addf(out, " fill=\"%s\"", fill);
+	if (stroke)
+		strbuf_addf(out, " stroke=\"%s\"", stroke);
+	strbuf_adds(out, ">");
+}
+
+void svg_mark_close(struct strbuf *out, enum svg_marker marker)
+{
+	strbuf_adds(out, marker == SVG_MARK_CIRCLE   ? "</circle>"
+			 : marker == SVG_MARK_SQUARE ? "</rect>"
+						     : "</path>");
 }
 
 /* 1, 2, 2.5 or 5 times a power of ten, so that about five steps span max */
@@ -444,21 +480,20 @@ static void series(struct strbuf *out, const struct report_model *m, const struc
 			error_bar(out, x, py(a, lo), py(a, hi), st.color);
 		if (svg_impossible(p->m->value, d->ceiling_mb_s)) {
 			/* hollow, ringed in the ceiling's red: not a figure of this bus */
-			strbuf_addf(out,
-				    "<circle class=\"impossible\" cx=\"%.1f\" cy=\"%.1f\" r=\"6\" "
-				    "stroke=\"%s\">",
-				    x, y, st.color);
+			svg_mark_open(out, st.marker, x, y, 6, NULL, st.color, "impossible");
 			mark_title(out, m, p->m);
+			svg_mark_close(out, st.marker);
 			strbuf_addf(out,
-				    "</circle><path class=\"impossible-x\" "
+				    "<path class=\"impossible-x\" "
 				    "d=\"M%.1f %.1fl6 6m0 -6l-6 6\"/>\n",
 				    x - 3, y - 3);
 			continue;
 		}
-		strbuf_addf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\">", x, y,
-			    st.color);
+		/* the series' shape: one point alone still says read, write or copy (29.2.10) */
+		svg_mark_open(out, st.marker, x, y, 4, st.color, NULL, NULL);
 		mark_title(out, m, p->m);
-		strbuf_adds(out, "</circle>\n");
+		svg_mark_close(out, st.marker);
+		strbuf_addch(out, '\n');
 	}
 	strbuf_adds(out, "</g>\n");
 }

@@ -14,10 +14,18 @@
 void html_escape(struct strbuf *out, const char *s);
 
 /* how a series is drawn: its colour and dash (NULL: solid) */
+/* a series' look: its colour, its line's dash, and its marks' shape, so that one
+   point alone (a sweep of one block size) still says read, write or copy */
+enum svg_marker { SVG_MARK_CIRCLE, SVG_MARK_SQUARE, SVG_MARK_DIAMOND };
 struct svg_style {
 	const char *color;
 	const char *dash;
+	enum svg_marker marker;
 };
+/* a mark of a point: the series' shape, class "mark" (and cls), a tooltip to follow */
+void svg_mark_open(struct strbuf *out, enum svg_marker marker, double x, double y, double r,
+		   const char *fill, const char *stroke, const char *cls);
+void svg_mark_close(struct strbuf *out, enum svg_marker marker);
 struct svg_style svg_series_style(size_t nruns, size_t run, const char *label);
 const char *svg_run_color(size_t run);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "render/text_blocks.h"
+#include "render/spark.h"
 #include "util/parse.h"
 
 #include <math.h>
@@ -177,21 +178,28 @@ void render_usb_tree(const struct usb_topology *t, struct strbuf *out)
 	}
 }
 
+void render_finding_block(const struct finding *f, struct strbuf *out)
+{
+	strbuf_addf(out, "  %-4s  %s: ", f->severity, f->subject ? f->subject : "-");
+	text_wrap(out, 8, f->message);
+	/* the sentences wrap under their own start: 100 columns, one clause a pass no more */
+	if (f->evidence) {
+		strbuf_adds(out, "        evidence: ");
+		text_wrap(out, 18, f->evidence);
+	}
+	if (f->fix) {
+		strbuf_adds(out, "        fix: ");
+		text_wrap(out, 13, f->fix);
+	}
+}
+
 void render_findings_text(const struct finding *f, size_t n, struct strbuf *out)
 {
-	size_t i;
-
 	if (!n) {
 		strbuf_adds(out, "findings: none\n");
 		return;
 	}
 	strbuf_adds(out, "findings\n");
-	for (i = 0; i < n; i++) {
-		strbuf_addf(out, "  %-4s  %s: %s\n", f[i].severity, f[i].subject ? f[i].subject : "-",
-			    f[i].message);
-		if (f[i].evidence)
-			strbuf_addf(out, "        evidence: %s\n", f[i].evidence);
-		if (f[i].fix)
-			strbuf_addf(out, "        fix: %s\n", f[i].fix);
-	}
+	for (size_t i = 0; i < n; i++)
+		render_finding_block(&f[i], out);
 }

@@ -11,3 +11,5 @@
 
 void render_usb_tree(const struct usb_topology *t, struct strbuf *out);
 void render_findings_text(const struct finding *f, size_t n, struct strbuf *out);
+/* one finding: its level, subject and message, evidence and fix wrapped (text_wrap) */
+void render_finding_block(const struct finding *f, struct strbuf *out);

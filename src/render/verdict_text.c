@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "render/verdict_text.h"
+#include "render/spark.h"
 #include "render/text_blocks.h"
 
 #include <string.h>
@@ -24,19 +25,16 @@ void render_verdicts_text(const struct run_record *r, struct strbuf *out)
 	for (size_t i = 0; i < r->nverdicts; i++) {
 		const struct run_verdict *v = &r->verdicts[i];
 
-		strbuf_addf(out, "  %-*s  %s: %s\n", w, v->device_key, v->limiter,
-			    v->evidence ? v->evidence : "-");
-	}
-}
+		const char *next = run_verdict_next(r, v);
 
-static void finding_block(const struct finding *f, struct strbuf *out)
-{
-	strbuf_addf(out, "  %-4s  %s: %s\n", f->severity, f->subject ? f->subject : "-",
-		    f->message);
-	if (f->evidence)
-		strbuf_addf(out, "        evidence: %s\n", f->evidence);
-	if (f->fix)
-		strbuf_addf(out, "        fix: %s\n", f->fix);
+		strbuf_addf(out, "  %-*s  %s: ", w, v->device_key, v->limiter);
+		text_wrap(out, 4 + (size_t)w, v->evidence ? v->evidence : "-");
+		/* an uncertain verdict says what to run next (29.2.11) */
+		if (next) {
+			strbuf_addf(out, "  %-*s  next: ", w, "");
+			text_wrap(out, 10 + (size_t)w, next);
+		}
+	}
 }
 
 static bool about_is(const struct finding *f, const char *key)
@@ -56,7 +54,7 @@ static void group(const struct run_record *r, const char *key, const char *headi
 		if (first)
 			strbuf_adds(out, heading);
 		first = false;
-		finding_block(&r->findings.v[i], out);
+		render_finding_block(&r->findings.v[i], out);
 	}
 }
 
@@ -87,8 +85,10 @@ void render_findings_by_device(const struct run_record *r, struct strbuf *out)
 
 void render_notes_text(const struct run_record *r, struct strbuf *out)
 {
-	for (size_t i = 0; i < r->nnotes; i++)
-		strbuf_addf(out, "note: %s\n", r->notes[i].text);
+	for (size_t i = 0; i < r->nnotes; i++) {
+		strbuf_adds(out, "note: ");
+		text_wrap(out, 6, r->notes[i].text);
+	}
 }
 
 int render_run_text(const struct run_record *r, const struct report *rep, struct strbuf *out)

@@ -36,7 +36,7 @@ static void bind_opt_text(sqlite3_stmt *st, int idx, const char *s)
 		sqlite3_bind_null(st, idx);
 }
 
-/* "0781:5583@2-1, host": what was measured, in the run's order */
+/* "0781:5583@2-1", "host": what was measured, in the run's order (an FF_LIST) */
 static int device_summary(struct store *s, sqlite3_stmt *st, sqlite3_int64 pk, char **ret)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -50,7 +50,7 @@ static int device_summary(struct store *s, sqlite3_stmt *st, sqlite3_int64 pk, c
 		const char *port = (const char *)sqlite3_column_text(st, 2);
 
 		if (sb.len)
-			strbuf_adds(&sb, ", ");
+			strbuf_addch(&sb, FIELD_LIST_SEP);
 		if (vid)
 			strbuf_addf(&sb, "%s@%s", vid, port ? port : key);
 		else
@@ -73,7 +73,7 @@ static int baseline_names(struct store *s, sqlite3_stmt *st, sqlite3_int64 pk, c
 	sqlite3_bind_int64(st, 1, pk);
 	while ((r = store_step(s, st)) > 0) {
 		if (sb.len)
-			strbuf_adds(&sb, ", ");
+			strbuf_addch(&sb, FIELD_LIST_SEP);
 		strbuf_adds(&sb, (const char *)sqlite3_column_text(st, 0));
 	}
 	if (r < 0) {
@@ -185,13 +185,13 @@ static const struct field summary_fields[] = {
 	S(started_at, "started_at", "started", FF_TEXT),
 	FIELD(struct run_summary, duration_s, "duration_s", "duration", "s", FT_DBL, 1, 0),
 	S(hostname, "hostname", "host", FF_TEXT),
-	S(board, "board", "board", FF_TEXT),
+	S(board, "board", "board", FF_TEXT | FF_OPTIONAL),
 	S(kernel, "kernel", "kernel", FF_TEXT),
-	S(devices, "devices", "devices", FF_TEXT),
+	S(devices, "devices", "devices", FF_TEXT | FF_LIST),
 	N(nmetrics, "metrics", "metrics"),
-	N(nfindings, "findings", "findings"),
-	N(nwarnings, "warnings", "warn"),
-	S(baselines, "baselines", "baseline", FF_TEXT | FF_OPTIONAL),
+	FIELD(struct run_summary, nfindings, "findings", "findings", NULL, FT_U64, 0, FF_TEXT | FF_WIDE),
+	FIELD(struct run_summary, nwarnings, "warnings", "warn", NULL, FT_U64, 0, FF_TEXT | FF_WIDE),
+	S(baselines, "baselines", "baseline", FF_TEXT | FF_OPTIONAL | FF_LIST),
 };
 #undef N
 #undef S

@@ -18,7 +18,7 @@
 static void add_columns(struct strbuf *sql, const struct record_desc *d, bool first)
 {
 	for (size_t i = 0; i < d->nfields; i++)
-		strbuf_addf(sql, "%s\"%s\"", first && !i ? "" : ", ", d->fields[i].key);
+		strbuf_addf(sql, "%s\"%s\"", first && !i ? "" : ", ", FIELD_COLUMN(&d->fields[i]));
 }
 
 static void add_placeholders(struct strbuf *sql, size_t n)

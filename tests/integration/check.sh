@@ -35,30 +35,30 @@ J
 expect_status 0 "check A: every criterion met" u check "$A" --criteria "$WORK/ok.json" -F json
 jq_check "$WORK/out" '.check.result == "pass" and .check.checked == 3 and .check.passed == 3 and .check.failed == 0 and .check.missing == 0 and .check.skipped == 1 and .check.measured == 4' \
 	"summary: 3 checked, 3 passed, 1 skipped, 4 measured"
-jq_check "$WORK/out" '[.checks[] | select(.metric == "mb_s" and .device_key == "2-1")][0].criterion == ">= 30 MB/s"' \
+jq_check "$WORK/out" '[.checks[] | select(.metric == "mb_s" and .device == "2-1")][0].criterion == ">= 30 MB/s"' \
 	"criterion as text"
-jq_check "$WORK/out" '[.checks[] | select(.case_id == "seq-read-ceiling")][0] | .of == "min" and .value == 181.2 and .note == "37.4% of the ceiling"' \
+jq_check "$WORK/out" '[.checks[] | select(.case_id == "seq-read-ceiling")][0] | .of == "min" and .value == 181.2 and .note == "37.4 % of the ceiling"' \
 	"min of the repeats against the ceiling"
 expect_status 0 "check the file, no history needed" "$USBPERF" check "$FIXTURES/runs-a.json" \
 	--criteria "$WORK/ok.json" --db "$WORK/none.db"
-check "text table has the pass row" grep -Eq '^20261130T051200Z-3f2a +2-1 +disk +seq-read 1M +mb_s +182.40 ±1.10 +MB/s +>= 30 MB/s +pass' "$WORK/out"
+check "text table has the pass row" grep -Eq '^20261130T051200Z-3f2a +2-1 +seq-read 1M +mb_s +182.40 ±1.10 +MB/s +>= 30 MB/s +pass' "$WORK/out"
 check "text: only the checks, the measured metrics counted" sh -c "[ \$(grep -c '^20261130T051200Z-3f2a' '$WORK/out') = 4 ] && ! grep -Eq ' measured +-$' '$WORK/out' && grep -Eq '^  measured +4$' '$WORK/out'"
 expect_status 0 "check --all" "$USBPERF" check "$FIXTURES/runs-a.json" --criteria "$WORK/ok.json" --all
 check "text --all: the measured metrics too" test "$(grep -Ec ' measured +-$' "$WORK/out")" = 4
 expect_status 0 "check csv" u check "$A" --criteria "$WORK/ok.json" -F csv
 check "csv header from the field table" \
-	grep -qx 'run,device_key,test,name,metric,value,stdev,unit,of,criterion,result,note,case_id' "$WORK/out"
+	grep -qx 'run,device,test,name,metric,value,stdev,unit,of,criterion,result,note,case_id' "$WORK/out"
 
 # ---- fail: a threshold, a missing device ----
 expect_status 1 "B2: the stick moved to 2-2: '2-1' is missing" u check "$B2" --criteria "$WORK/ok.json" -F json
 jq_check "$WORK/out" '.check.result == "fail" and .check.missing == 1' "one missing"
-jq_check "$WORK/out" '[.checks[] | select(.result == "missing")][0] | .device_key == "2-1" and .note == "no metric matches"' \
+jq_check "$WORK/out" '[.checks[] | select(.result == "missing")][0] | .device == "2-1" and .note == "no metric matches"' \
 	"the missing row names the criterion"
 crit high.json <<'J'
 {"usbperf_criteria": 1, "criteria": [{"device": "2-1", "name": "seq-read 1M", "metric": "mb_s", "min": 200}]}
 J
 expect_status 1 "min 200 MB/s fails" u check "$A" --criteria "$WORK/high.json"
-check "says why" grep -q '182.4 below the minimum 200' "$WORK/out"
+check "says why, with units (29.2.12)" grep -q '182.4 MB/s below the minimum 200 MB/s' "$WORK/out"
 crit mib.json <<'J'
 {"usbperf_criteria": 1, "criteria": [{"device": "2-1", "name": "seq-read 1M", "metric": "mb_s", "min": 30, "unit": "MiB/s"}]}
 J
@@ -138,7 +138,12 @@ check "junit counts match its test cases" junit_counts "$WORK/j.xml"
 check "two suites named by run id" test "$(xmllint --xpath 'string(//testsuite[2]/@name)' "$WORK/j.xml")" = "$B2"
 check "kernel as a property" test "$(xmllint --xpath 'string(//testsuite[2]/properties/property[@name="kernel"]/@value)' "$WORK/j.xml")" = 6.6.30-rk3588
 check "a missing criterion is a failure" test "$(xmllint --xpath 'count(//testcase/failure[@type="missing"])' "$WORK/j.xml")" = 1
-check "measured metrics are passing test cases" test "$(xmllint --xpath 'count(//testsuite[1]/testcase[not(failure) and not(skipped)])' "$WORK/j.xml")" = 7
+# 29.2.2: the checks are the test cases (3 met, 1 optional skipped); the 4 metrics
+# nothing was asked of are counted in a property, not passing test cases
+check "junit: only the checks are test cases" test "$(xmllint --xpath 'count(//testsuite[1]/testcase)' "$WORK/j.xml")" = 4
+check "junit: the metrics nothing was asked of are counted" \
+	test "$(xmllint --xpath 'string(//testsuite[1]/properties/property[@name="measured_not_checked"]/@value)' "$WORK/j.xml")" = 4
+check "junit: no test case without a criterion" test "$(xmllint --xpath 'count(//testcase[not(contains(@name, "["))])' "$WORK/j.xml")" = 0
 # untrusted strings: a product and a device key that would break the XML
 jq '.runs[0].devices[0].key = "2-1\"<&>" | .runs[0].devices[0].product = "</testcase><x a=\"" |
     .runs[0].metrics |= map(if .device_key == "2-1" then .device_key = "2-1\"<&>" else . end) |
@@ -149,7 +154,21 @@ check "device key escaped in classname" test "$(xmllint --xpath 'string(//testca
 
 # ---- LAVA ----
 expect_status 1 "lava" u check "$A" "$B2" --criteria "$WORK/ok.json" --lava
-check "lava: only signal lines on stdout" test "$(grep -cv '^<LAVA_SIGNAL_' "$WORK/out")" = 0
+# 29.2.2: the table for the job's log, then the signals
+check "lava: the table is printed as well" grep -Eq '^  result +fail$' "$WORK/out"
+check "lava: the signals after the table" \
+	test "$(grep -n '^<LAVA_SIGNAL_' "$WORK/out" | head -1 | cut -d: -f1)" -gt "$(grep -n '^  result' "$WORK/out" | cut -d: -f1)"
+cp "$WORK/out" "$WORK/lava-table.txt"
+expect_status 1 "lava -q" u check "$A" "$B2" --criteria "$WORK/ok.json" --lava -q
+check "lava -q: only signal lines on stdout" test "$(grep -cv '^<LAVA_SIGNAL_' "$WORK/out")" = 0
+check "lava: the same signals with and without the table" \
+	test "$(grep '^<LAVA_SIGNAL_' "$WORK/lava-table.txt")" = "$(cat "$WORK/out")"
+# the checks pass, fail or skip; what nothing was asked of is a measurement, not a pass
+check "lava: a pass/fail/skip case per check" \
+	test "$(grep -Ec '^<LAVA_SIGNAL_TESTCASE .* RESULT=(pass|fail|skip)' "$WORK/out")" = "$(u check "$A" "$B2" --criteria "$WORK/ok.json" -F json | jq '[.checks[] | select(.result != "measured")] | length')"
+check "lava: the metrics nothing was asked of are 'unknown', with their value and unit" \
+	test "$(grep -Ec '^<LAVA_SIGNAL_TESTCASE .* RESULT=unknown MEASUREMENT=[-0-9.]+ UNITS=' "$WORK/out")" = "$(u check "$A" "$B2" --criteria "$WORK/ok.json" -F json | jq '[.checks[] | select(.result == "measured")] | length')"
+check "lava: no CPU number or other unit that is no measurement's" sh -c "! grep -Eq 'UNITS=CPU|irq_share_cpu|io_cpu' '$WORK/out'"
 check "lava: a test set per run" test "$(grep -c '^<LAVA_SIGNAL_TESTSET START ' "$WORK/out")" = 2
 check "lava: the pass with its measurement" \
 	grep -qx '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.seq-read_1M.mb_s RESULT=pass MEASUREMENT=182.4 UNITS=MB/s>' "$WORK/out"
@@ -158,7 +177,7 @@ check "lava: the missing one fails, without a measurement" \
 check "lava: optional is skip" grep -qx '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=9-9.iops RESULT=skip>' "$WORK/out"
 lava_syntax() {
 	# what the dispatcher parses: <LAVA_SIGNAL_(\S+) ([^>]+)>, KEY=VALUE words
-	grep '^<LAVA_SIGNAL_TESTCASE' "$1" | grep -Evx '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=[A-Za-z0-9._-]+ RESULT=(pass|fail|skip)( MEASUREMENT=-?[0-9.]+( UNITS=[A-Za-z0-9._/%-]+)?)?>' | grep -q . && return 1
+	grep '^<LAVA_SIGNAL_TESTCASE' "$1" | grep -Evx '<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=[A-Za-z0-9._-]+ RESULT=(pass|fail|skip|unknown)( MEASUREMENT=-?[0-9.]+( UNITS=[A-Za-z0-9._/%-]+)?)?>' | grep -q . && return 1
 	return 0
 }
 check "lava: every line in the dispatcher's syntax" lava_syntax "$WORK/out"

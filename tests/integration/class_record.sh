@@ -68,10 +68,10 @@ cat >"$WORK/crit.json" <<'C'
  {"id": "camera-drops", "test": "video", "metric": "drop_pct", "max": 1}]}
 C
 expect_status 0 "check A: the camera meets its rate" u check "$A" --criteria "$WORK/crit.json" -F json
-jq_check "$WORK/out" '[.checks[] | select(.case_id == "camera-rate")][0].note | test("99.9% of the ceiling")' \
+jq_check "$WORK/out" '[.checks[] | select(.case_id == "camera-rate")][0].note | test("99.9 % of the ceiling")' \
 	"check A: 29.97 fps is 99.9 % of the nominal 30"
 expect_status 1 "check B: it does not" u check "$B" --criteria "$WORK/crit.json"
-check "check B: the rate and the drops named" sh -c "grep -q '80.0% of the ceiling, below 99%' '$WORK/out' && grep -q '20 above the maximum 1' '$WORK/out'"
+check "check B: the rate and the drops named" sh -c "grep -q '80.0 % of the ceiling, below 99 %' '$WORK/out' && grep -q '20.00 % above the maximum 1 %' '$WORK/out'"
 
 # report: the camera's own charts
 expect_status 0 "report of both" "$USBPERF" report "$WORK/a.json" "$WORK/b.json" --html "$WORK/r.html"
@@ -125,7 +125,7 @@ cat >"$WORK/crit2.json" <<'C'
 C
 expect_status 1 "check: HID at 84 % passes, bulk reads at 75 % and 92 % of the link" \
 	"$USBPERF" check "$WORK/c.json" --criteria "$WORK/crit2.json" -F json
-jq_check "$WORK/out" '[.checks[] | select(.result != "measured") | [(.case_id | split(".")[0]), .result, (.note | .[0:5])]] | sort == [["bulk-read", "fail", "75.3%"], ["bulk-read", "pass", "91.8%"], ["gadget-rate", "fail", "61.2%"], ["hid-rate", "pass", "83.8%"], ["mtp-rate", "fail", "21.2%"], ["mtp-rate", "pass", "28.0%"]]' \
+jq_check "$WORK/out" '[.checks[] | select(.result != "measured") | [(.case_id | split(".")[0]), .result, (.note | .[0:5])]] | sort == [["bulk-read", "fail", "75.3 "], ["bulk-read", "pass", "91.8 "], ["gadget-rate", "fail", "61.2 "], ["hid-rate", "pass", "83.8 "], ["mtp-rate", "fail", "21.2 "], ["mtp-rate", "pass", "28.0 "]]' \
 	"check: each figure against its own ceiling"
 expect_status 0 "import the HID, bulk and gadget run" u import "$WORK/c.json"
 expect_status 0 "show it" u show 20261201T120000Z-cccc

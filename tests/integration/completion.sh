@@ -71,7 +71,7 @@ offers "--mode" "direct buffered" usbperf disk /tmp --mode ""
 offers "--engine" "psync io_uring null" usbperf disk /tmp --engine ""
 offers "--preset" "cdm" usbperf disk /tmp --preset ""
 offers "--table" "controllers devices interfaces nodes findings mmc_hosts mmc_cards mmc_partitions mtd" usbperf list -F csv --table ""
-offers "--pixel" "yuyv nv12 mjpeg" usbperf limits uvc --speed high --pixel ""
+offers "--pixel-format" "yuyv nv12 mjpeg" usbperf limits uvc --speed high --pixel-format ""
 offers "a number: nothing" "" usbperf disk /tmp --qd ""
 # "--engine=io" reaches the function as "--engine" "=" "io"
 offers "--engine=" "psync io_uring null" usbperf disk /tmp --engine =
@@ -126,7 +126,7 @@ disk --mode
 disk --engine
 disk --preset
 list --table
-limits --pixel
+limits --pixel-format
 EOF2
 # exact: the words of the first description line, up to a '(', ':' or ';'
 exact() { # CMD OPTION

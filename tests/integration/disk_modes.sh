@@ -50,7 +50,7 @@ jq_check "$WORK/repeat.json" '.results[0].repeats == 3 and .results[0].mb_s_min 
 run mintime "$dev" --destructive --size 8M --time 3 --min-time 0.5 --bs 1M --tests seq-read
 jq_check "$WORK/mintime.json" '.results[0] | .seconds >= 0.5 and .seconds < 3 and .bytes > 8388608' "--min-time 0.5: the 8M region read more than once"
 jq_check "$WORK/mintime.json" '.results[0] | .bw_samples >= 5 and .bw_interval_ms == 100 and .bw_min_mb_s <= .bw_mean_mb_s and .bw_mean_mb_s <= .bw_max_mb_s and .bw_stdev_mb_s >= 0' "bandwidth samples: min <= mean <= max, stdev"
-jq_check "$WORK/mintime.json" '(.samples | length) == .results[0].bw_samples and all(.samples[]; .pass == "seq-read 1M" and .op == "read" and .mb_s >= 0 and .t_s > 0)' "-F json lists every sample, for plotting"
+jq_check "$WORK/mintime.json" '(.samples | length) == .results[0].bw_samples and all(.samples[]; .name == "seq-read 1M" and .op == "read" and .mb_s >= 0 and .t_s > 0)' "-F json lists every sample, for plotting"
 jq_check "$WORK/mintime.json" 'all(.warnings[]; test("lasted under") | not)' "no short-pass warning"
 
 # CSV: header is the JSON keys, one line per pass
@@ -64,7 +64,12 @@ mkdir "$WORK/mnt"
 mount "$dev" "$WORK/mnt" && MOUNTS+=("$WORK/mnt")
 expect_status 0 "directory target" "$USBPERF" disk "$WORK/mnt" --size 32M --time 0.5 --min-time 0 --bs 1M -q
 check "text names the filesystem" grep -Eq '^  filesystem +ext4$' "$WORK/out"
-check "text has the pass table" grep -Eq '^seq-write 1M +write +direct +psync' "$WORK/out"
+check "text has the pass table" grep -Eq '^seq-write 1M +1 +[0-9.]+ \([0-9.]+\)' "$WORK/out"
+# 29.2.8: the terminal's table keeps to 100 columns; --wide has every column
+check "text: the table fits 100 columns" test "$(wc -L <"$WORK/out")" -le 100
+expect_status 0 "directory target, --wide" "$USBPERF" disk "$WORK/mnt" --size 32M --time 0.5 --min-time 0 --bs 1M -q --wide
+check "--wide: op, mode, engine and the whole latency spread" grep -Eq '^seq-write 1M +write +direct +psync' "$WORK/out"
+check "--wide: p99.9 and max columns" grep -Eq '^pass .* p99\.9 +max ' "$WORK/out"
 check "test file removed" test -z "$(ls "$WORK/mnt" | grep usbperf-)"
 expect_status 0 "--output FILE" "$USBPERF" disk "$WORK/mnt" --size 8M --time 0.5 --min-time 0 --bs 1M --tests seq-read -F json -q -o "$WORK/res.json"
 check "--output leaves stdout empty" test ! -s "$WORK/out"

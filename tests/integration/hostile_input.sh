@@ -213,7 +213,8 @@ jq_check "$WORK/garbage.json" '[.controllers[].busnum, (.devices[] | select(.pat
 expect_status 0 "version -F json" "$USBPERF" version -F json
 jq_check "$WORK/out" '.version | test("^[0-9]+\\.[0-9]+\\.[0-9]+")' "version -F json is {\"version\": ...}"
 expect_status 0 "-F json before version" "$USBPERF" -F json version
-jq_check "$WORK/out" 'keys == ["version"]' "-F json version: the same document"
+jq_check "$WORK/out" 'keys == ["command", "usbperf", "version", "warnings"] and .usbperf == .version' \
+	"-F json version: the same document, the envelope every command's JSON has"
 expect_status 0 "version -o FILE" "$USBPERF" version -o "$WORK/version.txt"
 check "version -o wrote the file" grep -q '^usbperf ' "$WORK/version.txt"
 expect_status 0 "help list -q" "$USBPERF" help list -q

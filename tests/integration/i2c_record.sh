@@ -51,7 +51,7 @@ check "report: the chart's y axis in B/s, not MB/s" grep -q '>B/s, log scale</te
 check "report: a series per operation and run (3 ops x 2 runs)" \
 	test "$(grep -o '<g class="series" data-run="[12]" data-series="\(read\|write\|write-read\)">' "$H" | sort -u | wc -l)" = 6
 check "report: one mark per measured point (3 ops x 3 sizes x 2 runs)" \
-	test "$(sed -n '/class="chart sweep/,/<\/svg>/p' "$H" | grep -c '<circle cx=')" = 18
+	test "$(sed -n '/class="chart sweep/,/<\/svg>/p' "$H" | grep -o 'class="mark"' | wc -l)" = 18
 check "report: the bus clock's ceiling per size, a dashed line per series" \
 	test "$(grep -c '<polyline class="own-ceiling"' "$H")" = 6
 check "report: the caption says what the thin dashed line is" \
@@ -95,6 +95,6 @@ expect_status 0 "check A: 80 % of the ceiling, 16000 msg/s" u check "$A" --crite
 jq_check "$WORK/out" '[.checks[] | select(.result == "pass")] | length == 4' "check A: three payload rows and the rate pass"
 expect_status 1 "check B: 40 % and 8000 msg/s fail" u check "$B" --criteria "$WORK/crit.json" -F json
 jq_check "$WORK/out" '[.checks[] | select(.result == "fail")] | length == 4' "check B: all four fail"
-jq_check "$WORK/out" '[.checks[] | select(.case_id | startswith("i2c-payload"))][0].note | test("40.0% of the ceiling, below 60%")' \
+jq_check "$WORK/out" '[.checks[] | select(.case_id | startswith("i2c-payload"))][0].note | test("40.0 % of the ceiling, below 60 %")' \
 	"check B: the share of the bus clock's ceiling named"
 finish

@@ -40,14 +40,19 @@ check "csv: header of keys + 28 rows" test "$(wc -l <"$WORK/out")" = 29
 check "csv header" grep -q '^speed,type,allowed,max_packet_bytes,packets_per_interval' "$WORK/out"
 
 expect_status 0 "text" "$USBPERF" limits --speed high
-check "text shows the derivation" grep -Eq '^high +bulk +512 +13 +125 .* 53\.248 .*13 x 512 B per 125 us microframe$' "$WORK/out"
+check "text shows the derivation" grep -Eq '^high +bulk +512 +53\.248 \(50\.781\) +13 x 512 B per 125 us microframe$' "$WORK/out"
 check "text labels field references" grep -q 'field reference, not a limit' "$WORK/out"
 
 # UVC: 3 x 1024 B per microframe, less a 12 B header each
-run uvc uvc --speed hs --maxpacket 1024 --mult 3 --size 1280x720 --pixel yuyv
+run uvc uvc --speed hs --maxpacket 1024 --mult 3 --frame-size 1280x720 --pixel-format yuyv
 u=$WORK/uvc.json
 jq_check "$u" '.command == "limits uvc" and .endpoint.bytes_per_interval == 3072 and .endpoint.bus_mb_s == 24.576 and .endpoint.mb_s == 24.48' "uvc: bandwidth less headers"
 jq_check "$u" '.frame_rates | length == 1 and .[0].frame_bytes == 1843200 and .[0].intervals_per_frame == 603' "uvc: 720p YUYV needs 603 microframes"
+# 29.2.9: the old spellings, --size (a byte count elsewhere) with a note, --pixel
+expect_status 0 "uvc --size WxH --pixel: the old spellings" "$USBPERF" limits uvc --speed hs --maxpacket 1024 \
+	--mult 3 --size 1280x720 --pixel yuyv -F json
+check "the old spellings give the same figures" cmp -s <(jq -S . "$u") <(jq -S . "$WORK/out")
+check "--size: a deprecation note names --frame-size" grep -q "warning: limits --size is deprecated: it is --frame-size now" "$WORK/err"
 run uvc_ss uvc --speed ss --burst 15 --mult 3
 jq_check "$WORK/uvc_ss.json" '.endpoint.bus_mb_s == 393.216 and (.frame_rates | length) == 12' "uvc at SuperSpeed: 393.216 MB/s, 4 sizes x 3 formats"
 
@@ -91,13 +96,13 @@ refuse "SS burst needs 1024" "invalid --maxpacket '512': SuperSpeed isochronous 
 refuse "iso interval" "invalid --interval '17': isochronous bInterval is 1-16" uvc --speed hs --interval 17
 refuse "no iso at low speed" "invalid --speed 'ls': low-speed has no isochronous" uvc --speed ls
 refuse "uvc needs a speed" "limits uvc: missing --speed" uvc --maxpacket 1024
-refuse "bad size" "invalid --size '1280x'" uvc --speed hs --size 1280x
-refuse "bad pixel format" "invalid --pixel 'rgb'" uvc --speed hs --pixel rgb
+refuse "bad size" "invalid --frame-size '1280x'" uvc --speed hs --frame-size 1280x
+refuse "bad pixel format" "invalid --pixel-format 'rgb'" uvc --speed hs --pixel-format rgb
 refuse "bad mjpeg ratio" "invalid --mjpeg-ratio 'x'" uvc --speed hs --mjpeg-ratio x
 refuse "HS interrupt interval" "invalid --interval '17': high-speed interrupt bInterval is 1-16" hid --speed hs --interval 17
 refuse "FS interrupt interval" "invalid --interval '0'" hid --speed fs --interval 0
 refuse "report length" "invalid --report-length '70000'" hid --speed fs --report-length 70000
-refuse "option of another calculator" "limits hid: --pixel does not apply" hid --speed fs --pixel yuyv
+refuse "option of another calculator" "limits hid: --pixel-format does not apply" hid --speed fs --pixel-format yuyv
 refuse "mult at full speed" "invalid --mult '2': only high-speed interrupt endpoints" hid --speed fs --mult 2
 refuse "burst too large for interrupt" "invalid --burst '3': SuperSpeed interrupt bMaxBurst is 0-2" hid --speed ss --burst 3
 refuse "high bandwidth with small packets" "invalid --mult '3': high-bandwidth endpoints have wMaxPacketSize 513-1024" hid --speed hs --maxpacket 512 --mult 3

@@ -29,7 +29,7 @@ jq_check "$WORK/snap.json" '.usbperf_snapshot == 1 and (.entries | length) > 300
 J=$WORK/fix.json
 jq_check "$J" '[.devices[].path] == ["usb1","1-2","1-3","1-3.1","1-3.2","1-4","1-5","usb2","2-1","2-2"]' "devices in bus-port order"
 jq_check "$J" '(.controllers | length) == 2 and all(.controllers[]; .kind == "xhci" and .device == "0000:00:14.0" and .bus_type == "pci" and .driver == "xhci_hcd" and .irq == "125" and .irq_count == 188888)' "controllers: xhci on PCI, MSI IRQ and its count"
-jq_check "$J" '.devices[] | select(.path == "2-1") | .id == "0781:5583" and .speed == "super" and .speed_mbit_s == 5000 and .usb_version == "3.20" and .port == "usb2-port1" and .port_peer == "usb1-port1"' "2-1: id, speed, bcdUSB, port and peer"
+jq_check "$J" '.devices[] | select(.path == "2-1") | .vid_pid == "0781:5583" and .speed == "super" and .speed_mbit_s == 5000 and .usb_version == "3.20" and .port == "usb2-port1" and .port_peer == "usb1-port1"' "2-1: id, speed, bcdUSB, port and peer"
 jq_check "$J" '.devices[] | select(.path == "1-3.1") | .speed == "low" and .parent == "1-3" and .depth == 2' "1-3.1: low-speed behind the hub"
 jq_check "$J" '.interfaces[] | select(.name == "2-1:1.0") | .driver == "uas" and .class_code == 8 and .protocol == 98' "2-1:1.0 bound to uas"
 jq_check "$J" '.nodes[] | select(.name == "sda1") | .kind == "partition" and .parent == "sda" and .fs_type == "vfat" and .mount_point == "/media/usb" and .fuse == false' "sda1: vfat on /media/usb"
@@ -53,8 +53,8 @@ check "text: findings block" grep -q '^findings$' "$WORK/tree.txt"
 check "csv --table nodes: header then one row per node" test "$(head -1 "$WORK/nodes.csv" | cut -d, -f1-4)" = "device,interface,kind,name" -a "$(wc -l <"$WORK/nodes.csv")" = 11
 
 "$USBPERF" list --schema >"$WORK/schema.md"
-check "docs/list-schema.md is what 'list --schema' prints (regenerate it)" cmp -s "$WORK/schema.md" "$SRC/docs/list-schema.md"
-jq_check "$J" "[paths(scalars) | .[-1] | strings] - [$(grep -o '^| `[a-z_0-9]*`' "$SRC/docs/list-schema.md" | tr -d '|` ' | sed 's/.*/"&"/' | paste -sd,)] - [\"usbperf\",\"command\"] | length == 0" "every JSON key is documented"
+check "docs/schema/list.md is what 'list --schema' prints (scripts/gen-schemas)" cmp -s "$WORK/schema.md" "$SRC/docs/schema/list.md"
+jq_check "$J" "[paths(scalars) | .[-1] | strings] - [$(grep -o '^| `[a-z_0-9]*`' "$SRC/docs/schema/list.md" | tr -d '|` ' | sed 's/.*/"&"/' | paste -sd,)] - [\"usbperf\",\"command\"] | length == 0" "every JSON key is documented"
 
 # bad input: one line, exit 2, nothing written
 expect_status 2 "--sysroot missing" "$USBPERF" list --sysroot "$WORK/nope"
@@ -108,8 +108,8 @@ echo 3 >"$T/sys/devices/virtual/mtd/mtd0/bad_blocks"
 mtd 1 nand spl 1048576 131072 2048 64 0x400 mtd0
 mtd 10 nor flash 8388608 65536 1 0 0x0
 expect_status 0 "list: MTD devices" "$USBPERF" list --sysroot "$T"
-check "MTD text: NAND master row" grep -qE "^/dev/mtd0 +NAND 32MiB 1,8V 8-bit +nand +- +32M +128K +2048 +64 +256 +3 +yes" "$WORK/out"
-check "MTD text: the partition names its master" grep -qE "^/dev/mtd1 +spl +nand +mtd0 +1M +128K" "$WORK/out"
+check "MTD text: NAND master row" grep -qE "^/dev/mtd0 +NAND 32MiB 1,8V 8-bit +nand +- +32 MiB +128 KiB +2048 +64 +256 +3 +yes" "$WORK/out"
+check "MTD text: the partition names its master" grep -qE "^/dev/mtd1 +spl +nand +mtd0 +1 MiB +128 KiB" "$WORK/out"
 expect_status 0 "list: MTD devices (json)" "$USBPERF" list -F json --sysroot "$T"
 jq_check "$WORK/out" '[.mtd[].node] == ["/dev/mtd0","/dev/mtd1","/dev/mtd10"]' "MTD: by index, mtdNro not twice"
 jq_check "$WORK/out" '.mtd[2] | .type == "nor" and .eraseblock_bytes == 65536 and .page_bytes == 1 and .oob_bytes == 0 and .writeable == false and .eraseblocks == 128' "MTD: the NOR's geometry"
@@ -119,6 +119,22 @@ expect_status 0 "snapshot of the MTD tree" "$USBPERF" snapshot "$WORK/mtd.json" 
 "$USBPERF" list --sysroot "$T" -F json >"$WORK/mtd-a.json"
 "$USBPERF" list --sysroot "$WORK/mtd.json" -F json >"$WORK/mtd-b.json"
 check "the MTD snapshot replays to the same list" cmp -s <(jq .mtd "$WORK/mtd-a.json") <(jq .mtd "$WORK/mtd-b.json")
+
+# 29.2.12: a machine without USB: no finding unrelated to USB (the page cache's is
+# sysinfo's, and the disk passes'), though sysinfo on the same tree does say it
+NOUSB=$WORK/nousb
+mkdir -p "$NOUSB/proc/sys/vm" "$NOUSB/sys/devices/system/cpu"
+printf 'MemTotal:       16384000 kB\nMemAvailable:   8192000 kB\n' >"$NOUSB/proc/meminfo"
+echo 20 >"$NOUSB/proc/sys/vm/dirty_ratio"
+echo 0 >"$NOUSB/proc/sys/vm/dirty_bytes"
+expect_status 0 "sysinfo of a machine without USB" "$USBPERF" sysinfo --sysroot "$NOUSB" -F json
+jq_check "$WORK/out" '[.findings[].id] | index("vm.dirty_cache") != null' "sysinfo says the page cache's finding"
+expect_status 0 "list of a machine without USB" "$USBPERF" list --sysroot "$NOUSB" -F json
+jq_check "$WORK/out" '.findings == []' "list: no finding unrelated to USB"
+expect_status 0 "list of a machine without USB (text)" "$USBPERF" list --sysroot "$NOUSB"
+check "list text: no USB, findings none" sh -c "grep -q '^no USB' '$WORK/out' && grep -qx 'findings: none' '$WORK/out'"
+expect_status 0 "list of the PC tree" "$USBPERF" list --sysroot "$TREE" -F json
+jq_check "$WORK/out" '[.findings[].id | select(startswith("vm."))] == []' "list: the page cache's finding is not the USB tree's"
 
 # the live machine: whatever it has (no USB at all is a fact, not an error)
 expect_status 0 "list on this machine" "$USBPERF" list -F json

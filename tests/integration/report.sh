@@ -68,14 +68,19 @@ expect_status 1 "report with criteria: run 3's 171 MB/s fails it" "$USBPERF" rep
 check "a Checks section with two passes and one failure" sh -c "grep -q '<section id=\"checks\">' \
 	'$WORK/checked.html' && [ \$(grep -o '<tr class=\"r-pass\">' '$WORK/checked.html' | wc -l) = 2 ] &&
 	[ \$(grep -o '<tr class=\"r-fail\">' '$WORK/checked.html' | wc -l) = 1 ]"
-check "the JUnit file has the failure" grep -q '<failure message="&gt;= 175 MB/s: 171 below the minimum 175"' "$WORK/checked.xml"
+check "the JUnit file has the failure" grep -q '<failure message="&gt;= 175 MB/s: 171.0 MB/s below the minimum 175 MB/s"' "$WORK/checked.xml"
 if command -v xmllint >/dev/null; then
 	check "the JUnit file is well-formed" xmllint --noout "$WORK/checked.xml"
 fi
-expect_status 0 "report --lava alone: every measurement passes" "$USBPERF" report \
+# 29.2.2: measurements nothing was asked of: 'unknown' (measured, not judged), never a pass
+expect_status 0 "report --lava alone: every measurement, none a pass" "$USBPERF" report \
+	"$FIXTURES/runs-a.json" --lava -q
+check "-q: stdout is LAVA signals only" sh -c "! grep -qv '^<LAVA_SIGNAL_' '$WORK/out' &&
+	[ \$(grep -c 'RESULT=unknown MEASUREMENT=' '$WORK/out') = 6 ] && ! grep -q 'RESULT=pass' '$WORK/out'"
+expect_status 0 "report --lava: the text report, then the signals" "$USBPERF" report \
 	"$FIXTURES/runs-a.json" --lava
-check "stdout is LAVA signals only" sh -c "! grep -qv '^<LAVA_SIGNAL_' '$WORK/out' &&
-	[ \$(grep -c 'RESULT=pass MEASUREMENT=' '$WORK/out') = 6 ]"
+check "the text report is printed as well" grep -q 'seq-read 1M' "$WORK/out"
+check "and the same six signals" test "$(grep -c 'RESULT=unknown MEASUREMENT=' "$WORK/out")" = 6
 
 # ---- a real run: its JSON and the history ----
 mkdir -p "$WORK/scratch"
@@ -104,7 +109,13 @@ PROBE='<script>addEventListener("load",function(){
 var q=function(s){return Array.prototype.slice.call(document.querySelectorAll(s));};
 var r={sections:q("section[id]").map(function(s){return s.id;}),
 charts:q("svg.chart").map(function(s){var b=s.getBoundingClientRect();return [b.width,b.height];}),
-points:q("svg.sweep circle").length,
+points:q("svg.sweep .mark").length,
+shapes:q("svg.sweep").map(function(s){return {read:s.querySelectorAll("circle.mark").length,write:s.querySelectorAll("rect.mark").length};}),
+legendmarks:q(".legend li").map(function(l){var m=l.querySelector(".mark");return (m?m.tagName:"")+" "+l.textContent.trim();}),
+cmpoff:q("table.compare tr").map(function(t){var c=t.children[0],d=t.children[1];return c&&d&&(c.getBoundingClientRect().right>window.innerWidth+.5||d.getBoundingClientRect().right>window.innerWidth+.5);}).filter(function(x){return x;}).length,
+cmphead:q("table.compare tr:first-child th").slice(0,2).map(function(t){return t.textContent;}),
+glancedash:q("table.glance td").filter(function(t){return t.textContent.trim()=="-";}).length,
+next:q("#summary li.next").map(function(t){return t.textContent;}),
 ceilings:q("svg .ceillabel").map(function(t){return t.textContent;}),
 figures:q("table.figures").map(function(t){return t.textContent;}).join(" "),
 worse:q("table.compare tr.v-worse").length,
@@ -169,6 +180,20 @@ jq_check "$WORK/p3.json" '.overflow == false' "desktop: no sideways scrolling"
 probe "$H" 390 "$WORK/p3-phone.json"
 jq_check "$WORK/p3-phone.json" '.width == 390 and .overflow == false' \
 	"phone (390 px): the page does not scroll sideways (figures tables scroll in place)"
+# 29.2.10: on a phone the comparison's verdict and change are on screen; at a glance
+# shows no "-" for what was measured; a one-block-size chart tells read from write
+for w in 1366 390; do
+	[ $w = 1366 ] && f=$WORK/p3-1366.json || f=$WORK/p3-phone.json
+	[ $w = 1366 ] && probe "$H" 1366 "$f"
+	jq_check "$f" '.cmphead == ["verdict", "change"] and .cmpoff == 0' \
+		"$w px: the comparison's verdict and change first, within the screen"
+	jq_check "$f" '.glancedash == 0' "$w px: at a glance, no '-' where a figure was measured"
+	jq_check "$f" '([.shapes[] | select(.read > 0 and .write > 0)] | length) >= 1 and all(.shapes[]; .read > 0)' \
+		"$w px: the one-block-size sweep's read marks are circles, its write marks squares"
+	jq_check "$f" '([.legendmarks[] | select(test("seq-write")) | startswith("rect")] | length > 0 and all) and
+		([.legendmarks[] | select(test("seq-read")) | startswith("circle")] | length > 0 and all)' \
+		"$w px: the legend shows each direction's mark"
+done
 
 # ---- honest visuals, at a desktop and a phone width ----
 # every chart label and mark inside its SVG, chart text at least 11 px,
@@ -199,16 +224,18 @@ jq '.runs[0].devices[0] += {speed: "full", capable_speed: "full", ceiling_mb_s: 
 expect_status 0 "report of a run above its bus ceiling" "$USBPERF" report "$WORK/imp.json" \
 	--html "$WORK/imp.html"
 expect_status 0 "text report of the same" env LANG=C.UTF-8 "$USBPERF" report "$WORK/imp.json"
-check "text: 15000 % of the ceiling marked not the bus's figure" grep -Eq \
-	"seq-read 1M +182.4 ±1.1 MB/s  ▒+ 15000% .*not the bus's figure" "$WORK/out"
+# 29.2.4: a figure above its ceiling is an anomaly, never a share to read (not "15000%")
+check "text: above the ceiling flagged an anomaly, no share" grep -Eq \
+	"seq-read 1M +182.4 ±1.1 MB/s  ▒+  above .*anomaly: above the ceiling, not the bus's figure" "$WORK/out"
+check "text: no share above 100 % printed" sh -c "! grep -Eq '(^| )[0-9]{4,}%' '$WORK/out'"
 check "text: the ceiling written as on the page" grep -q "bus ceiling 1.22 MB/s (19 x 64 B" "$WORK/out"
 check "text: a network rate in Mbit/s and MB/s" grep -Eq "tcp send +940.2 Mbit/s = 117.5 MB/s" "$WORK/out"
 check "text: the sweep on a log scale as on the page" grep -q "4K to 1M (one log scale, 7.90 to 182.4 MB/s)" "$WORK/out"
 for w in 1000 390; do
 	probe "$WORK/imp.html" $w "$WORK/pimp-$w.json"
 	visuals "$WORK/pimp-$w.json" "above the ceiling, $w px"
-	jq_check "$WORK/pimp-$w.json" '.glanceimp | length == 2 and (.[0] | test("15000% . not the bus.s figure"))' \
-		"$w px: at a glance, 15000 % of the ceiling marked not the bus's figure"
+	jq_check "$WORK/pimp-$w.json" '.glanceimp | length == 2 and (.[0] | test("^anomaly: above the ceiling . not the bus.s figure$"))' \
+		"$w px: at a glance, above the ceiling flagged an anomaly, no share"
 	jq_check "$WORK/pimp-$w.json" '.impossible >= 5 and .figimp == 6' \
 		"$w px: the marks and bars above the ceiling and the figures' shares drawn as impossible"
 	jq_check "$WORK/pimp-$w.json" '.figures | test("940.2117.5 MB/s")' "$w px: a network rate in Mbit/s and MB/s"
@@ -227,7 +254,7 @@ jq_check "$WORK/preal.json" ".figures | test(\"(^|[^0-9])${shown//./\\\\.}([^0-9
 	"real run: its seq-read 1M ($read1m MB/s) in the figures"
 
 # the verdict per device in "At a glance", first; the notes; findings grouped (issue 14.1, 14.5)
-jq -r '.verdicts[] | "\(.device_key) \(.limiter): \(.evidence)"' "$WORK/run.json" >"$WORK/verdicts.txt"
+jq -r '.verdicts[] | "\(.device) \(.limiter): \(.evidence)"' "$WORK/run.json" >"$WORK/verdicts.txt"
 check "real run: run -F json has a verdict per device" \
 	test "$(wc -l <"$WORK/verdicts.txt")" = "$(jq '.devices | length' "$WORK/run.json")"
 jq_check "$WORK/preal.json" ".verdictFirst and (.verdicts | length) == $(wc -l <"$WORK/verdicts.txt")" \
@@ -273,14 +300,26 @@ for w in 1000 390; do
 		"$w px: a full sweep's seven sizes joined each way, on a linear axis (6x span)"
 done
 
-# ---- artefacts: what a person would look at ----
+# the uncertain verdict of a host run says what to run next, at a glance (29.2.11)
+probe "$WORK/real.html" 390 "$WORK/preal-phone.json"
+jq_check "$WORK/preal-phone.json" '(.next | length) >= 1 and all(.next[]; startswith("next: "))' \
+	"real run: the uncertain verdicts say what to run next"
+jq_check "$WORK/preal-phone.json" '.glancedash == 0 and .overflow == false' \
+	"real run at 390 px: no '-' at a glance for a measured host, nothing sideways"
+
+# ---- artefacts: what a person would look at (390 and 1366 px: issue 29.2.10) ----
 browse 1000 --screenshot="$ARTEFACTS/report-desktop.png" --window-size=1000,2600 "file://$H" >/dev/null
+browse 1366 --screenshot="$ARTEFACTS/report-1366.png" --window-size=1366,3000 "file://$H" >/dev/null
 frame "$H" 375
 browse 500 --screenshot="$ARTEFACTS/report-phone.png" --window-size=500,2600 "file://$WORK/frame.html" >/dev/null
+frame "$H" 390
+browse 500 --screenshot="$ARTEFACTS/report-390.png" --window-size=500,3000 "file://$WORK/frame.html" >/dev/null
 browse 1000 --print-to-pdf="$ARTEFACTS/report.pdf" --no-pdf-header-footer "file://$H" >/dev/null
 cp "$H" "$ARTEFACTS/report.html"
 check "desktop screenshot kept" sh -c "head -c 8 '$ARTEFACTS/report-desktop.png' | grep -q PNG"
 check "phone screenshot kept" sh -c "head -c 8 '$ARTEFACTS/report-phone.png' | grep -q PNG"
+check "390 and 1366 px screenshots kept" sh -c "head -c 8 '$ARTEFACTS/report-390.png' | grep -q PNG &&
+	head -c 8 '$ARTEFACTS/report-1366.png' | grep -q PNG"
 check "printed to PDF" sh -c "head -c 5 '$ARTEFACTS/report.pdf' | grep -q '%PDF-'"
 echo "artefacts: $ARTEFACTS"
 finish

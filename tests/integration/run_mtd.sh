@@ -115,9 +115,9 @@ check "--copy from flash, refused: nothing left on DST" test -z "$(ls -A "$WORK/
 # no target: the host is measured (briefly), the MTD devices named, not touched
 expect_status 0 "no target: the host, and the MTD devices named" "$USBPERF" run --scratch "$WORK" \
 	--size 1M --time 0.1 --min-time 0 --no-save "${S[@]}" -F json -o "$OUT"
-jq_check "$OUT" '[.unmeasured[] | select(.kind == "mtd") | .key] == ["mtd0","mtd1","mtd2","mtd3","mtd4"]' \
+jq_check "$OUT" '[.unmeasured[] | select(.kind == "mtd") | .device] == ["mtd0","mtd1","mtd2","mtd3","mtd4"]' \
 	"five MTD devices named (mtdNro not twice)"
-jq_check "$OUT" '[.unmeasured[] | select(.key == "mtd1")][0].why | test("raw flash \\(nand .u-boot., 1M\\): measured only when named: .usbperf run /dev/mtd1.")' \
+jq_check "$OUT" '[.unmeasured[] | select(.device == "mtd1")][0].why | test("raw flash \\(nand .u-boot., 1M\\): measured only when named: .usbperf run /dev/mtd1.")' \
 	"mtd1: its type, name, size and how to measure it"
 jq_check "$OUT" '[.metrics[] | select(.test == "mtd")] | length == 0' "no MTD figure"
 finish

@@ -120,6 +120,6 @@ refuse "stray argument" extra
 refuse "bad --format" --format xml
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 "$USBPERF" sysinfo --schema >"$WORK/schema.md"
-check "docs/sysinfo-schema.md is what 'sysinfo --schema' prints (regenerate it)" cmp -s "$WORK/schema.md" "$SRC/docs/sysinfo-schema.md"
+check "docs/schema/sysinfo.md is what 'sysinfo --schema' prints (scripts/gen-schemas)" cmp -s "$WORK/schema.md" "$SRC/docs/schema/sysinfo.md"
 
 finish

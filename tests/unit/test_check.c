@@ -252,16 +252,16 @@ static const struct {
     {"{\"device\": \"2-1\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 30}",
      "pass|>= 30 MB/s|-", 0},
     {"{\"device\": \"2-1\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 200}",
-     "fail|>= 200 MB/s|182.4 below the minimum 200", 1},
+     "fail|>= 200 MB/s|182.4 MB/s below the minimum 200 MB/s", 1},
     {"{\"device\": \"2-1\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 30, "
      "\"max\": 100}",
-     "fail|>= 30 MB/s, <= 100 MB/s|182.4 above the maximum 100", 1},
+     "fail|>= 30 MB/s, <= 100 MB/s|182.4 MB/s above the maximum 100 MB/s", 1},
     {"{\"device\": \"2-1\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 182, "
      "\"of\": \"min\"}",
-     "fail|min >= 182 MB/s|181.2 below the minimum 182", 1},
+     "fail|min >= 182 MB/s|181.2 MB/s below the minimum 182 MB/s", 1},
     {"{\"device\": \"2-1\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"max\": 183, "
      "\"of\": \"max\"}",
-     "fail|max <= 183 MB/s|183.5 above the maximum 183", 1},
+     "fail|max <= 183 MB/s|183.5 MB/s above the maximum 183 MB/s", 1},
     {"{\"device\": \"host\", \"metric\": \"mb_s\", \"min\": 1000, \"of\": \"min\"}",
      "pass|min >= 1000 MB/s|min of the repeats unknown: mean used", 0},
     {"{\"device\": \"2-1\", \"metric\": \"mb_s\", \"min\": 30, \"unit\": \"MiB/s\"}",
@@ -269,9 +269,9 @@ static const struct {
     {"{\"device\": \"2-1\", \"metric\": \"mb_s\", \"min\": 30, \"unit\": \"MB/s\"}",
      "pass|>= 30 MB/s|-", 0},
     {"{\"device\": \"2-1\", \"metric\": \"mb_s\", \"min_ceiling_pct\": 40}",
-     "pass|>= 40% of ceiling 400.0 MB/s|45.6% of the ceiling", 0},
+     "pass|>= 40% of ceiling 400.0 MB/s|45.6 % of the ceiling", 0},
     {"{\"device\": \"2-1\", \"metric\": \"mb_s\", \"min_ceiling_pct\": 50}",
-     "fail|>= 50% of ceiling 400.0 MB/s|45.6% of the ceiling, below 50%", 1},
+     "fail|>= 50% of ceiling 400.0 MB/s|45.6 % of the ceiling, below 50 %", 1},
     {"{\"device\": \"host\", \"metric\": \"mb_s\", \"min_ceiling_pct\": 50}",
      "fail|>= 50% of ceiling|no ceiling: device 'host' has no known link ceiling", 1},
     {"{\"device\": \"2-1\", \"metric\": \"lat_p99_us\", \"min_ceiling_pct\": 50}",
@@ -282,7 +282,7 @@ static const struct {
      1},
     {"{\"device\": \"0781:5583\", \"name\": \"rand-read 4K*\", \"metric\": \"lat_p99_us\", "
      "\"max\": 2000, \"unit\": \"us\"}",
-     "pass|<= 2000 us|-; fail|<= 2000 us|2400 above the maximum 2000", 1},
+     "pass|<= 2000 us|-; fail|<= 2000 us|2400 us above the maximum 2000 us", 1},
     {"{\"device\": \"2-2\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 30}",
      "missing|>= 30|no metric matches", 1},
     {"{\"device\": \"2-2\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 30, "
@@ -337,8 +337,8 @@ static void test_own_ceiling(void **state)
 		double pct;
 		const char *want;
 	} cases[] = {
-	    {99, "fail|>= 99% of ceiling 30.00 frames/s|97.0% of the ceiling, below 99%"},
-	    {95, "pass|>= 95% of ceiling 30.00 frames/s|97.0% of the ceiling"},
+	    {99, "fail|>= 99% of ceiling 30.00 frames/s|97.0 % of the ceiling, below 99 %"},
+	    {95, "pass|>= 95% of ceiling 30.00 frames/s|97.0 % of the ceiling"},
 	};
 	struct run_record r = {0};
 	struct run_metric *m;
@@ -591,6 +591,11 @@ static void test_lava_sanitize(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * Issue 29.2.2: the checks are the pass/fail test cases; a figure nothing was
+ * asked of is a measurement, "unknown" (measured, not judged), in its unit; a
+ * CPU number is none.
+ */
 static void test_lava_render(void **state)
 {
 	struct run_record r;
@@ -601,6 +606,8 @@ static void test_lava_render(void **state)
 
 	(void)state;
 	sample(&r, "20261130T051200Z-3f2a");
+	metric(&r, "2-1", "seq-read 1M", "irq_share_cpu", "CPU", 1, NAN, NAN, NAN);
+	metric(&r, "2-1", "seq-read 1M", "self_cpu_pct", UNIT_PCT_ONE_CPU, 12.5, NAN, NAN, NAN);
 	/* two criteria on one metric: one id, told apart by ".2" */
 	parse_one("{\"device\": \"2-1\", \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": "
 		  "30}, {\"device\": \"usb-storage\", \"name\": \"seq-read 1M\", \"metric\": "
@@ -617,17 +624,31 @@ static void test_lava_render(void **state)
 	    "MEASUREMENT=182.4 UNITS=MB/s>\n"
 	    "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.seq-read_1M.mb_s.2 RESULT=fail "
 	    "MEASUREMENT=182.4 UNITS=MB/s>\n"
-	    "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.rand-read_4K.lat_p99_us RESULT=pass "
+	    "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.rand-read_4K.lat_p99_us RESULT=unknown "
 	    "MEASUREMENT=812.5 UNITS=us>\n"
 	    "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.rand-read_4K_QD32.lat_p99_us "
-	    "RESULT=pass MEASUREMENT=2400 UNITS=us>\n"
-	    "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=host.disk.seq-read_1M.mb_s RESULT=pass "
+	    "RESULT=unknown MEASUREMENT=2400 UNITS=us>\n"
+	    "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=host.disk.seq-read_1M.mb_s RESULT=unknown "
 	    "MEASUREMENT=1450 UNITS=MB/s>\n"
+	    "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=2-1.disk.seq-read_1M.self_cpu_pct RESULT=unknown "
+	    "MEASUREMENT=12.5 UNITS=%_of_one_CPU>\n"
 	    "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=gone RESULT=fail>\n"
 	    "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=3-1.iops RESULT=skip>\n"
 	    "<LAVA_SIGNAL_TESTSET STOP>\n");
+	assert_null(strstr(out.buf, "irq_share_cpu"));
 	check_result_release(&res);
 	criteria_release(&c);
+	/* no criteria: the measurements alone, none of them passing or failing */
+	strbuf_reset(&out);
+	in.criteria = NULL;
+	assert_int_equal(check_evaluate(&in, &res), 0);
+	render_lava(&res, &out);
+	assert_null(strstr(out.buf, "RESULT=pass"));
+	assert_null(strstr(out.buf, "RESULT=fail"));
+	assert_null(strstr(out.buf, "UNITS=CPU"));
+	assert_non_null(strstr(out.buf, "TEST_CASE_ID=host.disk.seq-read_1M.mb_s RESULT=unknown "
+					"MEASUREMENT=1450 UNITS=MB/s>\n"));
+	check_result_release(&res);
 	run_record_release(&r);
 	strbuf_release(&out);
 }
@@ -660,20 +681,22 @@ static void test_junit_render(void **state)
 		  "\"9-9\", \"metric\": \"x\", \"min\": 1, \"optional\": true}",
 		  &c);
 	assert_int_equal(check_evaluate(&in, &res), 0);
-	render_junit(&res, &out);
-	assert_non_null(strstr(out.buf, "<testsuites name=\"usbperf check\" tests=\"6\" "
+	render_junit(&res, false, &out);
+	/* four checks; the two metrics nothing was asked of are counted, not cases */
+	assert_non_null(strstr(out.buf, "<testsuites name=\"usbperf check\" tests=\"4\" "
 					"failures=\"2\" errors=\"0\" skipped=\"1\">\n"));
-	assert_non_null(strstr(out.buf, "<testsuite name=\"r1\" tests=\"6\" failures=\"2\" "
+	assert_non_null(strstr(out.buf, "<property name=\"measured_not_checked\" value=\"2\"/>"));
+	assert_non_null(strstr(out.buf, "<testsuite name=\"r1\" tests=\"4\" failures=\"2\" "
 					"errors=\"0\" skipped=\"1\" hostname=\"rock5b &amp; "
 					"&lt;co&gt;\" timestamp=\"2026-11-30T05:12:00\">"));
 	assert_non_null(strstr(out.buf,
 			       "<testcase classname=\"usbperf.2-1&lt;&amp;&gt;&quot;.disk\" "
 			       "name=\"seq-read 1M mb_s [seq&lt;1&gt;]\" time=\"0\">\n"
-			       "      <failure message=\"&gt;= 1000 MB/s: 182.4 below the "
-			       "minimum 1000\" type=\"criterion\"/>"));
+			       "      <failure message=\"&gt;= 1000 MB/s: 182.4 MB/s below the "
+			       "minimum 1000 MB/s\" type=\"criterion\"/>"));
 	assert_non_null(strstr(out.buf, "type=\"missing\""));
 	assert_non_null(strstr(out.buf, "<skipped message="));
-	assert_int_equal(count_of(out.buf, "<testcase "), 6);
+	assert_int_equal(count_of(out.buf, "<testcase "), 4);
 	assert_int_equal(count_of(out.buf, "<failure "), 2);
 	/* nothing unescaped from the untrusted strings */
 	assert_null(strstr(out.buf, "<co>"));

@@ -465,7 +465,7 @@ static void test_render(void **state)
 	    "  HID device           0003:1D6B:0104.0001\n"
 	    "  USB device           2-1\n"
 	    "  interface            2-1:1.0\n"
-	    "  ID                   1d6b:0104\n"
+	    "  VID:PID              1d6b:0104\n"
 	    "  speed                high\n"
 	    "  driver               usbhid\n"
 	    "  input report         64 B\n"
@@ -489,9 +489,9 @@ static void test_render(void **state)
 	    "7455  8949     0  idle\n");
 	strbuf_reset(&out);
 	assert_int_equal(render_csv(&r, &out), 0);
-	assert_non_null(strstr(out.buf, "pass,path,report_bytes,reports,bytes,time_s,reports_per_s,"
+	assert_non_null(strstr(out.buf, "name,path,report_bytes,reports,bytes,time_s,reports_per_s,"
 					"bytes_per_s,ceiling_reports_per_s,ceiling_bytes_per_s,"
-					"ceiling_pct,period_us,p50_us,p99_us,max_us,lost,short_"
+					"ceiling_pct,ceiling_pct_anomaly,period_us,p50_us,p99_us,max_us,lost,short_"
 					"reads,ended_by,urbs,urbs_data,urbs_empty,urbs_per_s,"
 					"urb_size_bytes,inflight_mean,busy_pct,"
 					"urb_lat_p99_us,usb_errors,cpu_mhz,cpu_mhz_min,cpu_mhz_max,"

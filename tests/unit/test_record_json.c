@@ -119,14 +119,14 @@ static const struct {
 	 "env: 'board' contains a control character"},
 	{DOC("{\"id\":\"r1\",\"started_at\":\"2026-11-30T05:12:00Z\",\"env\":{},\"metrics\":[],"
 	     "\"findings\":[]}"), "no 'devices' array"},
-	{DOC(RUN_("", "{}", "{}", "", "")), "devices[0]: no 'key'"},
+	{DOC(RUN_("", "{}", "{}", "", "")), "devices[0]: no 'device'"},
 	{DOC(RUN_("", "{}", MIN_DEV "," MIN_DEV, "", "")), "two devices have the key 'host'"},
 	{DOC(RUN_("", "{}", "{\"key\":\"2-1\",\"ceiling_mb_s\":-5}", "", "")),
 	 "devices[0]: 'ceiling_mb_s' is not a rate"},
 	{DOC(RUN_("", "{}", "{\"key\":\"2-1\"}", MIN_MET, "")),
-	 "metrics[0]: 'device_key' 'host' names no device"},
+	 "metrics[0]: 'device' 'host' names no device"},
 	{DOC(RUN_("", "{}", MIN_DEV, "{\"device_key\":\"host\",\"higher_is_better\":true}", "")),
-	 "metrics[0]: 'device_key', 'test', 'name' and 'metric' are needed"},
+	 "metrics[0]: 'device', 'test', 'name' and 'metric' are needed"},
 	{RUN_MET(",\"value\":\"fast\""), "metrics[0]: 'value' is not a number"},
 	{RUN_MET(",\"stdev\":-0.5"), "metrics[0]: 'stdev' is negative"},
 	{RUN_MET(",\"min\":2,\"max\":1"), "'min' is above 'max'"},
@@ -379,7 +379,7 @@ static void test_later_parts(void **state)
 	strbuf_adds(&doc, report);
 	memcpy(strstr(doc.buf, "\"needs --peer\""), "null          ", 14);
 	assert_int_equal(run_document_parse(doc.buf, doc.len, &v, &n, &err), -EINVAL);
-	assert_non_null(strstr(err.buf, "unmeasured[0]: 'key' and 'why' are needed"));
+	assert_non_null(strstr(err.buf, "unmeasured[0]: 'device' and 'why' are needed"));
 	strbuf_reset(&doc);
 	strbuf_reset(&err);
 	strbuf_adds(&doc, report);

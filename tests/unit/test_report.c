@@ -105,7 +105,10 @@ static void two_runs(struct run_record *r)
 	metric(&r[0], "2-1", "seq-read 4K", "mb_s", "MB/s", 20, NAN, NAN);
 	metric(&r[0], "2-1", "seq-read 4K", "iops", "IOPS", 4883, NAN, NAN);
 	metric(&r[0], "2-1", "seq-read 64K", "mb_s", "MB/s", 150, 140, 160);
-	metric(&r[0], "2-1", "seq-read 64K", "self_cpu_pct", "%", 12, NAN, NAN);
+	metric(&r[0], "2-1", "seq-read 64K", "self_cpu_pct", "% of one CPU", 12, NAN, NAN);
+	/* the controller's IRQs all on one CPU: a share of interrupts, not CPU use (29.2.1) */
+	metric(&r[0], "2-1", "seq-read 64K", "irq_cpu_pct", "% of IRQs", 100, NAN, NAN);
+	metric(&r[0], "2-1", "seq-read 64K", "irq_share_pct", "% of one CPU", 40, NAN, NAN);
 	metric(&r[0], "2-1", "rand-read 4K Q1", "iops", "IOPS", 2000, 1900, 2100);
 	metric(&r[0], "2-1", "seq-read 64K", "lat_p99_us", "us", 900, NAN, NAN);
 	metric(&r[0], "host", "seq-read 1M", "mb_s", "MB/s", 1500, NAN, NAN);
@@ -161,6 +164,8 @@ static void test_model(void **state)
 	assert_int_equal(d->nrates, 1);
 	assert_string_equal(d->rates[0]->name, "rand-read 4K Q1");
 	assert_int_equal(d->ncpu, 1);
+	assert_string_equal(d->cpu[0]->metric, "self_cpu_pct");
+	assert_string_equal(report_cpu_use(d->cpu[0]), "usbperf's own");
 	assert_int_equal(report_model_run_of(&m, d->sweeps[1].pts[0].m), 1);
 	assert_null(m.devices[1].dev[1]); /* the host only in run 0 */
 	assert_true(isnan(m.devices[1].ceiling_mb_s));
@@ -187,12 +192,16 @@ static void test_model_index(void **state)
 	d = &m.devices[0];
 	p = report_model_pass(&m, 0, "2-1", "seq-read 64K");
 	assert_non_null(p);
-	assert_int_equal(p->n, 3); /* mb_s, self_cpu_pct, lat_p99_us: the record's order */
+	/* mb_s, self_cpu_pct, irq_cpu_pct, irq_share_pct, lat_p99_us: the record's order */
+	assert_int_equal(p->n, 5);
 	assert_string_equal(p->v[0]->metric, "mb_s");
-	assert_string_equal(p->v[2]->metric, "lat_p99_us");
-	assert_ptr_equal(report_pass_metric(p, "lat_p99_us"), &r[0].metrics[6]);
+	assert_string_equal(p->v[4]->metric, "lat_p99_us");
+	assert_ptr_equal(report_pass_metric(p, "lat_p99_us"), &r[0].metrics[8]);
 	assert_null(report_pass_metric(p, "iops"));
-	assert_ptr_equal(report_pass_unit(p, "%"), &r[0].metrics[4]);
+	/* its CPU use: self_cpu_pct, not the IRQ share that is also in % of one CPU */
+	assert_ptr_equal(report_pass_unit(p, NULL), &r[0].metrics[4]);
+	assert_ptr_equal(report_pass_unit(p, "% of IRQs"), &r[0].metrics[5]);
+	assert_null(report_pass_unit(p, "%"));
 	assert_null(report_model_pass(&m, 0, "2-1", "seq-read 2M"));
 	assert_null(report_model_pass(&m, 1, "2-1", "seq-read 64K")); /* another run's key */
 	assert_null(report_model_pass(&m, 5, "2-1", "seq-read 64K"));
@@ -425,6 +434,21 @@ static void test_html(void **state)
 	assert_non_null(strstr(sb.buf, "field reference up to ~350 MB/s"));
 	assert_non_null(strstr(sb.buf, "seq-read 1M: 300 MB/s \u00b110 (min 290, max 310, 3 repeats)"));
 	assert_non_null(strstr(sb.buf, "<tr class=\"v-worse\">"));
+	/* one CPU chart, one quantity, labelled; each pass once (29.2.1) */
+	assert_int_equal(count(sb.buf, "<h3>CPU use during each pass"), 1);
+	assert_non_null(strstr(sb.buf, "<h3>CPU use during each pass: usbperf&#39;s own</h3>") ?
+			    strstr(sb.buf, "<h3>CPU use during each pass: usbperf&#39;s own</h3>") :
+			    strstr(sb.buf, "<h3>CPU use during each pass: usbperf's own</h3>"));
+	{
+		const char *cpu = strstr(sb.buf, "<h3>CPU use during each pass"),
+			   *end = strstr(cpu, "</figure>");
+		size_t bars = 0;
+
+		for (const char *p = cpu; (p = strstr(p, "<rect")) && p < end; p++)
+			bars++;
+		assert_int_equal(bars, 1);
+		assert_non_null(strstr(cpu, ">% of one CPU</text>"));
+	}
 	/* self-contained: no script, nothing fetched */
 	assert_null(strstr(sb.buf, "<script"));
 	assert_null(strstr(sb.buf, "src="));
@@ -489,10 +513,14 @@ static void test_verdicts(void **state)
 	assert_int_equal(report_model_build(&r[1], 1, &m), 0);
 
 	report_text(&sb, &m, NULL, false);
+	/* wrapped at 100 columns; the uncertain one says what to run next (29.2.8, 29.2.11) */
 	v = strstr(sb.buf,
-		   "verdict: what limits each device\n  1-1.4.1  hub: seq-read 1M 45.0 MB/s "
-		   "is 85 % of high-speed bulk's 53.2 MB/s ceiling; the device can do super, "
-		   "the hub above it (1-1 8087:0024 high) links slower\n");
+		   "verdict: what limits each device\n  1-1.4.1  hub: seq-read 1M 45.00 MB/s "
+		   "is 85 % of high-speed bulk's 53.2 MB/s ceiling; the device\n      can do super, "
+		   "the hub above it (1-1 8087:0024 high) links slower\n"
+		   "  1-1.2  not determined: no throughput figure was measured\n"
+		   "    next: see the notes for why nothing was measured; 'usbperf list' shows what "
+		   "usbperf found\n");
 	dev = strstr(sb.buf, "\n1-1.4.1  Stick");
 	if (!v || !dev || v > dev)
 		fail_msg("no verdict before the devices in:\n%s", sb.buf);
@@ -510,12 +538,12 @@ static void test_verdicts(void **state)
 	glance = strstr(sb.buf, "<section id=\"summary\">");
 	v = strstr(sb.buf,
 		   "<li class=\"verdict\" data-limiter=\"hub\"><a href=\"#device-1\">1-1.4.1</a> "
-		   "<b>hub</b>: seq-read 1M 45.0 MB/s is 85 % of high-speed bulk&#39;s");
+		   "<b>hub</b>: seq-read 1M 45.00 MB/s is 85 % of high-speed bulk&#39;s");
 	if (!v)
 		v = strstr(
 		    sb.buf,
 		    "<li class=\"verdict\" data-limiter=\"hub\"><a href=\"#device-1\">1-1.4.1</a> "
-		    "<b>hub</b>: seq-read 1M 45.0 MB/s is 85 % of high-speed bulk");
+		    "<b>hub</b>: seq-read 1M 45.00 MB/s is 85 % of high-speed bulk");
 	assert_non_null(glance);
 	assert_non_null(v);
 	assert_true(glance < v && v < strstr(sb.buf, "<table class=\"glance\">"));

@@ -249,8 +249,9 @@ static void test_list(void **state)
 			assert_int_equal(v[j].nwarnings, 1);
 			assert_string_equal(v[j].board, "Radxa ROCK 5B");
 			if (!strcmp(v[j].id, "run1")) {
-				assert_string_equal(v[j].devices, "0951:1666@1-3.2, host");
-				assert_string_equal(v[j].baselines, "alpha, main");
+				/* lists (FF_LIST): a JSON array each */
+				assert_string_equal(v[j].devices, "0951:1666@1-3.2\x1fhost");
+				assert_string_equal(v[j].baselines, "alpha\x1fmain");
 			} else {
 				assert_null(v[j].baselines);
 			}
@@ -337,9 +338,9 @@ static void test_columns_follow_field_tables(void **state)
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
 		for (size_t j = 0; j < t[i].d->nfields; j++)
-			if (!has_column(s->db, t[i].table, t[i].d->fields[j].key))
+			if (!has_column(s->db, t[i].table, FIELD_COLUMN(&t[i].d->fields[j])))
 				fail_msg("table %s has no column '%s'", t[i].table,
-					 t[i].d->fields[j].key);
+					 FIELD_COLUMN(&t[i].d->fields[j]));
 	store_close(s);
 }
 

@@ -363,7 +363,7 @@ static void test_board(void **state)
 		 "buffered writes of up to ~2.8 GiB land in the page cache first: a write "
 		 "benchmark that does not fsync or use O_DIRECT measures RAM, not the device",
 		 "/proc/sys/vm/dirty_ratio = 20, /proc/sys/vm/dirty_bytes = 0, /proc/meminfo "
-		 "MemAvailable = 14873520 kB",
+		 "MemAvailable = 14873520 KiB",
 		 "time writes with O_DIRECT or with the fsync included (usbperf disk does both); "
 		 "to shrink the cache: echo 67108864 > /proc/sys/vm/dirty_bytes"},
 		{"warn", "udc.speed_below_max", "fc000000.usb",

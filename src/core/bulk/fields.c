@@ -30,7 +30,7 @@ static const struct field device_fields[] = {
 };
 
 static const struct field row_fields[] = {
-    FIELD(struct bulk_row, pass, "pass", "pass", NULL, FT_STR, 0, T),
+    FIELD(struct bulk_row, pass, "name", "pass", NULL, FT_STR, 0, T),
     FIELD(struct bulk_row, dir, "dir", "dir", NULL, FT_STR, 0, 0),
     FIELD(struct bulk_row, iso, "iso", "iso", NULL, FT_BOOL, 0, 0),
     FIELD(struct bulk_row, size, "size_bytes", "size", NULL, FT_SIZE, 0, 0),
@@ -40,7 +40,7 @@ static const struct field row_fields[] = {
     FIELD(struct bulk_row, in_mb_s, "in_mb_s", "IN", "MB/s", FT_DBL, 2, 0),
     FIELD(struct bulk_row, out_mb_s, "out_mb_s", "OUT", "MB/s", FT_DBL, 2, 0),
     FIELD(struct bulk_row, ceiling_mb_s, "ceiling_mb_s", "ceiling", "MB/s", FT_DBL, 1, T),
-    FIELD(struct bulk_row, share_pct, "share_pct", "of ceiling", "%", FT_DBL, 1, T),
+    FIELD(struct bulk_row, share_pct, "share_pct", "of ceiling", "%", FT_DBL, 1, T | FF_CEILING_SHARE),
     FIELD(struct bulk_row, transfers, "transfers", "transfers", NULL, FT_U64, 0, T),
     /* isochronous only: bulk rows leave the columns out */
     FIELD(struct bulk_row, packets, "packets", "packets", NULL, FT_U64, 0, T | FF_OPTIONAL),

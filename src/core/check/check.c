@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Runs held against criteria and a baseline: one row per check (check.h). */
 #include "core/check/check.h"
+#include "core/run/class.h"
 #include "core/run/compare.h"
 #include "render/field.h"
 
@@ -205,6 +206,24 @@ static double pick_of(const struct criterion *c, const struct run_metric *m, str
 	return v;
 }
 
+/* "38.49 MB/s below the minimum 100 MB/s": the figure and the bound, each with its unit */
+static void bound_note(struct strbuf *note, const char *prefix, double v, const char *unit,
+		       const char *what, double bound)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+	metric_format(&a, v);
+	/* a criterion's bound as the file gives it; a ceiling as every view writes one */
+	if (*prefix)
+		metric_format(&b, bound);
+	else
+		strbuf_addf(&b, "%g", bound);
+	note_add(note, "%s%s%s%s %s %s%s%s", prefix, a.buf, unit ? " " : "", unit ? unit : "", what,
+		 b.buf, unit ? " " : "", unit ? unit : "");
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
 /* every bound the criterion sets, each failure noted */
 static bool eval_bounds(const struct criterion *c, const struct run_device *d,
 			const struct run_metric *m, double v, struct strbuf *note)
@@ -212,7 +231,9 @@ static bool eval_bounds(const struct criterion *c, const struct run_device *d,
 	bool ok = true;
 	double ceiling;
 
-	if (c->unit && !eq(c->unit, m->unit)) {
+	/* "%" from before the unit said of what ("% of one CPU") is the same unit */
+	if (c->unit && !eq(c->unit, m->unit) &&
+	    !run_metric_unit_was(m->test, m->metric, m->unit, c->unit)) {
 		note_add(note, "unit is '%s', the criterion wants '%s'", m->unit ? m->unit : "-",
 			 c->unit);
 		return false;
@@ -222,9 +243,9 @@ static bool eval_bounds(const struct criterion *c, const struct run_device *d,
 		return false;
 	}
 	if (!isnan(c->min) && v < c->min)
-		ok = false, note_add(note, "%g below the minimum %g", v, c->min);
+		ok = false, bound_note(note, "", v, m->unit, "below the minimum", c->min);
 	if (!isnan(c->max) && v > c->max)
-		ok = false, note_add(note, "%g above the maximum %g", v, c->max);
+		ok = false, bound_note(note, "", v, m->unit, "above the maximum", c->max);
 	if (isnan(c->min_ceiling_pct))
 		return ok;
 	ceiling = ceiling_of(d, m);
@@ -241,11 +262,16 @@ static bool eval_bounds(const struct criterion *c, const struct run_device *d,
 		return false;
 	}
 	if (100.0 * v / ceiling < c->min_ceiling_pct) {
-		note_add(note, "%.1f%% of the ceiling, below %g%%", 100.0 * v / ceiling,
+		note_add(note, "%.1f %% of the ceiling, below %g %%", 100.0 * v / ceiling,
 			 c->min_ceiling_pct);
 		return false;
 	}
-	note_add(note, "%.1f%% of the ceiling", 100.0 * v / ceiling);
+	if (v > ceiling) {
+		/* not a share to read: the figure is not the link's (a cache, an emulated link) */
+		bound_note(note, "anomaly, not the link's figure: ", v, m->unit,
+			   "is above its ceiling", ceiling);
+	} else
+		note_add(note, "%.1f %% of the ceiling", 100.0 * v / ceiling);
 	return ok;
 }
 
@@ -590,8 +616,8 @@ static const struct field summary_fields[] = {
 #define S(member, key, header, flags) FIELD(W, member, key, header, NULL, FT_STR, 0, flags)
 static const struct field row_fields[] = {
     S(run_id, "run", "run", T),
-    S(device_key, "device_key", "device", T),
-    S(test, "test", "test", T),
+    S(device_key, "device", "device", T),
+    S(test, "test", "test", T | FF_WIDE),
     S(name, "name", "pass", T),
     S(metric, "metric", "metric", T),
     FIELD(W, value, "value", "value", NULL, FT_DBL, 2, T),
@@ -614,4 +640,18 @@ void check_describe(const struct check_result *c, struct report *out)
 {
 	report_add_object(out, "check", NULL, &check_summary_desc, c);
 	report_add_table(out, "checks", NULL, &check_row_desc, c->rows, c->nrows, sizeof(*c->rows));
+}
+
+bool check_row_is_measurement(const struct check_row *r)
+{
+	const struct class_metric *cm = run_class_metric_of(r->test, r->metric);
+
+	return !isnan(r->value) && !(cm && cm->distribution);
+}
+
+bool check_row_is_case(const struct check_row *r, bool measurements)
+{
+	if (r->status != CHECK_MEASURED)
+		return true;
+	return measurements && check_row_is_measurement(r);
 }

@@ -89,6 +89,14 @@ struct check_input {
  */
 int check_evaluate(const struct check_input *in, struct check_result *ret);
 void check_result_release(struct check_result *c);
+/*
+ * A "measured" row that is a measurement to hand on as one (LAVA, JUnit): a
+ * figure its class compares, not a CPU number, a count of interrupts or a
+ * histogram bin kept to explain the figures (class.h's distribution)
+ */
+bool check_row_is_measurement(const struct check_row *r);
+/* a row that becomes a JUnit or LAVA test case: a check, or with measurements a measurement */
+bool check_row_is_case(const struct check_row *r, bool measurements);
 /* the run a row belongs to */
 const struct run_record *check_row_run(const struct check_result *c, const struct check_row *r);
 

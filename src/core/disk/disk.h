@@ -204,6 +204,12 @@ struct disk_report {
 	struct usb_attach usb;
 	bool on_mmc; /* an MMC/SD card (mmcblk): mmc says which and its bus mode's ceiling */
 	struct mmc_attach mmc;
+	/*
+	 * What holds the target when it is no storage medium ("a loop device
+	 * (/dev/loop0 over the file ...)", "a tmpfs"), kept when the target is
+	 * closed (run_disk_note_backing); "" for a medium
+	 */
+	char not_medium[320];
 };
 
 /*

@@ -9,8 +9,10 @@
 #include "core/usbmon/findings.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
+#include "util/sysroot.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,7 +102,7 @@ static void efficiency(struct run_result *res, const struct run_device *dev,
 }
 
 static void small_blocks(struct run_result *res, const char *key, const struct disk_report *d,
-			 const char *op, const struct disk_row *best)
+			 const char *op, const struct disk_row *best, bool medium)
 {
 	const struct disk_row *small, *enough;
 	struct strbuf ev = STRBUF_INIT, fix = STRBUF_INIT;
@@ -119,15 +121,96 @@ static void small_blocks(struct run_result *res, const char *key, const struct d
 		    op, sz, enough->name, 100 * enough->mb_s / best->mb_s);
 	finding_add(&res->rec.findings, FINDING_INFO, "run.small_blocks", key,
 		    !strcmp(op, "read") ? "small reads are slow: per-command overhead dominates"
-					: "small writes are slow: per-command overhead (on flash, also the "
-					  "program unit) dominates",
+		    : medium	    ? "small writes are slow: per-command overhead (on flash, also the "
+				      "program unit) dominates"
+				    : "small writes are slow: per-command overhead dominates",
 		    ev.buf, fix.buf);
 	strbuf_release(&ev);
 	strbuf_release(&fix);
 }
 
+/*
+ * What holds the target when it is no storage medium (issue 29.2.3): a loop
+ * device (its file's filesystem and the page cache serve it), zram, a RAM
+ * disk, tmpfs. Into what, with the fact that shows it; false for a medium.
+ */
+static bool backing(const struct disk_report *d, struct strbuf *what)
+{
+	/* a filesystem's device, or the block device itself when that is the target */
+	const char *src = d->source ? d->source : d->path;
+	const char *dev = src && !strncmp(src, "/dev/", 5) ? src + 5 : NULL;
+	struct strbuf path = STRBUF_INIT, file = STRBUF_INIT;
+
+	if (d->fs_type && (!strcmp(d->fs_type, "tmpfs") || !strcmp(d->fs_type, "ramfs"))) {
+		strbuf_addf(what, "a %s: files in RAM (filesystem %s)", d->fs_type, d->fs_type);
+		return true;
+	}
+	if (dev && !strncmp(dev, "zram", 4)) {
+		strbuf_addf(what, "zram: compressed RAM (%s)", src);
+		return true;
+	}
+	if (dev && !strncmp(dev, "ram", 3) && strspn(dev + 3, "0123456789") == strlen(dev + 3)) {
+		strbuf_addf(what, "a RAM disk (%s)", src);
+		return true;
+	}
+	if (!dev || strncmp(dev, "loop", 4) || !dev[4] ||
+	    strspn(dev + 4, "0123456789") != strlen(dev + 4))
+		return false;
+	strbuf_addf(&path, "/sys/block/%s/loop/backing_file", dev);
+	if (sysroot_read(path.buf, 4096, &file) == 0) {
+		while (file.len && file.buf[file.len - 1] == '\n')
+			file.buf[--file.len] = '\0';
+		strbuf_addf(what, "a loop device (%s over the file %s: its filesystem and the page "
+				  "cache serve it)",
+			    src, file.buf);
+	} else {
+		strbuf_addf(what, "a loop device (%s: a file's filesystem and the page cache serve "
+				  "it)",
+			    src);
+	}
+	strbuf_release(&path);
+	strbuf_release(&file);
+	return true;
+}
+
+void run_disk_note_backing(struct disk_report *d)
+{
+	struct strbuf what = STRBUF_INIT;
+
+	d->not_medium[0] = '\0';
+	if (backing(d, &what))
+		snprintf(d->not_medium, sizeof(d->not_medium), "%s", what.buf);
+	strbuf_release(&what);
+}
+
+/* the target is no medium: say so, with the figures, instead of diagnosing one */
+static void no_medium(struct run_result *res, const char *key, const char *what,
+		      const struct disk_row *rd, const struct disk_row *wr)
+{
+	struct strbuf ev = STRBUF_INIT, msg = STRBUF_INIT;
+
+	strbuf_addf(&msg, "the target is %s, not a storage medium: its figures are the memory's "
+			  "and the CPU's, no medium's to diagnose",
+		    what);
+	strbuf_adds(&ev, "best read ");
+	if (rd)
+		strbuf_addf(&ev, "%s %.1f MB/s", rd->name, rd->mb_s);
+	else
+		strbuf_adds(&ev, "none");
+	strbuf_adds(&ev, ", best write ");
+	if (wr)
+		strbuf_addf(&ev, "%s %.1f MB/s", wr->name, wr->mb_s);
+	else
+		strbuf_adds(&ev, "none");
+	finding_add(&res->rec.findings, FINDING_WARN, "run.not_a_medium", key, msg.buf, ev.buf,
+		    "measure the device itself: name a USB disk, a card or its mount point "
+		    "(usbperf list shows them); to characterise this host, use its own disk");
+	strbuf_release(&ev);
+	strbuf_release(&msg);
+}
+
 static void write_vs_read(struct run_result *res, const char *key, const struct disk_row *rd,
-			  const struct disk_row *wr)
+			  const struct disk_row *wr, bool medium)
 {
 	struct strbuf ev = STRBUF_INIT;
 
@@ -135,18 +218,24 @@ static void write_vs_read(struct run_result *res, const char *key, const struct 
 		return;
 	strbuf_addf(&ev, "best read %s %.1f MB/s, best write %s %.1f MB/s (%.0f%%)", rd->name,
 		    rd->mb_s, wr->name, wr->mb_s, 100 * wr->mb_s / rd->mb_s);
+	/* a loop device or RAM has no medium to blame: what holds its writes back instead */
 	finding_add(&res->rec.findings, FINDING_INFO, "run.write_slow", key,
-		    "reads are fast, writes slow: the medium's write path is the limit, not the "
-		    "bus (which carried the reads)",
+		    medium ? "reads are fast, writes slow: the medium's write path is the limit, "
+			     "not the bus (which carried the reads)"
+			   : "reads are fast, writes slow: no medium's, what writes the backing "
+			     "file (its filesystem, a throttle on the device) holds them back",
 		    ev.buf,
-		    "a faster medium (SLC/pSLC cache, higher-class card or stick); for sustained "
-		    "writes expect the post-cache rate");
+		    medium ? "a faster medium (SLC/pSLC cache, higher-class card or stick); for "
+			     "sustained writes expect the post-cache rate"
+			   : "measure the device itself (see the finding above); on this target, "
+			     "look at what serves its backing file");
 	strbuf_release(&ev);
 }
 
 static void cpu_bound(struct run_result *res, const char *key, const struct disk_report *d)
 {
 	struct strbuf ev = STRBUF_INIT;
+	struct evidence_groups g = {0};
 	size_t i;
 
 	for (i = 0; i < d->nrows; i++) {
@@ -154,9 +243,10 @@ static void cpu_bound(struct run_result *res, const char *key, const struct disk
 
 		if (isnan(r->self_cpu_pct) || r->self_cpu_pct < CPU_SATURATED_PCT)
 			continue;
-		strbuf_addf(&ev, "%s%s: usbperf used %.0f%% of a core", ev.len ? "; " : "",
-			    r->name, r->self_cpu_pct);
+		evidence_add(&g, "", r->name, &r->self_cpu_pct, 1);
 	}
+	evidence_render(&g, "usbperf used {0} % of one CPU", &ev);
+	evidence_release(&g);
 	if (ev.len)
 		finding_add(&res->rec.findings, FINDING_WARN, "run.cpu_bound", key,
 			    "a core was saturated during the transfer: those figures are the "
@@ -174,6 +264,7 @@ static void cpu_bound(struct run_result *res, const char *key, const struct disk
 static void clock_low(struct run_result *res, const char *key, const struct disk_report *d)
 {
 	struct strbuf ev = STRBUF_INIT, msg = STRBUF_INIT;
+	struct evidence_groups g = {0};
 	const char *gov = NULL;
 	bool bound = false;
 
@@ -185,13 +276,19 @@ static void clock_low(struct run_result *res, const char *key, const struct disk
 			continue;
 		gov = r->cpu_governor;
 		bound = bound || (!isnan(r->self_cpu_pct) && r->self_cpu_pct >= CPU_SATURATED_PCT);
-		strbuf_addf(&ev, "%s%s: %.0f MHz mean (%.0f-%.0f), %.0f%% of the top", ev.len ? "; " : "",
-			    r->name, r->cpu_mhz_mean, r->cpu_mhz_min, r->cpu_mhz_max, r->cpu_clock_pct);
+		evidence_add(&g, "", r->name,
+			     (double[]){r->cpu_mhz_mean, r->cpu_mhz_min, r->cpu_mhz_max,
+					r->cpu_clock_pct},
+			     4);
 	}
 	if (!gov) {
+		evidence_release(&g);
 		strbuf_release(&ev);
 		return;
 	}
+	/* the clock's ranges over the passes: one clause, not one a pass */
+	evidence_render(&g, "{0} MHz mean (lowest {1}, highest {2}), {3} % of the top", &ev);
+	evidence_release(&g);
 	strbuf_addf(&ev, " (governor %s)", gov);
 	strbuf_addf(&msg,
 		    "passes ran with the CPU below its top clock under the '%s' governor: I/O "
@@ -211,11 +308,15 @@ static void page_cache(struct run_result *res, const char *key, const struct dis
 	struct strbuf ev = STRBUF_INIT;
 	size_t i;
 
+	/* every pass by name: the verdict looks its figure's pass up in it */
+	struct evidence_groups g = {.name_all = true};
+
 	for (i = 0; i < d->nrows; i++)
 		if (!isnan(d->rows[i].cached_pct) && d->rows[i].cached_pct > CACHED_PCT)
-			strbuf_addf(&ev, "%s%s: %.0f%% of the region in the page cache before the "
-					 "pass (mincore)",
-				    ev.len ? "; " : "", d->rows[i].name, d->rows[i].cached_pct);
+			evidence_add(&g, "", d->rows[i].name, &d->rows[i].cached_pct, 1);
+	evidence_render(&g, "{0} % of the region in the page cache before the pass (mincore)",
+			&ev);
+	evidence_release(&g);
 	if (ev.len)
 		finding_add(&res->rec.findings, FINDING_WARN, "run.page_cache", key,
 			    "figures partly from the page cache: not the device's", ev.buf,
@@ -281,10 +382,14 @@ void run_disk_analyze(struct run_result *res)
 			continue;
 		rd = run_disk_best_seq(d, "read");
 		wr = run_disk_best_seq(d, "write");
-		efficiency(res, dev, d, rd);
-		small_blocks(res, dev->key, d, "read", rd);
-		small_blocks(res, dev->key, d, "write", wr);
-		write_vs_read(res, dev->key, rd, wr);
+		/* no medium: said first; the other rules then blame no medium's write path */
+		if (d->not_medium[0])
+			no_medium(res, dev->key, d->not_medium, rd, wr);
+		else
+			efficiency(res, dev, d, rd);
+		small_blocks(res, dev->key, d, "read", rd, !d->not_medium[0]);
+		small_blocks(res, dev->key, d, "write", wr, !d->not_medium[0]);
+		write_vs_read(res, dev->key, rd, wr, !d->not_medium[0]);
 		cpu_bound(res, dev->key, d);
 		clock_low(res, dev->key, d);
 		page_cache(res, dev->key, d);

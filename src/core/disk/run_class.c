@@ -41,7 +41,7 @@ static const struct class_metric disk_metrics[] = {
     CLASS_RATE("mb_s", "MB/s", "rate"),
     CLASS_RATE("iops", "IOPS", "IOPS"),
     CLASS_TAIL("lat_p99_us", "us", "p99"),
-    CLASS_METRIC("self_cpu_pct", "%", "cpu", false),
+    CLASS_CPU("self_cpu_pct", "cpu", "usbperf's own"),
     /* the CPU clock through the pass: a drop explains a throughput drop (issue 20.2) */
     CLASS_METRIC("cpu_mhz", "MHz", "clock", true),
     CLASS_CONTEXT("util_pct", "%", "util"),
@@ -575,6 +575,7 @@ static int disk_measure(const struct run_options *o, struct run_result *r,
 	irq1 = usb_irq_count(irq_lines);
 	irqs = irq0 != U64_UNKNOWN && irq1 != U64_UNKNOWN ? irq1 - irq0 : U64_UNKNOWN;
 	/* these point into the target, closed with the run; the rows point into passes, kept */
+	run_disk_note_backing(rep);
 	rep->path = rep->io_path = rep->fs_type = rep->mount_point = rep->source = NULL;
 	if (rc < 0) {
 		struct strbuf w = STRBUF_INIT;

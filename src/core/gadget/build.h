@@ -190,4 +190,6 @@ void gadget_owned_free(struct gadget_owned *v, size_t n);
 /* the report of up: the gadget, then its functions; of status: which are usbperf's */
 struct report;
 void gadget_built_describe(const struct gadget_built *b, struct report *out);
+/* every section of gadget up's JSON, its functions' endpoints nested */
+void gadget_built_schema(struct report *out);
 void gadget_owned_describe(const struct gadget_owned *v, size_t n, struct report *out);

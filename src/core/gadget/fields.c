@@ -79,6 +79,16 @@ void gadget_built_describe(const struct gadget_built *b, struct report *out)
 	report_add_table(out, "functions", "functions", &fn_desc, b->fns, b->nfns, sizeof(*b->fns));
 }
 
+void gadget_built_schema(struct report *out)
+{
+	static const struct gadget_built none;
+
+	gadget_built_describe(&none, out);
+	/* gadget up's JSON has each function's endpoints under it (cmd/gadget.c) */
+	out->sec[out->nsec - 1].child_key = "endpoints";
+	out->sec[out->nsec - 1].child_desc = &ep_desc;
+}
+
 void gadget_eps_describe(const struct gadget_built_fn *fn, struct report *out)
 {
 	report_add_table(out, "endpoints", fn->function, &ep_desc, fn->eps, fn->neps,

@@ -14,7 +14,7 @@ static const struct field device_fields[] = {
     FIELD(struct hid_device_view, hid, "hid_device", "HID device", NULL, FT_STR, 0, T),
     FIELD(struct hid_device_view, device, "usb_device", "USB device", NULL, FT_STR, 0, T),
     FIELD(struct hid_device_view, interface, "usb_interface", "interface", NULL, FT_STR, 0, T),
-    FIELD(struct hid_device_view, vid_pid, "id", "ID", NULL, FT_STR, 0, T),
+    FIELD(struct hid_device_view, vid_pid, "vid_pid", "VID:PID", NULL, FT_STR, 0, T),
     FIELD(struct hid_device_view, product, "product", "product", NULL, FT_STR, 0, O),
     FIELD(struct hid_device_view, speed, "speed", "speed", NULL, FT_STR, 0, T),
     FIELD(struct hid_device_view, driver, "driver", "driver", NULL, FT_STR, 0, T),
@@ -50,7 +50,7 @@ static const struct field gadget_fields[] = {
 };
 
 static const struct field pass_fields[] = {
-    FIELD(struct hid_pass, name, "pass", "pass", NULL, FT_STR, 0, T),
+    FIELD(struct hid_pass, name, "name", "pass", NULL, FT_STR, 0, T),
     FIELD(struct hid_pass, path, "path", "path", NULL, FT_STR, 0, T),
     FIELD(struct hid_pass, report_bytes, "report_bytes", "report", "B", FT_U64, 0, 0),
     FIELD(struct hid_pass, reports, "reports", "reports", NULL, FT_U64, 0, T),
@@ -61,7 +61,7 @@ static const struct field pass_fields[] = {
     FIELD(struct hid_pass, ceiling_reports_per_s, "ceiling_reports_per_s", "ceiling", "reports/s",
 	  FT_DBL, 1, T),
     FIELD(struct hid_pass, ceiling_Bps, "ceiling_bytes_per_s", "ceiling", "B/s", FT_DBL, 0, 0),
-    FIELD(struct hid_pass, pct, "ceiling_pct", "of ceiling", "%", FT_DBL, 1, T),
+    FIELD(struct hid_pass, pct, "ceiling_pct", "of ceiling", "%", FT_DBL, 1, T | FF_CEILING_SHARE),
     FIELD(struct hid_pass, period_us, "period_us", "period", "us", FT_DBL, 0, 0),
     FIELD(struct hid_pass, p50_us, "p50_us", "p50", "us", FT_DBL, 0, T),
     FIELD(struct hid_pass, p99_us, "p99_us", "p99", "us", FT_DBL, 0, T),

@@ -262,9 +262,14 @@ const char *hid_rate_verdict(const struct run_record *r, const struct run_device
 		return RUN_LIMITER_UNKNOWN;
 	}
 	*ret_share_pct = 100 * m->value / m->ceiling;
-	strbuf_addf(ev, ", %.0f %% of the %.1f/s %s", *ret_share_pct, m->ceiling, w->ceiling);
+	if (*ret_share_pct > 100)
+		strbuf_addf(ev, ", above the %.1f/s %s", m->ceiling, w->ceiling);
+	else
+		strbuf_addf(ev, ", %.0f %% of the %.1f/s %s", *ret_share_pct, m->ceiling,
+			    w->ceiling);
 	if (*ret_share_pct > 100) {
-		strbuf_adds(ev, ": faster than bInterval asks (the host controller polls faster)");
+		strbuf_adds(ev, ": an anomaly, faster than bInterval asks (the host controller "
+				"polls faster)");
 		return RUN_LIMITER_EMULATION;
 	}
 	if (*ret_share_pct >= HID_ENDPOINT_PCT) {

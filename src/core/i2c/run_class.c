@@ -54,10 +54,10 @@ static const struct field i2c_row_fields[] = {
     FIELD(struct i2c_run_row, ceiling_b_s, "ceiling_b_s", "ceiling", "B/s", FT_DBL, 0,
 	  FF_TEXT | FF_OPTIONAL),
     FIELD(struct i2c_run_row, efficiency_pct, "efficiency_pct", "of ceiling", "%", FT_DBL, 1,
-	  FF_TEXT | FF_OPTIONAL),
+	  FF_TEXT | FF_OPTIONAL | FF_CEILING_SHARE),
     FIELD(struct i2c_run_row, lat_p50_us, "lat_p50_us", "p50", "us", FT_DBL, 1, FF_TEXT),
     FIELD(struct i2c_run_row, lat_p99_us, "lat_p99_us", "p99", "us", FT_DBL, 1, FF_TEXT),
-    FIELD(struct i2c_run_row, cpu_pct, "cpu_pct", "CPU", "%", FT_DBL, 1, FF_TEXT),
+    FIELD(struct i2c_run_row, cpu_pct, "cpu_pct", "CPU", UNIT_PCT_ONE_CPU, FT_DBL, 1, FF_TEXT),
     FIELD(struct i2c_run_row, naks, "naks", "NAKs", NULL, FT_U64, 0, FF_TEXT),
     FIELD(struct i2c_run_row, errors, "bus_errors", "bus errors", NULL, FT_U64, 0, FF_TEXT),
 };
@@ -68,7 +68,7 @@ static const struct class_metric i2c_metrics[] = {
     CLASS_RATE("payload_b_s", "B/s", "payload"),
     CLASS_RATE("msg_s", "msg/s", "messages/s"),
     CLASS_TAIL("lat_p99_us", "us", "p99 latency"),
-    CLASS_METRIC("cpu_pct", "%", "CPU", false),
+    CLASS_CPU("cpu_pct", "CPU", "the whole machine's"),
     /* only when there were some: no ACK, and the bus's own failures (pass.c) */
     CLASS_METRIC("naks", "NAKs", "NAKs", false),
     CLASS_METRIC("bus_errors", "errors", "bus errors", false),

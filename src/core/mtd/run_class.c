@@ -60,7 +60,7 @@ static const struct class_metric mtd_metrics[] = {
 #define T FF_TEXT
 static const struct field row_fields[] = {
     FIELD(struct mtd_run_row, device, "device", "device", NULL, FT_STR, 0, T),
-    FIELD(struct mtd_run_row, pass, "pass", "pass", NULL, FT_STR, 0, T),
+    FIELD(struct mtd_run_row, pass, "name", "pass", NULL, FT_STR, 0, T),
     FIELD(struct mtd_run_row, io_size, "io_size_bytes", "request", "B", FT_SIZE, 0, T),
     FIELD(struct mtd_run_row, repeats, "repeats", "repeats", NULL, FT_U64, 0, T),
     FIELD(struct mtd_run_row, mb_s, "mb_s", "rate", "MB/s", FT_DBL, 2, T),

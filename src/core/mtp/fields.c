@@ -47,7 +47,7 @@ static const struct field device_fields[] = {
 };
 
 static const struct field size_fields[] = {
-    FIELD(struct mtp_size_row, pass, "pass", "size", NULL, FT_STR, 0, T),
+    FIELD(struct mtp_size_row, pass, "name", "size", NULL, FT_STR, 0, T),
     FIELD(struct mtp_size_row, bytes, "size_bytes", "bytes", NULL, FT_U64, 0, 0),
     FIELD(struct mtp_size_row, repeats, "repeats", "n", NULL, FT_U64, 0, T),
     FIELD(struct mtp_size_row, send_mb_s, "send_mb_s", "send", "MB/s", FT_DBL, 2, T),
@@ -84,7 +84,7 @@ const struct record_desc mtp_device_desc = RECORD_DESC("mtp_device", device_fiel
 static const struct field sweep_fields[] = {
     FIELD(struct mtp_sweep_row, buffer, "buffer_bytes", "buffers", NULL, FT_SIZE, 0, T),
     FIELD(struct mtp_sweep_row, cache, "cache_bytes", "cache", NULL, FT_SIZE, 0, T),
-    FIELD(struct mtp_sweep_row, pass, "pass", "size", NULL, FT_STR, 0, T),
+    FIELD(struct mtp_sweep_row, pass, "name", "size", NULL, FT_STR, 0, T),
     FIELD(struct mtp_sweep_row, repeats, "repeats", "n", NULL, FT_U64, 0, T),
     FIELD(struct mtp_sweep_row, send_mb_s, "send_mb_s", "send", "MB/s", FT_DBL, 2, T | FF_BAR),
     FIELD(struct mtp_sweep_row, send_sd, "send_mb_s_stdev", "sd", "MB/s", FT_DBL, 2,

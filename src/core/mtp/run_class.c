@@ -472,10 +472,13 @@ static const char *mtp_verdict(const struct run_record *r, const struct run_devi
 		return RUN_LIMITER_UNKNOWN;
 	}
 	*ret_share_pct = 100 * m->value / m->ceiling;
-	strbuf_addf(ev, " is %.0f %% of the link's %.1f MB/s bulk ceiling", *ret_share_pct,
-		    m->ceiling);
+	if (*ret_share_pct > 100)
+		strbuf_addf(ev, " is above the link's %.1f MB/s bulk ceiling", m->ceiling);
+	else
+		strbuf_addf(ev, " is %.0f %% of the link's %.1f MB/s bulk ceiling",
+			    *ret_share_pct, m->ceiling);
 	if (*ret_share_pct > 100) {
-		strbuf_adds(ev, ": not the bus's figure (an emulated link)");
+		strbuf_adds(ev, ": an anomaly, not the bus's figure (an emulated link)");
 		return RUN_LIMITER_EMULATION;
 	}
 	if (*ret_share_pct >= MTP_BUS_PCT) {

@@ -225,7 +225,7 @@ int mtp_sweep_take(const char *json, uint64_t b, struct mtp_sweep_result *res)
 			nv[res->nrows] = (struct mtp_sweep_row){
 			    .buffer = b,
 			    .cache = mtp_sweep_cache(b),
-			    .pass = jdup(e, "pass"),
+			    .pass = jdup(e, "name"),
 			    .repeats = isfinite(rep) && rep >= 0 ? (uint64_t)rep : 0,
 			    .send_mb_s = jdbl(e, "send_mb_s"),
 			    .send_sd = jdbl(e, "send_mb_s_stdev"),

@@ -28,12 +28,12 @@ static const struct field test_fields[] = {
 	FIELD(R, mtu, "mtu", "MTU", NULL, FT_U64, 0, TO),
 	FIELD(R, congestion, "congestion", "congestion", NULL, FT_STR, 0, 0),
 	FIELD(R, peer_congestion, "peer_congestion", "peer congestion", NULL, FT_STR, 0, 0),
-	FIELD(R, cpu_total, "cpu_pct", "CPU here", "% of one CPU", FT_DBL, 1, TO),
-	FIELD(R, cpu_user, "cpu_user_pct", "user", "%", FT_DBL, 1, 0),
-	FIELD(R, cpu_sys, "cpu_sys_pct", "system", "%", FT_DBL, 1, 0),
-	FIELD(R, peer_cpu_total, "peer_cpu_pct", "CPU peer", "% of one CPU", FT_DBL, 1, TO),
-	FIELD(R, peer_cpu_user, "peer_cpu_user_pct", "peer user", "%", FT_DBL, 1, 0),
-	FIELD(R, peer_cpu_sys, "peer_cpu_sys_pct", "peer system", "%", FT_DBL, 1, 0),
+	FIELD(R, cpu_total, "cpu_pct", "CPU here", UNIT_PCT_ONE_CPU, FT_DBL, 1, TO),
+	FIELD(R, cpu_user, "cpu_user_pct", "user", UNIT_PCT_ONE_CPU, FT_DBL, 1, 0),
+	FIELD(R, cpu_sys, "cpu_sys_pct", "system", UNIT_PCT_ONE_CPU, FT_DBL, 1, 0),
+	FIELD(R, peer_cpu_total, "peer_cpu_pct", "CPU peer", UNIT_PCT_ONE_CPU, FT_DBL, 1, TO),
+	FIELD(R, peer_cpu_user, "peer_cpu_user_pct", "peer user", UNIT_PCT_ONE_CPU, FT_DBL, 1, 0),
+	FIELD(R, peer_cpu_sys, "peer_cpu_sys_pct", "peer system", UNIT_PCT_ONE_CPU, FT_DBL, 1, 0),
 	PASS_SYS_FIELDS(R, sys),
 	FIELD(R, on_usb, "on_usb", "on USB", NULL, FT_BOOL, 0, 0),
 	FIELD(R, usb.device, "usb_device", "USB device", NULL, FT_STR, 0, T),
@@ -82,7 +82,7 @@ static const struct field sum_fields[] = {
 	FIELD(S, loss_pct, "loss_pct", "loss", "%", FT_DBL, 2, TO),
 	FIELD(S, ooo, "out_of_order", "ooo", NULL, FT_INT, 0, TO),
 	FIELD(S, ceiling_mbit_s, "usb_ceiling_mbit_s", "ceiling", "Mbit/s", FT_DBL, 1, TO),
-	FIELD(S, efficiency_pct, "usb_efficiency_pct", "of ceil", "%", FT_DBL, 0, TO),
+	FIELD(S, efficiency_pct, "usb_efficiency_pct", "of ceil", "%", FT_DBL, 0, TO | FF_CEILING_SHARE),
 };
 #undef S
 

@@ -53,7 +53,7 @@ struct net_item {
 static const struct class_metric net_metrics[] = {
     CLASS_RATE("mbit_s", "Mbit/s", "rate"),
     CLASS_METRIC("retransmits", "segments", "retransmits", false),
-    CLASS_METRIC("self_cpu_pct", "%", "cpu", false),
+    CLASS_CPU("self_cpu_pct", "cpu", "usbperf's own"),
     /* on the wire: the interface's USB device on usbmon (not with --no-monitor) */
     CLASS_RATE("wire_mb_s", "MB/s", "wire"),
     CLASS_METRIC("urb_size", "B", "URB size", true),

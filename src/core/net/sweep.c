@@ -209,9 +209,9 @@ static const struct field row_fields[] = {
     FIELD(R, packet_ceiling_mbit_s, "packet_ceiling_mbit_s", "packets ceiling", "Mbit/s",
 	  FT_DBL, 1, T | FF_OPTIONAL),
     FIELD(R, ceiling_mbit_s, "ceiling_mbit_s", "ceiling", "Mbit/s", FT_DBL, 1, 0),
-    FIELD(R, efficiency_pct, "efficiency_pct", "of ceiling", "%", FT_DBL, 1, T | FF_OPTIONAL),
-    FIELD(R, cpu_pct, "cpu_pct", "CPU", "%", FT_DBL, 1, T),
-    FIELD(R, peer_cpu_pct, "peer_cpu_pct", "peer CPU", "%", FT_DBL, 1, 0),
+    FIELD(R, efficiency_pct, "efficiency_pct", "of ceiling", "%", FT_DBL, 1, T | FF_OPTIONAL | FF_CEILING_SHARE),
+    FIELD(R, cpu_pct, "cpu_pct", "CPU", UNIT_PCT_ONE_CPU, FT_DBL, 1, T),
+    FIELD(R, peer_cpu_pct, "peer_cpu_pct", "peer CPU", UNIT_PCT_ONE_CPU, FT_DBL, 1, 0),
 };
 #undef R
 #define S struct net_sweep

@@ -124,9 +124,16 @@ bool report_same_unit(const struct run_metric *a, const struct run_metric *b)
 	return !strcmp(report_unit(a), report_unit(b));
 }
 
+const char *report_cpu_use(const struct run_metric *m)
+{
+	const struct class_metric *cm = run_class_metric_of(m->test, m->metric);
+
+	return cm ? cm->cpu_use : NULL;
+}
+
 bool report_is_cpu(const struct run_metric *m)
 {
-	return m->unit && !strcmp(m->unit, "%") && strstr(m->metric, "cpu");
+	return report_cpu_use(m) != NULL;
 }
 
 /*

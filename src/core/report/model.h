@@ -140,7 +140,7 @@ const struct rm_pass *report_model_pass(const struct report_model *m, size_t run
 					const char *device_key, const char *name);
 /* the pass's metric of this key ("urb_size"), the first in the record; NULL */
 const struct run_metric *report_pass_metric(const struct rm_pass *p, const char *metric);
-/* the pass's first metric in this unit ("IOPS"); for "%" its CPU use (report_is_cpu); NULL */
+/* the pass's first metric in this unit ("IOPS"); unit NULL: its CPU use (report_is_cpu); NULL */
 const struct run_metric *report_pass_unit(const struct rm_pass *p, const char *unit);
 /* the device's best figure in this unit across the runs, 0 when none is above 0 */
 double report_device_top(const struct rm_device *d, const char *unit);
@@ -157,5 +157,10 @@ const struct run_metric *report_find_metric(const struct run_record *r, const ch
 const char *report_unit(const struct run_metric *m);
 bool report_unit_is(const struct run_metric *m, const char *unit);
 bool report_same_unit(const struct run_metric *a, const struct run_metric *b);
-/* CPU use of a pass: a "%" metric with "cpu" in its name ("self_cpu_pct", "cpu_sys_pct") */
+/*
+ * CPU use of a pass in % of one CPU, as its class declares it (class.h's
+ * cpu_use): whose use it is ("usbperf's own"), NULL for any other figure
+ * (an interrupt share on one CPU is not CPU use)
+ */
+const char *report_cpu_use(const struct run_metric *m);
 bool report_is_cpu(const struct run_metric *m);

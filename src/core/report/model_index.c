@@ -64,10 +64,8 @@ const struct run_metric *report_pass_metric(const struct rm_pass *p, const char 
 
 const struct run_metric *report_pass_unit(const struct rm_pass *p, const char *unit)
 {
-	bool cpu = !strcmp(unit, "%");
-
 	for (size_t i = 0; p && i < p->n; i++)
-		if (report_unit_is(p->v[i], unit) && (!cpu || report_is_cpu(p->v[i])))
+		if (unit ? report_unit_is(p->v[i], unit) : report_is_cpu(p->v[i]))
 			return p->v[i];
 	return NULL;
 }

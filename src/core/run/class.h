@@ -48,6 +48,18 @@ struct class_metric {
 	 */
 	bool tail;
 	/*
+	 * CPU use during the pass, in % of one CPU (100: one CPU kept busy):
+	 * the report's CPU chart draws these, one chart per key, titled with
+	 * whose use it is ("usbperf's own", "the whole machine's")
+	 */
+	const char *cpu_use;
+	/*
+	 * the unit records kept for this metric before it was named (a bare
+	 * "%"): a record read from the history or a file with it gets unit
+	 * instead (run_record_upgrade_units), so old and new runs compare
+	 */
+	const char *was_unit;
+	/*
 	 * how the pass ran, not what it reached (the device's busy share): shown
 	 * and checked against criteria, never compared as better or worse (a
 	 * throttle in front of a device moved it -81 % and +214 % between
@@ -56,14 +68,22 @@ struct class_metric {
 	bool context;
 };
 
-#define CLASS_METRIC(key, unit, label, higher)                                                    \
-	{key, unit, label, higher, false, false, false, false}
-#define CLASS_RATE(key, unit, label) {key, unit, label, true, false, true, false, false}
-#define CLASS_DISTRIBUTION(key, unit, label) {key, unit, label, false, true, false, false, false}
+#define CLASS_METRIC(key, unit, label, higher)                                                   \
+	{key, unit, label, higher, false, false, false, NULL, NULL, false}
+#define CLASS_RATE(key, unit, label) {key, unit, label, true, false, true, false, NULL, NULL, false}
+#define CLASS_DISTRIBUTION(key, unit, label)                                                     \
+	{key, unit, label, false, true, false, false, NULL, NULL, false}
 /* a tail: lower is better (a latency's p99, the longest interval) */
-#define CLASS_TAIL(key, unit, label) {key, unit, label, false, false, false, true, false}
-/* context: never compared */
-#define CLASS_CONTEXT(key, unit, label) {key, unit, label, false, false, false, false, true}
+#define CLASS_TAIL(key, unit, label) {key, unit, label, false, false, false, true, NULL, NULL, false}
+/* CPU use in % of one CPU, whose ("usbperf's own"); records before had "%" */
+#define CLASS_CPU(key, label, whose)                                                             \
+	{key, UNIT_PCT_ONE_CPU, label, false, false, false, false, whose, "%", false}
+/* a distribution whose unit now says of what ("% of IRQs"); records before had "%" */
+#define CLASS_DISTRIBUTION_PCT(key, unit, label)                                                 \
+	{key, unit, label, false, true, false, false, NULL, "%", false}
+/* context: shown and checked, never compared */
+#define CLASS_CONTEXT(key, unit, label)                                                          \
+	{key, unit, label, false, false, false, false, NULL, NULL, true}
 
 /*
  * A pass drawn as a point of a sweep (a figure against a size): its series
@@ -167,6 +187,16 @@ const struct class_metric *run_class_metric(const struct measure_class *c, const
 const struct class_metric *run_class_metric_of(const char *test, const char *key);
 /* a metric by key in any class (report and check label by key alone) */
 const struct class_metric *run_class_metric_any(const char *key);
+
+/*
+ * The metrics whose unit was renamed (class_metric's was_unit: a bare "%"
+ * that is now "% of one CPU") get the new name: a record read from the
+ * history or a file before it is shown, compared or checked. The stored
+ * data is left as it is.
+ */
+void run_record_upgrade_units(struct run_record *r);
+/* unit is what metric of test now has, and was what records had before (a criterion's "%") */
+bool run_metric_unit_was(const char *test, const char *metric, const char *unit, const char *was);
 
 /*
  * A metric row of the item's device, named by the class's vocabulary: its

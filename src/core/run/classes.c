@@ -4,6 +4,7 @@
 #include "core/run/pass_sys.h"
 #include "core/run/record.h"
 #include "core/run/run_priv.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -77,4 +78,26 @@ struct run_metric *run_class_add_metric(struct run_record *rec, const struct mea
 	/* key, not m->key: a per-CPU row ("irq_count_cpu3") shares its entry with the others */
 	return run_record_add_metric(rec, device_key, c->name, pass, key, m->unit,
 				     m->higher_is_better);
+}
+
+void run_record_upgrade_units(struct run_record *r)
+{
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		struct run_metric *m = &r->metrics[i];
+		const struct class_metric *cm = run_class_metric_of(m->test, m->metric);
+
+		if (!cm || !cm->was_unit || !m->unit || strcmp(m->unit, cm->was_unit) ||
+		    !strcmp(cm->unit, cm->was_unit))
+			continue;
+		free(m->unit);
+		m->unit = xstrdup(cm->unit);
+	}
+}
+
+bool run_metric_unit_was(const char *test, const char *metric, const char *unit, const char *was)
+{
+	const struct class_metric *cm = run_class_metric_of(test, metric);
+
+	return cm && cm->was_unit && unit && was && !strcmp(cm->unit, unit) &&
+	       !strcmp(cm->was_unit, was);
 }

@@ -93,7 +93,8 @@ static enum compare_scale contention_scale(const struct run_metric *m)
 /* a share of time the pass took (its CPU use, in %): lower is better */
 static bool share(const struct run_metric *m)
 {
-	return m->unit && !strcmp(m->unit, "%") && !m->higher_is_better;
+	/* any share ("% of one CPU", "% of time"): model's UNIT_PCT_* */
+	return m->unit && m->unit[0] == '%' && !m->higher_is_better;
 }
 
 void compare_side_of(const struct run_metric *m, struct compare_side *ret)
@@ -698,7 +699,7 @@ static const struct field summary_fields[] = {
 #define W struct compare_row
 #define S(member, key, header, flags) FIELD(W, member, key, header, NULL, FT_STR, 0, flags)
 static const struct field row_fields[] = {
-	S(device_key, "device_key", "device", T),
+	S(device_key, "device", "device", T),
 	S(test, "test", "test", T),
 	S(name, "name", "pass", T),
 	S(metric, "metric", "metric", T | FF_METRIC),
@@ -730,7 +731,7 @@ static const struct field caveat_fields[] = {
 
 #define K struct compare_unknown
 static const struct field unknown_fields[] = {
-	FIELD(K, device_key, "device_key", "device", NULL, FT_STR, 0, T),
+	FIELD(K, device_key, "device", "device", NULL, FT_STR, 0, T),
 	FIELD(K, pass, "name", "pass", NULL, FT_STR, 0, T),
 	FIELD(K, metrics, "metrics", "metrics", NULL, FT_STR, 0, T),
 	FIELD(K, why, "why", "why", NULL, FT_STR, 0, T),

@@ -28,13 +28,13 @@
  */
 static const struct class_metric sys_metrics[] = {
     CLASS_METRIC("cpu_mhz", "MHz", "clock", true),
-    CLASS_DISTRIBUTION("cpu_clock_pct", "%", "of top clock"),
-    CLASS_DISTRIBUTION("irq_share_pct", "%", "irq+softirq"),
+    CLASS_DISTRIBUTION_PCT("cpu_clock_pct", UNIT_PCT_CLOCK, "of top clock"),
+    CLASS_DISTRIBUTION_PCT("irq_share_pct", UNIT_PCT_ONE_CPU, "irq+softirq"),
     CLASS_DISTRIBUTION("irq_share_cpu", "CPU", "irq+softirq CPU"),
-    CLASS_DISTRIBUTION("irq_others_busy_pct", "%", "other CPUs busy"),
+    CLASS_DISTRIBUTION_PCT("irq_others_busy_pct", UNIT_PCT_ONE_CPU, "other CPUs busy"),
     CLASS_DISTRIBUTION("irq_count", "IRQs", "controller IRQs"),
     CLASS_DISTRIBUTION("irq_cpu", "CPU", "IRQ CPU"),
-    CLASS_DISTRIBUTION("irq_cpu_pct", "%", "IRQs on it"),
+    CLASS_DISTRIBUTION_PCT("irq_cpu_pct", UNIT_PCT_IRQS, "IRQs on it"),
     CLASS_DISTRIBUTION("io_cpu", "CPU", "I/O thread CPU"),
     CLASS_DISTRIBUTION(PER_CPU, "IRQs", "controller IRQs on a CPU"), /* per CPU: keep last */
 };
@@ -225,7 +225,9 @@ static void irq_findings(struct run_result *r)
 	for (size_t d = 0; d < rec->ndevices; d++) {
 		const char *dev = rec->devices[d].key;
 		struct strbuf sat = STRBUF_INIT, same = STRBUF_INIT, fix = STRBUF_INIT;
+		struct evidence_groups gsat = {0}, gsame = {0};
 		int64_t sat_cpu = -1, same_cpu = -1;
+		char pass[96], key[32];
 
 		for (size_t i = 0; i < rec->nmetrics; i++) {
 			const struct run_metric *m = &rec->metrics[i];
@@ -233,14 +235,12 @@ static void irq_findings(struct run_result *r)
 
 			if (strcmp(m->device_key, dev) || strcmp(m->metric, "irq_share_pct"))
 				continue;
+			snprintf(pass, sizeof(pass), "%s %s", m->test, m->name);
 			others = sibling(rec, m, "irq_others_busy_pct");
 			if (m->value >= IRQ_SATURATED_PCT && others <= IRQ_OTHERS_IDLE_PCT) {
 				sat_cpu = (int64_t)sibling(rec, m, "irq_share_cpu");
-				strbuf_addf(&sat,
-					    "%s%s %s: CPU %lld %.0f%% in irq+softirq, the others "
-					    "%.0f%% busy",
-					    sat.len ? "; " : "", m->test, m->name,
-					    (long long)sat_cpu, m->value, others);
+				snprintf(key, sizeof(key), "CPU %lld", (long long)sat_cpu);
+				evidence_add(&gsat, key, pass, (double[]){m->value, others}, 2);
 			}
 			irq_cpu = sibling(rec, m, "irq_cpu");
 			io_cpu = sibling(rec, m, "io_cpu");
@@ -250,13 +250,17 @@ static void irq_findings(struct run_result *r)
 			if (irq_cpu == io_cpu && count >= IRQ_MIN_COUNT && on_pct >= 50 &&
 			    !isnan(others)) {
 				same_cpu = (int64_t)irq_cpu;
-				strbuf_addf(&same,
-					    "%s%s %s: %.0f interrupts, %.0f%% on CPU %lld, "
-					    "where usbperf's I/O thread ran",
-					    same.len ? "; " : "", m->test, m->name, count, on_pct,
-					    (long long)same_cpu);
+				snprintf(key, sizeof(key), "CPU %lld", (long long)same_cpu);
+				evidence_add(&gsame, key, pass, (double[]){count, on_pct}, 2);
 			}
 		}
+		/* each clause once, the passes that share it named together (29.2.8) */
+		evidence_render(&gsat, "{k} {0} % in irq+softirq, the others {1} % busy", &sat);
+		evidence_render(&gsame, "{1} % of the interrupts ({0} a pass) on {k}, where "
+					"usbperf's I/O thread ran",
+				&same);
+		evidence_release(&gsat);
+		evidence_release(&gsame);
 		if (sat.len) {
 			strbuf_adds(&sat, " (/proc/stat, /proc/interrupts)");
 			affinity_fix(r, &rec->devices[d], sat_cpu, &fix);
@@ -292,7 +296,9 @@ static void clock_findings(struct run_result *r)
 	for (size_t d = 0; d < rec->ndevices; d++) {
 		const char *dev = rec->devices[d].key;
 		struct strbuf ev = STRBUF_INIT, msg = STRBUF_INIT;
+		struct evidence_groups g = {0};
 		bool bound = false;
+		char pass[96];
 
 		for (size_t i = 0; i < rec->nmetrics; i++) {
 			const struct run_metric *m = &rec->metrics[i];
@@ -305,10 +311,12 @@ static void clock_findings(struct run_result *r)
 			mhz = sibling(rec, m, "cpu_mhz");
 			cpu = sibling(rec, m, "self_cpu_pct");
 			bound = bound || cpu >= PASS_CPU_SATURATED_PCT;
-			strbuf_addf(&ev, "%s%s %s: %.0f MHz mean, %.0f%% of the top%s",
-				    ev.len ? "; " : "", m->test, m->name, mhz, m->value,
-				    cpu >= PASS_CPU_SATURATED_PCT ? ", a core saturated" : "");
+			snprintf(pass, sizeof(pass), "%s %s", m->test, m->name);
+			evidence_add(&g, cpu >= PASS_CPU_SATURATED_PCT ? ", a core saturated" : "",
+				     pass, (double[]){mhz, m->value}, 2);
 		}
+		evidence_render(&g, "{0} MHz mean, {1} % of the top{k}", &ev);
+		evidence_release(&g);
 		if (ev.len) {
 			strbuf_addf(&ev, " (governor %s)", gov);
 			strbuf_addf(&msg,

@@ -123,6 +123,14 @@ struct run_verdict {
 #define RUN_LIMITER_DEVICE "device"	/* a HID or MTP device is slower than its link allows */
 #define RUN_LIMITER_UNKNOWN "not determined"
 
+/*
+ * What to run next where the verdict is uncertain (not determined, the page
+ * cache's, the emulation's, the CPU's, a target that is no medium): one
+ * sentence, NULL where the verdict stands on its own (verdict_next.c)
+ */
+struct run_record;
+const char *run_verdict_next(const struct run_record *r, const struct run_verdict *v);
+
 /* a caveat of the run: a pass too short, a device skipped and how to include it */
 struct run_note {
 	char *text;

@@ -25,15 +25,15 @@ static const struct field env_fields[] = {
 
 /* the key is usually the port path: the text shows it once */
 static const struct field device_fields[] = {
-	S(struct run_device, key, "key", "device", T),
+	FIELD_RENAMED(struct run_device, key, "device", "key", "device", NULL, FT_STR, 0, T),
 	S(struct run_device, kind, "kind", "kind", T),
 	S(struct run_device, target, "target", "target", T),
-	S(struct run_device, vid_pid, "vid_pid", "VID:PID", T),
-	S(struct run_device, serial, "serial", "serial", T),
-	S(struct run_device, product, "product", "product", T),
+	S(struct run_device, vid_pid, "vid_pid", "VID:PID", T | FF_OPTIONAL),
+	S(struct run_device, serial, "serial", "serial", T | FF_OPTIONAL),
+	S(struct run_device, product, "product", "product", T | FF_OPTIONAL),
 	S(struct run_device, port_path, "port_path", "port", 0),
-	S(struct run_device, speed, "speed", "speed", T),
-	S(struct run_device, driver, "driver", "driver", T),
+	S(struct run_device, speed, "speed", "speed", T | FF_OPTIONAL),
+	S(struct run_device, driver, "driver", "driver", T | FF_OPTIONAL),
 	FIELD(struct run_device, ceiling_mb_s, "ceiling_mb_s", "ceiling", "MB/s", FT_DBL, 1,
 	      T | FF_OPTIONAL | FF_MAGNITUDE),
 	S(struct run_device, capable_speed, "capable_speed", "capable of", 0),
@@ -44,7 +44,7 @@ static const struct field device_fields[] = {
 /* units differ from row to row: the unit is a column, not a header */
 #define M struct run_metric
 static const struct field metric_fields[] = {
-	S(M, device_key, "device_key", "device", T),
+	FIELD_RENAMED(M, device_key, "device", "device_key", "device", NULL, FT_STR, 0, T),
 	S(M, test, "test", "test", T),
 	S(M, name, "name", "pass", T),
 	S(M, metric, "metric", "metric", T | FF_METRIC),
@@ -59,21 +59,22 @@ static const struct field metric_fields[] = {
 	FIELD(M, sample_stdev, "sample_stdev", "sample stdev", NULL, FT_DBL, 2, 0),
 	FIELD(M, sample_min, "sample_min", "sample min", NULL, FT_DBL, 2, 0),
 	FIELD(M, samples, "samples", "samples", NULL, FT_U64, 0, 0),
-	FIELD(M, cpu_pressure_pct, "cpu_pressure_pct", "cpu pressure", "%", FT_DBL, 1, 0),
-	FIELD(M, cpu_busy_pct, "cpu_busy_pct", "cpu busy", "%", FT_DBL, 1, 0),
+	FIELD(M, cpu_pressure_pct, "cpu_pressure_pct", "cpu pressure", UNIT_PCT_TIME, FT_DBL, 1, 0),
+	FIELD(M, cpu_busy_pct, "cpu_busy_pct", "cpu busy", UNIT_PCT_ONE_CPU, FT_DBL, 1, 0),
 	FIELD(M, ceiling, "ceiling", "ceiling", NULL, FT_DBL, 2, 0),
 	FIELD(M, pass_spread, "pass_spread", "spread in the pass", NULL, FT_DBL, 3, 0),
-	FIELD(M, cpu_wait_pct, "cpu_wait_pct", "cpu wait", "%", FT_DBL, 1, 0),
-	FIELD(M, cpu_io_pct, "cpu_io_pct", "I/O cpu", "%", FT_DBL, 1, 0),
+	FIELD(M, cpu_wait_pct, "cpu_wait_pct", "cpu wait", UNIT_PCT_TIME, FT_DBL, 1, 0),
+	FIELD(M, cpu_io_pct, "cpu_io_pct", "I/O cpu", UNIT_PCT_ONE_CPU, FT_DBL, 1, 0),
 	FIELD(M, higher_is_better, "higher_is_better", "higher is better", NULL, FT_BOOL, 0, 0),
 };
 #undef M
 
 static const struct field verdict_fields[] = {
-	S(struct run_verdict, device_key, "device_key", "device", T),
+	FIELD_RENAMED(struct run_verdict, device_key, "device", "device_key", "device", NULL, FT_STR,
+		      0, T),
 	S(struct run_verdict, limiter, "limiter", "limited by", T),
 	S(struct run_verdict, evidence, "evidence", "evidence", T),
-	FIELD(struct run_verdict, share_pct, "share_pct", "of ceiling", "%", FT_DBL, 0, 0),
+	FIELD(struct run_verdict, share_pct, "share_pct", "of ceiling", "%", FT_DBL, 0, FF_CEILING_SHARE),
 };
 
 static const struct field note_fields[] = {
@@ -82,7 +83,7 @@ static const struct field note_fields[] = {
 
 #define U struct run_unmeasured
 static const struct field unmeasured_fields[] = {
-	S(U, key, "key", "device", T),
+	FIELD_RENAMED(U, key, "device", "key", "device", NULL, FT_STR, 0, T),
 	S(U, kind, "kind", "kind", T),
 	S(U, name, "name", "name", T),
 	S(U, vid_pid, "vid_pid", "VID:PID", T),
@@ -146,4 +147,16 @@ void fields_set_unknown(const struct record_desc *d, void *rec)
 			break;
 		}
 	}
+}
+
+void run_record_schema(struct report *out)
+{
+	report_add_inline(out, "run", &run_info_desc, NULL);
+	report_add_object(out, "env", NULL, &run_env_desc, NULL);
+	report_add_table(out, "devices", NULL, &run_device_desc, NULL, 0, 0);
+	report_add_table(out, "metrics", NULL, &run_metric_desc, NULL, 0, 0);
+	report_add_table(out, "findings", NULL, &finding_desc, NULL, 0, 0);
+	report_add_table(out, "verdicts", NULL, &run_verdict_desc, NULL, 0, 0);
+	report_add_table(out, "notes", NULL, &run_note_desc, NULL, 0, 0);
+	report_add_table(out, "unmeasured", NULL, &run_unmeasured_desc, NULL, 0, 0);
 }

@@ -29,3 +29,5 @@ void fields_set_unknown(const struct record_desc *d, void *rec);
  * metrics_first is set, because CSV renders the first table.
  */
 void run_record_describe(const struct run_record *r, bool metrics_first, struct report *out);
+/* the sections of a record as run_record_to_json writes it: the schema of show and export */
+void run_record_schema(struct report *out);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* Run records to and from JSON, driven by the field tables (record_fields.h). */
 #include "core/run/record_json.h"
+#include "core/run/class.h"
 #include "core/run/record_fields.h"
 #include "util/jsonin.h"
+#include "util/parse.h"
 #include "util/xalloc.h"
 #include "version.h"
 
@@ -48,9 +50,9 @@ static struct json_object *field_to_json(const struct field *f, const void *rec)
 		return json_object_new_string(*(const char *const *)p);
 	case FT_U64:
 	case FT_SIZE:
-		return json_object_new_uint64(*(const uint64_t *)p);
+		return json_u64(*(const uint64_t *)p);
 	case FT_INT:
-		return json_object_new_int64(*(const int64_t *)p);
+		return json_i64(*(const int64_t *)p);
 	case FT_DBL:
 		return dbl_json(*(const double *)p);
 	case FT_BOOL:
@@ -63,8 +65,14 @@ static struct json_object *fields_to_json(const struct record_desc *d, const voi
 {
 	struct json_object *o = json_object_new_object();
 
-	for (size_t i = 0; o && i < d->nfields; i++)
-		json_object_object_add(o, d->fields[i].key, field_to_json(&d->fields[i], rec));
+	for (size_t i = 0; o && i < d->nfields; i++) {
+		const struct field *f = &d->fields[i];
+
+		if (f->flags & FF_CEILING_SHARE)
+			json_share(o, f, rec, field_to_json(f, rec));
+		else
+			json_object_object_add(o, f->key, field_to_json(f, rec));
+	}
 	return o;
 }
 
@@ -126,10 +134,32 @@ static int str_from_json(struct json_object *v, const struct field *f, void *p, 
 	return 0;
 }
 
+/* an integer written as its digits (above 2^53, json_u64): read back exactly */
+static int int_string_from_json(struct json_object *v, const struct field *f, void *p,
+				const char *where, struct strbuf *err)
+{
+	const char *s = json_object_get_string(v);
+	bool neg = s[0] == '-';
+	uint64_t u;
+
+	if (f->type == FT_INT && parse_u64(s + neg, 0, INT64_MAX - 1, &u) == 0) {
+		*(int64_t *)p = neg ? -(int64_t)u : (int64_t)u;
+		return 0;
+	}
+	if (f->type != FT_INT && parse_u64(s, 0, INT64_MAX, &u) == 0) {
+		*(uint64_t *)p = u;
+		return 0;
+	}
+	return jsonin_error(err, where, "'%s' is not an integer", f->key);
+}
+
 static int num_from_json(struct json_object *v, const struct field *f, void *p, const char *where,
 			 struct strbuf *err)
 {
 	bool is_int = json_object_is_type(v, json_type_int);
+
+	if (f->type != FT_DBL && json_object_is_type(v, json_type_string))
+		return int_string_from_json(v, f, p, where, err);
 
 	if (f->type == FT_DBL) {
 		if (!is_int && !json_object_is_type(v, json_type_double))
@@ -175,6 +205,21 @@ static int field_from_json(struct json_object *v, const struct field *f, void *r
 	return num_from_json(v, f, p, where, err);
 }
 
+/* "share_pct_anomaly": what the writer derived from a share field, not read back */
+static bool anomaly_key(const struct record_desc *d, const char *key)
+{
+	size_t n = strlen(key), suffix = strlen("_anomaly");
+
+	if (n <= suffix || strcmp(key + n - suffix, "_anomaly"))
+		return false;
+	for (size_t i = 0; i < d->nfields; i++)
+		if (d->fields[i].flags & FF_CEILING_SHARE &&
+		    strlen(d->fields[i].key) == n - suffix &&
+		    !strncmp(d->fields[i].key, key, n - suffix))
+			return true;
+	return false;
+}
+
 static bool in_list(const char *key, const char *const *list)
 {
 	for (; list && *list; list++)
@@ -201,14 +246,16 @@ static int fields_from_json(struct json_object *o, const struct record_desc *d, 
 		size_t i;
 
 		for (i = 0; i < d->nfields; i++)
-			if (!strcmp(key, d->fields[i].key))
+			/* a renamed key under its old name: a file written before the rename */
+			if (!strcmp(key, d->fields[i].key) ||
+			    (d->fields[i].stored && !strcmp(key, d->fields[i].stored)))
 				break;
 		if (i < d->nfields) {
 			int r = field_from_json(val, &d->fields[i], rec, where, err);
 
 			if (r < 0)
 				return r;
-		} else if (!in_list(key, extra)) {
+		} else if (!in_list(key, extra) && !anomaly_key(d, key)) {
 			return jsonin_error(err, where, "unknown key '%s'", key);
 		}
 	}
@@ -376,6 +423,8 @@ int run_record_from_json(struct json_object *o, struct run_record *ret, struct s
 					  err);
 	if (rc == 0)
 		rc = run_record_validate(&r, err);
+	if (rc == 0)
+		run_record_upgrade_units(&r);
 	if (rc < 0) {
 		run_record_release(&r);
 		return rc;

@@ -93,7 +93,7 @@ static int devices_ok(const struct run_record *r, const char ***ret_keys, struct
 		snprintf(where, sizeof(where), "devices[%zu]", i);
 		ret = strings_ok(&run_device_desc, d, where, err);
 		if (ret == 0 && !d->key)
-			ret = jsonin_error(err, where, "no 'key'");
+			ret = jsonin_error(err, where, "no 'device'");
 		if (ret == 0 && (isinf(d->ceiling_mb_s) || d->ceiling_mb_s < 0))
 			ret = jsonin_error(err, where, "'ceiling_mb_s' is not a rate");
 		keys[i] = d->key;
@@ -155,9 +155,9 @@ static int metric_ok(const struct run_metric *m, const char **keys, size_t nkeys
 	if (ret < 0)
 		return ret;
 	if (!m->device_key || !m->test || !m->name || !m->metric)
-		return jsonin_error(err, where, "'device_key', 'test', 'name' and 'metric' are needed");
+		return jsonin_error(err, where, "'device', 'test', 'name' and 'metric' are needed");
 	if (!bsearch(&m->device_key, keys, nkeys, sizeof(*keys), cmp_str))
-		return jsonin_error(err, where, "'device_key' '%s' names no device of the run",
+		return jsonin_error(err, where, "'device' '%s' names no device of the run",
 			       m->device_key);
 	if (isinf(m->value) || isinf(m->min) || isinf(m->max))
 		return jsonin_error(err, where, "'value', 'min' and 'max' must be finite");
@@ -242,7 +242,7 @@ static int later_parts_ok(const struct run_record *r, struct strbuf *err)
 		snprintf(where, sizeof(where), "verdicts[%zu]", i);
 		ret = strings_ok(&run_verdict_desc, v, where, err);
 		if (ret == 0 && (!v->device_key || !v->limiter))
-			ret = jsonin_error(err, where, "'device_key' and 'limiter' are needed");
+			ret = jsonin_error(err, where, "'device' and 'limiter' are needed");
 		if (ret == 0 && isinf(v->share_pct))
 			ret = jsonin_error(err, where, "'share_pct' is not a number");
 	}
@@ -256,7 +256,7 @@ static int later_parts_ok(const struct run_record *r, struct strbuf *err)
 		snprintf(where, sizeof(where), "unmeasured[%zu]", i);
 		ret = strings_ok(&run_unmeasured_desc, &r->unmeasured[i], where, err);
 		if (ret == 0 && (!r->unmeasured[i].key || !r->unmeasured[i].why))
-			ret = jsonin_error(err, where, "'key' and 'why' are needed");
+			ret = jsonin_error(err, where, "'device' and 'why' are needed");
 	}
 	return ret;
 }

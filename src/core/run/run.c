@@ -5,6 +5,7 @@
 #include "core/run/pass_sys.h"
 #include "core/run/run_priv.h"
 #include "core/sys/sysinfo.h"
+#include "core/sys/priority.h"
 #include "core/usb/attach.h"
 #include "core/usb/topology.h"
 #include "util/clock.h"
@@ -454,13 +455,33 @@ static int measure_class(const struct run_options *o, struct run_result *r,
 	return rc;
 }
 
+/* the passes ahead of other work at nice 0 (core/sys/priority.h); a note when they cannot be */
+static void measure_priority(const struct run_options *o, struct run_record *rec,
+			     struct priority_saved *saved)
+{
+	int want = o->nice_set ? o->nice : PRIORITY_RUN_NICE, now;
+	int r = priority_set(want, !o->nice_set, saved, &now);
+	char note[200];
+
+	if (r == 0)
+		return;
+	snprintf(note, sizeof(note),
+		 "measured at nice %d, not %d (%s): other work on the CPUs may delay the "
+		 "passes' wake-ups",
+		 now, want, strerror(-r));
+	run_record_add_note(rec, note);
+}
+
 int run_measure(const struct run_options *o, struct run_result *r, char **ret_why)
 {
+	struct priority_saved prio;
 	int rc = 0;
 
 	*ret_why = NULL;
+	measure_priority(o, &r->rec, &prio);
 	for (size_t k = 0; k < run_nclasses && rc == 0; k++)
 		rc = measure_class(o, r, run_classes[k], ret_why);
+	priority_restore(&prio);
 	/* what was opened is closed, even after a failure */
 	for (size_t k = 0; k < run_nclasses; k++)
 		if (run_classes[k]->finish)

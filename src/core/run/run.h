@@ -25,6 +25,9 @@ struct run_options {
 	double time_s;	 /* cap per pass */
 	double min_time_s; /* floor per disk pass (0: none); < 0: the default */
 	unsigned repeat; /* each pass this many times (0: once) */
+	/* --nice: the measuring thread's nice value; unset: PRIORITY_RUN_NICE, raised only */
+	int nice;
+	bool nice_set;
 	const char *copy_src, *copy_dst; /* --copy SRC DST: the copy path, both sides */
 	const char *peer; /* --peer HOST: a usbperf or iperf3 server for USB netdevs */
 	bool mtp;	  /* --mtp: send to and get from MTP devices (someone's phone: asked for) */

@@ -45,6 +45,8 @@ struct disk_report *run_disk_item_add(struct run_result *r, const char *key);
 void run_disk_analyze(struct run_result *r);
 /* the fastest sequential pass of a disk report in one direction ("read"), NULL if none */
 const struct disk_row *run_disk_best_seq(const struct disk_report *d, const char *op);
+/* d->not_medium from its target facts (source, filesystem), while they are there */
+void run_disk_note_backing(struct disk_report *d);
 
 /* the classes of run_classes[] (each in its own room) */
 extern const struct measure_class run_class_disk, run_class_net, run_class_copy, run_class_video,

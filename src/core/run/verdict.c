@@ -121,12 +121,19 @@ static void add_speed(struct strbuf *sb, const char *speed)
 		strbuf_adds(sb, speed);
 }
 
+/* the figure as the tables print it (metric_format): "seq-read 1M 2174 MB/s", not "2174.0" */
 static void add_figure(struct strbuf *sb, const struct figure *f)
 {
-	if (!isnan(f->mbit_s))
-		strbuf_addf(sb, "%s %.1f Mbit/s (%.1f MB/s)", f->name, f->mbit_s, f->mb_s);
-	else
-		strbuf_addf(sb, "%s %.1f MB/s", f->name, f->mb_s);
+	strbuf_addf(sb, "%s ", f->name);
+	if (!isnan(f->mbit_s)) {
+		metric_format(sb, f->mbit_s);
+		strbuf_adds(sb, " Mbit/s (");
+		metric_format(sb, f->mb_s);
+		strbuf_adds(sb, " MB/s)");
+	} else {
+		metric_format(sb, f->mb_s);
+		strbuf_adds(sb, " MB/s");
+	}
 }
 
 /* "seq-read 1M 41.9 MB/s is 79 % of high-speed bulk's 53.2 MB/s ceiling" */
@@ -134,7 +141,11 @@ static void add_share(struct strbuf *sb, const struct run_device *d, const struc
 		      double pct)
 {
 	add_figure(sb, f);
-	strbuf_addf(sb, " is %.0f %% of ", pct);
+	/* above the ceiling it is no share of it: an anomaly, said as one */
+	if (pct > 100)
+		strbuf_adds(sb, " is above ");
+	else
+		strbuf_addf(sb, " is %.0f %% of ", pct);
 	add_speed(sb, d->speed ? d->speed : "the link");
 	/* an MMC card's is its bus mode's (clock x width x DDR), not a USB bulk one */
 	strbuf_addf(sb, " %s %.1f MB/s ceiling",
@@ -224,7 +235,8 @@ static const char *decide(const struct run_record *r, const struct run_device *d
 	}
 	if (pct > 100) {
 		add_share(ev, d, f, pct);
-		strbuf_adds(ev, ": not the bus's figure (an emulated or virtual link, or a cache)");
+		strbuf_adds(ev, ": an anomaly, not the bus's figure (an emulated or virtual link, or a "
+				"cache)");
 		return RUN_LIMITER_EMULATION;
 	}
 	if (!isnan(f->cpu_pct) && f->cpu_pct >= CPU_PCT) {
@@ -355,6 +367,7 @@ static int weight(const struct finding *f, const struct run_verdict *v)
 		const char *id, *limiter;
 		int w;
 	} table[] = {
+	    {"run.not_a_medium", NULL, 5},
 	    {"run.above_ceiling", RUN_LIMITER_EMULATION, 10},
 	    {"run.page_cache", RUN_LIMITER_PAGE_CACHE, 10},
 	    {"run.cpu_bound", RUN_LIMITER_CPU, 20},

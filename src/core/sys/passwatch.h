@@ -55,14 +55,14 @@ void passwatch_stop(struct passwatch *w, double seconds, struct pass_sys *ret);
 	FIELD(st, m.cpu_mhz, "cpu_mhz", "clock", "MHz", FT_DBL, 0, 0),                             \
 	    FIELD(st, m.cpu_mhz_min, "cpu_mhz_min", "clock min", "MHz", FT_DBL, 0, 0),             \
 	    FIELD(st, m.cpu_mhz_max, "cpu_mhz_max", "clock max", "MHz", FT_DBL, 0, 0),             \
-	    FIELD(st, m.cpu_clock_pct, "cpu_clock_pct", "of top", "%", FT_DBL, 0, 0),              \
+	    FIELD(st, m.cpu_clock_pct, "cpu_clock_pct", "of top", UNIT_PCT_CLOCK, FT_DBL, 0, 0),              \
 	    FIELD(st, m.governor, "cpu_governor", "governor", NULL, FT_STR, 0, 0),                 \
 	    FIELD(st, m.irq.count, "irq_count", "IRQs", NULL, FT_U64, 0, 0),                       \
 	    FIELD(st, m.irq.irq_cpu, "irq_cpu", "IRQ CPU", NULL, FT_INT, 0, 0),                    \
-	    FIELD(st, m.irq.irq_cpu_pct, "irq_cpu_pct", "on it", "%", FT_DBL, 0, 0),               \
+	    FIELD(st, m.irq.irq_cpu_pct, "irq_cpu_pct", "on it", UNIT_PCT_IRQS, FT_DBL, 0, 0),               \
 	    FIELD(st, m.irq.busy_cpu, "irq_share_cpu", "irq+soft CPU", NULL, FT_INT, 0, 0),        \
-	    FIELD(st, m.irq.busy_share_pct, "irq_share_pct", "irq+soft", "%", FT_DBL, 1, 0),       \
-	    FIELD(st, m.irq.others_busy_pct, "others_busy_pct", "others busy", "%", FT_DBL, 1, 0), \
+	    FIELD(st, m.irq.busy_share_pct, "irq_share_pct", "irq+soft", UNIT_PCT_ONE_CPU, FT_DBL, 1, 0),       \
+	    FIELD(st, m.irq.others_busy_pct, "others_busy_pct", "others busy", UNIT_PCT_ONE_CPU, FT_DBL, 1, 0), \
 	    FIELD(st, m.irq.io_cpu, "io_cpu", "I/O CPU", NULL, FT_INT, 0, 0)
 
 /* nothing known */

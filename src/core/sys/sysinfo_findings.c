@@ -145,7 +145,7 @@ static void dirty_findings(const struct sysinfo_facts *si, struct finding_list *
 	else
 		strbuf_addf(&d.evidence,
 			    "/proc/sys/vm/dirty_ratio = %lld, /proc/sys/vm/dirty_bytes = 0, "
-			    "/proc/meminfo MemAvailable = %lld kB",
+			    "/proc/meminfo MemAvailable = %lld KiB",
 			    (long long)si->dirty_ratio, (long long)si->mem_available_kib);
 	strbuf_adds(&d.fix,
 		    "time writes with O_DIRECT or with the fsync included (usbperf disk "

@@ -163,9 +163,9 @@ static int uvc_check(const struct usb_uvc_params *p, struct usb_calc_error *err)
 		return fail(err, "interval", "isochronous bInterval is 1-16 (2^(N-1) intervals)");
 	if (!p->width != !p->height || p->width > USB_UVC_MAX_SIDE ||
 	    p->height > USB_UVC_MAX_SIDE)
-		return fail(err, "size", "expected WIDTHxHEIGHT, each 1-%d", USB_UVC_MAX_SIDE);
+		return fail(err, "frame-size", "expected WIDTHxHEIGHT, each 1-%d", USB_UVC_MAX_SIDE);
 	if (p->pixel >= USB_PIXEL_COUNT)
-		return fail(err, "pixel", "expected yuyv, nv12 or mjpeg");
+		return fail(err, "pixel-format", "expected yuyv, nv12 or mjpeg");
 	if (!(p->mjpeg_ratio >= 1))
 		return fail(err, "mjpeg-ratio", "a compression ratio is at least 1");
 	return 0;

@@ -27,7 +27,7 @@ static const struct field dev_fields[] = {
 	U(struct usb_device, busnum, "bus", "bus", NULL, 0),
 	U(struct usb_device, devnum, "devnum", "dev", NULL, 0),
 	U(struct usb_device, depth, "depth", "depth", NULL, 0),
-	S(struct usb_device, vid_pid, "id", "ID", T),
+	S(struct usb_device, vid_pid, "vid_pid", "VID:PID", T),
 	S(struct usb_device, manufacturer, "manufacturer", "manufacturer", 0),
 	S(struct usb_device, product, "product", "product", T),
 	S(struct usb_device, serial, "serial", "serial", 0),

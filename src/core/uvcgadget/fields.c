@@ -41,7 +41,7 @@ static const struct field stream_fields[] = {
     FIELD(S, seconds, "seconds", "time", "s", FT_DBL, 3, T),
     FIELD(S, fps, "fps", "sent", "fps", FT_DBL, 3, T),
     FIELD(S, mb_s, "mb_s", "data", "MB/s", FT_DBL, 3, T),
-    FIELD(S, cpu_pct, "cpu_pct", "CPU", "% of one CPU", FT_DBL, 1, T),
+    FIELD(S, cpu_pct, "cpu_pct", "CPU", UNIT_PCT_ONE_CPU, FT_DBL, 1, T),
     FIELD(S, cpu_us_per_frame, "cpu_us_per_frame", "CPU/frame", "us", FT_DBL, 1, T),
     FIELD(S, make_s, "make_s", "frames made in", "s", FT_DBL, 3, 0),
     FIELD(S, running, "running", "running", NULL, FT_BOOL, 0, 0),

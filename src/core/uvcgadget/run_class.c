@@ -35,7 +35,7 @@ static const struct class_metric sweep_metrics[] = {
     CLASS_METRIC("drop_pct", "%", "host drops", false),
     CLASS_METRIC("camera_late", "frames", "camera late", false),
     CLASS_RATE("mb_s", "MB/s", "rate"),
-    CLASS_METRIC("camera_cpu_pct", "%", "camera cpu", false),
+    CLASS_CPU("camera_cpu_pct", "camera cpu", "the camera's"),
     CLASS_METRIC("cpu_us_per_frame", "us", "host cpu per frame", false),
 };
 

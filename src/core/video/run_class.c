@@ -54,7 +54,7 @@ static const struct class_metric video_metrics[] = {
     CLASS_METRIC("jitter_us", "us", "jitter", false),
     CLASS_RATE("mb_s", "MB/s", "rate"),
     CLASS_METRIC("first_frame_ms", "ms", "first frame", false),
-    CLASS_METRIC("self_cpu_pct", "%", "cpu", false),
+    CLASS_CPU("self_cpu_pct", "cpu", "usbperf's own"),
     CLASS_METRIC("cpu_us_per_frame", "us", "cpu per frame", false),
     CLASS_RATE("wire_mb_s", "MB/s", "wire"),
     CLASS_METRIC("urb_size", "B", "URB size", true),

@@ -107,11 +107,11 @@ check_net() {
 	f=$gc/run-$t.json
 	jq_check "$f" "[.plan[] | {device, target, kind}] == [{\"device\": \"$path\", \"target\": \"net:10.16.0.1 via $hif\", \"kind\": \"usb-net\"}]" \
 		"run --peer $t: plans $hif of $path, and nothing else"
-	jq_check "$f" "[.devices[] | {key, serial, driver, speed}] == [{\"key\": \"$path\", \"serial\": \"GUP-$t\", \"driver\": \"$drv\", \"speed\": \"$speed\"}]" \
+	jq_check "$f" "[.devices[] | {device, serial, driver, speed}] == [{\"device\": \"$path\", \"serial\": \"GUP-$t\", \"driver\": \"$drv\", \"speed\": \"$speed\"}]" \
 		"run --peer $t: the record names the device, its driver $drv and $speed speed"
-	jq_check "$f" "[.results[] | .pass] == [\"tcp send\", \"tcp receive\"] and all(.results[]; .mb_s > 0 and .mb_s <= $allow and .ceiling_mb_s > 0)" \
+	jq_check "$f" "[.results[] | .name] == [\"tcp send\", \"tcp receive\"] and all(.results[]; .mb_s > 0 and .mb_s <= $allow and .ceiling_mb_s > 0)" \
 		"run --peer $t: TCP each way, rates above 0 and below dummy_hcd's allowance, each with its ceiling"
-	jq -r '.results[] | [.pass, .mb_s] | @tsv' "$f" 2>/dev/null |
+	jq -r '.results[] | [.name, .mb_s] | @tsv' "$f" 2>/dev/null |
 		while IFS=$'\t' read -r d v; do figure "$p" "$speed" "run $d" "$v"; done
 	# run watches USB network passes on usbmon by default
 	jq_check "$f" '[.metrics[] | select(.test == "net" and (.metric == "wire_mb_s" or .metric == "overhead_pct")) | .name] | sort == ["tcp receive", "tcp receive", "tcp send", "tcp send"]' \
@@ -274,7 +274,7 @@ check() {
 	jq_check "$S" '[.findings[] | select(.id == "udc.speed_below_max") | .subject] == ["dummy_udc.1"]' "finding: the UDC held to high speed"
 	# the host side, from list
 	jq_check "$L" '[.controllers[] | .kind] | unique == ["dummy_hcd"]' "host controllers: dummy_hcd"
-	jq_check "$L" "$(dev LABGADGET1) | .speed == \"super\" and .id == \"1d6b:0104\" and .product == \"lab g1\"" "g1 enumerated at SuperSpeed with its strings"
+	jq_check "$L" "$(dev LABGADGET1) | .speed == \"super\" and .vid_pid == \"1d6b:0104\" and .product == \"lab g1\"" "g1 enumerated at SuperSpeed with its strings"
 	jq_check "$L" "($(dev LABGADGET1) | .path) as \$p | [.interfaces[] | select(.device == \$p) | .driver] | sort == [\"cdc_ncm\", \"cdc_ncm\", \"usb-storage\", \"usbhid\"]" "g1 interfaces: usb-storage, cdc_ncm, usbhid"
 	jq_check "$L" "$(dev LABGADGET2) | .speed == \"high\"" "g2 enumerated at high speed"
 	jq_check "$L" "($(dev LABGADGET2) | .path) as \$p | [.interfaces[] | select(.device == \$p) | .driver] == [\"usbtest\"]" "g2 bound to usbtest"

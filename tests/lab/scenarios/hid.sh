@@ -20,7 +20,7 @@ check() {
 	local o=$1 P='.passes[0]'
 	for n in in send latency echo out receive fs-in fs-send fs-out fs-receive fs-latency fs-echo; do rc_is "$n" 0 "$n ran"; done
 	# the device as the host sees it, from the descriptors
-	jq_check "$o/in.json" '.device.speed == "high" and .device.driver == "usbhid" and .device.id == "1d6b:0104"' "hidraw on a high-speed USB interface bound to usbhid"
+	jq_check "$o/in.json" '.device.speed == "high" and .device.driver == "usbhid" and .device.vid_pid == "1d6b:0104"' "hidraw on a high-speed USB interface bound to usbhid"
 	jq_check "$o/in.json" '.device.input_report_bytes == 64 and .device.output_report_bytes == 64' "report sizes from the report descriptor: 64 B in, 64 B out"
 	jq_check "$o/in.json" '.device.in_max_packet_bytes == 64 and .device.out_path == "interrupt OUT"' "f_hid's interrupt endpoints: wMaxPacketSize = report_length, an OUT endpoint"
 	jq_check "$o/in.json" '.device.in_period_us == 125 * pow(2; .device.in_interval - 1) and (.device.in_ceiling_reports_per_s | round) == (1e6 / .device.in_period_us | round)' "the IN ceiling: one report per 2^(bInterval-1) x 125 us"
@@ -43,7 +43,7 @@ check() {
 	jq_check "$o/echo.json" "$P.reports == $HID_ECHO" "gadget --echo answered $HID_ECHO reports"
 	jq_check "$o/latency.json" "$P.p50_us > 0 and $P.p50_us <= $P.p99_us and $P.p99_us <= $P.max_us" "round trip p50 <= p99 <= max"
 	# full speed, no OUT endpoint (no_out_endpoint 1), found by VID:PID
-	jq_check "$o/fs-in.json" '.device.speed == "full" and .device.id == "1d6b:0105" and .device.out_path == "SET_REPORT (control)" and .device.out_endpoint == null' "full-speed gadget by VID:PID: no OUT endpoint"
+	jq_check "$o/fs-in.json" '.device.speed == "full" and .device.vid_pid == "1d6b:0105" and .device.out_path == "SET_REPORT (control)" and .device.out_endpoint == null' "full-speed gadget by VID:PID: no OUT endpoint"
 	jq_check "$o/fs-in.json" '.device.in_period_us == 1000 * .device.in_interval and (.device.in_ceiling_reports_per_s | round) == (1e6 / .device.in_period_us | round)' "full-speed IN ceiling: one report per bInterval ms"
 	jq_check "$o/fs-in.json" "$P.reports == 100 and ([.findings[] | select(.id == \"hid.full_speed\")] | length == 1)" "full speed: 100 reports received, the full-speed finding"
 	jq_check "$o/fs-send.json" "$P.reports == 100" "full speed: the gadget sent 100"
@@ -94,7 +94,7 @@ check_gadget_run() {
 	rc_is grun 0 "run on the gadget node /dev/hidg0 while the host reads"
 	jq_check "$o/grun.json" '[.plan[] | .kind] == ["usb-gadget-hid"] and ([.metrics[] | select(.test == "gadget" and .metric == "reports_per_s")] | length == 1)' "run (gadget side): the HID function fed, its reports/s recorded"
 	jq_check "$o/grun.json" '[.metrics[] | select(.test == "gadget" and .metric == "reports_per_s")][0] | .value > 0 and .value <= 8000 and (.ceiling | round) == 1000 and .name == "hid.0 send"' "run (gadget side): reports/s within dummy_hcd's 8000/s, next to f_hid's 1000/s"
-	jq_check "$o/grun.json" '.devices[] | select(.key == "udc:dummy_udc.0") | .speed == "high" and .vid_pid == "1d6b:0104" and .driver == "f_hid" and .controller == "dummy_udc.0"' "run (gadget side): the device is the UDC, at high speed, the gadget's VID:PID"
+	jq_check "$o/grun.json" '.devices[] | select(.device == "udc:dummy_udc.0") | .speed == "high" and .vid_pid == "1d6b:0104" and .driver == "f_hid" and .controller == "dummy_udc.0"' "run (gadget side): the device is the UDC, at high speed, the gadget's VID:PID"
 	jq_check "$o/grun.json" '.verdicts[0].limiter as $l | ([.metrics[] | select(.metric == "reports_per_s")][0] | 100 * .value / .ceiling) as $p | if $p > 100 then $l == "emulation" elif $p >= 90 then $l == "bus" else $l == "host controller" end' "run (gadget side): the verdict follows the share of f_hid's rate"
 	rc_is grun-idle 3 "run on the gadget node with no host reading: nothing could be measured"
 	jq_check "$o/grun-idle.json" '([.metrics[] | select(.test == "gadget")] | length == 0) and ([.unmeasured[] | select(.name == "/dev/hidg0") | .why | test("took no report stream")] == [true])' "run (gadget side), no host reading: listed with why, no rate of zero"

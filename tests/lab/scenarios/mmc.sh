@@ -55,7 +55,7 @@ check() {
 	# run: the card is a device of kind mmc, its speed the timing
 	rc_is run 0 "run /dev/mmcblk0"
 	jq_check "$o/run.json" '[.devices[] | select(.kind == "mmc")] | length == 1 and (.[0].speed | test("^(legacy|sd-hs)$")) and .[0].ceiling_mb_s > 0' "run: the card recorded as an mmc device, speed = timing, with its ceiling"
-	jq_check "$o/run.json" '[.findings[] | select(.id == "mmc.partition_unaligned") | .about] == [.devices[0].key]' "run: the partition at sector 63, a finding about the card"
+	jq_check "$o/run.json" '[.findings[] | select(.id == "mmc.partition_unaligned") | .about] == [.devices[0].device]' "run: the partition at sector 63, a finding about the card"
 	# no debugfs: mounted read-only at a private place, said once, unmounted
 	rc_is nodebugfs 0 "list with debugfs unmounted"
 	says nodebugfs "mounted debugfs read-only at '/tmp/usbperf-debugfs-[A-Za-z0-9]+'.*unmounted after" "no debugfs: the private read-only mount said once"
@@ -76,7 +76,7 @@ check() {
 	jq_check "$o/nodbg.json" '.mmc_hosts[0].clock_hz == null and .mmc_hosts[0].ceiling_mb_s == null and .mmc_cards[0].block == "mmcblk0"' "no debugfs in the tree: card facts known, clock and ceiling unknown"
 	# run --copy from the guest's RAM to a filesystem on the card
 	rc_is copy 0 "run --copy /tmp/copysrc /mnt/sd (ext2 on mmcblk0p1)"
-	jq_check "$o/copy.json" '([.plan[].device] | .[0] == "source" and (.[1] | test("^mmc0:")) and .[2] == "copy") and ([.results[] | select(.op == "copy") | .pass] == ["copy 64K", "copy 1M", "copy 4M"]) and all(.results[] | select(.op == "copy"); .mb_s > 0)' "run --copy to the card: both sides measured (the destination as the card), the copy at three chunk sizes"
+	jq_check "$o/copy.json" '([.plan[].device] | .[0] == "source" and (.[1] | test("^mmc0:")) and .[2] == "copy") and ([.results[] | select(.op == "copy") | .name] == ["copy 64K", "copy 1M", "copy 4M"]) and all(.results[] | select(.op == "copy"); .mb_s > 0)' "run --copy to the card: both sides measured (the destination as the card), the copy at three chunk sizes"
 	jq_check "$o/copy.json" '[.devices[] | select(.kind == "mmc")] | length == 1' "run --copy to the card: the destination recorded as the mmc card"
 	jq_check "$o/copy.json" '[.findings[] | select(.id == "run.copy_limit") | .message] | length == 1 and (.[0] | test("limited by (reading the source|writing the destination)|the copy loop itself|went faster than (reading the source|writing the destination) measured alone"))' "run --copy to the card: which side limits the copy, said"
 	if [ "$(cat "$o/copy-left.txt" 2>/dev/null)" = 0 ]; then ok "$SCEN: run --copy: no file left on either side"

@@ -91,8 +91,8 @@ check() {
 	jq_check "$o/run.json" '[.devices[] | select(.kind == "usb-mtp") | .vid_pid] | sort == ["1d6b:0110", "1d6b:0111", "1d6b:0112", "1d6b:0113", "1d6b:0115"]' "run --mtp: sim0..3 and sim5 measured and recorded (sim4 fails every send)"
 	rc_is show 0 "show last --db: the run from the history"
 	for f in run show; do
-		jq_check "$o/$f.json" '(.devices | map({(.key): .vid_pid}) | add) as $d | [.findings[] | select(.id == "mtp.send_path") | [$d[.subject], (.message | test("storage.s root") ), (.message | test("DCIM")), (.message | test("by its name"))]] | sort == [["1d6b:0111", true, false, false], ["1d6b:0112", false, false, true], ["1d6b:0113", false, true, false], ["1d6b:0115", true, false, false]]' "$f: where each quirky sim's files went, a finding per device (root, by name, DCIM, root)"
-		jq_check "$o/$f.json" '(.devices | map({(.key): .vid_pid}) | add) as $d | [.findings[] | select(.id == "mtp.storage_figures") | $d[.subject]] | sort == ["1d6b:0111", "1d6b:0112"]' "$f: the impossible storage figures recorded as findings"
+		jq_check "$o/$f.json" '(.devices | map({(.device): .vid_pid}) | add) as $d | [.findings[] | select(.id == "mtp.send_path") | [$d[.subject], (.message | test("storage.s root") ), (.message | test("DCIM")), (.message | test("by its name"))]] | sort == [["1d6b:0111", true, false, false], ["1d6b:0112", false, false, true], ["1d6b:0113", false, true, false], ["1d6b:0115", true, false, false]]' "$f: where each quirky sim's files went, a finding per device (root, by name, DCIM, root)"
+		jq_check "$o/$f.json" '(.devices | map({(.device): .vid_pid}) | add) as $d | [.findings[] | select(.id == "mtp.storage_figures") | $d[.subject]] | sort == ["1d6b:0111", "1d6b:0112"]' "$f: the impossible storage figures recorded as findings"
 	done
 	for n in 0 1 2 3 4 5; do
 		if [ "$n" = 0 ]; then f=sim-store-before; else f=q$n-before; fi
@@ -102,6 +102,6 @@ check() {
 		echo "    $(cat "$o/sim$n.log" 2>/dev/null | grep '^mtp-sim: operations' | head -1) (sim$n)"
 	done
 	for f in q1 q2 q3; do
-		jq -r '.sizes[] | "    figure  mtp-sim '"$f"' \(.pass) send \(.send_mb_s) get \(.get_mb_s) MB/s"' "$o/$f.json" 2>/dev/null
+		jq -r '.sizes[] | "    figure  mtp-sim '"$f"' \(.name) send \(.send_mb_s) get \(.get_mb_s) MB/s"' "$o/$f.json" 2>/dev/null
 	done
 }

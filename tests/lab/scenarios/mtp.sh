@@ -39,15 +39,15 @@ check() {
 	jq_check "$o/run.json" "[.metrics[] | select(.test == \"mtp\" and .metric == \"mb_s\")] | (map(.name) | sort) == [\"get 1M\", \"get 4M\", \"send 1M\", \"send 4M\"] and all(.[]; .unit == \"MB/s\" and .value > 0 and .value <= $allow and .repeats == 2 and (.ceiling | floor) == 53)" "run --mtp --full --size 4M: send and get of 1M and 4M files, twice each, next to the high-speed bulk ceiling, under dummy_hcd's allowance"
 	if [ "$(cat "$o/run-report.rc")" = 0 ] && grep -q 'MB/s against file size, 1M to 4M' "$o/run-report.txt" && grep -Eq '^ +send +.* best .* MB/s at [14]M$' "$o/run-report.txt"; then ok "$SCEN: report of run --mtp --full: MB/s against the file size, send and get"
 	else bad "$SCEN: report of run --mtp --full: $(head -c 600 "$o/run-report.txt")"; fi
-	jq_check "$o/run.json" '[.devices[] | select(.kind == "usb-mtp") | .vid_pid] == ["1d6b:0100"] and ((.devices[] | select(.kind == "usb-mtp") | .key) as $k | [.verdicts[] | select(.device_key == $k)] | length == 1)' "run --mtp: the device recorded, with a verdict"
-	jq_check "$o/run.json" '(.devices[] | select(.kind == "usb-mtp") | .key) as $k | .verdicts[] | select(.device_key == $k) | (.limiter == (if .share_pct >= 90 then "bus" else "device" end)) and (.evidence | test("the slower way"))' "run --mtp: the verdict holds the slower way against the bulk ceiling"
+	jq_check "$o/run.json" '[.devices[] | select(.kind == "usb-mtp") | .vid_pid] == ["1d6b:0100"] and ((.devices[] | select(.kind == "usb-mtp") | .device) as $k | [.verdicts[] | select(.device == $k)] | length == 1)' "run --mtp: the device recorded, with a verdict"
+	jq_check "$o/run.json" '(.devices[] | select(.kind == "usb-mtp") | .device) as $k | .verdicts[] | select(.device == $k) | (.limiter == (if .share_pct >= 90 then "bus" else "device" end)) and (.evidence | test("the slower way"))' "run --mtp: the verdict holds the slower way against the bulk ceiling"
 	jq_check "$o/run.json" '[.findings[] | select(.id == "mtp.send_path" or .id == "mtp.storage_figures")] == []' "run --mtp: umtprd took the files in the folder, its storage figures can be true: no path or storage finding"
 	same_store run
 	rc_is run-nomtp 0 "run without --mtp"
 	jq_check "$o/run-nomtp.json" '[.plan[] | select(.kind == "usb-mtp")] == [] and [.metrics[] | select(.test == "mtp")] == []' "run without --mtp leaves the MTP device alone"
 	# --buffer-sweep: a figure per buffer size through usbperf's own gadget, nothing left after
 	rc_is sweep 0 "--buffer-sweep 16K,256K through gadget up mtp"
-	jq_check "$o/sweep.json" "[.buffer_sweep[] | .buffer_bytes] == [16384, 262144] and all(.buffer_sweep[]; .pass == \"4M\" and .repeats == 2 and .verified == true and .send_mb_s > 0 and .get_mb_s > 0 and .send_mb_s <= $allow and .get_mb_s <= $allow and .cache_bytes > .buffer_bytes)" "--buffer-sweep: one verified figure per buffer size, each way, under dummy_hcd's allowance"
+	jq_check "$o/sweep.json" "[.buffer_sweep[] | .buffer_bytes] == [16384, 262144] and all(.buffer_sweep[]; .name == \"4M\" and .repeats == 2 and .verified == true and .send_mb_s > 0 and .get_mb_s > 0 and .send_mb_s <= $allow and .get_mb_s <= $allow and .cache_bytes > .buffer_bytes)" "--buffer-sweep: one verified figure per buffer size, each way, under dummy_hcd's allowance"
 	jq_check "$o/sweep.json" '.device.vid_pid == "1d6b:0104" and .device.left_on_device == 0' "--buffer-sweep: measured the sweep's own gadget (1d6b:0104), nothing left on it"
 	jq_check "$o/sweep.json" '(.buffer_sweep | [(.[1].send_mb_s / .[0].send_mb_s), (.[1].get_mb_s / .[0].get_mb_s)] | max >= 1.2) == ([.findings[] | select(.id == "mtp.small_buffers")] | length == 1)' "--buffer-sweep: the small-buffers finding when, and only when, 256K buffers are 20 % faster"
 	rc_is sweep-text 0 "--buffer-sweep, text"
@@ -56,14 +56,14 @@ other" ] && [ "$(cat "$o/sweep-daemons.txt")" = 0 ] && [ ! -s "$o/sweep-run.txt"
 	else bad "$SCEN: --buffer-sweep left: gadgets [$(tr '\n' ' ' <"$o/sweep-gadgets.txt")] daemons $(cat "$o/sweep-daemons.txt") run [$(tr '\n' ' ' <"$o/sweep-run.txt")]"; fi
 	rc_is run-sweep 0 "run --mtp-buffers 16K,64K"
 	jq_check "$o/run-sweep.json" "[.metrics[] | select(.test == \"mtp\" and .metric == \"mb_s\") | .name] | sort == [\"get 1M buf 16K\", \"get 1M buf 64K\", \"send 1M buf 16K\", \"send 1M buf 64K\"]" "run --mtp-buffers: a send and a get figure per buffer size in the record"
-	jq_check "$o/run-sweep.json" '[.devices[] | select(.key == "mtp-sweep") | .vid_pid] == ["1d6b:0104"] and ([.verdicts[] | select(.device_key == "mtp-sweep")] | length == 1) and ([.metrics[] | select(.test == "mtp" and .metric == "mb_s")] | all(.[]; .value > 0 and (.ceiling | floor) == 53))' "run --mtp-buffers: the sweep gadget recorded with a verdict, each figure next to the bulk ceiling"
+	jq_check "$o/run-sweep.json" '[.devices[] | select(.device == "mtp-sweep") | .vid_pid] == ["1d6b:0104"] and ([.verdicts[] | select(.device == "mtp-sweep")] | length == 1) and ([.metrics[] | select(.test == "mtp" and .metric == "mb_s")] | all(.[]; .value > 0 and (.ceiling | floor) == 53))' "run --mtp-buffers: the sweep gadget recorded with a verdict, each figure next to the bulk ceiling"
 	if grep -q 'MB/s against device buffer size, 16K to 64K' "$o/sweep-report.txt" && [ "$(cat "$o/sweep-report.rc")" = 0 ] && grep -q 'Throughput against device buffer size' "$o/sweep-report.html"; then ok "$SCEN: report of run --mtp-buffers: MB/s against the device's buffer size, text and HTML"
 	else bad "$SCEN: report of run --mtp-buffers: $(head -c 600 "$o/sweep-report.txt")"; fi
 	rc_is sweep-dev 2 "--buffer-sweep with a DEVICE"
 	says sweep-dev "builds on this machine" "--buffer-sweep with a DEVICE: one line"
 	rc_is sweep-bad 2 "--buffer-sweep 1000 (not a multiple of 512)"
 	says sweep-bad "multiple of 512" "--buffer-sweep 1000: one line"
-	jq -r '.buffer_sweep[] | "    figure  sweep buffers \(.buffer_bytes) \(.pass) send \(.send_mb_s) get \(.get_mb_s) MB/s"' "$o/sweep.json" 2>/dev/null
+	jq -r '.buffer_sweep[] | "    figure  sweep buffers \(.buffer_bytes) \(.name) send \(.send_mb_s) get \(.get_mb_s) MB/s"' "$o/sweep.json" 2>/dev/null
 	rc_is ro 2 "a read-only storage"
 	says ro "storage 'readonly' of device '[^']+' is read-only" "read-only: one line"
 	rc_is locked 2 "a responder that shows no storage (a locked phone)"

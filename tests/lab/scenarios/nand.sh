@@ -60,19 +60,19 @@ check() {
 	# usbperf run: the MTD class
 	local RR=$o/runro.json RW=$o/runrw.json
 	rc_is runro 0 "run /dev/mtd0 (reads)"
-	jq_check "$RR" '[.devices[] | select(.key == "mtd0")] | length == 1 and (.[0].kind == "mtd (read-only)") and (.[0].product | test("^nand .* 4M, eraseblock 16K, page 512 B, OOB 16 B"))' "run: mtd0 a device of its own, its geometry named"
+	jq_check "$RR" '[.devices[] | select(.device == "mtd0")] | length == 1 and (.[0].kind == "mtd (read-only)") and (.[0].product | test("^nand .* 4M, eraseblock 16K, page 512 B, OOB 16 B"))' "run: mtd0 a device of its own, its geometry named"
 	jq_check "$RR" '[.metrics[] | select(.test == "mtd" and .metric == "mb_s") | .name] == ["read"] and ([.metrics[] | select(.name == "region" and .metric == "bad_blocks") | .value] == [2])' "run reads: one read pass; the 2 bad eraseblocks of the region counted"
 	jq_check "$RR" '[.metrics[] | select(.test == "mtd" and .name == "read" and .metric == "eraseblocks_per_s")] | .[0].value > 0' "run reads: eraseblocks/s"
 	jq_check "$RR" '[.findings[] | select(.id == "mtd.bad_blocks") | .about] == ["mtd0"]' "run reads: the bad eraseblocks a finding about mtd0"
-	jq_check "$RR" '[.verdicts[] | select(.device_key == "mtd0") | .evidence] | .[0] | test("^read [0-9.]+ MB/s: raw flash has no link ceiling")' "run reads: the verdict names the read rate, no ceiling"
+	jq_check "$RR" '[.verdicts[] | select(.device == "mtd0") | .evidence] | .[0] | test("^read [0-9.]+ MB/s: raw flash has no link ceiling")' "run reads: the verdict names the read rate, no ceiling"
 	rc_is runrw 0 "run /dev/mtd0 --destructive --size 1M"
 	jq_check "$RW" '[.metrics[] | select(.test == "mtd" and .metric == "mb_s") | .name] == ["erase", "write 512", "write 2K", "write 8K", "write 16K", "read"]' "run --destructive: erase, the write sweep 512 B .. 16 KiB, read"
 	jq_check "$RW" '([.metrics[] | select(.metric == "mismatched_pages") | .value] == [0]) and ([.metrics[] | select(.metric == "failed_blocks") | .value] | add == 0) and ([.metrics[] | select(.name == "ecc" and .metric == "ecc_failed") | .value] == [0])' "run --destructive: read back as written, no failed eraseblock, no ECC failure"
 	jq_check "$RW" '.devices[0].kind == "mtd" and (.mtd | length == 6)' "run --destructive: the mtd table, a row a pass"
 	local RC=$o/runcopy.json
 	rc_is runcopy 0 "run --copy /tmp/copysrc /dev/mtd0 --destructive --size 2M"
-	jq_check "$RC" '[.plan[].device] == ["source", "mtd0", "copy"] and ([.results[] | select(.op == "copy") | .pass] == ["copy 64K", "copy 1M", "copy 4M"]) and all(.results[] | select(.op == "copy"); .mb_s > 0)' "--copy to raw flash: the source measured, the flash's own passes, then the copy at three chunk sizes"
-	jq_check "$RC" '[.metrics[] | select(.device_key == "mtd0" and .metric == "mb_s") | .name] == ["erase", "write 512", "write 2K", "write 8K", "write 16K", "read"] and ([.metrics[] | select(.metric == "mismatched_pages") | .value] == [0])' "--copy to raw flash: the flash's sweep, read back as written"
+	jq_check "$RC" '[.plan[].device] == ["source", "mtd0", "copy"] and ([.results[] | select(.op == "copy") | .name] == ["copy 64K", "copy 1M", "copy 4M"]) and all(.results[] | select(.op == "copy"); .mb_s > 0)' "--copy to raw flash: the source measured, the flash's own passes, then the copy at three chunk sizes"
+	jq_check "$RC" '[.metrics[] | select(.device == "mtd0" and .metric == "mb_s") | .name] == ["erase", "write 512", "write 2K", "write 8K", "write 16K", "read"] and ([.metrics[] | select(.metric == "mismatched_pages") | .value] == [0])' "--copy to raw flash: the flash's sweep, read back as written"
 	jq_check "$RC" '[.findings[] | select(.id == "run.copy_limit")] | length == 1 and (.[0].evidence | test("destination /dev/mtd0 erase \\+ write [0-9]+K [0-9.]+ MB/s"))' "--copy to raw flash: which side limits, the flash's erase and write together"
 	rc_is runcopybad 2 "28.9 run --copy onto 1 MiB of mtd0 holding 2 bad eraseblocks"
 	says runcopybad "^usbperf: run: --copy to '/dev/mtd0': the copy needs 1 MiB of flash at least; the good eraseblocks of its region hold 1015808 B \\(--size 1048576 B\\)$" \
@@ -85,14 +85,14 @@ check() {
 	local RF=$o/runcopyfrom.json RD=$o/runcopyfromd.json
 	rc_is runcopyfrom 0 "run --copy /dev/mtd0 /tmp/copydst --size 2M (no --destructive)"
 	jq_check "$RF" '[.plan[].device] | length == 3 and .[0] == "mtd0" and .[2] == "copy"' "--copy from raw flash: the flash, the destination, then the copy"
-	jq_check "$RF" '[.devices[] | select(.key == "mtd0") | .kind] == ["mtd (read-only)"] and ([.metrics[] | select(.device_key == "mtd0" and .metric == "mb_s") | .name] == ["read"])' "--copy from raw flash: the flash only read (one read pass)"
-	jq_check "$RF" '([.results[] | select(.op == "copy") | .pass] == ["copy 64K", "copy 1M", "copy 4M"]) and all(.results[] | select(.op == "copy"); .mb_s > 0)' "--copy from raw flash: the copy at three chunk sizes"
+	jq_check "$RF" '[.devices[] | select(.device == "mtd0") | .kind] == ["mtd (read-only)"] and ([.metrics[] | select(.device == "mtd0" and .metric == "mb_s") | .name] == ["read"])' "--copy from raw flash: the flash only read (one read pass)"
+	jq_check "$RF" '([.results[] | select(.op == "copy") | .name] == ["copy 64K", "copy 1M", "copy 4M"]) and all(.results[] | select(.op == "copy"); .mb_s > 0)' "--copy from raw flash: the copy at three chunk sizes"
 	# the truth: 2 MiB = 128 eraseblocks of 16 KiB, nandsim's bad 5 and 40 skipped: 126 read
 	jq_check "$RF" '[.notes[] | select(.text | test("^--copy from /dev/mtd0: 2064384 B of its good eraseblocks read each time \\(the region.s 2 bad eraseblocks skipped\\), nothing erased or written"))] | length == 1' "--copy from raw flash: 126 good eraseblocks (2064384 B) read, the 2 bad ones skipped"
-	jq_check "$RF" '[.metrics[] | select(.device_key == "mtd0" and .name == "region" and .metric == "bad_blocks") | .value] == [2]' "--copy from raw flash: the region's 2 bad eraseblocks counted"
+	jq_check "$RF" '[.metrics[] | select(.device == "mtd0" and .name == "region" and .metric == "bad_blocks") | .value] == [2]' "--copy from raw flash: the region's 2 bad eraseblocks counted"
 	jq_check "$RF" '[.findings[] | select(.id == "run.copy_limit")] | length == 1 and (.[0].evidence | test("source /dev/mtd0 read [0-9.]+ MB/s; destination /tmp/copydst"))' "--copy from raw flash: which side limits, the flash's read pass as the source's figure"
 	rc_is runcopyfromd 0 "run --copy /dev/mtd0 /tmp/copydst --destructive"
-	jq_check "$RD" '([.metrics[] | select(.device_key == "mtd0" and .metric == "mb_s") | .name] == ["read"]) and ([.devices[] | select(.key == "mtd0") | .kind] == ["mtd (read-only)"])' "--copy from raw flash with --destructive: still only read"
+	jq_check "$RD" '([.metrics[] | select(.device == "mtd0" and .metric == "mb_s") | .name] == ["read"]) and ([.devices[] | select(.device == "mtd0") | .kind] == ["mtd (read-only)"])' "--copy from raw flash with --destructive: still only read"
 	if [ -s "$o/mtd0-before.md5" ] && cmp -s "$o/mtd0-before.md5" "$o/mtd0-after.md5"; then ok "$SCEN: --copy from raw flash: its first eraseblocks read the same after"
 	else bad "$SCEN: --copy from raw flash: mtd0 changed ($(cat "$o/mtd0-before.md5" "$o/mtd0-after.md5" 2>&1 | tr '\n' ' '))"; fi
 	if [ "$(cat "$o/copydst-left.txt" 2>/dev/null)" = "left on /tmp/copydst:" ]; then ok "$SCEN: --copy from raw flash: no file left on DST"
@@ -108,7 +108,7 @@ check() {
 	rc_is runcmp 0 "compare the two read runs"
 	jq_check "$o/runcmp.json" '[.metrics[] | select(.test == "mtd" and .name == "read" and .metric == "mb_s")] | length == 1 and .[0].a > 0 and .[0].b > 0' "compare: mtd0's read rate in both runs"
 	rc_is runcheck 0 "check the last run against criteria on mtd0"
-	jq_check "$o/runcheck.json" '[.checks[] | select(.device_key == "mtd0" and .result != "measured") | .result] == ["pass", "pass", "pass"]' "check: read rate, ECC failures, mismatches: pass"
+	jq_check "$o/runcheck.json" '[.checks[] | select(.device == "mtd0" and .result != "measured") | .result] == ["pass", "pass", "pass"]' "check: read rate, ECC failures, mismatches: pass"
 	rc_is runreport 0 "report (text) of the --destructive run"
 	if grep -q "write size" "$o/runreport.txt"; then ok "$SCEN: report: the write rate against the write size"
 	else bad "$SCEN: report: no write-size sweep: $(head -c 300 "$o/runreport.txt")"; fi

@@ -136,7 +136,7 @@ check() {
 	jq_check "$o/run1.json" '[.uvc_sweep[] | .camera_late] == [0, 0] and all(.uvc_sweep[]; .meets)' "run: both modes at their rate, nothing late"
 	jq_check "$o/run1.json" '[.metrics[] | select(.test == "uvc-sweep" and .metric == "fps") | .name] == ["YUYV 320x240 @15", "YUYV 320x240 @30"] and all(.metrics[] | select(.test == "uvc-sweep" and .metric == "fps"); .ceiling == (.name | split("@")[1] | tonumber))' "run: an fps row per mode, held against its nominal rate"
 	jq_check "$o/run1.json" '[.metrics[] | select(.test == "uvc-sweep") | .metric] | unique == ["camera_cpu_pct", "camera_late", "ceiling_fps", "cpu_us_per_frame", "drop_pct", "fps", "mb_s"]' "run: the camera's and the host's figures recorded"
-	jq_check "$o/run1.json" '(.uvc_sweep | length) == 2 and ([.verdicts[] | select(.device_key == "uvc-sweep")][0] | .limiter == "mode'"'"'s rate")' "run: the table in run's output, the verdict the modes' rate"
+	jq_check "$o/run1.json" '(.uvc_sweep | length) == 2 and ([.verdicts[] | select(.device == "uvc-sweep")][0] | .limiter == "mode'"'"'s rate")' "run: the table in run's output, the verdict the modes' rate"
 	jq_check "$o/show.json" '[.metrics[] | select(.test == "uvc-sweep") | .name] | unique == ["YUYV 320x240 @30"]' "show: the second sweep's figures came back from the history"
 	rc_is check 0 "check --criteria: fps at 98 % of each mode's rate"
 	jq_check "$o/check.json" '[.checks[] | select(.criterion) | .result] == ["pass"]' "check: the last run's mode passes"
