@@ -2,15 +2,7 @@
 /*
  * usbperf: USB and peripheral I/O performance analysis.
  *
- * To add a subcommand:
- *   1. src/cmd/<name>.c: cmd_<name>() parses options (COMMON_LONG_OPTIONS included),
- *      calls the core, hands the result to emit_report(); usage_<name>() prints -h.
- *   2. src/cmd/commands.h: declare both.
- *   3. the commands[] table below: name, one-line summary, the two functions, the
- *      formats it writes (--format is refused otherwise), whether it polls signal_stop.
- *   4. meson.build: add the file to usbperf_cmd_sources.
- *   5. tests: tests/integration/cli.sh walks this table to check -h, add behaviour tests.
- *   6. README.md: a usage example with real output.
+ * The layers, the command table and how to add a command: docs/architecture.md.
  */
 #include "cmd/commands.h"
 #include "cmd/common.h"

@@ -8,7 +8,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 
-/* exit statuses, documented in the README */
+/* exit statuses, documented in usbperf(1), EXIT STATUS */
 enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,	  /* ran, but the result fails: verify mismatch, regression (compare) */

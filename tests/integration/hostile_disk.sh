@@ -26,7 +26,7 @@ refused 2 "12.1 run --copy DIR NONEXISTENT" "$D" "$WORK/h.db" -- \
 refused 2 "12.1 run DEV BADTARGET: nothing measured" "$L" "$D" "$WORK/h.db" -- \
 	"$U" run "$L" /dev/null --destructive --size 4M --time 0.2 --db "$WORK/h.db"
 
-# 12.2: a partition whose sibling is mounted is refused (the README's rule: any
+# 12.2: a partition whose sibling is mounted is refused (docs/classes.md, disk's Safety: any
 # partition of the disk mounted refuses every part of it)
 make_loop 64M
 P=$LOOP

@@ -108,7 +108,7 @@ int cpuinfo_model(const char *cpuinfo, struct strbuf *ret);
 
 /*
  * The schema of a sysinfo report: every section, in the order shown, with
- * the findings last (documented in the README's "usbperf sysinfo" section).
+ * the findings last (documented in docs/classes.md, "usbperf sysinfo").
  */
 void sysinfo_describe(const struct sysinfo_facts *si, const struct finding_list *findings,
 		      struct report *out);
