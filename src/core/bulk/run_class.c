@@ -76,11 +76,11 @@ static void bulk_discover(const struct run_options *o, struct run_result *r)
 }
 
 static void bulk_estimate(const struct run_options *o, const struct run_plan_item *it,
-			  struct disk_estimate *disk, struct class_estimate *ret)
+			  struct estimate *e, struct class_estimate *ret)
 {
 	(void)o;
 	(void)it;
-	(void)disk;
+	(void)e;
 	*ret = (struct class_estimate){"bulk", sizeof(points) / sizeof(points[0]),
 				       BULK_RUN_POINT_S};
 }

@@ -590,8 +590,8 @@ static int disk_measure(const struct run_options *o, struct run_result *r,
 	return 0;
 }
 
-static void disk_estimate(const struct run_options *o, const struct run_plan_item *it,
-			  struct disk_estimate *e, struct class_estimate *ret)
+static void disk_run_estimate(const struct run_options *o, const struct run_plan_item *it,
+			      struct estimate *e, struct class_estimate *ret)
 {
 	const struct disk_item *d = class_item(it, &run_class_disk);
 
@@ -630,7 +630,7 @@ const struct measure_class run_class_disk = {
     .claims_rest = true,
     .plan_target = disk_plan_target,
     .prepare = disk_prepare,
-    .estimate = disk_estimate,
+    .estimate = disk_run_estimate,
     .measure = disk_measure,
     .finish = disk_finish,
     .release = disk_release,

@@ -251,10 +251,10 @@ static double run_seconds(const struct run_options *o)
 }
 
 static void gadget_estimate(const struct run_options *o, const struct run_plan_item *it,
-			    struct disk_estimate *disk, struct class_estimate *ret)
+			    struct estimate *e, struct class_estimate *ret)
 {
 	(void)it;
-	(void)disk;
+	(void)e;
 	*ret = (struct class_estimate){"HID gadget", 1, run_seconds(o)};
 }
 

@@ -239,12 +239,12 @@ static double pass_seconds(const struct run_options *o)
 }
 
 static void i2c_estimate(const struct run_options *o, const struct run_plan_item *it,
-			 struct disk_estimate *disk, struct class_estimate *ret)
+			 struct estimate *e, struct class_estimate *ret)
 {
 	const struct i2c_item *h = class_item(it, &run_class_i2c);
 	unsigned per = h && h->t.method == I2C_METHOD_SMBUS_BLOCK ? 1 : 2;
 
-	(void)disk;
+	(void)e;
 	*ret =
 	    (struct class_estimate){"I2C", (unsigned)(h ? h->t.nsizes : 9) * per, pass_seconds(o)};
 }

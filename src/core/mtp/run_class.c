@@ -208,14 +208,14 @@ static int mtp_prepare(const struct run_options *o, struct run_result *r, struct
 }
 
 static void mtp_estimate(const struct run_options *o, const struct run_plan_item *it,
-			 struct disk_estimate *disk, struct class_estimate *ret)
+			 struct estimate *e, struct class_estimate *ret)
 {
 	uint64_t sizes[MTP_RUN_MAX_SIZES];
 	size_t n = run_sizes(o, sizes);
 	const struct mtp_item *m = class_item(it, &run_class_mtp);
 	double s = 0;
 
-	(void)disk;
+	(void)e;
 	if (m && m->sweep) {
 		/* per buffer size: the gadget up and down (about 2 s), a file each way */
 		*ret = (struct class_estimate){

@@ -500,10 +500,10 @@ static int net_measure(const struct run_options *o, struct run_result *r,
 }
 
 static void net_estimate(const struct run_options *o, const struct run_plan_item *it,
-			 struct disk_estimate *disk, struct class_estimate *ret)
+			 struct estimate *e, struct class_estimate *ret)
 {
 	(void)it;
-	(void)disk;
+	(void)e;
 	/* TCP each way; the omitted first second (slow start) runs on top of the measured time */
 	*ret = (struct class_estimate){"network", (unsigned)(2 + o->nnet_lengths),
 				       net_pass_s(o) + 1};

@@ -69,12 +69,12 @@ static double run_seconds(const struct run_options *o)
 }
 
 static void sweep_estimate(const struct run_options *o, const struct run_plan_item *it,
-			   struct disk_estimate *disk, struct class_estimate *ret)
+			   struct estimate *e, struct class_estimate *ret)
 {
 	const struct sweep_item *v = class_item(it, &run_class_uvc_sweep);
 	unsigned modes = v ? v->p.nframes * v->p.nformats * v->p.nfps : 0;
 
-	(void)disk;
+	(void)e;
 	/* per frame size a gadget up and down, and the last stream's end: about 4 s */
 	*ret = (struct class_estimate){"UVC camera", modes,
 				       run_seconds(o) + 0.5 + (modes ? 4.0 * v->p.nframes / modes : 0)};

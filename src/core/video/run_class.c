@@ -188,12 +188,12 @@ static double run_seconds(const struct run_options *o)
 }
 
 static void video_estimate(const struct run_options *o, const struct run_plan_item *it,
-			   struct disk_estimate *disk, struct class_estimate *ret)
+			   struct estimate *e, struct class_estimate *ret)
 {
 	const struct video_item *v = class_item(it, &run_class_video);
 	double fps = v ? video_mode_fps(&v->mode) : 0;
 
-	(void)disk;
+	(void)e;
 	/* the warm-up frames and the start of the stream on top of the counted time */
 	*ret = (struct class_estimate){"video", 1,
 				       ceil(run_seconds(o) + (fps > 0 ? VIDEO_WARMUP / fps : 1))};
