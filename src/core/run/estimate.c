@@ -60,7 +60,8 @@ void estimate_describe(const struct estimate *e, struct strbuf *out)
 	}
 	strbuf_adds(out, ":");
 	if (e->passes) {
-		strbuf_addf(out, " %u %s pass%s of ", e->passes, e->what, e->passes == 1 ? "" : "es");
+		strbuf_addf(out, " %u %s pass%s of ", e->passes, e->what,
+			    e->passes == 1 ? "" : "es");
 		if (e->pass_floor_s == e->pass_cap_s)
 			strbuf_addf(out, "%g s", e->pass_cap_s);
 		else if (e->pass_floor_s > 0)
@@ -70,8 +71,8 @@ void estimate_describe(const struct estimate *e, struct strbuf *out)
 	}
 	for (k = 0; k < e->nother; k++)
 		strbuf_addf(out, "%s %u %s pass%s of %g s", e->passes || k ? "," : "",
-			    e->other[k].passes, e->other[k].what, e->other[k].passes == 1 ? "" : "es",
-			    e->other[k].pass_s);
+			    e->other[k].passes, e->other[k].what,
+			    e->other[k].passes == 1 ? "" : "es", e->other[k].pass_s);
 	if (e->layout_bytes)
 		strbuf_addf(out, ", after writing %llu MiB of test data once",
 			    (unsigned long long)(e->layout_bytes >> 20));
