@@ -8,7 +8,7 @@
  */
 #include "core/disk/cache.h"
 #include "core/disk/safety.h"
-#include "core/run/copy.h"
+#include "core/copy/copy.h"
 #include "util/clock.h"
 #include "util/fileio.h"
 #include "util/signals.h"
