@@ -10,8 +10,10 @@
  * report, compare and check read the metric rows; the class's metric
  * vocabulary (below) names them.
  *
- * Adding a class: its room with a `const struct measure_class`, one line
- * in classes.c, its command, its tests.
+ * Adding a class: its room with a `const struct measure_class` (class_kit.h
+ * has the item and device helpers every adapter needs), one line in
+ * classes.c, its sources in meson.build, its command, its tests; the unit
+ * test test_classes checks its entry is complete.
  */
 #include "render/field.h"
 
