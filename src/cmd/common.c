@@ -2,6 +2,7 @@
 #include "cmd/common.h"
 #include "render/spark.h"
 #include "cmd/paths.h"
+#include "util/fileio.h"
 #include "util/leftovers.h"
 #include "util/signals.h"
 #include "util/snapshot.h"
@@ -374,21 +375,6 @@ int check_output_target(const struct global_opts *g, const char *target, const c
 	return check_output_targets(g, &target, 1, what);
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* an existing character device or FIFO (/dev/stdout, a pipe) is written through, not replaced */
 static int write_through(const char *path, const char *buf, size_t len)
 {
@@ -403,7 +389,7 @@ static int write_through(const char *path, const char *buf, size_t len)
 		close(fd);
 		return -EINVAL;
 	}
-	ret = write_all(fd, buf, len);
+	ret = fd_write_all(fd, buf, len);
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
 	return ret;
@@ -449,7 +435,7 @@ int write_file_atomic(const char *path, const char *buf, size_t len)
 		log_error("cannot create '%s': %s", tmp.buf, strerror(-ret));
 		goto out;
 	}
-	ret = write_all(fd, buf, len);
+	ret = fd_write_all(fd, buf, len);
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
 	/* after a signal nothing is committed: the command ends with 128+N */
@@ -482,7 +468,7 @@ int emit_report(const struct global_opts *g, const struct report *r)
 		goto out;
 	}
 	if (!g->output) {
-		ret = write_all(STDOUT_FILENO, out.buf, out.len);
+		ret = fd_write_all(STDOUT_FILENO, out.buf, out.len);
 		if (ret < 0)
 			log_error("cannot write the result to stdout: %s", strerror(-ret));
 		goto out;
@@ -503,7 +489,7 @@ static int emit_schema(const struct global_opts *g, const struct report *r)
 	else
 		render_schema(r, &out);
 	ret = g->output ? write_file_atomic(g->output, out.buf, out.len)
-			: write_all(STDOUT_FILENO, out.buf, out.len);
+			: fd_write_all(STDOUT_FILENO, out.buf, out.len);
 	if (ret < 0 && !g->output)
 		log_error("cannot write the schema to stdout: %s", strerror(-ret));
 	strbuf_release(&out);
@@ -554,7 +540,7 @@ int schema_command(const struct command *c, int argc, char **argv, struct global
 int emit_text(const struct global_opts *g, const char *buf, size_t len)
 {
 	int ret = g->output ? write_file_atomic(g->output, buf, len)
-			    : write_all(STDOUT_FILENO, buf, len);
+			    : fd_write_all(STDOUT_FILENO, buf, len);
 
 	if (ret < 0 && !g->output)
 		log_error("cannot write the result to stdout: %s", strerror(-ret));

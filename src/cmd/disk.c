@@ -500,13 +500,13 @@ static int check_cdm_size(const struct disk_opts *o, const struct disk_target *t
 static void say_estimate(const struct global_opts *g, const struct disk_config *cfg,
 			 const struct disk_target *t)
 {
-	struct disk_estimate e = {0};
+	struct estimate e = {0};
 	struct strbuf sb = STRBUF_INIT;
 
 	if (g->quiet)
 		return;
 	disk_estimate_add(&e, cfg, t);
-	disk_estimate_describe(&e, &sb);
+	estimate_describe(&e, &sb);
 	if (sb.len)
 		fprintf(stderr, "usbperf: %s\n", sb.buf);
 	strbuf_release(&sb);

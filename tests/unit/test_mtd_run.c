@@ -10,7 +10,7 @@
 #include "core/mtd/mtd_run.h"
 #include "core/report/model.h"
 #include "core/run/class.h"
-#include "core/run/copy.h"
+#include "core/copy/copy.h"
 #include "core/run/record.h"
 
 #include <errno.h>

@@ -7,6 +7,7 @@
  * stack in the way, for the disks' figures to be held against.
  */
 #include "core/bulk/bulk.h"
+#include "core/run/class_kit.h"
 #include "core/run/pass_sys.h"
 #include "core/run/run_priv.h"
 #include "util/strbuf.h"
@@ -39,11 +40,6 @@ static const struct {
 static const struct class_metric bulk_metrics[] = {
     CLASS_RATE("mb_s", "MB/s", "rate"),
 };
-
-static struct bulk_item *item_of(const struct run_plan_item *it)
-{
-	return it->cls == &run_class_bulk ? it->state : NULL;
-}
 
 static void bulk_discover(const struct run_options *o, struct run_result *r)
 {
@@ -80,11 +76,11 @@ static void bulk_discover(const struct run_options *o, struct run_result *r)
 }
 
 static void bulk_estimate(const struct run_options *o, const struct run_plan_item *it,
-			  struct disk_estimate *disk, struct class_estimate *ret)
+			  struct estimate *e, struct class_estimate *ret)
 {
 	(void)o;
 	(void)it;
-	(void)disk;
+	(void)e;
 	*ret = (struct class_estimate){"bulk", sizeof(points) / sizeof(points[0]),
 				       BULK_RUN_POINT_S};
 }
@@ -95,13 +91,10 @@ static void add_device(struct run_result *r, const struct run_plan_item *it,
 	struct run_device *d;
 	char id[16];
 
-	if (run_device_find(r, it->device_key))
+	d = class_add_device(r, it, it->kind);
+	if (!d)
 		return;
-	d = run_record_add_device(&r->rec);
 	snprintf(id, sizeof(id), "%04x:%04x", info->dev.vid, info->dev.pid);
-	d->key = xstrdup(it->device_key);
-	d->kind = xstrdup(it->kind);
-	d->target = xstrdup(it->path);
 	d->vid_pid = xstrdup(id);
 	d->product = xstrdup(info->dev.product);
 	d->port_path = xstrdup(info->dev.sysname);
@@ -114,7 +107,7 @@ static int bulk_run_measure(const struct run_options *o, struct run_result *r,
 			    struct run_plan_item *it, char **ret_why)
 {
 	const struct bulk_want want = {.iface = -1, .ep_in = -1, .ep_out = -1};
-	struct bulk_item *b = item_of(it);
+	struct bulk_item *b = class_item(it, &run_class_bulk);
 	struct bulk_open_info info = {0};
 	struct bulk_session *s = NULL;
 	char why[256] = "";
@@ -165,7 +158,7 @@ static int bulk_run_measure(const struct run_options *o, struct run_result *r,
 
 static void bulk_release(struct run_plan_item *it)
 {
-	struct bulk_item *b = item_of(it);
+	struct bulk_item *b = class_item(it, &run_class_bulk);
 
 	if (!b)
 		return;

@@ -8,6 +8,7 @@
 #include "core/disk/engine.h"
 #include "core/disk/pattern.h"
 #include "core/mmc/mmc.h"
+#include "core/run/estimate.h"
 #include "core/sys/cpustat.h"
 #include "core/sys/irqwatch.h"
 #include "core/usb/attach.h"
@@ -224,30 +225,16 @@ void disk_target_close(struct disk_target *t);
 const char *disk_target_cleanup_path(const struct disk_target *t);
 
 /*
- * How long a plan takes, said before it starts: each pass lasts at least
- * its floor (min(min_time, cap)) and at most its cap; a pass's real length
- * between those depends on the rate, unknown until it runs. Network passes
- * (usbperf run) last their fixed time.
+ * How long a plan takes, said before it starts (core/run/estimate.h): each
+ * disk pass lasts at least its floor (min(min_time, cap)) and at most its
+ * cap. The disk command's names for run's estimate, which its tests use.
  */
-/* passes of another kind run does besides (network, video): how many, how long each */
-struct disk_estimate_other {
-	const char *what; /* "network" */
-	unsigned passes;
-	double pass_s;
-};
-#define DISK_ESTIMATE_OTHERS 8
-struct disk_estimate {
-	unsigned passes;
-	double floor_s, cap_s;		 /* sums over the disk passes */
-	double pass_floor_s, pass_cap_s; /* of one disk pass (the longest seen) */
-	uint64_t layout_bytes;		 /* written once before the read passes */
-	struct disk_estimate_other other[DISK_ESTIMATE_OTHERS];
-	size_t nother;
-};
-void disk_estimate_add(struct disk_estimate *e, const struct disk_config *cfg,
+#define disk_estimate estimate
+#define disk_estimate_other estimate_other
+#define disk_estimate_describe estimate_describe
+/* cfg's passes on t: the disk passes of e ("disk"), and what reads lay out first */
+void disk_estimate_add(struct estimate *e, const struct disk_config *cfg,
 		       const struct disk_target *t);
-/* "at least 10 s, at most 30 s: 10 passes of 1 to 3 s each, ..."; nothing for no passes */
-void disk_estimate_describe(const struct disk_estimate *e, struct strbuf *out);
 
 int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_report *ret);
 void disk_report_release(struct disk_report *r);

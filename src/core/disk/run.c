@@ -614,12 +614,13 @@ static bool reads_laid_out(const struct disk_config *cfg, const struct disk_targ
 	return false;
 }
 
-void disk_estimate_add(struct disk_estimate *e, const struct disk_config *cfg,
+void disk_estimate_add(struct estimate *e, const struct disk_config *cfg,
 		       const struct disk_target *t)
 {
 	double floor = cfg->min_time_s < cfg->time_s ? cfg->min_time_s : cfg->time_s;
 	unsigned n = (unsigned)cfg->npasses * cfg->repeat;
 
+	e->what = "disk";
 	e->passes += n;
 	e->floor_s += n * floor;
 	e->cap_s += n * cfg->time_s;
@@ -629,58 +630,6 @@ void disk_estimate_add(struct disk_estimate *e, const struct disk_config *cfg,
 		e->pass_cap_s = cfg->time_s;
 	if (reads_laid_out(cfg, t))
 		e->layout_bytes += t->size;
-}
-
-static void add_duration(struct strbuf *out, double s)
-{
-	if (s < 10)
-		strbuf_addf(out, "%g s", round(s * 10) / 10);
-	else if (s < 90)
-		strbuf_addf(out, "%.0f s", s);
-	else if (s < 5400)
-		strbuf_addf(out, "%.0f min", s / 60);
-	else
-		strbuf_addf(out, "%.1f h", s / 3600);
-}
-
-void disk_estimate_describe(const struct disk_estimate *e, struct strbuf *out)
-{
-	double net = 0;
-	size_t k;
-
-	for (k = 0; k < e->nother; k++)
-		net += e->other[k].passes * e->other[k].pass_s;
-	if (!e->passes && !net)
-		return;
-	if (e->floor_s == e->cap_s) {
-		strbuf_adds(out, "about ");
-		add_duration(out, e->cap_s + net);
-	} else {
-		if (e->floor_s + net > 0) {
-			strbuf_adds(out, "at least ");
-			add_duration(out, e->floor_s + net);
-			strbuf_adds(out, ", ");
-		}
-		strbuf_adds(out, "at most ");
-		add_duration(out, e->cap_s + net);
-	}
-	strbuf_adds(out, ":");
-	if (e->passes) {
-		strbuf_addf(out, " %u disk pass%s of ", e->passes, e->passes == 1 ? "" : "es");
-		if (e->pass_floor_s == e->pass_cap_s)
-			strbuf_addf(out, "%g s", e->pass_cap_s);
-		else if (e->pass_floor_s > 0)
-			strbuf_addf(out, "%g to %g s", e->pass_floor_s, e->pass_cap_s);
-		else
-			strbuf_addf(out, "up to %g s", e->pass_cap_s);
-	}
-	for (k = 0; k < e->nother; k++)
-		strbuf_addf(out, "%s %u %s pass%s of %g s", e->passes || k ? "," : "",
-			    e->other[k].passes, e->other[k].what, e->other[k].passes == 1 ? "" : "es",
-			    e->other[k].pass_s);
-	if (e->layout_bytes)
-		strbuf_addf(out, ", after writing %llu MiB of test data once",
-			    (unsigned long long)(e->layout_bytes >> 20));
 }
 
 int disk_report_pair(struct disk_report *r)

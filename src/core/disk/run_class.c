@@ -7,6 +7,7 @@
  * rules, before any of them is measured: a refused operand stops the run
  * before the first byte of I/O on the others.
  */
+#include "core/run/class_kit.h"
 #include "core/run/run_priv.h"
 #include "core/run/pass_sys.h"
 #include "core/disk/safety.h"
@@ -91,14 +92,9 @@ static const struct class_metric disk_metrics[] = {
     CLASS_DISTRIBUTION("urb_size_bin_33", "URBs", "URBs of 4G"),
 };
 
-static struct disk_item *item_of(const struct run_plan_item *it)
-{
-	return it->cls == &run_class_disk ? it->state : NULL;
-}
-
 const struct disk_report *run_disk_report(const struct run_plan_item *it)
 {
-	const struct disk_item *d = item_of(it);
+	const struct disk_item *d = class_item(it, &run_class_disk);
 
 	return d && d->measured ? &d->rep : NULL;
 }
@@ -528,7 +524,7 @@ static void disk_finish(struct run_result *r)
 	bool any = false;
 
 	for (size_t i = 0; i < r->nplan; i++) {
-		struct disk_item *d = item_of(&r->plan[i]);
+		struct disk_item *d = class_item(&r->plan[i], &run_class_disk);
 
 		if (!d || !d->open)
 			continue;
@@ -542,7 +538,7 @@ static void disk_finish(struct run_result *r)
 
 static void disk_release(struct run_plan_item *it)
 {
-	struct disk_item *d = item_of(it);
+	struct disk_item *d = class_item(it, &run_class_disk);
 
 	if (!d)
 		return;
@@ -558,7 +554,7 @@ static void disk_release(struct run_plan_item *it)
 static int disk_measure(const struct run_options *o, struct run_result *r,
 			struct run_plan_item *it, char **ret_why)
 {
-	struct disk_item *d = item_of(it);
+	struct disk_item *d = class_item(it, &run_class_disk);
 	struct disk_report *rep = &d->rep;
 	const char *irq_lines = irq_lines_of(r->topo, &d->t);
 	uint64_t irq0, irq1, irqs;
@@ -594,10 +590,10 @@ static int disk_measure(const struct run_options *o, struct run_result *r,
 	return 0;
 }
 
-static void disk_estimate(const struct run_options *o, const struct run_plan_item *it,
-			  struct disk_estimate *e, struct class_estimate *ret)
+static void disk_run_estimate(const struct run_options *o, const struct run_plan_item *it,
+			      struct estimate *e, struct class_estimate *ret)
 {
-	const struct disk_item *d = item_of(it);
+	const struct disk_item *d = class_item(it, &run_class_disk);
 
 	(void)o;
 	(void)ret;
@@ -634,7 +630,7 @@ const struct measure_class run_class_disk = {
     .claims_rest = true,
     .plan_target = disk_plan_target,
     .prepare = disk_prepare,
-    .estimate = disk_estimate,
+    .estimate = disk_run_estimate,
     .measure = disk_measure,
     .finish = disk_finish,
     .release = disk_release,

@@ -2,6 +2,7 @@
 /* The mtp profile: umtprd's configuration, its start and the wait for its descriptors. */
 #include "core/gadget/mtp.h"
 #include "core/gadget/spec.h"
+#include "util/fileio.h"
 #include "util/parse.h"
 #include "util/sysroot.h"
 
@@ -131,21 +132,6 @@ static int new_file(struct gadget_state *st, const char *path, int *ret_fd, char
 	return 0;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* the log's last non-empty line, control characters replaced */
 static void last_line(const char *log, struct strbuf *out)
 {
@@ -250,7 +236,7 @@ int gadget_mtp_start(struct gadget_state *st, const struct gadget_fs *fs,
 	r = new_file(st, conf.buf, &fd, ret_why);
 	if (r < 0)
 		goto out;
-	r = write_all(fd, text.buf, text.len);
+	r = fd_write_all(fd, text.buf, text.len);
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
 	if (r < 0) {

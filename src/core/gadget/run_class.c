@@ -16,6 +16,7 @@
 #include "core/hid/gadget.h"
 #include "core/hid/io.h"
 #include "core/hid/verdict.h"
+#include "core/run/class_kit.h"
 #include "core/run/run_priv.h"
 #include "core/usb/gadget.h"
 #include "util/strbuf.h"
@@ -50,11 +51,6 @@ static const struct class_metric gadget_metrics[] = {
     CLASS_TAIL("write_p99_us", "us", "p99 write"),
     CLASS_TAIL("write_max_us", "us", "max write"),
 };
-
-static struct gadget_item *item_of(const struct run_plan_item *it)
-{
-	return it->cls == &run_class_gadget ? it->state : NULL;
-}
 
 static bool made_by_usbperf(const char *gadget)
 {
@@ -255,10 +251,10 @@ static double run_seconds(const struct run_options *o)
 }
 
 static void gadget_estimate(const struct run_options *o, const struct run_plan_item *it,
-			    struct disk_estimate *disk, struct class_estimate *ret)
+			    struct estimate *e, struct class_estimate *ret)
 {
 	(void)it;
-	(void)disk;
+	(void)e;
 	*ret = (struct class_estimate){"HID gadget", 1, run_seconds(o)};
 }
 
@@ -288,12 +284,9 @@ static void add_device(struct run_result *r, const struct run_plan_item *it,
 	struct run_device *d;
 	struct strbuf id = STRBUF_INIT;
 
-	if (run_device_find(r, it->device_key))
+	d = class_add_device(r, it, it->kind);
+	if (!d)
 		return;
-	d = run_record_add_device(&r->rec);
-	d->key = xstrdup(it->device_key);
-	d->kind = xstrdup(it->kind);
-	d->target = xstrdup(it->path);
 	vid = gadget_attr(h->fn.gadget, "idVendor");
 	pid = gadget_attr(h->fn.gadget, "idProduct");
 	strbuf_addf(&id, "%s:%s", hex4(vid), hex4(pid));
@@ -346,7 +339,7 @@ static void add_metrics(struct run_result *r, const struct run_plan_item *it,
 static int gadget_measure(const struct run_options *o, struct run_result *r,
 			  struct run_plan_item *it, char **ret_why)
 {
-	struct gadget_item *h = item_of(it);
+	struct gadget_item *h = class_item(it, &run_class_gadget);
 	struct hid_io_config c = {
 	    .time_s = run_seconds(o),
 	    .report_bytes = h->fn.report_length,
@@ -399,7 +392,7 @@ static int gadget_measure(const struct run_options *o, struct run_result *r,
 
 static void gadget_release(struct run_plan_item *it)
 {
-	struct gadget_item *h = item_of(it);
+	struct gadget_item *h = class_item(it, &run_class_gadget);
 
 	if (!h)
 		return;

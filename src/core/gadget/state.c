@@ -2,6 +2,7 @@
 /* The state file: what usbperf gadget up created, and undoing it (see state.h). */
 #include "core/gadget/state.h"
 #include "core/usb/gadget.h"
+#include "util/fileio.h"
 #include "util/parse.h"
 #include "util/sysroot.h"
 #include "util/xalloc.h"
@@ -20,22 +21,6 @@ void gadget_state_path(struct strbuf *sb, const char *dir)
 {
 	strbuf_reset(sb);
 	strbuf_addf(sb, GADGET_STATE_DIR "/gadget-%s.state", dir);
-}
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 static int mkdir_root(const char *path)
@@ -84,7 +69,7 @@ int gadget_state_create(struct gadget_state *st, const char *dir)
 	st->dir = xstrdup(dir);
 	st->file = strbuf_detach(&path);
 	strbuf_addf(&real, GADGET_STATE_MAGIC " %s\n", dir);
-	r = write_all(st->fd, real.buf, real.len);
+	r = fd_write_all(st->fd, real.buf, real.len);
 	strbuf_release(&real);
 	return r;
 }
@@ -107,7 +92,7 @@ int gadget_state_add(struct gadget_state *st, const char *kind, const char *path
 	push_step(st, kind, path);
 	if (st->fd >= 0) {
 		strbuf_addf(&line, "%s %s\n", kind, path);
-		r = write_all(st->fd, line.buf, line.len);
+		r = fd_write_all(st->fd, line.buf, line.len);
 		strbuf_release(&line);
 	}
 	return r;
@@ -343,7 +328,7 @@ static int rewrite(struct gadget_state *st, size_t keep)
 	sysroot_path(&real, st->file);
 	strbuf_addf(&tmp, "%s.new", real.buf);
 	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	r = fd < 0 ? -errno : write_all(fd, out.buf, out.len);
+	r = fd < 0 ? -errno : fd_write_all(fd, out.buf, out.len);
 	if (fd >= 0 && close(fd) < 0 && r == 0)
 		r = -errno;
 	if (r == 0 && rename(tmp.buf, real.buf) < 0)

@@ -9,6 +9,7 @@
  */
 #include "core/hid/io.h"
 #include "core/hid/verdict.h"
+#include "core/run/class_kit.h"
 #include "core/run/pass_sys.h"
 #include "core/run/run_priv.h"
 #include "core/usb/topology.h"
@@ -40,11 +41,6 @@ static const struct class_metric hid_metrics[] = {
     CLASS_TAIL("interval_p99_us", "us", "p99 interval"),
     CLASS_TAIL("interval_max_us", "us", "max interval"),
 };
-
-static struct hid_item *item_of(const struct run_plan_item *it)
-{
-	return it->cls == &run_class_hid ? it->state : NULL;
-}
 
 /* every hidraw node on USB, as list finds them */
 static void hid_discover(const struct run_options *o, struct run_result *r)
@@ -118,10 +114,10 @@ static double run_seconds(const struct run_options *o)
 }
 
 static void hid_estimate(const struct run_options *o, const struct run_plan_item *it,
-			 struct disk_estimate *disk, struct class_estimate *ret)
+			 struct estimate *e, struct class_estimate *ret)
 {
 	(void)it;
-	(void)disk;
+	(void)e;
 	*ret = (struct class_estimate){"HID", 1, run_seconds(o)};
 }
 
@@ -130,12 +126,9 @@ static void add_device(struct run_result *r, const struct run_plan_item *it,
 {
 	struct run_device *d;
 
-	if (run_device_find(r, it->device_key))
+	d = class_add_device(r, it, it->kind);
+	if (!d)
 		return;
-	d = run_record_add_device(&r->rec);
-	d->key = xstrdup(it->device_key);
-	d->kind = xstrdup(it->kind);
-	d->target = xstrdup(it->path);
 	if (h->dev.usb.device)
 		run_device_attach(d, &h->dev.usb);
 }
@@ -171,7 +164,7 @@ static void add_metrics(struct run_result *r, const struct run_plan_item *it,
 static int hid_measure(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
 		       char **ret_why)
 {
-	struct hid_item *h = item_of(it);
+	struct hid_item *h = class_item(it, &run_class_hid);
 	struct hid_io_config c = {
 	    .time_s = run_seconds(o),
 	    .report_bytes = h->dev.in_bytes,
@@ -229,7 +222,7 @@ static int hid_measure(const struct run_options *o, struct run_result *r, struct
 
 static void hid_release(struct run_plan_item *it)
 {
-	struct hid_item *h = item_of(it);
+	struct hid_item *h = class_item(it, &run_class_hid);
 
 	if (!h)
 		return;

@@ -12,6 +12,7 @@
 #include "core/findings.h"
 #include "core/i2c/i2c.h"
 #include "core/report/model.h"
+#include "core/run/class_kit.h"
 #include "core/run/run_priv.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -73,11 +74,6 @@ static const struct class_metric i2c_metrics[] = {
     CLASS_METRIC("naks", "NAKs", "NAKs", false),
     CLASS_METRIC("bus_errors", "errors", "bus errors", false),
 };
-
-static struct i2c_item *item_of(const struct run_plan_item *it)
-{
-	return it->cls == &run_class_i2c ? it->state : NULL;
-}
 
 /*
  * "/dev/i2c-1:0x50[@400k]" -> "/dev/i2c-1" (malloc'ed), the address (malloc'ed)
@@ -243,12 +239,12 @@ static double pass_seconds(const struct run_options *o)
 }
 
 static void i2c_estimate(const struct run_options *o, const struct run_plan_item *it,
-			 struct disk_estimate *disk, struct class_estimate *ret)
+			 struct estimate *e, struct class_estimate *ret)
 {
-	const struct i2c_item *h = item_of(it);
+	const struct i2c_item *h = class_item(it, &run_class_i2c);
 	unsigned per = h && h->t.method == I2C_METHOD_SMBUS_BLOCK ? 1 : 2;
 
-	(void)disk;
+	(void)e;
 	*ret =
 	    (struct class_estimate){"I2C", (unsigned)(h ? h->t.nsizes : 9) * per, pass_seconds(o)};
 }
@@ -259,12 +255,9 @@ static void add_device(struct run_result *r, const struct run_plan_item *it,
 	struct run_device *d;
 	struct strbuf sb = STRBUF_INIT;
 
-	if (run_device_find(r, it->device_key))
+	d = class_add_device(r, it, it->kind);
+	if (!d)
 		return;
-	d = run_record_add_device(&r->rec);
-	d->key = xstrdup(it->device_key);
-	d->kind = xstrdup(it->kind);
-	d->target = xstrdup(it->path);
 	strbuf_addf(&sb, "%s, 0x%02x", h->t.ad.name, h->t.addr);
 	d->product = strbuf_detach(&sb);
 	d->driver = xstrdup(i2c_method_name(h->t.method));
@@ -306,7 +299,7 @@ static void add_metrics(struct run_result *r, const struct run_plan_item *it,
 static int i2c_measure(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
 		       char **ret_why)
 {
-	struct i2c_item *h = item_of(it);
+	struct i2c_item *h = class_item(it, &run_class_i2c);
 	struct i2c_fd f = {h->t.fd, h->t.addr, h->t.method};
 	struct i2c_plan p = {
 	    .sizes = h->t.sizes,
@@ -368,7 +361,7 @@ static int i2c_measure(const struct run_options *o, struct run_result *r, struct
 static void i2c_finish(struct run_result *r)
 {
 	for (size_t i = 0; i < r->nplan; i++) {
-		struct i2c_item *h = item_of(&r->plan[i]);
+		struct i2c_item *h = class_item(&r->plan[i], &run_class_i2c);
 
 		if (h && h->t.fd >= 0) {
 			/* the bus is free for others once measured */
@@ -381,7 +374,7 @@ static void i2c_analyze(struct run_result *r)
 {
 	for (size_t i = 0; i < r->nplan; i++) {
 		const struct run_plan_item *it = &r->plan[i];
-		const struct i2c_item *h = item_of(it);
+		const struct i2c_item *h = class_item(it, &run_class_i2c);
 		size_t before = r->rec.findings.n;
 
 		if (!h || !h->measured)
@@ -395,7 +388,7 @@ static void i2c_analyze(struct run_result *r)
 
 static void i2c_release(struct run_plan_item *it)
 {
-	struct i2c_item *h = item_of(it);
+	struct i2c_item *h = class_item(it, &run_class_i2c);
 
 	if (!h)
 		return;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* run --copy /dev/mtdN DST: the copy's source on raw flash (mtd_run.h). */
 #include "core/mtd/mtd_run.h"
-#include "core/run/copy.h"
+#include "core/copy/copy.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -11,6 +11,7 @@
  */
 #include "core/mtd/mtd_run.h"
 #include "core/report/model.h"
+#include "core/run/class_kit.h"
 #include "core/run/run_priv.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
@@ -73,11 +74,6 @@ static const struct field row_fields[] = {
 };
 #undef T
 static const struct record_desc row_desc = RECORD_DESC("mtd_run", row_fields);
-
-static struct mtd_item *item_of(const struct run_plan_item *it)
-{
-	return it->cls == &run_class_mtd ? it->state : NULL;
-}
 
 bool mtd_run_claims(const char *target, bool is_chr, unsigned major_nr)
 {
@@ -341,13 +337,11 @@ static void add_device(struct run_result *r, const struct run_plan_item *it,
 	struct strbuf kind = STRBUF_INIT, prod = STRBUF_INIT;
 	char size[16], eb[16];
 
-	if (run_device_find(r, it->device_key))
-		return;
-	d = run_record_add_device(&r->rec);
-	d->key = xstrdup(it->device_key);
 	strbuf_addf(&kind, "%s%s", MTD_KIND, it->read_only ? " (read-only)" : "");
-	d->kind = strbuf_detach(&kind);
-	d->target = xstrdup(it->path);
+	d = class_add_device(r, it, kind.buf);
+	strbuf_release(&kind);
+	if (!d)
+		return;
 	/* the flash's own words: type, name, size and eraseblock (no bus, no ceiling) */
 	format_size(m->g.size, size, sizeof(size));
 	format_size(m->g.erasesize, eb, sizeof(eb));
@@ -394,7 +388,7 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 static int mtd_measure(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
 		       char **ret_why)
 {
-	struct mtd_item *m = item_of(it);
+	struct mtd_item *m = class_item(it, &run_class_mtd);
 	struct mtd_pass passes[MTD_MAX_WRITE_SIZES + 2];
 	struct mtd_run_acc acc[MTD_RUN_MAX_ACC];
 	struct mtd_ecc before = {0}, after = {0};
@@ -450,7 +444,7 @@ static int mtd_measure(const struct run_options *o, struct run_result *r, struct
 
 int mtd_run_copy_sink(const struct run_plan_item *it, struct mtd_sink *s, uint64_t *ret_capacity)
 {
-	const struct mtd_item *m = item_of(it);
+	const struct mtd_item *m = class_item(it, &run_class_mtd);
 	struct mtd_io io;
 
 	if (!m || m->fd < 0 || it->read_only)
@@ -462,7 +456,7 @@ int mtd_run_copy_sink(const struct run_plan_item *it, struct mtd_sink *s, uint64
 int mtd_run_copy_source(const struct run_plan_item *it, uint64_t want, struct mtd_source *s,
 			uint64_t *ret_size)
 {
-	const struct mtd_item *m = item_of(it);
+	const struct mtd_item *m = class_item(it, &run_class_mtd);
 	struct mtd_io io;
 
 	if (!m || m->fd < 0)
@@ -473,7 +467,7 @@ int mtd_run_copy_source(const struct run_plan_item *it, uint64_t want, struct mt
 
 static void mtd_release(struct run_plan_item *it)
 {
-	struct mtd_item *m = item_of(it);
+	struct mtd_item *m = class_item(it, &run_class_mtd);
 
 	if (!m)
 		return;

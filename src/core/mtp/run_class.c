@@ -13,6 +13,7 @@
 #include "core/mtp/mtp.h"
 #include "core/mtp/sweep.h"
 #include "core/report/model.h"
+#include "core/run/class_kit.h"
 #include "core/run/pass_sys.h"
 #include "core/run/run_priv.h"
 #include "util/parse.h"
@@ -47,11 +48,6 @@ struct mtp_item {
 static const struct class_metric mtp_metrics[] = {
     CLASS_RATE("mb_s", "MB/s", "rate"),
 };
-
-static struct mtp_item *item_of(const struct run_plan_item *it)
-{
-	return it->cls == &run_class_mtp ? it->state : NULL;
-}
 
 /*
  * The file sizes: 16M quick; 1M 16M 256M full, where --size is the largest
@@ -164,7 +160,7 @@ static void mtp_discover(const struct run_options *o, struct run_result *r)
 static int mtp_prepare(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
 		       char **ret_why)
 {
-	struct mtp_item *m = item_of(it);
+	struct mtp_item *m = class_item(it, &run_class_mtp);
 	const struct mtp_storage *best = NULL;
 	struct mtp_storage_judgement j;
 	uint64_t best_room = 0;
@@ -212,14 +208,15 @@ static int mtp_prepare(const struct run_options *o, struct run_result *r, struct
 }
 
 static void mtp_estimate(const struct run_options *o, const struct run_plan_item *it,
-			 struct disk_estimate *disk, struct class_estimate *ret)
+			 struct estimate *e, struct class_estimate *ret)
 {
 	uint64_t sizes[MTP_RUN_MAX_SIZES];
 	size_t n = run_sizes(o, sizes);
+	const struct mtp_item *m = class_item(it, &run_class_mtp);
 	double s = 0;
 
-	(void)disk;
-	if (item_of(it) && item_of(it)->sweep) {
+	(void)e;
+	if (m && m->sweep) {
 		/* per buffer size: the gadget up and down (about 2 s), a file each way */
 		*ret = (struct class_estimate){
 		    "MTP", (unsigned)(2 * o->nmtp_buffers * (o->repeat ? o->repeat : 1)),
@@ -239,13 +236,10 @@ static void add_device(struct run_result *r, const struct run_plan_item *it,
 	struct run_device *d;
 	char id[16];
 
-	if (run_device_find(r, it->device_key))
+	d = class_add_device(r, it, it->kind);
+	if (!d)
 		return;
-	d = run_record_add_device(&r->rec);
 	snprintf(id, sizeof(id), "%04x:%04x", m->dev.vid, m->dev.pid);
-	d->key = xstrdup(it->device_key);
-	d->kind = xstrdup(it->kind);
-	d->target = xstrdup(it->path);
 	d->vid_pid = xstrdup(id);
 	d->product = xstrdup(m->info.model ? m->info.model : m->dev.product);
 	d->serial = m->info.serial ? xstrdup(m->info.serial) : NULL;
@@ -292,12 +286,11 @@ static void add_sweep_device(struct run_result *r, const struct run_plan_item *i
 {
 	struct run_device *d;
 
-	if (run_device_find(r, it->device_key) || !res->dev.device)
+	if (!res->dev.device)
 		return;
-	d = run_record_add_device(&r->rec);
-	d->key = xstrdup(it->device_key);
-	d->kind = xstrdup(it->kind);
-	d->target = xstrdup(it->path);
+	d = class_add_device(r, it, it->kind);
+	if (!d)
+		return;
 	d->vid_pid = res->dev.vid_pid ? xstrdup(res->dev.vid_pid) : NULL;
 	d->product = res->dev.model ? xstrdup(res->dev.model) : NULL;
 	d->serial = res->dev.serial ? xstrdup(res->dev.serial) : NULL;
@@ -366,7 +359,7 @@ static int sweep_measure(const struct run_options *o, struct run_result *r,
 static int mtp_measure(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
 		       char **ret_why)
 {
-	struct mtp_item *m = item_of(it);
+	struct mtp_item *m = class_item(it, &run_class_mtp);
 
 	if (m->sweep)
 		return sweep_measure(o, r, it, ret_why);
@@ -419,7 +412,7 @@ fail:
 
 static void mtp_release(struct run_plan_item *it)
 {
-	struct mtp_item *m = item_of(it);
+	struct mtp_item *m = class_item(it, &run_class_mtp);
 
 	if (!m)
 		return;

@@ -7,6 +7,7 @@
  */
 #include "core/net/net.h"
 #include "core/net/sweep.h"
+#include "core/run/class_kit.h"
 #include "core/run/pass_sys.h"
 #include "core/run/run_priv.h"
 #include "core/usbmon/findings.h"
@@ -63,11 +64,6 @@ static const struct class_metric net_metrics[] = {
     CLASS_METRIC("loss_pct", "%", "loss", false),
 };
 
-static struct net_item *item_of(const struct run_plan_item *it)
-{
-	return it->cls == &run_class_net ? it->state : NULL;
-}
-
 static struct net_item *item_new(struct run_plan_item *it, const char *host, const char *iface,
 				 unsigned port)
 {
@@ -85,15 +81,9 @@ static struct net_item *item_new(struct run_plan_item *it, const char *host, con
 static void add_net_device(struct run_result *r, struct run_plan_item *it,
 			   const struct net_report *rep)
 {
-	struct run_device *d;
+	struct run_device *d = class_add_device(r, it, rep->on_usb ? "usb-net" : "host-net");
 
-	if (run_device_find(r, it->device_key))
-		return;
-	d = run_record_add_device(&r->rec);
-	d->key = xstrdup(it->device_key);
-	d->kind = xstrdup(rep->on_usb ? "usb-net" : "host-net");
-	d->target = xstrdup(it->path);
-	if (rep->on_usb)
+	if (d && rep->on_usb)
 		run_device_attach(d, &rep->usb);
 }
 
@@ -247,7 +237,7 @@ static void efficiency_finding(struct run_result *r, const struct run_plan_item 
 static int net_lengths(const struct run_options *o, struct run_result *r,
 		       const struct run_plan_item *it, char **ret_why)
 {
-	const struct net_item *n = item_of(it);
+	const struct net_item *n = class_item(it, &run_class_net);
 	struct net_client_config c = {
 	    .host = n->host,
 	    .port = n->port ? n->port : NET_DEFAULT_PORT,
@@ -296,7 +286,7 @@ static int net_lengths(const struct run_options *o, struct run_result *r,
 static int net_target(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
 		      char **ret_why)
 {
-	const struct net_item *n = item_of(it);
+	const struct net_item *n = class_item(it, &run_class_net);
 	static const struct {
 		const char *pass;
 		bool reverse;
@@ -372,7 +362,7 @@ static void ready(void *ctx, const char *msg)
 static int net_loopback(const struct run_options *o, struct run_result *r,
 			struct run_plan_item *it, char **ret_why)
 {
-	const struct net_item *n = item_of(it);
+	const struct net_item *n = class_item(it, &run_class_net);
 	int pfd[2], status, rc;
 	pid_t pid;
 	char c;
@@ -504,15 +494,16 @@ static void net_plan_target(const struct run_options *o, struct run_result *r,
 static int net_measure(const struct run_options *o, struct run_result *r,
 		       struct run_plan_item *it, char **ret_why)
 {
-	return item_of(it)->loopback ? net_loopback(o, r, it, ret_why)
-				     : net_target(o, r, it, ret_why);
+	const struct net_item *n = class_item(it, &run_class_net);
+
+	return n->loopback ? net_loopback(o, r, it, ret_why) : net_target(o, r, it, ret_why);
 }
 
 static void net_estimate(const struct run_options *o, const struct run_plan_item *it,
-			 struct disk_estimate *disk, struct class_estimate *ret)
+			 struct estimate *e, struct class_estimate *ret)
 {
 	(void)it;
-	(void)disk;
+	(void)e;
 	/* TCP each way; the omitted first second (slow start) runs on top of the measured time */
 	*ret = (struct class_estimate){"network", (unsigned)(2 + o->nnet_lengths),
 				       net_pass_s(o) + 1};
@@ -520,7 +511,7 @@ static void net_estimate(const struct run_options *o, const struct run_plan_item
 
 static void net_release(struct run_plan_item *it)
 {
-	struct net_item *n = item_of(it);
+	struct net_item *n = class_item(it, &run_class_net);
 
 	if (!n)
 		return;

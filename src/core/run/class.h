@@ -10,10 +10,11 @@
  * report, compare and check read the metric rows; the class's metric
  * vocabulary (below) names them.
  *
- * Adding a class: its room with a `const struct measure_class`, one line
- * in classes.c, its command, its tests.
+ * Adding a class: its room with a `const struct measure_class` (class_kit.h
+ * has the item and device helpers every adapter needs), one line in
+ * classes.c, its sources in meson.build, its command, its tests; the unit
+ * test test_classes checks its entry is complete.
  */
-#include "core/disk/disk.h"
 #include "render/field.h"
 
 #include <stdbool.h>
@@ -28,6 +29,7 @@ struct run_record;
 struct run_metric;
 struct run_device;
 struct strbuf;
+struct estimate;
 
 /* one metric a class records: what report, compare and check call it */
 struct class_metric {
@@ -139,9 +141,13 @@ struct measure_class {
 	 */
 	int (*prepare)(const struct run_options *o, struct run_result *r,
 		       struct run_plan_item *it, char **ret_why);
-	/* what measuring the item adds to the estimate (may be NULL) */
+	/*
+	 * What measuring the item adds to the estimate: passes between a floor
+	 * and a cap into e (core/run/estimate.h, as disk's), passes of a fixed
+	 * length into ret (may be NULL)
+	 */
 	void (*estimate)(const struct run_options *o, const struct run_plan_item *it,
-			 struct disk_estimate *disk, struct class_estimate *ret);
+			 struct estimate *e, struct class_estimate *ret);
 	/* passes -> the record's devices, metrics, notes and the class's rows */
 	int (*measure)(const struct run_options *o, struct run_result *r, struct run_plan_item *it,
 		       char **ret_why);

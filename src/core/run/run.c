@@ -522,32 +522,19 @@ void run_analyze(struct run_result *r)
 void run_estimate_describe(const struct run_options *o, const struct run_result *r,
 			   struct strbuf *out)
 {
-	struct disk_estimate e = {0};
+	struct estimate e = {0};
 
 	for (size_t i = 0; i < r->nplan; i++) {
 		const struct run_plan_item *it = &r->plan[i];
 		struct class_estimate ce = {0};
-		size_t k;
 
 		if (!it->prepared || !it->cls->estimate)
 			continue;
 		it->cls->estimate(o, it, &e, &ce);
-		if (!ce.passes)
-			continue;
 		/* one entry a kind of pass: "2 network passes of 6 s" */
-		for (k = 0; k < e.nother; k++)
-			if (!strcmp(e.other[k].what, ce.what))
-				break;
-		if (k == e.nother) {
-			if (e.nother == DISK_ESTIMATE_OTHERS)
-				continue;
-			e.other[e.nother++] = (struct disk_estimate_other){ce.what, 0, 0};
-		}
-		e.other[k].passes += ce.passes;
-		if (ce.pass_s > e.other[k].pass_s)
-			e.other[k].pass_s = ce.pass_s;
+		estimate_add_other(&e, ce.what, ce.passes, ce.pass_s);
 	}
-	disk_estimate_describe(&e, out);
+	estimate_describe(&e, out);
 }
 
 int run_execute(const struct run_options *o, struct run_result *ret, char **ret_why)

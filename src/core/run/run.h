@@ -7,7 +7,6 @@
  * (what the history keeps) plus one row per pass for the report.
  */
 #include "core/disk/disk.h"
-#include "core/run/copy.h"
 #include "core/run/record.h"
 
 #include <stdbool.h>

@@ -5,6 +5,7 @@
  * device "uvc-sweep" (pass "YUYV 640x480 @30"), so the history, report,
  * compare and check take them like any other.
  */
+#include "core/run/class_kit.h"
 #include "core/run/run_priv.h"
 #include "core/uvcgadget/sweep.h"
 #include "util/strbuf.h"
@@ -39,11 +40,6 @@ static const struct class_metric sweep_metrics[] = {
     CLASS_METRIC("cpu_us_per_frame", "us", "host cpu per frame", false),
 };
 
-static struct sweep_item *item_of(const struct run_plan_item *it)
-{
-	return it->cls == &run_class_uvc_sweep ? it->state : NULL;
-}
-
 static void sweep_discover(const struct run_options *o, struct run_result *r)
 {
 	struct sweep_item *v;
@@ -73,12 +69,12 @@ static double run_seconds(const struct run_options *o)
 }
 
 static void sweep_estimate(const struct run_options *o, const struct run_plan_item *it,
-			   struct disk_estimate *disk, struct class_estimate *ret)
+			   struct estimate *e, struct class_estimate *ret)
 {
-	const struct sweep_item *v = item_of(it);
+	const struct sweep_item *v = class_item(it, &run_class_uvc_sweep);
 	unsigned modes = v ? v->p.nframes * v->p.nformats * v->p.nfps : 0;
 
-	(void)disk;
+	(void)e;
 	/* per frame size a gadget up and down, and the last stream's end: about 4 s */
 	*ret = (struct class_estimate){"UVC camera", modes,
 				       run_seconds(o) + 0.5 + (modes ? 4.0 * v->p.nframes / modes : 0)};
@@ -89,12 +85,9 @@ static void add_device(struct run_result *r, const struct run_plan_item *it,
 {
 	struct run_device *d;
 
-	if (run_device_find(r, it->device_key))
+	d = class_add_device(r, it, it->kind);
+	if (!d)
 		return;
-	d = run_record_add_device(&r->rec);
-	d->key = xstrdup(it->device_key);
-	d->kind = xstrdup(it->kind);
-	d->target = xstrdup(it->path);
 	d->vid_pid = xstrdup("1d6b:0104");
 	d->product = xstrdup("usbperf UVC camera (bulk)");
 	d->serial = xstrdup("usbperf-" UVCG_SWEEP_GADGET);
@@ -138,7 +131,7 @@ static void add_metrics(struct run_result *r, const struct run_plan_item *it,
 static int sweep_measure(const struct run_options *o, struct run_result *r,
 			 struct run_plan_item *it, char **ret_why)
 {
-	struct sweep_item *v = item_of(it);
+	struct sweep_item *v = class_item(it, &run_class_uvc_sweep);
 	struct uvcg_sweep_config c = {
 	    .p = v->p,
 	    .time_s = run_seconds(o),
@@ -175,7 +168,7 @@ static int sweep_measure(const struct run_options *o, struct run_result *r,
 
 static void sweep_release(struct run_plan_item *it)
 {
-	struct sweep_item *v = item_of(it);
+	struct sweep_item *v = class_item(it, &run_class_uvc_sweep);
 
 	if (!v)
 		return;

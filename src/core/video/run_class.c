@@ -6,6 +6,7 @@
  * descriptors and the alternate setting the driver chose while streaming
  * put the payload rate next to what that setting carries.
  */
+#include "core/run/class_kit.h"
 #include "core/run/pass_sys.h"
 #include "core/run/run_priv.h"
 #include "core/usb/attach.h"
@@ -70,11 +71,6 @@ static const struct class_metric video_metrics[] = {
     CLASS_DISTRIBUTION("interval_bin_6", "intervals", "intervals >=3.5x"),
 };
 _Static_assert(VIDEO_HIST_BINS == 7, "one interval_bin metric per histogram bin");
-
-static struct video_item *item_of(const struct run_plan_item *it)
-{
-	return it->cls == &run_class_video ? it->state : NULL;
-}
 
 /* the USB device a node is on ("1-1"), NULL off USB */
 static char *usb_key_of(const char *node, struct usb_attach *ret)
@@ -192,12 +188,12 @@ static double run_seconds(const struct run_options *o)
 }
 
 static void video_estimate(const struct run_options *o, const struct run_plan_item *it,
-			   struct disk_estimate *disk, struct class_estimate *ret)
+			   struct estimate *e, struct class_estimate *ret)
 {
-	const struct video_item *v = item_of(it);
+	const struct video_item *v = class_item(it, &run_class_video);
 	double fps = v ? video_mode_fps(&v->mode) : 0;
 
-	(void)disk;
+	(void)e;
 	/* the warm-up frames and the start of the stream on top of the counted time */
 	*ret = (struct class_estimate){"video", 1,
 				       ceil(run_seconds(o) + (fps > 0 ? VIDEO_WARMUP / fps : 1))};
@@ -226,12 +222,9 @@ static void add_device(struct run_result *r, struct run_plan_item *it, const str
 	struct run_device *d;
 	char *key;
 
-	if (run_device_find(r, it->device_key))
+	d = class_add_device(r, it, it->kind);
+	if (!d)
 		return;
-	d = run_record_add_device(&r->rec);
-	d->key = xstrdup(it->device_key);
-	d->kind = xstrdup(it->kind);
-	d->target = xstrdup(it->path);
 	key = usb_key_of(it->path, &a);
 	if (key) {
 		run_device_attach(d, &a);
@@ -340,7 +333,7 @@ static void add_findings(struct run_result *r, const struct run_plan_item *it,
 static int video_measure(const struct run_options *o, struct run_result *r,
 			 struct run_plan_item *it, char **ret_why)
 {
-	struct video_item *v = item_of(it);
+	struct video_item *v = class_item(it, &run_class_video);
 	struct video_config c = {
 	    .dev = it->path,
 	    .mode = v->mode,
@@ -396,7 +389,7 @@ static int video_measure(const struct run_options *o, struct run_result *r,
 
 static void video_release(struct run_plan_item *it)
 {
-	struct video_item *v = item_of(it);
+	struct video_item *v = class_item(it, &run_class_video);
 
 	if (!v)
 		return;

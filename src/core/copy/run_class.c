@@ -4,8 +4,10 @@
  * disks, then the copy between them at several chunk sizes, and which side
  * (or the copy loop itself) limits it.
  */
+#include "core/copy/copy.h"
 #include "core/disk/safety.h"
 #include "core/mtd/mtd_run.h"
+#include "core/run/class_kit.h"
 #include "core/run/run_priv.h"
 #include "util/parse.h"
 #include "util/signals.h"
@@ -320,7 +322,6 @@ static int copy_measure(const struct run_options *o, struct run_result *r,
 	struct copy_item *c = it->state;
 	const struct run_plan_item *src = &r->plan[c->src], *dst = &r->plan[c->dst];
 	double cap_s = o->time_s > 0 ? o->time_s : (o->full ? RUN_FULL_TIME_S : RUN_QUICK_TIME_S);
-	struct run_device *d;
 	int rc;
 
 	/* the sides first: a copy between sides that could not be measured says nothing */
@@ -337,10 +338,8 @@ static int copy_measure(const struct run_options *o, struct run_result *r,
 		return rc;
 	if (!c->n)
 		return 0;
-	d = run_record_add_device(&r->rec);
-	d->key = xstrdup(it->device_key);
-	d->kind = xstrdup("copy");
-	d->target = xstrdup(it->path);
+	/* the copy's own device entry: its key ("copy") is the plan's, no side's */
+	class_add_device(r, it, "copy");
 	for (size_t i = 0; i < c->n; i++) {
 		struct run_row *row;
 		struct run_metric *m;
@@ -374,7 +373,7 @@ static void copy_analyze(struct run_result *res)
 {
 	for (size_t k = 0; k < res->nplan; k++) {
 		const struct run_plan_item *it = &res->plan[k];
-		const struct copy_item *c = it->cls == &run_class_copy ? it->state : NULL;
+		const struct copy_item *c = class_item(it, &run_class_copy);
 		const struct disk_report *src, *dst = NULL;
 		const struct disk_row *rd, *wr = NULL;
 		const struct run_copy_row *best = NULL;

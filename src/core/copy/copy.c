@@ -8,8 +8,9 @@
  */
 #include "core/disk/cache.h"
 #include "core/disk/safety.h"
-#include "core/run/copy.h"
+#include "core/copy/copy.h"
 #include "util/clock.h"
+#include "util/fileio.h"
 #include "util/signals.h"
 #include "util/strbuf.h"
 
@@ -47,21 +48,6 @@ int run_copy_check(const char *src_dir, const char *dst_dir, uint64_t size, char
 	return r < 0 ? prefix_why(ret_why) : 0;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* incompressible, and no two megabytes alike (no dedupe), so the device does the work */
 static int fill(int fd, uint64_t size, const volatile int *stop)
 {
@@ -78,7 +64,7 @@ static int fill(int fd, uint64_t size, const volatile int *stop)
 	}
 	for (off = 0; off < size && !r && !(stop && *stop); off += FILL_CHUNK) {
 		memcpy(buf, &off, sizeof(off));
-		r = write_all(fd, buf, FILL_CHUNK);
+		r = fd_write_all(fd, buf, FILL_CHUNK);
 	}
 	if (!r && fsync(fd) < 0)
 		r = -errno;
@@ -178,7 +164,7 @@ static int file_begin(void *ctx)
 
 static int file_write(void *ctx, const char *buf, size_t len)
 {
-	return write_all(*(int *)ctx, buf, len);
+	return fd_write_all(*(int *)ctx, buf, len);
 }
 
 static int file_end(void *ctx)

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The class table (core/run/class.h): every class run walks is complete and
+ * consistent, so report, compare, check and the store can name its figures
+ * without knowing the class; and the adapters' helper kit (class_kit.h).
+ */
+#include "unit.h"
+#include "core/run/class_kit.h"
+#include "core/run/run_priv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* every problem said, not only the first: a table with two gaps shows both */
+static unsigned problems;
+#define problem(...) (print_error(__VA_ARGS__), print_error("\n"), problems++)
+
+static bool set(const char *s)
+{
+	return s && *s;
+}
+
+/* one metric of class c: named, with a unit and a label, and flags that agree */
+static void check_metric(const struct measure_class *c, const struct class_metric *m)
+{
+	if (!set(m->key)) {
+		problem("%s: a metric without a key", c->name);
+		return;
+	}
+	if (!set(m->unit) || !set(m->label))
+		problem("%s: metric '%s' without a unit or a label", c->name, m->key);
+	/* a histogram's bin is drawn, never a rate's bar */
+	if (m->distribution && m->rate)
+		problem("%s: metric '%s' both a distribution and a rate", c->name, m->key);
+	/* a tail is set by the slowest events: lower is better */
+	if (m->tail && m->higher_is_better)
+		problem("%s: tail '%s' marked higher is better", c->name, m->key);
+	if (m->rate && !m->higher_is_better)
+		problem("%s: rate '%s' marked lower is better", c->name, m->key);
+	/* the CPU chart draws % of one CPU */
+	if (m->cpu_use && (!m->unit || strcmp(m->unit, UNIT_PCT_ONE_CPU)))
+		problem("%s: CPU use '%s' in '%s'", c->name, m->key, m->unit);
+	/* the table's entry is what a row of this key of this class resolves to */
+	if (run_class_metric(c, m->key) != m)
+		problem("%s: metric key '%s' twice", c->name, m->key);
+}
+
+static void check_class(const struct measure_class *c)
+{
+	if (!set(c->name))
+		problem("class %p without a name", (const void *)c);
+	/* run calls these unconditionally (run.c) */
+	if (!c->measure)
+		problem("%s: no measure hook", c->name);
+	if (c->claims_rest && !c->claims)
+		problem("%s: takes the rest of the targets without a claims hook", c->name);
+	if (c->nmetrics == 0 || !c->metrics)
+		problem("%s: records no metric", c->name);
+	for (size_t i = 0; i < c->nmetrics; i++)
+		check_metric(c, &c->metrics[i]);
+	if (c->nheadline && !c->headline)
+		problem("%s: %zu headlines and no table", c->name, c->nheadline);
+	for (size_t i = 0; i < c->nheadline; i++)
+		if (!c->headline[i].prefix || !run_class_metric(c, c->headline[i].metric))
+			problem("%s: headline '%s' is not a metric of the class", c->name,
+				c->headline[i].metric ? c->headline[i].metric : "(null)");
+	/* its own results table in run's output: titled, keyed, sized */
+	if (c->row_desc && (!set(c->row_title) || !set(c->row_key) || !c->row_size))
+		problem("%s: a results table without a title, a key or a row size", c->name);
+	if (!c->row_desc && (c->row_title || c->row_key || c->row_size))
+		problem("%s: a results table's title, key or size without its fields", c->name);
+}
+
+/* the checks above find what a class left out: a test that cannot fail proves nothing */
+static void test_incomplete_caught(void **state)
+{
+	static const struct class_metric bad_metrics[] = {
+	    CLASS_RATE("mb_s", "MB/s", "rate"),
+	    CLASS_RATE("mb_s", "MB/s", "again"),
+	    {"ms", NULL, "no unit", false, false, false, false, NULL, NULL, false},
+	    {"p99", "us", "a tail", true, false, false, true, NULL, NULL, false},
+	    {"cpu", "%", "cpu", false, false, false, false, "whose", NULL, false},
+	};
+	static const struct class_headline bad_headline[] = {{"", "fps"}};
+	const struct measure_class bad = {
+	    .name = "bad",
+	    .claims_rest = true,
+	    .metrics = bad_metrics,
+	    .nmetrics = ARRAY_SIZE(bad_metrics),
+	    .headline = bad_headline,
+	    .nheadline = ARRAY_SIZE(bad_headline),
+	    .row_key = "bad",
+	};
+
+	(void)state;
+	problems = 0;
+	check_class(&bad);
+	/* no measure, no claims, mb_s twice, no unit, tail higher, CPU unit, headline, table */
+	assert_int_equal(problems, 8);
+	problems = 0;
+}
+
+static void test_every_class(void **state)
+{
+	(void)state;
+	assert_true(run_nclasses > 0);
+	assert_true(run_nclasses <= RUN_MAX_CLASSES);
+	for (size_t i = 0; i < run_nclasses; i++) {
+		const struct measure_class *c = run_classes[i];
+
+		assert_non_null(c);
+		check_class(c);
+		assert_ptr_equal(run_class_find(c->name), c);
+		/* one record's test names one class; one JSON array one table */
+		for (size_t j = 0; j < i; j++) {
+			if (set(c->name) && !strcmp(run_classes[j]->name, c->name))
+				problem("class '%s' twice in the table", c->name);
+			if (c->row_key && run_classes[j]->row_key &&
+			    !strcmp(run_classes[j]->row_key, c->row_key))
+				problem("%s and %s: one results key '%s'", run_classes[j]->name,
+					c->name, c->row_key);
+		}
+	}
+	assert_null(run_class_find("no-such-class"));
+	assert_int_equal(problems, 0);
+}
+
+/* a class's metric found by its record's test name; another class's key is not */
+static void test_metric_lookup(void **state)
+{
+	const struct measure_class *disk = run_class_find("disk");
+
+	(void)state;
+	assert_non_null(disk);
+	assert_ptr_equal(run_class_metric_of("disk", "mb_s"), run_class_metric(disk, "mb_s"));
+	assert_string_equal(run_class_metric_of("disk", "mb_s")->unit, "MB/s");
+	assert_null(run_class_metric_of("disk", "no_such_metric"));
+	assert_null(run_class_metric_of("no-such-class", "mb_s"));
+}
+
+static void test_kit_item(void **state)
+{
+	const struct measure_class *disk = run_class_find("disk"), *net = run_class_find("net");
+	int mine;
+	struct run_plan_item it = {.cls = disk, .state = &mine};
+
+	(void)state;
+	assert_non_null(net);
+	assert_ptr_equal(class_item(&it, disk), &mine);
+	/* another class's item: not this one's state */
+	assert_null(class_item(&it, net));
+}
+
+/* the device entry once, with the item's key, the kind given and the item's path */
+static void test_kit_add_device(void **state)
+{
+	struct run_result r;
+	struct run_plan_item a = {.path = "/dev/hidraw0", .device_key = "1-2", .kind = "usb-hid"};
+	struct run_plan_item b = {.path = "/dev/hidraw1", .device_key = "1-2", .kind = "usb-hid"};
+	struct run_device *d;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	d = class_add_device(&r, &a, "usb-hid (kind given)");
+	assert_non_null(d);
+	assert_string_equal(d->key, "1-2");
+	assert_string_equal(d->kind, "usb-hid (kind given)");
+	assert_string_equal(d->target, "/dev/hidraw0");
+	/* a second item of the same device: no second entry */
+	assert_null(class_add_device(&r, &b, b.kind));
+	assert_int_equal(r.rec.ndevices, 1);
+	run_record_release(&r.rec);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_incomplete_caught),
+		cmocka_unit_test(test_every_class),
+		cmocka_unit_test(test_metric_lookup),
+		cmocka_unit_test(test_kit_item),
+		cmocka_unit_test(test_kit_add_device),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
