@@ -537,27 +537,27 @@ static void test_estimate(void **state)
 					  .repeat = cases[i].repeat,
 					  .time_s = cases[i].cap_s,
 					  .min_time_s = cases[i].min_s};
-		struct disk_estimate e = {0};
+		struct estimate e = {0};
 
 		for (size_t k = 0; k < 10; k++)
 			passes[k].op = DISK_WRITE;
 		disk_estimate_add(&e, &cfg, &t);
 		strbuf_reset(&sb);
-		disk_estimate_describe(&e, &sb);
+		estimate_describe(&e, &sb);
 		assert_string_equal(sb.buf, cases[i].want);
 	}
 	/* reads of a region we may write: it is laid out first; and run's network passes */
 	{
 		struct disk_config cfg = {
 		    .passes = passes, .npasses = 5, .repeat = 1, .time_s = 3, .min_time_s = 1};
-		struct disk_estimate e = {0};
+		struct estimate e = {0};
 
 		passes[0].op = DISK_READ;
 		t.may_write = true;
 		disk_estimate_add(&e, &cfg, &t);
-		e.other[e.nother++] = (struct disk_estimate_other){"network", 2, 5};
+		e.other[e.nother++] = (struct estimate_other){"network", 2, 5};
 		strbuf_reset(&sb);
-		disk_estimate_describe(&e, &sb);
+		estimate_describe(&e, &sb);
 		assert_string_equal(sb.buf,
 				    "at least 15 s, at most 25 s: 5 disk passes of 1 to 3 s, "
 				    "2 network passes of 5 s, after writing 256 MiB of test "
@@ -565,10 +565,10 @@ static void test_estimate(void **state)
 	}
 	/* nothing planned: nothing said */
 	{
-		struct disk_estimate e = {0};
+		struct estimate e = {0};
 
 		strbuf_reset(&sb);
-		disk_estimate_describe(&e, &sb);
+		estimate_describe(&e, &sb);
 		assert_int_equal(sb.len, 0);
 	}
 	strbuf_release(&sb);

@@ -227,11 +227,8 @@ const char *disk_target_cleanup_path(const struct disk_target *t);
 /*
  * How long a plan takes, said before it starts (core/run/estimate.h): each
  * disk pass lasts at least its floor (min(min_time, cap)) and at most its
- * cap. The disk command's names for run's estimate, which its tests use.
+ * cap.
  */
-#define disk_estimate estimate
-#define disk_estimate_other estimate_other
-#define disk_estimate_describe estimate_describe
 /* cfg's passes on t: the disk passes of e ("disk"), and what reads lay out first */
 void disk_estimate_add(struct estimate *e, const struct disk_config *cfg,
 		       const struct disk_target *t);
