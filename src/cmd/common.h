@@ -2,7 +2,7 @@
 #pragma once
 #include <stdarg.h>
 /* What every subcommand shares: global options, error reporting, writing the result. */
-#include "render/field.h"
+#include "render/render.h"
 #include "util/strbuf.h"
 
 #include <getopt.h>

@@ -3,7 +3,7 @@
 #include "cmd/commands.h"
 #include "cmd/db.h"
 #include "cmd/runs_arg.h"
-#include "core/run/record_fields.h"
+#include "model/record_fields.h"
 #include "core/run/record_json.h"
 
 #include <errno.h>

@@ -5,7 +5,7 @@
  * clock. Read-only unless --destructive; only the address given is touched.
  */
 #include "cmd/commands.h"
-#include "core/findings.h"
+#include "model/findings.h"
 #include "core/i2c/fields.h"
 #include "util/parse.h"
 #include "util/signals.h"

@@ -2,7 +2,7 @@
 /* usbperf list: the USB tree, how each device is attached, and what to fix. */
 #include "cmd/commands.h"
 #include "cmd/common.h"
-#include "core/findings.h"
+#include "model/findings.h"
 #include "core/mmc/mmc.h"
 #include "core/mtd/list.h"
 #include "core/sys/sysinfo.h"

@@ -7,7 +7,7 @@
 #include "core/uvcgadget/uvcg.h"
 #include "core/sys/governor.h"
 #include "core/run/record_json.h"
-#include "core/run/record_fields.h"
+#include "model/record_fields.h"
 #include "core/run/class.h"
 #include "core/run/run.h"
 #include "render/verdict_text.h"

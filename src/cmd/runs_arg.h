@@ -10,7 +10,7 @@
  * So a board farm can check the file `run -F json -o run.json` wrote without
  * any history, and a desk user can name runs as `history` lists them.
  */
-#include "core/run/record.h"
+#include "model/record.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -44,7 +44,7 @@ static void *watch(void *arg)
 int video_fuvc_send(const char *node, const char *spec, const char *stats, double time_s,
 		    struct global_opts *g)
 {
-	struct uvcg_fuvc_config c = {.node = node, .spec = spec, .stats = stats,
+	struct uvcg_fuvc_config c = {.node = node, .spec = spec, .stats = stats, .to_json = render_json,
 				     .stop = &stop_flag};
 	struct uvcg_function *fn = calloc(1, sizeof(*fn));
 	struct report view = {.command = "video --gadget"};

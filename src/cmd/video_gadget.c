@@ -161,7 +161,7 @@ static void *signal_watch(void *arg)
 
 static int serve_gadgetfs(struct gadget_opts *o, struct global_opts *g)
 {
-	struct uvcg_serve_config c = {.dir = o->path, .stats = o->stats, .stop = &stop_flag,
+	struct uvcg_serve_config c = {.dir = o->path, .stats = o->stats, .to_json = render_json, .stop = &stop_flag,
 				      .ident = o->id, .stall_s = o->stall_s,
 				      .full_speed = o->full_speed};
 	struct uvcg_function *fn = calloc(1, sizeof(*fn));

@@ -3,7 +3,7 @@
 #include "render/html.h"
 #include "render/html_priv.h"
 #include "core/usb/speed.h"
-#include "render/field.h"
+#include "render/render.h"
 #include "render/svg.h"
 #include "version.h"
 

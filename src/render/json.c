@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* JSON renderer: json-c builds the tree, so escaping and validity are its job. */
-#include "render/field.h"
+#include "render/render.h"
 #include "version.h"
 
 #include <errno.h>
@@ -14,26 +14,6 @@
  * An integer JSON readers keep exact: above 2^53 a double (JavaScript's
  * number, jq's) rounds it, so it is written as a string of its digits
  */
-json_object *json_u64(uint64_t v)
-{
-	char buf[24];
-
-	if (v <= JSON_INT_EXACT_MAX)
-		return json_object_new_int64((int64_t)v);
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-	return json_object_new_string(buf);
-}
-
-json_object *json_i64(int64_t v)
-{
-	char buf[24];
-
-	if (v >= -(int64_t)JSON_INT_EXACT_MAX && v <= (int64_t)JSON_INT_EXACT_MAX)
-		return json_object_new_int64(v);
-	snprintf(buf, sizeof(buf), "%lld", (long long)v);
-	return json_object_new_string(buf);
-}
-
 /* an FF_LIST string as an array of its items */
 static json_object *json_list(const char *s)
 {
@@ -84,21 +64,6 @@ static json_object *field_json(const struct field *f, const void *rec)
 	}
 	}
 	return NULL;
-}
-
-void json_share(json_object *o, const struct field *f, const void *rec, json_object *v)
-{
-	char key[96];
-	bool anomaly = field_anomaly(f, rec);
-
-	/* above its ceiling it is no share: null, and the flag says why */
-	if (anomaly) {
-		json_object_put(v);
-		v = NULL;
-	}
-	json_object_object_add(o, f->key, v);
-	snprintf(key, sizeof(key), "%s_anomaly", f->key);
-	json_object_object_add(o, key, json_object_new_boolean(anomaly));
 }
 
 static json_object *record_json(const struct record_desc *d, const void *rec)

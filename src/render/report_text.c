@@ -3,7 +3,7 @@
 #include "render/report_text.h"
 #include "core/run/class.h"
 #include "core/usb/speed.h"
-#include "render/field.h"
+#include "render/render.h"
 #include "render/spark.h"
 #include "render/svg.h"
 

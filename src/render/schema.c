@@ -4,7 +4,7 @@
  * Markdown page for people (docs/schema/CMD.md) and a JSON Schema (draft
  * 2020-12) a validator checks the output against (docs/schema/CMD.schema.json).
  */
-#include "render/field.h"
+#include "render/render.h"
 
 #include <json-c/json.h>
 #include <stdio.h>

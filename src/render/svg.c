@@ -2,7 +2,7 @@
 /* Inline SVG charts: throughput against block size, and horizontal bars. */
 #include "render/svg.h"
 
-#include "render/field.h"
+#include "render/render.h"
 #include "util/parse.h"
 
 #include <math.h>

@@ -5,7 +5,7 @@
  * findings as blocks (a finding's evidence and fix are sentences, too long
  * for a column). JSON and CSV of the same data go through the field tables.
  */
-#include "core/findings.h"
+#include "model/findings.h"
 #include "core/usb/topology.h"
 #include "util/strbuf.h"
 

@@ -8,7 +8,7 @@
  * digit of room to grow) and there are no bars, whose scale is the largest
  * value, unknown until the end.
  */
-#include "render/field.h"
+#include "render/render.h"
 #include "util/strbuf.h"
 
 #define TEXT_STREAM_MAX_COLS 32

@@ -6,8 +6,8 @@
  * each device's verdict (those about no measured figure last, marked so),
  * then the run's notes. Used by `run` and `show`.
  */
-#include "core/run/record.h"
-#include "render/field.h"
+#include "model/record.h"
+#include "render/render.h"
 #include "util/strbuf.h"
 
 /* "verdict" and a line a device: "  2-1  bus: seq-read 1M 41.9 MB/s is ..." */

@@ -9,8 +9,8 @@
  * Every function returns 0 or a negative errno; ret_* are untouched on
  * failure. store_errmsg() has SQLite's words for the last failure.
  */
-#include "core/run/record.h"
-#include "render/field.h"
+#include "model/record.h"
+#include "model/field.h"
 #include "util/strbuf.h"
 
 #include <stdbool.h>

@@ -5,7 +5,7 @@
  * a table is stored without touching this file, once a migration adds its
  * column.
  */
-#include "core/run/record_fields.h"
+#include "model/record_fields.h"
 #include "core/run/record_json.h"
 #include "store/store_priv.h"
 #include "util/parse.h"

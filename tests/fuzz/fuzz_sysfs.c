@@ -9,7 +9,7 @@
  */
 #include "core/sys/sysinfo.h"
 #include "core/usb/topology.h"
-#include "render/field.h"
+#include "render/render.h"
 #include "render/text_blocks.h"
 #include "util/snapshot.h"
 

@@ -5,7 +5,7 @@
  * unknowns of each kind (NULL, NaN, U64_UNKNOWN), a double that %.15g
  * cannot hold, UTF-8, and a deep comparison of two records.
  */
-#include "core/run/record_fields.h"
+#include "model/record_fields.h"
 
 #include <math.h>
 #include <stdio.h>

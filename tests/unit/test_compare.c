@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* core/run/compare: noise-aware verdicts, and metrics matched across two runs. */
 #include "unit.h"
+#include "render/render.h"
 #include "core/run/compare.h"
 #include "run_sample.h"
 

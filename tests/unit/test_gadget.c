@@ -3,7 +3,7 @@
 #include "unit.h"
 #include "fixture.h"
 #include "core/usb/gadget.h"
-#include "render/field.h"
+#include "render/render.h"
 #include "util/snapshot.h"
 #include "util/sysroot.h"
 

@@ -5,6 +5,7 @@
  * report), the ceilings and the findings.
  */
 #include "core/hid/fields.h"
+#include "render/render.h"
 #include "core/hid/io.h"
 #include "core/hid/rdesc.h"
 #include "unit.h"

@@ -8,7 +8,7 @@
  */
 #include "unit.h"
 #include "fixture.h"
-#include "core/findings.h"
+#include "model/findings.h"
 #include "core/i2c/fields.h"
 #include "core/i2c/i2c.h"
 #include "util/snapshot.h"

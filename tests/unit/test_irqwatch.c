@@ -7,10 +7,10 @@
  * record's rows.
  */
 #include "unit.h"
-#include "core/findings.h"
+#include "model/findings.h"
 #include "core/run/class.h"
 #include "core/run/pass_sys.h"
-#include "core/run/record.h"
+#include "model/record.h"
 #include "core/run/run.h"
 #include "core/sys/irqwatch.h"
 #include "core/sys/passwatch.h"

@@ -5,6 +5,7 @@
  * calculators against hand-computed cases and their refusals.
  */
 #include "unit.h"
+#include "render/render.h"
 #include "core/usb/limits.h"
 #include "core/usb/limits_fields.h"
 

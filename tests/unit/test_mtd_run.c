@@ -11,7 +11,7 @@
 #include "core/report/model.h"
 #include "core/run/class.h"
 #include "core/copy/copy.h"
-#include "core/run/record.h"
+#include "model/record.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* render: one field table drives text, CSV and JSON; checked against exact output. */
 #include "unit.h"
-#include "core/findings.h"
-#include "core/run/record_fields.h"
+#include "model/findings.h"
+#include "model/record_fields.h"
 #include "core/run/run.h"
-#include "render/field.h"
+#include "render/render.h"
 #include "render/svg.h"
 #include "version.h"
 

@@ -4,7 +4,7 @@
 #include "fixture.h"
 #include "core/sys/attr.h"
 #include "core/sys/sysinfo.h"
-#include "render/field.h"
+#include "render/render.h"
 #include "util/snapshot.h"
 #include "util/sysroot.h"
 

@@ -7,7 +7,7 @@
  * ceiling ceiling_mb_s).
  */
 #include "core/bulk/bulk.h"
-#include "render/field.h"
+#include "model/field.h"
 
 /* the device measured and what was done to its interface */
 struct bulk_device_row {

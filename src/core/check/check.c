@@ -3,7 +3,7 @@
 #include "core/check/check.h"
 #include "core/run/class.h"
 #include "core/run/compare.h"
-#include "render/field.h"
+#include "model/field.h"
 
 #include <errno.h>
 #include <fnmatch.h>

@@ -21,8 +21,8 @@
  * baseline that the run lacks.
  */
 #include "core/check/criteria.h"
-#include "core/run/record.h"
-#include "render/field.h"
+#include "model/record.h"
+#include "model/field.h"
 
 #include <stdint.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 #include "core/disk/disk.h"
-#include "render/field.h"
+#include "model/field.h"
 
 extern const struct record_desc disk_target_desc;
 extern const struct record_desc disk_row_desc;

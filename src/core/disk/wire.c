@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* A disk pass watched on the wire: the row's usbmon figures. */
 #include "core/disk/wire.h"
-#include "render/field.h"
+#include "model/field.h"
 
 #include <errno.h>
 #include <math.h>

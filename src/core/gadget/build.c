@@ -7,7 +7,7 @@
 #include "core/uvcgadget/gadget_up.h"
 #include "core/sys/attr.h"
 #include "core/usb/gadget.h"
-#include "render/field.h"
+#include "model/field.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"

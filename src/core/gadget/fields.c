@@ -4,7 +4,7 @@
 #include "core/gadget/state.h"
 #include "core/sys/attr.h"
 #include "core/usb/gadget.h"
-#include "render/field.h"
+#include "model/field.h"
 #include "util/sysroot.h"
 #include "util/xalloc.h"
 

@@ -3,7 +3,7 @@
 #include "core/hid/hid_priv.h"
 #include "core/sys/attr.h"
 #include "core/usb/descriptors.h"
-#include "render/field.h"
+#include "model/field.h"
 #include "util/sysroot.h"
 
 #include <stdlib.h>

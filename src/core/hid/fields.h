@@ -8,7 +8,7 @@
  * p50_us/p99_us/max_us without one.
  */
 #include "core/hid/io.h"
-#include "render/field.h"
+#include "model/field.h"
 
 struct hid_device_view {
 	const char *node, *hid, *device, *interface, *vid_pid, *product, *speed, *driver;

@@ -9,7 +9,7 @@
  * interface's endpoints from the device's descriptors and the report sizes
  * from the HID report descriptor. Nothing here prints.
  */
-#include "core/findings.h"
+#include "model/findings.h"
 #include "core/hid/rdesc.h"
 #include "core/usb/attach.h"
 #include "core/usb/limits.h"

@@ -7,7 +7,7 @@
  * standard clocks (100 kHz, 400 kHz, 1 MHz).
  */
 #include "core/i2c/i2c.h"
-#include "render/field.h"
+#include "model/field.h"
 
 struct i2c_device_view {
 	const char *node, *adapter;

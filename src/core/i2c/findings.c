@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* What the passes of an I2C address say of the adapter, the device and the clock. */
-#include "core/findings.h"
+#include "model/findings.h"
 #include "core/i2c/i2c.h"
 
 #include <math.h>

@@ -9,7 +9,7 @@
  * the bus clock's ceiling, p99 latency, CPU) go into the record's metric rows
  * per message size, so history, compare, check and report know them.
  */
-#include "core/findings.h"
+#include "model/findings.h"
 #include "core/i2c/i2c.h"
 #include "core/report/model.h"
 #include "core/run/class_kit.h"

@@ -6,8 +6,8 @@
  * the ceiling of the mode in use and of the best mode card and host share.
  * Nothing here prints; every path goes through the sysroot.
  */
-#include "core/findings.h"
-#include "render/field.h"
+#include "model/findings.h"
+#include "model/field.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
  * and the ECC counters before and after with their deltas.
  */
 #include "core/mtd/mtd.h"
-#include "render/field.h"
+#include "model/field.h"
 
 struct mtd_device_view {
 	const char *node, *name, *type, *parent;

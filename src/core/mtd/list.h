@@ -2,7 +2,7 @@
 #pragma once
 /* The MTD devices of /sys/class/mtd as usbperf list shows them (list.c). */
 #include "core/mtd/mtd.h"
-#include "render/field.h"
+#include "model/field.h"
 
 struct mtd_listed {
 	char *node; /* "/dev/mtd0" */

@@ -8,7 +8,7 @@
  * row one "objects_s" metric.
  */
 #include "core/mtp/mtp.h"
-#include "render/field.h"
+#include "model/field.h"
 
 struct mtp_device_row {
 	char *device;				       /* "1-1" */

@@ -17,7 +17,7 @@
  * Rates: MB/s = 10^6 B/s.
  */
 #include "core/sys/passwatch.h"
-#include "core/findings.h"
+#include "model/findings.h"
 #include "core/usb/speed.h"
 #include "util/stats.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 #include "core/net/net.h"
-#include "render/field.h"
+#include "model/field.h"
 
 extern const struct record_desc net_test_desc;
 extern const struct record_desc net_sum_desc;

@@ -9,7 +9,7 @@
 #include "core/net/proto.h"
 #include "core/usb/attach.h"
 #include "core/usbmon/pass.h"
-#include "render/field.h" /* U64_UNKNOWN, FIELD_INT_UNKNOWN: unknown values */
+#include "model/field.h" /* U64_UNKNOWN, FIELD_INT_UNKNOWN: unknown values */
 
 #include <stdbool.h>
 #include <stddef.h>

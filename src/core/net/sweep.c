@@ -2,7 +2,7 @@
 /* The datagram-length sweep (sweep.h): one client test per length, two ceilings each. */
 #include "core/net/sweep.h"
 #include "core/usb/limits.h"
-#include "render/field.h"
+#include "model/field.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

@@ -9,7 +9,7 @@
  * per pass, and the findings. Pure: no I/O; everything points into the
  * records, which must outlive the model.
  */
-#include "core/run/record.h"
+#include "model/record.h"
 #include "core/usb/limits.h"
 
 #include <stddef.h>

@@ -15,7 +15,7 @@
  * classes.c, its sources in meson.build, its command, its tests; the unit
  * test test_classes checks its entry is complete.
  */
-#include "render/field.h"
+#include "model/field.h"
 
 #include <stdbool.h>
 #include <stddef.h>

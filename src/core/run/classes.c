@@ -2,7 +2,8 @@
 /* The table of what `usbperf run` measures (class.h), in the order it measures them. */
 #include "core/run/class.h"
 #include "core/run/pass_sys.h"
-#include "core/run/record.h"
+#include "model/record.h"
+#include "model/vocab.h"
 #include "core/run/run_priv.h"
 #include "util/xalloc.h"
 
@@ -66,6 +67,22 @@ const struct class_metric *run_class_metric_any(const char *key)
 			return m;
 	}
 	return NULL;
+}
+
+/* the model's vocabulary names a class's own metrics through this (model/vocab.h) */
+static bool class_vocab(const char *key, struct metric_vocab *ret)
+{
+	const struct class_metric *m = run_class_metric_any(key);
+
+	if (!m)
+		return false;
+	*ret = (struct metric_vocab){key, m->label, m->unit};
+	return true;
+}
+
+__attribute__((constructor)) static void class_vocab_register(void)
+{
+	metric_vocab_set_lookup(class_vocab);
 }
 
 struct run_metric *run_class_add_metric(struct run_record *rec, const struct measure_class *c,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/run/compare.h"
 #include "core/run/class.h"
-#include "core/run/record_fields.h"
+#include "model/record_fields.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

@@ -84,9 +84,9 @@
  * fail on it), and the comparison says why and what to do. Within the
  * threshold it is the same whatever the spread.
  */
-#include "core/run/record.h"
+#include "model/record.h"
 #include "core/sys/cpustat.h"
-#include "render/field.h"
+#include "model/field.h"
 
 struct strbuf;
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The clock and interrupt placement of every class's passes in run's record: see pass_sys.h. */
 #include "core/run/pass_sys.h"
-#include "core/findings.h"
-#include "core/run/record.h"
+#include "model/findings.h"
+#include "model/record.h"
 #include "core/run/run.h"
 #include "core/sys/sysinfo.h"
 #include "core/usb/topology.h"

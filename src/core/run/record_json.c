@@ -2,7 +2,8 @@
 /* Run records to and from JSON, driven by the field tables (record_fields.h). */
 #include "core/run/record_json.h"
 #include "core/run/class.h"
-#include "core/run/record_fields.h"
+#include "model/field_json.h"
+#include "model/record_fields.h"
 #include "util/jsonin.h"
 #include "util/parse.h"
 #include "util/xalloc.h"

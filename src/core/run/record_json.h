@@ -19,7 +19,7 @@
  *
  * An export file: {"usbperf_export": 1, "usbperf": "0.1.0", "runs": [...]}.
  */
-#include "core/run/record.h"
+#include "model/record.h"
 #include "util/strbuf.h"
 
 #include <json-c/json.h>

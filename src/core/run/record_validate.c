@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* What every stored, exported and imported run satisfies (record_json.h). */
-#include "core/run/record_fields.h"
+#include "model/record_fields.h"
 #include "core/run/record_json.h"
 #include "util/jsonin.h"
 #include "util/utctime.h"

@@ -7,7 +7,7 @@
  * (what the history keeps) plus one row per pass for the report.
  */
 #include "core/disk/disk.h"
-#include "core/run/record.h"
+#include "model/record.h"
 
 #include <stdbool.h>
 #include <stddef.h>

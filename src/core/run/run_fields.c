@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The schema of `usbperf run`: one field table per struct (text, JSON, CSV, SQL). */
-#include "core/run/record_fields.h"
+#include "model/record_fields.h"
 #include "core/run/run.h"
 
 #define T FF_TEXT

@@ -4,7 +4,7 @@
  * the verdict, from its limiter and the findings about the device; nothing
  * is stored, so a run from the history gets it too.
  */
-#include "core/run/record.h"
+#include "model/record.h"
 
 #include <string.h>
 

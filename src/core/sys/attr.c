@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/sys/attr.h"
-#include "render/field.h"
+#include "model/field.h"
 #include "util/parse.h"
 #include "util/sysroot.h"
 

@@ -2,7 +2,7 @@
 /* sysinfo: the probe and the parsers of its procfs/sysfs texts (see sysinfo.h). */
 #include "core/sys/sysinfo.h"
 #include "core/sys/attr.h"
-#include "render/field.h"
+#include "model/field.h"
 #include "util/parse.h"
 #include "util/sysroot.h"
 #include "util/xalloc.h"

@@ -8,12 +8,12 @@
  *
  * Everything is read through the sysroot, so --sysroot and snapshots replay
  * it. Strings are malloc'ed and NULL when unknown; integers are
- * FIELD_INT_UNKNOWN (render/field.h) when absent, unreadable or garbled.
+ * FIELD_INT_UNKNOWN (model/field.h) when absent, unreadable or garbled.
  * A missing fact is never an error: VMs have no cpufreq, hosts no UDC.
  *
  * (Not "struct sysinfo": glibc's <sys/sysinfo.h> has that name.)
  */
-#include "core/findings.h"
+#include "model/findings.h"
 #include "core/usb/gadget.h"
 #include "util/strbuf.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The schema of sysinfo results: one field table per struct drives text, JSON and CSV. */
 #include "core/sys/sysinfo.h"
-#include "render/field.h"
+#include "model/field.h"
 
 #define T FF_TEXT
 

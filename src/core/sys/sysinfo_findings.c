@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* What in a machine's setup will distort or cap a USB measurement (see sysinfo.h). */
 #include "core/sys/sysinfo.h"
-#include "render/field.h"
+#include "model/field.h"
 
 #include <string.h>
 

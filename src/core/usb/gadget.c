@@ -2,7 +2,7 @@
 /* configfs gadgets and UDCs, read through the sysroot (see gadget.h). */
 #include "core/usb/gadget.h"
 #include "core/sys/attr.h"
-#include "render/field.h"
+#include "model/field.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
 #include "util/xalloc.h"

@@ -8,7 +8,7 @@
  * (/sys/class/udc/<udc>: state, negotiated and maximum speed).
  *
  * Strings are malloc'ed and NULL when unknown; integers are
- * FIELD_INT_UNKNOWN (render/field.h) when absent, unreadable or garbled.
+ * FIELD_INT_UNKNOWN (model/field.h) when absent, unreadable or garbled.
  */
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,7 +6,7 @@
  * table each, which drives text, JSON and CSV alike.
  */
 #include "core/usb/limits.h"
-#include "render/field.h"
+#include "model/field.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -10,7 +10,7 @@
  * bus-port name, "2-1.4"), so each array is one JSON/CSV table and one SQL
  * table later. Anything unreadable is NULL / U64_UNKNOWN / NaN: unknown.
  */
-#include "core/findings.h"
+#include "model/findings.h"
 #include "core/usb/speed.h"
 
 #include <stdbool.h>

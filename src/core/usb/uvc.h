@@ -13,7 +13,7 @@
  * The bytes come from the device: counts are capped, every read is bounded,
  * and what could not be decoded is marked in flags.
  */
-#include "core/findings.h"
+#include "model/findings.h"
 #include "core/usb/speed.h"
 
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The bulk UVC ceilings (uvc_bulk.h): packets per frame, and the frame rate they allow. */
 #include "core/usb/uvc_bulk.h"
-#include "render/field.h"
+#include "model/field.h"
 
 #include <errno.h>
 #include <math.h>

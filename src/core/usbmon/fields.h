@@ -6,7 +6,7 @@
  * 10^6 B/s over the capture's window.
  */
 #include "core/usbmon/usbmon.h"
-#include "render/field.h"
+#include "model/field.h"
 
 struct usb_topology;
 

@@ -6,7 +6,7 @@
  * pass, errors, the share of the wire a protocol's wrappers take. Pure: figures in,
  * findings out, each with its evidence.
  */
-#include "core/findings.h"
+#include "model/findings.h"
 
 #include <stdint.h>
 

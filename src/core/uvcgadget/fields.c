@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The field tables of the camera function's figures: JSON, text and CSV from one table. */
 #include "core/uvcgadget/uvcg.h"
-#include "render/field.h"
+#include "model/field.h"
 
 #define T FF_TEXT
 #define F struct uvcg_function

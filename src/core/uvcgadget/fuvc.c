@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The frame source of f_uvc, and of any V4L2 output node (fuvc.h). */
 #include "core/uvcgadget/fuvc.h"
-#include "render/field.h"
+#include "model/field.h"
 #include "util/clock.h"
 #include "util/strbuf.h"
 
@@ -451,12 +451,12 @@ static void write_stats(struct fsrc *s)
 	struct strbuf out = STRBUF_INIT, tmp = STRBUF_INIT;
 	int fd;
 
-	if (!s->cfg->stats)
+	if (!s->cfg->stats || !s->cfg->to_json)
 		return;
 	s->fn.brightness = s->ctrl.brightness;
 	s->fn.contrast = s->ctrl.contrast;
 	uvcg_function_describe(&s->fn, &rep);
-	render_json(&rep, &out);
+	s->cfg->to_json(&rep, &out);
 	strbuf_addf(&tmp, "%s.new", s->cfg->stats);
 	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd >= 0) {

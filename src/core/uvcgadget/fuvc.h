@@ -22,6 +22,7 @@ struct uvcg_fuvc_config {
 	const char *node;	  /* /dev/videoN */
 	const char *spec;	  /* uvc-bulk's keys: the mode of a plain output node; maxpayload */
 	const char *stats;	  /* the figures as JSON, rewritten each second; NULL none */
+	int (*to_json)(const struct report *r, struct strbuf *out); /* as uvcg_serve_config's */
 	const volatile int *stop;
 	unsigned buffers;	  /* buffers queued (default 4) */
 };

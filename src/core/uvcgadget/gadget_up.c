@@ -8,7 +8,7 @@
 #include "core/usb/gadget.h"
 #include "core/usb/limits.h"
 #include "core/uvcgadget/uvcg.h"
-#include "render/field.h"
+#include "model/field.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
 #include "util/xalloc.h"

@@ -9,7 +9,7 @@
  * without data acknowledged by a read of 0 bytes or stalled by a write.
  */
 #include "core/uvcgadget/serve_priv.h"
-#include "render/field.h"
+#include "model/field.h"
 #include "util/clock.h"
 #include "util/sysroot.h"
 
@@ -78,7 +78,7 @@ static void write_stats(struct uvcg_server *s)
 	struct strbuf out = STRBUF_INIT, tmp = STRBUF_INIT, real = STRBUF_INIT;
 	int fd;
 
-	if (!s->cfg->stats)
+	if (!s->cfg->stats || !s->cfg->to_json)
 		return;
 	pthread_mutex_lock(&s->lock);
 	s->fn.brightness = s->ctrl.brightness;
@@ -87,7 +87,7 @@ static void write_stats(struct uvcg_server *s)
 	s->fn.probes = s->ctrl.probes;
 	s->fn.commits = s->ctrl.commits;
 	uvcg_function_describe(&s->fn, &r);
-	render_json(&r, &out);
+	s->cfg->to_json(&r, &out);
 	pthread_mutex_unlock(&s->lock);
 	/* aside, then renamed: a reader never sees half of it */
 	sysroot_path(&real, s->cfg->stats);

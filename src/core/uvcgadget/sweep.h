@@ -10,7 +10,7 @@
  * frame rate the bulk endpoint carries at the link's speed (uvc_bulk.h);
  * a mode that cannot fit gets a finding naming the setting to change.
  */
-#include "core/findings.h"
+#include "model/findings.h"
 #include "core/gadget/build.h"
 #include "core/uvcgadget/uvcg.h"
 

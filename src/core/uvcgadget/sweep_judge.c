@@ -6,7 +6,7 @@
  */
 #include "core/uvcgadget/sweep.h"
 #include "core/usb/uvc_bulk.h"
-#include "render/field.h"
+#include "model/field.h"
 #include "util/strbuf.h"
 
 #include <math.h>

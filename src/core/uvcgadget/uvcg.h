@@ -298,6 +298,8 @@ struct uvcg_serve_config {
 	struct uvcg_params params;
 	struct uvcg_ident ident;
 	const char *stats; /* the figures as JSON, rewritten each second and at the end */
+	/* the command's JSON renderer for stats (render_json): the class names no renderer */
+	int (*to_json)(const struct report *r, struct strbuf *out);
 	const volatile int *stop;
 	double stall_s; /* a write the host does not take for this long: it stopped reading */
 	bool full_speed; /* describe full speed only: the device never runs faster */

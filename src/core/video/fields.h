@@ -2,7 +2,7 @@
 #pragma once
 /* Video results as report rows: one field table drives text, JSON and CSV. */
 #include "core/video/video.h"
-#include "render/field.h"
+#include "model/field.h"
 
 /* One measured pass, flattened for the renderers (strings owned). */
 struct video_row {

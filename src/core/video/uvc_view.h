@@ -6,10 +6,10 @@
  * from sysfs (through the sysroot), then describe them with one field table
  * per row type. Nothing here prints.
  */
-#include "core/findings.h"
+#include "model/findings.h"
 #include "core/usb/uvc.h"
 #include "core/video/video.h"
-#include "render/field.h"
+#include "model/field.h"
 
 #include <stdbool.h>
 #include <stdint.h>

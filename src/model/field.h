@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 /*
- * One field table per result type drives every representation: text column
+ * The model (src/model/): what a figure is, below everything else. One field
+ * table per result type drives every representation: text column
  * headers, JSON keys, CSV headers (and later SQL columns), so they cannot
  * drift apart. A report is a list of sections, each an object (one record)
  * or a table (an array of records), plus free-text warnings.
@@ -127,40 +128,10 @@ struct report {
 	size_t nwarnings;
 };
 
-enum output_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV };
-
-int format_parse(const char *s, enum output_format *ret);
 void report_add_object(struct report *r, const char *key, const char *title,
 		       const struct record_desc *d, const void *data);
 void report_add_table(struct report *r, const char *key, const char *title,
 		      const struct record_desc *d, const void *data, size_t count, size_t stride);
-
-/* the largest integer a double holds exactly (2^53 - 1): JSON above it is a string */
-#define JSON_INT_EXACT_MAX 9007199254740991ull
-struct json_object;
-/* v as JSON: a number up to JSON_INT_EXACT_MAX, the string of its digits above ("seed") */
-struct json_object *json_u64(uint64_t v);
-struct json_object *json_i64(int64_t v);
-/* an FF_CEILING_SHARE field's value v (taken) and "<key>_anomaly" into o */
-void json_share(struct json_object *o, const struct field *f, const void *rec,
-		struct json_object *v);
-
-/* Render to out (appended). Text and CSV need no library; JSON uses json-c. */
-int render_text(const struct report *r, struct strbuf *out);
-int render_json(const struct report *r, struct strbuf *out);
-/* CSV: the first table section, one header line of keys, then rows. */
-int render_csv(const struct report *r, struct strbuf *out);
-int render(const struct report *r, enum output_format f, struct strbuf *out);
-
-/*
- * The JSON of a command, described from its field tables so docs cannot
- * drift (render/schema.c): render_schema as Markdown tables (key, type,
- * unit, text label), render_json_schema as a JSON Schema (draft 2020-12)
- * that its output validates against. r lists every section the command
- * may write (a mode's sections too); its shape says what the top level is.
- */
-void render_schema(const struct report *r, struct strbuf *out);
-void render_json_schema(const struct report *r, struct strbuf *out);
 /* fields at the top level of the JSON (a record's, REPORT_SHAPE_RECORD; version's) */
 void report_add_inline(struct report *r, const char *key, const struct record_desc *d,
 		       const void *data);
@@ -176,22 +147,4 @@ bool field_anomaly(const struct field *f, const void *rec);
 /* A field's value as text (no unit); unknown is "-" for humans, "" for machines. */
 void field_format(const struct field *f, const void *rec, bool human, struct strbuf *out);
 
-/*
- * One vocabulary for the metrics of a run record ("mb_s", "lat_p99_us", ...):
- * the label and unit every view prints for a key, so `run`, `show`,
- * `compare`, the report and the HTML page name a figure alike. CSV and JSON
- * keep the keys, which carry their unit ("mb_s", "lat_p99_us").
- */
-struct metric_vocab {
-	const char *key;   /* "mb_s" */
-	const char *label; /* "rate" */
-	const char *unit;  /* "MB/s", "us", "%", or NULL for a count ("IOPS") */
-};
-/* the key's entry; an unknown key gets itself as label and unit_hint as unit */
-struct metric_vocab metric_vocab(const char *key, const char *unit_hint);
-/* decimals for a figure by its magnitude: about four significant digits, at most 3 */
-int metric_prec(double v);
-/* v with metric_prec() decimals, "-" for NaN */
-void metric_format(struct strbuf *out, double v);
-/* "bus ceiling 484.8 MB/s": the one way a ceiling is written, on a chart or a line */
-void ceiling_format(struct strbuf *out, double ceiling, const char *unit);
+#include "model/vocab.h"

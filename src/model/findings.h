@@ -5,7 +5,7 @@
  * measurement, with the evidence that shows it and what to change.
  * Probes append findings; commands render them as a "findings" table.
  */
-#include "render/field.h"
+#include "model/field.h"
 #include "util/strbuf.h"
 
 #include <stddef.h>

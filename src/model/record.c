@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/run/record.h"
+#include "model/record.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 

@@ -7,8 +7,8 @@
  * drift from the others: a new field is added here, once (plus a schema
  * migration in src/store/migrations.c, which a unit test checks).
  */
-#include "core/run/record.h"
-#include "render/field.h"
+#include "model/record.h"
+#include "model/field.h"
 
 /* struct run_record: id, started_at, duration_s, command_line */
 extern const struct record_desc run_info_desc;
@@ -18,7 +18,7 @@ extern const struct record_desc run_device_desc;
 extern const struct record_desc run_metric_desc;
 /* struct run_verdict, run_note, run_unmeasured */
 extern const struct record_desc run_verdict_desc, run_note_desc, run_unmeasured_desc;
-/* findings use finding_desc (core/findings.h) */
+/* findings use finding_desc (model/findings.h) */
 
 /* Every field of rec unknown: NULL, NaN, U64_UNKNOWN, FIELD_INT_UNKNOWN, false. */
 void fields_set_unknown(const struct record_desc *d, void *rec);

@@ -6,7 +6,7 @@
  * measured (devices), every figure (metrics, each with unit, repeats and
  * spread) and the findings. Plain data; strings are malloc'ed, NULL unknown.
  */
-#include "core/findings.h"
+#include "model/findings.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/findings.h"
+#include "model/findings.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/run/record_fields.h"
+#include "model/record_fields.h"
 
 #include <math.h>
 
