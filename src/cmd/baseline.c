@@ -2,7 +2,7 @@
 /* usbperf baseline: name a run to compare later runs against. */
 #include "cmd/commands.h"
 #include "cmd/db.h"
-#include "core/run/record_json.h"
+#include "run/record_json.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* usbperf bulk [DEVICE]: raw bulk (and isochronous) throughput through libusb, vs the ceiling. */
 #include "cmd/commands.h"
-#include "core/bulk/bulk.h"
-#include "core/bulk/fields.h"
+#include "classes/bulk/bulk.h"
+#include "classes/bulk/fields.h"
 #include "util/parse.h"
 #include "util/signals.h"
 #include "util/strbuf.h"

@@ -3,7 +3,7 @@
 #include "cmd/check_opts.h"
 #include "cmd/db.h"
 #include "cmd/runs_arg.h"
-#include "core/run/record_json.h"
+#include "run/record_json.h"
 #include "render/junit.h"
 #include "render/lava.h"
 #include "util/parse.h"

@@ -10,12 +10,12 @@
  *   ... in the command's parse_options() handler: r = check_option(c, arg, &co);
  *       0 taken, -ENOENT not ours, -EINVAL bad (logged: exit 2);
  *   ... then check_opts_validate(&co) (exit 2), check_sources_load() (exit
- *       db_exit_status()), check_evaluate() (core/check/check.h) over the
+ *       db_exit_status()), check_evaluate() (check/check.h) over the
  *       runs, check_write_junit() and check_emit_lava() (exit 3 on failure).
  */
 #include "cmd/common.h"
-#include "core/check/check.h"
-#include "core/run/compare.h"
+#include "check/check.h"
+#include "run/compare.h"
 
 /* getopt values no letter can take (next to OPT_DB, 0x1db) */
 #define OPT_CRITERIA 0x1c1

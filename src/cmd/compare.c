@@ -4,8 +4,8 @@
 #include "cmd/commands.h"
 #include "cmd/db.h"
 #include "cmd/runs_arg.h"
-#include "core/run/compare.h"
-#include "core/run/record_json.h"
+#include "run/compare.h"
+#include "run/record_json.h"
 #include "util/parse.h"
 
 #include <errno.h>

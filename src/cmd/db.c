@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cmd/db.h"
-#include "core/run/class.h"
+#include "run/class.h"
 #include "util/strbuf.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
  * run is kept as an export file that `usbperf import` takes (db.h).
  */
 #include "cmd/db.h"
-#include "core/run/record_json.h"
+#include "run/record_json.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/xdg.h"

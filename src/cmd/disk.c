@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* usbperf disk TARGET: parse options, build the pass list, run, render. */
 #include "cmd/commands.h"
-#include "core/disk/disk.h"
-#include "core/disk/fields.h"
-#include "core/sys/irqwatch.h"
+#include "classes/disk/disk.h"
+#include "classes/disk/fields.h"
+#include "platform/sys/irqwatch.h"
 #include "util/parse.h"
 #include "util/signals.h"
 

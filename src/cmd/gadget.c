@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* usbperf gadget up|down|bind|status: compose a USB gadget in configfs, and take it apart. */
 #include "cmd/commands.h"
-#include "core/gadget/build.h"
-#include "core/gadget/endpoints.h"
-#include "core/gadget/spec.h"
-#include "core/sys/sysinfo.h"
-#include "core/usb/gadget.h"
+#include "classes/gadget/build.h"
+#include "classes/gadget/endpoints.h"
+#include "classes/gadget/spec.h"
+#include "platform/sys/sysinfo.h"
+#include "platform/usb/gadget.h"
 #include "util/sysroot.h"
 
 #include <errno.h>

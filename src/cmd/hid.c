@@ -5,10 +5,10 @@
  * /dev/hidgN --send|--echo|--receive: the device side that feeds them.
  */
 #include "cmd/commands.h"
-#include "core/hid/fields.h"
-#include "core/hid/gadget.h"
-#include "core/hid/io.h"
-#include "core/usbmon/pass.h"
+#include "classes/hid/fields.h"
+#include "classes/hid/gadget.h"
+#include "classes/hid/io.h"
+#include "platform/usbmon/pass.h"
 #include "util/parse.h"
 #include "util/signals.h"
 #include "util/sysroot.h"

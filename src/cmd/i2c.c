@@ -6,7 +6,7 @@
  */
 #include "cmd/commands.h"
 #include "model/findings.h"
-#include "core/i2c/fields.h"
+#include "classes/i2c/fields.h"
 #include "util/parse.h"
 #include "util/signals.h"
 

@@ -3,7 +3,7 @@
 #include "cmd/commands.h"
 #include "cmd/db.h"
 #include "cmd/runs_arg.h"
-#include "core/run/record_json.h"
+#include "run/record_json.h"
 #include "util/signals.h"
 #include "util/sysroot.h"
 

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * usbperf limits [uvc|hid|ncm]: the theoretical USB ceilings as a
- * calculator. Parse options, call core/usb/limits, render.
+ * calculator. Parse options, call platform/usb/limits, render.
  */
 #include "cmd/commands.h"
-#include "core/usb/limits.h"
-#include "core/usb/limits_fields.h"
-#include "core/usb/uvc_bulk.h"
-#include "core/video/uvc_view.h"
+#include "platform/usb/limits.h"
+#include "platform/usb/limits_fields.h"
+#include "platform/usb/uvc_bulk.h"
+#include "classes/video/uvc_view.h"
 #include "util/parse.h"
 
 #include <errno.h>

@@ -3,10 +3,10 @@
 #include "cmd/commands.h"
 #include "cmd/common.h"
 #include "model/findings.h"
-#include "core/mmc/mmc.h"
-#include "core/mtd/list.h"
-#include "core/sys/sysinfo.h"
-#include "core/usb/topology.h"
+#include "platform/mmc/mmc.h"
+#include "classes/mtd/list.h"
+#include "platform/sys/sysinfo.h"
+#include "platform/usb/topology.h"
 #include "render/text_blocks.h"
 
 #include <errno.h>

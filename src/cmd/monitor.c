@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* usbperf monitor [DEVICE...]: the bus itself, from usbmon's binary interface. */
 #include "cmd/commands.h"
-#include "core/usb/attach.h"
-#include "core/usb/topology.h"
-#include "core/usbmon/capture.h"
-#include "core/usbmon/fields.h"
+#include "platform/usb/attach.h"
+#include "platform/usb/topology.h"
+#include "platform/usbmon/capture.h"
+#include "platform/usbmon/fields.h"
 #include "util/parse.h"
 #include "util/signals.h"
 #include "util/strbuf.h"

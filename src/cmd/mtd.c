@@ -5,7 +5,7 @@
  * eraseblocks skipped and counted, ECC counters before and after.
  */
 #include "cmd/commands.h"
-#include "core/mtd/fields.h"
+#include "classes/mtd/fields.h"
 #include "util/parse.h"
 #include "util/signals.h"
 

@@ -3,9 +3,9 @@
  */
 #include "cmd/commands.h"
 #include "cmd/mtp.h"
-#include "core/bulk/bulk.h"
-#include "core/mtp/fields.h"
-#include "core/mtp/mtp.h"
+#include "classes/bulk/bulk.h"
+#include "classes/mtp/fields.h"
+#include "classes/mtp/mtp.h"
 #include "util/parse.h"
 #include "util/signals.h"
 #include "util/strbuf.h"

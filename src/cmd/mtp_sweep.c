@@ -7,8 +7,8 @@
  * device's buffers, the tuning the vendor guides describe.
  */
 #include "cmd/mtp.h"
-#include "core/mtp/fields.h"
-#include "core/mtp/sweep.h"
+#include "classes/mtp/fields.h"
+#include "classes/mtp/sweep.h"
 #include "util/signals.h"
 
 #include <errno.h>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* usbperf net server | client HOST: parse options, run, render. */
 #include "cmd/commands.h"
-#include "core/net/sweep.h"
-#include "core/net/fields.h"
-#include "core/net/net.h"
-#include "core/net/sock.h"
+#include "classes/net/sweep.h"
+#include "classes/net/fields.h"
+#include "classes/net/net.h"
+#include "classes/net/sock.h"
 #include "render/text_stream.h"
 #include "util/parse.h"
 #include "util/signals.h"

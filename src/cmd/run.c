@@ -4,12 +4,12 @@
 #include "cmd/common.h"
 #include "cmd/db.h"
 #include "cmd/mtp.h"
-#include "core/uvcgadget/uvcg.h"
-#include "core/sys/governor.h"
-#include "core/run/record_json.h"
+#include "classes/uvcgadget/uvcg.h"
+#include "platform/sys/governor.h"
+#include "run/record_json.h"
 #include "model/record_fields.h"
-#include "core/run/class.h"
-#include "core/run/run.h"
+#include "run/class.h"
+#include "run/run.h"
 #include "render/verdict_text.h"
 #include "util/parse.h"
 #include "util/signals.h"
@@ -352,7 +352,7 @@ static void describe(const struct run_result *res, enum output_format f, bool al
 			 rec->unmeasured, rec->nunmeasured, sizeof(*rec->unmeasured));
 	report_add_table(rep, "results", "results (MB/s = 10^6 B/s)", &run_row_desc, res->rows,
 			 res->nrows, sizeof(*res->rows));
-	/* a class whose passes are not throughput rows has its own table (core/run/class.h) */
+	/* a class whose passes are not throughput rows has its own table (run/class.h) */
 	for (size_t k = 0; k < run_nclasses; k++) {
 		const struct measure_class *c = run_classes[k];
 

@@ -2,7 +2,7 @@
 /* The RUN operands: history ids, 'last', 'last~N', or JSON files. */
 #include "cmd/runs_arg.h"
 #include "cmd/db.h"
-#include "core/run/record_json.h"
+#include "run/record_json.h"
 
 #include <errno.h>
 #include <stdlib.h>

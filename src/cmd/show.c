@@ -4,7 +4,7 @@
 #include "cmd/db.h"
 #include "cmd/runs_arg.h"
 #include "model/record_fields.h"
-#include "core/run/record_json.h"
+#include "run/record_json.h"
 #include "render/verdict_text.h"
 
 #include <stdio.h>

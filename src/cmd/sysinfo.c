@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* usbperf sysinfo: probe the machine, derive findings, render. */
 #include "cmd/commands.h"
-#include "core/sys/sysinfo.h"
+#include "platform/sys/sysinfo.h"
 
 #include <stdio.h>
 #include <string.h>

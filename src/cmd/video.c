@@ -3,9 +3,9 @@
 #include "cmd/commands.h"
 #include "cmd/paths.h"
 #include "cmd/video_gadget.h"
-#include "core/video/fields.h"
-#include "core/video/uvc_view.h"
-#include "core/video/video.h"
+#include "classes/video/fields.h"
+#include "classes/video/uvc_view.h"
+#include "classes/video/video.h"
 #include "util/parse.h"
 #include "util/signals.h"
 

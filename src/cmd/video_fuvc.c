@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * video --gadget /dev/videoN --send: the frame source of the kernel's f_uvc
- * (or of another V4L2 output node), core/uvcgadget/fuvc.h.
+ * (or of another V4L2 output node), classes/uvcgadget/fuvc.h.
  */
 #include "cmd/video_gadget.h"
-#include "core/uvcgadget/fuvc.h"
+#include "classes/uvcgadget/fuvc.h"
 #include "util/signals.h"
 
 #include <errno.h>

@@ -7,7 +7,7 @@
  */
 #include "cmd/commands.h"
 #include "cmd/video_gadget.h"
-#include "core/uvcgadget/uvcg.h"
+#include "classes/uvcgadget/uvcg.h"
 #include "util/parse.h"
 #include "util/signals.h"
 #include "util/sysroot.h"

@@ -2,11 +2,11 @@
 /*
  * usbperf video --uvc-sweep SPEC: the guide's table of frame size x format
  * x rate, through usbperf's own bulk camera on this machine's UDC and the
- * host side's uvcvideo (core/uvcgadget/sweep.h).
+ * host side's uvcvideo (classes/uvcgadget/sweep.h).
  */
 #include "cmd/commands.h"
 #include "cmd/video_gadget.h"
-#include "core/uvcgadget/sweep.h"
+#include "classes/uvcgadget/sweep.h"
 #include "util/parse.h"
 #include "util/signals.h"
 

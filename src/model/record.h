@@ -76,7 +76,7 @@ struct run_metric {
 	 */
 	double cpu_busy_pct;
 	/*
-	 * The figure's spread from within its pass (core/disk/batch.h): the
+	 * The figure's spread from within its pass (classes/disk/batch.h): the
 	 * pass cut into batches, robust to a throttle's or a cache's bursts, in
 	 * the value's unit; over every repeat. NaN when not known (too short a
 	 * pass, a class that does not batch, older runs).
@@ -84,7 +84,7 @@ struct run_metric {
 	double pass_spread;
 	/*
 	 * The evidence of whether the figure leans on the CPU, the pass's own
-	 * (core/sys/cpustat.h): the share of the pass its I/O thread waited for
+	 * (platform/sys/cpustat.h): the share of the pass its I/O thread waited for
 	 * a CPU (%), and the CPU the I/O took (usbperf's user time and the
 	 * kernel's, % of one CPU). NaN when not known.
 	 */

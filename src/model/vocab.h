@@ -26,7 +26,7 @@ void ceiling_format(struct strbuf *out, double ceiling, const char *unit);
 
 /*
  * Where a measurement class's own metrics are named: the class registry
- * (core/run/classes.c) hands its lookup over when the program starts, so
+ * (classes/registry.c) hands its lookup over when the program starts, so
  * the model names no class and depends on nothing above it. Until then (a
  * program without the classes) a key the common vocabulary lacks is itself.
  */

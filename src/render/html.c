@@ -2,7 +2,7 @@
 /* The self-contained HTML report: setup, topology, per-device charts, findings, comparison. */
 #include "render/html.h"
 #include "render/html_priv.h"
-#include "core/usb/speed.h"
+#include "platform/usb/speed.h"
 #include "render/render.h"
 #include "render/svg.h"
 #include "version.h"

@@ -13,9 +13,9 @@
  *   #findings    what usbperf concluded, per run
  *   #comparison  two or more runs: every metric against the first run
  */
-#include "core/check/check.h"
-#include "core/report/model.h"
-#include "core/run/compare.h"
+#include "check/check.h"
+#include "report/model.h"
+#include "run/compare.h"
 #include "util/strbuf.h"
 
 struct html_input {

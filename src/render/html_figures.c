@@ -4,7 +4,7 @@
  * column per metric, each figure with its spread and its share of what it
  * is held against (its own ceiling, else the link's).
  */
-#include "core/run/class.h"
+#include "run/class.h"
 #include "render/html_priv.h"
 #include "render/svg.h"
 

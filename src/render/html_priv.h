@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 /* What the parts of the HTML report share (render/html.c, html_verdicts.c). */
-#include "core/check/check.h"
-#include "core/report/model.h"
-#include "core/run/compare.h"
+#include "check/check.h"
+#include "report/model.h"
+#include "run/compare.h"
 #include "util/strbuf.h"
 
 /* escaped text, "-" for NULL */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The report's charts for a camera (the video class's metrics, core/video):
+ * The report's charts for a camera (the video class's metrics, classes/video):
  * per mode, the nominal frame rate next to the achieved one, and how the
  * frame intervals spread around the nominal interval. The generic charts
  * cannot draw these: a rate held against its mode, and a histogram.
  */
-#include "core/run/class.h"
+#include "run/class.h"
 #include "render/html_priv.h"
 #include "render/svg.h"
 #include "util/xalloc.h"

@@ -6,7 +6,7 @@
  * (a disk has a pass per block size): opened, they show whether the requests
  * went on the wire whole or split at a cap.
  */
-#include "core/run/class.h"
+#include "run/class.h"
 #include "render/html_priv.h"
 #include "render/svg.h"
 #include "util/xalloc.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 /*
- * A check result (core/check/check.h) as JUnit XML, the report CI systems
+ * A check result (check/check.h) as JUnit XML, the report CI systems
  * (Jenkins, GitLab, GitHub actions) read: one <testsuite> per run, named by
  * the run id, with the host, board and kernel as properties; one
  * <testcase> per row, classname "usbperf.<device>.<test>", name
@@ -13,7 +13,7 @@
  * test case. Every string is escaped (device names come from USB
  * descriptors: untrusted).
  */
-#include "core/check/check.h"
+#include "check/check.h"
 #include "util/strbuf.h"
 
 /* appended to out */

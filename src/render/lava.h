@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 /*
- * A check result (core/check/check.h) as LAVA test shell signals, the lines
+ * A check result (check/check.h) as LAVA test shell signals, the lines
  * the LAVA dispatcher reads from a board's console, as lava-test-case
  * prints them:
  *
@@ -19,7 +19,7 @@
  * with it UNITS) only for a known value. One test
  * set per run; within it, a repeated id gets ".2", ".3" (after the cut).
  */
-#include "core/check/check.h"
+#include "check/check.h"
 #include "util/strbuf.h"
 
 #define LAVA_ID_MAX 100

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The report on a terminal: per device, sweeps as sparklines and every rate as a bar. */
 #include "render/report_text.h"
-#include "core/run/class.h"
-#include "core/usb/speed.h"
+#include "run/class.h"
+#include "platform/usb/speed.h"
 #include "render/render.h"
 #include "render/spark.h"
 #include "render/svg.h"

@@ -6,8 +6,8 @@
  * a bar against the bus ceiling (or the device's best figure), CPU use,
  * the findings and, for several runs, what changed against the first.
  */
-#include "core/report/model.h"
-#include "core/run/compare.h"
+#include "report/model.h"
+#include "run/compare.h"
 #include "util/strbuf.h"
 
 #include <stdbool.h>

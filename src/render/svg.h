@@ -7,7 +7,7 @@
  * to them. Colours and dashes come from svg_style() so the HTML legend
  * matches.
  */
-#include "core/report/model.h"
+#include "report/model.h"
 #include "util/strbuf.h"
 
 /* text made safe for HTML and SVG: & < > " ' escaped */

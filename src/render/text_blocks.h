@@ -6,7 +6,7 @@
  * for a column). JSON and CSV of the same data go through the field tables.
  */
 #include "model/findings.h"
-#include "core/usb/topology.h"
+#include "platform/usb/topology.h"
 #include "util/strbuf.h"
 
 void render_usb_tree(const struct usb_topology *t, struct strbuf *out);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Listing runs and naming baselines. */
-#include "core/run/record_json.h"
+#include "run/record_json.h"
 #include "store/store_priv.h"
 #include "util/utctime.h"
 

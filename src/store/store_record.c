@@ -6,7 +6,7 @@
  * column.
  */
 #include "model/record_fields.h"
-#include "core/run/record_json.h"
+#include "run/record_json.h"
 #include "store/store_priv.h"
 #include "util/parse.h"
 #include "util/xalloc.h"

@@ -22,7 +22,7 @@ double median_sort(double *v, size_t n);
  * The spread of a figure measured over a whole pass (a standard deviation,
  * in the figure's unit): what the next pass's figure may differ by, read
  * from the same figure taken over each of the pass's n batches (stretches of
- * about the same length, core/disk/batch.h). Made for bursty passes: a
+ * about the same length, classes/disk/batch.h). Made for bursty passes: a
  * throttle that meters in slices, a cache that fills, a start-up ramp,
  * where the standard deviation of the batches says how uneven the pass was
  * rather than how well its figure is known. Two parts:

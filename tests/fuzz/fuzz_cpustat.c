@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* libFuzzer target: cpustat_parse on arbitrary /proc/stat text. */
-#include "core/sys/cpustat.h"
+#include "platform/sys/cpustat.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * bound, min <= max, device and name set), and evaluates against a small
  * run, with JUnit and LAVA rendered from the result, without a crash.
  */
-#include "core/check/check.h"
+#include "check/check.h"
 #include "render/junit.h"
 #include "render/lava.h"
 

@@ -6,7 +6,7 @@
  * corpus/fuzz_descriptors are the unit tests' byte arrays, written by
  * "test_descriptors --write-corpus DIR" and "test_descriptors_bos --write-corpus DIR".
  */
-#include "core/usb/descriptors.h"
+#include "platform/usb/descriptors.h"
 
 #include <stdint.h>
 #include <stdlib.h>

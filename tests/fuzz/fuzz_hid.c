@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target: the HID report descriptor parser (core/hid/rdesc.c), the
+ * libFuzzer target: the HID report descriptor parser (classes/hid/rdesc.c), the
  * bytes a device hands over in <hid>/report_descriptor. Whatever it accepts
  * must hold together: IDs unique and 1-255 when numbered, no report above
  * the size limit, the largest report really the largest; whatever it
@@ -8,7 +8,7 @@
  * the lab's 64 B vendor descriptor, a numbered one with Push/Pop and a long
  * item, and a few the parser refuses.
  */
-#include "core/hid/rdesc.h"
+#include "classes/hid/rdesc.h"
 
 #include <errno.h>
 #include <stdint.h>

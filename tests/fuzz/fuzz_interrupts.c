@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: the /proc/interrupts, /proc/softirqs and /proc/stat
- * parsers of core/sys/irqwatch.c on arbitrary text. Invariants: a count
+ * parsers of platform/sys/irqwatch.c on arbitrary text. Invariants: a count
  * lands only on a CPU the header named, and the deltas of a snapshot with
  * itself are zero.
  */
-#include "core/sys/irqwatch.h"
+#include "platform/sys/irqwatch.h"
 
 #include <stdint.h>
 #include <stdlib.h>

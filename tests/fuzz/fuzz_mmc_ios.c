@@ -4,7 +4,7 @@
  * NUL-terminated: the parser takes a length) and mmc_ext_csd_parse on the
  * same bytes; what parses must be in range and give a finite or NaN ceiling.
  */
-#include "core/mmc/mmc.h"
+#include "platform/mmc/mmc.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* libFuzzer target: mounts_parse on arbitrary /proc/self/mountinfo text. */
-#include "core/sys/mounts.h"
+#include "platform/sys/mounts.h"
 
 #include <stdint.h>
 #include <stdlib.h>

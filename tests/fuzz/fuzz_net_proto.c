@@ -6,7 +6,7 @@
  * then UDP datagram headers. Whatever parses must encode and parse back
  * the same.
  */
-#include "core/net/proto.h"
+#include "classes/net/proto.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -8,8 +8,8 @@
  * it accepts is also drawn, as `usbperf report` draws it (HTML and text):
  * odd port paths, units and names must not crash the renderers.
  */
-#include "core/report/model.h"
-#include "core/run/record_json.h"
+#include "report/model.h"
+#include "run/record_json.h"
 #include "render/html.h"
 #include "render/report_text.h"
 

@@ -7,8 +7,8 @@
  * of the chosen files, then the `usbperf list` and `usbperf sysinfo`
  * pipelines run: probes, findings, text and JSON.
  */
-#include "core/sys/sysinfo.h"
-#include "core/usb/topology.h"
+#include "platform/sys/sysinfo.h"
+#include "platform/usb/topology.h"
 #include "render/render.h"
 #include "render/text_blocks.h"
 #include "util/snapshot.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: usbmon's event parser, statistics and pcapng reader
- * (core/usbmon), the bytes of a capture file or of the kernel's ring. The input
+ * (platform/usbmon), the bytes of a capture file or of the kernel's ring. The input
  * is read both as a pcapng file and as a run of raw events back to back, and
  * whatever is accepted must add up: every byte counted is in the size
  * histogram, latency samples never outnumber completions, nothing is in flight
@@ -9,8 +9,8 @@
  * lab's Bulk-Only and UAS captures (cut to 128 B a packet), a hand-built iso
  * event and a few the reader refuses.
  */
-#include "core/usbmon/fields.h"
-#include "core/usbmon/usbmon.h"
+#include "platform/usbmon/fields.h"
+#include "platform/usbmon/usbmon.h"
 #include "util/strbuf.h"
 
 #include <errno.h>

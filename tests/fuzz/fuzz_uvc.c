@@ -7,7 +7,7 @@
  * are the unit tests' camera fixtures, written by
  * "test_uvc --write-corpus DIR".
  */
-#include "core/usb/uvc.h"
+#include "platform/usb/uvc.h"
 
 #include <math.h>
 #include <stdint.h>

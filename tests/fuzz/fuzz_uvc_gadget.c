@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer target: the class requests a UVC host sends to usbperf's camera
- * (core/uvcgadget/ctrl.c), the bytes of ep0 (setup packets and SET_CUR data)
+ * (classes/uvcgadget/ctrl.c), the bytes of ep0 (setup packets and SET_CUR data)
  * from whoever is on the other end of the cable. The input is a run of
  * requests: 8 setup bytes, then for an OUT request wLength bytes of data (what
  * is left when shorter). Whatever the host sends, an answer never exceeds
  * wLength or the buffer, the negotiated probe and commit always name a format,
  * frame and interval the camera offers, and the controls stay in range.
  */
-#include "core/uvcgadget/uvcg.h"
+#include "classes/uvcgadget/uvcg.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 # an I2C address in place of the disks (no adapter is needed: what is checked
 # is how the figures are named, drawn, compared and judged; the QEMU lab's i2c
 # scenario measures i2c-stub for real). The ceilings are the wire arithmetic
-# at 400 kHz (core/i2c/ceiling.c): a read of n bytes is 9n + 11 bit times, a
+# at 400 kHz (classes/i2c/ceiling.c): a read of n bytes is 9n + 11 bit times, a
 # write of n after its register byte 9n + 20, a write-then-read 9n + 30.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq

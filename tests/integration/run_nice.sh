@@ -1,5 +1,5 @@
 #!/bin/bash
-# run --nice: the measuring thread's nice value (core/sys/priority.h). Root
+# run --nice: the measuring thread's nice value (platform/sys/priority.h). Root
 # gets -10 by default; a thread already higher is left as it is; a value out
 # of range is refused before anything is measured; a user who may not raise
 # it is measured as it is and told so in a note. What the priority does to a

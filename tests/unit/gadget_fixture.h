@@ -9,7 +9,7 @@
  * down_ok and assert_same_tree are the checks the tests share.
  */
 #include "unit.h"
-#include "core/gadget/build.h"
+#include "classes/gadget/build.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* core/disk/batch: a pass cut into batches, and each figure's spread from them. */
+/* classes/disk/batch: a pass cut into batches, and each figure's spread from them. */
 #include "unit.h"
-#include "core/disk/batch.h"
+#include "classes/disk/batch.h"
 
 #include <string.h>
 

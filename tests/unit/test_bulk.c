@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* core/bulk: device choice from a sysfs tree, endpoint choice from descriptors, ceilings. */
+/* classes/bulk: device choice from a sysfs tree, endpoint choice from descriptors, ceilings. */
 #include "unit.h"
 
-#include "core/bulk/bulk.h"
-#include "core/bulk/fields.h"
+#include "classes/bulk/bulk.h"
+#include "classes/bulk/fields.h"
 #include "util/sysroot.h"
 
 #include <errno.h>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/check: criteria files refused with the exact message, metrics
+ * check: criteria files refused with the exact message, metrics
  * matched by key, port, VID:PID, serial, kind and glob, every kind of
  * bound, missing and optional criteria, baselines; and the JUnit and LAVA
  * writers: escaping, sanitized ids, counts.
  */
 #include "unit.h"
-#include "core/check/check.h"
+#include "check/check.h"
 #include "render/junit.h"
 #include "render/lava.h"
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The class table (core/run/class.h): every class run walks is complete and
+ * The class table (run/class.h): every class run walks is complete and
  * consistent, so report, compare, check and the store can name its figures
  * without knowing the class; and the adapters' helper kit (class_kit.h).
  */
 #include "unit.h"
-#include "core/run/class_kit.h"
-#include "core/run/run_priv.h"
+#include "run/class_kit.h"
+#include "run/run_priv.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* core/run/compare: noise-aware verdicts, and metrics matched across two runs. */
+/* run/compare: noise-aware verdicts, and metrics matched across two runs. */
 #include "unit.h"
 #include "render/render.h"
-#include "core/run/compare.h"
+#include "run/compare.h"
 #include "run_sample.h"
 
 #include <string.h>

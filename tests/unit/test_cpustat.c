@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* core/sys/cpustat: the aggregate line of /proc/stat and CPU use between two samples. */
+/* platform/sys/cpustat: the aggregate line of /proc/stat and CPU use between two samples. */
 #include "unit.h"
-#include "core/sys/cpustat.h"
+#include "platform/sys/cpustat.h"
 #include "util/sysroot.h"
 
 #include <errno.h>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/usb/descriptors: sysfs "descriptors" bytes built by hand from the USB,
+ * platform/usb/descriptors: sysfs "descriptors" bytes built by hand from the USB,
  * UAS, UVC, HID and CDC specifications, and the names. BOS: test_descriptors_bos.c.
  *
  * "test_descriptors --write-corpus DIR" writes these byte arrays as a fuzz
  * seed corpus, each behind a selector byte: bit 0 device, bit 2 SuperSpeed.
  */
 #include "unit.h"
-#include "core/usb/descriptors.h"
+#include "platform/usb/descriptors.h"
 
 #include <errno.h>
 #include <stdio.h>

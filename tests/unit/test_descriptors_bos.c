@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/usb/descriptors: sysfs "bos_descriptors" bytes built by hand from the
+ * platform/usb/descriptors: sysfs "bos_descriptors" bytes built by hand from the
  * USB 3.2 specification's device capability layouts.
  *
  * "test_descriptors_bos --write-corpus DIR" writes these byte arrays as part
  * of the fuzz_descriptors seed corpus (first byte 2: the BOS parser).
  */
 #include "unit.h"
-#include "core/usb/descriptors.h"
+#include "platform/usb/descriptors.h"
 
 #include <errno.h>
 #include <stdio.h>

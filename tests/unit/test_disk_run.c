@@ -6,9 +6,9 @@
  * known mount table.
  */
 #include "unit.h"
-#include "core/disk/disk.h"
-#include "core/disk/iostat.h"
-#include "core/disk/safety.h"
+#include "classes/disk/disk.h"
+#include "classes/disk/iostat.h"
+#include "classes/disk/safety.h"
 #include "util/snapshot.h"
 #include "util/sysroot.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* core/disk engines through their ops struct, on a temporary file. */
+/* classes/disk engines through their ops struct, on a temporary file. */
 #include "unit.h"
-#include "core/disk/engine.h"
+#include "classes/disk/engine.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,8 +5,8 @@
  * that ran below its top under a scaling governor is the slowest.
  */
 #include "unit.h"
-#include "core/sys/freqwatch.h"
-#include "core/sys/governor.h"
+#include "platform/sys/freqwatch.h"
+#include "platform/sys/governor.h"
 #include "util/sysroot.h"
 
 #include <errno.h>

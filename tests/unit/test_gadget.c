@@ -2,7 +2,7 @@
 /* gadget: configfs gadgets, configs, functions, LUNs and UDCs decoded from the fixtures. */
 #include "unit.h"
 #include "fixture.h"
-#include "core/usb/gadget.h"
+#include "platform/usb/gadget.h"
 #include "render/render.h"
 #include "util/snapshot.h"
 #include "util/sysroot.h"

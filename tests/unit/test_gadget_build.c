@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/gadget: usbperf gadget up/down against a configfs tree in a temporary
+ * classes/gadget: usbperf gadget up/down against a configfs tree in a temporary
  * directory with a fake kernel (gadget_fixture.h). Every profile and tunable
  * writes its file; down, also after a half-failed up, leaves the tree byte
  * for byte as it was. What up and down refuse: test_gadget_safety.c.

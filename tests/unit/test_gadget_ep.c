@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/gadget: the endpoints up reports for each function (as the Linux 6.1
+ * classes/gadget: the endpoints up reports for each function (as the Linux 6.1
  * function drivers declare them at the gadget's speed), their ceilings from
  * the limits calculators, the text they are shown in; --max-power checked
  * before anything is made; a missing attribute named with the release that
@@ -9,9 +9,9 @@
  */
 #include "unit.h"
 #include "fixture.h"
-#include "core/gadget/build.h"
-#include "core/gadget/endpoints.h"
-#include "core/usb/limits.h"
+#include "classes/gadget/build.h"
+#include "classes/gadget/endpoints.h"
+#include "platform/usb/limits.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
 

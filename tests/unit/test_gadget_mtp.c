@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/gadget, the mtp profile: umtprd's configuration text, the tunables'
+ * classes/gadget, the mtp profile: umtprd's configuration text, the tunables'
  * refusals, and up/down against a configfs-shaped tree in a temporary
  * directory with a fake daemon (the gadget_fs hooks which/spawn/running/
  * stop), so no umtprd runs: the steps recorded, the rollback of an up whose
@@ -10,10 +10,10 @@
  */
 #include "unit.h"
 #include "fixture.h"
-#include "core/gadget/build.h"
-#include "core/gadget/mtp.h"
-#include "core/gadget/spec.h"
-#include "core/gadget/state.h"
+#include "classes/gadget/build.h"
+#include "classes/gadget/mtp.h"
+#include "classes/gadget/spec.h"
+#include "classes/gadget/state.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
 

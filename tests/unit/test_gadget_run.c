@@ -8,9 +8,9 @@
  */
 #include "unit.h"
 #include "fixture.h"
-#include "core/hid/gadget.h"
-#include "core/run/run.h"
-#include "core/run/run_priv.h"
+#include "classes/hid/gadget.h"
+#include "run/run.h"
+#include "run/run_priv.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
 

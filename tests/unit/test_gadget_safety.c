@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/gadget: what up and down refuse, against the configfs fixture
+ * classes/gadget: what up and down refuse, against the configfs fixture
  * (gadget_fixture.h): a gadget that is not usbperf's, by name or by label;
  * an msc LUN the host could write without --destructive (and ro=1 reaching
  * the kernel before the medium); a FunctionFS mount point that is not a new

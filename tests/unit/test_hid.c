@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/hid: the report descriptor parser (sizes, IDs, refusals), the passes
+ * classes/hid: the report descriptor parser (sizes, IDs, refusals), the passes
  * on a SOCK_SEQPACKET pair standing in for a hidraw node (one read, one
  * report), the ceilings and the findings.
  */
-#include "core/hid/fields.h"
+#include "classes/hid/fields.h"
 #include "render/render.h"
-#include "core/hid/io.h"
-#include "core/hid/rdesc.h"
+#include "classes/hid/io.h"
+#include "classes/hid/rdesc.h"
 #include "unit.h"
 
 #include <errno.h>

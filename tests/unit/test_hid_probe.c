@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/hid probe against a sysfs tree built in a temporary directory: a
+ * classes/hid probe against a sysfs tree built in a temporary directory: a
  * hidraw node up to its USB interface and device, the interrupt endpoints
  * from the descriptors, the report sizes from the report descriptor, the
  * ceiling; and the refusals (not USB, no such node, a bad descriptor).
  */
-#include "core/hid/hid.h"
+#include "classes/hid/hid.h"
 #include "unit.h"
 #include "util/sysroot.h"
 

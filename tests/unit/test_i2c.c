@@ -9,8 +9,8 @@
 #include "unit.h"
 #include "fixture.h"
 #include "model/findings.h"
-#include "core/i2c/fields.h"
-#include "core/i2c/i2c.h"
+#include "classes/i2c/fields.h"
+#include "classes/i2c/i2c.h"
 #include "util/snapshot.h"
 #include "util/sysroot.h"
 

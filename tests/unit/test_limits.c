@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/usb/limits: every ceiling against figures worked out by hand from the
+ * platform/usb/limits: every ceiling against figures worked out by hand from the
  * USB 2.0 chapter 5 limits, the USB 3.2 framing and the line codings; the
  * calculators against hand-computed cases and their refusals.
  */
 #include "unit.h"
 #include "render/render.h"
-#include "core/usb/limits.h"
-#include "core/usb/limits_fields.h"
+#include "platform/usb/limits.h"
+#include "platform/usb/limits_fields.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  */
 #include "unit.h"
 #include "fixture.h"
-#include "core/mmc/mmc.h"
+#include "platform/mmc/mmc.h"
 #include "util/snapshot.h"
 #include "util/sysroot.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* core/sys/mounts: /proc/self/mountinfo parsing and lookups. */
+/* platform/sys/mounts: /proc/self/mountinfo parsing and lookups. */
 #include "unit.h"
-#include "core/sys/mounts.h"
+#include "platform/sys/mounts.h"
 #include "util/sysroot.h"
 
 #include <errno.h>

@@ -5,7 +5,7 @@
  * flash in memory (bad eraseblocks skipped and counted, verify, a stop).
  */
 #include "unit.h"
-#include "core/mtd/mtd.h"
+#include "classes/mtd/mtd.h"
 #include "util/sysroot.h"
 
 #include <errno.h>

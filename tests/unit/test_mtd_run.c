@@ -7,10 +7,10 @@
  * chart against the write size.
  */
 #include "unit.h"
-#include "core/mtd/mtd_run.h"
-#include "core/report/model.h"
-#include "core/run/class.h"
-#include "core/copy/copy.h"
+#include "classes/mtd/mtd_run.h"
+#include "report/model.h"
+#include "run/class.h"
+#include "classes/copy/copy.h"
 #include "model/record.h"
 
 #include <errno.h>

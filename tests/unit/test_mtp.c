@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* core/mtp: the file pattern, the space a run needs, the summaries, the findings, the rows. */
+/* classes/mtp: the file pattern, the space a run needs, the summaries, the findings, the rows. */
 #include "unit.h"
-#include "core/mtp/fields.h"
-#include "core/mtp/mtp.h"
+#include "classes/mtp/fields.h"
+#include "classes/mtp/mtp.h"
 
 #include <stdlib.h>
 #include <string.h>

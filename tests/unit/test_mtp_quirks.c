@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/mtp/quirks.c and what reports it: storage figures that cannot be
+ * classes/mtp/quirks.c and what reports it: storage figures that cannot be
  * true, how a send failed, where the files go next, and the findings and
  * device rows that say so.
  */
 #include "unit.h"
-#include "core/mtp/fields.h"
-#include "core/mtp/mtp.h"
+#include "classes/mtp/fields.h"
+#include "classes/mtp/mtp.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* core/net/link: USB framing per driver, goodput ceilings, a netdev found on USB. */
+/* classes/net/link: USB framing per driver, goodput ceilings, a netdev found on USB. */
 #include "unit.h"
-#include "core/net/link.h"
-#include "core/net/sweep.h"
+#include "classes/net/link.h"
+#include "classes/net/sweep.h"
 #include "util/sysroot.h"
 
 #include <errno.h>

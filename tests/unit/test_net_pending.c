@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* core/net/pending: connections read together, each against its own deadline (issue 12.7). */
+/* classes/net/pending: connections read together, each against its own deadline (issue 12.7). */
 #include "unit.h"
-#include "core/net/pending.h"
+#include "classes/net/pending.h"
 #include "util/clock.h"
 
 #include <arpa/inet.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* core/net/proto: iperf3 control messages, checked against what iperf3 3.12 sends. */
+/* classes/net/proto: iperf3 control messages, checked against what iperf3 3.12 sends. */
 #include "unit.h"
-#include "core/net/proto.h"
+#include "classes/net/proto.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/net/result: the CPU-bound warning, from the two ends' figures; the
+ * classes/net/result: the CPU-bound warning, from the two ends' figures; the
  * interval rows as net streams them, through their field table (issue 14.7).
  */
 #include "unit.h"
-#include "core/net/fields.h"
-#include "core/net/result.h"
-#include "core/net/wire.h"
+#include "classes/net/fields.h"
+#include "classes/net/result.h"
+#include "classes/net/wire.h"
 #include "render/text_stream.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* core/net/sock: the checks the client's options get before any connection (issue 12.15). */
+/* classes/net/sock: the checks the client's options get before any connection (issue 12.15). */
 #include "unit.h"
-#include "core/net/sock.h"
+#include "classes/net/sock.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* core/net/stream: UDP receiver accounting as iperf3 does it, stream ids. */
+/* classes/net/stream: UDP receiver accounting as iperf3 does it, stream ids. */
 #include "unit.h"
-#include "core/net/stream.h"
+#include "classes/net/stream.h"
 
 #include <string.h>
 

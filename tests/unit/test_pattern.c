@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* core/disk/pattern: the --verify pattern and the incompressible random fill. */
+/* classes/disk/pattern: the --verify pattern and the incompressible random fill. */
 #include "unit.h"
-#include "core/disk/pattern.h"
+#include "classes/disk/pattern.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* core/run/record_json: run records to JSON and back, strictly. */
+/* run/record_json: run records to JSON and back, strictly. */
 #include "unit.h"
-#include "core/run/record_json.h"
+#include "run/record_json.h"
 #include "run_sample.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
 #include "unit.h"
 #include "model/findings.h"
 #include "model/record_fields.h"
-#include "core/run/run.h"
+#include "run/run.h"
 #include "render/render.h"
 #include "render/svg.h"
 #include "version.h"

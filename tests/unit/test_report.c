@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* core/report/model and the renderers it feeds: sweeps, matching, bars, the HTML tree. */
+/* report/model and the renderers it feeds: sweeps, matching, bars, the HTML tree. */
 #include "unit.h"
-#include "core/report/model.h"
-#include "core/run/run.h"
+#include "report/model.h"
+#include "run/run.h"
 #include "render/html.h"
 #include "render/spark.h"
 #include "render/svg.h"

@@ -2,8 +2,8 @@
 /* sysinfo: the text parsers, and every fact and finding decoded from the fixtures. */
 #include "unit.h"
 #include "fixture.h"
-#include "core/sys/attr.h"
-#include "core/sys/sysinfo.h"
+#include "platform/sys/attr.h"
+#include "platform/sys/sysinfo.h"
 #include "render/render.h"
 #include "util/snapshot.h"
 #include "util/sysroot.h"

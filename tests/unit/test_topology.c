@@ -4,8 +4,8 @@
  * attributes come back unknown, never as a crash or a made-up value.
  */
 #include "unit.h"
-#include "core/usb/attach.h"
-#include "core/usb/topology.h"
+#include "platform/usb/attach.h"
+#include "platform/usb/topology.h"
 #include "util/snapshot.h"
 
 #include <errno.h>

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/usbmon: the event parser, the statistics and the pcapng writer and reader,
+ * platform/usbmon: the event parser, the statistics and the pcapng writer and reader,
  * on hand-built events (edge cases) and on captures recorded in the QEMU lab
  * (tests/fixtures/usbmon: a Bulk-Only and a UAS disk read, pcapng).
  */
 #include "unit.h"
 
-#include "core/usbmon/fields.h"
-#include "core/usbmon/findings.h"
-#include "core/usbmon/pass.h"
-#include "core/usbmon/usbmon.h"
+#include "platform/usbmon/fields.h"
+#include "platform/usbmon/findings.h"
+#include "platform/usbmon/pass.h"
+#include "platform/usbmon/usbmon.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/usb/uvc: descriptors of real cameras (the .hex files in tests/fixtures/uvc, each
+ * platform/usb/uvc: descriptors of real cameras (the .hex files in tests/fixtures/uvc, each
  * naming its source), the bandwidth arithmetic worked by hand in the
  * comments. Findings, sysfs and debugfs: test_uvc_findings.c.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/usb/uvc: the debugfs stats parser, the sysfs/debugfs reader on a
+ * platform/usb/uvc: the debugfs stats parser, the sysfs/debugfs reader on a
  * made-up tree, and the findings over a real camera's descriptors
  * (tests/fixtures/uvc) with made-up measurements.
  */

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/uvcgadget: the camera's tunables, its descriptors read back through
- * the host-side decoder (core/usb/uvc.c, which reads real cameras), the
+ * classes/uvcgadget: the camera's tunables, its descriptors read back through
+ * the host-side decoder (platform/usb/uvc.c, which reads real cameras), the
  * probe/commit negotiation and the controls, the payload arithmetic and
  * the frame timing. Figures worked by hand in the comments.
  */
 #include "unit.h"
 
-#include "core/usb/uvc.h"
-#include "core/usb/uvc_bulk.h"
-#include "core/uvcgadget/uvcg.h"
+#include "platform/usb/uvc.h"
+#include "platform/usb/uvc_bulk.h"
+#include "classes/uvcgadget/uvcg.h"
 
 #include <errno.h>
 #include <stdlib.h>

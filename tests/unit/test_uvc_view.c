@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * core/video/uvc_view: a camera's UVC facts as the rows `usbperf limits uvc
+ * classes/video/uvc_view: a camera's UVC facts as the rows `usbperf limits uvc
  * --device` and `usbperf video` print, on the Canyon CNE-CWC2 descriptors
  * (tests/fixtures/uvc). The streaming rows are what `usbperf video` adds
  * after a pass on a USB camera: no camera here to run it for real, so the
@@ -10,7 +10,7 @@
  */
 #include "uvc_fixture.h"
 
-#include "core/video/uvc_view.h"
+#include "classes/video/uvc_view.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Frame accounting on synthetic buffer sequences: rates, drops, intervals, payload. */
-#include "core/video/video.h"
+#include "classes/video/video.h"
 #include "unit.h"
 
 #include <errno.h>

@@ -5,7 +5,7 @@
  * .hex file ('#' lines are its source note), decode it at a speed.
  */
 #include "unit.h"
-#include "core/usb/uvc.h"
+#include "platform/usb/uvc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

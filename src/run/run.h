@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/*
+ * `usbperf run`: find what to measure (USB disks, or the host when there
+ * is no USB), measure each the right way, put every figure next to its
+ * ceiling, and say where the bottleneck is. The result is a run_record
+ * (what the history keeps) plus one row per pass for the report.
+ */
+#include "classes/disk/disk.h"
+#include "model/record.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct run_options {
+	char *const *targets; /* explicit targets; none: discover */
+	size_t ntargets;
+	bool full;	  /* the complete sweeps; default quick */
+	bool destructive; /* allow writes to a raw block device named explicitly */
+	bool no_monitor;  /* USB disk and net passes not watched on usbmon (run --no-monitor) */
+	const char
+	    *scratch;	 /* the host's test directory when there is no USB disk (NULL: /var/tmp) */
+	uint64_t size;	 /* test region per target */
+	double time_s;	 /* cap per pass */
+	double min_time_s; /* floor per disk pass (0: none); < 0: the default */
+	unsigned repeat; /* each pass this many times (0: once) */
+	/* --nice: the measuring thread's nice value; unset: PRIORITY_RUN_NICE, raised only */
+	int nice;
+	bool nice_set;
+	const char *copy_src, *copy_dst; /* --copy SRC DST: the copy path, both sides */
+	const char *peer; /* --peer HOST: a usbperf or iperf3 server for USB netdevs */
+	bool mtp;	  /* --mtp: send to and get from MTP devices (someone's phone: asked for) */
+	/* --mtp-buffers: usbperf's own MTP gadget measured at each of these buffer sizes */
+	const uint64_t *mtp_buffers;
+	size_t nmtp_buffers;
+	/* --uvc-sweep: usbperf's own bulk camera, each frame size x format x rate of this spec */
+	const char *uvc_sweep;
+	/* --length-sweep: with --peer, a UDP pass per datagram length */
+	const uint64_t *net_lengths;
+	size_t nnet_lengths;
+	const char *command_line;
+	const volatile int *stop;
+	disk_progress_fn progress;
+	void *progress_ctx;
+};
+
+struct usb_topology;
+struct sysinfo_facts;
+
+/* one pass of one target: the report's table */
+struct run_row {
+	const char *device; /* run_device.key */
+	const char *target;
+	const char *pass, *op;
+	uint64_t bs, qd;
+	double mb_s, mb_s_sd, mib_s, iops, lat_p50_us, lat_p90_us, lat_p99_us, self_cpu_pct;
+	double bw_min_mb_s, bw_stdev_mb_s, util_pct; /* disk: interval samples, %util */
+	uint64_t bw_samples;
+	double ceiling_mb_s, efficiency_pct;
+};
+
+struct measure_class;
+
+/* one target as planned: what, why, how it is attached, and which class measures it */
+struct run_plan_item {
+	char *path;	  /* "/media/usb", "/dev/sdb", "/var/tmp", "/dev/video0" */
+	char *device_key; /* "2-1", "host" */
+	const char *kind; /* "usb-storage", "host-disk" */
+	bool read_only;	  /* a raw device: reads only */
+	char *why;	  /* how it was chosen, for the report */
+	bool named;	  /* named on the command line: a failure ends the run */
+	/*
+	 * A USB disk or network interface found: it stands for the machine's
+	 * USB I/O, so the host fallback (scratch directory, loopback) is not
+	 * needed. Cameras and HID devices on USB do not: they are measured
+	 * besides.
+	 */
+	bool on_usb;
+	bool device_key_from_usb;
+	bool prepared; /* passed the class's prepare: measured next */
+	const struct measure_class *cls;
+	void *state; /* the class's, freed by its release */
+};
+
+/* a class's own result rows (class.h row_desc), in run's output only */
+struct run_class_rows {
+	void *v;
+	size_t n;
+};
+#define RUN_MAX_CLASSES 16
+
+struct run_result {
+	struct run_record rec;
+	struct run_plan_item *plan;
+	size_t nplan;
+	struct run_row *rows; /* the throughput passes: disks, networks, --copy */
+	size_t nrows;
+	struct run_class_rows class_rows[RUN_MAX_CLASSES]; /* by index in run_classes[] */
+	bool no_usb; /* nothing on USB: the host was characterised */
+	struct usb_topology *topo;
+	struct sysinfo_facts *si;
+	uint64_t t0;
+};
+
+/*
+ * Plan (discover or take the explicit targets) and open every disk target,
+ * so each passes the safety rules before anything is measured. -EINVAL with
+ * *ret_why for a target that cannot be used: nothing written, nothing left.
+ */
+int run_prepare(const struct run_options *o, struct run_result *ret, char **ret_why);
+/* Measure what run_prepare opened, then analyse; -EINVAL with *ret_why on failure. */
+int run_measure(const struct run_options *o, struct run_result *r, char **ret_why);
+/* how long run_measure will take, from the prepared plan: one line, nothing if no pass */
+void run_estimate_describe(const struct run_options *o, const struct run_result *r,
+			   struct strbuf *out);
+/* Both. */
+int run_execute(const struct run_options *o, struct run_result *ret, char **ret_why);
+void run_result_release(struct run_result *r);
+/* The explicit targets exist and are of a kind run measures: -EINVAL with *ret_why if not. */
+int run_check_targets(const struct run_options *o, char **ret_why);
+
+/*
+ * Findings about the bottleneck, from the measured figures (analyze.c),
+ * then the verdicts and the findings' order (below).
+ */
+void run_analyze(struct run_result *r);
+/* one verdict per device of the record, from its figures and findings (verdict.c) */
+void run_verdicts(struct run_record *r);
+/*
+ * Each finding's about (the measured device whose figures it bears on, all
+ * of them, or none), and the list in order: by device, the finding that
+ * states the verdict first, then by how much each explains the figures;
+ * those that bear on no figure last. t (may be NULL) maps block devices to
+ * their USB device.
+ */
+void run_findings_order(struct run_record *r, const struct usb_topology *t);
+
+/* the run's own tables; devices and metrics use record_fields.h's */
+extern const struct record_desc run_record_desc, run_row_desc, run_plan_desc;
