@@ -29,9 +29,10 @@ int leftovers_dir(struct strbuf *ret)
 	return xdg_path("XDG_STATE_HOME", ".local/state", "leftovers", ret);
 }
 
-static int read_small(const char *path, char *buf, size_t size)
+/* path relative to dirfd (AT_FDCWD: as it is) */
+static int read_small_at(int dirfd, const char *path, char *buf, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0)
@@ -44,6 +45,11 @@ static int read_small(const char *path, char *buf, size_t size)
 	return 0;
 }
 
+static int read_small(const char *path, char *buf, size_t size)
+{
+	return read_small_at(AT_FDCWD, path, buf, size);
+}
+
 /* this boot's id: "0b7a...-...": a pid of another boot is another process */
 static int boot_id(char *buf, size_t size)
 {
@@ -54,14 +60,24 @@ static int boot_id(char *buf, size_t size)
 	return r == 0 && buf[0] ? 0 : -ENOENT;
 }
 
-/* the start time of process pid, in clock ticks since boot (proc(5) stat, field 22) */
+/*
+ * The start time of process pid, in clock ticks since boot (proc(5) stat,
+ * field 22). Read as "PID/stat" under a descriptor of /proc, not by the path
+ * "/proc/PID/stat": qemu-user answers that path for its own process from
+ * its bookkeeping, where a forked child keeps its parent's start time, and
+ * a board binary run that way would take a live sibling's files for a dead
+ * one's.
+ */
 static int start_time(pid_t pid, uint64_t *ret)
 {
-	char path[64], buf[1024], *p;
-	int r;
+	char path[32], buf[1024], *p;
+	int r, proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	r = read_small(path, buf, sizeof(buf));
+	if (proc < 0)
+		return -errno;
+	snprintf(path, sizeof(path), "%ld/stat", (long)pid);
+	r = read_small_at(proc, path, buf, sizeof(buf));
+	close(proc);
 	if (r < 0)
 		return r;
 	/* the command name may hold spaces and parentheses: the fields follow its last ')' */
