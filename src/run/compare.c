@@ -97,6 +97,17 @@ static bool share(const struct run_metric *m)
 	return m->unit && m->unit[0] == '%' && !m->higher_is_better;
 }
 
+/*
+ * The CPU other work kept busy beside the pass, in % of one CPU: the
+ * machine's busy time less the pass's own (its CPU share, else its I/O's)
+ */
+static double others_busy(const struct run_metric *m)
+{
+	if (share(m))
+		return m->cpu_busy_pct - m->value;
+	return m->cpu_busy_pct - (isnan(m->cpu_io_pct) ? 0 : m->cpu_io_pct);
+}
+
 void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 {
 	enum spread_why why = SPREAD_ONE_PASS, lean = SPREAD_KNOWN;
@@ -127,8 +138,10 @@ void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 		s.from = "samples";
 	}
 	s.why = s.from ? SPREAD_KNOWN : why;
-	if (share(m) && !repeated && m->cpu_busy_pct - m->value > COMPARE_MAX_OTHERS_BUSY_PCT) {
-		s.sd = NAN, s.from = NULL, why = SPREAD_SHARED;
+	/* a tail already unknown for its waits keeps that reason */
+	if ((share(m) || (tail(m) && s.from)) && !repeated &&
+	    others_busy(m) > COMPARE_MAX_OTHERS_BUSY_PCT) {
+		s.sd = NAN, s.from = NULL, why = share(m) ? SPREAD_SHARED : SPREAD_TAIL_SHARED;
 		s.why = why;
 	}
 	if (s.from && share(m))
@@ -193,6 +206,13 @@ void compare_spread_why(enum spread_why why, const struct run_metric *m, struct 
 			    "it costs either way",
 			    m->cpu_busy_pct - m->value);
 		break;
+	case SPREAD_TAIL_SHARED:
+		strbuf_addf(ret,
+			    "other work kept %.0f %% of a CPU busy beside the pass: a tail is set by "
+			    "where its few slowest requests land, which moves from run to run beside "
+			    "other work more than within one pass",
+			    others_busy(m));
+		break;
 	case SPREAD_UNSTEADY:
 		strbuf_addf(ret, "one pass whose rate swung %.0f %% within it (an older run)",
 			    100 * m->sample_stdev /
@@ -214,6 +234,7 @@ const char *compare_spread_todo(enum spread_why why)
 	case SPREAD_CPU_BOUND:
 	case SPREAD_UNSTEADY:
 	case SPREAD_SHARED:
+	case SPREAD_TAIL_SHARED:
 		break;
 	}
 	return "rerun both with --repeat 3";
