@@ -501,11 +501,29 @@ static void test_best_of(void **state)
 	/* samples of all three repeats, pooled */
 	assert_true(rep.nsamples >= 3 * SAMPLE_MIN_COUNT);
 	assert_int_equal(rep.samples[rep.nsamples - 1].repeat, 3);
-	/* each repeat's ramp listed, left out of the spread */
-	for (i = 0; i < rep.nsamples; i++)
-		ramps += rep.samples[i].ramp;
-	assert_int_equal(ramps, 3);
-	assert_int_equal(rep.rows[0].bw_samples, rep.nsamples - 3);
+	/*
+	 * each repeat's ramp listed, left out of the spread: its first sample,
+	 * where it has more than SAMPLE_MIN_COUNT (a slow machine, ASan beside
+	 * other work, may give a repeat no more)
+	 */
+	for (unsigned r = 1; r <= 3; r++) {
+		size_t n = 0, first = SIZE_MAX, rr = 0;
+
+		for (i = 0; i < rep.nsamples; i++) {
+			if (rep.samples[i].repeat != r)
+				continue;
+			if (first == SIZE_MAX)
+				first = i;
+			n++;
+			rr += rep.samples[i].ramp;
+		}
+		assert_int_equal(rr, n > SAMPLE_MIN_COUNT ? 1 : 0);
+		if (rr)
+			assert_true(rep.samples[first].ramp);
+		ramps += rr;
+	}
+	assert_true(ramps >= 1);
+	assert_int_equal(rep.rows[0].bw_samples, rep.nsamples - ramps);
 	assert_int_equal(disk_report_pair(&rep), 0);
 	assert_string_equal(rep.summary_title,
 			    "summary: best of 3 passes, 1 MiB (MB/s = 10^6 B/s)");
