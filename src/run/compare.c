@@ -119,6 +119,8 @@ void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 	/* a contended pass's batches still say how uneven it was */
 	double pass = cpu && !contended ? NAN : m->pass_spread;
 	struct compare_side s = {.value = m->value, .sd = NAN, .scale = scale};
+	/* each a lookup in the class table: asked once */
+	bool is_share = share(m), is_tail = tail(m);
 
 	if (m->cpu_wait_pct > 0)
 		s.wait = fmin(m->cpu_wait_pct, 100) / 100;
@@ -139,14 +141,14 @@ void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 	}
 	s.why = s.from ? SPREAD_KNOWN : why;
 	/* a tail already unknown for its waits keeps that reason */
-	if ((share(m) || (tail(m) && s.from)) && !repeated &&
+	if ((is_share || (is_tail && s.from)) && !repeated &&
 	    others_busy(m) > COMPARE_MAX_OTHERS_BUSY_PCT) {
-		s.sd = NAN, s.from = NULL, why = share(m) ? SPREAD_SHARED : SPREAD_TAIL_SHARED;
+		s.sd = NAN, s.from = NULL, why = is_share ? SPREAD_SHARED : SPREAD_TAIL_SHARED;
 		s.why = why;
 	}
-	if (s.from && share(m))
+	if (s.from && is_share)
 		s.sd = fmax(s.sd, fmax(COMPARE_SHARE_FLOOR * fabs(m->value), COMPARE_SHARE_FLOOR_PTS));
-	if (s.from && tail(m))
+	if (s.from && is_tail)
 		s.sd = fmax(s.sd, COMPARE_TAIL_FLOOR * fabs(m->value));
 	/* known, but only as far as the waits are weighed (compare_sides) */
 	if (contended && lean == SPREAD_CPU_WAIT && scale != SCALE_NONE)
@@ -204,7 +206,7 @@ void compare_spread_why(enum spread_why why, const struct run_metric *m, struct 
 		strbuf_addf(ret,
 			    "other work kept %.0f %% of a CPU busy beside the pass, which moves what "
 			    "it costs either way",
-			    m->cpu_busy_pct - m->value);
+			    others_busy(m));
 		break;
 	case SPREAD_TAIL_SHARED:
 		strbuf_addf(ret,
