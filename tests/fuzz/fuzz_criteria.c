@@ -67,7 +67,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (check_evaluate(&in, &res) == 0) {
 			if (res.checked != res.passed + res.failed + res.missing)
 				abort();
-			render_junit(&res, &out);
+			render_junit(&res, false, &out);
+			render_junit(&res, true, &out);
 			render_lava(&res, &out);
 			check_result_release(&res);
 		}
