@@ -64,7 +64,8 @@ void usage_hid(void)
 	       "                     --receive end when none came for 1 s\n"
 	       "  --monitor          host side: watch each pass on the wire (usbmon, root):\n"
 	       "                     URBs (with data, empty), URBs/s, URB size, in flight, bus\n"
-	       "                     busy, URB p99, errors\n"
+	       "                     busy, URB p99, errors; on --in the reports that reached\n"
+	       "                     the host and were not read (hidraw queues 63)\n"
 	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
 	       "\n"
 	       "Exit: 0 ok, 2 bad input or refused (a node that is missing, busy, not hidraw\n"
@@ -211,7 +212,7 @@ static struct usbmon_pass *wire_start(const struct hid_opts *o, const struct hid
 		strbuf_addf(&why, "bus and device numbers of USB device '%s' not read: %s",
 			    d->usb.device ? d->usb.device : "?", strerror(-r));
 	else
-		r = usbmon_pass_start(bus, dev, false, &mon, &why);
+		r = usbmon_pass_start_small(bus, dev, &mon, &why);
 	if (r < 0) {
 		struct strbuf w = STRBUF_INIT;
 
@@ -233,6 +234,9 @@ static void wire_stop(struct usbmon_pass *mon, struct hid_pass *p)
 		p->urbs = f.urbs;
 		p->urbs_data = f.urbs_data;
 		p->urbs_empty = f.urbs_empty;
+		/* what reached the host and was not read: only from a whole count */
+		if (p->kind == HID_PASS_IN && !f.lower_bound && f.urbs_data != U64_UNKNOWN)
+			p->unread = f.urbs_data > p->reports ? f.urbs_data - p->reports : 0;
 		p->urbs_per_s = f.window_s > 0 ? (double)f.urbs / f.window_s : NAN;
 		p->urb_size = f.urb_size;
 		p->inflight_mean = f.inflight_mean;

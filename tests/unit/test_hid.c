@@ -409,6 +409,40 @@ static void test_findings(void **state)
 	p.p50_us = 500;
 	hid_findings(&d, &p, 1, &l);
 	assert_true(has(&l, "hid.above_ceiling", NULL));
+	assert_false(has(&l, "hid.reports_unread", NULL));
+	finding_list_release(&l);
+
+	/* the wire carried more than the reader read: hidraw's queue overflowed */
+	p = (struct hid_pass){.kind = HID_PASS_IN,
+			      .reports = 63,
+			      .urbs_data = 1000,
+			      .unread = 937,
+			      .ended = "idle"};
+	p.reports_per_s = 60000; /* 63 queued reports read at once: not the link's rate */
+	p.p50_us = 16;
+	hid_pass_set_ceiling(&p, &d.in);
+	hid_findings(&d, &p, 1, &l);
+	assert_false(has(&l, "hid.above_ceiling", NULL));
+	assert_true(has(&l, "hid.reports_unread",
+			"937 of the 1000 reports the host received were not read: the reader "
+			"fell behind and hidraw's queue (63 reports) overflowed; the rate "
+			"measured is the reader's, not the link's"));
+	finding_list_release(&l);
+	p.ended = "time";
+	hid_findings(&d, &p, 1, &l);
+	assert_true(has(&l, "hid.reports_unread",
+			"937 of the 1000 reports the host received were not read (some may "
+			"have come after the pass stopped reading): the reader fell behind and "
+			"hidraw's queue (63 reports) overflowed; the rate measured is the "
+			"reader's, not the link's"));
+	finding_list_release(&l);
+	/* none unread, or not known (no usbmon): no finding */
+	p.unread = 0;
+	hid_findings(&d, &p, 1, &l);
+	assert_false(has(&l, "hid.reports_unread", NULL));
+	p.unread = U64_UNKNOWN;
+	hid_findings(&d, &p, 1, &l);
+	assert_false(has(&l, "hid.reports_unread", NULL));
 	finding_list_release(&l);
 	usb_hid_result_release(&d.in.ceiling);
 
@@ -493,7 +527,7 @@ static void test_render(void **state)
 	assert_non_null(strstr(out.buf, "name,path,report_bytes,reports,bytes,time_s,reports_per_s,"
 					"bytes_per_s,ceiling_reports_per_s,ceiling_bytes_per_s,"
 					"ceiling_pct,ceiling_pct_anomaly,period_us,p50_us,p99_us,max_us,lost,short_"
-					"reads,ended_by,urbs,urbs_data,urbs_empty,urbs_per_s,"
+					"reads,ended_by,urbs,urbs_data,urbs_empty,unread,urbs_per_s,"
 					"urb_size_bytes,inflight_mean,busy_pct,"
 					"urb_lat_p99_us,usb_errors,cpu_mhz,cpu_mhz_min,cpu_mhz_max,"
 					"cpu_clock_pct,cpu_governor,irq_count,irq_cpu,irq_cpu_pct,"

@@ -73,6 +73,7 @@ static const struct field pass_fields[] = {
     FIELD(struct hid_pass, urbs, "urbs", "URBs", NULL, FT_U64, 0, T | FF_OPTIONAL),
     FIELD(struct hid_pass, urbs_data, "urbs_data", "with data", NULL, FT_U64, 0, T | FF_OPTIONAL),
     FIELD(struct hid_pass, urbs_empty, "urbs_empty", "empty", NULL, FT_U64, 0, T | FF_OPTIONAL),
+    FIELD(struct hid_pass, unread, "unread", "not read", NULL, FT_U64, 0, T | FF_OPTIONAL),
     FIELD(struct hid_pass, urbs_per_s, "urbs_per_s", "URBs/s", NULL, FT_DBL, 1, T | FF_OPTIONAL),
     FIELD(struct hid_pass, urb_size, "urb_size_bytes", "URB", NULL, FT_SIZE, 0, T | FF_OPTIONAL),
     FIELD(struct hid_pass, inflight_mean, "inflight_mean", "in flight", NULL, FT_DBL, 2,

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* a host that polls slower than asked shows as a p50 gap this much above the period */
 #define SLOW_POLL_RATIO 1.5
@@ -18,6 +19,9 @@ static void poll_findings(const struct hid_device *d, const struct hid_pass *p,
 
 	if ((p->kind != HID_PASS_IN && p->kind != HID_PASS_OUT) || !(p->period_us > 0) ||
 	    p->reports < 10)
+		return;
+	/* a reader that fell behind times its own reads, not the link (unread_finding) */
+	if (p->kind == HID_PASS_IN && p->unread != U64_UNKNOWN && p->unread > 0)
 		return;
 	if (p->kind == HID_PASS_IN && isfinite(p->p50_us) &&
 	    p->p50_us >= SLOW_POLL_RATIO * p->period_us) {
@@ -109,13 +113,42 @@ static void speed_finding(const struct hid_device *d, struct finding_list *out)
 	strbuf_release(&ev);
 }
 
+/* reports the wire carried to the host that the reader never read (hid --monitor) */
+static void unread_finding(const struct hid_device *d, const struct hid_pass *p,
+			   struct finding_list *out)
+{
+	struct strbuf msg = STRBUF_INIT, ev = STRBUF_INIT;
+	bool drained = p->ended && (!strcmp(p->ended, "idle") || !strcmp(p->ended, "timeout"));
+
+	if (p->kind != HID_PASS_IN || p->unread == U64_UNKNOWN || !p->unread)
+		return;
+	strbuf_addf(&msg,
+		    "%llu of the %llu reports the host received were not read%s: the "
+		    "reader fell behind and hidraw's queue (63 reports) overflowed; the "
+		    "rate measured is the reader's, not the link's",
+		    (unsigned long long)p->unread, (unsigned long long)p->urbs_data,
+		    drained ? "" : " (some may have come after the pass stopped reading)");
+	strbuf_addf(&ev,
+		    "usbmon: %llu interrupt-IN completions with data on %s; the reader: %llu "
+		    "reports; ended by %s",
+		    (unsigned long long)p->urbs_data, d->usb.device ? d->usb.device : d->node,
+		    (unsigned long long)p->reports, p->ended ? p->ended : "?");
+	finding_add(out, FINDING_WARN, "hid.reports_unread", d->name, msg.buf, ev.buf,
+		    "a reader stalled longer than 63 report periods loses reports: measure on "
+		    "a quieter CPU, or give the reader priority (nice -n -10, chrt)");
+	strbuf_release(&msg);
+	strbuf_release(&ev);
+}
+
 void hid_findings(const struct hid_device *d, const struct hid_pass *passes, size_t n,
 		  struct finding_list *out)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		poll_findings(d, &passes[i], out);
+		unread_finding(d, &passes[i], out);
+	}
 	split_finding(d, &d->in, "input", out);
 	split_finding(d, &d->out, "output", out);
 	speed_finding(d, out);

@@ -309,7 +309,8 @@ static void summarize_pass(struct pass_state *s, uint64_t end)
 
 void hid_pass_wire_unknown(struct hid_pass *p)
 {
-	p->urbs = p->urb_size = p->usb_errors = p->urbs_data = p->urbs_empty = U64_UNKNOWN;
+	p->urbs = p->urb_size = p->usb_errors = p->urbs_data = p->urbs_empty = p->unread =
+	    U64_UNKNOWN;
 	p->urbs_per_s = p->inflight_mean = p->busy_pct = p->urb_lat_p99_us = NAN;
 }
 

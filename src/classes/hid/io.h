@@ -60,6 +60,12 @@ struct hid_pass {
 	 * host's interrupt URB completes on it, empty
 	 */
 	uint64_t urbs_data, urbs_empty;
+	/*
+	 * in: reports the wire carried that the reader did not read (urbs_data less
+	 * reports; unknown unmonitored or when usbmon lost events). hidraw queues 63
+	 * reports per open node and drops what comes while they wait.
+	 */
+	uint64_t unread;
 	double urbs_per_s, inflight_mean, busy_pct, urb_lat_p99_us;
 	struct pass_sys sys; /* the CPU clock and interrupt placement (platform/sys/passwatch.h) */
 };

@@ -74,8 +74,9 @@ struct usbmon_pass;
 int usbmon_pass_start(unsigned bus, unsigned dev, bool bot, struct usbmon_pass **ret,
 		      struct strbuf *why);
 /*
- * The same for traffic of many small URBs (a network's frames): a ring large
- * enough to hold them between two wake-ups of the reader.
+ * The same for traffic of many small URBs (a network's frames, HID reports): a
+ * ring large enough to hold them between two wake-ups of the reader, and a
+ * second of 64 B reports (about 320 B of events each) while the process waits.
  */
 int usbmon_pass_start_small(unsigned bus, unsigned dev, struct usbmon_pass **ret,
 			    struct strbuf *why);
