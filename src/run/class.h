@@ -119,6 +119,17 @@ struct class_estimate {
 	double pass_s;
 };
 
+/*
+ * How much one of the class's findings explains a device's figures, for the
+ * order findings are listed in (run/verdict.c): lower first. A finding that
+ * states the verdict's limiter comes first of all.
+ */
+struct class_finding_weight {
+	const char *id;	     /* "mmc.worn" */
+	const char *limiter; /* RUN_LIMITER_* it states, NULL: none */
+	int weight;	     /* 0-100: the framework's own run at 5-85, unweighted warnings 90 */
+};
+
 struct measure_class {
 	const char *name; /* the record's test: "disk", "net", "video" */
 	const char *what; /* what it measures, for "run measures ...": "USB disks"; NULL: say nothing */
@@ -173,6 +184,16 @@ struct measure_class {
 	 */
 	const char *(*verdict)(const struct run_record *r, const struct run_device *d,
 			       struct strbuf *ev, double *ret_share_pct);
+	/*
+	 * The generic verdict's limiter when the class's own findings already
+	 * name it (copy: which side of the copy is slower), its evidence added
+	 * to ev after the figure; NULL (or a NULL hook): the generic rules
+	 */
+	const char *(*limiter_of)(const struct run_record *r, const struct run_device *d,
+				  struct strbuf *ev);
+	/* the weights of the findings the class adds (may be NULL) */
+	const struct class_finding_weight *finding_weights;
+	size_t nfinding_weights;
 	/* the verdict's figure, tried in order; none: no generic verdict */
 	const struct class_headline *headline;
 	size_t nheadline;

@@ -147,9 +147,9 @@ static void add_share(struct strbuf *sb, const struct run_device *d, const struc
 	else
 		strbuf_addf(sb, " is %.0f %% of ", pct);
 	add_speed(sb, d->speed ? d->speed : "the link");
-	/* an MMC card's is its bus mode's (clock x width x DDR), not a USB bulk one */
-	strbuf_addf(sb, " %s %.1f MB/s ceiling",
-		    d->kind && !strcmp(d->kind, "mmc") ? "bus's" : "bulk's", d->ceiling_mb_s);
+	/* a USB link's is its bulk payload's; another bus's (an MMC card's mode: clock x width x DDR) its own */
+	strbuf_addf(sb, " %s %.1f MB/s ceiling", speed_mbps(d->speed) > 0 ? "bulk's" : "bus's",
+		    d->ceiling_mb_s);
 }
 
 /* "2-1 05e3:0610 high": the first hub above d slower than what d can do */
@@ -206,27 +206,23 @@ static const char *link_bound(const struct run_device *d, struct strbuf *ev)
 	return RUN_LIMITER_BUS;
 }
 
-/* --copy: the copy's own finding says which side limits it */
-static const char *copy_verdict(const struct run_record *r, const struct run_device *d,
-				const struct figure *f, struct strbuf *ev)
-{
-	const struct finding *c = finding_of(r, "run.copy_limit", d->key);
-
-	add_figure(ev, f);
-	if (!c)
-		return RUN_LIMITER_UNKNOWN;
-	strbuf_addf(ev, ": %s", c->message);
-	return strstr(c->message, "is limited by") ? RUN_LIMITER_MEDIUM : RUN_LIMITER_UNKNOWN;
-}
-
-static const char *decide(const struct run_record *r, const struct run_device *d,
-			  const struct figure *f, double pct, struct strbuf *ev)
+static const char *decide(const struct run_record *r, const struct measure_class *c,
+			  const struct run_device *d, const struct figure *f, double pct,
+			  struct strbuf *ev)
 {
 	const struct finding *pc = finding_of(r, "run.page_cache", d->key);
 	bool net = !isnan(f->mbit_s);
 
-	if (run_kind_is(d->kind, "copy"))
-		return copy_verdict(r, d, f, ev);
+	/* what the class's own findings already say limits it */
+	if (c && c->limiter_of) {
+		const char *l;
+
+		add_figure(ev, f);
+		l = c->limiter_of(r, d, ev);
+		if (l)
+			return l;
+		strbuf_reset(ev);
+	}
 	if (pc && pc->evidence && strstr(pc->evidence, f->name)) {
 		add_figure(ev, f);
 		strbuf_addf(ev, " came partly from the page cache (%s): not the device's figure",
@@ -291,7 +287,7 @@ void run_verdicts(struct run_record *r)
 		} else {
 			if (!isnan(d->ceiling_mb_s) && d->ceiling_mb_s > 0)
 				pct = 100 * f.mb_s / d->ceiling_mb_s;
-			limiter = decide(r, d, &f, pct, &ev);
+			limiter = decide(r, c, d, &f, pct, &ev);
 		}
 		v = run_record_add_verdict(r);
 		v->device_key = xstrdup(d->key);
@@ -360,6 +356,23 @@ static const char *about(const struct run_record *r, const struct finding *f,
 	return NULL;
 }
 
+/* a class's own finding (class.h's finding_weights), else by its severity */
+static int class_weight(const struct finding *f, const struct run_verdict *v)
+{
+	for (size_t k = 0; k < run_nclasses; k++) {
+		const struct measure_class *c = run_classes[k];
+
+		for (size_t i = 0; i < c->nfinding_weights; i++) {
+			const struct class_finding_weight *w = &c->finding_weights[i];
+
+			if (!same(f->id, w->id))
+				continue;
+			return v && w->limiter && same(v->limiter, w->limiter) ? 0 : w->weight;
+		}
+	}
+	return strcmp(f->severity, "warn") ? 95 : 90;
+}
+
 /* how much a finding explains the figures: lower first */
 static int weight(const struct finding *f, const struct run_verdict *v)
 {
@@ -377,18 +390,13 @@ static int weight(const struct finding *f, const struct run_verdict *v)
 	    {"usb.speed_below_capability", RUN_LIMITER_HUB, 30},
 	    {"usb.full_speed_data_device", RUN_LIMITER_BUS, 30},
 	    {"run.medium_bound", RUN_LIMITER_MEDIUM, 30},
-	    {"run.copy_limit", RUN_LIMITER_MEDIUM, 30},
 	    {"run.net_below_link", RUN_LIMITER_UNKNOWN, 30},
 	    {"usb.storage_without_uas", RUN_LIMITER_MEDIUM, 40},
 	    {"usb.storage_bot", RUN_LIMITER_MEDIUM, 45},
 	    {"usbmon.one_in_flight", NULL, 46},
-	    {"mmc.slower_mode", RUN_LIMITER_BUS, 30},
-	    {"mmc.narrow_bus", RUN_LIMITER_BUS, 30},
 	    {"block.small_max_sectors", NULL, 50},
 	    {"usbmon.small_urbs", NULL, 50},
 	    {"usbmon.errors", NULL, 55},
-	    {"mmc.worn", RUN_LIMITER_MEDIUM, 55},
-	    {"mmc.partition_unaligned", NULL, 65},
 	    {"usbmon.bus_idle", NULL, 70},
 	    {"usb.autosuspend", NULL, 60},
 	    {"run.write_slow", NULL, 70},
@@ -411,7 +419,7 @@ static int weight(const struct finding *f, const struct run_verdict *v)
 			return 0;
 		return table[i].w;
 	}
-	return strcmp(f->severity, "warn") ? 95 : 90;
+	return class_weight(f, v);
 }
 
 struct ranked {

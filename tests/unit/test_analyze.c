@@ -362,6 +362,67 @@ static void test_findings_order(void **state)
 	run_record_release(&r);
 }
 
+/* a class's own findings weigh by its table (class.h's finding_weights): an MMC card's */
+static void test_findings_order_class(void **state)
+{
+	static const struct vcase c = {"", "sdr104", NULL, NULL, NULL, 104, 90, 20, NULL, "", ""};
+	static const char *const want[] = {"mmc.slower_mode", "mmc.worn", "mmc.partition_unaligned",
+					   "other.unweighed"};
+	struct run_record r;
+
+	(void)state;
+	sample_device(&r, &c);
+	free(r.devices[0].kind);
+	r.devices[0].kind = strdup("mmc");
+	finding_add(&r.findings, FINDING_WARN, "other.unweighed", "2-1", "m", NULL, NULL);
+	finding_add(&r.findings, FINDING_INFO, "mmc.partition_unaligned", "2-1", "m", NULL, NULL);
+	finding_add(&r.findings, FINDING_WARN, "mmc.worn", "2-1", "m", NULL, NULL);
+	finding_add(&r.findings, FINDING_WARN, "mmc.slower_mode", "2-1", "m", NULL, NULL);
+	run_verdicts(&r);
+	assert_string_equal(r.verdicts[0].limiter, "bus");
+	run_findings_order(&r, NULL);
+	assert_int_equal(r.findings.n, ARRAY_SIZE(want));
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+		if (strcmp(r.findings.v[i].id, want[i]))
+			fail_msg("[%zu]: want %s, got %s", i, want[i], r.findings.v[i].id);
+	run_record_release(&r);
+}
+
+/* a class's limiter hook (copy's): its own finding names the slower side */
+static void test_verdict_copy(void **state)
+{
+	struct run_record r = {0};
+	struct run_device *d;
+	struct run_metric *m;
+
+	(void)state;
+	d = run_record_add_device(&r);
+	d->key = strdup("copy");
+	d->kind = strdup("copy");
+	d->ceiling_mb_s = NAN;
+	m = run_record_add_metric(&r, "copy", "copy", "copy 1M", "mb_s", "MB/s", true);
+	m->value = 30;
+	finding_add(&r.findings, FINDING_INFO, "run.copy_limit", "copy",
+		    "the copy is limited by reading /dev/sdb", NULL, NULL);
+	run_verdicts(&r);
+	assert_string_equal(r.verdicts[0].limiter, RUN_LIMITER_MEDIUM);
+	assert_string_equal(r.verdicts[0].evidence,
+			    "copy 1M 30.00 MB/s: the copy is limited by reading /dev/sdb");
+	run_record_release(&r);
+	/* without it: not determined, the figure said */
+	memset(&r, 0, sizeof(r));
+	d = run_record_add_device(&r);
+	d->key = strdup("copy");
+	d->kind = strdup("copy");
+	d->ceiling_mb_s = NAN;
+	m = run_record_add_metric(&r, "copy", "copy", "copy 1M", "mb_s", "MB/s", true);
+	m->value = 30;
+	run_verdicts(&r);
+	assert_string_equal(r.verdicts[0].limiter, RUN_LIMITER_UNKNOWN);
+	assert_string_equal(r.verdicts[0].evidence, "copy 1M 30.00 MB/s");
+	run_record_release(&r);
+}
+
 /* a hub above the device: its findings are the device's */
 static void test_findings_about_hub(void **state)
 {
@@ -389,6 +450,8 @@ int main(void)
 		cmocka_unit_test(test_verdict_mmc),
 		cmocka_unit_test(test_verdict_without_figures),
 		cmocka_unit_test(test_findings_order),
+		cmocka_unit_test(test_findings_order_class),
+		cmocka_unit_test(test_verdict_copy),
 		cmocka_unit_test(test_findings_about_hub),
 		cmocka_unit_test(test_findings),
 		cmocka_unit_test(test_small_block_advice),

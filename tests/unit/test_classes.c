@@ -45,8 +45,47 @@ static void check_metric(const struct measure_class *c, const struct class_metri
 		problem("%s: metric key '%s' twice", c->name, m->key);
 }
 
+static bool known_limiter(const char *l)
+{
+	static const char *const all[] = {
+	    RUN_LIMITER_BUS,	   RUN_LIMITER_MEDIUM,	   RUN_LIMITER_CPU,
+	    RUN_LIMITER_CONTROLLER, RUN_LIMITER_HUB,	   RUN_LIMITER_PAGE_CACHE,
+	    RUN_LIMITER_EMULATION,  RUN_LIMITER_MODE,	   RUN_LIMITER_CAMERA,
+	    RUN_LIMITER_DEVICE,	   RUN_LIMITER_UNKNOWN,
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+		if (!strcmp(l, all[i]))
+			return true;
+	return false;
+}
+
+/* a class's finding weights: "area.what" ids, once each, a weight 0-100, a known limiter */
+static void check_weights(const struct measure_class *c)
+{
+	if (c->nfinding_weights && !c->finding_weights)
+		problem("%s: %zu finding weights and no table", c->name, c->nfinding_weights);
+	for (size_t i = 0; c->finding_weights && i < c->nfinding_weights; i++) {
+		const struct class_finding_weight *w = &c->finding_weights[i];
+
+		if (!set(w->id) || !strchr(w->id, '.')) {
+			problem("%s: finding weight %zu without an 'area.what' id", c->name, i);
+			continue;
+		}
+		if (w->weight < 0 || w->weight > 100)
+			problem("%s: finding '%s' weighs %d, not 0-100", c->name, w->id, w->weight);
+		if (w->limiter && !known_limiter(w->limiter))
+			problem("%s: finding '%s' states limiter '%s', not one of run's", c->name,
+				w->id, w->limiter);
+		for (size_t j = 0; j < i; j++)
+			if (set(c->finding_weights[j].id) && !strcmp(c->finding_weights[j].id, w->id))
+				problem("%s: finding '%s' weighed twice", c->name, w->id);
+	}
+}
+
 static void check_class(const struct measure_class *c)
 {
+	check_weights(c);
 	if (!set(c->name))
 		problem("class %p without a name", (const void *)c);
 	/* run calls these unconditionally (run.c) */
@@ -82,6 +121,12 @@ static void test_incomplete_caught(void **state)
 	    {"cpu", "%", "cpu", false, false, false, false, "whose", NULL, false},
 	};
 	static const struct class_headline bad_headline[] = {{"", "fps"}};
+	static const struct class_finding_weight bad_weights[] = {
+	    {"nodot", NULL, 10},
+	    {"bad.heavy", NULL, 101},
+	    {"bad.limit", "the moon", 10},
+	    {"bad.limit", NULL, 10},
+	};
 	const struct measure_class bad = {
 	    .name = "bad",
 	    .claims_rest = true,
@@ -90,13 +135,18 @@ static void test_incomplete_caught(void **state)
 	    .headline = bad_headline,
 	    .nheadline = ARRAY_SIZE(bad_headline),
 	    .row_key = "bad",
+	    .finding_weights = bad_weights,
+	    .nfinding_weights = ARRAY_SIZE(bad_weights),
 	};
 
 	(void)state;
 	problems = 0;
 	check_class(&bad);
-	/* no measure, no claims, mb_s twice, no unit, tail higher, CPU unit, headline, table */
-	assert_int_equal(problems, 8);
+	/*
+	 * no measure, no claims, mb_s twice, no unit, tail higher, CPU unit, headline,
+	 * table; weights: no dot, 101, an unknown limiter, an id twice
+	 */
+	assert_int_equal(problems, 12);
 	problems = 0;
 }
 

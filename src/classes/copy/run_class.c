@@ -459,6 +459,27 @@ static void copy_release(struct run_plan_item *it)
 	it->state = NULL;
 }
 
+/* the verdict: the copy's own finding says which side limits it */
+static const char *copy_limiter_of(const struct run_record *r, const struct run_device *d,
+				   struct strbuf *ev)
+{
+	for (size_t i = 0; i < r->findings.n; i++) {
+		const struct finding *f = &r->findings.v[i];
+
+		if (!f->id || strcmp(f->id, "run.copy_limit") || !f->subject ||
+		    strcmp(f->subject, d->key))
+			continue;
+		strbuf_addf(ev, ": %s", f->message);
+		return strstr(f->message, "is limited by") ? RUN_LIMITER_MEDIUM
+							   : RUN_LIMITER_UNKNOWN;
+	}
+	return RUN_LIMITER_UNKNOWN;
+}
+
+static const struct class_finding_weight copy_weights[] = {
+    {"run.copy_limit", RUN_LIMITER_MEDIUM, 30},
+};
+
 static const struct class_headline copy_headline[] = {{"", "mb_s"}};
 
 const struct measure_class run_class_copy = {
@@ -469,6 +490,9 @@ const struct measure_class run_class_copy = {
     .analyze = copy_analyze,
     .metrics = copy_metrics,
     .nmetrics = sizeof(copy_metrics) / sizeof(copy_metrics[0]),
+    .limiter_of = copy_limiter_of,
+    .finding_weights = copy_weights,
+    .nfinding_weights = sizeof(copy_weights) / sizeof(copy_weights[0]),
     .headline = copy_headline,
     .nheadline = sizeof(copy_headline) / sizeof(copy_headline[0]),
 };

@@ -614,6 +614,14 @@ struct disk_report *run_disk_item_add(struct run_result *r, const char *key)
 	return &d->rep;
 }
 
+/* an MMC card's findings (platform/mmc), which the disk class adds for the cards it measures */
+static const struct class_finding_weight disk_weights[] = {
+    {"mmc.slower_mode", RUN_LIMITER_BUS, 30},
+    {"mmc.narrow_bus", RUN_LIMITER_BUS, 30},
+    {"mmc.worn", RUN_LIMITER_MEDIUM, 55},
+    {"mmc.partition_unaligned", NULL, 65},
+};
+
 /* the best sequential read first: the direction a link's ceiling is usually quoted for */
 static const struct class_headline disk_headline[] = {
     {"seq-read", "mb_s"},
@@ -637,6 +645,8 @@ const struct measure_class run_class_disk = {
     .analyze = run_disk_analyze,
     .metrics = disk_metrics,
     .nmetrics = sizeof(disk_metrics) / sizeof(disk_metrics[0]),
+    .finding_weights = disk_weights,
+    .nfinding_weights = sizeof(disk_weights) / sizeof(disk_weights[0]),
     .headline = disk_headline,
     .nheadline = sizeof(disk_headline) / sizeof(disk_headline[0]),
 };
