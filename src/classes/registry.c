@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const struct measure_class run_class_i2c; /* src/classes/i2c/run_class.c */
-extern const struct measure_class run_class_uvc_sweep; /* src/classes/uvcgadget/run_class.c */
+/* each in its folder's run_class.c */
+extern const struct measure_class run_class_disk, run_class_net, run_class_mtd, run_class_copy,
+    run_class_video, run_class_hid, run_class_bulk, run_class_gadget, run_class_mtp,
+    run_class_i2c, run_class_uvc_sweep;
 
 /*
  * Disks first: their test files are written, measured and removed before

@@ -97,7 +97,7 @@ void usage_run(void)
 	       "Exit: 0 ran (findings do not fail it), 2 bad input, 3 nothing could be measured.\n");
 }
 
-static void progress(void *ctx, const struct disk_progress *p)
+static void progress(void *ctx, const struct run_progress *p)
 {
 	const char *target = ctx;
 
@@ -106,7 +106,7 @@ static void progress(void *ctx, const struct disk_progress *p)
 			100.0 * (double)p->done_bytes / (double)p->total_bytes);
 	else
 		fprintf(stderr, "\r\033[K%s: [%u/%u] %s  %.1f MB/s", target, p->pass_index,
-			p->pass_count, p->spec->name, p->rate_Bps / 1e6);
+			p->pass_count, p->pass ? p->pass : "", p->rate_Bps / 1e6);
 	fflush(stderr);
 }
 

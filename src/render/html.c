@@ -2,6 +2,7 @@
 /* The self-contained HTML report: setup, topology, per-device charts, findings, comparison. */
 #include "render/html.h"
 #include "render/html_priv.h"
+#include "run/class.h"
 #include "platform/usb/speed.h"
 #include "render/render.h"
 #include "render/svg.h"
@@ -730,7 +731,10 @@ static void device(struct strbuf *out, const struct report_model *m, size_t idx)
 		strbuf_adds(out, "</figure>\n");
 	}
 	rates_charts(out, m, d);
-	html_video_section(out, m, d);
+	/* the classes' own charts (a camera's frame rates) */
+	for (size_t k = 0; k < run_nclasses; k++)
+		if (run_classes[k]->html_section)
+			run_classes[k]->html_section(out, m, d);
 	html_wire_section(out, m, d);
 	strbuf_adds(out, "<h3>Figures</h3>");
 	html_figures_table(out, m, d);

@@ -34,9 +34,6 @@ void html_comparison(struct strbuf *out, const struct report_model *m,
 		     const struct compare_result *cmp);
 /* the checks (not the metrics only measured) with their results */
 void html_checks(struct strbuf *out, const struct report_model *m, const struct check_result *c);
-/* a camera's charts (html_video.c): nominal vs achieved fps per mode, the interval histogram */
-void html_video_section(struct strbuf *out, const struct report_model *m,
-			const struct rm_device *d);
 /* a device's URB size histograms per monitored pass, folded (html_wire.c) */
 void html_wire_section(struct strbuf *out, const struct report_model *m,
 		       const struct rm_device *d);

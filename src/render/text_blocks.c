@@ -44,7 +44,7 @@ static const char *u64_or_unknown(uint64_t v, const char *fmt, char *buf, size_t
 static void render_node(const struct usb_node *n, unsigned indent, struct strbuf *out)
 {
 	strbuf_pad(out, ' ', indent);
-	if (!strcmp(n->kind, "disk") || !strcmp(n->kind, "partition")) {
+	if (!strcmp(n->kind, USB_NODE_DISK) || !strcmp(n->kind, USB_NODE_PARTITION)) {
 		strbuf_addf(out, "%-9s %s", n->kind, n->dev_node);
 		if (n->size_bytes != U64_UNKNOWN) {
 			strbuf_adds(out, "  ");
@@ -53,7 +53,7 @@ static void render_node(const struct usb_node *n, unsigned indent, struct strbuf
 		if (n->fs_type)
 			strbuf_addf(out, "  %s%s on %s", n->fs_type, n->fuse ? " (FUSE)" : "",
 				    n->mount_point ? n->mount_point : "?");
-		if (!strcmp(n->kind, "disk")) {
+		if (!strcmp(n->kind, USB_NODE_DISK)) {
 			strbuf_adds(out, "\n");
 			strbuf_pad(out, ' ', indent + 10);
 			strbuf_adds(out, "queue: ");
@@ -64,7 +64,7 @@ static void render_node(const struct usb_node *n, unsigned indent, struct strbuf
 			add_u64(out, "read_ahead_kb", n->read_ahead_kb);
 			add_u64(out, "rotational", n->rotational);
 		}
-	} else if (!strcmp(n->kind, "net")) {
+	} else if (!strcmp(n->kind, USB_NODE_NET)) {
 		strbuf_addf(out, "%-9s %s  %s  %s", n->kind, n->name, n->mac ? n->mac : "-",
 			    n->operstate ? n->operstate : "-");
 		if (n->link_mbps != U64_UNKNOWN)

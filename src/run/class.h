@@ -28,6 +28,8 @@ struct run_result;
 struct run_plan_item;
 struct run_record;
 struct run_metric;
+struct report_model;
+struct rm_device;
 struct run_device;
 struct strbuf;
 struct estimate;
@@ -133,6 +135,17 @@ struct class_finding_weight {
 struct measure_class {
 	const char *name; /* the record's test: "disk", "net", "video" */
 	const char *what; /* what it measures, for "run measures ...": "USB disks"; NULL: say nothing */
+	/*
+	 * run's options the class owns, checked before anything is opened (copy:
+	 * --copy's sides): -EINVAL with *ret_why, 0 fine or not asked (may be NULL)
+	 */
+	int (*check_options)(const struct run_options *o, char **ret_why);
+	/*
+	 * Plan what the class's own options ask for, in place of targets and
+	 * discovery (copy: --copy SRC DST is all the run measures): true when it
+	 * did (may be NULL)
+	 */
+	bool (*plan_options)(const struct run_options *o, struct run_result *r);
 	/* no target named: plan what this class measures here (may be NULL) */
 	void (*discover)(const struct run_options *o, struct run_result *r);
 	/* nothing on USB to measure: what characterises the host (may be NULL) */
@@ -167,6 +180,11 @@ struct measure_class {
 	void (*finish)(struct run_result *r);
 	/* the item's state, closed and freed (NULL-safe, after finish or instead of it) */
 	void (*release)(struct run_plan_item *it);
+	/*
+	 * its analyze says itself when a pass ran below the CPU's top clock (from
+	 * rows of its own): run's generic clock rule passes its figures by
+	 */
+	bool own_clock_rule;
 	/* the class's bottleneck rules over what it measured (may be NULL) */
 	void (*analyze)(struct run_result *r);
 	const struct class_metric *metrics;
@@ -197,6 +215,9 @@ struct measure_class {
 	/* the verdict's figure, tried in order; none: no generic verdict */
 	const struct class_headline *headline;
 	size_t nheadline;
+	/* its own charts in a device's section of the HTML report (may be NULL: none) */
+	void (*html_section)(struct strbuf *out, const struct report_model *m,
+			     const struct rm_device *d);
 	/* the class's own results table in run's output, and its rows (may be NULL) */
 	const struct record_desc *row_desc;
 	const char *row_title; /* "video (MB/s = 10^6 B/s)" */

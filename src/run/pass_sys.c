@@ -3,6 +3,7 @@
 #include "run/pass_sys.h"
 #include "model/findings.h"
 #include "model/record.h"
+#include "run/class.h"
 #include "run/run.h"
 #include "platform/sys/sysinfo.h"
 #include "platform/usb/topology.h"
@@ -285,7 +286,15 @@ static void irq_findings(struct run_result *r)
 	}
 }
 
-/* the clock rule for the classes that keep no rows of their own for it (disk's: run_analyze.c) */
+/* a class whose analyze says a low clock itself (class.h's own_clock_rule) */
+static bool clock_said_by_class(const char *test)
+{
+	const struct measure_class *c = run_class_find(test);
+
+	return c && c->own_clock_rule;
+}
+
+/* the clock rule for the classes that keep no rows of their own for it (class.h's own_clock_rule) */
 static void clock_findings(struct run_result *r)
 {
 	struct run_record *rec = &r->rec;
@@ -305,7 +314,7 @@ static void clock_findings(struct run_result *r)
 			double mhz, cpu;
 
 			if (strcmp(m->device_key, dev) || strcmp(m->metric, "cpu_clock_pct") ||
-			    !strcmp(m->test, "disk") ||
+			    clock_said_by_class(m->test) ||
 			    !(m->value > 0 && m->value < PASS_CLOCK_LOW_PCT))
 				continue;
 			mhz = sibling(rec, m, "cpu_mhz");

@@ -120,7 +120,7 @@ static int str_from_json(struct json_object *v, const struct field *f, void *p, 
 {
 	const char *s = json_object_get_string(v);
 	size_t len = (size_t)json_object_get_string_len(v);
-	char *copy;
+	char *dup;
 
 	if (!json_object_is_type(v, json_type_string))
 		return jsonin_error(err, where, "'%s' is not a string", f->key);
@@ -128,10 +128,10 @@ static int str_from_json(struct json_object *v, const struct field *f, void *p, 
 		return jsonin_error(err, where, "'%s' is longer than %d bytes", f->key, RUN_MAX_STRING);
 	if (strlen(s) != len)
 		return jsonin_error(err, where, "'%s' contains a NUL character", f->key);
-	copy = strdup(s);
-	if (!copy)
+	dup = strdup(s);
+	if (!dup)
 		return -ENOMEM;
-	*(char **)p = copy;
+	*(char **)p = dup;
 	return 0;
 }
 

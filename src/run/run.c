@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* usbperf run: plan the targets, measure each, build the record. */
-#include "classes/disk/safety.h"
+#include "platform/sys/safety.h"
+#include "run/estimate.h"
 #include "run/class.h"
 #include "run/pass_sys.h"
 #include "run/run_priv.h"
@@ -164,9 +165,10 @@ int run_check_targets(const struct run_options *o, char **ret_why)
 	size_t i;
 
 	*ret_why = NULL;
-	/* --copy writes its own files into both: each must be a directory, with room */
-	if (o->copy_src && run_copy_check_sides(o, ret_why) < 0)
-		return -EINVAL;
+	/* what the classes' own options ask for (--copy's sides: directories with room) */
+	for (i = 0; i < run_nclasses; i++)
+		if (run_classes[i]->check_options && run_classes[i]->check_options(o, ret_why) < 0)
+			return -EINVAL;
 	if (o->scratch && safety_check_dir(o->scratch, 0, ret_why) < 0) {
 		strbuf_addf(&why, "--scratch: %s", *ret_why);
 		free(*ret_why);
@@ -196,6 +198,15 @@ int run_check_targets(const struct run_options *o, char **ret_why)
 		}
 	}
 	return 0;
+}
+
+/* a class whose own options replace targets and discovery (--copy): true when one planned */
+static bool plan_options(const struct run_options *o, struct run_result *r)
+{
+	for (size_t i = 0; i < run_nclasses; i++)
+		if (run_classes[i]->plan_options && run_classes[i]->plan_options(o, r))
+			return true;
+	return false;
 }
 
 static void plan_explicit(const struct run_options *o, struct run_result *r)
@@ -386,8 +397,8 @@ int run_prepare(const struct run_options *o, struct run_result *ret, char **ret_
 	sysinfo_probe(r.si);
 	fill_env(&r.rec.env, r.si);
 	usb_topology_probe(r.topo);
-	if (o->copy_src)
-		run_copy_plan(o, &r);
+	if (plan_options(o, &r))
+		; /* the class's options are the whole plan */
 	else if (o->ntargets)
 		plan_explicit(o, &r);
 	else

@@ -6,11 +6,22 @@
  * ceiling, and say where the bottleneck is. The result is a run_record
  * (what the history keeps) plus one row per pass for the report.
  */
-#include "classes/disk/disk.h"
 #include "model/record.h"
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/* where a run is, for a progress line: each class says what it has */
+struct run_progress {
+	const char *phase; /* "layout" (preparing: done_bytes of total_bytes), "pass" */
+	const char *pass;  /* "seq-read 1M" */
+	unsigned pass_index, pass_count; /* 1-based */
+	uint64_t done_bytes, total_bytes;
+	double rate_Bps;
+};
+
+typedef void (*run_progress_fn)(void *ctx, const struct run_progress *p);
 
 struct run_options {
 	char *const *targets; /* explicit targets; none: discover */
@@ -40,7 +51,7 @@ struct run_options {
 	size_t nnet_lengths;
 	const char *command_line;
 	const volatile int *stop;
-	disk_progress_fn progress;
+	run_progress_fn progress;
 	void *progress_ctx;
 };
 

@@ -211,7 +211,7 @@ static const char *decide(const struct run_record *r, const struct measure_class
 			  struct strbuf *ev)
 {
 	const struct finding *pc = finding_of(r, "run.page_cache", d->key);
-	bool net = !isnan(f->mbit_s);
+	bool in_bits = !isnan(f->mbit_s); /* a network's figure */
 
 	/* what the class's own findings already say limits it */
 	if (c && c->limiter_of) {
@@ -249,7 +249,7 @@ static const char *decide(const struct run_record *r, const struct measure_class
 	add_share(ev, d, f, pct);
 	if (pct >= BUS_PCT)
 		return link_bound(d, ev);
-	if (pct < MEDIUM_PCT && !net) {
+	if (pct < MEDIUM_PCT && !in_bits) {
 		strbuf_adds(ev, ": the bus has headroom");
 		return RUN_LIMITER_MEDIUM;
 	}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* run_analyze: every bottleneck finding, triggered and not, from made-up figures. */
 #include "unit.h"
+#include "classes/disk/run_disk.h"
 #include "run/run_priv.h"
 
 #include <math.h>

@@ -8,7 +8,7 @@
 #include "unit.h"
 #include "classes/disk/disk.h"
 #include "classes/disk/iostat.h"
-#include "classes/disk/safety.h"
+#include "platform/sys/safety.h"
 #include "util/snapshot.h"
 #include "util/sysroot.h"
 

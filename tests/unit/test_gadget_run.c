@@ -147,7 +147,7 @@ static void test_discover(void **state)
 	const struct run_unmeasured *u;
 
 	(void)state;
-	run_class_gadget.discover(&o, &r);
+	run_class_find("gadget")->discover(&o, &r);
 	/* fed: usbperf's vendor HID only */
 	assert_int_equal(r.nplan, 1);
 	assert_string_equal(r.plan[0].path, "/dev/hidg0");
@@ -176,7 +176,7 @@ static void test_not_configured(void **state)
 
 	(void)state;
 	tree_put_file("/sys/class/udc/dummy_udc.0/state", "not attached\n");
-	run_class_gadget.discover(&o, &r);
+	run_class_find("gadget")->discover(&o, &r);
 	assert_int_equal(r.nplan, 0);
 	u = unmeasured(&r, "/dev/hidg0");
 	assert_non_null(u);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The write rules for files (classes/disk/safety.c): what usbperf creates carries
+ * The write rules for files (platform/sys/safety.c): what usbperf creates carries
  * its mark; an existing file is written only when it is usbperf's own.
  */
 #include "unit.h"
-#include "classes/disk/safety.h"
+#include "platform/sys/safety.h"
 
 #include <errno.h>
 #include <fcntl.h>

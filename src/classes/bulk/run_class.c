@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* this class (defined at the end): its rows and plan items name it */
+extern const struct measure_class run_class_bulk;
+
 #define BULK_RUN_POINT_S 0.5
 
 struct bulk_item {

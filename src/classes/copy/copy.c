@@ -7,7 +7,7 @@
  * it says which side limits the copy.
  */
 #include "classes/disk/cache.h"
-#include "classes/disk/safety.h"
+#include "platform/sys/safety.h"
 #include "classes/copy/copy.h"
 #include "util/clock.h"
 #include "util/fileio.h"

@@ -5,9 +5,10 @@
  * (or the copy loop itself) limits it.
  */
 #include "classes/copy/copy.h"
-#include "classes/disk/safety.h"
+#include "platform/sys/safety.h"
 #include "classes/mtd/mtd_run.h"
 #include "run/class_kit.h"
+#include "classes/disk/run_disk.h"
 #include "run/run_priv.h"
 #include "util/parse.h"
 #include "util/signals.h"
@@ -21,6 +22,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+
+/* this class (defined at the end): its rows and plan items name it */
+extern const struct measure_class run_class_copy;
 
 /* the copy item's state: the sides' plan items and what the copy measured */
 struct copy_item {
@@ -137,8 +141,11 @@ static int check_mtd_room(const struct run_options *o, char **ret_why)
 	return 0;
 }
 
-int run_copy_check_sides(const struct run_options *o, char **ret_why)
+/* --copy's sides can be used (a DST of raw flash needs --destructive): -EINVAL + why */
+static int copy_check_options(const struct run_options *o, char **ret_why)
 {
+	if (!o->copy_src)
+		return 0;
 	uint64_t size = o->size ? o->size : RUN_QUICK_SIZE;
 	bool mtd_src = is_mtd(o->copy_src);
 	struct strbuf why = STRBUF_INIT;
@@ -170,12 +177,16 @@ int run_copy_check_sides(const struct run_options *o, char **ret_why)
 	return r < 0 ? copy_why(r, ret_why) : check_mtd_room(o, ret_why);
 }
 
-void run_copy_plan(const struct run_options *o, struct run_result *r)
+/* --copy SRC DST: both sides as disks (DST raw flash: MTD), and the copy between them; all run measures */
+static bool copy_plan_options(const struct run_options *o, struct run_result *r)
 {
-	struct copy_item *c = calloc(1, sizeof(*c));
+	struct copy_item *c;
 	struct run_plan_item *it;
 	struct strbuf t = STRBUF_INIT;
 
+	if (!o->copy_src)
+		return false;
+	c = calloc(1, sizeof(*c));
 	if (!c)
 		abort();
 	if (is_mtd(o->copy_src)) {
@@ -207,6 +218,7 @@ void run_copy_plan(const struct run_options *o, struct run_result *r)
 	it->named = true;
 	it->state = c;
 	strbuf_release(&t);
+	return true;
 }
 
 /* the copy onto raw flash: src (NULL: a file of SRC's), as much as the good eraseblocks hold */
@@ -484,6 +496,8 @@ static const struct class_headline copy_headline[] = {{"", "mb_s"}};
 
 const struct measure_class run_class_copy = {
     .name = "copy",
+    .check_options = copy_check_options,
+    .plan_options = copy_plan_options,
     .prepare = copy_prepare,
     .measure = copy_measure,
     .release = copy_release,

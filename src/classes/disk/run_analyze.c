@@ -4,6 +4,7 @@
  * method. Each finding names the figures it rests on and what to change.
  */
 #include "run/pass_sys.h"
+#include "classes/disk/run_disk.h"
 #include "run/run_priv.h"
 #include "platform/usb/topology.h"
 #include "platform/usbmon/findings.h"
@@ -360,7 +361,7 @@ static void wire_findings(struct run_result *res, const char *key, const struct 
 	for (size_t i = 0; n && res->topo && i < res->topo->nnode; i++) {
 		const struct usb_node *nd = &res->topo->node[i];
 
-		if (nd->device && !strcmp(nd->device, key) && !strcmp(nd->kind, "disk")) {
+		if (nd->device && !strcmp(nd->device, key) && !strcmp(nd->kind, USB_NODE_DISK)) {
 			dv.block = nd->name;
 			dv.max_sectors_kb = nd->max_sectors_kb;
 			break;

@@ -8,9 +8,10 @@
  * before the first byte of I/O on the others.
  */
 #include "run/class_kit.h"
+#include "classes/disk/run_disk.h"
 #include "run/run_priv.h"
 #include "run/pass_sys.h"
-#include "classes/disk/safety.h"
+#include "platform/sys/safety.h"
 #include "platform/usb/attach.h"
 #include "platform/usb/topology.h"
 #include "util/parse.h"
@@ -413,7 +414,7 @@ static void disk_discover(const struct run_options *o, struct run_result *r)
 		const struct usb_node *n = &t->node[i], *m;
 		struct run_plan_item *it;
 
-		if (strcmp(n->kind, "disk"))
+		if (strcmp(n->kind, USB_NODE_DISK))
 			continue;
 		strbuf_reset(&why);
 		m = writable_mount(t, n->name);
@@ -474,6 +475,23 @@ static bool on_usb(const struct disk_target *t)
 	return r;
 }
 
+/* a disk pass's progress as run's (ctx: the run's options) */
+static void progress_to_run(void *ctx, const struct disk_progress *p)
+{
+	const struct run_options *o = ctx;
+	struct run_progress rp = {
+	    .phase = p->phase,
+	    .pass = p->spec ? p->spec->name : NULL,
+	    .pass_index = p->pass_index,
+	    .pass_count = p->pass_count,
+	    .done_bytes = p->done_bytes,
+	    .total_bytes = p->total_bytes,
+	    .rate_Bps = p->rate_Bps,
+	};
+
+	o->progress(o->progress_ctx, &rp);
+}
+
 static int disk_prepare(const struct run_options *o, struct run_result *r,
 			struct run_plan_item *it, char **ret_why)
 {
@@ -496,8 +514,8 @@ static int disk_prepare(const struct run_options *o, struct run_result *r,
 	    .allow_write = o->destructive,
 	    .fallback_buffered = true,
 	    .stop = o->stop,
-	    .progress = o->progress,
-	    .progress_ctx = o->progress_ctx,
+	    .progress = o->progress ? progress_to_run : NULL,
+	    .progress_ctx = (void *)o,
 	};
 	d->cfg.npasses = build_passes(o->full, !it->read_only, d->specs);
 	rc = disk_target_open(it->path, &d->cfg, !it->read_only, &d->t, ret_why);
@@ -642,6 +660,7 @@ const struct measure_class run_class_disk = {
     .measure = disk_measure,
     .finish = disk_finish,
     .release = disk_release,
+    .own_clock_rule = true, /* run.cpu_clock_low, from its rows (run_analyze.c) */
     .analyze = run_disk_analyze,
     .metrics = disk_metrics,
     .nmetrics = sizeof(disk_metrics) / sizeof(disk_metrics[0]),

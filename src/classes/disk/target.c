@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Resolving a disk TARGET and the rules that keep usbperf from damaging data. */
 #include "classes/disk/disk.h"
-#include "classes/disk/safety.h"
+#include "platform/sys/safety.h"
 #include "platform/sys/blockdev.h"
 #include "platform/sys/mounts.h"
 #include "util/parse.h"

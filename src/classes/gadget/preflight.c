@@ -5,7 +5,7 @@
  * write target), and a FunctionFS mount point that is not a new directory
  * of usbperf's making (issue 28.3, 28.6).
  */
-#include "classes/disk/safety.h"
+#include "platform/sys/safety.h"
 #include "classes/gadget/spec.h"
 #include "classes/uvcgadget/gadget_up.h"
 #include "util/strbuf.h"

@@ -34,6 +34,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+/* this class (defined at the end): its rows and plan items name it */
+extern const struct measure_class run_class_gadget;
+
 #define GADGET_RUN_S 3.0
 #define GADGET_IDLE_S 1.0 /* no report taken for this long: the host stopped reading */
 #define GADGET_FEW 10	  /* reports before the host stopped: f_hid's own queue, not a stream */

@@ -25,6 +25,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* this class (defined at the end): its rows and plan items name it */
+extern const struct measure_class run_class_hid;
+
 #define HID_RUN_S 3.0
 #define HID_IDLE_S 1.0 /* after the first report: none for this long ends the pass */
 
@@ -53,7 +56,7 @@ static void hid_discover(const struct run_options *o, struct run_result *r)
 		struct strbuf why = STRBUF_INIT;
 		struct run_plan_item *it;
 
-		if (strcmp(n->kind, "hidraw") || !n->dev_node)
+		if (strcmp(n->kind, USB_NODE_HIDRAW) || !n->dev_node)
 			continue;
 		strbuf_addf(&why, "%s is a HID device on USB %s: its input reports for %g s, read only",
 			    n->dev_node, n->device, HID_RUN_S);

@@ -25,11 +25,12 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+/* this class (defined at the end): its rows and plan items name it */
+extern const struct measure_class run_class_i2c;
+
 #define I2C_RUN_PASS_S 0.25 /* per pass, quick; --time sets it */
 #define I2C_RUN_FULL_PASS_S 1.0
 #define I2C_BUS_SHARE_PCT 80.0 /* this close to the ceiling: the bus clock is the limit */
-
-extern const struct measure_class run_class_i2c;
 
 struct i2c_item {
 	struct i2c_target t;

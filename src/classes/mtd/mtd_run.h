@@ -18,6 +18,10 @@
 #include <stdint.h>
 
 struct run_record;
+struct measure_class;
+
+/* the class (run/class.h), for --copy's sides of raw flash (classes/copy) */
+extern const struct measure_class run_class_mtd;
 struct finding_list;
 
 /* quick: the first 16 MiB (a sweep of four write sizes stays short); full: mtd's 64 MiB */

@@ -27,6 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* this class (defined at the end): its rows and plan items name it */
+extern const struct measure_class run_class_mtp;
+
 #define MTP_RUN_SIZE (16ULL << 20)
 #define MTP_RUN_FOLDER "usbperf-run"
 #define MTP_KIND "usb-mtp"

@@ -27,6 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* this class (defined at the end): its rows and plan items name it */
+extern const struct measure_class run_class_net;
+
 #define NET_QUICK_S 5
 /* wire bytes that were not payload: said from this share, a warning this far over the model */
 #define NET_OVERHEAD_PCT 3.0
@@ -419,7 +422,7 @@ static void net_discover(const struct run_options *o, struct run_result *r)
 		const struct usb_node *u = &t->node[i];
 		struct run_plan_item *it;
 
-		if (strcmp(u->kind, "net"))
+		if (strcmp(u->kind, USB_NODE_NET))
 			continue;
 		if (!o->peer) {
 			run_note(r,

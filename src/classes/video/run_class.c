@@ -8,6 +8,7 @@
  */
 #include "run/class_kit.h"
 #include "run/pass_sys.h"
+#include "classes/video/html_section.h"
 #include "run/run_priv.h"
 #include "platform/usb/attach.h"
 #include "platform/usb/topology.h"
@@ -26,6 +27,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+
+/* this class (defined at the end): its rows and plan items name it */
+extern const struct measure_class run_class_video;
 
 #define V4L2_MAJOR 81
 #define VIDEO_QUICK_S 3.0
@@ -497,6 +501,7 @@ const struct measure_class run_class_video = {
     .metrics = video_metrics,
     .nmetrics = sizeof(video_metrics) / sizeof(video_metrics[0]),
     .verdict = video_verdict,
+    .html_section = video_html_section,
     .headline = video_headline,
     .nheadline = sizeof(video_headline) / sizeof(video_headline[0]),
     .row_desc = &video_run_row_desc,

@@ -83,7 +83,7 @@ static void probe_block(struct usb_topology *t, const char *dev, const char *int
 {
 	struct strbuf q = STRBUF_INIT, sub = STRBUF_INIT;
 	struct name_list l = NAME_LIST_INIT;
-	struct usb_node *n = new_node(t, dev, intf, "disk", name);
+	struct usb_node *n = new_node(t, dev, intf, USB_NODE_DISK, name);
 	uint64_t sectors = attr_get_u64(dir, "size");
 	size_t i;
 
@@ -108,7 +108,7 @@ static void probe_block(struct usb_topology *t, const char *dev, const char *int
 				continue;
 			strbuf_reset(&sub);
 			strbuf_addf(&sub, "%s/%s", dir, l.v[i]);
-			p = new_node(t, dev, intf, "partition", l.v[i]);
+			p = new_node(t, dev, intf, USB_NODE_PARTITION, l.v[i]);
 			p->parent_name = strdup(name);
 			p->dev_node = dev_path(l.v[i]);
 			sectors = attr_get_u64(sub.buf, "size");
@@ -125,7 +125,7 @@ static void probe_block(struct usb_topology *t, const char *dev, const char *int
 static void probe_net(struct usb_topology *t, const char *dev, const char *intf, const char *dir,
 		      const char *name)
 {
-	struct usb_node *n = new_node(t, dev, intf, "net", name);
+	struct usb_node *n = new_node(t, dev, intf, USB_NODE_NET, name);
 
 	n->mac = attr_get(dir, "address");
 	n->operstate = attr_get(dir, "operstate");
@@ -138,9 +138,9 @@ static const struct {
 	const char *dir;  /* class directory below the interface */
 	const char *kind; /* node kind */
 } classes[] = {
-	{"video4linux", "video"},
-	{"hidraw", "hidraw"},
-	{"tty", "tty"},
+	{"video4linux", USB_NODE_VIDEO},
+	{"hidraw", USB_NODE_HIDRAW},
+	{"tty", USB_NODE_TTY},
 };
 
 static void walk(struct usb_topology *t, const char *dev, const char *intf, const char *dir,

@@ -75,11 +75,19 @@ struct usb_interface {
 	bool offers_uas;
 };
 
+/* a usb_node's kind: what the kernel made of an interface */
+#define USB_NODE_DISK "disk"
+#define USB_NODE_PARTITION "partition"
+#define USB_NODE_NET "net"
+#define USB_NODE_VIDEO "video"
+#define USB_NODE_HIDRAW "hidraw"
+#define USB_NODE_TTY "tty"
+
 /* What an interface became: one row per block device, partition, netdev, node. */
 struct usb_node {
 	char *device;	    /* "2-1" */
 	char *interface;    /* "2-1:1.0" */
-	const char *kind;   /* "disk", "partition", "net", "video", "hidraw", "tty" */
+	const char *kind;   /* USB_NODE_*: "disk", "partition", "net", "video", "hidraw", "tty" */
 	char *name;	    /* "sdb", "sdb1", "enx...", "video0" */
 	char *dev_node;	    /* "/dev/sdb"; NULL for a network interface */
 	char *parent_name;  /* a partition's disk */

@@ -271,7 +271,7 @@ static void node_findings(const struct usb_topology *t, const struct usb_node *n
 			    "or test the raw device");
 		strbuf_reset(&ev);
 	}
-	if (!strcmp(n->kind, "disk") && n->max_sectors_kb != U64_UNKNOWN &&
+	if (!strcmp(n->kind, USB_NODE_DISK) && n->max_sectors_kb != U64_UNKNOWN &&
 	    n->max_sectors_kb < SMALL_MAX_SECTORS_KB) {
 		bool hw_allows = n->max_hw_sectors_kb != U64_UNKNOWN &&
 				 n->max_hw_sectors_kb > n->max_sectors_kb;

@@ -145,7 +145,7 @@ static uint64_t max_sectors_of(const struct usb_topology *t, const char *path)
 {
 	for (size_t i = 0; i < t->nnode; i++)
 		if (!strcmp(t->node[i].device, path) && t->node[i].kind &&
-		    !strcmp(t->node[i].kind, "disk"))
+		    !strcmp(t->node[i].kind, USB_NODE_DISK))
 			return t->node[i].max_sectors_kb;
 	return U64_UNKNOWN;
 }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The report's charts for a camera (the video class's metrics, classes/video):
+ * The video class's section of the HTML report (class.h's html_section):
  * per mode, the nominal frame rate next to the achieved one, and how the
  * frame intervals spread around the nominal interval. The generic charts
  * cannot draw these: a rate held against its mode, and a histogram.
  */
+#include "classes/video/html_section.h"
 #include "run/class.h"
 #include "render/html_priv.h"
 #include "render/svg.h"
@@ -118,7 +119,7 @@ static void interval_chart(struct strbuf *out, const struct report_model *m,
 			 "and more are frames that never came.</figcaption></figure>\n");
 }
 
-void html_video_section(struct strbuf *out, const struct report_model *m,
+void video_html_section(struct strbuf *out, const struct report_model *m,
 			const struct rm_device *d)
 {
 	struct store st = {0};

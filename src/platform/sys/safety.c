@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* May usbperf write here: block devices, test files, existing files (safety.h). */
-#include "classes/disk/safety.h"
+#include "platform/sys/safety.h"
 #include "platform/sys/blockdev.h"
 #include "platform/sys/mounts.h"
 #include "util/leftovers.h"
