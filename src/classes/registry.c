@@ -4,9 +4,11 @@
 #include "run/pass_sys.h"
 #include "model/record.h"
 #include "model/vocab.h"
+#include "run/run.h"
 #include "run/run_priv.h"
 #include "util/xalloc.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +39,54 @@ const size_t run_nclasses = sizeof(run_classes) / sizeof(run_classes[0]);
 
 _Static_assert(sizeof(run_classes) / sizeof(run_classes[0]) <= RUN_MAX_CLASSES,
 	       "run_result.class_rows has room for RUN_MAX_CLASSES");
+
+static size_t class_index(const struct measure_class *c)
+{
+	for (size_t i = 0; i < run_nclasses; i++)
+		if (run_classes[i] == c)
+			return i;
+	return run_nclasses;
+}
+
+const void *run_class_opts(const struct run_options *o, const struct measure_class *c)
+{
+	/* none given: every option at its default, zero */
+	static const union {
+		max_align_t align;
+		unsigned char b[RUN_CLASS_OPTS_MAX];
+	} none;
+	size_t i = class_index(c);
+
+	if (!c || !c->opts_size || c->opts_size > sizeof(none))
+		return NULL;
+	return o && i < run_nclasses && o->class_opts[i] ? o->class_opts[i] : &none;
+}
+
+void *run_class_opts_get(struct run_options *o, const struct measure_class *c)
+{
+	size_t i = class_index(c);
+
+	if (i == run_nclasses || !c->opts_size)
+		return NULL;
+	if (!o->class_opts[i]) {
+		o->class_opts[i] = calloc(1, c->opts_size);
+		if (!o->class_opts[i])
+			abort();
+	}
+	return o->class_opts[i];
+}
+
+void run_class_opts_release(struct run_options *o)
+{
+	for (size_t i = 0; i < run_nclasses; i++) {
+		if (!o->class_opts[i])
+			continue;
+		if (run_classes[i]->opts_release)
+			run_classes[i]->opts_release(o->class_opts[i]);
+		free(o->class_opts[i]);
+		o->class_opts[i] = NULL;
+	}
+}
 
 const struct measure_class *run_class_find(const char *name)
 {

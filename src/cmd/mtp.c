@@ -3,6 +3,7 @@
  */
 #include "cmd/commands.h"
 #include "cmd/mtp.h"
+#include "classes/mtp/sweep.h"
 #include "classes/bulk/bulk.h"
 #include "classes/mtp/fields.h"
 #include "classes/mtp/mtp.h"
@@ -77,22 +78,13 @@ enum {
 
 int mtp_parse_buffers(const char *opt, const char *arg, uint64_t **ret, size_t *ret_n)
 {
-	free(*ret);
-	*ret = NULL;
-	*ret_n = 0;
-	/* umtprd: multiples of 512 (its packet size); 16M, its key's limit in gadget up */
-	if (parse_size_list(arg, 512, 16u << 20, MTP_MAX_SIZES, ret, ret_n) < 0) {
-		log_error("invalid %s '%s': expected sizes 512..16M, e.g. 16K,64K,256K", opt, arg);
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < *ret_n; i++)
-		if ((*ret)[i] % 512) {
-			log_error("invalid %s '%s': %llu is not a multiple of 512 B (umtprd's "
-				  "packet size)",
-				  opt, arg, (unsigned long long)(*ret)[i]);
-			return -EINVAL;
-		}
-	return 0;
+	char *why = NULL;
+	int r = mtp_buffers_parse(opt, arg, ret, ret_n, &why);
+
+	if (r < 0)
+		log_error("%s", why);
+	free(why);
+	return r;
 }
 
 static int mtp_opt(int c, const char *arg, void *ctx)

@@ -3,8 +3,6 @@
 #include "cmd/commands.h"
 #include "cmd/common.h"
 #include "cmd/db.h"
-#include "cmd/mtp.h"
-#include "classes/uvcgadget/uvcg.h"
 #include "platform/sys/governor.h"
 #include "run/record_json.h"
 #include "model/record_fields.h"
@@ -21,6 +19,32 @@
 #include <string.h>
 
 #define MAX_TARGETS 32
+/* where an option's help begins in -h */
+#define HELP_COLUMN 21
+
+/* the options the classes own (class.h), from their tables, as -h lists options */
+static void print_class_options(void)
+{
+	for (size_t k = 0; k < run_nclasses; k++) {
+		const struct measure_class *c = run_classes[k];
+
+		for (size_t i = 0; i < c->noptions; i++) {
+			const struct class_option *co = &c->options[i];
+			const char *h = co->help;
+			int n;
+
+			n = printf("  --%s%s%s", co->name, co->args ? " " : "",
+				   co->args ? co->args : "");
+			if (n >= HELP_COLUMN)
+				printf("\n%*s", HELP_COLUMN, "");
+			else
+				printf("%*s", HELP_COLUMN - n, "");
+			for (const char *nl; (nl = strchr(h, '\n')); h = nl + 1)
+				printf("%.*s\n%*s", (int)(nl - h), h, HELP_COLUMN, "");
+			printf("%s\n", h);
+		}
+	}
+}
 
 void usage_run(void)
 {
@@ -46,34 +70,12 @@ void usage_run(void)
 	       "\n"
 	       "options:\n"
 	       "  --quick            three block sizes each way + random 4K (default; ~30 s a device)\n"
-	       "  --full             the complete sweep: 4K..4M each way + random 4K\n"
-	       "  --peer HOST        measure USB network interfaces: TCP each way to HOST (usbperf\n"
-	       "                     net server or iperf3 -s) through each interface\n"
-	       "  --copy SRC DST     the copy path (e.g. USB disk to eMMC): SRC's reads, DST's\n"
-	       "                     writes, and a copy between them at 64K/1M/4M chunks;\n"
-	       "                     DST may be /dev/mtdN (raw flash, with --destructive),\n"
-	       "                     SRC /dev/mtdN (raw flash, only read)\n"
-	       "  --destructive      allow writes to a block or MTD device named as TARGET\n"
+	       "  --full             the complete sweep: 4K..4M each way + random 4K\n");
+	print_class_options();
+	printf("  --destructive      allow writes to a block or MTD device named as TARGET\n"
 	       "  --no-monitor       do not watch USB disk, network and camera passes on the\n"
 	       "                     wire (by default each is, when usbmon is there or\n"
 	       "                     loadable and usbperf is root)\n"
-	       "  --mtp              also MTP devices (phones, cameras): a 16 MiB file sent and\n"
-	       "                     got back, checked and deleted (none is touched without it);\n"
-	       "                     with --full 1, 16 and 256 MiB files (--size the largest)\n"
-	       "  --mtp-buffers LIST on a machine that is both sides (dummy_hcd, a board's UDC\n"
-	       "                     looped back): usbperf's own MTP gadget with each umtprd\n"
-	       "                     buffer size of LIST (e.g. 16K,64K,256K), a 16 MiB file\n"
-	       "                     each way at each: the rate against the device's buffers\n"
-	       "  --length-sweep LIST\n"
-	       "                     with --peer: also a UDP pass per datagram length of LIST\n"
-	       "                     (16..65507, e.g. 64,512,1472), as fast as the sender goes,\n"
-	       "                     next to the link's ceilings for frames of that size, and\n"
-	       "                     its loss\n"
-	       "  --uvc-sweep SPEC   on a machine that is both sides: usbperf's own bulk camera\n"
-	       "                     (gadget up uvc-bulk, one gadget per frame size) captured\n"
-	       "                     through uvcvideo at each frame size x format x rate of\n"
-	       "                     SPEC (frames=WxH[+...],fps=N[+...],formats=yuyv[+mjpg],\n"
-	       "                     maxpayload=SIZE), next to the bulk ceiling (video -h)\n"
 	       "  --governor NAME    every cpufreq policy on governor NAME (e.g. performance) for\n"
 	       "                     the run, put back after it (also after SIGINT/SIGTERM): A/B\n"
 	       "                     the clock's effect with 'usbperf compare'\n"
@@ -117,7 +119,6 @@ struct run_args {
 	bool *no_save;
 	int argc;
 	char **argv;
-	uint64_t **mtp_buffers; /* o->mtp_buffers' storage, the caller's to free */
 	const char **governor;	/* --governor */
 };
 
@@ -128,23 +129,84 @@ enum {
 	O_SCRATCH,
 	O_SIZE,
 	O_TIME,
-	O_COPY,
 	O_NO_SAVE,
 	O_REPEAT,
-	O_PEER,
-	O_MTP,
 	O_MIN_TIME,
-	O_MTP_BUFFERS,
-	O_UVC_SWEEP,
-	O_LENGTH_SWEEP,
 	O_GOVERNOR,
 	O_NICE,
 	O_NO_MONITOR,
 	O_SYSROOT,
+	O_CLASS, /* the classes' own options from here, in class_opt's order */
 };
 
-/* --length-sweep's lengths, freed when run ends */
-static uint64_t *net_lengths;
+/* the options the classes own (class.h), in one list: getopt's val is O_CLASS + index */
+#define MAX_CLASS_OPTIONS 32
+static struct {
+	const struct measure_class *c;
+	const struct class_option *opt;
+} class_opt[MAX_CLASS_OPTIONS];
+static size_t nclass_opt;
+
+static void class_opts_collect(void)
+{
+	nclass_opt = 0;
+	for (size_t k = 0; k < run_nclasses; k++)
+		for (size_t i = 0; i < run_classes[k]->noptions; i++) {
+			if (nclass_opt == MAX_CLASS_OPTIONS)
+				abort(); /* a bigger table: a build-time matter */
+			class_opt[nclass_opt].c = run_classes[k];
+			class_opt[nclass_opt++].opt = &run_classes[k]->options[i];
+		}
+}
+
+/* the words of the classes' path options (--copy SRC DST): -o may not be one of them */
+static struct {
+	const char *path;
+	char what[48]; /* "--copy's SRC" */
+} class_paths[4];
+static size_t nclass_paths;
+
+static void class_path_add(const struct class_option *co, unsigned i, const char *path)
+{
+	const char *w = co->args ? co->args : "";
+	int len;
+
+	if (nclass_paths == sizeof(class_paths) / sizeof(class_paths[0]))
+		abort(); /* more path words than any option takes: a build-time matter */
+	/* the i-th word of its args ("SRC DST") names it */
+	for (unsigned k = 0; k < i && strchr(w, ' '); k++)
+		w = strchr(w, ' ') + 1;
+	len = (int)strcspn(w, " ");
+	snprintf(class_paths[nclass_paths].what, sizeof(class_paths[0].what), "--%s's %.*s",
+		 co->name, len, w);
+	class_paths[nclass_paths++].path = path;
+}
+
+/* --NAME WORDS of a class: its words handed to its set hook */
+static int class_option(struct run_args *a, size_t k, const char *arg)
+{
+	const struct class_option *co = class_opt[k].opt;
+	char *words[2] = {(char *)arg, NULL};
+	char *why = NULL;
+	int r;
+
+	/* a second word is the next argument, never an option */
+	if (co->nargs == 2) {
+		if (optind >= a->argc || a->argv[optind][0] == '-') {
+			log_error("run: --%s needs two words: --%s %s", co->name, co->name,
+				  co->args);
+			return -EINVAL;
+		}
+		words[1] = a->argv[optind++];
+	}
+	for (unsigned i = 0; co->paths && i < co->nargs; i++)
+		class_path_add(co, i, words[i]);
+	r = co->set(run_class_opts_get(a->o, class_opt[k].c), words, &why);
+	if (r < 0)
+		log_error("%s", why ? why : strerror(-r));
+	free(why);
+	return r < 0 ? -EINVAL : 0;
+}
 
 static int run_option(int c, const char *arg, void *ctx)
 {
@@ -197,9 +259,6 @@ static int run_option(int c, const char *arg, void *ctx)
 		}
 		o->repeat = (unsigned)n;
 		return 0;
-	case O_MTP:
-		o->mtp = true;
-		return 0;
 	case O_NICE: {
 		double v;
 
@@ -220,48 +279,6 @@ static int run_option(int c, const char *arg, void *ctx)
 		}
 		*a->governor = arg;
 		return 0;
-	case O_UVC_SWEEP: {
-		struct uvcg_params p;
-		char *why = NULL;
-
-		if (uvcg_params_read(arg, &p, &why) < 0 || p.stream_frames) {
-			log_error("invalid --uvc-sweep '%s': %s", arg,
-				  why ? why : "stream_frames is the sweep's own (--time)");
-			free(why);
-			return -EINVAL;
-		}
-		o->uvc_sweep = arg;
-		return 0;
-	}
-	case O_LENGTH_SWEEP: {
-		uint64_t *lens = NULL;
-		size_t nlens = 0;
-
-		if (parse_size_list(arg, 16, 65507, 32, &lens, &nlens) < 0) {
-			log_error("invalid --length-sweep '%s': expected UDP datagram lengths "
-				  "16..65507, e.g. 64,512,1472 (at most 32)",
-				  arg);
-			return -EINVAL;
-		}
-		free(net_lengths);
-		net_lengths = lens;
-		o->net_lengths = lens;
-		o->nnet_lengths = nlens;
-		return 0;
-	}
-	case O_MTP_BUFFERS:
-		if (mtp_parse_buffers("--mtp-buffers", arg, a->mtp_buffers, &o->nmtp_buffers) < 0)
-			return -EINVAL;
-		o->mtp_buffers = *a->mtp_buffers;
-		return 0;
-	case O_PEER:
-		if (!*arg) {
-			log_error("invalid --peer '': expected a host running usbperf net server or "
-				  "iperf3 -s");
-			return -EINVAL;
-		}
-		o->peer = arg;
-		return 0;
 	case O_NO_SAVE:
 		*a->no_save = true;
 		return 0;
@@ -269,24 +286,16 @@ static int run_option(int c, const char *arg, void *ctx)
 		return open_sysroot(arg) < 0 ? -EINVAL : 0;
 	case OPT_DB:
 		return db_option(arg, a->db);
-	case O_COPY:
-		/* --copy SRC DST: the destination is the next word */
-		if (optind >= a->argc || a->argv[optind][0] == '-') {
-			log_error("run: --copy needs two directories: --copy SRC DST");
-			return -EINVAL;
-		}
-		o->copy_src = arg;
-		o->copy_dst = a->argv[optind++];
-		return 0;
 	}
+	if (c >= O_CLASS && (size_t)(c - O_CLASS) < nclass_opt)
+		return class_option(a, (size_t)(c - O_CLASS), arg);
 	return -ENOENT;
 }
 
 static int parse_args(int argc, char **argv, struct global_opts *g, struct run_options *o,
-		      const char **ret_db, bool *ret_no_save, uint64_t **ret_buffers,
-		      const char **ret_governor)
+		      const char **ret_db, bool *ret_no_save, const char **ret_governor)
 {
-	static const struct option longopts[] = {
+	static const struct option generic[] = {
 		{"quick", no_argument, NULL, O_QUICK},
 		{"full", no_argument, NULL, O_FULL},
 		{"destructive", no_argument, NULL, O_DESTRUCTIVE},
@@ -295,35 +304,31 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct run_o
 		{"size", required_argument, NULL, O_SIZE},
 		{"time", required_argument, NULL, O_TIME},
 		{"min-time", required_argument, NULL, O_MIN_TIME},
-		{"copy", required_argument, NULL, O_COPY},
 		{"no-save", no_argument, NULL, O_NO_SAVE},
 		{"sysroot", required_argument, NULL, O_SYSROOT},
 		{"repeat", required_argument, NULL, O_REPEAT},
-		{"peer", required_argument, NULL, O_PEER},
-		{"mtp", no_argument, NULL, O_MTP},
-		{"mtp-buffers", required_argument, NULL, O_MTP_BUFFERS},
-		{"uvc-sweep", required_argument, NULL, O_UVC_SWEEP},
-		{"length-sweep", required_argument, NULL, O_LENGTH_SWEEP},
 		{"governor", required_argument, NULL, O_GOVERNOR},
 		{"nice", required_argument, NULL, O_NICE},
 		DB_LONG_OPTION,
 		COMMON_LONG_OPTIONS,
-		{NULL, 0, NULL, 0},
 	};
-	struct run_args a = {o, ret_db, ret_no_save, argc, argv, ret_buffers, ret_governor};
+	struct option longopts[sizeof(generic) / sizeof(generic[0]) + MAX_CLASS_OPTIONS + 1];
+	struct run_args a = {o, ret_db, ret_no_save, argc, argv, ret_governor};
+	size_t n = sizeof(generic) / sizeof(generic[0]);
 	int r;
 
+	/* run's own options, then each class's from its table */
+	memcpy(longopts, generic, sizeof(generic));
+	class_opts_collect();
+	for (size_t k = 0; k < nclass_opt; k++)
+		longopts[n++] = (struct option){class_opt[k].opt->name,
+						class_opt[k].opt->nargs ? required_argument
+									: no_argument,
+						NULL, O_CLASS + (int)k};
+	longopts[n] = (struct option){NULL, 0, NULL, 0};
 	r = parse_options(argc, argv, g, "run", longopts, usage_run, run_option, &a);
 	if (r != 0)
 		return r;
-	if (o->nnet_lengths && !o->peer) {
-		log_error("run: --length-sweep measures through a network link: give --peer HOST");
-		return -1;
-	}
-	if (o->copy_src && argc > optind) {
-		log_error("run: --copy SRC DST takes no other targets");
-		return -1;
-	}
 	if (argc - optind > MAX_TARGETS) {
 		log_error("run: at most %d targets", MAX_TARGETS);
 		return -1;
@@ -437,7 +442,7 @@ static int save(const char *db_path, struct store **db, const struct run_result 
 	return r;
 }
 
-/* -o must not replace what the run measures or keeps: a target, --copy's sides, the history */
+/* -o must not replace what the run measures or keeps: a target, a class's paths (--copy), the history */
 static int check_output_inputs(const struct global_opts *g, const struct run_options *o,
 			       const char *db_path, bool no_save)
 {
@@ -449,20 +454,18 @@ static int check_output_inputs(const struct global_opts *g, const struct run_opt
 		return 0;
 	for (i = 0; r == 0 && i < o->ntargets; i++)
 		r = inputs_add(&in, o->targets[i], "a target of the run");
-	if (r == 0)
-		r = inputs_add(&in, o->copy_src, "--copy's source");
-	if (r == 0)
-		r = inputs_add(&in, o->copy_dst, "--copy's destination");
+	for (i = 0; r == 0 && i < nclass_paths; i++)
+		r = inputs_add(&in, class_paths[i].path, class_paths[i].what);
 	if (r == 0 && !no_save)
 		r = db_inputs_add_db(&in, db_path);
 	return inputs_check_output(&in, r, "--output", g->output);
 }
 
-static int run_cmd(int argc, char **argv, struct global_opts *g, uint64_t **buffers,
+static int run_cmd(int argc, char **argv, struct global_opts *g, struct run_options *opts,
 		   struct governor_saved *gov_saved)
 {
 	const char *governor = NULL;
-	struct run_options o = {.stop = &signal_stop, .min_time_s = -1};
+	struct run_options o = *opts;
 	struct run_result res;
 	struct report rep = {.command = "run"};
 	struct store *db = NULL;
@@ -471,7 +474,9 @@ static int run_cmd(int argc, char **argv, struct global_opts *g, uint64_t **buff
 	char *why = NULL, *cmdline, **notes;
 	int r, status;
 
-	r = parse_args(argc, argv, g, &o, &db_path, &no_save, buffers, &governor);
+	r = parse_args(argc, argv, g, &o, &db_path, &no_save, &governor);
+	/* the classes' options, whatever happens next: the caller frees them */
+	memcpy(opts->class_opts, o.class_opts, sizeof(o.class_opts));
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (check_output(g) < 0 || check_output_inputs(g, &o, db_path, no_save) < 0)
@@ -553,9 +558,12 @@ static int run_cmd(int argc, char **argv, struct global_opts *g, uint64_t **buff
 
 int cmd_run(int argc, char **argv, struct global_opts *g)
 {
-	uint64_t *buffers = NULL;
+	struct run_options o = {.stop = &signal_stop, .min_time_s = -1};
 	struct governor_saved gov = {0};
-	int status = run_cmd(argc, argv, g, &buffers, &gov);
+	int status;
+
+	nclass_paths = 0;
+	status = run_cmd(argc, argv, g, &o, &gov);
 
 	/* every way out of the run comes here, a signal's too (it ends the run, not the process) */
 	if (gov.n && governor_restore(&gov)) {
@@ -564,8 +572,6 @@ int cmd_run(int argc, char **argv, struct global_opts *g)
 		if (status == EXIT_OK)
 			status = EXIT_RUNTIME;
 	}
-	free(buffers);
-	free(net_lengths);
-	net_lengths = NULL;
+	run_class_opts_release(&o);
 	return status;
 }

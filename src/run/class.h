@@ -132,8 +132,30 @@ struct class_finding_weight {
 	int weight;	     /* 0-100: the framework's own run at 5-85, unweighted warnings 90 */
 };
 
+/*
+ * One option of `usbperf run` a class owns, as fio's ioengines carry theirs:
+ * run parses it from the class's table, lists it in -h and hands its words
+ * to set, which fills the class's own struct (allocated zeroed, opts_size
+ * bytes, when the first of its options is given).
+ */
+struct class_option {
+	const char *name; /* "copy": --copy */
+	const char *args; /* its words in -h: "SRC DST", "LIST"; NULL: a flag */
+	unsigned nargs;	  /* how many words it takes: 0 (a flag), 1 or 2 */
+	bool paths;	  /* the words are paths the run reads or writes: -o may not be one */
+	const char *help; /* -h's text after the option, lines joined by '\n' */
+	/* the words into opts: 0, or -EINVAL with *ret_why (allocated, one line) */
+	int (*set)(void *opts, char *const *words, char **ret_why);
+};
+
 struct measure_class {
 	const char *name; /* the record's test: "disk", "net", "video" */
+	/* run's options the class owns, and its struct they fill (class_option) */
+	const struct class_option *options;
+	size_t noptions;
+	size_t opts_size;
+	/* free what set allocated in opts (may be NULL: nothing), not opts itself */
+	void (*opts_release)(void *opts);
 	const char *what; /* what it measures, for "run measures ...": "USB disks"; NULL: say nothing */
 	/*
 	 * run's options the class owns, checked before anything is opened (copy:
@@ -227,6 +249,18 @@ struct measure_class {
 
 extern const struct measure_class *const run_classes[];
 extern const size_t run_nclasses;
+
+/* the largest options struct a class may have (opts_size) */
+#define RUN_CLASS_OPTS_MAX 512
+/*
+ * class c's options in o (its opts_size struct): all zero (every option at
+ * its default) when none of them was given; NULL only for a class with none
+ */
+const void *run_class_opts(const struct run_options *o, const struct measure_class *c);
+/* class c's options in o, allocated zeroed if not yet: for the parser (NULL: c owns none) */
+void *run_class_opts_get(struct run_options *o, const struct measure_class *c);
+/* every class's options freed, o->class_opts emptied */
+void run_class_opts_release(struct run_options *o);
 
 /* the class named name ("disk"), NULL if none */
 const struct measure_class *run_class_find(const char *name);

@@ -334,7 +334,7 @@ static void unmeasured_rest(const struct run_options *o, struct run_result *r)
 		if (u->is_root_hub || u->hub_ports || measured(&r->rec, u->path))
 			continue;
 		strbuf_reset(&why);
-		if (o->ntargets || o->copy_src) {
+		if (o->ntargets || r->from_options) {
 			strbuf_adds(&why, "not among the targets named on the command line");
 		} else {
 			strbuf_addf(&why, "a %s device: run measures ", cls ? cls : "USB");
@@ -397,8 +397,9 @@ int run_prepare(const struct run_options *o, struct run_result *ret, char **ret_
 	sysinfo_probe(r.si);
 	fill_env(&r.rec.env, r.si);
 	usb_topology_probe(r.topo);
-	if (plan_options(o, &r))
-		; /* the class's options are the whole plan */
+	r.from_options = plan_options(o, &r); /* then they are the whole plan */
+	if (r.from_options)
+		;
 	else if (o->ntargets)
 		plan_explicit(o, &r);
 	else

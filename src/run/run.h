@@ -23,6 +23,9 @@ struct run_progress {
 
 typedef void (*run_progress_fn)(void *ctx, const struct run_progress *p);
 
+/* the most classes run's table holds (class.h) */
+#define RUN_MAX_CLASSES 16
+
 struct run_options {
 	char *const *targets; /* explicit targets; none: discover */
 	size_t ntargets;
@@ -38,17 +41,12 @@ struct run_options {
 	/* --nice: the measuring thread's nice value; unset: PRIORITY_RUN_NICE, raised only */
 	int nice;
 	bool nice_set;
-	const char *copy_src, *copy_dst; /* --copy SRC DST: the copy path, both sides */
-	const char *peer; /* --peer HOST: a usbperf or iperf3 server for USB netdevs */
-	bool mtp;	  /* --mtp: send to and get from MTP devices (someone's phone: asked for) */
-	/* --mtp-buffers: usbperf's own MTP gadget measured at each of these buffer sizes */
-	const uint64_t *mtp_buffers;
-	size_t nmtp_buffers;
-	/* --uvc-sweep: usbperf's own bulk camera, each frame size x format x rate of this spec */
-	const char *uvc_sweep;
-	/* --length-sweep: with --peer, a UDP pass per datagram length */
-	const uint64_t *net_lengths;
-	size_t nnet_lengths;
+	/*
+	 * The options a class owns (class.h's options: --copy, --peer, --mtp ...),
+	 * each class's own struct by its index in run_classes[]; NULL: none of
+	 * them given. run_class_opts() reads them, run_class_opts_release() frees.
+	 */
+	void *class_opts[RUN_MAX_CLASSES];
 	const char *command_line;
 	const volatile int *stop;
 	run_progress_fn progress;
@@ -98,7 +96,6 @@ struct run_class_rows {
 	void *v;
 	size_t n;
 };
-#define RUN_MAX_CLASSES 16
 
 struct run_result {
 	struct run_record rec;
@@ -108,6 +105,7 @@ struct run_result {
 	size_t nrows;
 	struct run_class_rows class_rows[RUN_MAX_CLASSES]; /* by index in run_classes[] */
 	bool no_usb; /* nothing on USB: the host was characterised */
+	bool from_options; /* a class's own options were the plan (--copy): nothing discovered */
 	struct usb_topology *topo;
 	struct sysinfo_facts *si;
 	uint64_t t0;

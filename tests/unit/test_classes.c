@@ -8,6 +8,7 @@
 #include "run/class_kit.h"
 #include "run/run_priv.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,9 +84,29 @@ static void check_weights(const struct measure_class *c)
 	}
 }
 
+/* its run options: named, with help and a set hook, words 0-2, a struct that fits */
+static void check_options(const struct measure_class *c)
+{
+	if (c->noptions && (!c->options || !c->opts_size))
+		problem("%s: %zu options and no table or struct", c->name, c->noptions);
+	if (c->opts_size > RUN_CLASS_OPTS_MAX)
+		problem("%s: options struct of %zu B, over %d", c->name, c->opts_size,
+			RUN_CLASS_OPTS_MAX);
+	for (size_t i = 0; c->options && i < c->noptions; i++) {
+		const struct class_option *o = &c->options[i];
+
+		if (!set(o->name) || !set(o->help) || !o->set)
+			problem("%s: option %zu without a name, help or set hook", c->name, i);
+		if (o->nargs > 2 || (o->nargs > 0) != set(o->args))
+			problem("%s: option '%s' takes %u words, says '%s'", c->name,
+				o->name ? o->name : "?", o->nargs, o->args ? o->args : "");
+	}
+}
+
 static void check_class(const struct measure_class *c)
 {
 	check_weights(c);
+	check_options(c);
 	if (!set(c->name))
 		problem("class %p without a name", (const void *)c);
 	/* run calls these unconditionally (run.c) */
@@ -110,6 +131,14 @@ static void check_class(const struct measure_class *c)
 		problem("%s: a results table's title, key or size without its fields", c->name);
 }
 
+static int bad_set(void *opts, char *const *words, char **ret_why)
+{
+	(void)opts;
+	(void)words;
+	(void)ret_why;
+	return 0;
+}
+
 /* the checks above find what a class left out: a test that cannot fail proves nothing */
 static void test_incomplete_caught(void **state)
 {
@@ -121,6 +150,10 @@ static void test_incomplete_caught(void **state)
 	    {"cpu", "%", "cpu", false, false, false, false, "whose", NULL, false},
 	};
 	static const struct class_headline bad_headline[] = {{"", "fps"}};
+	static const struct class_option bad_options[] = {
+	    {"flag", "WORD", 0, false, "a flag that says it takes a word", bad_set},
+	    {"nohelp", "X", 1, false, NULL, bad_set},
+	};
 	static const struct class_finding_weight bad_weights[] = {
 	    {"nodot", NULL, 10},
 	    {"bad.heavy", NULL, 101},
@@ -137,6 +170,9 @@ static void test_incomplete_caught(void **state)
 	    .row_key = "bad",
 	    .finding_weights = bad_weights,
 	    .nfinding_weights = ARRAY_SIZE(bad_weights),
+	    .options = bad_options,
+	    .noptions = ARRAY_SIZE(bad_options),
+	    .opts_size = RUN_CLASS_OPTS_MAX + 1,
 	};
 
 	(void)state;
@@ -144,9 +180,10 @@ static void test_incomplete_caught(void **state)
 	check_class(&bad);
 	/*
 	 * no measure, no claims, mb_s twice, no unit, tail higher, CPU unit, headline,
-	 * table; weights: no dot, 101, an unknown limiter, an id twice
+	 * table; weights: no dot, 101, an unknown limiter, an id twice; options: a
+	 * struct too large, a flag with words, one without help
 	 */
-	assert_int_equal(problems, 12);
+	assert_int_equal(problems, 15);
 	problems = 0;
 }
 
@@ -173,6 +210,44 @@ static void test_every_class(void **state)
 	}
 	assert_null(run_class_find("no-such-class"));
 	assert_int_equal(problems, 0);
+}
+
+/* a class's options: zero until given, then its own struct, by its table's set hook */
+static void test_class_opts(void **state)
+{
+	struct run_options o = {0};
+	const struct measure_class *net = run_class_find("net");
+	const struct class_option *peer = NULL;
+	const unsigned char *z;
+	char *words[] = {"", NULL}, *why = NULL;
+	void *mine;
+
+	(void)state;
+	assert_non_null(net);
+	for (size_t i = 0; i < net->noptions; i++)
+		if (!strcmp(net->options[i].name, "peer"))
+			peer = &net->options[i];
+	assert_non_null(peer);
+	/* none given: all zero, and not the caller's to free */
+	z = run_class_opts(&o, net);
+	assert_non_null(z);
+	for (size_t i = 0; i < net->opts_size; i++)
+		assert_int_equal(z[i], 0);
+	/* given: a struct of its own, which a bad word leaves refused with why */
+	mine = run_class_opts_get(&o, net);
+	assert_non_null(mine);
+	assert_ptr_equal(run_class_opts(&o, net), mine);
+	assert_int_equal(peer->set(mine, words, &why), -EINVAL);
+	assert_non_null(strstr(why, "invalid --peer ''"));
+	free(why);
+	words[0] = "10.0.0.2";
+	assert_int_equal(peer->set(mine, words, &why), 0);
+	assert_ptr_equal(run_class_opts_get(&o, net), mine);
+	run_class_opts_release(&o);
+	for (size_t i = 0; i < RUN_MAX_CLASSES; i++)
+		assert_null(o.class_opts[i]);
+	/* a class without options has none to give */
+	assert_null(run_class_opts(&o, run_class_find("hid")));
 }
 
 /* a class's metric found by its record's test name; another class's key is not */
@@ -227,6 +302,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_incomplete_caught),
 		cmocka_unit_test(test_every_class),
+		cmocka_unit_test(test_class_opts),
 		cmocka_unit_test(test_metric_lookup),
 		cmocka_unit_test(test_kit_item),
 		cmocka_unit_test(test_kit_add_device),

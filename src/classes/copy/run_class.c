@@ -26,6 +26,36 @@
 /* this class (defined at the end): its rows and plan items name it */
 extern const struct measure_class run_class_copy;
 
+/* --copy SRC DST: the copy path, both sides */
+struct copy_opts {
+	const char *src, *dst;
+};
+
+/* the run's --copy (both sides NULL without it) */
+static const struct copy_opts *copts(const struct run_options *o)
+{
+	return run_class_opts(o, &run_class_copy);
+}
+
+static int set_copy(void *opts, char *const *words, char **ret_why)
+{
+	struct copy_opts *c = opts;
+
+	(void)ret_why;
+	c->src = words[0];
+	c->dst = words[1];
+	return 0;
+}
+
+static const struct class_option copy_options[] = {
+    {"copy", "SRC DST", 2, true,
+     "the copy path (e.g. USB disk to eMMC): SRC's reads, DST's\n"
+     "writes, and a copy between them at 64K/1M/4M chunks;\n"
+     "DST may be /dev/mtdN (raw flash, with --destructive),\n"
+     "SRC /dev/mtdN (raw flash, only read)",
+     set_copy},
+};
+
 /* the copy item's state: the sides' plan items and what the copy measured */
 struct copy_item {
 	size_t src, dst; /* indexes into run_result.plan */
@@ -77,13 +107,13 @@ static int check_mtd_source(const struct run_options *o, char **ret_why)
 	int r;
 
 	*ret_why = NULL;
-	if (is_mtd(o->copy_dst) && same_node(o->copy_src, o->copy_dst)) {
+	if (is_mtd(copts(o)->dst) && same_node(copts(o)->src, copts(o)->dst)) {
 		reason_set(-EINVAL, ret_why, "--copy: '%s' is both the source and the destination",
-			   o->copy_src);
+			   copts(o)->src);
 		return -EINVAL;
 	}
 	ro.destructive = false;
-	r = run_class_mtd.check_target(&ro, o->copy_src, ret_why);
+	r = run_class_mtd.check_target(&ro, copts(o)->src, ret_why);
 	return r < 0 ? copy_why(r, ret_why) : 0;
 }
 
@@ -124,7 +154,7 @@ static int check_mtd_room(const struct run_options *o, char **ret_why)
 	struct strbuf why = STRBUF_INIT;
 	struct mtd_geometry g;
 	uint64_t len = 0;
-	int r = mtd_node_probe(o->copy_dst, &g, &why);
+	int r = mtd_node_probe(copts(o)->dst, &g, &why);
 
 	if (r == 0) {
 		r = mtd_run_region(&g, o->size, o->full, &len, &why);
@@ -137,17 +167,15 @@ static int check_mtd_room(const struct run_options *o, char **ret_why)
 	}
 	strbuf_release(&why);
 	if (!copy_mtd_size(o, len))
-		return copy_mtd_too_small(o, o->copy_dst, len, "its region holds", ret_why);
+		return copy_mtd_too_small(o, copts(o)->dst, len, "its region holds", ret_why);
 	return 0;
 }
 
 /* --copy's sides can be used (a DST of raw flash needs --destructive): -EINVAL + why */
-static int copy_check_options(const struct run_options *o, char **ret_why)
+static int check_sides(const struct run_options *o, char **ret_why)
 {
-	if (!o->copy_src)
-		return 0;
 	uint64_t size = o->size ? o->size : RUN_QUICK_SIZE;
-	bool mtd_src = is_mtd(o->copy_src);
+	bool mtd_src = is_mtd(copts(o)->src);
 	struct strbuf why = STRBUF_INIT;
 	int r;
 
@@ -156,25 +184,36 @@ static int copy_check_options(const struct run_options *o, char **ret_why)
 		if (r < 0)
 			return r;
 		/* the copy reads at most the flash's region: MTD_DEFAULT_CAP in a full run */
-		if (!is_mtd(o->copy_dst))
+		if (!is_mtd(copts(o)->dst))
 			return run_copy_check_dst(
-			    o->copy_dst, size < MTD_DEFAULT_CAP ? size : MTD_DEFAULT_CAP, ret_why);
-	} else if (!is_mtd(o->copy_dst)) {
-		return run_copy_check(o->copy_src, o->copy_dst, size, ret_why);
+			    copts(o)->dst, size < MTD_DEFAULT_CAP ? size : MTD_DEFAULT_CAP, ret_why);
+	} else if (!is_mtd(copts(o)->dst)) {
+		return run_copy_check(copts(o)->src, copts(o)->dst, size, ret_why);
 	}
 	*ret_why = NULL;
 	if (!o->destructive) {
 		strbuf_addf(&why, "--copy to '%s' erases and writes raw flash: give --destructive",
-			    o->copy_dst);
+			    copts(o)->dst);
 		*ret_why = strbuf_detach(&why);
 		return -EINVAL;
 	}
 	/* the flash's own rules and room, then room on SRC for a file of at most the flash's cap */
-	r = run_class_mtd.check_target(o, o->copy_dst, ret_why);
+	r = run_class_mtd.check_target(o, copts(o)->dst, ret_why);
 	if (r == 0 && !mtd_src)
-		r = safety_check_dir(o->copy_src, size < MTD_DEFAULT_CAP ? size : MTD_DEFAULT_CAP,
+		r = safety_check_dir(copts(o)->src, size < MTD_DEFAULT_CAP ? size : MTD_DEFAULT_CAP,
 				     ret_why);
 	return r < 0 ? copy_why(r, ret_why) : check_mtd_room(o, ret_why);
+}
+
+static int copy_check_options(const struct run_options *o, char **ret_why)
+{
+	if (!copts(o)->src)
+		return 0;
+	if (o->ntargets) {
+		*ret_why = xstrdup("--copy SRC DST takes no other targets");
+		return -EINVAL;
+	}
+	return check_sides(o, ret_why);
 }
 
 /* --copy SRC DST: both sides as disks (DST raw flash: MTD), and the copy between them; all run measures */
@@ -184,35 +223,35 @@ static bool copy_plan_options(const struct run_options *o, struct run_result *r)
 	struct run_plan_item *it;
 	struct strbuf t = STRBUF_INIT;
 
-	if (!o->copy_src)
+	if (!copts(o)->src)
 		return false;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		abort();
-	if (is_mtd(o->copy_src)) {
+	if (is_mtd(copts(o)->src)) {
 		/* raw flash: read as run reads it, never erased or written, --destructive or not */
-		it = run_plan_add(r, &run_class_mtd, o->copy_src, "source", "mtd", false,
+		it = run_plan_add(r, &run_class_mtd, copts(o)->src, "source", "mtd", false,
 				  "--copy: the side read (raw flash, read only)");
 		run_class_mtd.plan_target(o, r, it);
 		it->read_only = true;
 	} else {
-		it = run_plan_add(r, &run_class_disk, o->copy_src, "source", "copy-source", false,
+		it = run_plan_add(r, &run_class_disk, copts(o)->src, "source", "copy-source", false,
 				  "--copy: the side read");
 	}
 	it->named = true;
 	c->src = r->nplan - 1;
-	if (is_mtd(o->copy_dst)) {
+	if (is_mtd(copts(o)->dst)) {
 		/* raw flash: measured as run measures it, erased and written */
-		it = run_plan_add(r, &run_class_mtd, o->copy_dst, "destination", "mtd", false,
+		it = run_plan_add(r, &run_class_mtd, copts(o)->dst, "destination", "mtd", false,
 				  "--copy: the side written (raw flash, erased and written)");
 		run_class_mtd.plan_target(o, r, it);
 	} else {
-		it = run_plan_add(r, &run_class_disk, o->copy_dst, "destination",
+		it = run_plan_add(r, &run_class_disk, copts(o)->dst, "destination",
 				  "copy-destination", false, "--copy: the side written");
 	}
 	it->named = true;
 	c->dst = r->nplan - 1;
-	strbuf_addf(&t, "%s -> %s", o->copy_src, o->copy_dst);
+	strbuf_addf(&t, "%s -> %s", copts(o)->src, copts(o)->dst);
 	it = run_plan_add(r, &run_class_copy, t.buf, "copy", "copy", false,
 			  "--copy: the copy from one to the other, cp's way");
 	it->named = true;
@@ -246,7 +285,7 @@ static int copy_to_mtd(const struct run_options *o, const struct run_copy_source
 	if (src)
 		rc = run_copy_from(src, NULL, &sink, cap_s, o->stop, c->rows, &c->n, ret_why);
 	else
-		rc = run_copy_to(o->copy_src, &sink, size, cap_s, o->stop, c->rows, &c->n, ret_why);
+		rc = run_copy_to(copts(o)->src, &sink, size, cap_s, o->stop, c->rows, &c->n, ret_why);
 	signals_set_cleanup(NULL);
 	mtd_sink_release(&s);
 	return rc;
@@ -315,7 +354,7 @@ static int copy_from_mtd(const struct run_options *o, struct run_result *r,
 	if (dst->cls == &run_class_mtd)
 		rc = copy_to_mtd(o, &source, dst, cap_s, c, ret_why);
 	else
-		rc = run_copy_from(&source, o->copy_dst, NULL, cap_s, o->stop, c->rows, &c->n,
+		rc = run_copy_from(&source, copts(o)->dst, NULL, cap_s, o->stop, c->rows, &c->n,
 				   ret_why);
 	mtd_source_release(&s);
 	return rc;
@@ -344,7 +383,7 @@ static int copy_measure(const struct run_options *o, struct run_result *r,
 	else if (dst->cls == &run_class_mtd)
 		rc = copy_to_mtd(o, NULL, dst, cap_s, c, ret_why);
 	else
-		rc = run_copy(o->copy_src, o->copy_dst, o->size ? o->size : RUN_QUICK_SIZE, cap_s,
+		rc = run_copy(copts(o)->src, copts(o)->dst, o->size ? o->size : RUN_QUICK_SIZE, cap_s,
 			      o->stop, c->rows, &c->n, ret_why);
 	if (rc < 0)
 		return rc;
@@ -364,7 +403,7 @@ static int copy_measure(const struct run_options *o, struct run_result *r,
 		m->repeats = 1;
 		row = run_add_row(r);
 		row->device = it->device_key;
-		row->target = o->copy_dst;
+		row->target = copts(o)->dst;
 		row->pass = m->name; /* owned by the record, which lives as long */
 		row->op = "copy";
 		row->bs = c->rows[i].chunk;
@@ -496,6 +535,9 @@ static const struct class_headline copy_headline[] = {{"", "mb_s"}};
 
 const struct measure_class run_class_copy = {
     .name = "copy",
+    .options = copy_options,
+    .noptions = sizeof(copy_options) / sizeof(copy_options[0]),
+    .opts_size = sizeof(struct copy_opts),
     .check_options = copy_check_options,
     .plan_options = copy_plan_options,
     .prepare = copy_prepare,

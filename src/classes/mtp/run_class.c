@@ -30,6 +30,52 @@
 /* this class (defined at the end): its rows and plan items name it */
 extern const struct measure_class run_class_mtp;
 
+/* the class's options of run */
+struct mtp_run_opts {
+	bool mtp;	   /* --mtp: send to and get from MTP devices (someone's phone: asked for) */
+	uint64_t *buffers; /* --mtp-buffers: usbperf's own gadget at each buffer size */
+	size_t nbuffers;
+};
+
+static const struct mtp_run_opts *mopts(const struct run_options *o)
+{
+	return run_class_opts(o, &run_class_mtp);
+}
+
+static int set_mtp(void *opts, char *const *words, char **ret_why)
+{
+	(void)words;
+	(void)ret_why;
+	((struct mtp_run_opts *)opts)->mtp = true;
+	return 0;
+}
+
+static int set_buffers(void *opts, char *const *words, char **ret_why)
+{
+	struct mtp_run_opts *m = opts;
+
+	return mtp_buffers_parse("--mtp-buffers", words[0], &m->buffers, &m->nbuffers, ret_why);
+}
+
+static void mtp_opts_release(void *opts)
+{
+	free(((struct mtp_run_opts *)opts)->buffers);
+}
+
+static const struct class_option mtp_options[] = {
+    {"mtp", NULL, 0, false,
+     "also MTP devices (phones, cameras): a 16 MiB file sent and\n"
+     "got back, checked and deleted (none is touched without it);\n"
+     "with --full 1, 16 and 256 MiB files (--size the largest)",
+     set_mtp},
+    {"mtp-buffers", "LIST", 1, false,
+     "on a machine that is both sides (dummy_hcd, a board's UDC\n"
+     "looped back): usbperf's own MTP gadget with each umtprd\n"
+     "buffer size of LIST (e.g. 16K,64K,256K), a 16 MiB file\n"
+     "each way at each: the rate against the device's buffers",
+     set_buffers},
+};
+
 #define MTP_RUN_SIZE (16ULL << 20)
 #define MTP_RUN_FOLDER "usbperf-run"
 #define MTP_KIND "usb-mtp"
@@ -99,7 +145,7 @@ static void mtp_discover(const struct run_options *o, struct run_result *r)
 	size_t n = 0, nraw = 0;
 	char why[256] = "";
 
-	if (o->nmtp_buffers) {
+	if (mopts(o)->nbuffers) {
 		struct mtp_item *m = calloc(1, sizeof(*m));
 		struct strbuf w = STRBUF_INIT;
 		struct run_plan_item *it;
@@ -117,7 +163,7 @@ static void mtp_discover(const struct run_options *o, struct run_result *r)
 		it->on_usb = true;
 		strbuf_release(&w);
 	}
-	if (!o->mtp)
+	if (!mopts(o)->mtp)
 		return;
 	if (!mtp_available()) {
 		run_note(r, "--mtp: this usbperf was built without libmtp");
@@ -222,7 +268,7 @@ static void mtp_estimate(const struct run_options *o, const struct run_plan_item
 	if (m && m->sweep) {
 		/* per buffer size: the gadget up and down (about 2 s), a file each way */
 		*ret = (struct class_estimate){
-		    "MTP", (unsigned)(2 * o->nmtp_buffers * (o->repeat ? o->repeat : 1)),
+		    "MTP", (unsigned)(2 * mopts(o)->nbuffers * (o->repeat ? o->repeat : 1)),
 		    1.0 + (double)sweep_size(o) / 8e6};
 		return;
 	}
@@ -343,8 +389,8 @@ static int sweep_measure(const struct run_options *o, struct run_result *r,
 	struct mtp_sweep_result res = {0};
 	int rc = 0;
 
-	for (size_t b = 0; b < o->nmtp_buffers && rc == 0 && !signal_stop; b++)
-		rc = mtp_sweep_one(&plan, o->mtp_buffers[b], &res, ret_why);
+	for (size_t b = 0; b < mopts(o)->nbuffers && rc == 0 && !signal_stop; b++)
+		rc = mtp_sweep_one(&plan, mopts(o)->buffers[b], &res, ret_why);
 	add_sweep_device(r, it, &res);
 	if (run_device_find(r, it->device_key)) {
 		for (size_t i = 0; i < res.nrows; i++)
@@ -500,6 +546,10 @@ static enum class_sweep mtp_sweep_point(const struct run_metric *m, struct class
 
 const struct measure_class run_class_mtp = {
     .name = "mtp",
+    .options = mtp_options,
+    .noptions = sizeof(mtp_options) / sizeof(mtp_options[0]),
+    .opts_size = sizeof(struct mtp_run_opts),
+    .opts_release = mtp_opts_release,
     .what = "MTP devices (--mtp)",
     .discover = mtp_discover,
     .prepare = mtp_prepare,

@@ -3,6 +3,7 @@
 #include "classes/mtp/sweep.h"
 #include "classes/bulk/bulk.h"
 #include "classes/gadget/build.h"
+#include "util/parse.h"
 #include "util/signals.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
@@ -285,4 +286,34 @@ void mtp_sweep_result_release(struct mtp_sweep_result *res)
 	mtp_device_row_release(&res->dev);
 	free(res->speed);
 	memset(res, 0, sizeof(*res));
+}
+
+int mtp_buffers_parse(const char *opt, const char *arg, uint64_t **ret, size_t *ret_n,
+		      char **ret_why)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	free(*ret);
+	*ret = NULL;
+	*ret_n = 0;
+	/* umtprd: multiples of 512 (its packet size); 16M, its key's limit in gadget up */
+	if (parse_size_list(arg, 512, 16u << 20, MTP_MAX_SIZES, ret, ret_n) < 0) {
+		strbuf_addf(&why, "invalid %s '%s': expected sizes 512..16M, e.g. 16K,64K,256K",
+			    opt, arg);
+		*ret_why = strbuf_detach(&why);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < *ret_n; i++)
+		if ((*ret)[i] % 512) {
+			strbuf_addf(&why,
+				    "invalid %s '%s': %llu is not a multiple of 512 B (umtprd's "
+				    "packet size)",
+				    opt, arg, (unsigned long long)(*ret)[i]);
+			free(*ret);
+			*ret = NULL;
+			*ret_n = 0;
+			*ret_why = strbuf_detach(&why);
+			return -EINVAL;
+		}
+	return 0;
 }

@@ -35,6 +35,13 @@ struct mtp_sweep_result {
 
 /* umtprd's read cache for a buffer size: 1 MiB, or the next power of two above it */
 uint64_t mtp_sweep_cache(uint64_t buffer);
+/*
+ * A list of umtprd buffer sizes (opt's argument, "16K,64K,256K"): multiples
+ * of 512 B up to 16M, at most MTP_MAX_SIZES. 0 with *ret (the caller's to
+ * free); -EINVAL with *ret_why naming opt.
+ */
+int mtp_buffers_parse(const char *opt, const char *arg, uint64_t **ret, size_t *ret_n,
+		      char **ret_why);
 
 /*
  * One buffer size: up, wait for the device on the host side, measure,

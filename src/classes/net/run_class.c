@@ -30,6 +30,81 @@
 /* this class (defined at the end): its rows and plan items name it */
 extern const struct measure_class run_class_net;
 
+/* the class's options of run */
+struct net_opts {
+	const char *peer;  /* --peer HOST: a usbperf or iperf3 server for USB netdevs */
+	uint64_t *lengths; /* --length-sweep: with --peer, a UDP pass per datagram length */
+	size_t nlengths;
+};
+
+static const struct net_opts *nopts(const struct run_options *o)
+{
+	return run_class_opts(o, &run_class_net);
+}
+
+static int set_peer(void *opts, char *const *words, char **ret_why)
+{
+	struct net_opts *n = opts;
+
+	if (!*words[0]) {
+		*ret_why = xstrdup("invalid --peer '': expected a host running usbperf net server "
+				   "or iperf3 -s");
+		return -EINVAL;
+	}
+	n->peer = words[0];
+	return 0;
+}
+
+static int set_lengths(void *opts, char *const *words, char **ret_why)
+{
+	struct net_opts *n = opts;
+	uint64_t *lens = NULL;
+	size_t nlens = 0;
+	struct strbuf why = STRBUF_INIT;
+
+	if (parse_size_list(words[0], 16, 65507, 32, &lens, &nlens) < 0) {
+		strbuf_addf(&why,
+			    "invalid --length-sweep '%s': expected UDP datagram lengths 16..65507, "
+			    "e.g. 64,512,1472 (at most 32)",
+			    words[0]);
+		*ret_why = strbuf_detach(&why);
+		return -EINVAL;
+	}
+	free(n->lengths);
+	n->lengths = lens;
+	n->nlengths = nlens;
+	return 0;
+}
+
+static void net_opts_release(void *opts)
+{
+	struct net_opts *n = opts;
+
+	free(n->lengths);
+}
+
+static int net_check_options(const struct run_options *o, char **ret_why)
+{
+	if (nopts(o)->nlengths && !nopts(o)->peer) {
+		*ret_why = xstrdup("--length-sweep measures through a network link: give --peer HOST");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct class_option net_options[] = {
+    {"peer", "HOST", 1, false,
+     "measure USB network interfaces: TCP each way to HOST (usbperf\n"
+     "net server or iperf3 -s) through each interface",
+     set_peer},
+    {"length-sweep", "LIST", 1, false,
+     "with --peer: also a UDP pass per datagram length of LIST\n"
+     "(16..65507, e.g. 64,512,1472), as fast as the sender goes,\n"
+     "next to the link's ceilings for frames of that size, and\n"
+     "its loss",
+     set_lengths},
+};
+
 #define NET_QUICK_S 5
 /* wire bytes that were not payload: said from this share, a warning this far over the model */
 #define NET_OVERHEAD_PCT 3.0
@@ -257,7 +332,7 @@ static int net_lengths(const struct run_options *o, struct run_result *r,
 	net_params_defaults(&c.p, NET_UDP);
 	c.p.time_s = net_pass_s(o);
 	c.p.rate_bps = 0; /* as fast as the sender goes: the loss says what did not fit */
-	rc = net_length_sweep(&c, o->net_lengths, o->nnet_lengths, s, ret_why);
+	rc = net_length_sweep(&c, nopts(o)->lengths, nopts(o)->nlengths, s, ret_why);
 	for (i = 0; rc == 0 && i < s->n; i++) {
 		const struct net_sweep_row *x = &s->rows[i];
 		struct run_metric *m;
@@ -342,7 +417,7 @@ static int net_target(const struct run_options *o, struct run_result *r, struct 
 			run_note(r, "%s: %s", it->path, rep.warnings[j]);
 		net_report_release(&rep);
 	}
-	if (rc == 0 && o->nnet_lengths)
+	if (rc == 0 && nopts(o)->nlengths)
 		rc = net_lengths(o, r, it, ret_why);
 	return rc;
 }
@@ -424,7 +499,7 @@ static void net_discover(const struct run_options *o, struct run_result *r)
 
 		if (strcmp(u->kind, USB_NODE_NET))
 			continue;
-		if (!o->peer) {
+		if (!nopts(o)->peer) {
 			run_note(r,
 				 "%s (USB %s) is a network interface: 'usbperf run --peer HOST' "
 				 "measures it against a usbperf or iperf3 server (usbperf net "
@@ -437,14 +512,14 @@ static void net_discover(const struct run_options *o, struct run_result *r)
 		}
 		strbuf_reset(&path);
 		strbuf_reset(&why);
-		strbuf_addf(&path, "net:%s via %s", o->peer, u->name);
+		strbuf_addf(&path, "net:%s via %s", nopts(o)->peer, u->name);
 		strbuf_addf(&why,
 			    "%s is a USB network interface: TCP each way to --peer %s through it",
-			    u->name, o->peer);
+			    u->name, nopts(o)->peer);
 		it = run_plan_add(r, &run_class_net, path.buf, u->device, "usb-net", false, why.buf);
 		it->on_usb = true;
 		it->device_key_from_usb = true;
-		item_new(it, o->peer, u->name, 0);
+		item_new(it, nopts(o)->peer, u->name, 0);
 	}
 	strbuf_release(&path);
 	strbuf_release(&why);
@@ -508,7 +583,7 @@ static void net_estimate(const struct run_options *o, const struct run_plan_item
 	(void)it;
 	(void)e;
 	/* TCP each way; the omitted first second (slow start) runs on top of the measured time */
-	*ret = (struct class_estimate){"network", (unsigned)(2 + o->nnet_lengths),
+	*ret = (struct class_estimate){"network", (unsigned)(2 + nopts(o)->nlengths),
 				       net_pass_s(o) + 1};
 }
 
@@ -529,6 +604,11 @@ static const struct class_headline net_headline[] = {{"", "mbit_s"}};
 
 const struct measure_class run_class_net = {
     .name = "net",
+    .options = net_options,
+    .noptions = sizeof(net_options) / sizeof(net_options[0]),
+    .opts_size = sizeof(struct net_opts),
+    .opts_release = net_opts_release,
+    .check_options = net_check_options,
     .what = "network interfaces",
     .discover = net_discover,
     .discover_host = net_discover_host,

@@ -24,6 +24,39 @@
 
 extern const struct measure_class run_class_uvc_sweep;
 
+/* --uvc-sweep SPEC: usbperf's own bulk camera, each frame size x format x rate of SPEC */
+struct sweep_opts {
+	bool given;
+	struct uvcg_params p;
+};
+
+static int set_sweep(void *opts, char *const *words, char **ret_why)
+{
+	struct sweep_opts *s = opts;
+	struct strbuf why = STRBUF_INIT;
+	char *w = NULL;
+
+	if (uvcg_params_read(words[0], &s->p, &w) < 0 || s->p.stream_frames) {
+		strbuf_addf(&why, "invalid --uvc-sweep '%s': %s", words[0],
+			    w ? w : "stream_frames is the sweep's own (--time)");
+		free(w);
+		*ret_why = strbuf_detach(&why);
+		return -EINVAL;
+	}
+	s->given = true;
+	return 0;
+}
+
+static const struct class_option sweep_options[] = {
+    {"uvc-sweep", "SPEC", 1, false,
+     "on a machine that is both sides: usbperf's own bulk camera\n"
+     "(gadget up uvc-bulk, one gadget per frame size) captured\n"
+     "through uvcvideo at each frame size x format x rate of\n"
+     "SPEC (frames=WxH[+...],fps=N[+...],formats=yuyv[+mjpg],\n"
+     "maxpayload=SIZE), next to the bulk ceiling (video -h)",
+     set_sweep},
+};
+
 struct sweep_item {
 	struct uvcg_params p;
 	struct uvcg_sweep s;
@@ -42,19 +75,16 @@ static const struct class_metric sweep_metrics[] = {
 
 static void sweep_discover(const struct run_options *o, struct run_result *r)
 {
+	const struct sweep_opts *so = run_class_opts(o, &run_class_uvc_sweep);
 	struct sweep_item *v;
 	struct run_plan_item *it;
-	char *why = NULL;
 
-	if (!o->uvc_sweep)
+	if (!so->given)
 		return;
 	v = calloc(1, sizeof(*v));
 	if (!v)
 		abort();
-	/* checked by the command already */
-	if (uvcg_params_read(o->uvc_sweep, &v->p, &why) < 0)
-		uvcg_params_default(&v->p);
-	free(why);
+	v->p = so->p; /* read and checked as the option was given */
 	it = run_plan_add(r, &run_class_uvc_sweep, "gadget:usbperf-" UVCG_SWEEP_GADGET, SWEEP_KEY,
 			  SWEEP_KIND, false,
 			  "usbperf's own bulk camera (--uvc-sweep): each frame size x format x rate "
@@ -243,6 +273,9 @@ static const struct class_headline sweep_headline[] = {{"", "fps"}};
 
 const struct measure_class run_class_uvc_sweep = {
     .name = "uvc-sweep",
+    .options = sweep_options,
+    .noptions = sizeof(sweep_options) / sizeof(sweep_options[0]),
+    .opts_size = sizeof(struct sweep_opts),
     .what = "usbperf's own camera (--uvc-sweep)",
     .discover = sweep_discover,
     .estimate = sweep_estimate,
