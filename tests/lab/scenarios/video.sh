@@ -107,7 +107,9 @@ check() {
 	jq_check "$o/run.json" '(.metrics | map(select(.metric == "fps"))[0]) as $f | (.metrics | map(select(.metric == "drop_pct"))[0].value) as $d | .verdicts[0].limiter as $l | if ($f.value >= 0.99 * $f.ceiling and $d == 0) then $l == "mode'"'"'s rate" else ($l == "camera" or $l == "host CPU") end' "run: the camera's verdict follows its figures"
 	jq_check "$o/runshow.json" '[.metrics[] | select(.test == "video")] | length >= 9' "show: the camera's figures came back from the history"
 	rc_is runcheck 0 "check --criteria on the camera's fps against its nominal rate"
-	jq_check "$o/runcheck.json" '.checks[0] | .result == "pass" and (.note | test("of the ceiling"))' "check: fps held against the nominal rate"
+	# vivid's clock in a TCG guest may run a little ahead of the guest's (CI7: 2.00688 fps
+	# in a 2 fps mode): above its ceiling is then said as the anomaly it is, not a share
+	jq_check "$o/runcheck.json" '.checks[0] | .result == "pass" and (.note | test("[0-9.]+ % of the ceiling$|^anomaly, not the link.s figure: [0-9.]+ frames/s is above its ceiling"))' "check: fps held against the nominal rate (a share, or above it the anomaly)"
 	rc_is runreport 0 "report --html of the camera run"
 	if grep -q 'Frame rate: nominal and achieved' "$o/run.html" 2>/dev/null && grep -q 'Frame intervals, YUYV' "$o/run.html"; then ok "$SCEN: report: the camera's charts"
 	else bad "$SCEN: report: no camera charts in run.html"; fi
