@@ -34,6 +34,19 @@ void finding_add(struct finding_list *l, enum finding_severity sev, const char *
 	f->about = NULL;
 }
 
+const struct finding *finding_list_find(const struct finding_list *l, const char *id,
+					const char *subject)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct finding *f = &l->v[i];
+
+		if (f->id && id && !strcmp(f->id, id) && f->subject && subject &&
+		    !strcmp(f->subject, subject))
+			return f;
+	}
+	return NULL;
+}
+
 void finding_set_about(struct finding *f, const char *about)
 {
 	free(f->about);

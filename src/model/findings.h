@@ -43,6 +43,9 @@ struct finding_list {
 void finding_add(struct finding_list *l, enum finding_severity sev, const char *id,
 		 const char *subject, const char *message, const char *evidence, const char *fix);
 void finding_list_release(struct finding_list *l);
+/* the first finding of id about subject, NULL if none */
+const struct finding *finding_list_find(const struct finding_list *l, const char *id,
+					const char *subject);
 /* set f->about (copied; NULL: none) */
 void finding_set_about(struct finding *f, const char *about);
 /* field table for report_add_table(r, "findings", "Findings", &finding_desc, l->v, l->n, sizeof(struct finding)) */

@@ -397,12 +397,11 @@ int run_prepare(const struct run_options *o, struct run_result *ret, char **ret_
 	sysinfo_probe(r.si);
 	fill_env(&r.rec.env, r.si);
 	usb_topology_probe(r.topo);
-	r.from_options = plan_options(o, &r); /* then they are the whole plan */
-	if (r.from_options)
-		;
-	else if (o->ntargets)
+	/* a class's own options (--copy) are the whole plan; else the targets, else discovery */
+	r.from_options = plan_options(o, &r);
+	if (!r.from_options && o->ntargets)
 		plan_explicit(o, &r);
-	else
+	else if (!r.from_options)
 		discover(o, &r);
 	/* every target is opened, and so passes the safety rules, before any is measured */
 	for (i = 0; i < r.nplan; i++) {

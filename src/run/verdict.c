@@ -95,15 +95,6 @@ static bool figure_of(const struct run_record *r, const char *key, struct figure
 	return false;
 }
 
-static const struct finding *finding_of(const struct run_record *r, const char *id,
-					const char *subject)
-{
-	for (size_t i = 0; i < r->findings.n; i++)
-		if (same(r->findings.v[i].id, id) && same(r->findings.v[i].subject, subject))
-			return &r->findings.v[i];
-	return NULL;
-}
-
 static double speed_mbps(const char *name)
 {
 	enum usb_speed s;
@@ -210,7 +201,7 @@ static const char *decide(const struct run_record *r, const struct measure_class
 			  const struct run_device *d, const struct figure *f, double pct,
 			  struct strbuf *ev)
 {
-	const struct finding *pc = finding_of(r, "run.page_cache", d->key);
+	const struct finding *pc = finding_list_find(&r->findings, "run.page_cache", d->key);
 	bool in_bits = !isnan(f->mbit_s); /* a network's figure */
 
 	/* what the class's own findings already say limits it */

@@ -389,35 +389,37 @@ static void test_findings_order_class(void **state)
 	run_record_release(&r);
 }
 
-/* a class's limiter hook (copy's): its own finding names the slower side */
-static void test_verdict_copy(void **state)
+/* a copy device at 30 MB/s, and its run.copy_limit finding when limit is given */
+static void copy_record(struct run_record *r, const char *limit)
 {
-	struct run_record r = {0};
 	struct run_device *d;
 	struct run_metric *m;
 
-	(void)state;
-	d = run_record_add_device(&r);
+	memset(r, 0, sizeof(*r));
+	d = run_record_add_device(r);
 	d->key = strdup("copy");
 	d->kind = strdup("copy");
 	d->ceiling_mb_s = NAN;
-	m = run_record_add_metric(&r, "copy", "copy", "copy 1M", "mb_s", "MB/s", true);
+	m = run_record_add_metric(r, "copy", "copy", "copy 1M", "mb_s", "MB/s", true);
 	m->value = 30;
-	finding_add(&r.findings, FINDING_INFO, "run.copy_limit", "copy",
-		    "the copy is limited by reading /dev/sdb", NULL, NULL);
+	if (limit)
+		finding_add(&r->findings, FINDING_INFO, "run.copy_limit", "copy", limit, NULL, NULL);
+}
+
+/* a class's limiter hook (copy's): its own finding names the slower side */
+static void test_verdict_copy(void **state)
+{
+	struct run_record r;
+
+	(void)state;
+	copy_record(&r, "the copy is limited by reading /dev/sdb");
 	run_verdicts(&r);
 	assert_string_equal(r.verdicts[0].limiter, RUN_LIMITER_MEDIUM);
 	assert_string_equal(r.verdicts[0].evidence,
 			    "copy 1M 30.00 MB/s: the copy is limited by reading /dev/sdb");
 	run_record_release(&r);
 	/* without it: not determined, the figure said */
-	memset(&r, 0, sizeof(r));
-	d = run_record_add_device(&r);
-	d->key = strdup("copy");
-	d->kind = strdup("copy");
-	d->ceiling_mb_s = NAN;
-	m = run_record_add_metric(&r, "copy", "copy", "copy 1M", "mb_s", "MB/s", true);
-	m->value = 30;
+	copy_record(&r, NULL);
 	run_verdicts(&r);
 	assert_string_equal(r.verdicts[0].limiter, RUN_LIMITER_UNKNOWN);
 	assert_string_equal(r.verdicts[0].evidence, "copy 1M 30.00 MB/s");

@@ -514,17 +514,12 @@ static void copy_release(struct run_plan_item *it)
 static const char *copy_limiter_of(const struct run_record *r, const struct run_device *d,
 				   struct strbuf *ev)
 {
-	for (size_t i = 0; i < r->findings.n; i++) {
-		const struct finding *f = &r->findings.v[i];
+	const struct finding *f = finding_list_find(&r->findings, "run.copy_limit", d->key);
 
-		if (!f->id || strcmp(f->id, "run.copy_limit") || !f->subject ||
-		    strcmp(f->subject, d->key))
-			continue;
-		strbuf_addf(ev, ": %s", f->message);
-		return strstr(f->message, "is limited by") ? RUN_LIMITER_MEDIUM
-							   : RUN_LIMITER_UNKNOWN;
-	}
-	return RUN_LIMITER_UNKNOWN;
+	if (!f)
+		return RUN_LIMITER_UNKNOWN;
+	strbuf_addf(ev, ": %s", f->message);
+	return strstr(f->message, "is limited by") ? RUN_LIMITER_MEDIUM : RUN_LIMITER_UNKNOWN;
 }
 
 static const struct class_finding_weight copy_weights[] = {
