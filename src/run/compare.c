@@ -129,9 +129,14 @@ void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 		why = lean; /* nothing to weigh the waits by: neither batches nor repeats tell */
 	} else if (repeated) {
 		s.sd = m->stdev, s.from = "repeats";
-		/* the mean of the repeats, no surer than the passes themselves say */
-		if (isfinite(pass) && m->repeats != U64_UNKNOWN && m->repeats > 1)
+		/*
+		 * the mean of the repeats, no surer than the passes themselves say; a
+		 * tail of them all is no surer than one repeat's (compare.h)
+		 */
+		if (isfinite(pass) && m->repeats != U64_UNKNOWN && m->repeats > 1 && !is_tail)
 			s.sd = fmax(m->stdev / sqrt((double)m->repeats), pass);
+		else if (is_tail)
+			s.sd = fmax(m->stdev, isfinite(pass) ? pass : 0);
 	} else if (isfinite(pass) && pass >= 0) {
 		s.sd = pass, s.from = "pass";
 	} else if (cpu && !contended) {
@@ -140,11 +145,18 @@ void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 		s.from = "samples";
 	}
 	s.why = s.from ? SPREAD_KNOWN : why;
-	/* a tail already unknown for its waits keeps that reason */
-	if ((is_share || (is_tail && s.from)) && !repeated &&
-	    others_busy(m) > COMPARE_MAX_OTHERS_BUSY_PCT) {
-		s.sd = NAN, s.from = NULL, why = is_share ? SPREAD_SHARED : SPREAD_TAIL_SHARED;
-		s.why = why;
+	/* the CPU's figures beside other work (compare.h); a figure already unknown keeps its reason */
+	if (s.from && others_busy(m) > COMPARE_MAX_OTHERS_BUSY_PCT) {
+		if (is_share)
+			why = SPREAD_SHARED;
+		else if (cpu && !contended && !isnan(m->cpu_io_pct)) /* an older run cannot tell */
+			why = SPREAD_CPU_SHARED;
+		else if (is_tail && !repeated)
+			why = SPREAD_TAIL_SHARED;
+		else
+			why = SPREAD_KNOWN;
+		if (why != SPREAD_KNOWN)
+			s.sd = NAN, s.from = NULL, s.why = why;
 	}
 	if (s.from && is_share)
 		s.sd = fmax(s.sd, fmax(COMPARE_SHARE_FLOOR * fabs(m->value), COMPARE_SHARE_FLOOR_PTS));
@@ -208,6 +220,14 @@ void compare_spread_why(enum spread_why why, const struct run_metric *m, struct 
 			    "it costs either way",
 			    others_busy(m));
 		break;
+	case SPREAD_CPU_SHARED:
+		strbuf_addf(ret,
+			    "the pass kept %.0f %% of a CPU busy while other work kept %.0f %% busy "
+			    "beside it: the figure is the CPU's, and moves with where the scheduler "
+			    "puts the pass's work beside that load, more from run to run than between "
+			    "its repeats",
+			    isnan(m->cpu_io_pct) ? m->cpu_busy_pct : m->cpu_io_pct, others_busy(m));
+		break;
 	case SPREAD_TAIL_SHARED:
 		strbuf_addf(ret,
 			    "other work kept %.0f %% of a CPU busy beside the pass: a tail is set by "
@@ -235,9 +255,12 @@ const char *compare_spread_todo(enum spread_why why)
 	case SPREAD_KNOWN:
 	case SPREAD_CPU_BOUND:
 	case SPREAD_UNSTEADY:
-	case SPREAD_SHARED:
 	case SPREAD_TAIL_SHARED:
 		break;
+	case SPREAD_SHARED:
+	case SPREAD_CPU_SHARED:
+		return "rerun both on a quieter machine (fewer jobs beside it): repeats beside "
+		       "the same load do not show how the CPU's figures move with it";
 	}
 	return "rerun both with --repeat 3";
 }

@@ -135,11 +135,18 @@ const char *compare_verdict_name(enum compare_verdict v);
 #define COMPARE_SHARE_FLOOR 0.10
 #define COMPARE_SHARE_FLOOR_PTS 1.0
 /*
- * What a pass costs in CPU (a "%" share, lower better) while other work kept
- * more than this (% of one CPU) busy beside it moves with that work, its
- * thread waiting or not: 4K at QD32 behind a throttle beside two hogs, its
- * thread waiting 6-8 %, CPU use -49 % and +110 % between unchanged runs (a
- * full test run, 2026-12-06): no spread from one pass, only from repeats
+ * A figure of the CPU (what a pass costs in CPU: a "%" share, lower better;
+ * or any figure of a pass whose I/O kept more than COMPARE_MAX_CPU_BUSY_PCT
+ * of a CPU busy) while other work kept more than this (% of one CPU) busy
+ * beside it moves with where the scheduler puts the pass's work beside that
+ * load, its thread waiting or not, and it keeps where it landed for seconds:
+ * 4K at QD32 behind a throttle beside two hogs, its thread waiting 6-8 %, CPU
+ * use -49 % and +110 % between unchanged runs; 4K at QD1, 10 % against 50 %
+ * of a CPU in runs a second apart, each steady through its pass, the cost in
+ * the kernel waking the loop device's worker on the other CPU (a VM exit per
+ * I/O in a paravirtual guest: perf, 2026-12-06), and +307 % between
+ * unchanged runs whose three repeats each agreed. Not judged beside other
+ * work at all, repeats or not; the rates of an I/O-bound pass are.
  */
 #define COMPARE_MAX_OTHERS_BUSY_PCT 50.0
 /*
@@ -153,6 +160,14 @@ const char *compare_verdict_name(enum compare_verdict v);
  * 2026-12-06): its spread is at least this share of it
  */
 #define COMPARE_TAIL_FLOOR 0.15
+/*
+ * ... and a tail over repeats is as unsure as one repeat's: the slowest 1 %
+ * of three short repeats is set by as few events as one's, so their spread
+ * is not divided by their number (seq-read 64K behind a 40 MiB/s throttle
+ * beside two hogs, three repeats of a second each: p99 from 48 to 95 ms
+ * between unchanged runs, repeats within one run 2.4 ms apart by chance;
+ * bench/compare-noise, 2026-12-06)
+ */
 /*
  * Beside other work (more than COMPARE_MAX_OTHERS_BUSY_PCT of a CPU) a tail
  * from one pass is not judged at all: at QD1 behind an unchanged throttle
@@ -173,6 +188,7 @@ enum spread_why {
 	SPREAD_ONE_PASS,  /* one pass, too short or not sampled for a spread within it */
 	SPREAD_UNSTEADY,  /* an older record: one pass whose samples swung too much */
 	SPREAD_SHARED,	  /* a CPU share of a pass that other work ran beside */
+	SPREAD_CPU_SHARED, /* a figure of a CPU-bound pass that other work ran beside */
 	SPREAD_TAIL_SHARED, /* a tail of one pass that other work ran beside */
 };
 

@@ -6,7 +6,10 @@
 #     metric worse, no exit 1, and what is not judged says why;
 #  2. the same device read-throttled (cgroup v1 blkio or v2 io.max) at R
 #     (3 runs) and 0.75 R (2 runs), run's passes (--time 1.5 for the time it
-#     takes): the 3 unchanged pairs are no regression; across the drop (6
+#     takes: three repeats of 0.5 s, run's default shape, each figure's spread
+#     over them): the 3 unchanged pairs are no regression, and their read
+#     rates whose threads did not wait and took under 40 % of a CPU are judged
+#     (the busy CPUs excuse only the CPU's own figures); across the drop (6
 #     pairs) no read rate that fell is called the same or better, a
 #     regression names a read pass, and every read rate that fell 20 % or
 #     more in passes that barely waited for a CPU (5 % or less) and held
@@ -119,8 +122,13 @@ jq_check <("$USBPERF" show "${fast[0]}" --db "$DB" -F json) \
 	'[.metrics[] | select(.test == "disk" and (.metric == "mb_s" or .metric == "iops" or .metric == "lat_p99_us" or .metric == "self_cpu_pct")) |
 	.pass_spread != null and .cpu_wait_pct != null and .cpu_io_pct != null] | all' \
 	"each pass's figures carry their spread within the pass and the pass's CPU evidence"
+# run's default: three repeats of each disk pass sharing its time, each figure a spread over them
+jq_check <("$USBPERF" show "${fast[0]}" --db "$DB" -F json) \
+	'[.metrics[] | select(.test == "disk" and (.metric == "mb_s" or .metric == "iops" or .metric == "lat_p99_us" or .metric == "self_cpu_pct"))] |
+	length >= 20 and all(.repeats == 3 and .stdev != null and .stdev >= 0)' \
+	"without --repeat, each pass is 3 repeats, and its rate, IOPS, p99 and CPU use have their spread over them"
 : >"$WORK/verdicts"
-judged=0
+judged=0 iob=0
 for ((a = 0; a < 3; a++)); do
 	for ((b = a + 1; b < 3; b++)); do
 		cmp "${fast[a]}" "${fast[b]}"
@@ -132,10 +140,24 @@ for ((a = 0; a < 3; a++)); do
 		[ "$(jq length "$WORK/quiet")" -gt 0 ] &&
 			echo "    waited $WAIT_LIMIT % or less in both, PSI up to $(jq -r 'map(.psi) | max | round' "$WORK/quiet") %: $(jq -r 'map("\(.name) \(.verdict)") | join(", ")' "$WORK/quiet")"
 		judged=$((judged + $(jq '[.[] | select(.verdict != "spread unknown")] | length' "$WORK/quiet")))
+		# an I/O-bound rate is judged beside the hogs: its thread did not wait, its I/O took
+		# under half a CPU in both runs (only the CPU's own figures are excused by them)
+		"$USBPERF" show "${fast[a]}" --db "$DB" -F json >"$WORK/qa.json"
+		"$USBPERF" show "${fast[b]}" --db "$DB" -F json >"$WORK/qb.json"
+		jq -n --slurpfile a "$WORK/qa.json" --slurpfile b "$WORK/qb.json" --slurpfile c "$WORK/cmp.json" '
+			def ev($r; $n): $r[0].metrics[] | select(.metric == "mb_s" and .name == $n);
+			def io_bound: .cpu_wait_pct != null and .cpu_wait_pct < 0.5 and .cpu_io_pct != null and .cpu_io_pct <= 40;
+			[$c[0].metrics[] | select(.metric == "mb_s") | . as $m |
+				select((ev($a; $m.name) | io_bound) and (ev($b; $m.name) | io_bound)) | {name, verdict}]' >"$WORK/iobound"
+		iob=$((iob + $(jq length "$WORK/iobound")))
+		[ "$(jq length "$WORK/iobound")" = 0 ] ||
+			jq_check "$WORK/iobound" 'all(.verdict != "spread unknown")' \
+				"R against R ($((a + 1)), $((b + 1))): the I/O-bound read rates ($(jq -r 'map("\(.name) \(.verdict)") | join(", ")' "$WORK/iobound")) are judged beside the hogs"
 	done
 done
 unknowns_say_why "R against R"
 echo "  rates judged whose I/O threads waited $WAIT_LIMIT % or less beside the hogs: $judged"
+check "R against R: the contract that I/O-bound rates are judged was exercised ($iob rates)" test "$iob" -gt 0
 caught=0 tight=0
 for a in "${fast[@]}"; do
 	for b in "${slow[@]}"; do

@@ -540,7 +540,8 @@ static void test_estimate(void **state)
 	} cases[] = {
 	    {1, 3, 10, 1, "at least 10 s, at most 30 s: 10 disk passes of 1 to 3 s"},
 	    {0, 3, 10, 1, "at most 30 s: 10 disk passes of up to 3 s"},
-	    {5, 5, 8, 5, "about 3 min: 40 disk passes of 5 s"},
+	    {5, 5, 8, 5, "about 3 min: 8 disk passes of 25 s"}, /* a pass with its repeats */
+	    {1.0 / 3, 1, 5, 3, "at least 5 s, at most 15 s: 5 disk passes of 1 to 3 s"}, /* run's */
 	    {10, 3, 2, 1, "about 6 s: 2 disk passes of 3 s"}, /* the cap wins */
 	};
 	struct disk_pass_spec passes[10] = {0};

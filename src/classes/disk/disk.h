@@ -122,6 +122,8 @@ struct disk_row {
 	double util_pct; /* device busy (io_ticks) over the pass time; NaN if no device */
 	double cpu_user_pct, cpu_sys_pct, cpu_iowait_pct, cpu_irq_pct;
 	double self_cpu_pct;
+	/* over the repeats, each repeat's own figure (NaN with one repeat) */
+	double lat_p99_sd_us, self_cpu_sd, util_sd;
 	double cpu_pressure_pct; /* PSI "some" over the pass: CPUs contended; NaN without PSI */
 	double cpu_busy_pct;	 /* the machine's busy CPU time per second, % of one CPU */
 	double cpu_wait_pct;	 /* the I/O thread's time waiting for a CPU, % of the pass */

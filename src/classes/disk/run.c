@@ -141,6 +141,7 @@ static const char *target_kind_name(enum disk_target_kind k)
 struct row_in {
 	unsigned n;		       /* repeats that moved data */
 	const double *mb, *iops;       /* per repeat */
+	const double *p99_us, *cpu_pct, *util_pct; /* per repeat: NaN unknown */
 	const struct disk_sample *smp; /* the interval samples of every repeat */
 	size_t nsmp;
 	double interval_s; /* of the first repeat's samples */
@@ -194,6 +195,20 @@ static void fill_spreads(struct disk_row *row, const struct disk_batches *b)
 	row->lat_p99_spread_us = sp.lat_p99_us;
 	row->self_cpu_spread = sp.self_cpu_pct;
 	row->util_spread = sp.util_pct;
+}
+
+/* the spread over the repeats of a figure each repeat has: NaN with one, or one unknown */
+static double repeats_sd(const double *v, unsigned n)
+{
+	struct summary sm;
+
+	for (unsigned k = 0; k < n; k++)
+		if (isnan(v[k]))
+			return NAN;
+	if (n < 2)
+		return NAN;
+	summarize(v, n, &sm);
+	return sm.stdev;
 }
 
 static void fill_row(struct disk_row *row, const struct disk_pass_spec *s, const struct row_in *in,
@@ -256,6 +271,9 @@ static void fill_row(struct disk_row *row, const struct disk_pass_spec *s, const
 	row->verify_errors = sum->verify_bad;
 	row->util_pct =
 	    in->busy_ms == UINT64_MAX ? NAN : iostat_util_pct(in->busy_ms, sum->seconds);
+	row->lat_p99_sd_us = repeats_sd(in->p99_us, n);
+	row->self_cpu_sd = repeats_sd(in->cpu_pct, n);
+	row->util_sd = isnan(row->util_pct) ? NAN : repeats_sd(in->util_pct, n);
 	fill_samples(row, in);
 	fill_spreads(row, in->batches);
 }
@@ -403,19 +421,219 @@ static void warn_wire_lost(struct disk_report *rep, const char *pass, const stru
 		     pass, (unsigned long long)row->wire_dropped);
 }
 
+/* what a pass's repeats write into, allocated once for every pass */
+struct repeat_bufs {
+	struct histogram *lat, *rlat; /* the pass's, and one repeat's */
+	struct rate_sampler *bw;
+	double *rates;
+	double *mb, *iops, *p99_us, *cpu_pct, *util_pct; /* per repeat */
+};
+
+static int repeat_bufs_alloc(struct repeat_bufs *b, unsigned repeat)
+{
+	b->lat = malloc(sizeof(*b->lat));
+	b->rlat = malloc(sizeof(*b->rlat));
+	b->bw = malloc(sizeof(*b->bw));
+	b->rates = calloc(SAMPLER_SLOTS, sizeof(*b->rates));
+	b->mb = calloc(repeat, sizeof(double));
+	b->iops = calloc(repeat, sizeof(double));
+	b->p99_us = calloc(repeat, sizeof(double));
+	b->cpu_pct = calloc(repeat, sizeof(double));
+	b->util_pct = calloc(repeat, sizeof(double));
+	return b->lat && b->rlat && b->bw && b->rates && b->mb && b->iops && b->p99_us &&
+			       b->cpu_pct && b->util_pct
+		   ? 0
+		   : -ENOMEM;
+}
+
+static void repeat_bufs_release(struct repeat_bufs *b)
+{
+	free(b->lat);
+	free(b->rlat);
+	free(b->bw);
+	free(b->rates);
+	free(b->mb);
+	free(b->iops);
+	free(b->p99_us);
+	free(b->cpu_pct);
+	free(b->util_pct);
+}
+
+/* what the repeats of a pass left beyond the figures */
+struct repeats_out {
+	struct pass_out sum;
+	double cached; /* the most of the region in the page cache before a repeat, NaN unknown */
+	enum cache_drop drop;
+};
+
+/*
+ * Every repeat of pass i: each one's figures into the buffers (the latencies
+ * into b->lat, their own p99 of each), the sum into *out; the repeats that
+ * moved data
+ */
+static unsigned run_repeats(struct disk_target *t, const struct disk_config *cfg,
+			    struct disk_report *rep, size_t i, struct repeat_bufs *b,
+			    struct row_in *in, struct repeats_out *out)
+{
+	const struct disk_pass_spec *s = &cfg->passes[i];
+	unsigned k, n = 0;
+
+	for (k = 0; k < cfg->repeat; k++) {
+		struct pass_env env = {t,   cfg,	s, (unsigned)i, (unsigned)cfg->npasses,
+				       k,   b->rlat, b->bw, (struct disk_batches *)in->batches,
+				       rep};
+		struct pass_out o;
+		int r;
+
+		if (cfg->stop && *cfg->stop) {
+			rep->interrupted = true;
+			break;
+		}
+		hist_init(b->rlat);
+		r = disk_pass_run(&env, &o);
+		if (r < 0) {
+			rep->error = r;
+			warn(rep, "%s could not run: %s", s->name, strerror(-r));
+			break;
+		}
+		hist_merge(b->lat, b->rlat);
+		if (o.cache_drop > out->drop)
+			out->drop = o.cache_drop;
+		if (!isnan(o.cached_pct) && (isnan(out->cached) || o.cached_pct > out->cached))
+			out->cached = o.cached_pct;
+		if (o.bytes && o.seconds > 0) {
+			b->mb[n] = (double)o.bytes / o.seconds / 1e6;
+			b->iops[n] = (double)o.ios / o.seconds;
+			b->p99_us[n] = b->rlat->count ? hist_quantile(b->rlat, 0.99) / 1e3 : NAN;
+			b->cpu_pct[n] = 100.0 * o.cpu.self_s / o.seconds;
+			b->util_pct[n] = o.busy_ms == UINT64_MAX
+					     ? NAN
+					     : iostat_util_pct(o.busy_ms, o.seconds);
+			n++;
+			add_out(&out->sum, &o);
+			add_samples(rep, s, k, b->bw, b->rates, &in->interval_s);
+			if (o.busy_ms == UINT64_MAX || in->busy_ms == UINT64_MAX)
+				in->busy_ms = UINT64_MAX;
+			else
+				in->busy_ms += o.busy_ms;
+		}
+		if (o.interrupted)
+			rep->interrupted = true;
+		if (o.error) {
+			rep->error = o.error;
+			warn(rep, "%s ended early after %llu bytes: %s", s->name,
+			     (unsigned long long)o.bytes, strerror(-o.error));
+			break;
+		}
+		if (o.interrupted)
+			break;
+	}
+	return n;
+}
+
+/* what disk_run tallies over the passes, for its closing warnings */
+struct run_tally {
+	enum cache_drop drop;
+	bool mon_off, no_util;
+	unsigned nshort, ncontended;
+	const char *shortest;
+	double shortest_s, worst_pressure;
+};
+
+/* a row's warnings, and the tally's counts */
+static void row_warnings(struct disk_report *rep, const struct disk_pass_spec *s,
+			 const struct repeat_bufs *b, unsigned n, const struct repeats_out *ro,
+			 struct run_tally *tl)
+{
+	const struct disk_row *row = &rep->rows[rep->nrows];
+	struct summary spread;
+
+	tl->no_util |= isnan(row->util_pct);
+	if (row->cpu_pressure_pct > CPU_CONTENDED_PCT) {
+		tl->ncontended++;
+		tl->worst_pressure = fmax(tl->worst_pressure, row->cpu_pressure_pct);
+	}
+	if (!isnan(ro->cached) && ro->cached > CACHED_WARN_PCT)
+		warn(rep, "%.0f%% of the region was still in the page cache before %s "
+			  "(%s): that figure is partly memory speed",
+		     ro->cached, s->name, disk_mode_name(s->mode));
+	/* the pass's whole time, over its repeats: what its figures are the mean of */
+	if (ro->sum.seconds < SHORT_PASS_S && !rep->interrupted) {
+		tl->nshort++;
+		if (ro->sum.seconds < tl->shortest_s) {
+			tl->shortest_s = ro->sum.seconds;
+			tl->shortest = s->name;
+		}
+	}
+	/* against the mean (a best-of row shows the best); "SEQ1M Q1T1" names a read
+	 * and a write row: say which */
+	summarize(b->mb, n, &spread);
+	if (n > 1 && spread.stdev > NOISY_CV * spread.mean)
+		warn(rep, "%s%s%s varied by %.0f%% (stdev/mean) over %u repeats", s->name,
+		     strstr(s->name, disk_op_name(s->op)) ? "" : " ",
+		     strstr(s->name, disk_op_name(s->op)) ? "" : disk_op_name(s->op),
+		     100 * spread.stdev / spread.mean, n);
+}
+
+/* pass i with its repeats, watched on the wire, folded into the report's next row */
+static void run_pass(struct disk_target *t, const struct disk_config *cfg, struct disk_report *rep,
+		     size_t i, struct repeat_bufs *b, struct run_tally *tl)
+{
+	const struct disk_pass_spec *s = &cfg->passes[i];
+	struct disk_batches batches = {0};
+	struct row_in in = {.mb = b->mb,
+			    .iops = b->iops,
+			    .p99_us = b->p99_us,
+			    .cpu_pct = b->cpu_pct,
+			    .util_pct = b->util_pct,
+			    .interval_s = NAN,
+			    .best_of = cfg->best_of,
+			    .batches = &batches};
+	struct repeats_out ro = {.cached = NAN, .drop = tl->drop};
+	size_t first_sample = rep->nsamples;
+	struct usbmon_pass *mon = NULL;
+	struct strbuf why = STRBUF_INIT;
+	unsigned n;
+	int r;
+
+	irq_use_unknown(&ro.sum.irq);
+	hist_init(b->lat);
+	/* one capture over the repeats; a monitor that cannot start is said once */
+	if (!tl->mon_off && disk_wire_start(rep, &mon, &why) < 0) {
+		warn(rep, "passes not monitored on the wire: %s", why.buf);
+		tl->mon_off = true;
+	}
+	n = run_repeats(t, cfg, rep, i, b, &in, &ro);
+	tl->drop = ro.drop;
+	strbuf_reset(&why);
+	r = disk_wire_stop(mon, ro.sum.seconds, n ? &rep->rows[rep->nrows] : NULL, &why);
+	if (r < 0 && n)
+		warn(rep, "%s not monitored on the wire: %s", s->name, why.buf);
+	if (r == 0 && n)
+		warn_wire_lost(rep, s->name, &rep->rows[rep->nrows]);
+	strbuf_release(&why);
+	if (n) {
+		in.n = n;
+		in.smp = rep->samples + first_sample;
+		in.nsmp = rep->nsamples - first_sample;
+		fill_row(&rep->rows[rep->nrows], s, &in, b->lat, &ro.sum, ro.cached);
+		rep->rows[rep->nrows].status = rep->error	? "partial"
+					       : rep->interrupted ? "interrupted"
+								  : "ok";
+		usb_ceiling(rep, &rep->rows[rep->nrows]);
+		row_warnings(rep, s, b, n, &ro, tl);
+		rep->nrows++;
+	}
+	disk_batches_release(&batches);
+}
+
 int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_report *rep)
 {
-	struct histogram *lat;
-	struct rate_sampler *bw;
-	double *mb, *iops, *rates;
-	bool no_util = false;
+	struct repeat_bufs b = {0};
+	struct run_tally tl = {.drop = CACHE_DROP_NONE,
+			       .mon_off = !cfg->monitor,
+			       .shortest_s = INFINITY};
 	bool any_read = false, any_buffered_read = false;
-	enum cache_drop drop = CACHE_DROP_NONE;
-	const char *shortest = NULL;
-	double shortest_s = INFINITY;
-	unsigned nshort = 0, ncontended = 0;
-	double worst_pressure = 0;
-	bool mon_off = !cfg->monitor;
 	size_t i;
 	int r = 0;
 
@@ -440,12 +658,7 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 		mmc_attach(rep, t);
 	rep->rows = calloc(cfg->npasses ? cfg->npasses : 1, sizeof(*rep->rows));
 	rep->verrs = calloc(DISK_VERIFY_KEEP, sizeof(*rep->verrs));
-	lat = malloc(sizeof(*lat));
-	bw = malloc(sizeof(*bw));
-	rates = calloc(SAMPLER_SLOTS, sizeof(*rates));
-	mb = calloc(cfg->repeat, sizeof(*mb));
-	iops = calloc(cfg->repeat, sizeof(*iops));
-	if (!rep->rows || !rep->verrs || !lat || !bw || !rates || !mb || !iops) {
+	if (!rep->rows || !rep->verrs || repeat_bufs_alloc(&b, cfg->repeat) < 0) {
 		r = -ENOMEM;
 		goto out;
 	}
@@ -466,143 +679,30 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 		}
 	}
 
-	for (i = 0; i < cfg->npasses && !rep->error && !rep->interrupted; i++) {
-		const struct disk_pass_spec *s = &cfg->passes[i];
-		struct pass_out sum = {0};
-		struct disk_batches batches = {0};
-		struct row_in in = {.mb = mb,
-				    .iops = iops,
-				    .interval_s = NAN,
-				    .best_of = cfg->best_of,
-				    .batches = &batches};
-		size_t first_sample = rep->nsamples;
-		struct usbmon_pass *mon = NULL;
-		struct strbuf why = STRBUF_INIT;
-		struct summary spread;
-		double cached = NAN;
-		unsigned k, n = 0;
-
-		irq_use_unknown(&sum.irq);
-		hist_init(lat);
-		/* one capture over the repeats; a monitor that cannot start is said once */
-		if (!mon_off && disk_wire_start(rep, &mon, &why) < 0) {
-			warn(rep, "passes not monitored on the wire: %s", why.buf);
-			mon_off = true;
-		}
-		for (k = 0; k < cfg->repeat; k++) {
-			struct pass_env env = {t,   cfg, s,	   (unsigned)i, (unsigned)cfg->npasses,
-					       k,   lat, bw, &batches, rep};
-			struct pass_out o;
-
-			if (cfg->stop && *cfg->stop) {
-				rep->interrupted = true;
-				break;
-			}
-			r = disk_pass_run(&env, &o);
-			if (r < 0) {
-				rep->error = r;
-				warn(rep, "%s could not run: %s", s->name, strerror(-r));
-				r = 0;
-				break;
-			}
-			if (o.cache_drop > drop)
-				drop = o.cache_drop;
-			if (!isnan(o.cached_pct) && (isnan(cached) || o.cached_pct > cached))
-				cached = o.cached_pct;
-			if (o.bytes && o.seconds > 0) {
-				mb[n] = (double)o.bytes / o.seconds / 1e6;
-				iops[n] = (double)o.ios / o.seconds;
-				n++;
-				add_out(&sum, &o);
-				add_samples(rep, s, k, bw, rates, &in.interval_s);
-				if (o.busy_ms == UINT64_MAX || in.busy_ms == UINT64_MAX)
-					in.busy_ms = UINT64_MAX;
-				else
-					in.busy_ms += o.busy_ms;
-			}
-			if (o.interrupted)
-				rep->interrupted = true;
-			if (o.error) {
-				rep->error = o.error;
-				warn(rep, "%s ended early after %llu bytes: %s", s->name,
-				     (unsigned long long)o.bytes, strerror(-o.error));
-				break;
-			}
-			if (o.interrupted)
-				break;
-		}
-		strbuf_reset(&why);
-		r = disk_wire_stop(mon, sum.seconds, n ? &rep->rows[rep->nrows] : NULL, &why);
-		if (r < 0 && n)
-			warn(rep, "%s not monitored on the wire: %s", s->name, why.buf);
-		if (r == 0 && n)
-			warn_wire_lost(rep, s->name, &rep->rows[rep->nrows]);
-		r = 0;
-		strbuf_release(&why);
-		if (!n) {
-			disk_batches_release(&batches);
-			continue;
-		}
-		in.n = n;
-		in.smp = rep->samples + first_sample;
-		in.nsmp = rep->nsamples - first_sample;
-		fill_row(&rep->rows[rep->nrows], s, &in, lat, &sum, cached);
-		disk_batches_release(&batches);
-		no_util |= isnan(rep->rows[rep->nrows].util_pct);
-		rep->rows[rep->nrows].status = rep->error ? "partial" :
-					       rep->interrupted ? "interrupted" : "ok";
-		usb_ceiling(rep, &rep->rows[rep->nrows]);
-		if (rep->rows[rep->nrows].cpu_pressure_pct > CPU_CONTENDED_PCT) {
-			ncontended++;
-			worst_pressure = fmax(worst_pressure, rep->rows[rep->nrows].cpu_pressure_pct);
-		}
-		if (!isnan(cached) && cached > CACHED_WARN_PCT)
-			warn(rep, "%.0f%% of the region was still in the page cache before %s "
-				  "(%s): that figure is partly memory speed",
-			     cached, s->name, disk_mode_name(s->mode));
-		if (sum.seconds / n < SHORT_PASS_S && !rep->interrupted) {
-			nshort++;
-			if (sum.seconds / n < shortest_s) {
-				shortest_s = sum.seconds / n;
-				shortest = s->name;
-			}
-		}
-		/* against the mean (a best-of row shows the best); "SEQ1M Q1T1" names a read
-		 * and a write row: say which */
-		summarize(mb, n, &spread);
-		if (n > 1 && spread.stdev > NOISY_CV * spread.mean)
-			warn(rep, "%s%s%s varied by %.0f%% (stdev/mean) over %u repeats", s->name,
-			     strstr(s->name, disk_op_name(s->op)) ? "" : " ",
-			     strstr(s->name, disk_op_name(s->op)) ? "" : disk_op_name(s->op),
-			     100 * spread.stdev / spread.mean, n);
-		rep->nrows++;
-	}
-	if (nshort)
+	for (i = 0; i < cfg->npasses && !rep->error && !rep->interrupted; i++)
+		run_pass(t, cfg, rep, i, &b, &tl);
+	if (tl.nshort)
 		warn(rep, "%u pass%s lasted under %.1f s (shortest: %s, %.0f ms): timer and start-up "
 			  "effects weigh more; raise --min-time or --size for steadier figures",
-		     nshort, nshort > 1 ? "es" : "", SHORT_PASS_S, shortest, shortest_s * 1e3);
-	if (ncontended)
+		     tl.nshort, tl.nshort > 1 ? "es" : "", SHORT_PASS_S, tl.shortest, tl.shortest_s * 1e3);
+	if (tl.ncontended)
 		warn(rep, "the CPUs were contended during %u pass%s (some task waited for one up to "
 			  "%.0f%% of the time, PSI; usbperf's own deep queues count too): a figure that "
-			  "needs the CPU moves with that load from run to run, and compare does not "
-			  "judge it",
-		     ncontended, ncontended > 1 ? "es" : "", worst_pressure);
-	if (no_util)
+			  "needs the CPU moves with that load from run to run, which compare weighs by "
+			  "how long the pass waited for a CPU",
+		     tl.ncontended, tl.ncontended > 1 ? "es" : "", tl.worst_pressure);
+	if (tl.no_util)
 		warn(rep, "device utilisation not measured: %s",
 		     t->dev_major ? "the block device's stat could not be read"
 			 : "no block device found under the target (a filesystem without one)");
 	if (any_buffered_read)
-		rep->cache_drop = cache_drop_name(drop);
-	if (any_buffered_read && drop != CACHE_DROP_SYSTEM)
+		rep->cache_drop = cache_drop_name(tl.drop);
+	if (any_buffered_read && tl.drop != CACHE_DROP_SYSTEM)
 		warn(rep, "page cache dropped with fadvise for the test region only (%s): run as "
 			  "root for drop_caches",
 		     geteuid() ? "not root" : "drop_caches refused");
 out:
-	free(lat);
-	free(bw);
-	free(rates);
-	free(mb);
-	free(iops);
+	repeat_bufs_release(&b);
 	return r;
 }
 
@@ -617,17 +717,19 @@ static bool reads_laid_out(const struct disk_config *cfg, const struct disk_targ
 void disk_estimate_add(struct estimate *e, const struct disk_config *cfg,
 		       const struct disk_target *t)
 {
-	double floor = cfg->min_time_s < cfg->time_s ? cfg->min_time_s : cfg->time_s;
-	unsigned n = (unsigned)cfg->npasses * cfg->repeat;
+	/* a pass with all its repeats */
+	double floor = (cfg->min_time_s < cfg->time_s ? cfg->min_time_s : cfg->time_s) * cfg->repeat;
+	double cap = cfg->time_s * cfg->repeat;
+	unsigned n = (unsigned)cfg->npasses;
 
 	e->what = "disk";
 	e->passes += n;
 	e->floor_s += n * floor;
-	e->cap_s += n * cfg->time_s;
+	e->cap_s += n * cap;
 	if (floor > e->pass_floor_s)
 		e->pass_floor_s = floor;
-	if (cfg->time_s > e->pass_cap_s)
-		e->pass_cap_s = cfg->time_s;
+	if (cap > e->pass_cap_s)
+		e->pass_cap_s = cap;
 	if (reads_laid_out(cfg, t))
 		e->layout_bytes += t->size;
 }

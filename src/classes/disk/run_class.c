@@ -295,16 +295,17 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 	 */
 	static const struct {
 		const char *metric;
-		size_t off, spread;
+		size_t off, spread, sd; /* the figure, its spread within the pass, over the repeats */
 		bool optional;
 	} m[] = {
-#define ROW(metric, spread, optional)                                                          \
-	{#metric, offsetof(struct disk_row, metric), offsetof(struct disk_row, spread), optional}
-	    ROW(mb_s, mb_s_spread, false),
-	    ROW(iops, iops_spread, false),
-	    ROW(lat_p99_us, lat_p99_spread_us, false),
-	    ROW(self_cpu_pct, self_cpu_spread, false),
-	    ROW(util_pct, util_spread, true),
+#define ROW(metric, spread, sd, optional)                                                      \
+	{#metric, offsetof(struct disk_row, metric), offsetof(struct disk_row, spread),        \
+	 offsetof(struct disk_row, sd), optional}
+	    ROW(mb_s, mb_s_spread, mb_s_sd, false),
+	    ROW(iops, iops_spread, iops_sd, false),
+	    ROW(lat_p99_us, lat_p99_spread_us, lat_p99_sd_us, false),
+	    ROW(self_cpu_pct, self_cpu_spread, self_cpu_sd, false),
+	    ROW(util_pct, util_spread, util_sd, true),
 #undef ROW
 	};
 	size_t i, j;
@@ -349,8 +350,8 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 			rm->cpu_wait_pct = dr->cpu_wait_pct;
 			rm->cpu_io_pct = dr->cpu_io_pct;
 			rm->pass_spread = *(const double *)((const char *)dr + m[j].spread);
+			rm->stdev = *(const double *)((const char *)dr + m[j].sd);
 			if (!strcmp(m[j].metric, "mb_s")) {
-				rm->stdev = dr->mb_s_sd;
 				rm->min = dr->mb_s_min;
 				rm->max = dr->mb_s_max;
 				if (dr->ceiling_mb_s > 0)
@@ -358,7 +359,6 @@ static void add_rows(struct run_result *r, const struct run_plan_item *it,
 				sampled(rm, dr->bw_mean_mb_s, dr->bw_stdev_mb_s, dr->bw_min_mb_s,
 					dr->bw_samples);
 			} else if (!strcmp(m[j].metric, "iops")) {
-				rm->stdev = dr->iops_sd;
 				sampled(rm, dr->iops_mean, dr->iops_sample_stdev, dr->iops_min,
 					dr->bw_samples);
 			}
@@ -492,6 +492,27 @@ static void progress_to_run(void *ctx, const struct disk_progress *p)
 	o->progress(o->progress_ctx, &rp);
 }
 
+/* --repeat's repeats, each with the whole pass's time; else RUN_DISK_REPEATS sharing it */
+static void disk_repeats(const struct run_options *o, struct disk_config *cfg)
+{
+	double time_s = o->time_s > 0 ? o->time_s : (o->full ? RUN_FULL_TIME_S : RUN_QUICK_TIME_S);
+	double min_s = o->min_time_s >= 0 ? o->min_time_s
+					  : (o->full ? RUN_FULL_MIN_TIME_S : RUN_QUICK_MIN_TIME_S);
+	unsigned n = RUN_DISK_REPEATS;
+
+	if (o->repeat) {
+		cfg->repeat = o->repeat;
+		cfg->time_s = time_s;
+		cfg->min_time_s = min_s;
+		return;
+	}
+	while (n > 1 && time_s / n < RUN_MIN_REPEAT_S)
+		n--;
+	cfg->repeat = n;
+	cfg->time_s = time_s / n;
+	cfg->min_time_s = min_s / n;
+}
+
 static int disk_prepare(const struct run_options *o, struct run_result *r,
 			struct run_plan_item *it, char **ret_why)
 {
@@ -505,18 +526,14 @@ static int disk_prepare(const struct run_options *o, struct run_result *r,
 	d->t = (struct disk_target){.fd = -1, .fd_buf = -1};
 	d->cfg = (struct disk_config){
 	    .passes = d->specs,
-	    .repeat = o->repeat ? o->repeat : 1,
 	    .size = o->size ? o->size : RUN_QUICK_SIZE,
-	    .time_s = o->time_s > 0 ? o->time_s : (o->full ? RUN_FULL_TIME_S : RUN_QUICK_TIME_S),
-	    .min_time_s = o->min_time_s >= 0
-			      ? o->min_time_s
-			      : (o->full ? RUN_FULL_MIN_TIME_S : RUN_QUICK_MIN_TIME_S),
 	    .allow_write = o->destructive,
 	    .fallback_buffered = true,
 	    .stop = o->stop,
 	    .progress = o->progress ? progress_to_run : NULL,
 	    .progress_ctx = (void *)o,
 	};
+	disk_repeats(o, &d->cfg);
 	d->cfg.npasses = build_passes(o->full, !it->read_only, d->specs);
 	rc = disk_target_open(it->path, &d->cfg, !it->read_only, &d->t, ret_why);
 	if (rc == -EROFS) {
