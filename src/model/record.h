@@ -130,6 +130,8 @@ struct run_verdict {
  */
 struct run_record;
 const char *run_verdict_next(const struct run_record *r, const struct run_verdict *v);
+/* the verdict's evidence says what */
+bool run_verdict_says(const struct run_verdict *v, const char *what);
 
 /* a caveat of the run: a pass too short, a device skipped and how to include it */
 struct run_note {

@@ -25,6 +25,18 @@ void metric_format(struct strbuf *out, double v);
 void ceiling_format(struct strbuf *out, double ceiling, const char *unit);
 
 /*
+ * What a series of a sweep (a figure against a size) is: it sets the
+ * series' line on a chart and where the report's glance looks. The class
+ * whose pass it is says (run/class.h's sweep_point).
+ */
+enum sweep_role {
+	SWEEP_PLAIN, /* a solid line, circles */
+	SWEEP_READ,  /* the same line; the glance's "best read" */
+	SWEEP_WRITE, /* dashed, squares; the glance's "best write" */
+	SWEEP_THIRD, /* dotted, diamonds (a copy between two devices) */
+};
+
+/*
  * Where a measurement class's own metrics are named: the class registry
  * (classes/registry.c) hands its lookup over when the program starts, so
  * the model names no class and depends on nothing above it. Until then (a

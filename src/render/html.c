@@ -112,15 +112,16 @@ void html_run_heading(struct strbuf *out, const struct report_model *m, size_t i
 
 /* ---- at a glance ---- */
 
-/* the best point of a device's sweep in one run and direction, or NULL */
-static const struct run_metric *best_of(const struct rm_device *d, size_t run, const char *label)
+/* the best point of a device's sweeps in one run and role (read or write), or NULL */
+static const struct run_metric *best_of(const struct rm_device *d, size_t run,
+					enum sweep_role role)
 {
 	const struct run_metric *best = NULL;
 
 	for (size_t i = 0; i < d->nsweeps; i++) {
 		const struct rm_series *s = &d->sweeps[i];
 
-		for (size_t j = 0; s->run == run && !strcmp(s->label, label) && j < s->npts; j++)
+		for (size_t j = 0; s->run == run && s->role == role && j < s->npts; j++)
 			if (!best || s->pts[j].m->value > best->value)
 				best = s->pts[j].m;
 	}
@@ -145,13 +146,14 @@ static const struct run_metric *best_rate(const struct report_model *m, const st
 	return best;
 }
 
-static void glance_cell(struct strbuf *out, const struct rm_device *d, const struct run_metric *x)
+/* x: a read or write sweep's best point (sweep), else another rate */
+static void glance_cell(struct strbuf *out, const struct rm_device *d, const struct run_metric *x,
+			bool sweep)
 {
 	const char *sp = x ? strchr(x->name, ' ') : NULL;
-	char label[64];
-	uint64_t block;
-	bool sweep = sp && report_sweep_name(x->name, label, sizeof(label), &block);
 	double share;
+
+	sweep = sweep && sp;
 
 	/* a rate that is no read sweep's point is labelled 'best', not 'best read' */
 	strbuf_adds(out, x && !sweep ? "<td class=\"n rate\">" : "<td class=\"n\">");
@@ -198,6 +200,7 @@ static void glance(struct strbuf *out, const struct report_model *m)
 
 		for (size_t i = 0; i < m->nruns; i++) {
 			const struct run_device *rd = d->dev[i];
+			const struct run_metric *read;
 
 			if (!rd)
 				continue;
@@ -230,9 +233,9 @@ static void glance(struct strbuf *out, const struct report_model *m)
 			}
 			strbuf_adds(out, "</td>");
 			/* no read sweep (a network, a camera): its best rate, by its pass */
-			glance_cell(out, d, best_of(d, i, "seq-read") ? best_of(d, i, "seq-read")
-								       : best_rate(m, d, i));
-			glance_cell(out, d, best_of(d, i, "seq-write"));
+			read = best_of(d, i, SWEEP_READ);
+			glance_cell(out, d, read ? read : best_rate(m, d, i), read != NULL);
+			glance_cell(out, d, best_of(d, i, SWEEP_WRITE), true);
 			strbuf_adds(out, "</tr>\n");
 		}
 	}
@@ -532,7 +535,7 @@ static void legend(struct strbuf *out, const struct report_model *m, const struc
 	strbuf_adds(out, "<ul class=\"legend\">");
 	for (size_t i = 0; i < d->nsweeps; i++) {
 		const struct rm_series *s = &d->sweeps[i];
-		struct svg_style st = svg_series_style(m->nruns, s->run, s->label);
+		struct svg_style st = svg_series_style(m->nruns, s->run, s->role);
 
 		strbuf_addf(out,
 			    "<li><svg width=\"28\" height=\"12\" aria-hidden=\"true\"><line x1=\"0\" "

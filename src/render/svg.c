@@ -48,17 +48,17 @@ const char *svg_run_color(size_t run)
 	return run_colors[run % REPORT_MAX_RUNS];
 }
 
-struct svg_style svg_series_style(size_t nruns, size_t run, const char *label)
+struct svg_style svg_series_style(size_t nruns, size_t run, enum sweep_role role)
 {
 	struct svg_style s = {svg_run_color(run), NULL, SVG_MARK_CIRCLE};
-	bool write = !strcmp(label, "seq-write"), copy = !strcmp(label, "copy");
+	bool write = role == SWEEP_WRITE, third = role == SWEEP_THIRD;
 
-	/* one run: a colour per direction; several: a colour per run, a dash per direction */
+	/* one run: a colour per role; several: a colour per run, a dash per role */
 	if (nruns == 1)
-		s.color = svg_run_color(write ? 1 : copy ? 2 : 0);
+		s.color = svg_run_color(write ? 1 : third ? 2 : 0);
 	if (write)
 		s.dash = "7 4", s.marker = SVG_MARK_SQUARE;
-	else if (copy)
+	else if (third)
 		s.dash = "2 3", s.marker = SVG_MARK_DIAMOND;
 	return s;
 }
@@ -441,7 +441,7 @@ static void own_ceiling(struct strbuf *out, const struct rm_series *s, const str
 static void series(struct strbuf *out, const struct report_model *m, const struct rm_device *d,
 		   const struct rm_series *s, const struct axes *a)
 {
-	struct svg_style st = svg_series_style(m->nruns, s->run, s->label);
+	struct svg_style st = svg_series_style(m->nruns, s->run, s->role);
 	uint64_t *blocks;
 	size_t nblocks = chart_blocks(d, &blocks);
 	double lo, hi;

@@ -26,7 +26,7 @@ struct svg_style {
 void svg_mark_open(struct strbuf *out, enum svg_marker marker, double x, double y, double r,
 		   const char *fill, const char *stroke, const char *cls);
 void svg_mark_close(struct strbuf *out, enum svg_marker marker);
-struct svg_style svg_series_style(size_t nruns, size_t run, const char *label);
+struct svg_style svg_series_style(size_t nruns, size_t run, enum sweep_role role);
 const char *svg_run_color(size_t run);
 
 /*

@@ -19,83 +19,6 @@ size_t report_model_run_of(const struct report_model *m, const struct run_metric
 	return 0;
 }
 
-/*
- * usbperf bulk's points, "in-64K-q8": direction, transfer size, transfers
- * in flight; the series is the direction at that depth ("in q8").
- */
-static bool bulk_sweep_name(const char *name, char *ret_label, size_t label_size,
-			    uint64_t *ret_block)
-{
-	static const char *const dirs[] = {"in-", "out-", "both-"};
-	const char *size, *q;
-	char sz[24];
-	uint64_t block, depth;
-	size_t d;
-
-	for (d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++)
-		if (!strncmp(name, dirs[d], strlen(dirs[d])))
-			break;
-	if (d == sizeof(dirs) / sizeof(dirs[0]))
-		return false;
-	size = name + strlen(dirs[d]);
-	q = strstr(size, "-q");
-	if (!q || (size_t)(q - size) >= sizeof(sz) || parse_u64(q + 2, 1, 65535, &depth) < 0)
-		return false;
-	memcpy(sz, size, (size_t)(q - size));
-	sz[q - size] = '\0';
-	if (parse_size(sz, 1, UINT64_MAX, &block) < 0)
-		return false;
-	if (snprintf(ret_label, label_size, "%.*s q%llu", (int)(strlen(dirs[d]) - 1), dirs[d],
-		     (unsigned long long)depth) >= (int)label_size)
-		return false;
-	*ret_block = block;
-	return true;
-}
-
-bool report_sweep_name(const char *name, char *ret_label, size_t label_size,
-		       uint64_t *ret_block)
-{
-	const char *sp = strchr(name, ' ');
-	size_t n;
-	uint64_t block;
-
-	if (!sp)
-		return bulk_sweep_name(name, ret_label, label_size, ret_block);
-	if (strchr(sp + 1, ' '))
-		return false;
-	n = (size_t)(sp - name);
-	if (!((n == 8 && !strncmp(name, "seq-read", 8)) || (n == 9 && !strncmp(name, "seq-write", 9)) ||
-	      (n == 4 && !strncmp(name, "copy", 4))))
-		return false;
-	if (n >= label_size || parse_size(sp + 1, 1, UINT64_MAX, &block) < 0)
-		return false;
-	memcpy(ret_label, name, n);
-	ret_label[n] = '\0';
-	*ret_block = block;
-	return true;
-}
-
-bool report_mtp_sweep_name(const char *name, char *ret_label, size_t label_size,
-			   uint64_t *ret_x, const char **ret_axis)
-{
-	char dir[8], size[16], buf[16], x[16], extra;
-	uint64_t v;
-	int n = sscanf(name, "%7s %15s %15s %15s %c", dir, size, buf, x, &extra);
-
-	if ((strcmp(dir, "send") && strcmp(dir, "get")) || (n != 2 && n != 4) ||
-	    parse_size(size, 1, UINT64_MAX, &v) < 0)
-		return false;
-	if (n == 2) {
-		*ret_axis = RM_AXIS_FILE;
-		*ret_x = v;
-		return snprintf(ret_label, label_size, "%s", dir) < (int)label_size;
-	}
-	if (strcmp(buf, "buf") || parse_size(x, 1, UINT64_MAX, ret_x) < 0)
-		return false;
-	*ret_axis = RM_AXIS_BUFFER;
-	return snprintf(ret_label, label_size, "%s %s", dir, size) < (int)label_size;
-}
-
 const struct run_metric *report_find_metric(const struct run_record *r, const char *device_key,
 					    const char *name, const char *metric)
 {
@@ -220,8 +143,7 @@ static int push_ptr(const struct run_metric ***v, size_t *n, const struct run_me
  */
 struct pending_point {
 	size_t dev, run, seq;
-	char label[sizeof(((struct class_sweep_point *)0)->label)];
-	uint64_t x;
+	struct class_sweep_point p;
 	const struct run_metric *m;
 };
 
@@ -232,8 +154,9 @@ struct build {
 };
 
 static int add_point(struct build *b, struct rm_device *d, size_t run, const struct run_metric *m,
-		     const char *label, uint64_t x, const char *axis)
+		     const struct class_sweep_point *sp)
 {
+	const char *axis = sp->axis ? sp->axis : RM_AXIS_BLOCK;
 	struct pending_point *p;
 
 	/* one axis a device: a point against another is drawn as a rate */
@@ -247,8 +170,7 @@ static int add_point(struct build *b, struct rm_device *d, size_t run, const str
 		b->pts = p;
 	}
 	p = &b->pts[b->npts];
-	*p = (struct pending_point){(size_t)(d - b->m->devices), run, b->npts, "", x, m};
-	snprintf(p->label, sizeof(p->label), "%s", label);
+	*p = (struct pending_point){(size_t)(d - b->m->devices), run, b->npts, *sp, m};
 	b->npts++;
 	return 0;
 }
@@ -257,7 +179,7 @@ static int add_metric(struct build *b, size_t run, const struct run_metric *m)
 {
 	struct rm_device *d = model_device_of(b->m, run, m->device_key);
 	const struct measure_class *c;
-	struct class_sweep_point p;
+	struct class_sweep_point p = {0};
 	int r;
 
 	if (!d)
@@ -269,22 +191,18 @@ static int add_metric(struct build *b, size_t run, const struct run_metric *m)
 		return push_ptr(&d->cpu, &d->ncpu, m);
 	if (!is_rate(m))
 		return 0;
+	/* its class says whether it is a sweep's point: a rate without one gets its bar */
 	c = run_class_find(m->test);
 	if (c && c->sweep_point) {
 		switch (c->sweep_point(m, &p)) {
 		case CLASS_SWEEP_POINT:
-			return add_point(b, d, run, m, p.label, p.x, p.axis);
+			return add_point(b, d, run, m, &p);
 		case CLASS_SWEEP_OTHER:
 			return 0;
 		case CLASS_SWEEP_NONE:
-			return push_ptr(&d->rates, &d->nrates, m);
+			break;
 		}
 	}
-	if (report_sweep_name(m->name, p.label, sizeof(p.label), &p.x))
-		/* the sweep's IOPS are its MB/s over the block size: not drawn again */
-		return strcmp(m->metric, "mb_s")
-			   ? 0
-			   : add_point(b, d, run, m, p.label, p.x, RM_AXIS_BLOCK);
 	return push_ptr(&d->rates, &d->nrates, m);
 }
 
@@ -297,7 +215,7 @@ static int cmp_series(const void *a, const void *b)
 	if (!c)
 		c = (x->run > y->run) - (x->run < y->run);
 	if (!c)
-		c = strcmp(x->label, y->label);
+		c = strcmp(x->p.label, y->p.label);
 	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
 }
 
@@ -305,7 +223,7 @@ static int cmp_series(const void *a, const void *b)
 static int cmp_block(const void *a, const void *b)
 {
 	const struct pending_point *x = a, *y = b;
-	int c = (x->x > y->x) - (x->x < y->x);
+	int c = (x->p.x > y->p.x) - (x->p.x < y->p.x);
 
 	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
 }
@@ -327,8 +245,8 @@ static int make_series(struct rm_device *d, const struct pending_point *p, size_
 {
 	struct rm_series *s = &d->sweeps[d->nsweeps];
 
-	*s = (struct rm_series){.run = p[0].run, .unit = p[0].m->unit};
-	s->label = strdup(p[0].label);
+	*s = (struct rm_series){.run = p[0].run, .unit = p[0].m->unit, .role = p[0].p.role};
+	s->label = strdup(p[0].p.label);
 	s->pts = calloc(n, sizeof(*s->pts));
 	if (!s->label || !s->pts) {
 		free(s->label);
@@ -336,7 +254,7 @@ static int make_series(struct rm_device *d, const struct pending_point *p, size_
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++)
-		s->pts[i] = (struct rm_point){p[i].x, p[i].m};
+		s->pts[i] = (struct rm_point){p[i].p.x, p[i].m};
 	s->npts = n;
 	d->nsweeps++;
 	return 0;
@@ -356,7 +274,7 @@ static int finish_sweeps(struct build *b)
 		const struct pending_point *p = &b->pts[i];
 
 		if (!ng || g[ng - 1].dev != p->dev || b->pts[g[ng - 1].start].run != p->run ||
-		    strcmp(b->pts[g[ng - 1].start].label, p->label))
+		    strcmp(b->pts[g[ng - 1].start].p.label, p->p.label))
 			g[ng++] = (struct group){p->dev, p->seq, i, 0};
 		g[ng - 1].n++;
 	}

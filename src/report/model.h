@@ -10,6 +10,7 @@
  * records, which must outlive the model.
  */
 #include "model/record.h"
+#include "model/vocab.h"
 #include "platform/usb/limits.h"
 
 #include <stddef.h>
@@ -27,7 +28,8 @@ struct rm_point {
 /* throughput against block size: "seq-read" of run 0 */
 struct rm_series {
 	size_t run;	    /* index into the model's runs */
-	char *label;	    /* "seq-read", "seq-write", "copy" */
+	char *label;	    /* "seq-read", "seq-write", "copy": its class's (run/class.h) */
+	enum sweep_role role; /* its line, and the glance's best read or write */
 	const char *unit;   /* "MB/s" */
 	struct rm_point *pts; /* by block size, ascending */
 	size_t npts;
@@ -110,25 +112,10 @@ int report_model_build(const struct run_record *runs, size_t nruns, struct repor
 void report_model_release(struct report_model *m);
 
 /*
- * "seq-read 64K" -> "seq-read" and 65536; "copy 1M" -> "copy", 1048576.
- * false when the name is not a sweep pass (random I/O carries a queue depth
- * after the size: "rand-read 4K Q1" is not a sweep).
- */
-bool report_sweep_name(const char *name, char *ret_label, size_t label_size,
-		       uint64_t *ret_block);
-
-/*
- * An MTP pass as a sweep point: "send 16M" -> "send" against the file size
- * 16M; "send 4M buf 16K" (a buffer sweep) -> "send 4M" against the device's
- * buffer size 16K. *ret_axis: RM_AXIS_FILE or RM_AXIS_BUFFER.
+ * The x of a sweep: a block size unless its class names another (a class's
+ * sweep_point: "file size", "write size"); a block size's axis is a log one.
  */
 #define RM_AXIS_BLOCK "block size"
-#define RM_AXIS_FILE "file size"
-#define RM_AXIS_BUFFER "device buffer size"
-#define RM_AXIS_WRITE "write size" /* raw flash: "write 2K" (classes/mtd/mtd_run.h) */
-#define RM_AXIS_MESSAGE "message size" /* I2C: "read 32 B" (classes/i2c/run_class.c) */
-bool report_mtp_sweep_name(const char *name, char *ret_label, size_t label_size,
-			   uint64_t *ret_x, const char **ret_axis);
 
 /*
  * The model is built in O(n log n) of the metrics, and these look up in log

@@ -17,6 +17,7 @@
  * unit test test_classes checks its entry is complete (docs/architecture.md).
  */
 #include "model/field.h"
+#include "model/vocab.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -31,6 +32,7 @@ struct run_metric;
 struct report_model;
 struct rm_device;
 struct run_device;
+struct run_verdict;
 struct strbuf;
 struct estimate;
 
@@ -92,13 +94,14 @@ struct class_metric {
 
 /*
  * A pass drawn as a point of a sweep (a figure against a size): its series
- * ("read"), its x (the size, in bytes) and what the x is (report/model.h's
- * RM_AXIS_*).
+ * ("seq-read"), its x (the size, in bytes), what the x is (a label:
+ * "write size"; NULL a block size, drawn on a log scale) and the series' role (model/vocab.h: 0 a plain line).
  */
 struct class_sweep_point {
 	char label[32];
 	uint64_t x;
 	const char *axis;
+	enum sweep_role role;
 };
 
 /* what a class's sweep_point hook says of a metric row */
@@ -231,6 +234,13 @@ struct measure_class {
 	 */
 	const char *(*limiter_of)(const struct run_record *r, const struct run_device *d,
 				  struct strbuf *ev);
+	/*
+	 * What to run next where a verdict on a device this class measured is
+	 * uncertain (a page cache's figure, a peer that may be the limit), the
+	 * class's own advice; NULL (or a NULL hook): run_verdict_next's general
+	 * one (verdict_next.c)
+	 */
+	const char *(*next_step)(const struct run_record *r, const struct run_verdict *v);
 	/* the weights of the findings the class adds (may be NULL) */
 	const struct class_finding_weight *finding_weights;
 	size_t nfinding_weights;

@@ -4,6 +4,8 @@
  * What every class adapter (src/classes/<class>/run_class.c) does the same
  * way, written once: its item's state, its device's record entry.
  */
+#include "run/class.h"
+
 struct measure_class;
 struct run_device;
 struct run_plan_item;
@@ -19,3 +21,12 @@ void *class_item(const struct run_plan_item *it, const struct measure_class *c);
  */
 struct run_device *class_add_device(struct run_result *r, const struct run_plan_item *it,
 				    const char *kind);
+
+/*
+ * A sweep over block sizes, for a class's sweep_point: m's pass named
+ * "PREFIX SIZE" ("seq-read 64K") is a point of series PREFIX at SIZE, in
+ * role; its MB/s is the point, its other rates (IOPS: the same over the
+ * size) are not drawn again.
+ */
+enum class_sweep class_block_point(const struct run_metric *m, const char *prefix,
+				   enum sweep_role role, struct class_sweep_point *ret);

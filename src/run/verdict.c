@@ -371,17 +371,9 @@ static int weight(const struct finding *f, const struct run_verdict *v)
 		const char *id, *limiter;
 		int w;
 	} table[] = {
-	    {"run.not_a_medium", NULL, 5},
-	    {"run.above_ceiling", RUN_LIMITER_EMULATION, 10},
-	    {"run.page_cache", RUN_LIMITER_PAGE_CACHE, 10},
-	    {"run.cpu_bound", RUN_LIMITER_CPU, 20},
 	    {"usb.fuse_filesystem", RUN_LIMITER_CPU, 20},
-	    {"run.bus_bound", RUN_LIMITER_BUS, 30},
-	    {"run.net_bus_bound", RUN_LIMITER_BUS, 30},
 	    {"usb.speed_below_capability", RUN_LIMITER_HUB, 30},
 	    {"usb.full_speed_data_device", RUN_LIMITER_BUS, 30},
-	    {"run.medium_bound", RUN_LIMITER_MEDIUM, 30},
-	    {"run.net_below_link", RUN_LIMITER_UNKNOWN, 30},
 	    {"usb.storage_without_uas", RUN_LIMITER_MEDIUM, 40},
 	    {"usb.storage_bot", RUN_LIMITER_MEDIUM, 45},
 	    {"usbmon.one_in_flight", NULL, 46},
@@ -390,8 +382,6 @@ static int weight(const struct finding *f, const struct run_verdict *v)
 	    {"usbmon.errors", NULL, 55},
 	    {"usbmon.bus_idle", NULL, 70},
 	    {"usb.autosuspend", NULL, 60},
-	    {"run.write_slow", NULL, 70},
-	    {"run.small_blocks", NULL, 75},
 	    {"cpu.max_freq_capped", RUN_LIMITER_CPU, 80},
 	    {"cpu.governor", RUN_LIMITER_CPU, 80},
 	    {"usbmon.protocol_overhead", NULL, 85},

@@ -446,6 +446,47 @@ static void test_findings_about_hub(void **state)
 	run_record_release(&r);
 }
 
+/* what to run next: the device's class's own advice first (class.h's next_step), else the general */
+static void test_verdict_next(void **state)
+{
+	static const struct {
+		const char *test, *limiter, *evidence, *finding, *want;
+	} cases[] = {
+	    {"disk", RUN_LIMITER_PAGE_CACHE, "", NULL, "drops the page cache before each read pass"},
+	    {"disk", RUN_LIMITER_MEDIUM, "", "run.not_a_medium", "name the device itself"},
+	    {"disk", RUN_LIMITER_MEDIUM, "", NULL, NULL},
+	    {"net", RUN_LIMITER_UNKNOWN, "the adapter, the network or the peer", NULL,
+	     "'usbperf net client' against another peer"},
+	    {"net", RUN_LIMITER_UNKNOWN, "no link ceiling", NULL, "nothing here sets a ceiling"},
+	    {"video", RUN_LIMITER_EMULATION, "", NULL, "measure on real hardware"},
+	    /* another class's advice is not this device's */
+	    {"video", RUN_LIMITER_PAGE_CACHE, "", NULL, NULL},
+	    {"video", RUN_LIMITER_UNKNOWN, "the adapter, the network or the peer", NULL,
+	     "'usbperf run --full --repeat 3'"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct run_record r;
+		struct run_verdict v = {.device_key = "2-1",
+					.limiter = (char *)cases[i].limiter,
+					.evidence = (char *)cases[i].evidence};
+		const char *next;
+
+		memset(&r, 0, sizeof(r));
+		run_record_add_device(&r)->key = strdup("2-1");
+		run_record_add_metric(&r, "2-1", cases[i].test, "pass", "mb_s", "MB/s", true);
+		if (cases[i].finding)
+			finding_add(&r.findings, FINDING_WARN, cases[i].finding, "2-1", "m", NULL,
+				    NULL);
+		next = run_verdict_next(&r, &v);
+		if (cases[i].want ? !next || !strstr(next, cases[i].want) : next != NULL)
+			fail_msg("%s, %s: '%s'", cases[i].test, cases[i].limiter,
+				 next ? next : "(none)");
+		run_record_release(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -455,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_findings_order),
 		cmocka_unit_test(test_findings_order_class),
 		cmocka_unit_test(test_verdict_copy),
+		cmocka_unit_test(test_verdict_next),
 		cmocka_unit_test(test_findings_about_hub),
 		cmocka_unit_test(test_findings),
 		cmocka_unit_test(test_small_block_advice),

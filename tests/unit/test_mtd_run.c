@@ -230,7 +230,7 @@ static void test_class_and_report(void **state)
 	record(&r, 0, 4);
 	assert_int_equal(report_model_build(&r, 1, &m), 0);
 	d = &m.devices[0];
-	assert_string_equal(d->axis, RM_AXIS_WRITE);
+	assert_string_equal(d->axis, "write size");
 	assert_int_equal(d->nsweeps, 1);
 	assert_string_equal(d->sweeps[0].label, "write");
 	assert_int_equal(d->sweeps[0].npts, 2);

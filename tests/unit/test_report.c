@@ -2,6 +2,7 @@
 /* report/model and the renderers it feeds: sweeps, matching, bars, the HTML tree. */
 #include "unit.h"
 #include "report/model.h"
+#include "run/class.h"
 #include "run/run.h"
 #include "render/html.h"
 #include "render/spark.h"
@@ -14,43 +15,57 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* what a pass's class says of it as a sweep's point (its sweep_point hook), by its test */
+static bool sweep_of(const char *test, const char *name, struct class_sweep_point *ret)
+{
+	const struct measure_class *c = run_class_find(test);
+	struct run_metric m = {.test = (char *)test, .name = (char *)name, .metric = "mb_s"};
+
+	memset(ret, 0, sizeof(*ret));
+	return c && c->sweep_point && c->sweep_point(&m, ret) == CLASS_SWEEP_POINT;
+}
+
+/* the classes' block-size sweeps: disk's sequential passes, copy's, bulk's points */
 static void test_sweep_name(void **state)
 {
 	static const struct {
-		const char *name, *label;
+		const char *test, *name, *label;
 		uint64_t block;
+		enum sweep_role role;
 	} cases[] = {
-		{"seq-read 4K", "seq-read", 4096},
-		{"seq-write 1M", "seq-write", 1 << 20},
-		{"copy 64K", "copy", 65536},
-		{"seq-read 512", "seq-read", 512},
-		{"rand-read 4K Q1", NULL, 0},
-		{"rand-read 4K", NULL, 0},
-		{"tcp send", NULL, 0},
-		{"seq-read", NULL, 0},
-		{"seq-read 4Q", NULL, 0},
-		{"seq-readx 4K", NULL, 0},
-		{"all passes", NULL, 0},
+		{"disk", "seq-read 4K", "seq-read", 4096, SWEEP_READ},
+		{"disk", "seq-write 1M", "seq-write", 1 << 20, SWEEP_WRITE},
+		{"copy", "copy 64K", "copy", 65536, SWEEP_THIRD},
+		{"disk", "seq-read 512", "seq-read", 512, SWEEP_READ},
+		{"disk", "rand-read 4K Q1", NULL, 0, 0},
+		{"disk", "rand-read 4K", NULL, 0, 0},
+		{"net", "tcp send", NULL, 0, 0},
+		{"disk", "seq-read", NULL, 0, 0},
+		{"disk", "seq-read 4Q", NULL, 0, 0},
+		{"disk", "seq-readx 4K", NULL, 0, 0},
+		{"disk", "all passes", NULL, 0, 0},
+		{"disk", "copy 64K", NULL, 0, 0}, /* a pass is its own class's point */
 		/* usbperf bulk's points: the direction at its depth, against the transfer size */
-		{"in-64K-q8", "in q8", 65536},
-		{"out-1M-q32", "out q32", 1 << 20},
-		{"both-4K-q1", "both q1", 4096},
-		{"in-64K", NULL, 0},
-		{"in-64K-q", NULL, 0},
-		{"up-64K-q8", NULL, 0},
-		{"iso-in-64K-q8", NULL, 0},
+		{"bulk", "in-64K-q8", "in q8", 65536, SWEEP_PLAIN},
+		{"bulk", "out-1M-q32", "out q32", 1 << 20, SWEEP_PLAIN},
+		{"bulk", "both-4K-q1", "both q1", 4096, SWEEP_PLAIN},
+		{"bulk", "in-64K", NULL, 0, 0},
+		{"bulk", "in-64K-q", NULL, 0, 0},
+		{"bulk", "up-64K-q8", NULL, 0, 0},
+		{"bulk", "iso-in-64K-q8", NULL, 0, 0},
 	};
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		char label[16];
-		uint64_t b = 0;
-		bool ok = report_sweep_name(cases[i].name, label, sizeof(label), &b);
+		struct class_sweep_point p;
+		bool ok = sweep_of(cases[i].test, cases[i].name, &p);
 
 		if (ok != !!cases[i].label)
 			fail_msg("'%s': %s", cases[i].name, ok ? "taken" : "refused");
-		if (ok && (strcmp(label, cases[i].label) || b != cases[i].block))
-			fail_msg("'%s': got %s %llu", cases[i].name, label, (unsigned long long)b);
+		if (ok && (strcmp(p.label, cases[i].label) || p.x != cases[i].block ||
+			   p.axis || p.role != cases[i].role))
+			fail_msg("'%s': got %s %llu %d", cases[i].name, p.label,
+				 (unsigned long long)p.x, (int)p.role);
 	}
 }
 
@@ -226,16 +241,18 @@ static void test_model_index(void **state)
 }
 
 /* MTP's passes: against the file size, and against the device's buffers for a sweep */
+#define MTP_AXIS_FILE "file size"
+#define MTP_AXIS_BUFFER "device buffer size"
 static void test_mtp_axes(void **state)
 {
 	static const struct {
 		const char *name, *label, *axis;
 		uint64_t x;
 	} cases[] = {
-		{"send 16M", "send", RM_AXIS_FILE, 16 << 20},
-		{"get 1M", "get", RM_AXIS_FILE, 1 << 20},
-		{"send 4M buf 16K", "send 4M", RM_AXIS_BUFFER, 16384},
-		{"get 4M buf 256K", "get 4M", RM_AXIS_BUFFER, 262144},
+		{"send 16M", "send", MTP_AXIS_FILE, 16 << 20},
+		{"get 1M", "get", MTP_AXIS_FILE, 1 << 20},
+		{"send 4M buf 16K", "send 4M", MTP_AXIS_BUFFER, 16384},
+		{"get 4M buf 256K", "get 4M", MTP_AXIS_BUFFER, 262144},
 		{"send 4M buf", NULL, NULL, 0},
 		{"send 4M cache 16K", NULL, NULL, 0},
 		{"send 4M buf 16K x", NULL, NULL, 0},
@@ -251,17 +268,15 @@ static void test_mtp_axes(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		char label[32];
-		const char *axis = NULL;
-		uint64_t v = 0;
-		bool ok = report_mtp_sweep_name(cases[i].name, label, sizeof(label), &v, &axis);
+		struct class_sweep_point p;
+		bool ok = sweep_of("mtp", cases[i].name, &p);
 
 		if (ok != !!cases[i].label)
 			fail_msg("'%s': %s", cases[i].name, ok ? "taken" : "refused");
-		if (ok && (strcmp(label, cases[i].label) || v != cases[i].x ||
-			   strcmp(axis, cases[i].axis)))
-			fail_msg("'%s': got %s %llu %s", cases[i].name, label, (unsigned long long)v,
-				 axis);
+		if (ok && (strcmp(p.label, cases[i].label) || p.x != cases[i].x ||
+			   strcmp(p.axis, cases[i].axis)))
+			fail_msg("'%s': got %s %llu %s", cases[i].name, p.label,
+				 (unsigned long long)p.x, p.axis);
 	}
 	memset(r, 0, sizeof(r));
 	r[0].id = dup("a");
@@ -291,7 +306,7 @@ static void test_mtp_axes(void **state)
 	x->value = 40;
 	assert_int_equal(report_model_build(r, 1, &m), 0);
 	d = &m.devices[0];
-	assert_string_equal(d->axis, RM_AXIS_FILE);
+	assert_string_equal(d->axis, MTP_AXIS_FILE);
 	assert_int_equal(d->nsweeps, 1);
 	assert_string_equal(d->sweeps[0].label, "send");
 	assert_int_equal(d->sweeps[0].npts, 3);
@@ -300,7 +315,7 @@ static void test_mtp_axes(void **state)
 	assert_int_equal(d->nrates, 1);
 	assert_string_equal(d->rates[0]->name, "seq-read 1M");
 	d = &m.devices[1];
-	assert_string_equal(d->axis, RM_AXIS_BUFFER);
+	assert_string_equal(d->axis, MTP_AXIS_BUFFER);
 	assert_int_equal(d->nsweeps, 1);
 	assert_string_equal(d->sweeps[0].label, "send 4M");
 	assert_int_equal(d->sweeps[0].npts, 2);

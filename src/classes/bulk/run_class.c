@@ -10,6 +10,7 @@
 #include "run/class_kit.h"
 #include "run/pass_sys.h"
 #include "run/run_priv.h"
+#include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -170,6 +171,40 @@ static void bulk_release(struct run_plan_item *it)
 	it->state = NULL;
 }
 
+/*
+ * report: a point, "in-64K-q8", is its direction at that depth ("in q8")
+ * against the transfer size
+ */
+static enum class_sweep bulk_sweep_point(const struct run_metric *m, struct class_sweep_point *ret)
+{
+	static const char *const dirs[] = {"in-", "out-", "both-"};
+	const char *size, *q;
+	char sz[24];
+	uint64_t depth;
+	size_t d;
+
+	for (d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++)
+		if (!strncmp(m->name, dirs[d], strlen(dirs[d])))
+			break;
+	if (d == sizeof(dirs) / sizeof(dirs[0]))
+		return CLASS_SWEEP_NONE;
+	size = m->name + strlen(dirs[d]);
+	q = strstr(size, "-q");
+	if (!q || (size_t)(q - size) >= sizeof(sz) || parse_u64(q + 2, 1, 65535, &depth) < 0)
+		return CLASS_SWEEP_NONE;
+	memcpy(sz, size, (size_t)(q - size));
+	sz[q - size] = '\0';
+	if (parse_size(sz, 1, UINT64_MAX, &ret->x) < 0 ||
+	    snprintf(ret->label, sizeof(ret->label), "%.*s q%llu", (int)(strlen(dirs[d]) - 1),
+		     dirs[d], (unsigned long long)depth) >= (int)sizeof(ret->label))
+		return CLASS_SWEEP_NONE;
+	/* the sweep's IOPS are its MB/s over the size: not drawn again */
+	if (strcmp(m->metric, "mb_s"))
+		return CLASS_SWEEP_OTHER;
+	ret->axis = NULL; /* a block size */
+	return CLASS_SWEEP_POINT;
+}
+
 /* reads first, as the disks' verdicts, against the link's bulk ceiling */
 static const struct class_headline bulk_headline[] = {{"in-", "mb_s"}, {"", "mb_s"}};
 
@@ -182,6 +217,7 @@ const struct measure_class run_class_bulk = {
     .release = bulk_release,
     .metrics = bulk_metrics,
     .nmetrics = sizeof(bulk_metrics) / sizeof(bulk_metrics[0]),
+    .sweep_point = bulk_sweep_point,
     .headline = bulk_headline,
     .nheadline = sizeof(bulk_headline) / sizeof(bulk_headline[0]),
 };

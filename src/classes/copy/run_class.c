@@ -528,6 +528,12 @@ static const struct class_finding_weight copy_weights[] = {
 
 static const struct class_headline copy_headline[] = {{"", "mb_s"}};
 
+/* report: the copy against its block size ("copy 1M"), beside the disks' read and write */
+static enum class_sweep copy_sweep_point(const struct run_metric *m, struct class_sweep_point *ret)
+{
+	return class_block_point(m, "copy", SWEEP_THIRD, ret);
+}
+
 const struct measure_class run_class_copy = {
     .name = "copy",
     .options = copy_options,
@@ -541,6 +547,7 @@ const struct measure_class run_class_copy = {
     .analyze = copy_analyze,
     .metrics = copy_metrics,
     .nmetrics = sizeof(copy_metrics) / sizeof(copy_metrics[0]),
+    .sweep_point = copy_sweep_point,
     .limiter_of = copy_limiter_of,
     .finding_weights = copy_weights,
     .nfinding_weights = sizeof(copy_weights) / sizeof(copy_weights[0]),

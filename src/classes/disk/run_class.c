@@ -651,6 +651,14 @@ struct disk_report *run_disk_item_add(struct run_result *r, const char *key)
 
 /* an MMC card's findings (platform/mmc), which the disk class adds for the cards it measures */
 static const struct class_finding_weight disk_weights[] = {
+    {"run.not_a_medium", NULL, 5},
+    {"run.above_ceiling", RUN_LIMITER_EMULATION, 10},
+    {"run.page_cache", RUN_LIMITER_PAGE_CACHE, 10},
+    {"run.cpu_bound", RUN_LIMITER_CPU, 20},
+    {"run.bus_bound", RUN_LIMITER_BUS, 30},
+    {"run.medium_bound", RUN_LIMITER_MEDIUM, 30},
+    {"run.write_slow", NULL, 70},
+    {"run.small_blocks", NULL, 75},
     {"mmc.slower_mode", RUN_LIMITER_BUS, 30},
     {"mmc.narrow_bus", RUN_LIMITER_BUS, 30},
     {"mmc.worn", RUN_LIMITER_MEDIUM, 55},
@@ -663,6 +671,26 @@ static const struct class_headline disk_headline[] = {
     {"seq-write", "mb_s"},
     {"", "mb_s"},
 };
+
+/* what to run next where a disk's verdict is a target's or the page cache's (verdict_next.c) */
+static const char *disk_next_step(const struct run_record *r, const struct run_verdict *v)
+{
+	if (finding_list_find(&r->findings, "run.not_a_medium", v->device_key))
+		return "name the device itself: a USB disk, a card or its mount point ('usbperf "
+		       "list' shows them); this target's figures are memory's";
+	if (v->limiter && !strcmp(v->limiter, RUN_LIMITER_PAGE_CACHE))
+		return "run as root, so usbperf drops the page cache before each read pass, or "
+		       "'usbperf disk TARGET --mode direct'; then compare the two runs";
+	return NULL;
+}
+
+/* report: the sequential passes against their block size ("seq-read 64K"); random ones are rates */
+static enum class_sweep disk_sweep_point(const struct run_metric *m, struct class_sweep_point *ret)
+{
+	enum class_sweep k = class_block_point(m, "seq-read", SWEEP_READ, ret);
+
+	return k != CLASS_SWEEP_NONE ? k : class_block_point(m, "seq-write", SWEEP_WRITE, ret);
+}
 
 const struct measure_class run_class_disk = {
     .name = "disk",
@@ -681,6 +709,8 @@ const struct measure_class run_class_disk = {
     .analyze = run_disk_analyze,
     .metrics = disk_metrics,
     .nmetrics = sizeof(disk_metrics) / sizeof(disk_metrics[0]),
+    .sweep_point = disk_sweep_point,
+    .next_step = disk_next_step,
     .finding_weights = disk_weights,
     .nfinding_weights = sizeof(disk_weights) / sizeof(disk_weights[0]),
     .headline = disk_headline,

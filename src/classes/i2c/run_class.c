@@ -11,7 +11,6 @@
  */
 #include "model/findings.h"
 #include "classes/i2c/i2c.h"
-#include "report/model.h"
 #include "run/class_kit.h"
 #include "run/run_priv.h"
 #include "util/strbuf.h"
@@ -463,7 +462,7 @@ static enum class_sweep i2c_sweep_point(const struct run_metric *m, struct class
 		return CLASS_SWEEP_NONE;
 	snprintf(ret->label, sizeof(ret->label), "%s", op);
 	ret->x = size;
-	ret->axis = RM_AXIS_MESSAGE;
+	ret->axis = "message size";
 	return CLASS_SWEEP_POINT;
 }
 

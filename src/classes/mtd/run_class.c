@@ -10,7 +10,6 @@
  * erasing someone's flash is never a default, and reading it is not USB I/O.
  */
 #include "classes/mtd/mtd_run.h"
-#include "report/model.h"
 #include "run/class_kit.h"
 #include "run/run_priv.h"
 #include "util/parse.h"
@@ -671,7 +670,7 @@ static enum class_sweep mtd_sweep_point(const struct run_metric *m, struct class
 		return CLASS_SWEEP_OTHER;
 	snprintf(ret->label, sizeof(ret->label), "write");
 	ret->x = size;
-	ret->axis = RM_AXIS_WRITE;
+	ret->axis = "write size";
 	return CLASS_SWEEP_POINT;
 }
 

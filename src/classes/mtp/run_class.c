@@ -12,7 +12,6 @@
 #include "classes/bulk/bulk.h"
 #include "classes/mtp/mtp.h"
 #include "classes/mtp/sweep.h"
-#include "report/model.h"
 #include "run/class_kit.h"
 #include "run/pass_sys.h"
 #include "run/run_priv.h"
@@ -536,10 +535,35 @@ static const char *mtp_verdict(const struct run_record *r, const struct run_devi
 
 static const struct class_headline mtp_headline[] = {{"", "mb_s"}};
 
-/* report: send and get against the file size, or a buffer sweep against the device's buffer */
+/*
+ * report: send and get against the file size ("send 16M" -> "send" at 16M),
+ * or a buffer sweep against the device's buffer size ("send 4M buf 16K" ->
+ * "send 4M" at 16K)
+ */
+static bool mtp_sweep_name(const char *name, struct class_sweep_point *ret)
+{
+	char dir[8], size[16], buf[16], x[16], extra;
+	uint64_t v;
+	int n = sscanf(name, "%7s %15s %15s %15s %c", dir, size, buf, x, &extra);
+
+	if ((n != 2 && n != 4) || (strcmp(dir, "send") && strcmp(dir, "get")) ||
+	    parse_size(size, 1, UINT64_MAX, &v) < 0)
+		return false;
+	if (n == 2) {
+		ret->axis = "file size";
+		ret->x = v;
+		return snprintf(ret->label, sizeof(ret->label), "%s", dir) < (int)sizeof(ret->label);
+	}
+	if (strcmp(buf, "buf") || parse_size(x, 1, UINT64_MAX, &ret->x) < 0)
+		return false;
+	ret->axis = "device buffer size";
+	return snprintf(ret->label, sizeof(ret->label), "%s %s", dir, size) <
+	       (int)sizeof(ret->label);
+}
+
 static enum class_sweep mtp_sweep_point(const struct run_metric *m, struct class_sweep_point *ret)
 {
-	if (!report_mtp_sweep_name(m->name, ret->label, sizeof(ret->label), &ret->x, &ret->axis))
+	if (!mtp_sweep_name(m->name, ret))
 		return CLASS_SWEEP_NONE;
 	return strcmp(m->metric, "mb_s") ? CLASS_SWEEP_OTHER : CLASS_SWEEP_POINT;
 }

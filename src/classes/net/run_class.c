@@ -602,6 +602,23 @@ static void net_release(struct run_plan_item *it)
 /* the analysis is efficiency_finding's, made as each pass is measured */
 static const struct class_headline net_headline[] = {{"", "mbit_s"}};
 
+/* how far each of its findings explains the figures (verdict.c): lower first */
+static const struct class_finding_weight net_weights[] = {
+    {"run.net_bus_bound", RUN_LIMITER_BUS, 30},
+    {"run.net_below_link", RUN_LIMITER_UNKNOWN, 30},
+};
+
+/* what to run next where the adapter, the network or the peer may be the limit */
+static const char *net_next_step(const struct run_record *r, const struct run_verdict *v)
+{
+	(void)r;
+	if (v->limiter && !strcmp(v->limiter, RUN_LIMITER_UNKNOWN) &&
+	    run_verdict_says(v, "adapter, the network or the peer"))
+		return "'usbperf net client' against another peer, and 'usbperf list' for the "
+		       "adapter's speed and driver";
+	return NULL;
+}
+
 const struct measure_class run_class_net = {
     .name = "net",
     .options = net_options,
@@ -622,4 +639,7 @@ const struct measure_class run_class_net = {
     .nmetrics = sizeof(net_metrics) / sizeof(net_metrics[0]),
     .headline = net_headline,
     .nheadline = sizeof(net_headline) / sizeof(net_headline[0]),
+    .finding_weights = net_weights,
+    .nfinding_weights = sizeof(net_weights) / sizeof(net_weights[0]),
+    .next_step = net_next_step,
 };
