@@ -131,6 +131,8 @@ static int str_from_json(struct json_object *v, const struct field *f, void *p, 
 	dup = strdup(s);
 	if (!dup)
 		return -ENOMEM;
+	/* a key under its new and its old name both (fields_from_json): the last, as json-c's */
+	free(*(char **)p);
 	*(char **)p = dup;
 	return 0;
 }
