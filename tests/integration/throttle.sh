@@ -83,16 +83,16 @@ throttle_teardown() {
 
 # tight_drops RUN_A.json RUN_B.json COMPARE.json (run or show -F json; compare
 # -F json): the read rates that fell 20 % or more between two runs whose passes
-# barely waited for a CPU (5 % or less), held steady (over their repeats, else
-# within the pass: spread 3 % or less) and
+# barely waited for a CPU (5 % or less), held steady (within the pass and over
+# its repeats: spread 3 % or less) and
 # took at most half a CPU (cpu_io_pct: compare.h's COMPARE_MAX_CPU_BUSY_PCT):
 # what compare must call worse, as JSON rows {name, change_pct, verdict} (jq,
 # on the host)
 tight_drops() {
 	jq -n --slurpfile a "$1" --slurpfile b "$2" --slurpfile c "$3" '
 		def ev($r; $n): $r[0].metrics[] | select(.metric == "mb_s" and .name == $n);
-		def tight: .cpu_wait_pct != null and .cpu_wait_pct <= 5 and
-			((.stdev // .pass_spread) as $sd | $sd != null and $sd <= 0.03 * .value) and
+		def tight: .cpu_wait_pct != null and .cpu_wait_pct <= 5 and .pass_spread != null and
+			.pass_spread <= 0.03 * .value and (.stdev == null or .stdev <= 0.03 * .value) and
 			.cpu_io_pct != null and .cpu_io_pct <= 50;
 		[$c[0].metrics[] | select(.metric == "mb_s" and .change_pct <= -20) | . as $m |
 			select((ev($a; $m.name) | tight) and (ev($b; $m.name) | tight)) |
