@@ -106,6 +106,7 @@ void html_glance_verdicts(struct strbuf *out, const struct report_model *m)
 
 		for (size_t i = 0; i < m->nruns; i++) {
 			const struct run_verdict *v = d->verdict[i];
+			const char *next;
 
 			if (!v)
 				continue;
@@ -125,9 +126,10 @@ void html_glance_verdicts(struct strbuf *out, const struct report_model *m)
 			html_esc(out, v->evidence);
 			strbuf_adds(out, "</li>\n");
 			/* an uncertain verdict: what to run next, once, under the newest run's */
-			if (i + 1 == m->nruns && run_verdict_next(&m->runs[i], v)) {
+			next = i + 1 == m->nruns ? run_verdict_next(&m->runs[i], v) : NULL;
+			if (next) {
 				strbuf_adds(out, "<li class=\"next\"><span class=\"mut\">next:</span> ");
-				html_esc(out, run_verdict_next(&m->runs[i], v));
+				html_esc(out, next);
 				strbuf_adds(out, "</li>\n");
 			}
 		}

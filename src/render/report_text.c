@@ -363,6 +363,7 @@ static void verdicts(struct strbuf *out, const struct report_model *m)
 
 		for (size_t i = 0; i < m->nruns; i++) {
 			const struct run_verdict *v = d->verdict[i];
+			const char *next;
 
 			if (!v)
 				continue;
@@ -376,9 +377,10 @@ static void verdicts(struct strbuf *out, const struct report_model *m)
 				    v->limiter);
 			text_wrap(out, 6, s_or(v->evidence));
 			/* an uncertain verdict: what to run next, under the newest run's (29.2.11) */
-			if (i + 1 == m->nruns && run_verdict_next(&m->runs[i], v)) {
+			next = i + 1 == m->nruns ? run_verdict_next(&m->runs[i], v) : NULL;
+			if (next) {
 				strbuf_adds(out, "    next: ");
-				text_wrap(out, 10, run_verdict_next(&m->runs[i], v));
+				text_wrap(out, 10, next);
 			}
 		}
 	}

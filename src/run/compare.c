@@ -133,10 +133,10 @@ void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 		 * the mean of the repeats, no surer than the passes themselves say; a
 		 * tail of them all is no surer than one repeat's (compare.h)
 		 */
-		if (isfinite(pass) && m->repeats != U64_UNKNOWN && m->repeats > 1 && !is_tail)
+		if (is_tail)
+			s.sd = fmax(m->stdev, pass); /* fmax: an unknown pass leaves the repeats' */
+		else if (isfinite(pass) && m->repeats != U64_UNKNOWN && m->repeats > 1)
 			s.sd = fmax(m->stdev / sqrt((double)m->repeats), pass);
-		else if (is_tail)
-			s.sd = fmax(m->stdev, isfinite(pass) ? pass : 0);
 	} else if (isfinite(pass) && pass >= 0) {
 		s.sd = pass, s.from = "pass";
 	} else if (cpu && !contended) {
@@ -147,14 +147,11 @@ void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 	s.why = s.from ? SPREAD_KNOWN : why;
 	/* the CPU's figures beside other work (compare.h); a figure already unknown keeps its reason */
 	if (s.from && others_busy(m) > COMPARE_MAX_OTHERS_BUSY_PCT) {
-		if (is_share)
-			why = SPREAD_SHARED;
-		else if (cpu && !contended && !isnan(m->cpu_io_pct)) /* an older run cannot tell */
-			why = SPREAD_CPU_SHARED;
-		else if (is_tail && !repeated)
-			why = SPREAD_TAIL_SHARED;
-		else
-			why = SPREAD_KNOWN;
+		/* an older run (no cpu_io_pct) cannot tell its I/O's CPU from the others' */
+		why = is_share					       ? SPREAD_SHARED
+		      : cpu && !contended && !isnan(m->cpu_io_pct) ? SPREAD_CPU_SHARED
+		      : is_tail && !repeated			       ? SPREAD_TAIL_SHARED
+								       : SPREAD_KNOWN;
 		if (why != SPREAD_KNOWN)
 			s.sd = NAN, s.from = NULL, s.why = why;
 	}

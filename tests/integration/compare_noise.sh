@@ -141,9 +141,8 @@ for ((a = 0; a < 3; a++)); do
 			echo "    waited $WAIT_LIMIT % or less in both, PSI up to $(jq -r 'map(.psi) | max | round' "$WORK/quiet") %: $(jq -r 'map("\(.name) \(.verdict)") | join(", ")' "$WORK/quiet")"
 		judged=$((judged + $(jq '[.[] | select(.verdict != "spread unknown")] | length' "$WORK/quiet")))
 		# an I/O-bound rate is judged beside the hogs: its thread did not wait, its I/O took
-		# under half a CPU in both runs (only the CPU's own figures are excused by them)
-		"$USBPERF" show "${fast[a]}" --db "$DB" -F json >"$WORK/qa.json"
-		"$USBPERF" show "${fast[b]}" --db "$DB" -F json >"$WORK/qb.json"
+		# under half a CPU in both runs (only the CPU's own figures are excused by them);
+		# quiet_rates left both runs in qa.json and qb.json
 		jq -n --slurpfile a "$WORK/qa.json" --slurpfile b "$WORK/qb.json" --slurpfile c "$WORK/cmp.json" '
 			def ev($r; $n): $r[0].metrics[] | select(.metric == "mb_s" and .name == $n);
 			def io_bound: .cpu_wait_pct != null and .cpu_wait_pct < 0.5 and .cpu_io_pct != null and .cpu_io_pct <= 40;

@@ -137,17 +137,24 @@ static const char *target_kind_name(enum disk_target_kind k)
 	return "?";
 }
 
+/* what a pass's repeats write into, allocated once for every pass */
+struct repeat_bufs {
+	struct histogram *lat, *rlat; /* the pass's, and one repeat's */
+	struct rate_sampler *bw;
+	double *rates;
+	double *mb, *iops, *p99_us, *cpu_pct, *util_pct; /* per repeat */
+	struct disk_batches batches;			  /* the pass's, of every repeat */
+};
+
 /* what the repeats of one pass spec left, for fill_row */
 struct row_in {
 	unsigned n;		       /* repeats that moved data */
-	const double *mb, *iops;       /* per repeat */
-	const double *p99_us, *cpu_pct, *util_pct; /* per repeat: NaN unknown */
+	const struct repeat_bufs *per; /* their figures, each repeat's (NaN unknown) */
 	const struct disk_sample *smp; /* the interval samples of every repeat */
 	size_t nsmp;
 	double interval_s; /* of the first repeat's samples */
 	uint64_t busy_ms;  /* summed over the repeats; UINT64_MAX if any was not read */
 	bool best_of;
-	const struct disk_batches *batches; /* of every repeat */
 };
 
 /* fio's bw and iops sample statistics, pooled over the repeats */
@@ -217,8 +224,8 @@ static void fill_row(struct disk_row *row, const struct disk_pass_spec *s, const
 	const unsigned n = in->n;
 	struct summary smb, siops;
 
-	summarize(in->mb, n, &smb);
-	summarize(in->iops, n, &siops);
+	summarize(in->per->mb, n, &smb);
+	summarize(in->per->iops, n, &siops);
 	row->name = s->name;
 	row->op = disk_op_name(s->op);
 	row->access = disk_access_name(s->access);
@@ -271,11 +278,11 @@ static void fill_row(struct disk_row *row, const struct disk_pass_spec *s, const
 	row->verify_errors = sum->verify_bad;
 	row->util_pct =
 	    in->busy_ms == UINT64_MAX ? NAN : iostat_util_pct(in->busy_ms, sum->seconds);
-	row->lat_p99_sd_us = repeats_sd(in->p99_us, n);
-	row->self_cpu_sd = repeats_sd(in->cpu_pct, n);
-	row->util_sd = isnan(row->util_pct) ? NAN : repeats_sd(in->util_pct, n);
+	row->lat_p99_sd_us = repeats_sd(in->per->p99_us, n);
+	row->self_cpu_sd = repeats_sd(in->per->cpu_pct, n);
+	row->util_sd = repeats_sd(in->per->util_pct, n); /* NaN with util_pct's NaN */
 	fill_samples(row, in);
-	fill_spreads(row, in->batches);
+	fill_spreads(row, &in->per->batches);
 }
 
 /* one repeat's interval samples, appended to the report's list */
@@ -421,14 +428,6 @@ static void warn_wire_lost(struct disk_report *rep, const char *pass, const stru
 		     pass, (unsigned long long)row->wire_dropped);
 }
 
-/* what a pass's repeats write into, allocated once for every pass */
-struct repeat_bufs {
-	struct histogram *lat, *rlat; /* the pass's, and one repeat's */
-	struct rate_sampler *bw;
-	double *rates;
-	double *mb, *iops, *p99_us, *cpu_pct, *util_pct; /* per repeat */
-};
-
 static int repeat_bufs_alloc(struct repeat_bufs *b, unsigned repeat)
 {
 	b->lat = malloc(sizeof(*b->lat));
@@ -480,8 +479,7 @@ static unsigned run_repeats(struct disk_target *t, const struct disk_config *cfg
 
 	for (k = 0; k < cfg->repeat; k++) {
 		struct pass_env env = {t,   cfg,	s, (unsigned)i, (unsigned)cfg->npasses,
-				       k,   b->rlat, b->bw, (struct disk_batches *)in->batches,
-				       rep};
+				       k,   b->rlat, b->bw, &b->batches, rep};
 		struct pass_out o;
 		int r;
 
@@ -580,15 +578,7 @@ static void run_pass(struct disk_target *t, const struct disk_config *cfg, struc
 		     size_t i, struct repeat_bufs *b, struct run_tally *tl)
 {
 	const struct disk_pass_spec *s = &cfg->passes[i];
-	struct disk_batches batches = {0};
-	struct row_in in = {.mb = b->mb,
-			    .iops = b->iops,
-			    .p99_us = b->p99_us,
-			    .cpu_pct = b->cpu_pct,
-			    .util_pct = b->util_pct,
-			    .interval_s = NAN,
-			    .best_of = cfg->best_of,
-			    .batches = &batches};
+	struct row_in in = {.per = b, .interval_s = NAN, .best_of = cfg->best_of};
 	struct repeats_out ro = {.cached = NAN, .drop = tl->drop};
 	size_t first_sample = rep->nsamples;
 	struct usbmon_pass *mon = NULL;
@@ -624,7 +614,7 @@ static void run_pass(struct disk_target *t, const struct disk_config *cfg, struc
 		row_warnings(rep, s, b, n, &ro, tl);
 		rep->nrows++;
 	}
-	disk_batches_release(&batches);
+	disk_batches_release(&b->batches); /* and empty for the next pass */
 }
 
 int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_report *rep)
