@@ -389,6 +389,9 @@ static void test_iostat(void **state)
 	assert_near(iostat_util_pct(0, 2.0), 0.0, 0);
 	assert_near(iostat_util_pct(1004, 1.0), 100.0, 0);
 	assert_nan(iostat_util_pct(10, 0));
+	/* under 0.1 s the counter's ticks (1-10 ms) say too little */
+	assert_nan(iostat_util_pct(40, 0.099));
+	assert_near(iostat_util_pct(40, 0.1), 40.0, 1e-9);
 	/* read through the sysroot; 0:0 is "no device" (tmpfs, overlay) */
 	assert_int_equal(iostat_io_ticks(254, 0, &ms), -ENOENT);
 	fake_blockdev_stat(fx, stat_line);
@@ -466,11 +469,20 @@ static void test_util_from_stat(void **state)
 	struct disk_report rep;
 	char *why = NULL;
 
+	cfg.min_time_s = 0.15; /* long enough for a utilisation (IOSTAT_UTIL_MIN_S) */
 	fake_blockdev_stat(fx, stat_line);
 	assert_int_equal(disk_target_open(fx->dir, &cfg, true, &t, &why), 0);
 	assert_int_equal(disk_run(&t, &cfg, &rep), 0);
 	assert_int_equal(rep.nrows, 1);
 	assert_near(rep.rows[0].util_pct, 0, 0);
+	assert_false(has_warning(&rep, "device utilisation not"));
+	disk_report_release(&rep);
+	/* a pass under 0.1 s gets none, and the report says why */
+	cfg.min_time_s = 0;
+	cfg.time_s = 0.02;
+	assert_int_equal(disk_run(&t, &cfg, &rep), 0);
+	assert_nan(rep.rows[0].util_pct);
+	assert_true(has_warning(&rep, "device utilisation not given for 1 pass under 0.1 s"));
 	assert_false(has_warning(&rep, "device utilisation not measured"));
 	disk_report_release(&rep);
 	disk_target_close(&t);

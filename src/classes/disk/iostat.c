@@ -61,7 +61,7 @@ double iostat_util_pct(uint64_t busy_ms, double seconds)
 {
 	double pct;
 
-	if (!(seconds > 0))
+	if (!(seconds >= IOSTAT_UTIL_MIN_S))
 		return NAN;
 	pct = 100.0 * ((double)busy_ms / 1e3) / seconds;
 	return pct > 100 ? 100 : pct;

@@ -533,7 +533,7 @@ static unsigned run_repeats(struct disk_target *t, const struct disk_config *cfg
 struct run_tally {
 	enum cache_drop drop;
 	bool mon_off, no_util;
-	unsigned nshort, ncontended;
+	unsigned nshort, ncontended, nutil_short; /* util unknown: too short for the ticks */
 	const char *shortest;
 	double shortest_s, worst_pressure;
 };
@@ -546,7 +546,10 @@ static void row_warnings(struct disk_report *rep, const struct disk_pass_spec *s
 	const struct disk_row *row = &rep->rows[rep->nrows];
 	struct summary spread;
 
-	tl->no_util |= isnan(row->util_pct);
+	if (isnan(row->util_pct) && ro->sum.seconds < IOSTAT_UTIL_MIN_S)
+		tl->nutil_short++;
+	else
+		tl->no_util |= isnan(row->util_pct);
 	if (row->cpu_pressure_pct > CPU_CONTENDED_PCT) {
 		tl->ncontended++;
 		tl->worst_pressure = fmax(tl->worst_pressure, row->cpu_pressure_pct);
@@ -681,6 +684,10 @@ int disk_run(struct disk_target *t, const struct disk_config *cfg, struct disk_r
 			  "needs the CPU moves with that load from run to run, which compare weighs by "
 			  "how long the pass waited for a CPU",
 		     tl.ncontended, tl.ncontended > 1 ? "es" : "", tl.worst_pressure);
+	if (tl.nutil_short)
+		warn(rep, "device utilisation not given for %u pass%s under %.1f s: the kernel counts "
+			  "a device's busy time in timer ticks of 1-10 ms",
+		     tl.nutil_short, tl.nutil_short > 1 ? "es" : "", IOSTAT_UTIL_MIN_S);
 	if (tl.no_util)
 		warn(rep, "device utilisation not measured: %s",
 		     t->dev_major ? "the block device's stat could not be read"
