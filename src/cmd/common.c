@@ -589,15 +589,15 @@ void bad_option(const char *cmd, int ret, char **argv)
 	strbuf_release(&word);
 }
 
-int parse_options(int argc, char **argv, struct global_opts *g, const char *cmd,
-		  const struct option *longopts, void (*usage)(void),
-		  int (*opt)(int c, const char *arg, void *ctx), void *ctx)
+static int option_loop(int argc, char **argv, struct global_opts *g, const char *cmd,
+		       const char *shortopts, const struct option *longopts, void (*usage)(void),
+		       int (*opt)(int c, const char *arg, void *ctx), void *ctx)
 {
 	int c, r;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		r = common_option(c, optarg, g);
 		if (r < 0)
 			return -1;
@@ -614,6 +614,59 @@ int parse_options(int argc, char **argv, struct global_opts *g, const char *cmd,
 			return -1;
 	}
 	return 0;
+}
+
+int parse_options(int argc, char **argv, struct global_opts *g, const char *cmd,
+		  const struct option *longopts, void (*usage)(void),
+		  int (*opt)(int c, const char *arg, void *ctx), void *ctx)
+{
+	return option_loop(argc, argv, g, cmd, COMMON_SHORT_OPTIONS, longopts, usage, opt, ctx);
+}
+
+/* the table's options, then the common ones it does not list itself */
+static size_t table_longopts(const struct cmd_opt *t, struct option *lo, size_t max,
+			     char *so, size_t somax)
+{
+	static const struct option common[] = {COMMON_LONG_OPTIONS};
+	size_t n = 0, len = strlen(COMMON_SHORT_OPTIONS), i;
+
+	memcpy(so, COMMON_SHORT_OPTIONS, len + 1);
+	for (; (t->name || t->help) && n < max; t++) {
+		if (!t->name || (t->flags & OPT_AGAIN))
+			continue;
+		lo[n++] = (struct option){t->name, t->arg ? required_argument : no_argument, NULL,
+					  t->key};
+		if (t->key < OPT_KEY && !strchr(COMMON_SHORT_OPTIONS, t->key) && len + 3 < somax) {
+			so[len++] = (char)t->key;
+			if (t->arg)
+				so[len++] = ':';
+			so[len] = '\0';
+		}
+	}
+	for (i = 0; i < sizeof(common) / sizeof(common[0]) && n < max; i++) {
+		size_t j;
+
+		for (j = 0; j < n && strcmp(lo[j].name, common[i].name); j++)
+			;
+		if (j == n)
+			lo[n++] = common[i];
+	}
+	return n;
+}
+
+int parse_table(int argc, char **argv, struct global_opts *g, const char *cmd,
+		const struct cmd_opt *t, void (*usage)(void),
+		int (*opt)(int c, const char *arg, void *ctx), void *ctx)
+{
+	struct option lo[PARSE_TABLE_MAX + 8];
+	char so[2 * PARSE_TABLE_MAX + sizeof(COMMON_SHORT_OPTIONS)];
+	size_t n;
+
+	if (opt_count(t) > PARSE_TABLE_MAX)
+		abort(); /* a table this long needs PARSE_TABLE_MAX raised */
+	n = table_longopts(t, lo, PARSE_TABLE_MAX + 7, so, sizeof(so));
+	lo[n] = (struct option){NULL, 0, NULL, 0};
+	return option_loop(argc, argv, g, cmd, so, lo, usage, opt, ctx);
 }
 
 int load_input(const char *what, const char *file, size_t max,

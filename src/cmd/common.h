@@ -2,6 +2,7 @@
 #pragma once
 #include <stdarg.h>
 /* What every subcommand shares: global options, error reporting, writing the result. */
+#include "cmd/opt/opt.h"
 #include "render/render.h"
 #include "util/strbuf.h"
 
@@ -177,6 +178,17 @@ void bad_option(const char *cmd, int ret, char **argv);
 int parse_options(int argc, char **argv, struct global_opts *g, const char *cmd,
 		  const struct option *longopts, void (*usage)(void),
 		  int (*opt)(int c, const char *arg, void *ctx), void *ctx);
+
+/* the longest option table parse_table takes */
+#define PARSE_TABLE_MAX 64
+/*
+ * parse_options over a command's option table (cmd/opt/opt.h): its long
+ * options, its letters as short ones, and the common options it does not
+ * list itself
+ */
+int parse_table(int argc, char **argv, struct global_opts *g, const char *cmd,
+		const struct cmd_opt *t, void (*usage)(void),
+		int (*opt)(int c, const char *arg, void *ctx), void *ctx);
 
 /* append one printf-formatted line to a report's warnings (v, n); dropped when out of memory */
 void warnings_vaddf(char ***v, size_t *n, const char *fmt, va_list ap)

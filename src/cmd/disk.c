@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* usbperf disk TARGET: parse options, build the pass list, run, render. */
 #include "cmd/commands.h"
+#include "cmd/opt/tables.h"
 #include "classes/disk/disk.h"
 #include "classes/disk/fields.h"
 #include "platform/sys/irqwatch.h"
@@ -42,38 +43,11 @@ void usage_disk(void)
 	       "write over a block-size sweep, random 4K IOPS, latency percentiles, CPU use.\n"
 	       "TARGET is a directory (a test file is created there and removed afterwards), a\n"
 	       "file, or a block device (read-only unless --destructive).\n"
-	       "\n"
-	       "options:\n"
-	       "  --bs LIST          sequential block sizes (default " DEFAULT_BS ")\n"
-	       "  --rand-bs SIZE     random block size (default 4K)\n"
-	       "  --tests LIST       seq-read,seq-write,rand-read,rand-write (default all; also\n"
-	       "                     'read', 'write', 'seq', 'rand', 'all')\n"
-	       "  --mode LIST        direct,buffered (default direct): buffered writes include\n"
-	       "                     fsync, buffered reads follow a page-cache drop\n"
-	       "  --engine NAME      psync, io_uring or null (default: psync at QD1, else io_uring)\n"
-	       "  --qd N             queue depth, 1-%u (default 1)\n"
-	       "  --preset cdm       the four CrystalDiskMark rows: SEQ1M Q8T1, SEQ1M Q1T1,\n"
-	       "                     RND4K Q32T1, RND4K Q1T1, read and write; as CrystalDiskMark:\n"
-	       "                     1 GiB, best of 5 passes (--size, --repeat override)\n"
-	       "  --size SIZE        test file size / device region, and the bytes a pass moves\n"
-	       "                     (default 128M; K M G = 1024-based, KB MB GB = 1000-based)\n"
-	       "  --time SEC         time cap of a pass (default 5; 500ms, 2m also accepted)\n"
-	       "  --min-time SEC     minimum time of a pass: the region is gone over again until\n"
-	       "                     it has passed (default 1; 0: a pass moves --size once)\n"
-	       "  --repeat N         run each pass N times: mean, stdev, min, max (default 1)\n"
-	       "  --verify           write a seeded pattern with a checksum per 512 B, check reads\n"
-	       "  --seed N           pattern seed (default random; printed in the JSON)\n"
-	       "  --destructive      allow writes to a block device (refused if mounted/in use)\n"
-	       "  --keep             keep the test file (named usbperf-*.tmp) for a later run\n"
-	       "  --cpu N            pin usbperf to CPU N (steadier QD1 figures on small SMP boards)\n"
-	       "  --monitor          watch each pass on the wire (usbmon, root): wire MB/s, the\n"
-	       "                     dominant URB size, URBs in flight, bus busy %%, URB latency,\n"
-	       "                     USB errors, Bulk-Only's CBW/CSW bytes (a USB disk)\n"
-	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
-	       "\n"
+	       "\n");
+	opt_usage(stdout, disk_options);
+	printf("\n"
 	       "Rates: MB/s = 10^6 B/s, MiB/s = 2^20 B/s. Exit: 0 ok, 1 verify mismatch,\n"
-	       "2 bad input or refused (nothing written), 3 runtime error (partial results).\n",
-	       DISK_MAX_QD);
+	       "2 bad input or refused (nothing written), 3 runtime error (partial results).\n");
 }
 
 struct disk_opts {
@@ -86,7 +60,7 @@ struct disk_opts {
 	const struct disk_engine_ops *engine;
 	uint64_t qd;
 	bool cdm;
-	bool size_set, repeat_set;
+	bool size_set, repeat_set, qd_set, seed_set;
 	int cpu; /* -1: not pinned */
 	struct disk_config cfg;
 };
@@ -259,168 +233,139 @@ static void progress(void *ctx, const struct disk_progress *p)
 	fflush(stderr);
 }
 
+static int disk_option(int c, const char *arg, void *ctx)
+{
+	struct disk_opts *o = ctx;
+	uint64_t v;
+	int r;
+
+	switch (c) {
+	case DISK_O_BS:
+		free(o->bs);
+		o->bs = NULL;
+		r = parse_size_list(arg, 512, DISK_MAX_BS, MAX_BS_ITEMS, &o->bs, &o->nbs);
+		if (r < 0) {
+			log_error("invalid --bs '%s': expected sizes 512..64M separated by commas "
+				  "(at most %d)",
+				  arg, MAX_BS_ITEMS);
+			return -EINVAL;
+		}
+		return 0;
+	case DISK_O_RBS:
+		if (parse_size(arg, 512, DISK_MAX_BS, &o->rand_bs) < 0) {
+			log_error("invalid --rand-bs '%s': expected a size 512..64M", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case DISK_O_TESTS:
+		if (parse_tests(arg, &o->tests) < 0) {
+			log_error("invalid --tests '%s': expected seq-read, seq-write, rand-read, "
+				  "rand-write, read, write, seq, rand or all",
+				  arg);
+			return -EINVAL;
+		}
+		o->tests_explicit = true;
+		return 0;
+	case DISK_O_MODE:
+		if (parse_modes(arg, &o->modes) < 0) {
+			log_error("invalid --mode '%s': expected direct, buffered or both "
+				  "separated by a comma",
+				  arg);
+			return -EINVAL;
+		}
+		return 0;
+	case DISK_O_ENGINE:
+		o->engine = disk_engine_find(arg);
+		if (!o->engine) {
+			log_error("invalid --engine '%s': expected psync, io_uring or null",
+				  arg);
+			return -EINVAL;
+		}
+		return 0;
+	case DISK_O_QD:
+		if (parse_u64(arg, 1, DISK_MAX_QD, &o->qd) < 0) {
+			log_error("invalid --qd '%s': expected 1..%u", arg, DISK_MAX_QD);
+			return -EINVAL;
+		}
+		o->qd_set = true;
+		return 0;
+	case DISK_O_PRESET:
+		if (strcmp(arg, "cdm")) {
+			log_error("invalid --preset '%s': expected cdm", arg);
+			return -EINVAL;
+		}
+		o->cdm = true;
+		return 0;
+	case DISK_O_SIZE:
+		if (parse_size(arg, 4096, 1ULL << 50, &o->cfg.size) < 0) {
+			log_error("invalid --size '%s': expected a size from 4K, e.g. 256M or 4G",
+				  arg);
+			return -EINVAL;
+		}
+		o->size_set = true;
+		return 0;
+	case DISK_O_TIME:
+		if (parse_duration(arg, 0.01, 86400, &o->cfg.time_s) < 0) {
+			log_error("invalid --time '%s': expected seconds (0.01..86400), e.g. 5, "
+				  "500ms, 2m",
+				  arg);
+			return -EINVAL;
+		}
+		return 0;
+	case DISK_O_MIN_TIME:
+		if (parse_duration(arg, 0, 86400, &o->cfg.min_time_s) < 0) {
+			log_error("invalid --min-time '%s': expected seconds (0..86400), e.g. 1, "
+				  "500ms, 0 for none",
+				  arg);
+			return -EINVAL;
+		}
+		return 0;
+	case DISK_O_REPEAT:
+		if (parse_u64(arg, 1, DISK_MAX_REPEAT, &v) < 0) {
+			log_error("invalid --repeat '%s': expected 1..%u", arg,
+				  DISK_MAX_REPEAT);
+			return -EINVAL;
+		}
+		o->cfg.repeat = (unsigned)v;
+		o->repeat_set = true;
+		return 0;
+	case DISK_O_VERIFY:
+		o->cfg.verify = true;
+		return 0;
+	case DISK_O_SEED:
+		if (parse_u64(arg, 0, UINT64_MAX, &o->cfg.seed) < 0) {
+			log_error("invalid --seed '%s': expected a whole number", arg);
+			return -EINVAL;
+		}
+		o->seed_set = true;
+		return 0;
+	case DISK_O_DESTRUCTIVE:
+		o->cfg.allow_write = true;
+		return 0;
+	case DISK_O_KEEP:
+		o->cfg.keep = true;
+		return 0;
+	case DISK_O_MONITOR:
+		o->cfg.monitor = true;
+		return 0;
+	case DISK_O_CPU:
+		if (parse_u64(arg, 0, CPU_SETSIZE - 1, &v) < 0) {
+			log_error("invalid --cpu '%s': expected a CPU number", arg);
+			return -EINVAL;
+		}
+		o->cpu = (int)v;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 static int parse_args(int argc, char **argv, struct global_opts *g, struct disk_opts *o,
 		      const char **ret_target)
 {
-	enum { O_BS = 256, O_RBS, O_TESTS, O_MODE, O_ENGINE, O_QD, O_PRESET, O_SIZE, O_TIME,
-	       O_REPEAT, O_VERIFY, O_SEED, O_DESTRUCTIVE, O_KEEP, O_CPU, O_MIN_TIME, O_MONITOR };
-	static const struct option longopts[] = {
-		{"bs", required_argument, NULL, O_BS},
-		{"rand-bs", required_argument, NULL, O_RBS},
-		{"tests", required_argument, NULL, O_TESTS},
-		{"mode", required_argument, NULL, O_MODE},
-		{"engine", required_argument, NULL, O_ENGINE},
-		{"qd", required_argument, NULL, O_QD},
-		{"preset", required_argument, NULL, O_PRESET},
-		{"size", required_argument, NULL, O_SIZE},
-		{"time", required_argument, NULL, O_TIME},
-		{"min-time", required_argument, NULL, O_MIN_TIME},
-		{"repeat", required_argument, NULL, O_REPEAT},
-		{"verify", no_argument, NULL, O_VERIFY},
-		{"seed", required_argument, NULL, O_SEED},
-		{"destructive", no_argument, NULL, O_DESTRUCTIVE},
-		{"keep", no_argument, NULL, O_KEEP},
-		{"cpu", required_argument, NULL, O_CPU},
-		{"monitor", no_argument, NULL, O_MONITOR},
-		COMMON_LONG_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
-	bool seed_set = false, qd_set = false;
-	uint64_t v;
-	int c, r;
+	int r = parse_table(argc, argv, g, "disk", disk_options, usage_disk, disk_option, o);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		r = common_option(c, optarg, g);
-		if (r < 0)
-			return -EINVAL;
-		if (r > 0)
-			continue;
-		switch (c) {
-		case 'h':
-			usage_disk();
-			return 1;
-		case O_BS:
-			free(o->bs);
-			o->bs = NULL;
-			r = parse_size_list(optarg, 512, DISK_MAX_BS, MAX_BS_ITEMS, &o->bs, &o->nbs);
-			if (r < 0) {
-				log_error("invalid --bs '%s': expected sizes 512..64M separated by commas "
-					  "(at most %d)",
-					  optarg, MAX_BS_ITEMS);
-				return -EINVAL;
-			}
-			break;
-		case O_RBS:
-			if (parse_size(optarg, 512, DISK_MAX_BS, &o->rand_bs) < 0) {
-				log_error("invalid --rand-bs '%s': expected a size 512..64M", optarg);
-				return -EINVAL;
-			}
-			break;
-		case O_TESTS:
-			if (parse_tests(optarg, &o->tests) < 0) {
-				log_error("invalid --tests '%s': expected seq-read, seq-write, rand-read, "
-					  "rand-write, read, write, seq, rand or all",
-					  optarg);
-				return -EINVAL;
-			}
-			o->tests_explicit = true;
-			break;
-		case O_MODE:
-			if (parse_modes(optarg, &o->modes) < 0) {
-				log_error("invalid --mode '%s': expected direct, buffered or both "
-					  "separated by a comma",
-					  optarg);
-				return -EINVAL;
-			}
-			break;
-		case O_ENGINE:
-			o->engine = disk_engine_find(optarg);
-			if (!o->engine) {
-				log_error("invalid --engine '%s': expected psync, io_uring or null",
-					  optarg);
-				return -EINVAL;
-			}
-			break;
-		case O_QD:
-			if (parse_u64(optarg, 1, DISK_MAX_QD, &o->qd) < 0) {
-				log_error("invalid --qd '%s': expected 1..%u", optarg, DISK_MAX_QD);
-				return -EINVAL;
-			}
-			qd_set = true;
-			break;
-		case O_PRESET:
-			if (strcmp(optarg, "cdm")) {
-				log_error("invalid --preset '%s': expected cdm", optarg);
-				return -EINVAL;
-			}
-			o->cdm = true;
-			break;
-		case O_SIZE:
-			if (parse_size(optarg, 4096, 1ULL << 50, &o->cfg.size) < 0) {
-				log_error("invalid --size '%s': expected a size from 4K, e.g. 256M or 4G",
-					  optarg);
-				return -EINVAL;
-			}
-			o->size_set = true;
-			break;
-		case O_TIME:
-			if (parse_duration(optarg, 0.01, 86400, &o->cfg.time_s) < 0) {
-				log_error("invalid --time '%s': expected seconds (0.01..86400), e.g. 5, "
-					  "500ms, 2m",
-					  optarg);
-				return -EINVAL;
-			}
-			break;
-		case O_MIN_TIME:
-			if (parse_duration(optarg, 0, 86400, &o->cfg.min_time_s) < 0) {
-				log_error("invalid --min-time '%s': expected seconds (0..86400), e.g. 1, "
-					  "500ms, 0 for none",
-					  optarg);
-				return -EINVAL;
-			}
-			break;
-		case O_REPEAT:
-			if (parse_u64(optarg, 1, DISK_MAX_REPEAT, &v) < 0) {
-				log_error("invalid --repeat '%s': expected 1..%u", optarg,
-					  DISK_MAX_REPEAT);
-				return -EINVAL;
-			}
-			o->cfg.repeat = (unsigned)v;
-			o->repeat_set = true;
-			break;
-		case O_VERIFY:
-			o->cfg.verify = true;
-			break;
-		case O_SEED:
-			if (parse_u64(optarg, 0, UINT64_MAX, &o->cfg.seed) < 0) {
-				log_error("invalid --seed '%s': expected a whole number", optarg);
-				return -EINVAL;
-			}
-			seed_set = true;
-			break;
-		case O_DESTRUCTIVE:
-			o->cfg.allow_write = true;
-			break;
-		case O_KEEP:
-			o->cfg.keep = true;
-			break;
-		case O_MONITOR:
-			o->cfg.monitor = true;
-			break;
-		case O_CPU:
-			if (parse_u64(optarg, 0, CPU_SETSIZE - 1, &v) < 0) {
-				log_error("invalid --cpu '%s': expected a CPU number", optarg);
-				return -EINVAL;
-			}
-			o->cpu = (int)v;
-			break;
-		default:
-			bad_option("disk", c, argv);
-			return -EINVAL;
-		}
-	}
+	if (r != 0)
+		return r > 0 ? 1 : -EINVAL;
 	if (optind >= argc) {
 		log_error("disk: missing TARGET (a directory, file or block device; see 'usbperf "
 			  "disk -h')");
@@ -436,7 +381,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct disk_
 			  o->engine->name, (unsigned long long)o->qd);
 		return -EINVAL;
 	}
-	if (o->cdm && (qd_set || o->nbs)) {
+	if (o->cdm && (o->qd_set || o->nbs)) {
 		log_error("--preset cdm sets block sizes and queue depths itself: drop --bs/--qd");
 		return -EINVAL;
 	}
@@ -451,7 +396,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct disk_
 		log_error("--verify needs an engine that moves data: the null engine reads nothing");
 		return -EINVAL;
 	}
-	if (!seed_set && getrandom(&o->cfg.seed, sizeof(o->cfg.seed), 0) != sizeof(o->cfg.seed))
+	if (!o->seed_set && getrandom(&o->cfg.seed, sizeof(o->cfg.seed), 0) != sizeof(o->cfg.seed))
 		o->cfg.seed = (uint64_t)getpid() * 0x9E3779B97F4A7C15ULL;
 	return 0;
 }

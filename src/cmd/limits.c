@@ -4,6 +4,7 @@
  * calculator. Parse options, call platform/usb/limits, render.
  */
 #include "cmd/commands.h"
+#include "cmd/opt/tables.h"
 #include "platform/usb/limits.h"
 #include "platform/usb/limits_fields.h"
 #include "platform/usb/uvc_bulk.h"
@@ -35,118 +36,35 @@ void usage_limits(void)
 	       "packets per (micro)frame or burst and the payload ceiling of one endpoint,\n"
 	       "with its derivation; signalling and line coding; published field references\n"
 	       "(not limits). A measurement can approach a ceiling, never pass it.\n"
-	       "\n"
-	       "  --speed SPEED       low, full, high, super, gen1x2, gen2x1, gen2x2\n"
-	       "                      (also ls, fs, hs, ss, 1.5, 12, 480, 5000, 10000, 20000)\n"
-	       "\n"
-	       "uvc: video over an isochronous endpoint, as its descriptor says\n"
-	       "  --maxpacket N       wMaxPacketSize bytes (default: the most the speed allows)\n"
-	       "  --mult N            transactions per microframe (HS) or bursts per interval (SS),\n"
-	       "                      1-3 (default: the most the packet size allows)\n"
-	       "  --burst N           SuperSpeed bMaxBurst 0-15: N+1 packets per burst\n"
-	       "                      (default 15 with 1024 B packets)\n"
-	       "  --interval N        bInterval 1-16: one service interval every 2^(N-1) "
-	       "(micro)frames\n"
-	       "  --frame-size WxH    one frame size (default: 640x480 to 3840x2160); the old\n"
-	       "                      spelling --size is still taken, with a note\n"
-	       "  --pixel-format FMT  yuyv (2 B/px), nv12 (1.5 B/px) or mjpeg (default: all);\n"
-	       "                      also spelt --pixel\n"
-	       "  --mjpeg-ratio R     assumed MJPEG size: the YUYV frame / R (default %.0f)\n"
-	       "  A %d B payload header (2 B + PTS + SCR) is assumed per service interval.\n"
-	       "  --bulk              a bulk video endpoint instead (uvcvideo's bulk mode): each\n"
-	       "                      payload of up to --maxpayload bytes carries its header and\n"
-	       "                      ends its transfer; below SuperSpeed its short packet (or a\n"
-	       "                      zero-length one) takes a packet slot of its own\n"
-	       "  --maxpayload N      dwMaxPayloadTransferSize, header included (default 32768:\n"
-	       "                      usbperf's own camera, gadget up uvc-bulk)\n"
-	       "  --device DEV        a camera's own figures instead, from its descriptors:\n"
-	       "                      DEV a USB device (1-1) or its /dev/videoN. Each streaming\n"
-	       "                      interface's alternate settings (wMaxPacketSize decoded,\n"
-	       "                      ceilings), the current one (sysfs bAlternateSetting),\n"
-	       "                      every format and size at its fastest interval with the\n"
-	       "                      bandwidth it needs and the smallest alt setting that\n"
-	       "                      carries it, uvcvideo's parameters. CSV: the alt settings\n"
-	       "  --sysroot DIR|FILE  read a recorded tree or snapshot (usbperf snapshot)\n"
-	       "\n"
-	       "hid: reports over an interrupt IN endpoint, one report per interval at most\n"
-	       "  --report-length N   report bytes, report ID included (default: one full "
-	       "packet)\n"
-	       "  --interval N        bInterval: ms at low/full speed (1-255), 2^(N-1) x 125 us\n"
-	       "                      at high speed and above (1-16)\n"
-	       "  --maxpacket N       wMaxPacketSize (default: the largest, LS 8, FS 64, HS/SS 1024)\n"
-	       "  --mult N            high-bandwidth high speed: 1-3 packets per microframe\n"
-	       "  --burst N           SuperSpeed bMaxBurst 0-2: N+1 packets per interval\n"
-	       "  A report longer than wMaxPacketSize spans several packets; those past the\n"
-	       "  interval's share wait for the next interval.\n"
-	       "\n"
-	       "ncm: the bitrate the Linux NCM gadget reports to the host, per speed\n"
-	       "\n"
-	       "  -F, --format FMT    text, json or csv;  -o, --output FILE;  -q, --quiet\n"
-	       "\n"
+	       "\n");
+	opt_usage(stdout, limits_options);
+	printf("\n"
 	       "Rates: MB/s = 10^6 B/s, MiB/s = 2^20 B/s, Mbit/s = 10^6 bit/s.\n"
-	       "Exit: 0 ok, 2 bad input (nothing written).\n",
-	       USB_UVC_MJPEG_RATIO, USB_UVC_HEADER_BYTES);
+	       "Exit: 0 ok, 2 bad input (nothing written).\n");
 }
-
-enum {
-	O_SPEED = 256,
-	O_MAXPACKET,
-	O_MULT,
-	O_BURST,
-	O_INTERVAL,
-	O_SIZE,
-	O_PIXEL,
-	O_MJPEG_RATIO,
-	O_REPORT_LENGTH,
-	O_DEVICE,
-	O_SYSROOT,
-	O_BULK,
-	O_MAXPAYLOAD,
-	O_LAST = O_MAXPAYLOAD,
-	O_SIZE_OLD, /* --size: --frame-size's old name */
-};
-
-static const struct option longopts[] = {
-	{"speed", required_argument, NULL, O_SPEED},
-	{"maxpacket", required_argument, NULL, O_MAXPACKET},
-	{"mult", required_argument, NULL, O_MULT},
-	{"burst", required_argument, NULL, O_BURST},
-	{"interval", required_argument, NULL, O_INTERVAL},
-	{"frame-size", required_argument, NULL, O_SIZE},
-	{"size", required_argument, NULL, O_SIZE_OLD},
-	{"pixel-format", required_argument, NULL, O_PIXEL},
-	{"pixel", required_argument, NULL, O_PIXEL},
-	{"mjpeg-ratio", required_argument, NULL, O_MJPEG_RATIO},
-	{"report-length", required_argument, NULL, O_REPORT_LENGTH},
-	{"device", required_argument, NULL, O_DEVICE},
-	{"sysroot", required_argument, NULL, O_SYSROOT},
-	{"bulk", no_argument, NULL, O_BULK},
-	{"maxpayload", required_argument, NULL, O_MAXPAYLOAD},
-	COMMON_LONG_OPTIONS,
-	{NULL, 0, NULL, 0},
-};
 
 /* what the user typed, to quote back in messages; NULL: not given */
 struct limits_args {
 	const char *name; /* "limits", "limits uvc", ... */
-	unsigned allowed; /* bit per O_* - O_SPEED accepted by this subcommand */
-	const char *raw[O_LAST - O_SPEED + 1];
+	unsigned allowed; /* bit per O_* - LIMITS_O_SPEED accepted by this subcommand */
+	const char *raw[LIMITS_O_LAST - LIMITS_O_SPEED + 1];
 	enum usb_speed speed;
 	uint64_t maxpacket, mult, interval, report_length, width, height, maxpayload;
 	int burst, pixel;
 	double mjpeg_ratio;
 };
 
-#define BIT(o) (1u << ((o) - O_SPEED))
+#define BIT(o) (1u << ((o) - LIMITS_O_SPEED))
 
-static const char *const option_names[] = {
-	"speed", "maxpacket", "mult", "burst", "interval", "frame-size", "pixel-format", "mjpeg-ratio",
-	"report-length", "device", "sysroot", "bulk", "maxpayload",
-};
+/* KEY's long name, as the table has it */
+static const char *option_name(int key)
+{
+	return opt_find(limits_options, key)->name;
+}
 
 static int bad_value(int o, const char *value, const char *expected)
 {
-	log_error("invalid --%s '%s': expected %s", option_names[o - O_SPEED], value, expected);
+	log_error("invalid --%s '%s': expected %s", option_name(o), value, expected);
 	return -EINVAL;
 }
 
@@ -156,93 +74,86 @@ static int parse_value(int o, const char *v, struct limits_args *a)
 	uint64_t n;
 
 	switch (o) {
-	case O_SPEED:
+	case LIMITS_O_SPEED:
 		return usb_speed_parse(v, &a->speed) < 0 ? bad_value(o, v, SPEEDS) : 0;
-	case O_MAXPACKET:
+	case LIMITS_O_MAXPACKET:
 		return parse_u64(v, 1, 65535, &a->maxpacket) < 0
 			       ? bad_value(o, v, "wMaxPacketSize in bytes, e.g. 1024")
 			       : 0;
-	case O_MULT:
+	case LIMITS_O_MULT:
 		return parse_u64(v, 1, 3, &a->mult) < 0 ? bad_value(o, v, "1-3") : 0;
-	case O_BURST:
+	case LIMITS_O_BURST:
 		if (parse_u64(v, 0, 15, &n) < 0)
 			return bad_value(o, v, "bMaxBurst 0-15");
 		a->burst = (int)n;
 		return 0;
-	case O_INTERVAL:
+	case LIMITS_O_INTERVAL:
 		return parse_u64(v, 1, 255, &a->interval) < 0 ? bad_value(o, v, "bInterval 1-255")
 							       : 0;
-	case O_SIZE:
+	case LIMITS_O_SIZE:
 		return parse_wxh(v, USB_UVC_MAX_SIDE, &a->width, &a->height) < 0
 			       ? bad_value(o, v, "WIDTHxHEIGHT in pixels, e.g. 1280x720")
 			       : 0;
-	case O_PIXEL: {
+	case LIMITS_O_PIXEL: {
 		enum usb_pixel px;
 		if (usb_pixel_parse(v, &px) < 0)
 			return bad_value(o, v, "yuyv, nv12 or mjpeg");
 		a->pixel = (int)px;
 		return 0;
 	}
-	case O_MJPEG_RATIO:
+	case LIMITS_O_MJPEG_RATIO:
 		return parse_double(v, 1, 1000, &a->mjpeg_ratio) < 0
 			       ? bad_value(o, v, "a compression ratio 1-1000")
 			       : 0;
-	case O_REPORT_LENGTH:
+	case LIMITS_O_REPORT_LENGTH:
 		return parse_u64(v, 1, USB_HID_MAX_REPORT, &a->report_length) < 0
 			       ? bad_value(o, v, "report bytes 1-65535")
 			       : 0;
-	case O_BULK:
+	case LIMITS_O_BULK:
 		return 0;
-	case O_MAXPAYLOAD:
+	case LIMITS_O_MAXPAYLOAD:
 		return parse_size(v, 13, 1u << 30, &a->maxpayload) < 0
 			       ? bad_value(o, v, "dwMaxPayloadTransferSize in bytes, 13 to 1G")
 			       : 0;
-	case O_DEVICE:
-	case O_SYSROOT:
+	case LIMITS_O_DEVICE:
+	case LIMITS_O_SYSROOT:
 		return *v ? 0
 			  : bad_value(o, v,
-				      o == O_DEVICE ? "a USB device (1-1) or /dev/videoN"
+				      o == LIMITS_O_DEVICE ? "a USB device (1-1) or /dev/videoN"
 						    : "a directory or a snapshot file");
 	}
 	return -EINVAL;
 }
 
+static int limits_option(int c, const char *arg, void *ctx)
+{
+	struct limits_args *a = ctx;
+	bool old = c == LIMITS_O_SIZE_OLD;
+
+	if (old)
+		c = LIMITS_O_SIZE;
+	if (c < LIMITS_O_SPEED || c > LIMITS_O_LAST)
+		return -ENOENT;
+	if (!(a->allowed & BIT(c))) {
+		log_error("%s: --%s does not apply here (see 'usbperf limits -h')", a->name,
+			  option_name(c));
+		return -EINVAL;
+	}
+	a->raw[c - LIMITS_O_SPEED] = arg ? arg : "";
+	if (parse_value(c, arg, a) < 0)
+		return -EINVAL;
+	if (old)
+		log_deprecated("limits", "--size", "--frame-size");
+	return 0;
+}
+
 /* 0 parsed, 1 help printed, -EINVAL refused (message printed) */
 static int parse_args(int argc, char **argv, struct global_opts *g, struct limits_args *a)
 {
-	int c, r;
+	int r = parse_table(argc, argv, g, a->name, limits_options, usage_limits, limits_option, a);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		r = common_option(c, optarg, g);
-		if (r < 0)
-			return -EINVAL;
-		if (r > 0)
-			continue;
-		if (c == 'h') {
-			usage_limits();
-			return 1;
-		}
-		bool old = c == O_SIZE_OLD;
-
-		if (old)
-			c = O_SIZE;
-		if (c < O_SPEED || c > O_LAST) {
-			bad_option(a->name, c, argv);
-			return -EINVAL;
-		}
-		if (!(a->allowed & BIT(c))) {
-			log_error("%s: --%s does not apply here (see 'usbperf limits -h')", a->name,
-				  option_names[c - O_SPEED]);
-			return -EINVAL;
-		}
-		a->raw[c - O_SPEED] = optarg ? optarg : "";
-		if (parse_value(c, optarg, a) < 0)
-			return -EINVAL;
-		if (old)
-			log_deprecated("limits", "--size", "--frame-size");
-	}
+	if (r != 0)
+		return r > 0 ? 1 : -EINVAL;
 	if (optind < argc) {
 		log_error("%s: unexpected argument '%s' (see 'usbperf limits -h')", a->name,
 			  argv[optind]);
@@ -255,11 +166,11 @@ static int refuse(const struct limits_args *a, const struct usb_calc_error *err)
 {
 	const char *option = err->option ? err->option : "speed";
 	const char *raw = NULL;
-	size_t i;
+	int k;
 
-	for (i = 0; i < sizeof(option_names) / sizeof(option_names[0]); i++)
-		if (!strcmp(option, option_names[i]))
-			raw = a->raw[i];
+	for (k = LIMITS_O_SPEED; k <= LIMITS_O_LAST; k++)
+		if (!strcmp(option, option_name(k)))
+			raw = a->raw[k - LIMITS_O_SPEED];
 	if (raw)
 		log_error("invalid --%s '%s': %s", option, raw, err->why.buf);
 	else
@@ -283,19 +194,19 @@ static int emit(struct global_opts *g, const struct report *r)
 /* --device: one camera's alternate settings and modes, from its descriptors */
 static int run_uvc_device(struct global_opts *g, struct limits_args *a)
 {
-	const char *dev = a->raw[O_DEVICE - O_SPEED];
-	const char *sysroot = a->raw[O_SYSROOT - O_SPEED];
+	const char *dev = a->raw[LIMITS_O_DEVICE - LIMITS_O_SPEED];
+	const char *sysroot = a->raw[LIMITS_O_SYSROOT - LIMITS_O_SPEED];
 	struct uvc_view view = UVC_VIEW_INIT;
 	struct report r = {.command = "limits uvc"};
 	struct uvc_camera c;
 	char *why = NULL;
 	int status;
 
-	for (int o = O_SPEED; o <= O_MJPEG_RATIO; o++)
-		if (a->raw[o - O_SPEED]) {
+	for (int o = LIMITS_O_SPEED; o <= LIMITS_O_MJPEG_RATIO; o++)
+		if (a->raw[o - LIMITS_O_SPEED]) {
 			log_error("limits uvc: --%s describes an endpoint by hand, --device reads "
 				  "the camera's own: pick one",
-				  option_names[o - O_SPEED]);
+				  option_name(o));
 			return EXIT_USAGE;
 		}
 	if (sysroot && open_sysroot(sysroot) < 0)
@@ -332,13 +243,13 @@ static int run_uvc_bulk(struct global_opts *g, struct limits_args *a)
 	struct report r = {.command = "limits uvc"};
 	int status, o;
 
-	for (o = O_MAXPACKET; o <= O_INTERVAL; o++)
-		if (a->raw[o - O_SPEED]) {
+	for (o = LIMITS_O_MAXPACKET; o <= LIMITS_O_INTERVAL; o++)
+		if (a->raw[o - LIMITS_O_SPEED]) {
 			log_error("limits uvc: --%s describes an isochronous endpoint, not --bulk",
-				  option_names[o - O_SPEED]);
+				  option_name(o));
 			return EXIT_USAGE;
 		}
-	if (a->raw[O_DEVICE - O_SPEED] || a->raw[O_SYSROOT - O_SPEED]) {
+	if (a->raw[LIMITS_O_DEVICE - LIMITS_O_SPEED] || a->raw[LIMITS_O_SYSROOT - LIMITS_O_SPEED]) {
 		log_error("limits uvc: --bulk computes, --device reads a camera: pick one");
 		return EXIT_USAGE;
 	}
@@ -381,15 +292,15 @@ static int run_uvc(struct global_opts *g, struct limits_args *a)
 	struct report r = {.command = "limits uvc"};
 	int status;
 
-	if (a->raw[O_BULK - O_SPEED])
+	if (a->raw[LIMITS_O_BULK - LIMITS_O_SPEED])
 		return run_uvc_bulk(g, a);
-	if (a->raw[O_MAXPAYLOAD - O_SPEED]) {
+	if (a->raw[LIMITS_O_MAXPAYLOAD - LIMITS_O_SPEED]) {
 		log_error("limits uvc: --maxpayload is a bulk endpoint's: give --bulk");
 		return EXIT_USAGE;
 	}
-	if (a->raw[O_DEVICE - O_SPEED])
+	if (a->raw[LIMITS_O_DEVICE - LIMITS_O_SPEED])
 		return run_uvc_device(g, a);
-	if (a->raw[O_SYSROOT - O_SPEED]) {
+	if (a->raw[LIMITS_O_SYSROOT - LIMITS_O_SPEED]) {
 		log_error("limits uvc: --sysroot needs --device: the calculator reads nothing");
 		return EXIT_USAGE;
 	}
@@ -466,15 +377,15 @@ static const struct {
 	int (*run)(struct global_opts *g, struct limits_args *a);
 } subcommands[] = {
 	{"uvc", "limits uvc",
-	 BIT(O_SPEED) | BIT(O_MAXPACKET) | BIT(O_MULT) | BIT(O_BURST) | BIT(O_INTERVAL) |
-		 BIT(O_SIZE) | BIT(O_PIXEL) | BIT(O_MJPEG_RATIO) | BIT(O_DEVICE) | BIT(O_SYSROOT) |
-		 BIT(O_BULK) | BIT(O_MAXPAYLOAD),
+	 BIT(LIMITS_O_SPEED) | BIT(LIMITS_O_MAXPACKET) | BIT(LIMITS_O_MULT) | BIT(LIMITS_O_BURST) | BIT(LIMITS_O_INTERVAL) |
+		 BIT(LIMITS_O_SIZE) | BIT(LIMITS_O_PIXEL) | BIT(LIMITS_O_MJPEG_RATIO) | BIT(LIMITS_O_DEVICE) | BIT(LIMITS_O_SYSROOT) |
+		 BIT(LIMITS_O_BULK) | BIT(LIMITS_O_MAXPAYLOAD),
 	 run_uvc},
 	{"hid", "limits hid",
-	 BIT(O_SPEED) | BIT(O_REPORT_LENGTH) | BIT(O_INTERVAL) | BIT(O_MAXPACKET) | BIT(O_MULT) |
-	     BIT(O_BURST),
+	 BIT(LIMITS_O_SPEED) | BIT(LIMITS_O_REPORT_LENGTH) | BIT(LIMITS_O_INTERVAL) | BIT(LIMITS_O_MAXPACKET) | BIT(LIMITS_O_MULT) |
+	     BIT(LIMITS_O_BURST),
 	 run_hid},
-	{"ncm", "limits ncm", BIT(O_SPEED), run_ncm},
+	{"ncm", "limits ncm", BIT(LIMITS_O_SPEED), run_ncm},
 };
 
 void schema_limits(struct report *r)
@@ -501,7 +412,7 @@ int cmd_limits(int argc, char **argv, struct global_opts *g)
 {
 	struct limits_args a = {
 		.name = "limits",
-		.allowed = BIT(O_SPEED),
+		.allowed = BIT(LIMITS_O_SPEED),
 		.burst = -1,
 		.pixel = -1,
 	};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* usbperf list: the USB tree, how each device is attached, and what to fix. */
 #include "cmd/commands.h"
+#include "cmd/opt/tables.h"
 #include "cmd/common.h"
 #include "model/findings.h"
 #include "platform/mmc/mmc.h"
@@ -27,14 +28,8 @@ void usage_list(void)
 	       "(raw flash): name, type, size, eraseblock, page and OOB. Ends with\n"
 	       "findings: what caps throughput, with the evidence and the fix.\n"
 	       "\n"
-	       "options:\n"
-	       "  --sysroot DIR|FILE  read a recorded tree (a directory, or a file written by\n"
-	       "                      'usbperf snapshot') instead of this machine\n"
-	       "  --table NAME        for --format csv: controllers, devices (default),\n"
-	       "                      interfaces, nodes, findings, mmc_hosts, mmc_cards,\n"
-	       "                      mmc_partitions or mtd\n"
-	       "  -F, --format FMT    text (default: a tree), json or csv\n"
-	       "  -o, --output FILE   write the result to FILE\n");
+	       "\n");
+	opt_usage(stdout, list_options);
 }
 
 static const char *const tables[] = {"controllers", "devices",	 "interfaces", "nodes",
@@ -147,61 +142,57 @@ void schema_list(struct report *r)
 	build_report(r, &none, &no_mmc, &no_mtd, &no_findings, "controllers");
 }
 
+struct list_args {
+	const char *sysroot, *table;
+	bool table_given;
+};
+
+static int list_option(int c, const char *arg, void *ctx)
+{
+	struct list_args *a = ctx;
+	size_t i;
+
+	switch (c) {
+	case LIST_O_SYSROOT:
+		a->sysroot = arg;
+		return 0;
+	case LIST_O_TABLE:
+		for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+			if (!strcmp(arg, tables[i]))
+				break;
+		if (i == sizeof(tables) / sizeof(tables[0])) {
+			log_error("invalid --table '%s': expected controllers, devices, interfaces, "
+				  "nodes, findings, mmc_hosts, mmc_cards, mmc_partitions or mtd",
+				  arg);
+			return -EINVAL;
+		}
+		a->table = arg;
+		a->table_given = true;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 int cmd_list(int argc, char **argv, struct global_opts *g)
 {
-	enum { O_SYSROOT = 256, O_TABLE };
-	static const struct option longopts[] = {
-		COMMON_LONG_OPTIONS,
-		{"sysroot", required_argument, NULL, O_SYSROOT},
-		{"table", required_argument, NULL, O_TABLE},
-		{NULL, 0, NULL, 0},
-	};
 	struct usb_topology t;
 	struct mmc_topology m;
 	struct mtd_listing mtd = {0};
 	struct sysinfo_facts si = {0};
 	struct finding_list fl = FINDING_LIST_INIT;
 	struct report rep = {.command = "list"};
-	const char *sysroot = NULL, *table = "devices";
+	struct list_args a = {NULL, "devices", false};
+	const char *sysroot, *table;
 	char *warn = NULL;
-	bool table_given = false;
-	size_t i;
-	int c, r;
+	bool table_given;
+	int r;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		r = common_option(c, optarg, g);
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r > 0)
-			continue;
-		switch (c) {
-		case 'h':
-			usage_list();
-			return EXIT_OK;
-		case O_SYSROOT:
-			sysroot = optarg;
-			break;
-		case O_TABLE:
-			for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
-				if (!strcmp(optarg, tables[i]))
-					break;
-			if (i == sizeof(tables) / sizeof(tables[0])) {
-				log_error("invalid --table '%s': expected controllers, devices, "
-					  "interfaces, nodes, findings, mmc_hosts, mmc_cards, "
-					  "mmc_partitions or mtd",
-					  optarg);
-				return EXIT_USAGE;
-			}
-			table = optarg;
-			table_given = true;
-			break;
-		default:
-			bad_option("list", c, argv);
-			return EXIT_USAGE;
-		}
-	}
+	r = parse_table(argc, argv, g, "list", list_options, usage_list, list_option, &a);
+	if (r != 0)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	sysroot = a.sysroot;
+	table = a.table;
+	table_given = a.table_given;
 	if (optind < argc) {
 		log_error("list: unexpected argument '%s' (see 'usbperf list -h')", argv[optind]);
 		return EXIT_USAGE;

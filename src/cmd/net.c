@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* usbperf net server | client HOST: parse options, run, render. */
 #include "cmd/commands.h"
+#include "cmd/opt/tables.h"
 #include "classes/net/sweep.h"
 #include "classes/net/fields.h"
 #include "classes/net/net.h"
@@ -29,50 +30,9 @@ void usage_net(void)
 	       "'usbperf net server', the server takes 'iperf3 -c' or 'usbperf net client'. TCP\n"
 	       "and UDP, several streams, reverse and both ways; totals as both ends counted\n"
 	       "them, CPU of both ends, and the USB link's ceiling when the interface is on USB.\n"
-	       "\n"
-	       "both:\n"
-	       "  -p, --port N        port (default 5201)\n"
-	       "  -B, --bind ADDR     bind to this local address\n"
-	       "  --bind-dev IFACE    bind every socket to this interface (SO_BINDTODEVICE),\n"
-	       "                      so the traffic really crosses it; needs CAP_NET_RAW\n"
-	       "  -4, -6              IPv4 or IPv6 only\n"
-	       "  -i, --interval SEC  interval rows every SEC (default 1, 0 for none)\n"
-	       "  --timeout SEC       a silent peer is given up after SEC (default 10)\n"
-	       "  --sysroot DIR|FILE  read the interface's USB facts from a recorded tree\n"
-	       "  -F, --format FMT    text, json or csv;  -o, --output FILE;  -q, --quiet\n"
-	       "  --monitor           watch the interface's USB device on usbmon (root), each\n"
-	       "                      test: wire MB/s, the dominant URB size, USB errors, and\n"
-	       "                      the share of the wire bytes that is not payload (TCP)\n"
-	       "server:\n"
-	       "  -1, --one-off       serve one test, then exit\n"
-	       "client:\n"
-	       "  -u, --udp           UDP (default TCP)\n"
-	       "  -t, --time SEC      whole seconds to send (default 10)\n"
-	       "  -n, --bytes SIZE    send SIZE bytes instead (K M G = 1024-based,\n"
-	       "                      KB MB GB = 1000-based)\n"
-	       "  -k, --blocks N      send N blocks instead\n"
-	       "  -l, --length SIZE   block length: TCP write (default 128K), UDP datagram\n"
-	       "                      (default 1460, 16..65507)\n"
-	       "  -b, --bitrate RATE  bit/s per stream, paced evenly (k m g = 10^3 10^6 10^9; UDP\n"
-	       "                      default 1M, 0 = unlimited)\n"
-	       "  -P, --parallel N    streams per direction, 1..128 (default 1)\n"
-	       "  -R, --reverse       the server sends\n"
-	       "  --bidir             both send at once\n"
-	       "  -O, --omit SEC      leave the first whole SEC seconds out (TCP slow start)\n"
-	       "  -w, --window SIZE   socket buffer size (SO_SNDBUF/SO_RCVBUF), both ends\n"
-	       "  -M, --mss N         TCP maximum segment size\n"
-	       "  --length-sweep LIST\n"
-	       "                      a test per length of LIST (e.g. 64,512,1472): the UDP\n"
-	       "                      datagram length with -u (16..65507), else the TCP MSS\n"
-	       "                      (88..9216); a table of goodput next to the USB link's\n"
-	       "                      ceilings for frames of that size: its bytes, and below\n"
-	       "                      SuperSpeed its packet slots (a short packet per\n"
-	       "                      transfer: ECM, RNDIS; NCM's NTBs share them)\n"
-	       "  -N, --no-delay      TCP_NODELAY on the data streams\n"
-	       "  -C, --congestion ALGO  TCP congestion control (cubic, bbr ...)\n"
-	       "  -S, --tos N         IP type of service, 0..255\n"
-	       "  --udp-64bit         64-bit UDP packet counters\n"
-	       "\n"
+	       "\n");
+	opt_usage(stdout, net_options);
+	printf("\n"
 	       "Text output: the interval rows as each interval ends (line by line, to a pipe\n"
 	       "too), then the test and the totals, last. JSON, CSV and -o FILE are one\n"
 	       "document written at the end (the rows then show on stderr if it is a terminal).\n"
@@ -81,16 +41,6 @@ void usage_net(void)
 	       "Rates: MB/s = 10^6 B/s, Mbit/s = 10^6 bit/s. Exit: 0 ok, 2 bad input (nothing\n"
 	       "written), 3 runtime error (partial results printed), 128+N stopped by signal N.\n");
 }
-
-enum {
-	O_BIND_DEV = 256,
-	O_TIMEOUT,
-	O_BIDIR,
-	O_UDP64,
-	O_SYSROOT,
-	O_MONITOR,
-	O_LENGTH_SWEEP,
-};
 
 struct net_opts {
 	bool server;
@@ -144,7 +94,7 @@ static int opt_common(int c, const char *arg, struct net_opts *o)
 			return bad("--bind", arg, "an address");
 		o->bind_addr = arg;
 		return 1;
-	case O_BIND_DEV:
+	case NET_O_BIND_DEV:
 		if (!*arg || strlen(arg) >= IF_NAMESIZE || strchr(arg, '/') || !if_nametoindex(arg))
 			return bad("--bind-dev", arg, "the name of an interface of this machine");
 		o->bind_dev = arg;
@@ -153,7 +103,7 @@ static int opt_common(int c, const char *arg, struct net_opts *o)
 		o->v4 = true;
 		o->family = AF_INET;
 		return 1;
-	case O_MONITOR:
+	case NET_O_MONITOR:
 		o->monitor = true;
 		return 1;
 	case '6':
@@ -165,11 +115,11 @@ static int opt_common(int c, const char *arg, struct net_opts *o)
 		    (o->interval_s > 0 && o->interval_s < 0.1))
 			return bad("--interval", arg, "0 (none) or 0.1..60 seconds");
 		return 1;
-	case O_TIMEOUT:
+	case NET_O_TIMEOUT:
 		if (parse_duration(arg, 0.1, 3600, &o->timeout_s) < 0)
 			return bad("--timeout", arg, "0.1..3600 seconds");
 		return 1;
-	case O_SYSROOT:
+	case NET_O_SYSROOT:
 		o->sysroot = arg;
 		return 1;
 	}
@@ -191,7 +141,7 @@ static int opt_sizes(int c, const char *arg, struct net_opts *o)
 		return parse_u64(arg, 1, INT64_MAX, &p->blocks) < 0
 			       ? bad("--blocks", arg, "a number of blocks")
 			       : 1;
-	case O_LENGTH_SWEEP:
+	case NET_O_LENGTH_SWEEP:
 		free(o->lens);
 		o->lens = NULL;
 		return parse_size_list(arg, 16, NET_MAX_UDP_LEN, NET_SWEEP_MAX, &o->lens,
@@ -241,7 +191,7 @@ static int opt_client(int c, const char *arg, struct net_opts *o)
 	case 'R':
 		p->reverse = true;
 		return 1;
-	case O_BIDIR:
+	case NET_O_BIDIR:
 		p->bidir = true;
 		return 1;
 	case 'M':
@@ -261,7 +211,7 @@ static int opt_client(int c, const char *arg, struct net_opts *o)
 			return bad("--tos", arg, "0..255");
 		p->tos = v;
 		return 1;
-	case O_UDP64:
+	case NET_O_UDP64:
 		p->udp_64bit = true;
 		return 1;
 	}
@@ -412,87 +362,47 @@ static int check_client(struct net_opts *o)
 	return 0;
 }
 
-static const struct option long_options[] = {
-	{"port", required_argument, NULL, 'p'},
-	{"bind", required_argument, NULL, 'B'},
-	{"bind-dev", required_argument, NULL, O_BIND_DEV},
-	{"interval", required_argument, NULL, 'i'},
-	{"timeout", required_argument, NULL, O_TIMEOUT},
-	{"one-off", no_argument, NULL, '1'},
-	{"udp", no_argument, NULL, 'u'},
-	{"time", required_argument, NULL, 't'},
-	{"bytes", required_argument, NULL, 'n'},
-	{"blocks", required_argument, NULL, 'k'},
-	{"length", required_argument, NULL, 'l'},
-	{"bitrate", required_argument, NULL, 'b'},
-	{"parallel", required_argument, NULL, 'P'},
-	{"reverse", no_argument, NULL, 'R'},
-	{"bidir", no_argument, NULL, O_BIDIR},
-	{"omit", required_argument, NULL, 'O'},
-	{"window", required_argument, NULL, 'w'},
-	{"mss", required_argument, NULL, 'M'},
-	{"no-delay", no_argument, NULL, 'N'},
-	{"congestion", required_argument, NULL, 'C'},
-	{"tos", required_argument, NULL, 'S'},
-	{"udp-64bit", no_argument, NULL, O_UDP64},
-	{"sysroot", required_argument, NULL, O_SYSROOT},
-	{"monitor", no_argument, NULL, O_MONITOR},
-	{"length-sweep", required_argument, NULL, O_LENGTH_SWEEP},
-	COMMON_LONG_OPTIONS,
-	{NULL, 0, NULL, 0},
-};
-
 /* an option as the user typed it, for a message: "-t" or "--udp-64bit" */
 static void opt_name(int c, char *buf, size_t len)
 {
-	size_t i;
+	const struct cmd_opt *opt = opt_find(net_options, c);
 
-	snprintf(buf, len, "-%c", c > 32 && c < 127 ? c : '?');
-	for (i = 0; long_options[i].name; i++)
-		if (long_options[i].val == c && c >= 256)
-			snprintf(buf, len, "--%s", long_options[i].name);
+	if (opt && c >= OPT_KEY)
+		snprintf(buf, len, "--%s", opt->name);
+	else
+		snprintf(buf, len, "-%c", c > 32 && c < 127 ? c : '?');
+}
+
+/* one option of the role's: 0 taken, -ENOENT not net's, -EINVAL the other role's or bad */
+static int net_option(int c, const char *arg, void *ctx)
+{
+	struct net_opts *o = ctx;
+	char opt[32];
+	int r = opt_common(c, arg, o);
+
+	if (r == 0 && o->server && c == '1') {
+		o->one_off = true;
+		r = 1;
+	}
+	if (r == 0 && !o->server && c != '1' && c != '?' && c != ':')
+		r = opt_client(c, arg, o);
+	if (r != 0)
+		return r < 0 ? r : 0;
+	if (!opt_find(net_options, c))
+		return -ENOENT;
+	opt_name(c, opt, sizeof(opt));
+	log_error("net %s: option '%s' is for the %s (see 'usbperf net -h')",
+		  o->server ? "server" : "client", opt, o->server ? "client" : "server");
+	return -EINVAL;
 }
 
 static int parse_args(int argc, char **argv, struct global_opts *g, struct net_opts *o)
 {
 	const char *name = o->server ? "net server" : "net client";
-	int c, r;
-	static const char shortopts[] = COMMON_SHORT_OPTIONS "p:B:46i:1ut:n:k:l:b:P:RO:w:M:NC:S:";
+	int r = parse_table(argc, argv, g, "net", net_options, usage_net, net_option, o);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, shortopts, long_options, NULL)) != -1) {
-		r = common_option(c, optarg, g);
-		if (r < 0)
-			return -EINVAL;
-		if (r > 0)
-			continue;
-		if (c == 'h') {
-			usage_net();
-			return 1;
-		}
-		r = opt_common(c, optarg, o);
-		if (r == 0 && o->server && c == '1') {
-			o->one_off = true;
-			r = 1;
-		}
-		if (r == 0 && !o->server && c != '1' && c != '?' && c != ':')
-			r = opt_client(c, optarg, o);
-		if (r < 0)
-			return r;
-		if (r == 0) {
-			char opt[32];
-
-			if (c == '?' || c == ':') {
-				bad_option("net", c, argv);
-				return -EINVAL;
-			}
-			opt_name(c, opt, sizeof(opt));
-			log_error("%s: option '%s' is for the %s (see 'usbperf net -h')", name, opt,
-				  o->server ? "client" : "server");
-			return -EINVAL;
-		}
-	}
+	if (r != 0)
+		return r > 0 ? 1 : -EINVAL;
 	if (!o->server) {
 		if (optind >= argc) {
 			log_error("net client: missing HOST (see 'usbperf net -h')");

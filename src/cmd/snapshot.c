@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* usbperf snapshot FILE: record the sysfs/procfs facts usbperf reads, for --sysroot. */
 #include "cmd/commands.h"
+#include "cmd/opt/tables.h"
 #include "cmd/common.h"
 #include "platform/mmc/mmc.h"
 #include "classes/mtd/list.h"
@@ -27,10 +28,28 @@ void usage_snapshot(void)
 	       "'usbperf sysinfo' read into FILE (JSON), so that '--sysroot FILE' replays this\n"
 	       "machine elsewhere: attach it to a bug report, or keep it as a test fixture.\n"
 	       "Serial numbers and MAC addresses are included; edit them out if they matter.\n"
-	       "\n"
-	       "options:\n"
-	       "  --force            overwrite FILE if it exists\n"
-	       "  --sysroot DIR      record from a directory tree (a copy of /sys and /proc)\n");
+	       "\n");
+	opt_usage(stdout, snapshot_options);
+}
+
+struct snapshot_args {
+	const char *sysroot;
+	bool force;
+};
+
+static int snapshot_option(int c, const char *arg, void *ctx)
+{
+	struct snapshot_args *a = ctx;
+
+	switch (c) {
+	case SNAPSHOT_O_FORCE:
+		a->force = true;
+		return 0;
+	case SNAPSHOT_O_SYSROOT:
+		a->sysroot = arg;
+		return 0;
+	}
+	return -ENOENT;
 }
 
 struct snapshot_summary {
@@ -87,48 +106,25 @@ void schema_snapshot(struct report *r)
 
 int cmd_snapshot(int argc, char **argv, struct global_opts *g)
 {
-	enum { O_FORCE = 256, O_SYSROOT };
-	static const struct option longopts[] = {
-		COMMON_LONG_OPTIONS,
-		{"force", no_argument, NULL, O_FORCE},
-		{"sysroot", required_argument, NULL, O_SYSROOT},
-		{NULL, 0, NULL, 0},
-	};
 	struct snapshot_summary sum = {0};
 	struct report rep = {.command = "snapshot"};
 	struct strbuf doc = STRBUF_INIT;
-	const char *sysroot = NULL, *file;
-	bool force = false;
+	struct snapshot_args a = {NULL, false};
+	const char *sysroot, *file;
+	bool force;
 	struct vnode *v;
 	struct stat st;
 	char created[32];
 	time_t now = time(NULL);
 	size_t n;
-	int c, r;
+	int r;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		r = common_option(c, optarg, g);
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r > 0)
-			continue;
-		switch (c) {
-		case 'h':
-			usage_snapshot();
-			return EXIT_OK;
-		case O_FORCE:
-			force = true;
-			break;
-		case O_SYSROOT:
-			sysroot = optarg;
-			break;
-		default:
-			bad_option("snapshot", c, argv);
-			return EXIT_USAGE;
-		}
-	}
+	r = parse_table(argc, argv, g, "snapshot", snapshot_options, usage_snapshot,
+			snapshot_option, &a);
+	if (r != 0)
+		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	sysroot = a.sysroot;
+	force = a.force;
 	if (optind != argc - 1) {
 		log_error(optind >= argc ? "snapshot: missing FILE (see 'usbperf snapshot -h')"
 					 : "snapshot: one FILE expected (see 'usbperf snapshot -h')");

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* usbperf sysinfo: probe the machine, derive findings, render. */
 #include "cmd/commands.h"
+#include "cmd/opt/tables.h"
 #include "platform/sys/sysinfo.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,46 +18,28 @@ void usage_sysinfo(void)
 	       "with findings: settings that will distort or cap a result, each with the\n"
 	       "file and value that show it and how to change it. Missing facts (no\n"
 	       "cpufreq on a VM, no UDC on a PC) show as '-' (null in JSON).\n"
-	       "\n"
-	       "options:\n"
-	       "  --sysroot DIR|FILE  read /sys and /proc below DIR, or from a snapshot file\n"
-	       "  -F, --format FMT    text, json or csv (csv: the cpufreq table)\n"
-	       "  -o, --output FILE   write the report to FILE;  -q, --quiet\n"
-	       "\n"
+	       "\n");
+	opt_usage(stdout, sysinfo_options);
+	printf("\n"
 	       "Exit: 0 ok (findings do not fail it), 2 bad input, 3 the report could not\n"
 	       "be written.\n");
 }
 
+static int sysinfo_option(int c, const char *arg, void *ctx)
+{
+	if (c != SYSINFO_O_SYSROOT)
+		return -ENOENT;
+	*(const char **)ctx = arg;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct global_opts *g, const char **ret_sysroot)
 {
-	enum { O_SYSROOT = 256 };
-	static const struct option longopts[] = {
-		{"sysroot", required_argument, NULL, O_SYSROOT},
-		COMMON_LONG_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
-	int c, r;
+	int r = parse_table(argc, argv, g, "sysinfo", sysinfo_options, usage_sysinfo,
+			    sysinfo_option, ret_sysroot);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, COMMON_SHORT_OPTIONS, longopts, NULL)) != -1) {
-		r = common_option(c, optarg, g);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		switch (c) {
-		case 'h':
-			usage_sysinfo();
-			return 1;
-		case O_SYSROOT:
-			*ret_sysroot = optarg;
-			break;
-		default:
-			bad_option("sysinfo", c, argv);
-			return -1;
-		}
-	}
+	if (r != 0)
+		return r;
 	if (optind < argc) {
 		log_error("sysinfo: unexpected argument '%s' (see 'usbperf sysinfo -h')",
 			  argv[optind]);

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/*
+ * A command's options, declared once (git's parse-options, curl's
+ * cmdline-opts): each entry gives the long name, the key getopt returns (a
+ * letter when there is a short form), the value's name and the help. From one
+ * table come the getopt arrays (cmd/common.c's parse_table), the OPTIONS
+ * block of 'usbperf CMD -h' (opt_usage) and the man page's items
+ * (opt_roff, run at build time by mkman). The tables are data only, in
+ * cmd/opt/CMD.c, so the native man page generator links them without the
+ * rest of usbperf.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+
+struct cmd_opt {
+	const char *name; /* long name, no "--"; NULL: a heading (help) or the table's end */
+	int key;	  /* a letter for a short form (-X), else an id from OPT_KEY up */
+	const char *arg;  /* the value's name ("SIZE", "LIST"); NULL for a flag */
+	const char *help; /* 'CMD -h': lines split at '\n' */
+	const char *man;  /* the man page's item, roff; NULL: the help as one paragraph */
+	unsigned flags;
+};
+
+#define OPT_KEY 256	    /* the first key without a letter */
+#define OPT_HIDDEN 0x1u	    /* an old spelling: accepted, not listed */
+#define OPT_MAN_ONLY 0x2u   /* listed in the man page, not by -h (a heading's note) */
+#define OPT_AGAIN 0x4u	    /* an option listed before, described again in another group */
+
+/* the end of a table */
+#define OPT_END {NULL, 0, NULL, NULL, NULL, 0}
+/* a line of its own between options: a group's heading or a note */
+#define OPT_TEXT(text) {NULL, 0, NULL, (text), NULL, 0}
+
+struct cmd_opt_table {
+	const char *command; /* as typed: "disk", "net client" */
+	const struct cmd_opt *opts;
+};
+
+/* the tables mkman knows, NULL-ended (cmd/opt/tables.c) */
+extern const struct cmd_opt_table cmd_opt_tables[];
+
+/* the entry for KEY, or NULL */
+const struct cmd_opt *opt_find(const struct cmd_opt *t, int key);
+/* the number of entries that are options (hidden ones too, not those listed again) */
+unsigned opt_count(const struct cmd_opt *t);
+/*
+ * "options:" and one entry per visible option as 'CMD -h' shows it: the
+ * names from column 2, the help from column 22 (on the next line when the
+ * names are longer), continuation lines under it; a heading flush left
+ */
+void opt_usage(FILE *f, const struct cmd_opt *t);
+/* the man page's items: .TP per option, .PP before a heading */
+void opt_roff(FILE *f, const struct cmd_opt *t);

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+/* usbperf sysinfo's options */
+#include "cmd/opt/tables.h"
+
+const struct cmd_opt sysinfo_options[] = {
+	{"sysroot", SYSINFO_O_SYSROOT, "DIR|FILE",
+	 "read /sys and /proc below DIR, or from a snapshot file",
+	 "Read /sys and /proc below\n"
+	     ".IR DIR ,\n"
+	     "or from a snapshot file.", 0},
+	{"format", 'F', "FMT",
+	 "text, json or csv (csv: the cpufreq table)",
+	 NULL, 0},
+	{"output", 'o', "FILE",
+	 "write the report to FILE",
+	 "Write the report to\n"
+	     ".IR FILE .", 0},
+	{"quiet", 'q', NULL,
+	 "no progress on stderr",
+	 NULL, 0},
+	OPT_END,
+};
