@@ -6,6 +6,7 @@
  */
 #include "cmd/commands.h"
 #include "cmd/common.h"
+#include "cmd/opt/tables.h"
 #include "util/signals.h"
 #include "util/sysroot.h"
 #include "version.h"
@@ -94,17 +95,13 @@ static void usage_main(FILE *f)
 		   "<command> [options]\n\ncommands:\n");
 	for (i = 0; i < ncommands; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nglobal options (also accepted after the command):\n"
-		   "  -F, --format FMT   text (default), json or csv\n"
-		   "  -o, --output FILE  write the result to FILE instead of stdout\n"
-		   "  -q, --quiet        no progress on stderr\n"
-		   "  --schema           the command's JSON, described: Markdown, or with -F json a\n"
-		   "                     JSON Schema its output validates against (docs/schema/)\n"
-		   "  --wide             text: every column and every clause, whatever the width\n"
-		   "                     (by default a table fits 100 columns)\n"
-		   "  -V, --version      print the version\n"
-		   "\n'usbperf <command> -h' shows a command's options.\n");
+	fputc('\n', f);
+	opt_usage(f, global_options);
+	fprintf(f, "\n'usbperf <command> -h' shows a command's options.\n");
 }
+
+/* help and version take the global options alone */
+static const struct cmd_opt no_options[] = {OPT_END};
 
 void usage_help(void)
 {
@@ -113,12 +110,11 @@ void usage_help(void)
 
 int cmd_help(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option longopts[] = {COMMON_LONG_OPTIONS, {NULL, 0, NULL, 0}};
 	const struct command *c;
 	int r;
 
 	/* the global options are accepted after the command, here too */
-	r = parse_options(argc, argv, g, "help", longopts, usage_help, NULL, NULL);
+	r = parse_table(argc, argv, g, "help", no_options, usage_help, NULL, NULL);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (optind >= argc) {
@@ -159,11 +155,10 @@ void schema_version(struct report *r)
 
 int cmd_version(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option longopts[] = {COMMON_LONG_OPTIONS, {NULL, 0, NULL, 0}};
 	struct strbuf out = STRBUF_INIT;
 	int r;
 
-	r = parse_options(argc, argv, g, "version", longopts, usage_version, NULL, NULL);
+	r = parse_table(argc, argv, g, "version", no_options, usage_version, NULL, NULL);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (optind < argc) {

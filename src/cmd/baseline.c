@@ -2,6 +2,7 @@
 /* usbperf baseline: name a run to compare later runs against. */
 #include "cmd/commands.h"
 #include "cmd/db.h"
+#include "cmd/opt/tables.h"
 #include "run/record_json.h"
 
 #include <errno.h>
@@ -18,17 +19,12 @@ void usage_baseline(void)
 	       "shows it. 'usbperf compare RUN --baseline NAME' then compares RUN against\n"
 	       "it, e.g. in CI after a kernel update. Names are 1 to 64 letters, digits or\n"
 	       "._:+-.\n"
-	       "\n"
-	       "options:\n"
-	       "  --delete NAME      remove the baseline NAME (not its run)\n" DB_OPTION_HELP
-	       "  -F, --format FMT   text, json or csv\n"
-	       "  -o, --output FILE  write the result to FILE\n"
-	       "\n"
+	       "\n");
+	opt_usage(stdout, baseline_options);
+	printf("\n"
 	       "Exit: 0 ok, 2 bad input or no such run or baseline, 3 the database could not\n"
 	       "be read or written.\n");
 }
-
-enum { O_DELETE = 256 };
 
 struct baseline_opts {
 	const char *db, *name, *run, *delete;
@@ -64,7 +60,7 @@ static int baseline_cmd_option(int c, const char *arg, void *ctx)
 {
 	struct baseline_opts *o = ctx;
 
-	if (c == O_DELETE) {
+	if (c == BASELINE_O_DELETE) {
 		o->delete = arg;
 		return 0;
 	}
@@ -73,15 +69,9 @@ static int baseline_cmd_option(int c, const char *arg, void *ctx)
 
 static int parse_args(int argc, char **argv, struct global_opts *g, struct baseline_opts *o)
 {
-	static const struct option longopts[] = {
-		{"delete", required_argument, NULL, O_DELETE},
-		DB_LONG_OPTION,
-		COMMON_LONG_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
 	int r;
 
-	r = parse_options(argc, argv, g, "baseline", longopts, usage_baseline, baseline_cmd_option,
+	r = parse_table(argc, argv, g, "baseline", baseline_options, usage_baseline, baseline_cmd_option,
 			  o);
 	if (r != 0)
 		return r;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* usbperf bulk [DEVICE]: raw bulk (and isochronous) throughput through libusb, vs the ceiling. */
 #include "cmd/commands.h"
+#include "cmd/opt/tables.h"
 #include "classes/bulk/bulk.h"
 #include "classes/bulk/fields.h"
 #include "util/parse.h"
@@ -31,29 +32,15 @@ void usage_bulk(void)
 	       "(/dev/bus/usb/001/002) or VID:PID; without it 0525:a4a0, else the first device\n"
 	       "with a bulk IN+OUT pair. A kernel driver holding the interface (usbtest) is\n"
 	       "detached and given back at the end, also after an error or a signal.\n"
-	       "\n"
-	       "options:\n"
-	       "  --vid HEX --pid HEX  the device by its IDs\n"
-	       "  --interface N      the interface (default: the first with the endpoints)\n"
-	       "  --ep-in ADDR       the IN endpoint address (0x81); --ep-out ADDR (0x01)\n"
-	       "  --time SEC         per point (default 0.5; 250ms, 2s)\n"
-	       "  --sizes LIST       transfer sizes (default " DEFAULT_SIZES "; 512..16M)\n"
-	       "  --depth LIST       transfers in flight per direction (default " DEFAULT_DEPTHS
-	       "; 1..%u)\n"
-	       "  --dir LIST         in, out, both, or all (default all)\n"
-	       "  --iso              isochronous through the alt setting that has iso endpoints\n"
-	       "                     (SourceSink's alt 1): bytes/s and packets with errors\n"
-	       "  --monitor          watch each point on the wire (usbmon, root): wire MB/s, the\n"
-	       "                     dominant URB size, in flight, bus busy %%, URB p99, errors\n"
-	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
-	       "\n"
+	       "\n");
+	opt_usage(stdout, bulk_options);
+	printf("\n"
 	       "Rates: MB/s = 10^6 B/s. The ceiling is the link's bulk payload ceiling per\n"
 	       "direction (both: twice at SuperSpeed, one shared bus below), or the iso\n"
 	       "endpoint's from its descriptor. Points over usbcore's usbfs_memory_mb are skipped\n"
 	       "and said. Exit: 0 ok, 2 bad input or refused (no such device, no bulk endpoints,\n"
 	       "interface busy), 3 runtime error (partial results), 128+N after signal N\n"
-	       "(the points so far; the driver given back).\n",
-	       BULK_MAX_DEPTH);
+	       "(the points so far; the driver given back).\n");
 }
 
 struct bulk_opts {
@@ -68,19 +55,6 @@ struct bulk_opts {
 	bool monitor; /* each point watched on usbmon */
 };
 
-enum {
-	O_VID = 256,
-	O_PID,
-	O_IFACE,
-	O_EP_IN,
-	O_EP_OUT,
-	O_TIME,
-	O_SIZES,
-	O_DEPTH,
-	O_DIR,
-	O_ISO,
-	O_MONITOR,
-};
 
 static int parse_ep(const char *opt, const char *arg, bool in, int *ret)
 {
@@ -101,33 +75,33 @@ static int bulk_opt(int c, const char *arg, void *ctx)
 	uint64_t v;
 
 	switch (c) {
-	case O_VID:
-	case O_PID:
+	case BULK_O_VID:
+	case BULK_O_PID:
 		if (parse_hex(arg, 0xffff, &v) < 0) {
 			log_error("invalid --%s '%s': expected 4 hex digits, e.g. %s",
-				  c == O_VID ? "vid" : "pid", arg, c == O_VID ? "0525" : "a4a0");
+				  c == BULK_O_VID ? "vid" : "pid", arg, c == BULK_O_VID ? "0525" : "a4a0");
 			return -EINVAL;
 		}
-		*(c == O_VID ? &o->sel.vid : &o->sel.pid) = (int)v;
+		*(c == BULK_O_VID ? &o->sel.vid : &o->sel.pid) = (int)v;
 		return 0;
-	case O_IFACE:
+	case BULK_O_IFACE:
 		if (parse_u64(arg, 0, 255, &v) < 0) {
 			log_error("invalid --interface '%s': expected 0..255", arg);
 			return -EINVAL;
 		}
 		o->want.iface = (int)v;
 		return 0;
-	case O_EP_IN:
+	case BULK_O_EP_IN:
 		return parse_ep("--ep-in", arg, true, &o->want.ep_in);
-	case O_EP_OUT:
+	case BULK_O_EP_OUT:
 		return parse_ep("--ep-out", arg, false, &o->want.ep_out);
-	case O_TIME:
+	case BULK_O_TIME:
 		if (parse_duration(arg, 0.05, 3600, &o->time_s) < 0) {
 			log_error("invalid --time '%s': expected seconds (0.05..3600)", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_SIZES:
+	case BULK_O_SIZES:
 		free(o->sizes);
 		o->sizes = NULL;
 		if (parse_size_list(arg, 512, BULK_MAX_SIZE, BULK_MAX_POINTS, &o->sizes,
@@ -137,7 +111,7 @@ static int bulk_opt(int c, const char *arg, void *ctx)
 			return -EINVAL;
 		}
 		return 0;
-	case O_DEPTH:
+	case BULK_O_DEPTH:
 		free(o->depths);
 		o->depths = NULL;
 		if (parse_size_list(arg, 1, BULK_MAX_DEPTH, BULK_MAX_POINTS, &o->depths,
@@ -147,16 +121,16 @@ static int bulk_opt(int c, const char *arg, void *ctx)
 			return -EINVAL;
 		}
 		return 0;
-	case O_DIR:
+	case BULK_O_DIR:
 		if (bulk_dirs_parse(arg, &o->dirs) < 0) {
 			log_error("invalid --dir '%s': expected in, out, both or all", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_ISO:
+	case BULK_O_ISO:
 		o->want.iso = true;
 		return 0;
-	case O_MONITOR:
+	case BULK_O_MONITOR:
 		o->monitor = true;
 		return 0;
 	}
@@ -500,21 +474,6 @@ void schema_bulk(struct report *r)
 
 int cmd_bulk(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option longopts[] = {
-	    COMMON_LONG_OPTIONS,
-	    {"vid", required_argument, NULL, O_VID},
-	    {"pid", required_argument, NULL, O_PID},
-	    {"interface", required_argument, NULL, O_IFACE},
-	    {"ep-in", required_argument, NULL, O_EP_IN},
-	    {"ep-out", required_argument, NULL, O_EP_OUT},
-	    {"time", required_argument, NULL, O_TIME},
-	    {"sizes", required_argument, NULL, O_SIZES},
-	    {"depth", required_argument, NULL, O_DEPTH},
-	    {"dir", required_argument, NULL, O_DIR},
-	    {"iso", no_argument, NULL, O_ISO},
-	    {"monitor", no_argument, NULL, O_MONITOR},
-	    {NULL, 0, NULL, 0},
-	};
 	struct bulk_opts o = {
 	    .sel = {.vid = -1, .pid = -1},
 	    .want = {.iface = -1, .ep_in = -1, .ep_out = -1},
@@ -523,7 +482,7 @@ int cmd_bulk(int argc, char **argv, struct global_opts *g)
 	};
 	int r, status = EXIT_USAGE;
 
-	r = parse_options(argc, argv, g, "bulk", longopts, usage_bulk, bulk_opt, &o);
+	r = parse_table(argc, argv, g, "bulk", bulk_options, usage_bulk, bulk_opt, &o);
 	if (r != 0) {
 		status = r > 0 ? EXIT_OK : EXIT_USAGE;
 		goto out;

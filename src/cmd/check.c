@@ -4,6 +4,7 @@
 #include "cmd/commands.h"
 #include "cmd/db.h"
 #include "cmd/runs_arg.h"
+#include "cmd/opt/tables.h"
 #include "run/record_json.h"
 
 #include <errno.h>
@@ -35,17 +36,9 @@ void usage_check(void)
 	       "port 2-1 at least 30 MB/s:\n"
 	       "  {\"usbperf_criteria\": 1, \"criteria\": [{\"device\": \"2-1\",\n"
 	       "   \"name\": \"seq-read 1M\", \"metric\": \"mb_s\", \"min\": 30}]}\n"
-	       "\n" RUNS_ARG_HELP "\n"
-	       "options:\n" CHECK_OPTIONS_HELP
-	       "                     one test set per run, one test case per check (the metrics\n"
-	       "                     nothing was asked of are not test cases, in JUnit neither);\n"
-	       "                     ids like 2-1.disk.seq-read_1M.mb_s or the criterion's id.\n"
-	       "                     With -F json or csv the table goes only to --output.\n" DB_OPTION_HELP
-	       "  --all              text: also the metrics nothing was asked of ('measured';\n"
-	       "                     JSON and CSV always have them)\n"
-	       "  -F, --format FMT   text, json or csv (csv: the checks)\n"
-	       "  -o, --output FILE  write the result to FILE\n"
-	       "\n"
+	       "\n" RUNS_ARG_HELP "\n");
+	opt_usage(stdout, check_options);
+	printf("\n"
 	       "Exit: 0 every check passed, 1 a check failed or is missing, 2 bad input (bad\n"
 	       "criteria file, no such run or baseline), 3 a runtime error (the database or\n"
 	       "--junit could not be read or written).\n");
@@ -57,8 +50,6 @@ struct cmd_check_opts {
 	bool all;
 };
 
-#define O_ALL 0x1a11
-
 static int check_cmd_option(int c, const char *arg, void *ctx)
 {
 	struct cmd_check_opts *o = ctx;
@@ -66,7 +57,7 @@ static int check_cmd_option(int c, const char *arg, void *ctx)
 
 	if (r != -ENOENT)
 		return r;
-	if (c == O_ALL) {
+	if (c == CHECK_O_ALL) {
 		o->all = true;
 		return 0;
 	}
@@ -75,16 +66,9 @@ static int check_cmd_option(int c, const char *arg, void *ctx)
 
 static int parse_args(int argc, char **argv, struct global_opts *g, struct cmd_check_opts *o)
 {
-	static const struct option longopts[] = {
-		CHECK_LONG_OPTIONS,
-		{"all", no_argument, NULL, O_ALL},
-		DB_LONG_OPTION,
-		COMMON_LONG_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
 	int r;
 
-	r = parse_options(argc, argv, g, "check", longopts, usage_check, check_cmd_option, o);
+	r = parse_table(argc, argv, g, "check", check_options, usage_check, check_cmd_option, o);
 	if (r != 0)
 		return r;
 	if (optind >= argc) {

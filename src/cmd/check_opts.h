@@ -4,40 +4,18 @@
  * The pass/fail options of `usbperf check`, shared with any command that
  * gates runs (`usbperf report` will take the same):
  *
- *   static const struct option longopts[] = {CHECK_LONG_OPTIONS, DB_LONG_OPTION,
- *                                            COMMON_LONG_OPTIONS, {NULL, 0, NULL, 0}};
+ *   its option table (cmd/opt/) lists OPT_ENTRIES_CHECK and OPT_ENTRY_DB;
  *   struct check_opts co = CHECK_OPTS_INIT;
- *   ... in the command's parse_options() handler: r = check_option(c, arg, &co);
+ *   ... in the command's parse_table() handler: r = check_option(c, arg, &co);
  *       0 taken, -ENOENT not ours, -EINVAL bad (logged: exit 2);
  *   ... then check_opts_validate(&co) (exit 2), check_sources_load() (exit
  *       db_exit_status()), check_evaluate() (check/check.h) over the
  *       runs, check_write_junit() and check_emit_lava() (exit 3 on failure).
  */
 #include "cmd/common.h"
+#include "cmd/opt/shared.h"
 #include "check/check.h"
 #include "run/compare.h"
-
-/* getopt values no letter can take (next to OPT_DB, 0x1db) */
-#define OPT_CRITERIA 0x1c1
-#define OPT_BASELINE 0x1c2
-#define OPT_THRESHOLD 0x1c3
-#define OPT_JUNIT 0x1c4
-#define OPT_LAVA 0x1c5
-
-#define CHECK_LONG_OPTIONS                                                                       \
-	{"criteria", required_argument, NULL, OPT_CRITERIA},                                     \
-		{"baseline", required_argument, NULL, OPT_BASELINE},                             \
-		{"threshold", required_argument, NULL, OPT_THRESHOLD},                           \
-		{"junit", required_argument, NULL, OPT_JUNIT},                                   \
-		{"lava", no_argument, NULL, OPT_LAVA}
-
-#define CHECK_OPTIONS_HELP                                                                       \
-	"  --criteria FILE    thresholds per metric (docs/criteria.md)\n"                       \
-	"  --baseline NAME    a metric 'worse' than in this baseline fails\n"                    \
-	"  --threshold PCT    smallest change from the baseline that counts (default 5)\n"       \
-	"  --junit FILE       also write the checks as JUnit XML to FILE\n"                      \
-	"  --lava             also print the checks as LAVA test-case signals on stdout,\n"      \
-	"                     after the table (-q: the signals alone)\n"
 
 struct check_opts {
 	const char *criteria; /* file */
@@ -49,7 +27,7 @@ struct check_opts {
 
 #define CHECK_OPTS_INIT {.threshold_pct = COMPARE_DEFAULT_THRESHOLD_PCT}
 
-/* as parse_options() wants: 0 taken, -ENOENT not one of these, -EINVAL bad (logged) */
+/* as parse_table() wants: 0 taken, -ENOENT not one of these, -EINVAL bad (logged) */
 int check_option(int c, const char *arg, struct check_opts *o);
 /* --threshold PCT ("5" or "5%"), --baseline NAME, shared with compare; -EINVAL logged */
 int threshold_option(const char *arg, double *ret);

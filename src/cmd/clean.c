@@ -2,6 +2,7 @@
 /* usbperf clean: what a killed usbperf left behind, removed; only that (util/leftovers.h). */
 #include "cmd/commands.h"
 #include "cmd/db.h"
+#include "cmd/opt/tables.h"
 #include "util/leftovers.h"
 
 #include <dirent.h>
@@ -27,11 +28,9 @@ void usage_clean(void)
 	       "which replays what they hold, and closed, and SQLite removes them (unless\n"
 	       "another process has it open). Runs that could not be saved (the history was\n"
 	       "locked) are listed, never removed: 'usbperf import FILE' adds each.\n"
-	       "\n"
-	       "options:\n" DB_OPTION_HELP
-	       "  -F, --format FMT   text, json or csv\n"
-	       "  -o, --output FILE  write the list to FILE\n"
-	       "\n"
+	       "\n");
+	opt_usage(stdout, clean_options);
+	printf("\n"
 	       "Exit: 0 done (what was left is listed with why), 2 bad input, 3 the history\n"
 	       "could not be opened.\n");
 }
@@ -167,7 +166,7 @@ int cmd_clean(int argc, char **argv, struct global_opts *g)
 	size_t n = 0;
 	int r, status = EXIT_OK;
 
-	r = db_parse_args(argc, argv, g, "clean", usage_clean, &db);
+	r = db_parse_args(argc, argv, g, "clean", clean_options, usage_clean, &db);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (optind < argc) {

@@ -616,18 +616,15 @@ static int option_loop(int argc, char **argv, struct global_opts *g, const char 
 	return 0;
 }
 
-int parse_options(int argc, char **argv, struct global_opts *g, const char *cmd,
-		  const struct option *longopts, void (*usage)(void),
-		  int (*opt)(int c, const char *arg, void *ctx), void *ctx)
-{
-	return option_loop(argc, argv, g, cmd, COMMON_SHORT_OPTIONS, longopts, usage, opt, ctx);
-}
-
 /* the table's options, then the common ones it does not list itself */
 static size_t table_longopts(const struct cmd_opt *t, struct option *lo, size_t max,
 			     char *so, size_t somax)
 {
-	static const struct option common[] = {COMMON_LONG_OPTIONS};
+	static const struct option common[] = {
+	    {"format", required_argument, NULL, 'F'}, {"output", required_argument, NULL, 'o'},
+	    {"quiet", no_argument, NULL, 'q'},	      {"help", no_argument, NULL, 'h'},
+	    {"wide", no_argument, NULL, OPT_WIDE},
+	};
 	size_t n = 0, len = strlen(COMMON_SHORT_OPTIONS), i;
 
 	memcpy(so, COMMON_SHORT_OPTIONS, len + 1);

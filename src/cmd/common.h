@@ -2,7 +2,7 @@
 #pragma once
 #include <stdarg.h>
 /* What every subcommand shares: global options, error reporting, writing the result. */
-#include "cmd/opt/opt.h"
+#include "cmd/opt/shared.h"
 #include "render/render.h"
 #include "util/strbuf.h"
 
@@ -49,12 +49,6 @@ struct command {
 extern const struct command commands[];
 extern const unsigned ncommands;
 
-/* long options every command accepts; append to its own table */
-#define OPT_WIDE 0x1d1de /* --wide: no letter */
-#define COMMON_LONG_OPTIONS                                                                      \
-	{"format", required_argument, NULL, 'F'}, {"output", required_argument, NULL, 'o'},       \
-		{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},              \
-		{"wide", no_argument, NULL, OPT_WIDE}
 /* the leading ":" makes getopt return ':' for a missing value */
 #define COMMON_SHORT_OPTIONS ":F:o:qh"
 
@@ -168,23 +162,16 @@ int open_sysroot(const char *arg);
 /* getopt's own message is suppressed: one line of ours, naming the option */
 void bad_option(const char *cmd, int ret, char **argv);
 
-/*
- * The option loop of every command: the common options, -h (usage()
- * printed), and the command's own through opt(c, arg, ctx), which returns 0
- * when it took the option, -ENOENT when it is not one of its own (named here
- * by bad_option), or another negative errno after logging. 0: parsed,
- * operands from optind; 1: -h shown; -1: bad input, one line logged.
- */
-int parse_options(int argc, char **argv, struct global_opts *g, const char *cmd,
-		  const struct option *longopts, void (*usage)(void),
-		  int (*opt)(int c, const char *arg, void *ctx), void *ctx);
-
 /* the longest option table parse_table takes */
 #define PARSE_TABLE_MAX 64
 /*
- * parse_options over a command's option table (cmd/opt/opt.h): its long
- * options, its letters as short ones, and the common options it does not
- * list itself
+ * The option loop of every command, over its table (cmd/opt/opt.h): its
+ * long options, its letters as short ones, and the common options it does
+ * not list itself; -h prints usage(). The command's own options go to
+ * opt(c, arg, ctx), which returns 0 when it took the option, -ENOENT when it
+ * is not one of its own (named here by bad_option), or another negative
+ * errno after logging. 0: parsed, operands from optind; 1: -h shown; -1: bad
+ * input, one line logged.
  */
 int parse_table(int argc, char **argv, struct global_opts *g, const char *cmd,
 		const struct cmd_opt *t, void (*usage)(void),

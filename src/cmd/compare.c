@@ -4,6 +4,7 @@
 #include "cmd/commands.h"
 #include "cmd/db.h"
 #include "cmd/runs_arg.h"
+#include "cmd/opt/tables.h"
 #include "run/compare.h"
 #include "run/record_json.h"
 #include "util/parse.h"
@@ -38,21 +39,14 @@ void usage_compare(void)
 	       "is B. With no run, B is the newest and A the one before. The same run twice\n"
 	       "('compare last last') or runs that share no device or metric are nothing to\n"
 	       "compare: exit 2.\n"
-	       "\n" RUNS_ARG_HELP "\n"
-	       "options:\n"
-	       "  --baseline NAME    compare RUN against this baseline ('usbperf baseline')\n"
-	       "  --threshold PCT    smallest change that counts, in percent (default 5)\n"
-	       DB_OPTION_HELP
-	       "  -F, --format FMT   text, json or csv (csv: the metrics)\n"
-	       "  -o, --output FILE  write the result to FILE\n"
-	       "\n"
+	       "\n" RUNS_ARG_HELP "\n");
+	opt_usage(stdout, compare_options);
+	printf("\n"
 	       "Exit: 0 no metric is worse (also when a spread is unknown), 1 a regression\n"
 	       "(a metric is worse), 2 bad input, no such run, A and B the same run, or runs\n"
 	       "that share no device or metric (nothing to compare), 3 the database could not\n"
 	       "be read.\n");
 }
-
-enum { O_BASELINE = 256, O_THRESHOLD };
 
 struct compare_opts {
 	const char *db, *baseline;
@@ -65,9 +59,9 @@ static int compare_option(int c, const char *arg, void *ctx)
 	struct compare_opts *o = ctx;
 
 	switch (c) {
-	case O_BASELINE:
+	case OPT_BASELINE:
 		return baseline_option(arg, &o->baseline);
-	case O_THRESHOLD:
+	case OPT_THRESHOLD:
 		return threshold_option(arg, &o->threshold);
 	case OPT_DB:
 		return db_option(arg, &o->db);
@@ -99,16 +93,9 @@ static int positional(int argc, char **argv, struct compare_opts *o)
 
 static int parse_args(int argc, char **argv, struct global_opts *g, struct compare_opts *o)
 {
-	static const struct option longopts[] = {
-		{"baseline", required_argument, NULL, O_BASELINE},
-		{"threshold", required_argument, NULL, O_THRESHOLD},
-		DB_LONG_OPTION,
-		COMMON_LONG_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
 	int r;
 
-	r = parse_options(argc, argv, g, "compare", longopts, usage_compare, compare_option, o);
+	r = parse_table(argc, argv, g, "compare", compare_options, usage_compare, compare_option, o);
 	if (r != 0)
 		return r;
 	return positional(argc, argv, o);

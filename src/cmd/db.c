@@ -311,13 +311,7 @@ static int db_only_option(int c, const char *arg, void *ctx)
 }
 
 int db_parse_args(int argc, char **argv, struct global_opts *g, const char *cmd,
-		  void (*usage)(void), const char **ret_db)
+		  const struct cmd_opt *table, void (*usage)(void), const char **ret_db)
 {
-	static const struct option longopts[] = {
-		DB_LONG_OPTION,
-		COMMON_LONG_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
-
-	return parse_options(argc, argv, g, cmd, longopts, usage, db_only_option, ret_db);
+	return parse_table(argc, argv, g, cmd, table, usage, db_only_option, ret_db);
 }

@@ -6,14 +6,8 @@
  * `usbperf run` saves through these too.
  */
 #include "cmd/common.h"
+#include "cmd/opt/shared.h"
 #include "store/store.h"
-
-/* a getopt value no letter can take */
-#define OPT_DB 0x1db
-#define DB_LONG_OPTION {"db", required_argument, NULL, OPT_DB}
-#define DB_OPTION_HELP                                                                           \
-	"  --db PATH          the history (default: $XDG_DATA_HOME/usbperf/history.db or\n"        \
-	"                     ~/.local/share/usbperf/history.db)\n"
 
 /*
  * Options of a command that takes only --db and the common ones (show,
@@ -21,7 +15,7 @@
  * (one line logged).
  */
 int db_parse_args(int argc, char **argv, struct global_opts *g, const char *cmd,
-		  void (*usage)(void), const char **ret_db);
+		  const struct cmd_opt *table, void (*usage)(void), const char **ret_db);
 
 /* --db PATH: refused at once when empty */
 int db_option(const char *arg, const char **ret);

@@ -2,6 +2,7 @@
 /* usbperf export: runs from the history as one JSON document, for 'usbperf import'. */
 #include "cmd/commands.h"
 #include "cmd/db.h"
+#include "cmd/opt/tables.h"
 #include "cmd/runs_arg.h"
 #include "model/record_fields.h"
 #include "run/record_json.h"
@@ -21,10 +22,9 @@ void usage_export(void)
 	       "this way. Format: {\"usbperf_export\": 1, \"usbperf\": VERSION, \"runs\": [...]},\n"
 	       "each run as 'usbperf show --format json' prints it. A run named twice goes\n"
 	       "once.\n"
-	       "\n" RUNS_ARG_HELP "\n"
-	       "options:\n" DB_OPTION_HELP
-	       "  -o, --output FILE  write to FILE (atomically) instead of stdout\n"
-	       "\n"
+	       "\n" RUNS_ARG_HELP "\n");
+	opt_usage(stdout, export_options);
+	printf("\n"
 	       "Exit: 0 ok, 2 bad input or no such run, 3 the database could not be read or\n"
 	       "the file written.\n");
 }
@@ -35,7 +35,7 @@ void usage_export(void)
 static int parse_args(int argc, char **argv, struct global_opts *g, const char **ret_db)
 {
 	/* --format csv is refused by the command table's format mask (main.c) */
-	return db_parse_args(argc, argv, g, "export", usage_export, ret_db);
+	return db_parse_args(argc, argv, g, "export", export_options, usage_export, ret_db);
 }
 
 /* the runs an earlier record of v[0..i) does not already carry */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* usbperf gadget up|down|bind|status: compose a USB gadget in configfs, and take it apart. */
 #include "cmd/commands.h"
+#include "cmd/opt/tables.h"
 #include "classes/gadget/build.h"
 #include "classes/gadget/endpoints.h"
 #include "classes/gadget/spec.h"
@@ -65,27 +66,14 @@ void usage_gadget(void)
 	       "  A key not given keeps the kernel's default. Example:\n"
 	       "    usbperf gadget up msc:file=/tmp/disk.img,removable=1 ncm:qmult=10 "
 	       "hid:preset=mouse --destructive\n"
-	       "\n"
-	       "options:\n"
-	       "  --udc NAME          the UDC (default: the first with no gadget bound)\n"
-	       "  --max-speed S       low, full, high, super, super-plus (default: the UDC's)\n"
-	       "  --max-power MA      the configuration's MaxPower in mA: 0-500, up to 900 at\n"
-	       "                      SuperSpeed (default 250; 0: the kernel's\n"
-	       "                      CONFIG_USB_GADGET_VBUS_DRAW)\n"
-	       "  --id VID:PID        hex (default 1d6b:0104)\n"
-	       "  --manufacturer S, --product S, --serial S   the device strings\n"
-	       "  --name NAME         the gadget directory usbperf-NAME (default usbperf)\n"
-	       "  --destructive       up: let the USB host write an msc LUN (see msc above)\n"
-	       "  --force             down: remove a gadget named as usbperf's (usbperf or\n"
-	       "                      usbperf-NAME) that has no state file\n"
-	       "  --sysroot DIR       configfs, sysfs and /run below DIR (tests)\n"
-	       "  -F, --format FMT    text, json or csv;  -o, --output FILE;  -q, --quiet\n"
-	       "\n"
+	       "\n",
+	       gadget_profiles_help());
+	opt_usage(stdout, gadget_options);
+	printf("\n"
 	       "Exit: 0 ok, 2 bad input or refused (no UDC, configfs not mounted, a module\n"
 	       "or attribute missing, a gadget not ours, a LUN the host may not write):\n"
 	       "nothing is left in configfs,\n"
-	       "3 a runtime error.\n",
-	       gadget_profiles_help());
+	       "3 a runtime error.\n");
 }
 
 struct gadget_args {
@@ -96,19 +84,6 @@ struct gadget_args {
 	int err;
 };
 
-enum {
-	O_UDC = 256,
-	O_SPEED,
-	O_POWER,
-	O_ID,
-	O_MANUF,
-	O_PRODUCT,
-	O_SERIAL,
-	O_NAME,
-	O_FORCE,
-	O_SYSROOT,
-	O_DESTRUCTIVE,
-};
 
 static int set_str(char **dst, const char *what, const char *v)
 {
@@ -128,34 +103,34 @@ static int gadget_opt(int c, const char *arg, void *ctx)
 	int r = 0;
 
 	switch (c) {
-	case O_UDC:
+	case GADGET_O_UDC:
 		a->udc = arg;
 		return set_str(&a->spec.udc, "--udc", arg);
-	case O_SPEED:
+	case GADGET_O_SPEED:
 		r = gadget_spec_set_speed(&a->spec, arg, &why);
 		break;
-	case O_POWER:
+	case GADGET_O_POWER:
 		r = gadget_spec_set_max_power(&a->spec, arg, &why);
 		break;
-	case O_ID:
+	case GADGET_O_ID:
 		r = gadget_spec_set_id(&a->spec, arg, &why);
 		break;
-	case O_MANUF:
+	case GADGET_O_MANUF:
 		return set_str(&a->spec.manufacturer, "--manufacturer", arg);
-	case O_PRODUCT:
+	case GADGET_O_PRODUCT:
 		return set_str(&a->spec.product, "--product", arg);
-	case O_SERIAL:
+	case GADGET_O_SERIAL:
 		return set_str(&a->spec.serial, "--serial", arg);
-	case O_NAME:
+	case GADGET_O_NAME:
 		r = gadget_spec_set_name(&a->spec, arg, &why);
 		break;
-	case O_FORCE:
+	case GADGET_O_FORCE:
 		a->force = true;
 		return 0;
-	case O_DESTRUCTIVE:
+	case GADGET_O_DESTRUCTIVE:
 		a->spec.destructive = true;
 		return 0;
-	case O_SYSROOT:
+	case GADGET_O_SYSROOT:
 		a->sysroot = arg;
 		return 0;
 	default:
@@ -401,27 +376,12 @@ static int do_status(int argc, struct global_opts *g)
 
 int cmd_gadget(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option longopts[] = {
-	    {"udc", required_argument, NULL, O_UDC},
-	    {"max-speed", required_argument, NULL, O_SPEED},
-	    {"max-power", required_argument, NULL, O_POWER},
-	    {"id", required_argument, NULL, O_ID},
-	    {"manufacturer", required_argument, NULL, O_MANUF},
-	    {"product", required_argument, NULL, O_PRODUCT},
-	    {"serial", required_argument, NULL, O_SERIAL},
-	    {"name", required_argument, NULL, O_NAME},
-	    {"force", no_argument, NULL, O_FORCE},
-	    {"destructive", no_argument, NULL, O_DESTRUCTIVE},
-	    {"sysroot", required_argument, NULL, O_SYSROOT},
-	    COMMON_LONG_OPTIONS,
-	    {NULL, 0, NULL, 0},
-	};
 	struct gadget_args a = {0};
 	const char *verb;
 	int r, status = EXIT_USAGE;
 
 	gadget_spec_init(&a.spec);
-	r = parse_options(argc, argv, g, "gadget", longopts, usage_gadget, gadget_opt, &a);
+	r = parse_table(argc, argv, g, "gadget", gadget_options, usage_gadget, gadget_opt, &a);
 	if (r != 0) {
 		status = r > 0 ? EXIT_OK : EXIT_USAGE;
 		goto out;

@@ -5,6 +5,7 @@
  * /dev/hidgN --send|--echo|--receive: the device side that feeds them.
  */
 #include "cmd/commands.h"
+#include "cmd/opt/tables.h"
 #include "classes/hid/fields.h"
 #include "classes/hid/gadget.h"
 #include "classes/hid/io.h"
@@ -40,53 +41,14 @@ void usage_hid(void)
 	       "period at the link's speed, as 'usbperf limits hid' computes it).\n"
 	       "DEVICE is a hidraw node (/dev/hidraw0, hidraw0) or a USB VID:PID (0525:a4ac).\n"
 	       "\n"
-	       "host side (one or more passes, in this order; default --in):\n"
-	       "  --in               read input reports as they come: reports/s, B/s,\n"
-	       "                     inter-arrival p50/p99/max\n"
-	       "  --out              write output reports as fast as they are taken, each\n"
-	       "                     timed; through the interrupt OUT endpoint when the\n"
-	       "                     interface has one, else SET_REPORT on the control pipe\n"
-	       "  --latency          write a report, wait for the device to echo it (a gadget\n"
-	       "                     running --echo): round trip p50/p99/max\n"
-	       "device side:\n"
-	       "  --gadget NODE      an f_hid gadget node, /dev/hidgN\n"
-	       "  --send             write input reports as fast as the endpoint takes them\n"
-	       "  --echo             write back each report received\n"
-	       "  --receive          read the host's output reports\n"
-	       "both:\n"
-	       "  --time SEC         counted time from the first report (default 5; 500ms)\n"
-	       "  --count N          end after N reports (with --time: whichever comes first)\n"
-	       "  --report-size N    bytes per report, report ID included (default: the\n"
-	       "                     largest report the descriptor declares; the gadget's\n"
-	       "                     report_length)\n"
-	       "  --timeout SEC      end with exit 3 when no first report came (default 5;\n"
-	       "                     30 on the gadget side); after the first, --in and\n"
-	       "                     --receive end when none came for 1 s\n"
-	       "  --monitor          host side: watch each pass on the wire (usbmon, root):\n"
-	       "                     URBs (with data, empty), URBs/s, URB size, in flight, bus\n"
-	       "                     busy, URB p99, errors; on --in the reports that reached\n"
-	       "                     the host and were not read (hidraw queues 63)\n"
-	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
-	       "\n"
+	       "host side (one or more passes, in this order; default --in):\n");
+	opt_usage(stdout, hid_options);
+	printf("\n"
 	       "Exit: 0 ok, 2 bad input or refused (a node that is missing, busy, not hidraw\n"
 	       "or not HID over USB), 3 runtime error (nothing came, I/O error), 128+N stopped\n"
 	       "by signal N.\n");
 }
 
-enum {
-	O_IN = 256,
-	O_OUT,
-	O_LATENCY,
-	O_GADGET,
-	O_SEND,
-	O_ECHO,
-	O_RECEIVE,
-	O_TIME,
-	O_COUNT,
-	O_REPORT_SIZE,
-	O_TIMEOUT,
-	O_MONITOR,
-};
 
 struct hid_opts {
 	bool pass[HID_PASS_KINDS];
@@ -102,20 +64,20 @@ static int hid_opt(int c, const char *arg, void *ctx)
 	struct hid_opts *o = ctx;
 
 	switch (c) {
-	case O_IN:
-	case O_OUT:
-	case O_LATENCY:
-		o->pass[HID_PASS_IN + (c - O_IN)] = true;
+	case HID_O_IN:
+	case HID_O_OUT:
+	case HID_O_LATENCY:
+		o->pass[HID_PASS_IN + (c - HID_O_IN)] = true;
 		return 0;
-	case O_SEND:
-	case O_ECHO:
-	case O_RECEIVE:
-		o->pass[HID_PASS_SEND + (c - O_SEND)] = true;
+	case HID_O_SEND:
+	case HID_O_ECHO:
+	case HID_O_RECEIVE:
+		o->pass[HID_PASS_SEND + (c - HID_O_SEND)] = true;
 		return 0;
-	case O_GADGET:
+	case HID_O_GADGET:
 		o->gadget = arg;
 		return 0;
-	case O_TIME:
+	case HID_O_TIME:
 		if (parse_duration(arg, 0.01, 86400, &o->time_s) < 0) {
 			log_error(
 			    "invalid --time '%s': expected seconds (0.01..86400), e.g. 5, 500ms",
@@ -123,24 +85,24 @@ static int hid_opt(int c, const char *arg, void *ctx)
 			return -EINVAL;
 		}
 		return 0;
-	case O_TIMEOUT:
+	case HID_O_TIMEOUT:
 		if (parse_duration(arg, 0.01, 86400, &o->timeout_s) < 0) {
 			log_error("invalid --timeout '%s': expected seconds (0.01..86400)", arg);
 			return -EINVAL;
 		}
 		o->timeout_set = true;
 		return 0;
-	case O_COUNT:
+	case HID_O_COUNT:
 		if (parse_u64(arg, 1, UINT64_MAX / 2, &o->count) < 0) {
 			log_error("invalid --count '%s': expected a number of reports, 1 or more",
 				  arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_MONITOR:
+	case HID_O_MONITOR:
 		o->monitor = true;
 		return 0;
-	case O_REPORT_SIZE:
+	case HID_O_REPORT_SIZE:
 		if (parse_u64(arg, 1, HID_IO_MAX_REPORT, &o->report_size) < 0) {
 			log_error("invalid --report-size '%s': expected bytes, 1..%d", arg,
 				  HID_IO_MAX_REPORT);
@@ -446,27 +408,11 @@ void schema_hid(struct report *r)
 
 int cmd_hid(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option longopts[] = {
-	    {"in", no_argument, NULL, O_IN},
-	    {"out", no_argument, NULL, O_OUT},
-	    {"latency", no_argument, NULL, O_LATENCY},
-	    {"gadget", required_argument, NULL, O_GADGET},
-	    {"send", no_argument, NULL, O_SEND},
-	    {"echo", no_argument, NULL, O_ECHO},
-	    {"receive", no_argument, NULL, O_RECEIVE},
-	    {"time", required_argument, NULL, O_TIME},
-	    {"count", required_argument, NULL, O_COUNT},
-	    {"report-size", required_argument, NULL, O_REPORT_SIZE},
-	    {"timeout", required_argument, NULL, O_TIMEOUT},
-	    {"monitor", no_argument, NULL, O_MONITOR},
-	    COMMON_LONG_OPTIONS,
-	    {NULL, 0, NULL, 0},
-	};
 	struct hid_opts o = {.time_s = DEFAULT_TIME_S, .timeout_s = DEFAULT_TIMEOUT_S};
 	unsigned host, dev;
 	int r;
 
-	r = parse_options(argc, argv, g, "hid", longopts, usage_hid, hid_opt, &o);
+	r = parse_table(argc, argv, g, "hid", hid_options, usage_hid, hid_opt, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	host = o.pass[HID_PASS_IN] + o.pass[HID_PASS_OUT] + o.pass[HID_PASS_LATENCY];

@@ -2,6 +2,7 @@
 /* usbperf history: the runs in the history, newest first; --check its integrity. */
 #include "cmd/commands.h"
 #include "cmd/db.h"
+#include "cmd/opt/tables.h"
 #include "util/parse.h"
 #include "util/utctime.h"
 
@@ -16,25 +17,12 @@ void usage_history(void)
 	       "The runs in the history, newest first: id, date, host, board, kernel, what\n"
 	       "was measured (VID:PID@port), how many metrics and findings, and the baselines\n"
 	       "that point at each. An id prefix is enough for 'show' and 'compare'.\n"
-	       "\n"
-	       "options:\n"
-	       "  --device TEXT      runs that measured a device whose VID:PID, serial or port\n"
-	       "                     path contains TEXT (any case)\n"
-	       "  --since DATE       started at or after DATE (YYYY-MM-DD, or\n"
-	       "                     YYYY-MM-DDTHH:MM:SSZ; UTC)\n"
-	       "  --until DATE       started before DATE (a day: up to its end)\n"
-	       "  --limit N          the newest N\n"
-	       "  --check            check the database instead: its schema (every table and\n"
-	       "                     column this usbperf uses), SQLite's integrity and\n"
-	       "                     foreign key checks, and what it holds\n" DB_OPTION_HELP
-	       "  -F, --format FMT   text, json or csv (csv: the runs)\n"
-	       "  -o, --output FILE  write the result to FILE\n"
-	       "\n"
+	       "\n");
+	opt_usage(stdout, history_options);
+	printf("\n"
 	       "Exit: 0 ok, 1 --check found damage, 2 bad input, 3 the database could not be\n"
 	       "read (--check: a table or column is missing).\n");
 }
-
-enum { O_DEVICE = 256, O_SINCE, O_UNTIL, O_LIMIT, O_CHECK };
 
 struct history_opts {
 	const char *db;
@@ -62,26 +50,26 @@ static int history_option(int c, const char *arg, void *ctx)
 	struct history_opts *o = ctx;
 
 	switch (c) {
-	case O_DEVICE:
+	case HISTORY_O_DEVICE:
 		if (!*arg || strlen(arg) > 256) {
 			log_error("invalid --device '%s': 1 to 256 characters", arg);
 			return -EINVAL;
 		}
 		o->f.device = arg;
 		return 0;
-	case O_SINCE:
+	case HISTORY_O_SINCE:
 		o->f.since = o->since;
 		return date_option("--since", arg, false, o->since);
-	case O_UNTIL:
+	case HISTORY_O_UNTIL:
 		o->f.until = o->until;
 		return date_option("--until", arg, true, o->until);
-	case O_LIMIT:
+	case HISTORY_O_LIMIT:
 		if (parse_u64(arg, 1, 1000000000, &o->f.limit) < 0) {
 			log_error("invalid --limit '%s': a count from 1", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_CHECK:
+	case HISTORY_O_CHECK:
 		o->check = true;
 		return 0;
 	case OPT_DB:
@@ -92,19 +80,9 @@ static int history_option(int c, const char *arg, void *ctx)
 
 static int parse_args(int argc, char **argv, struct global_opts *g, struct history_opts *o)
 {
-	static const struct option longopts[] = {
-		{"device", required_argument, NULL, O_DEVICE},
-		{"since", required_argument, NULL, O_SINCE},
-		{"until", required_argument, NULL, O_UNTIL},
-		{"limit", required_argument, NULL, O_LIMIT},
-		{"check", no_argument, NULL, O_CHECK},
-		DB_LONG_OPTION,
-		COMMON_LONG_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
 	int r;
 
-	r = parse_options(argc, argv, g, "history", longopts, usage_history, history_option, o);
+	r = parse_table(argc, argv, g, "history", history_options, usage_history, history_option, o);
 	if (r != 0)
 		return r;
 	if (optind < argc) {

@@ -5,6 +5,7 @@
  * clock. Read-only unless --destructive; only the address given is touched.
  */
 #include "cmd/commands.h"
+#include "cmd/opt/tables.h"
 #include "model/findings.h"
 #include "classes/i2c/fields.h"
 #include "util/parse.h"
@@ -28,43 +29,15 @@ void usage_i2c(void)
 	       "bus clock (start, address byte, 9 bit times a byte, stop). Transfers go\n"
 	       "through I2C_RDWR, or SMBus I2C-block (32 B at most) on an SMBus-only adapter.\n"
 	       "Only the address given is touched; read-only unless --destructive.\n"
-	       "\n"
-	       "  --addr A          the 7-bit address, 0x08-0x77 (e.g. 0x50)\n"
-	       "  --sizes LIST      payload bytes per message (default 1,2,4,...,256, capped\n"
-	       "                    to what the adapter carries)\n"
-	       "  --clock HZ        the bus clock (e.g. 400k) when the device tree does not\n"
-	       "                    give it (of_node/clock-frequency), or to override it\n"
-	       "  --time S          seconds per pass (default 0.5)\n"
-	       "  --count N         at most N messages per pass\n"
-	       "  --ops LIST        passes: read, write-read (the register byte, then a\n"
-	       "                    read), write (default read,write-read; with\n"
-	       "                    --destructive write too)\n"
-	       "  --register R      the register byte written before a read and at the head\n"
-	       "                    of a write (default 0)\n"
-	       "  --destructive     write: the device's registers (an EEPROM's contents) at\n"
-	       "                    R.. are overwritten; the last message is read back\n"
-	       "  --force           use an address a kernel driver holds (I2C_SLAVE_FORCE)\n"
-	       "  --sysroot DIR|FILE read sysfs from a recorded tree (the node is real)\n"
-	       "  -F, --format FMT  text, json or csv;  -o, --output FILE;  -q, --quiet\n"
-	       "\n"
+	       "\n");
+	opt_usage(stdout, i2c_options);
+	printf("\n"
 	       "A NAK is counted; a pass ends after %u in a row (nothing is retried forever).\n"
 	       "Exit: 0 ok, 1 a write read back differently, 2 bad input or refused (nothing\n"
 	       "sent), 3 runtime error (the address never answered), 128+N stopped by signal N.\n",
 	       I2C_NAK_LIMIT);
 }
 
-enum {
-	O_ADDR = 256,
-	O_SIZES,
-	O_CLOCK,
-	O_TIME,
-	O_COUNT,
-	O_OPS,
-	O_REGISTER,
-	O_DESTRUCTIVE,
-	O_FORCE,
-	O_SYSROOT
-};
 
 struct i2c_opts {
 	const char *addr;
@@ -82,10 +55,10 @@ static int i2c_opt(int c, const char *arg, void *ctx)
 	struct i2c_opts *o = ctx;
 
 	switch (c) {
-	case O_ADDR:
+	case I2C_O_ADDR:
 		o->addr = arg;
 		return 0;
-	case O_SIZES:
+	case I2C_O_SIZES:
 		free(o->sizes);
 		o->sizes = NULL;
 		if (parse_size_list(arg, 1, I2C_MAX_SIZE, I2C_MAX_SIZES, &o->sizes, &o->nsizes) <
@@ -96,46 +69,46 @@ static int i2c_opt(int c, const char *arg, void *ctx)
 			return -EINVAL;
 		}
 		return 0;
-	case O_CLOCK:
+	case I2C_O_CLOCK:
 		if (i2c_clock_parse(arg, &o->clock_hz) < 0) {
 			log_error("invalid --clock '%s': expected Hz from 1k to 10M, e.g. 400k",
 				  arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_TIME:
+	case I2C_O_TIME:
 		if (parse_duration(arg, 0.001, 3600, &o->seconds) < 0) {
 			log_error("invalid --time '%s': expected seconds, e.g. 0.5", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_COUNT:
+	case I2C_O_COUNT:
 		if (parse_u64(arg, 1, 100000000, &o->count) < 0) {
 			log_error("invalid --count '%s': expected 1..100000000 messages", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_OPS:
+	case I2C_O_OPS:
 		if (i2c_ops_parse(arg, &o->ops) < 0) {
 			log_error("invalid --ops '%s': expected read, write-read, write", arg);
 			return -EINVAL;
 		}
 		o->ops_given = true;
 		return 0;
-	case O_REGISTER:
+	case I2C_O_REGISTER:
 		if ((!strncmp(arg, "0x", 2) ? parse_hex(arg, 0xff, &o->reg)
 					    : parse_u64(arg, 0, 0xff, &o->reg)) < 0) {
 			log_error("invalid --register '%s': expected a byte, 0..0xff", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_DESTRUCTIVE:
+	case I2C_O_DESTRUCTIVE:
 		o->destructive = true;
 		return 0;
-	case O_FORCE:
+	case I2C_O_FORCE:
 		o->force = true;
 		return 0;
-	case O_SYSROOT:
+	case I2C_O_SYSROOT:
 		o->sysroot = arg;
 		return 0;
 	default:
@@ -263,20 +236,6 @@ void schema_i2c(struct report *r)
 
 int cmd_i2c(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option longopts[] = {
-	    {"addr", required_argument, NULL, O_ADDR},
-	    {"sizes", required_argument, NULL, O_SIZES},
-	    {"clock", required_argument, NULL, O_CLOCK},
-	    {"time", required_argument, NULL, O_TIME},
-	    {"count", required_argument, NULL, O_COUNT},
-	    {"ops", required_argument, NULL, O_OPS},
-	    {"register", required_argument, NULL, O_REGISTER},
-	    {"destructive", no_argument, NULL, O_DESTRUCTIVE},
-	    {"force", no_argument, NULL, O_FORCE},
-	    {"sysroot", required_argument, NULL, O_SYSROOT},
-	    COMMON_LONG_OPTIONS,
-	    {NULL, 0, NULL, 0},
-	};
 	struct i2c_opts o = {.seconds = 0.5};
 	struct i2c_target t = I2C_TARGET_INIT;
 	struct i2c_pass passes[3 * I2C_MAX_SIZES];
@@ -293,7 +252,7 @@ int cmd_i2c(int argc, char **argv, struct global_opts *g)
 	size_t n = 0, nc, i;
 	int r, status;
 
-	r = parse_options(argc, argv, g, "i2c", longopts, usage_i2c, i2c_opt, &o);
+	r = parse_table(argc, argv, g, "i2c", i2c_options, usage_i2c, i2c_opt, &o);
 	if (r != 0) {
 		free(o.sizes);
 		return r > 0 ? EXIT_OK : EXIT_USAGE;

@@ -2,6 +2,7 @@
 /* usbperf import FILE: add the runs of an export file to the history. */
 #include "cmd/commands.h"
 #include "cmd/db.h"
+#include "cmd/opt/tables.h"
 #include "cmd/runs_arg.h"
 #include "run/record_json.h"
 #include "util/signals.h"
@@ -26,11 +27,9 @@ void usage_import(void)
 	       "ending in .json: it could never be named), nothing is imported and the error\n"
 	       "says where. Each run is saved in one transaction: an import that is\n"
 	       "interrupted leaves whole runs only.\n"
-	       "\n"
-	       "options:\n" DB_OPTION_HELP
-	       "  -F, --format FMT   text, json or csv (the counts)\n"
-	       "  -o, --output FILE  write the counts to FILE\n"
-	       "\n"
+	       "\n");
+	opt_usage(stdout, import_options);
+	printf("\n"
 	       "Exit: 0 ok, 2 bad input (nothing imported), 3 the database could not be\n"
 	       "written (the runs before the failure are in it), 128+N stopped by signal N.\n");
 }
@@ -52,7 +51,7 @@ static const struct record_desc summary_desc = RECORD_DESC("import", summary_fie
 static int parse_args(int argc, char **argv, struct global_opts *g, const char **ret_db,
 		      const char **ret_file)
 {
-	int r = db_parse_args(argc, argv, g, "import", usage_import, ret_db);
+	int r = db_parse_args(argc, argv, g, "import", import_options, usage_import, ret_db);
 
 	if (r != 0)
 		return r;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* usbperf monitor [DEVICE...]: the bus itself, from usbmon's binary interface. */
 #include "cmd/commands.h"
+#include "cmd/opt/tables.h"
 #include "platform/usb/attach.h"
 #include "platform/usb/topology.h"
 #include "platform/usbmon/capture.h"
@@ -39,26 +40,15 @@ void usage_monitor(void)
 	       "one, every device on --bus (or on every bus). Needs root; the usbmon module\n"
 	       "is loaded when it is one (said on stderr). On a terminal a live view\n"
 	       "refreshes once a second; the summary comes at the end.\n"
-	       "\n"
-	       "options:\n"
-	       "  --time SEC         capture for SEC (default: until Ctrl-C / SIGTERM,\n"
-	       "                     which end it normally, with the summary)\n"
-	       "  --bus N            the bus to watch (default: the devices', else all)\n"
-	       "  --pcap FILE        also write the events as pcapng (Linux USB, memory-mapped\n"
-	       "                     headers) for Wireshark or tshark; a new file only\n"
-	       "  --snaplen BYTES    at most BYTES of each URB's data into the pcap (the\n"
-	       "                     headers whole; default: what usbmon copied)\n"
-	       "  --read FILE        no capture: the figures of a pcapng usbmon capture\n"
-	       "  -F, --format FMT   text, json or csv (the device rows);  -o, --output FILE;\n"
-	       "  -q, --quiet        no live view\n"
-	       "\n"
+	       "\n");
+	opt_usage(stdout, monitor_options);
+	printf("\n"
 	       "Rates: MB/s = 10^6 B/s over the capture window. Exit: 0 ok, 2 bad input or\n"
 	       "refused (no usbmon: not built or not loadable, not root, no such bus or\n"
 	       "device, a --pcap that exists or cannot be created), 3 runtime error (partial\n"
 	       "figures), 128+N after signal N during a --time capture (the figures so far).\n");
 }
 
-enum { O_TIME = 256, O_BUS, O_PCAP, O_READ, O_SNAPLEN };
 
 struct monitor_opts {
 	double time_s;
@@ -72,26 +62,26 @@ static int monitor_opt(int c, const char *arg, void *ctx)
 	struct monitor_opts *o = ctx;
 
 	switch (c) {
-	case O_TIME:
+	case MONITOR_O_TIME:
 		if (parse_duration(arg, 0.05, 86400, &o->time_s) < 0) {
 			log_error("invalid --time '%s': expected seconds (0.05..86400; 500ms, 2s)",
 				  arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_BUS:
+	case MONITOR_O_BUS:
 		if (parse_u64(arg, 1, 127, &o->bus) < 0) {
 			log_error("invalid --bus '%s': expected a bus number 1..127", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_PCAP:
+	case MONITOR_O_PCAP:
 		o->pcap = arg;
 		return 0;
-	case O_READ:
+	case MONITOR_O_READ:
 		o->read = arg;
 		return 0;
-	case O_SNAPLEN:
+	case MONITOR_O_SNAPLEN:
 		if (parse_size(arg, 1, 1u << 30, &o->snaplen) < 0) {
 			log_error("invalid --snaplen '%s': expected bytes (1..1G; 64, 4K)", arg);
 			return -EINVAL;
@@ -513,20 +503,11 @@ void schema_monitor(struct report *r)
 
 int cmd_monitor(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option longopts[] = {
-	    COMMON_LONG_OPTIONS,
-	    {"time", required_argument, NULL, O_TIME},
-	    {"bus", required_argument, NULL, O_BUS},
-	    {"pcap", required_argument, NULL, O_PCAP},
-	    {"read", required_argument, NULL, O_READ},
-	    {"snaplen", required_argument, NULL, O_SNAPLEN},
-	    {NULL, 0, NULL, 0},
-	};
 	struct monitor_opts o = {0};
 	struct selection sel = {0};
 	int r;
 
-	r = parse_options(argc, argv, g, "monitor", longopts, usage_monitor, monitor_opt, &o);
+	r = parse_table(argc, argv, g, "monitor", monitor_options, usage_monitor, monitor_opt, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (check_output_target(g, o.read, "the capture read") < 0)

@@ -5,6 +5,7 @@
  * eraseblocks skipped and counted, ECC counters before and after.
  */
 #include "cmd/commands.h"
+#include "cmd/opt/tables.h"
 #include "classes/mtd/fields.h"
 #include "util/parse.h"
 #include "util/signals.h"
@@ -26,35 +27,15 @@ void usage_mtd(void)
 	       "(page, OOB, eraseblock, partition, bad eraseblocks, ECC counters) and the\n"
 	       "rates of reading, erasing and writing it, in MB/s (10^6 B/s) and\n"
 	       "eraseblocks/s. Read-only unless --destructive.\n"
-	       "\n"
-	       "  --size S           the region, from offset 0: a multiple of the eraseblock\n"
-	       "                     (default: the whole device up to 64 MiB)\n"
-	       "  --destructive      erase and write the region (its contents are lost): for\n"
-	       "                     each write size an erase pass then a write pass, and a\n"
-	       "                     read pass at the end. Refused on a read-only device, a\n"
-	       "                     mounted one (JFFS2, UBIFS, mtdblock), one attached to UBI,\n"
-	       "                     one named like a bootloader's (u-boot, spl, env, boot0,\n"
-	       "                     tf-a, ...), and one sharing flash with a device refused\n"
-	       "                     so or read-only (a master and its partitions); these\n"
-	       "                     facts are the live system's, also under --sysroot\n"
-	       "  --force-boot NAME  write a bootloader-named device (or one sharing flash with\n"
-	       "                     it) all the same: NAME must be that name, exactly\n"
-	       "  --write-sizes LIST bytes per write, each a multiple of the page dividing the\n"
-	       "                     eraseblock (default: the page (at least 512 B), x4, ...,\n"
-	       "                     the eraseblock), e.g. 512,2K,16K\n"
-	       "  --verify           compare what the read pass reads with what was written\n"
-	       "                     (a pattern, not zeros); exit 1 on a mismatch\n"
-	       "  --sysroot DIR|FILE read the geometry from a recorded tree (the node is\n"
-	       "                     still the real one; the write rules read the live system)\n"
-	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
-	       "\n"
+	       "\n");
+	opt_usage(stdout, mtd_options);
+	printf("\n"
 	       "Bad eraseblocks (MEMGETBADBLOCK) are skipped and counted. A signal stops the\n"
 	       "measurement after the current eraseblock, with the partial results.\n"
 	       "Exit: 0 ok, 1 --verify found a mismatch, 2 bad input or refused (nothing\n"
 	       "written), 3 runtime error, 128+N stopped by signal N.\n");
 }
 
-enum { O_SIZE = 256, O_DESTRUCTIVE, O_VERIFY, O_WRITE_SIZES, O_FORCE_BOOT, O_SYSROOT };
 
 struct mtd_opts {
 	uint64_t size;
@@ -69,25 +50,25 @@ static int mtd_opt(int c, const char *arg, void *ctx)
 	struct mtd_opts *o = ctx;
 
 	switch (c) {
-	case O_SIZE:
+	case MTD_O_SIZE:
 		if (parse_size(arg, 1, 1ull << 40, &o->size) < 0) {
 			log_error("invalid --size '%s': expected bytes, e.g. 1M, 16K", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_DESTRUCTIVE:
+	case MTD_O_DESTRUCTIVE:
 		o->destructive = true;
 		return 0;
-	case O_VERIFY:
+	case MTD_O_VERIFY:
 		o->verify = true;
 		return 0;
-	case O_FORCE_BOOT:
+	case MTD_O_FORCE_BOOT:
 		o->force_boot = arg;
 		return 0;
-	case O_SYSROOT:
+	case MTD_O_SYSROOT:
 		o->sysroot = arg;
 		return 0;
-	case O_WRITE_SIZES:
+	case MTD_O_WRITE_SIZES:
 		free(o->sizes);
 		o->sizes = NULL;
 		if (parse_size_list(arg, 1, 1ull << 30, MTD_MAX_WRITE_SIZES, &o->sizes,
@@ -157,16 +138,6 @@ void schema_mtd(struct report *r)
 
 int cmd_mtd(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option longopts[] = {
-	    {"size", required_argument, NULL, O_SIZE},
-	    {"destructive", no_argument, NULL, O_DESTRUCTIVE},
-	    {"verify", no_argument, NULL, O_VERIFY},
-	    {"write-sizes", required_argument, NULL, O_WRITE_SIZES},
-	    {"force-boot", required_argument, NULL, O_FORCE_BOOT},
-	    {"sysroot", required_argument, NULL, O_SYSROOT},
-	    COMMON_LONG_OPTIONS,
-	    {NULL, 0, NULL, 0},
-	};
 	struct mtd_opts o = {0};
 	struct mtd_geometry geo = {0};
 	struct mtd_pass passes[MTD_MAX_WRITE_SIZES + 2];
@@ -179,7 +150,7 @@ int cmd_mtd(int argc, char **argv, struct global_opts *g)
 	struct mtd_io io;
 	int fd, r, status;
 
-	r = parse_options(argc, argv, g, "mtd", longopts, usage_mtd, mtd_opt, &o);
+	r = parse_table(argc, argv, g, "mtd", mtd_options, usage_mtd, mtd_opt, &o);
 	if (r != 0) {
 		free(o.sizes);
 		return r > 0 ? EXIT_OK : EXIT_USAGE;

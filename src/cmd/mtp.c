@@ -2,6 +2,7 @@
 /* usbperf mtp [DEVICE]: file transfer rates through libmtp, each way, next to the link's ceiling.
  */
 #include "cmd/commands.h"
+#include "cmd/opt/tables.h"
 #include "cmd/mtp.h"
 #include "classes/mtp/sweep.h"
 #include "classes/bulk/bulk.h"
@@ -39,42 +40,16 @@ void usage_mtp(void)
 	       "are flagged as an ANOMALY, never printed as capacity and free space.\n"
 	       "DEVICE is a sysfs name (1-1), a usbfs node (/dev/bus/usb/001/002) or VID:PID;\n"
 	       "without it the first MTP device libmtp finds.\n"
-	       "\n"
-	       "options:\n"
-	       "  --size LIST        file sizes (default " DEFAULT_SIZES "; 1..4G each)\n"
-	       "  --repeat N         transfers per size each way (default 1; 1..%u): mean, stdev\n"
-	       "  --objects N        small files sent, listed, deleted (default %u; 0: none)\n"
-	       "  --object-size SIZE their size (default 4K)\n"
-	       "  --storage ID       the storage, by ID (0x00010001) or description (default:\n"
-	       "                     the writable one with the most free space)\n"
-	       "  --folder NAME      the folder in the storage's root (default " DEFAULT_FOLDER
-	       "; created\n"
-	       "                     and removed if it does not exist)\n"
-	       "  --buffer-sweep LIST\n"
-	       "                     on a machine that is both sides (dummy_hcd, or a board\n"
-	       "                     cabled to itself): for each size (multiple of 512 B) bring\n"
-	       "                     up usbperf's own MTP gadget (gadget up mtp) with umtprd's\n"
-	       "                     read and write buffers of that size, measure --size, and\n"
-	       "                     take it down again: the rate against the device's buffers\n"
-	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
-	       "\n"
+	       "\n");
+	opt_usage(stdout, mtp_options);
+	printf("\n"
 	       "Rates: MB/s = 10^6 B/s, next to the link's bulk ceiling per direction.\n"
 	       "Exit: 0 ok, 1 the bytes back differ from the bytes sent, 2 bad input or refused\n"
 	       "(no MTP device, locked or not allowed, read-only storage, not enough free space\n"
 	       "for the sweep, or usbperf built without libmtp), 3 runtime error (partial\n"
-	       "results; a device that disconnects), 128+N after signal N.\n",
-	       MTP_MAX_REPEAT, DEFAULT_OBJECTS);
+	       "results; a device that disconnects), 128+N after signal N.\n");
 }
 
-enum {
-	O_SIZE = 256,
-	O_REPEAT,
-	O_OBJECTS,
-	O_OBJECT_SIZE,
-	O_STORAGE,
-	O_FOLDER,
-	O_BUFFER_SWEEP,
-};
 
 int mtp_parse_buffers(const char *opt, const char *arg, uint64_t **ret, size_t *ret_n)
 {
@@ -92,7 +67,7 @@ static int mtp_opt(int c, const char *arg, void *ctx)
 	struct mtp_opts *o = ctx;
 
 	switch (c) {
-	case O_SIZE:
+	case MTP_O_SIZE:
 		free(o->sizes);
 		o->sizes = NULL;
 		if (parse_size_list(arg, 1, MTP_MAX_SIZE, MTP_MAX_SIZES, &o->sizes, &o->nsizes) <
@@ -101,30 +76,30 @@ static int mtp_opt(int c, const char *arg, void *ctx)
 			return -EINVAL;
 		}
 		return 0;
-	case O_REPEAT:
+	case MTP_O_REPEAT:
 		if (parse_u64(arg, 1, MTP_MAX_REPEAT, &o->repeat) < 0) {
 			log_error("invalid --repeat '%s': expected 1..%u", arg, MTP_MAX_REPEAT);
 			return -EINVAL;
 		}
 		return 0;
-	case O_OBJECTS:
+	case MTP_O_OBJECTS:
 		if (parse_u64(arg, 0, MTP_MAX_OBJECTS, &o->objects) < 0) {
 			log_error("invalid --objects '%s': expected 0..%u", arg, MTP_MAX_OBJECTS);
 			return -EINVAL;
 		}
 		return 0;
-	case O_OBJECT_SIZE:
+	case MTP_O_OBJECT_SIZE:
 		if (parse_size(arg, 1, 1 << 20, &o->object_size) < 0) {
 			log_error("invalid --object-size '%s': expected 1..1M", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_STORAGE:
+	case MTP_O_STORAGE:
 		o->storage = arg;
 		return 0;
-	case O_BUFFER_SWEEP:
+	case MTP_O_BUFFER_SWEEP:
 		return mtp_parse_buffers("--buffer-sweep", arg, &o->buffers, &o->nbuffers);
-	case O_FOLDER:
+	case MTP_O_FOLDER:
 		if (!*arg || strchr(arg, '/') || strlen(arg) > 200 || !strcmp(arg, ".") ||
 		    !strcmp(arg, "..")) {
 			log_error("invalid --folder '%s': expected one folder name, no '/'", arg);
@@ -605,17 +580,6 @@ void schema_mtp(struct report *r)
 
 int cmd_mtp(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option longopts[] = {
-	    COMMON_LONG_OPTIONS,
-	    {"size", required_argument, NULL, O_SIZE},
-	    {"repeat", required_argument, NULL, O_REPEAT},
-	    {"objects", required_argument, NULL, O_OBJECTS},
-	    {"object-size", required_argument, NULL, O_OBJECT_SIZE},
-	    {"storage", required_argument, NULL, O_STORAGE},
-	    {"folder", required_argument, NULL, O_FOLDER},
-	    {"buffer-sweep", required_argument, NULL, O_BUFFER_SWEEP},
-	    {NULL, 0, NULL, 0},
-	};
 	struct mtp_opts o = {
 	    .repeat = 1,
 	    .objects = DEFAULT_OBJECTS,
@@ -624,7 +588,7 @@ int cmd_mtp(int argc, char **argv, struct global_opts *g)
 	};
 	int r, status = EXIT_USAGE;
 
-	r = parse_options(argc, argv, g, "mtp", longopts, usage_mtp, mtp_opt, &o);
+	r = parse_table(argc, argv, g, "mtp", mtp_options, usage_mtp, mtp_opt, &o);
 	if (r != 0) {
 		status = r > 0 ? EXIT_OK : EXIT_USAGE;
 		goto out;

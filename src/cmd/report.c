@@ -4,6 +4,7 @@
 #include "cmd/commands.h"
 #include "cmd/db.h"
 #include "cmd/runs_arg.h"
+#include "cmd/opt/tables.h"
 #include "report/model.h"
 #include "run/compare.h"
 #include "run/record_json.h"
@@ -43,20 +44,13 @@ void usage_report(void)
 	       "(measured, not judged).\n"
 	       "\n"
 	       RUNS_ARG_HELP
-	       "\n"
-	       "options:\n"
-	       "  --html FILE        write the HTML page to FILE (the text report is not printed)\n"
-	       CHECK_OPTIONS_HELP
-	       "                     (--threshold is also what the comparison of runs counts)\n"
-	       DB_OPTION_HELP
-	       "  -o, --output FILE  write the text report to FILE\n"
-	       "\n"
-	       "Exit: 0 written (and every check passed), 1 a check failed or is missing, 2 bad\n"
-	       "input or no such run, 3 a file could not be written.\n",
+	       "\n",
 	       REPORT_MAX_RUNS);
+	opt_usage(stdout, report_options);
+	printf("\n"
+	       "Exit: 0 written (and every check passed), 1 a check failed or is missing, 2 bad\n"
+	       "input or no such run, 3 a file could not be written.\n");
 }
-
-enum { O_HTML = 256 };
 
 struct report_opts {
 	const char *db, *html;
@@ -73,7 +67,7 @@ static int report_option(int c, const char *arg, void *ctx)
 	if (r != -ENOENT)
 		return r;
 	switch (c) {
-	case O_HTML:
+	case REPORT_O_HTML:
 		if (!*arg) {
 			log_error("invalid --html '': a file name is needed");
 			return -EINVAL;
@@ -88,17 +82,10 @@ static int report_option(int c, const char *arg, void *ctx)
 
 static int parse_args(int argc, char **argv, struct global_opts *g, struct report_opts *o)
 {
-	static const struct option longopts[] = {
-		{"html", required_argument, NULL, O_HTML},
-		CHECK_LONG_OPTIONS,
-		DB_LONG_OPTION,
-		COMMON_LONG_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
 	static char *newest[] = {(char *)STORE_RUN_LAST};
 	int r;
 
-	r = parse_options(argc, argv, g, "report", longopts, usage_report, report_option, o);
+	r = parse_table(argc, argv, g, "report", report_options, usage_report, report_option, o);
 	if (r != 0)
 		return r;
 	if ((size_t)(argc - optind) > REPORT_MAX_RUNS) {

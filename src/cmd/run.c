@@ -3,6 +3,7 @@
 #include "cmd/commands.h"
 #include "cmd/common.h"
 #include "cmd/db.h"
+#include "cmd/opt/tables.h"
 #include "platform/sys/governor.h"
 #include "run/record_json.h"
 #include "model/record_fields.h"
@@ -19,32 +20,10 @@
 #include <string.h>
 
 #define MAX_TARGETS 32
-/* where an option's help begins in -h */
-#define HELP_COLUMN 21
+/* run's own options: at most this many (its table, cmd/opt/run.c) */
+#define RUN_OWN_MAX 24
 
-/* the options the classes own (class.h), from their tables, as -h lists options */
-static void print_class_options(void)
-{
-	for (size_t k = 0; k < run_nclasses; k++) {
-		const struct measure_class *c = run_classes[k];
-
-		for (size_t i = 0; i < c->noptions; i++) {
-			const struct class_option *co = &c->options[i];
-			const char *h = co->help;
-			int n;
-
-			n = printf("  --%s%s%s", co->name, co->args ? " " : "",
-				   co->args ? co->args : "");
-			if (n >= HELP_COLUMN)
-				printf("\n%*s", HELP_COLUMN, "");
-			else
-				printf("%*s", HELP_COLUMN - n, "");
-			for (const char *nl; (nl = strchr(h, '\n')); h = nl + 1)
-				printf("%.*s\n%*s", (int)(nl - h), h, HELP_COLUMN, "");
-			printf("%s\n", h);
-		}
-	}
-}
+static const struct cmd_opt *run_table(void);
 
 void usage_run(void)
 {
@@ -67,36 +46,9 @@ void usage_run(void)
 	       "mode's rate or the camera itself, or not determined) and the figure that\n"
 	       "shows it. The findings follow grouped under each device, those about no\n"
 	       "measured figure last; then the notes.\n"
-	       "\n"
-	       "options:\n"
-	       "  --quick            three block sizes each way + random 4K (default; ~30 s a device)\n"
-	       "  --full             the complete sweep: 4K..4M each way + random 4K\n");
-	print_class_options();
-	printf("  --destructive      allow writes to a block or MTD device named as TARGET\n"
-	       "  --no-monitor       do not watch USB disk, network and camera passes on the\n"
-	       "                     wire (by default each is, when usbmon is there or\n"
-	       "                     loadable and usbperf is root)\n"
-	       "  --governor NAME    every cpufreq policy on governor NAME (e.g. performance) for\n"
-	       "                     the run, put back after it (also after SIGINT/SIGTERM): A/B\n"
-	       "                     the clock's effect with 'usbperf compare'\n"
-	       "  --scratch DIR      the host's test directory without USB (default /var/tmp)\n"
-	       "  --size SIZE        test region per target (default 256M)\n"
-	       "  --time SECONDS     cap per pass (default 3 quick, 5 full), its repeats together\n"
-	       "  --min-time SECONDS minimum time of a disk pass: the region is gone over again\n"
-	       "                     until it has passed (default 1 quick, 2 full; 0: none)\n"
-	       "  --repeat N         run each disk pass N times, each as long as a whole pass\n"
-	       "                     may be: mean and spread, which 'compare' uses to tell a\n"
-	       "                     change from noise (default: 3 repeats that share its time)\n"
-	       "  --nice N           the measuring thread's nice value, -20 to 19 (default -10\n"
-	       "                     where permitted, root: its wake-ups go ahead of other work\n"
-	       "                     at nice 0; a note says when it was not permitted)\n"
-	       DB_OPTION_HELP
-	       "  --no-save          do not keep the run in the history\n"
-	       "  --sysroot DIR|FILE read sysfs and /proc from a recorded tree (devices are\n"
-	       "                     still the real ones)\n"
-	       "  -F, --format FMT   text (default), json or csv (the results table)\n"
-	       "  -o, --output FILE  write the report to FILE;  -q, --quiet\n"
-	       "\n"
+	       "\n");
+	opt_usage(stdout, run_table());
+	printf("\n"
 	       "Exit: 0 ran (findings do not fail it), 2 bad input, 3 nothing could be measured.\n");
 }
 
@@ -123,24 +75,7 @@ struct run_args {
 	const char **governor;	/* --governor */
 };
 
-enum {
-	O_QUICK = 256,
-	O_FULL,
-	O_DESTRUCTIVE,
-	O_SCRATCH,
-	O_SIZE,
-	O_TIME,
-	O_NO_SAVE,
-	O_REPEAT,
-	O_MIN_TIME,
-	O_GOVERNOR,
-	O_NICE,
-	O_NO_MONITOR,
-	O_SYSROOT,
-	O_CLASS, /* the classes' own options from here, in class_opt's order */
-};
-
-/* the options the classes own (class.h), in one list: getopt's val is O_CLASS + index */
+/* the options the classes own (class.h), in one list: getopt's val is RUN_O_CLASS + index */
 #define MAX_CLASS_OPTIONS 32
 static struct {
 	const struct measure_class *c;
@@ -216,51 +151,51 @@ static int run_option(int c, const char *arg, void *ctx)
 	uint64_t n;
 
 	switch (c) {
-	case O_QUICK:
+	case RUN_O_QUICK:
 		o->full = false;
 		return 0;
-	case O_FULL:
+	case RUN_O_FULL:
 		o->full = true;
 		return 0;
-	case O_DESTRUCTIVE:
+	case RUN_O_DESTRUCTIVE:
 		o->destructive = true;
 		return 0;
-	case O_NO_MONITOR:
+	case RUN_O_NO_MONITOR:
 		o->no_monitor = true;
 		return 0;
-	case O_SCRATCH:
+	case RUN_O_SCRATCH:
 		if (!*arg) {
 			log_error("invalid --scratch '': expected a directory");
 			return -EINVAL;
 		}
 		o->scratch = arg;
 		return 0;
-	case O_SIZE:
+	case RUN_O_SIZE:
 		if (parse_size(arg, 1 << 20, 1ull << 40, &o->size) < 0) {
 			log_error("invalid --size '%s': expected a size from 1M to 1T", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_TIME:
+	case RUN_O_TIME:
 		if (parse_duration(arg, 0.1, 3600, &o->time_s) < 0) {
 			log_error("invalid --time '%s': expected a duration from 0.1s to 1h", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_MIN_TIME:
+	case RUN_O_MIN_TIME:
 		if (parse_duration(arg, 0, 3600, &o->min_time_s) < 0) {
 			log_error("invalid --min-time '%s': expected a duration from 0 to 1h", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_REPEAT:
+	case RUN_O_REPEAT:
 		if (parse_u64(arg, 1, 100, &n) < 0) {
 			log_error("invalid --repeat '%s': expected 1 to 100", arg);
 			return -EINVAL;
 		}
 		o->repeat = (unsigned)n;
 		return 0;
-	case O_NICE: {
+	case RUN_O_NICE: {
 		double v;
 
 		if (parse_double(arg, -20, 19, &v) < 0 || v != (int)v) {
@@ -271,7 +206,7 @@ static int run_option(int c, const char *arg, void *ctx)
 		o->nice_set = true;
 		return 0;
 	}
-	case O_GOVERNOR:
+	case RUN_O_GOVERNOR:
 		if (!*arg || strchr(arg, '/') || strlen(arg) >= 32) {
 			log_error("invalid --governor '%s': expected a cpufreq governor name, e.g. "
 				  "performance",
@@ -280,54 +215,53 @@ static int run_option(int c, const char *arg, void *ctx)
 		}
 		*a->governor = arg;
 		return 0;
-	case O_NO_SAVE:
+	case RUN_O_NO_SAVE:
 		*a->no_save = true;
 		return 0;
-	case O_SYSROOT:
+	case RUN_O_SYSROOT:
 		return open_sysroot(arg) < 0 ? -EINVAL : 0;
 	case OPT_DB:
 		return db_option(arg, a->db);
 	}
-	if (c >= O_CLASS && (size_t)(c - O_CLASS) < nclass_opt)
-		return class_option(a, (size_t)(c - O_CLASS), arg);
+	if (c >= RUN_O_CLASS && (size_t)(c - RUN_O_CLASS) < nclass_opt)
+		return class_option(a, (size_t)(c - RUN_O_CLASS), arg);
 	return -ENOENT;
+}
+
+/*
+ * run's table and the classes' options after it, under their heading: what
+ * -h lists and getopt takes (a class option's key is RUN_O_CLASS + its index)
+ */
+static const struct cmd_opt *run_table(void)
+{
+	static struct cmd_opt all[RUN_OWN_MAX + 2 + MAX_CLASS_OPTIONS];
+	size_t n = 0;
+
+	if (all[0].name)
+		return all;
+	class_opts_collect();
+	for (const struct cmd_opt *t = run_options; t->name || t->help; t++) {
+		if (n == RUN_OWN_MAX)
+			abort(); /* a longer table: raise RUN_OWN_MAX */
+		all[n++] = *t;
+	}
+	all[n++] = (struct cmd_opt)OPT_TEXT("the device classes' own options:");
+	for (size_t k = 0; k < nclass_opt; k++) {
+		const struct class_option *co = class_opt[k].opt;
+
+		all[n++] = (struct cmd_opt){co->name, RUN_O_CLASS + (int)k, co->args, co->help,
+					    NULL, 0};
+	}
+	all[n] = (struct cmd_opt)OPT_END;
+	return all;
 }
 
 static int parse_args(int argc, char **argv, struct global_opts *g, struct run_options *o,
 		      const char **ret_db, bool *ret_no_save, const char **ret_governor)
 {
-	static const struct option generic[] = {
-		{"quick", no_argument, NULL, O_QUICK},
-		{"full", no_argument, NULL, O_FULL},
-		{"destructive", no_argument, NULL, O_DESTRUCTIVE},
-		{"no-monitor", no_argument, NULL, O_NO_MONITOR},
-		{"scratch", required_argument, NULL, O_SCRATCH},
-		{"size", required_argument, NULL, O_SIZE},
-		{"time", required_argument, NULL, O_TIME},
-		{"min-time", required_argument, NULL, O_MIN_TIME},
-		{"no-save", no_argument, NULL, O_NO_SAVE},
-		{"sysroot", required_argument, NULL, O_SYSROOT},
-		{"repeat", required_argument, NULL, O_REPEAT},
-		{"governor", required_argument, NULL, O_GOVERNOR},
-		{"nice", required_argument, NULL, O_NICE},
-		DB_LONG_OPTION,
-		COMMON_LONG_OPTIONS,
-	};
-	struct option longopts[sizeof(generic) / sizeof(generic[0]) + MAX_CLASS_OPTIONS + 1];
 	struct run_args a = {o, ret_db, ret_no_save, argc, argv, ret_governor};
-	size_t n = sizeof(generic) / sizeof(generic[0]);
-	int r;
+	int r = parse_table(argc, argv, g, "run", run_table(), usage_run, run_option, &a);
 
-	/* run's own options, then each class's from its table */
-	memcpy(longopts, generic, sizeof(generic));
-	class_opts_collect();
-	for (size_t k = 0; k < nclass_opt; k++)
-		longopts[n++] = (struct option){class_opt[k].opt->name,
-						class_opt[k].opt->nargs ? required_argument
-									: no_argument,
-						NULL, O_CLASS + (int)k};
-	longopts[n] = (struct option){NULL, 0, NULL, 0};
-	r = parse_options(argc, argv, g, "run", longopts, usage_run, run_option, &a);
 	if (r != 0)
 		return r;
 	if (argc - optind > MAX_TARGETS) {

@@ -2,6 +2,7 @@
 /* usbperf show RUN: one run from the history, as it was reported. */
 #include "cmd/commands.h"
 #include "cmd/db.h"
+#include "cmd/opt/tables.h"
 #include "cmd/runs_arg.h"
 #include "model/record_fields.h"
 #include "run/record_json.h"
@@ -20,19 +21,16 @@ void usage_show(void)
 	       "given. First, the verdict: what limits each device; the findings are\n"
 	       "grouped under it, and the run's notes and the devices it found but did not\n"
 	       "measure (with why) are shown too.\n"
-	       "\n" RUNS_ARG_HELP "\n"
-	       "options:\n" DB_OPTION_HELP
-	       "  -F, --format FMT   text, json (the run as 'usbperf export' writes it) or\n"
-	       "                     csv (the metrics)\n"
-	       "  -o, --output FILE  write the result to FILE\n"
-	       "\n"
+	       "\n" RUNS_ARG_HELP "\n");
+	opt_usage(stdout, show_options);
+	printf("\n"
 	       "Exit: 0 ok, 2 bad input or no such run, 3 the database could not be read.\n");
 }
 
 static int parse_args(int argc, char **argv, struct global_opts *g, const char **ret_db,
 		      const char **ret_run)
 {
-	int r = db_parse_args(argc, argv, g, "show", usage_show, ret_db);
+	int r = db_parse_args(argc, argv, g, "show", show_options, usage_show, ret_db);
 
 	if (r != 0)
 		return r;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* usbperf video [DEVICE]: V4L2 capture, rate, drops, jitter, bandwidth. */
 #include "cmd/commands.h"
+#include "cmd/opt/tables.h"
 #include "cmd/paths.h"
 #include "cmd/video_gadget.h"
 #include "classes/video/fields.h"
@@ -31,59 +32,12 @@ void usage_video(void)
 	       "and jitter, payload per frame and MB/s, time to the first frame, CPU.\n"
 	       "DEVICE is a capture node (/dev/videoN); without it, every capture node under\n"
 	       "/dev, USB cameras first, each in its default mode.\n"
-	       "\n"
-	       "options:\n"
-	       "  --pixel-format FOURCC\n"
-	       "                     pixel format, e.g. YUYV, MJPG (--format is the output\n"
-	       "                     format here too; --pixel and --pixfmt are the same option)\n"
-	       "  --frame-size WxH   frame size, e.g. 640x480\n"
-	       "                     (its old spelling, --size, is still taken, with a note)\n"
-	       "  --fps N            frame rate (default: the mode's highest)\n"
-	       "                     default mode: the largest size of the first format, fastest\n"
-	       "  --all-modes        a short pass per mode offered, and a table; the modes\n"
-	       "                     narrowed by --pixel-format, --frame-size, --fps; each 1 s or\n"
-	       "                     10 frame intervals, unless --time or --frames is given\n"
-	       "  --list-modes       print the modes offered, capture nothing\n"
-	       "  --io METHOD        mmap (default), userptr or dmabuf (the device's own buffers\n"
-	       "                     exported and imported back)\n"
-	       "  --buffers N        buffers queued, 1-%d (default %d)\n"
-	       "  --time SEC         counted time after the warm-up (default 5; 500ms, 2m)\n"
-	       "  --frames N         count N good frames instead of a time\n"
-	       "  --warmup N         buffers dequeued before counting starts (default %d)\n"
-	       "  --timeout SEC      end the pass when no frame came for SEC (default 2):\n"
-	       "                     partial results, exit 3\n"
-	       "  --save FILE        append the raw frames to FILE (created, never replaced;\n"
-	       "                     removed unless the pass completes)\n"
-	       "  --monitor          watch a USB camera's device on usbmon (root) during each pass:\n"
-	       "                     wire MB/s, URB size, isochronous packets and their errors,\n"
-	       "                     USB errors\n"
-	       "\n"
-	       "the device side of a camera (--gadget PATH --send):\n"
-	       "  --gadget PATH      PATH a gadgetfs mount: usbperf is the UVC camera itself, with a\n"
-	       "                     bulk video endpoint (what 'gadget up uvc-bulk' starts); or the\n"
-	       "                     V4L2 output node of the kernel's f_uvc: usbperf is its frame\n"
-	       "                     source. Serves until SIGINT/SIGTERM or --time, then prints per\n"
-	       "                     stream the frames made, sent, dropped late, payloads, CPU\n"
-	       "  --send             serve frames (the only --gadget mode)\n"
-	       "  --spec KEYS        gadgetfs: the camera, as gadget up uvc-bulk's keys\n"
-	       "                     (frames=WxH[+...],fps=N[+...],formats=yuyv[+mjpg],\n"
-	       "                     maxpayload=SIZE,stream_frames=N,stall_ms=N)\n"
-	       "  --stats FILE       the figures as JSON in FILE, rewritten each second\n"
-	       "  --id VID:PID, --serial S, --product S, --manufacturer S   gadgetfs: the device\n"
-	       "  --max-speed S      gadgetfs: full or high (default high)\n"
-	       "  --stall SEC        a write the host leaves for SEC ends the stream (uvcvideo stops\n"
-	       "                     a bulk stream by killing its URBs; default 2)\n"
-	       "  --uvc-sweep SPEC   the table of frame size x format x rate through usbperf's own\n"
-	       "                     camera on this machine (both sides: dummy_hcd, a board looped\n"
-	       "                     back), SPEC as --spec: a uvc-bulk gadget per frame size, each\n"
-	       "                     mode captured for --time (default 2 s) next to the frame rate\n"
-	       "                     the bulk endpoint carries at the link's speed\n"
-	       "  -F, --format FMT   text, json or csv;  -o, --output FILE;  -q, --quiet\n"
-	       "\n"
+	       "\n");
+	opt_usage(stdout, video_options);
+	printf("\n"
 	       "Rates: MB/s = 10^6 B/s. A mode misses its rate when the achieved rate is below\n"
 	       "99%% of the nominal one or frames were dropped. Exit: 0 ok, 2 bad input or\n"
-	       "refused (nothing written), 3 runtime error or timeout (partial results).\n",
-	       VIDEO_MAX_BUFFERS, DEFAULT_BUFFERS, DEFAULT_WARMUP);
+	       "refused (nothing written), 3 runtime error or timeout (partial results).\n");
 }
 
 struct video_opts {
@@ -94,22 +48,6 @@ struct video_opts {
 	struct video_config cfg;
 };
 
-enum {
-	O_PIXFMT = 256,
-	O_SIZE,
-	O_FPS,
-	O_ALL,
-	O_LIST,
-	O_IO,
-	O_BUFFERS,
-	O_TIME,
-	O_FRAMES,
-	O_WARMUP,
-	O_TIMEOUT,
-	O_SAVE,
-	O_MONITOR,
-	O_SIZE_OLD
-};
 
 static int video_opt(int c, const char *arg, void *ctx)
 {
@@ -117,52 +55,52 @@ static int video_opt(int c, const char *arg, void *ctx)
 	uint64_t v, w, h;
 
 	switch (c) {
-	case O_PIXFMT:
+	case VIDEO_O_PIXFMT:
 		if (video_fourcc_parse(arg, &o->fourcc) < 0) {
 			log_error("invalid --pixel-format '%s': expected a FOURCC, e.g. YUYV or MJPG",
 				  arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_SIZE_OLD:
-	case O_SIZE:
+	case VIDEO_O_SIZE_OLD:
+	case VIDEO_O_SIZE:
 		if (parse_wxh(arg, 65535, &w, &h) < 0) {
 			log_error("invalid --frame-size '%s': expected WIDTHxHEIGHT, e.g. 640x480",
 				  arg);
 			return -EINVAL;
 		}
 		/* said once the value is good: a bad one gets its one line alone */
-		if (c == O_SIZE_OLD)
+		if (c == VIDEO_O_SIZE_OLD)
 			log_deprecated("video", "--size", "--frame-size");
 		o->width = (uint32_t)w;
 		o->height = (uint32_t)h;
 		return 0;
-	case O_FPS:
+	case VIDEO_O_FPS:
 		if (parse_double(arg, 0.001, 100000, &o->fps) < 0) {
 			log_error("invalid --fps '%s': expected a rate, e.g. 30 or 29.97", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_ALL:
+	case VIDEO_O_ALL:
 		o->all_modes = true;
 		return 0;
-	case O_LIST:
+	case VIDEO_O_LIST:
 		o->list_modes = true;
 		return 0;
-	case O_IO:
+	case VIDEO_O_IO:
 		if (video_io_parse(arg, &o->cfg.io) < 0) {
 			log_error("invalid --io '%s': expected mmap, userptr or dmabuf", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_BUFFERS:
+	case VIDEO_O_BUFFERS:
 		if (parse_u64(arg, 1, VIDEO_MAX_BUFFERS, &v) < 0) {
 			log_error("invalid --buffers '%s': expected 1..%d", arg, VIDEO_MAX_BUFFERS);
 			return -EINVAL;
 		}
 		o->cfg.buffers = (unsigned)v;
 		return 0;
-	case O_TIME:
+	case VIDEO_O_TIME:
 		if (parse_duration(arg, 0.01, 86400, &o->cfg.time_s) < 0) {
 			log_error(
 			    "invalid --time '%s': expected seconds (0.01..86400), e.g. 5, 500ms",
@@ -171,29 +109,29 @@ static int video_opt(int c, const char *arg, void *ctx)
 		}
 		o->time_set = true;
 		return 0;
-	case O_FRAMES:
+	case VIDEO_O_FRAMES:
 		if (parse_u64(arg, 1, 100000000, &o->cfg.frames) < 0) {
 			log_error("invalid --frames '%s': expected 1..100000000", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_WARMUP:
+	case VIDEO_O_WARMUP:
 		if (parse_u64(arg, 0, 100000, &v) < 0) {
 			log_error("invalid --warmup '%s': expected 0..100000 frames", arg);
 			return -EINVAL;
 		}
 		o->cfg.warmup = (unsigned)v;
 		return 0;
-	case O_TIMEOUT:
+	case VIDEO_O_TIMEOUT:
 		if (parse_duration(arg, 0.05, 3600, &o->cfg.timeout_s) < 0) {
 			log_error("invalid --timeout '%s': expected seconds (0.05..3600)", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_SAVE:
+	case VIDEO_O_SAVE:
 		o->cfg.save = arg;
 		return 0;
-	case O_MONITOR:
+	case VIDEO_O_MONITOR:
 		o->cfg.monitor = true;
 		return 0;
 	}
@@ -523,26 +461,6 @@ void schema_video(struct report *r)
 
 int cmd_video(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option longopts[] = {
-	    {"pixel-format", required_argument, NULL, O_PIXFMT},
-	    {"pixel", required_argument, NULL, O_PIXFMT},
-	    {"pixfmt", required_argument, NULL, O_PIXFMT},
-	    {"frame-size", required_argument, NULL, O_SIZE},
-	    {"size", required_argument, NULL, O_SIZE_OLD},
-	    {"fps", required_argument, NULL, O_FPS},
-	    {"all-modes", no_argument, NULL, O_ALL},
-	    {"list-modes", no_argument, NULL, O_LIST},
-	    {"io", required_argument, NULL, O_IO},
-	    {"buffers", required_argument, NULL, O_BUFFERS},
-	    {"time", required_argument, NULL, O_TIME},
-	    {"frames", required_argument, NULL, O_FRAMES},
-	    {"warmup", required_argument, NULL, O_WARMUP},
-	    {"timeout", required_argument, NULL, O_TIMEOUT},
-	    {"save", required_argument, NULL, O_SAVE},
-	    {"monitor", no_argument, NULL, O_MONITOR},
-	    COMMON_LONG_OPTIONS,
-	    {NULL, 0, NULL, 0},
-	};
 	struct video_opts o = {
 	    .cfg = {.io = VIDEO_IO_MMAP,
 		    .buffers = DEFAULT_BUFFERS,
@@ -566,7 +484,7 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 		return cmd_video_sweep(argc, argv, g);
 	if (refuse_pixel_format(argc, argv) < 0)
 		return EXIT_USAGE;
-	r = parse_options(argc, argv, g, "video", longopts, usage_video, video_opt, &o);
+	r = parse_table(argc, argv, g, "video", video_options, usage_video, video_opt, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (optind + 1 < argc) {

@@ -6,6 +6,7 @@
  * f_uvc, for which usbperf is the frame source (video_fuvc.c).
  */
 #include "cmd/commands.h"
+#include "cmd/opt/tables.h"
 #include "cmd/video_gadget.h"
 #include "classes/uvcgadget/uvcg.h"
 #include "util/parse.h"
@@ -31,19 +32,6 @@ struct gadget_opts {
 	bool full_speed;
 };
 
-enum {
-	O_GADGET = 256,
-	O_SEND,
-	O_SPEC,
-	O_STATS,
-	O_ID,
-	O_SERIAL,
-	O_PRODUCT,
-	O_MANUF,
-	O_TIME,
-	O_STALL,
-	O_MAXSPEED,
-};
 
 static int one_line(const char *opt, const char *v, const char **dst)
 {
@@ -61,19 +49,19 @@ static int gadget_opt(int c, const char *arg, void *ctx)
 	uint64_t vid, pid;
 
 	switch (c) {
-	case O_GADGET:
+	case VIDEO_O_GADGET:
 		o->path = arg;
 		return 0;
-	case O_SEND:
+	case VIDEO_O_SEND:
 		o->send = true;
 		return 0;
-	case O_SPEC:
+	case VIDEO_O_SPEC:
 		o->spec = arg;
 		return 0;
-	case O_STATS:
+	case VIDEO_O_STATS:
 		o->stats = arg;
 		return 0;
-	case O_ID:
+	case VIDEO_O_ID:
 		if (strlen(arg) != 9 || arg[4] != ':' ||
 		    parse_hex((char[5]){arg[0], arg[1], arg[2], arg[3], 0}, 0xffff, &vid) < 0 ||
 		    parse_hex(arg + 5, 0xffff, &pid) < 0) {
@@ -82,26 +70,26 @@ static int gadget_opt(int c, const char *arg, void *ctx)
 		}
 		o->id.vid = (uint16_t)vid, o->id.pid = (uint16_t)pid;
 		return 0;
-	case O_SERIAL:
+	case VIDEO_O_SERIAL:
 		return one_line("--serial", arg, &o->id.serial);
-	case O_PRODUCT:
+	case VIDEO_O_PRODUCT:
 		return one_line("--product", arg, &o->id.product);
-	case O_MANUF:
+	case VIDEO_O_MANUF:
 		return one_line("--manufacturer", arg, &o->id.manufacturer);
-	case O_TIME:
+	case VIDEO_O_TIME:
 		if (parse_duration(arg, 0.01, 1e7, &o->time_s) < 0) {
 			log_error("video: invalid --time '%s': expected seconds, e.g. 10, 2m", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_MAXSPEED:
+	case VIDEO_O_MAXSPEED:
 		if (strcmp(arg, "full") && strcmp(arg, "high")) {
 			log_error("video: invalid --max-speed '%s': full or high (gadgetfs)", arg);
 			return -EINVAL;
 		}
 		o->full_speed = !strcmp(arg, "full");
 		return 0;
-	case O_STALL:
+	case VIDEO_O_STALL:
 		if (parse_duration(arg, 0.1, 3600, &o->stall_s) < 0) {
 			log_error("video: invalid --stall '%s': expected seconds (0.1..3600)", arg);
 			return -EINVAL;
@@ -213,28 +201,13 @@ static int serve_gadgetfs(struct gadget_opts *o, struct global_opts *g)
 
 int cmd_video_gadget(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option longopts[] = {
-	    {"gadget", required_argument, NULL, O_GADGET},
-	    {"send", no_argument, NULL, O_SEND},
-	    {"spec", required_argument, NULL, O_SPEC},
-	    {"stats", required_argument, NULL, O_STATS},
-	    {"id", required_argument, NULL, O_ID},
-	    {"serial", required_argument, NULL, O_SERIAL},
-	    {"product", required_argument, NULL, O_PRODUCT},
-	    {"manufacturer", required_argument, NULL, O_MANUF},
-	    {"time", required_argument, NULL, O_TIME},
-	    {"stall", required_argument, NULL, O_STALL},
-	    {"max-speed", required_argument, NULL, O_MAXSPEED},
-	    COMMON_LONG_OPTIONS,
-	    {NULL, 0, NULL, 0},
-	};
 	struct gadget_opts o = {
 	    .id = {0x1d6b, 0x0104, "usbperf", "usbperf UVC camera (bulk)", "usbperf", 100},
 	    .stall_s = 2.0,
 	};
 	int r;
 
-	r = parse_options(argc, argv, g, "video", longopts, usage_video, gadget_opt, &o);
+	r = parse_table(argc, argv, g, "video", video_options, usage_video, gadget_opt, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (optind < argc) {

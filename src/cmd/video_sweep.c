@@ -5,6 +5,7 @@
  * host side's uvcvideo (classes/uvcgadget/sweep.h).
  */
 #include "cmd/commands.h"
+#include "cmd/opt/tables.h"
 #include "cmd/video_gadget.h"
 #include "classes/uvcgadget/sweep.h"
 #include "util/parse.h"
@@ -25,7 +26,6 @@ struct sweep_opts {
 	bool monitor;
 };
 
-enum { O_SWEEP = 256, O_TIME, O_WARMUP, O_MONITOR };
 
 static int sweep_opt(int c, const char *arg, void *ctx)
 {
@@ -33,23 +33,23 @@ static int sweep_opt(int c, const char *arg, void *ctx)
 	uint64_t v;
 
 	switch (c) {
-	case O_SWEEP:
+	case VIDEO_O_SWEEP:
 		o->spec = arg;
 		return 0;
-	case O_TIME:
+	case VIDEO_O_TIME:
 		if (parse_duration(arg, 0.1, 3600, &o->time_s) < 0) {
 			log_error("video: invalid --time '%s': expected seconds (0.1..3600)", arg);
 			return -EINVAL;
 		}
 		return 0;
-	case O_WARMUP:
+	case VIDEO_O_WARMUP:
 		if (parse_u64(arg, 0, 1000, &v) < 0) {
 			log_error("video: invalid --warmup '%s': expected 0..1000 frames", arg);
 			return -EINVAL;
 		}
 		o->warmup = (unsigned)v;
 		return 0;
-	case O_MONITOR:
+	case VIDEO_O_MONITOR:
 		o->monitor = true;
 		return 0;
 	}
@@ -78,14 +78,6 @@ static int sweep_status(const struct uvcg_sweep *s)
 
 int cmd_video_sweep(int argc, char **argv, struct global_opts *g)
 {
-	static const struct option longopts[] = {
-	    {"uvc-sweep", required_argument, NULL, O_SWEEP},
-	    {"time", required_argument, NULL, O_TIME},
-	    {"warmup", required_argument, NULL, O_WARMUP},
-	    {"monitor", no_argument, NULL, O_MONITOR},
-	    COMMON_LONG_OPTIONS,
-	    {NULL, 0, NULL, 0},
-	};
 	struct sweep_opts o = {.time_s = SWEEP_TIME_S, .warmup = SWEEP_WARMUP};
 	struct uvcg_sweep_config c = {.fs = &gadget_fs_real, .stop = &signal_stop};
 	struct report view = {.command = "video --uvc-sweep"};
@@ -93,7 +85,7 @@ int cmd_video_sweep(int argc, char **argv, struct global_opts *g)
 	char *why = NULL;
 	int r, status;
 
-	r = parse_options(argc, argv, g, "video", longopts, usage_video, sweep_opt, &o);
+	r = parse_table(argc, argv, g, "video", video_options, usage_video, sweep_opt, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (optind < argc) {

@@ -124,11 +124,14 @@ static void roff_sentence(FILE *f, const char *help, bool stop)
 void opt_roff(FILE *f, const struct cmd_opt *t)
 {
 	for (; t->name || t->help; t++) {
-		if (t->flags & OPT_HIDDEN)
+		if (t->flags & (OPT_HIDDEN | OPT_HELP_ONLY))
 			continue;
 		if (!t->name) {
 			fputs(".PP\n", f);
-			roff_sentence(f, t->help, false);
+			if (t->man)
+				fprintf(f, "%s\n", t->man);
+			else
+				roff_sentence(f, t->help, false);
 			continue;
 		}
 		fputs(".TP\n", f);

@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 struct cmd_opt {
-	const char *name; /* long name, no "--"; NULL: a heading (help) or the table's end */
+	const char *name; /* long name, no "--"; NULL: a heading (help, man) or the table's end */
 	int key;	  /* a letter for a short form (-X), else an id from OPT_KEY up */
 	const char *arg;  /* the value's name ("SIZE", "LIST"); NULL for a flag */
 	const char *help; /* 'CMD -h': lines split at '\n' */
@@ -26,11 +26,14 @@ struct cmd_opt {
 #define OPT_HIDDEN 0x1u	    /* an old spelling: accepted, not listed */
 #define OPT_MAN_ONLY 0x2u   /* listed in the man page, not by -h (a heading's note) */
 #define OPT_AGAIN 0x4u	    /* an option listed before, described again in another group */
+#define OPT_HELP_ONLY 0x8u  /* listed by -h, not in the man page (a heading the page words itself) */
 
 /* the end of a table */
 #define OPT_END {NULL, 0, NULL, NULL, NULL, 0}
 /* a line of its own between options: a group's heading or a note */
 #define OPT_TEXT(text) {NULL, 0, NULL, (text), NULL, 0}
+/* a heading whose man page paragraph says more (roff) */
+#define OPT_TEXT_MAN(text, roff) {NULL, 0, NULL, (text), (roff), 0}
 
 struct cmd_opt_table {
 	const char *command; /* as typed: "disk", "net client" */

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+/* usbperf baseline's options */
+#include "cmd/opt/tables.h"
+
+const struct cmd_opt baseline_options[] = {
+	{"delete", BASELINE_O_DELETE, "NAME",
+	 "remove the baseline NAME (not its run)",
+	 "Remove the baseline\n"
+	     ".I NAME\n"
+	     "(not its run).", 0},
+	OPT_ENTRY_DB,
+	{"format", 'F', "FMT",
+	 "text, json or csv",
+	 NULL, 0},
+	{"output", 'o', "FILE",
+	 "write the result to FILE",
+	 "Write the result to\n"
+	     ".IR FILE .", 0},
+	OPT_END,
+};

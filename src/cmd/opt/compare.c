@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+/* usbperf compare's options */
+#include "cmd/opt/tables.h"
+
+const struct cmd_opt compare_options[] = {
+	{"baseline", OPT_BASELINE, "NAME",
+	 "compare RUN against this baseline ('usbperf baseline')",
+	 "Compare\n"
+	     ".I RUN\n"
+	     "against this baseline (its run is\n"
+	     ".IR A ).", 0},
+	{"threshold", OPT_THRESHOLD, "PCT",
+	 "smallest change that counts, in percent (default 5)",
+	 NULL, 0},
+	OPT_ENTRY_DB,
+	{"format", 'F', "FMT",
+	 "text, json or csv (csv: the metrics)",
+	 NULL, 0},
+	{"output", 'o', "FILE",
+	 "write the result to FILE",
+	 "Write the result to\n"
+	     ".IR FILE .", 0},
+	OPT_END,
+};

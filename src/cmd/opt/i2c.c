@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+/* usbperf i2c's options */
+#include "cmd/opt/tables.h"
+
+const struct cmd_opt i2c_options[] = {
+	{"addr", I2C_O_ADDR, "A",
+	 "the 7-bit address, 0x08-0x77 (e.g. 0x50)",
+	 "The 7\\-bit address, 0x08 to 0x77. Refused in one line, before the node is\n"
+	     "opened, when a kernel driver holds it (/sys/bus/i2c/devices/N\\-00AA/driver,\n"
+	     "named), unless\n"
+	     ".BR \\-\\-force .", 0},
+	{"sizes", I2C_O_SIZES, "LIST",
+	 "payload bytes per message (default 1,2,4,...,256, capped\n"
+	     "to what the adapter carries)",
+	 "Payload bytes per message (default 1, 2, 4, ... 256, capped to what the\n"
+	     "adapter carries).", 0},
+	{"clock", I2C_O_CLOCK, "HZ",
+	 "the bus clock (e.g. 400k) when the device tree does not\n"
+	     "give it (of_node/clock-frequency), or to override it",
+	 "The bus clock, e.g. 400k, when the device tree does not give it, or to\n"
+	     "override it.", 0},
+	{"time", I2C_O_TIME, "S",
+	 "seconds per pass (default 0.5)",
+	 "Seconds per pass (default 0.5).", 0},
+	{"count", I2C_O_COUNT, "N",
+	 "at most N messages per pass",
+	 "At most N messages per pass.", 0},
+	{"ops", I2C_O_OPS, "LIST",
+	 "passes: read, write-read (the register byte, then a\n"
+	     "read), write (default read,write-read; with\n"
+	     "--destructive write too)",
+	 "The passes: read, write\\-read (the register byte, then a read), write\n"
+	     "(default read and write\\-read; with\n"
+	     ".B \\-\\-destructive\n"
+	     "write too).", 0},
+	{"register", I2C_O_REGISTER, "R",
+	 "the register byte written before a read and at the head\n"
+	     "of a write (default 0)",
+	 "The register byte written before a read and at the head of a write\n"
+	     "(default 0).", 0},
+	{"destructive", I2C_O_DESTRUCTIVE, NULL,
+	 "write: the device's registers (an EEPROM's contents) at\n"
+	     "R.. are overwritten; the last message is read back",
+	 "Write passes: the device's registers (an EEPROM's contents) from\n"
+	     ".I R\n"
+	     "on are overwritten; the last message is read back and compared.", 0},
+	{"force", I2C_O_FORCE, NULL,
+	 "use an address a kernel driver holds (I2C_SLAVE_FORCE)",
+	 "Use an address a kernel driver holds, through I2C_SLAVE_FORCE.", 0},
+	{"sysroot", I2C_O_SYSROOT, "DIR|FILE",
+	 "read sysfs from a recorded tree (the node is real)",
+	 "Read sysfs from a recorded tree; the node is still the real one.", 0},
+	{"format", 'F', "FMT",
+	 "text, json or csv",
+	 "Text, json or csv.", 0},
+	{"output", 'o', "FILE",
+	 "write the result to FILE",
+	 "Write the result to\n"
+	     ".IR FILE .", 0},
+	{"quiet", 'q', NULL,
+	 "no progress on stderr",
+	 NULL, 0},
+	OPT_END,
+};

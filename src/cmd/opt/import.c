@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+/* usbperf import's options */
+#include "cmd/opt/tables.h"
+
+const struct cmd_opt import_options[] = {
+	OPT_ENTRY_DB,
+	{"format", 'F', "FMT",
+	 "text, json or csv (the counts)",
+	 "The counts as text, json or csv.", 0},
+	{"output", 'o', "FILE",
+	 "write the counts to FILE",
+	 "Write the counts to\n"
+	     ".IR FILE .", 0},
+	OPT_END,
+};
