@@ -141,6 +141,38 @@ void report_add_inline(struct report *r, const char *key, const struct record_de
 		       const void *data);
 
 bool field_known(const struct field *f, const void *rec);
+
+/*
+ * The one place a field's bytes are read and written by its type; every
+ * format (text, JSON, the database, a double for a chart) goes through it.
+ * field_visit calls the visitor's function for F's type with its value in
+ * REC, or unknown() for a value field_known calls unknown (when unknown is
+ * NULL the typed function gets the sentinel: NaN, NULL, U64_UNKNOWN, ...),
+ * and returns what that returned; a NULL function returns 0.
+ */
+struct field_visitor {
+	int (*unknown)(void *ctx, const struct field *f);
+	int (*str)(void *ctx, const struct field *f, const char *v);
+	int (*u64)(void *ctx, const struct field *f, uint64_t v); /* FT_U64 and FT_SIZE */
+	int (*i64)(void *ctx, const struct field *f, int64_t v);
+	int (*dbl)(void *ctx, const struct field *f, double v);
+	int (*boolean)(void *ctx, const struct field *f, bool v);
+};
+int field_visit(const struct field *f, const void *rec, const struct field_visitor *v,
+		void *ctx);
+/*
+ * The other way: F of REC from a source that reads a value by kind (a
+ * database column); str returns an allocated string (NULL: none), which REC
+ * then owns. Integers of every width come through i64 (a U64 as its bits).
+ */
+struct field_source {
+	char *(*str)(void *ctx);
+	int64_t (*i64)(void *ctx);
+	double (*dbl)(void *ctx);
+};
+void field_fill(const struct field *f, void *rec, const struct field_source *src, void *ctx);
+/* F of REC unknown: NULL, U64_UNKNOWN, FIELD_INT_UNKNOWN, NaN; a bool false */
+void field_set_unknown(const struct field *f, void *rec);
 /* an FF_CEILING_SHARE above 100: not a share to read, an anomaly to flag */
 bool field_anomaly(const struct field *f, const void *rec);
 /* what text and HTML write instead of such a share */

@@ -125,28 +125,8 @@ void run_record_describe(const struct run_record *r, bool metrics_first, struct 
 
 void fields_set_unknown(const struct record_desc *d, void *rec)
 {
-	for (size_t i = 0; i < d->nfields; i++) {
-		void *p = (char *)rec + d->fields[i].offset;
-
-		switch (d->fields[i].type) {
-		case FT_STR:
-			*(char **)p = NULL;
-			break;
-		case FT_U64:
-		case FT_SIZE:
-			*(uint64_t *)p = U64_UNKNOWN;
-			break;
-		case FT_INT:
-			*(int64_t *)p = FIELD_INT_UNKNOWN;
-			break;
-		case FT_DBL:
-			*(double *)p = NAN;
-			break;
-		case FT_BOOL:
-			*(bool *)p = false;
-			break;
-		}
-	}
+	for (size_t i = 0; i < d->nfields; i++)
+		field_set_unknown(&d->fields[i], rec);
 }
 
 void run_record_schema(struct report *out)

@@ -29,41 +29,63 @@ static json_object *json_list(const char *s)
 	return a;
 }
 
-static json_object *field_json(const struct field *f, const void *rec)
+/* a field's JSON value, built by kind; unknown is null (JSON has no NaN) */
+static int jv_str(void *ctx, const struct field *f, const char *v)
 {
-	const char *p = (const char *)rec + f->offset;
+	*(json_object **)ctx = f->flags & FF_LIST ? json_list(v) : json_object_new_string(v);
+	return 0;
+}
+
+static int jv_u64(void *ctx, const struct field *f, uint64_t v)
+{
+	(void)f;
+	*(json_object **)ctx = json_u64(v);
+	return 0;
+}
+
+static int jv_i64(void *ctx, const struct field *f, int64_t v)
+{
+	(void)f;
+	*(json_object **)ctx = json_i64(v);
+	return 0;
+}
+
+static int jv_dbl(void *ctx, const struct field *f, double v)
+{
 	char buf[400]; /* %f of DBL_MAX is 309 digits */
 
-	switch (f->type) {
-	case FT_STR: {
-		const char *s = *(const char *const *)p;
-		if (s && f->flags & FF_LIST)
-			return json_list(s);
-		return s ? json_object_new_string(s) : NULL;
-	}
-	case FT_U64:
-	case FT_SIZE: {
-		uint64_t v = *(const uint64_t *)p;
-		if (v == U64_UNKNOWN)
-			return NULL;
-		return json_u64(v);
-	}
-	case FT_DBL: {
-		double v = *(const double *)p;
-		if (!isfinite(v))
-			return NULL; /* JSON has no NaN: unknown is null */
-		/* keep the text form short and exact to the shown precision (+3 digits) */
-		snprintf(buf, sizeof(buf), "%.*f", f->prec + 3, v);
-		return json_object_new_double_s(v, buf);
-	}
-	case FT_BOOL:
-		return json_object_new_boolean(*(const bool *)p);
-	case FT_INT: {
-		int64_t v = *(const int64_t *)p;
-		return v == FIELD_INT_UNKNOWN ? NULL : json_i64(v);
-	}
-	}
-	return NULL;
+	if (!isfinite(v))
+		return 0; /* an infinity is no JSON number either */
+	/* keep the text form short and exact to the shown precision (+3 digits) */
+	snprintf(buf, sizeof(buf), "%.*f", f->prec + 3, v);
+	*(json_object **)ctx = json_object_new_double_s(v, buf);
+	return 0;
+}
+
+static int jv_bool(void *ctx, const struct field *f, bool v)
+{
+	(void)f;
+	*(json_object **)ctx = json_object_new_boolean(v);
+	return 0;
+}
+
+static int jv_null(void *ctx, const struct field *f)
+{
+	(void)f;
+	*(json_object **)ctx = NULL;
+	return 0;
+}
+
+static json_object *field_json(const struct field *f, const void *rec)
+{
+	static const struct field_visitor json = {
+	    .unknown = jv_null, .str = jv_str,	 .u64 = jv_u64,
+	    .i64 = jv_i64,	.dbl = jv_dbl, .boolean = jv_bool,
+	};
+	json_object *o = NULL;
+
+	field_visit(f, rec, &json, &o);
+	return o;
 }
 
 static json_object *record_json(const struct record_desc *d, const void *rec)

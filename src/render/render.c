@@ -75,19 +75,37 @@ struct column {
 
 #define BAR_CELLS 10
 
+/* a number's value as a double, for bars and scales; NaN unknown or not a number */
+static int as_double_u64(void *ctx, const struct field *f, uint64_t v)
+{
+	(void)f;
+	*(double *)ctx = (double)v;
+	return 0;
+}
+
+static int as_double_i64(void *ctx, const struct field *f, int64_t v)
+{
+	(void)f;
+	*(double *)ctx = (double)v;
+	return 0;
+}
+
+static int as_double_dbl(void *ctx, const struct field *f, double v)
+{
+	(void)f;
+	*(double *)ctx = v;
+	return 0;
+}
+
 static double value_of(const struct field *f, const void *rec)
 {
-	const char *p = (const char *)rec + f->offset;
+	static const struct field_visitor number = {
+	    .u64 = as_double_u64, .i64 = as_double_i64, .dbl = as_double_dbl};
+	double v = NAN;
 
-	if (!field_known(f, rec))
-		return NAN;
-	switch (f->type) {
-	case FT_DBL: return *(const double *)p;
-	case FT_U64:
-	case FT_SIZE: return (double)*(const uint64_t *)p;
-	case FT_INT: return (double)*(const int64_t *)p;
-	default: return NAN;
-	}
+	if (field_known(f, rec))
+		field_visit(f, rec, &number, &v);
+	return v;
 }
 
 static double bar_scale(const struct report_section *s, const struct field *f)

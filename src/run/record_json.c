@@ -40,26 +40,59 @@ static struct json_object *dbl_json(double v)
 	return json_object_new_double_s(v, buf);
 }
 
+/* a field's archive value, built by kind; unknown is null */
+static int av_str(void *ctx, const struct field *f, const char *v)
+{
+	(void)f;
+	*(struct json_object **)ctx = json_object_new_string(v);
+	return 0;
+}
+
+static int av_u64(void *ctx, const struct field *f, uint64_t v)
+{
+	(void)f;
+	*(struct json_object **)ctx = json_u64(v);
+	return 0;
+}
+
+static int av_i64(void *ctx, const struct field *f, int64_t v)
+{
+	(void)f;
+	*(struct json_object **)ctx = json_i64(v);
+	return 0;
+}
+
+static int av_dbl(void *ctx, const struct field *f, double v)
+{
+	(void)f;
+	*(struct json_object **)ctx = dbl_json(v);
+	return 0;
+}
+
+static int av_bool(void *ctx, const struct field *f, bool v)
+{
+	(void)f;
+	*(struct json_object **)ctx = json_object_new_boolean(v);
+	return 0;
+}
+
+static int av_null(void *ctx, const struct field *f)
+{
+	(void)f;
+	*(struct json_object **)ctx = NULL;
+	return 0;
+}
+
 static struct json_object *field_to_json(const struct field *f, const void *rec)
 {
-	const void *p = field_ptr(f, rec);
+	static const struct field_visitor archive = {
+	    .unknown = av_null, .str = av_str,	 .u64 = av_u64,
+	    .i64 = av_i64,	.dbl = av_dbl, .boolean = av_bool,
+	};
+	struct json_object *o = NULL;
 
-	if (!field_known(f, rec))
-		return NULL;
-	switch (f->type) {
-	case FT_STR:
-		return json_object_new_string(*(const char *const *)p);
-	case FT_U64:
-	case FT_SIZE:
-		return json_u64(*(const uint64_t *)p);
-	case FT_INT:
-		return json_i64(*(const int64_t *)p);
-	case FT_DBL:
-		return dbl_json(*(const double *)p);
-	case FT_BOOL:
-		return json_object_new_boolean(*(const bool *)p);
-	}
-	return NULL;
+	field_visit(f, rec, &archive, &o);
+	return o;
 }
 
 static struct json_object *fields_to_json(const struct record_desc *d, const void *rec)

@@ -27,26 +27,73 @@ static void add_placeholders(struct strbuf *sql, size_t n)
 		strbuf_adds(sql, i ? ", ?" : "?");
 }
 
+/* a field's value bound to a statement's parameter: the visitor's context */
+struct bind_ctx {
+	sqlite3_stmt *st;
+	int idx;
+};
+
+static int bind_null(void *ctx, const struct field *f)
+{
+	struct bind_ctx *b = ctx;
+
+	(void)f;
+	return sqlite3_bind_null(b->st, b->idx);
+}
+
+static int bind_str(void *ctx, const struct field *f, const char *v)
+{
+	struct bind_ctx *b = ctx;
+
+	(void)f;
+	return sqlite3_bind_text(b->st, b->idx, v, -1, SQLITE_STATIC);
+}
+
+static int bind_u64(void *ctx, const struct field *f, uint64_t v)
+{
+	struct bind_ctx *b = ctx;
+
+	(void)f;
+	return sqlite3_bind_int64(b->st, b->idx, (sqlite3_int64)v); /* validated to fit */
+}
+
+static int bind_i64(void *ctx, const struct field *f, int64_t v)
+{
+	struct bind_ctx *b = ctx;
+
+	(void)f;
+	return sqlite3_bind_int64(b->st, b->idx, v);
+}
+
+static int bind_dbl(void *ctx, const struct field *f, double v)
+{
+	struct bind_ctx *b = ctx;
+
+	(void)f;
+	return sqlite3_bind_double(b->st, b->idx, v);
+}
+
+static int bind_bool(void *ctx, const struct field *f, bool v)
+{
+	struct bind_ctx *b = ctx;
+
+	(void)f;
+	return sqlite3_bind_int(b->st, b->idx, v);
+}
+
 static int bind_field(sqlite3_stmt *st, int idx, const struct field *f, const void *rec)
 {
-	const void *p = (const char *)rec + f->offset;
+	static const struct field_visitor bind = {
+	    .unknown = bind_null,
+	    .str = bind_str,
+	    .u64 = bind_u64,
+	    .i64 = bind_i64,
+	    .dbl = bind_dbl,
+	    .boolean = bind_bool,
+	};
+	struct bind_ctx b = {st, idx};
 
-	if (!field_known(f, rec))
-		return sqlite3_bind_null(st, idx);
-	switch (f->type) {
-	case FT_STR:
-		return sqlite3_bind_text(st, idx, *(const char *const *)p, -1, SQLITE_STATIC);
-	case FT_U64:
-	case FT_SIZE: /* validated to fit */
-		return sqlite3_bind_int64(st, idx, (sqlite3_int64) * (const uint64_t *)p);
-	case FT_INT:
-		return sqlite3_bind_int64(st, idx, *(const int64_t *)p);
-	case FT_DBL:
-		return sqlite3_bind_double(st, idx, *(const double *)p);
-	case FT_BOOL:
-		return sqlite3_bind_int(st, idx, *(const bool *)p);
-	}
-	return SQLITE_MISUSE;
+	return field_visit(f, rec, &bind, &b);
 }
 
 /* the fields of rec to parameters first.. ; returns the next index */
@@ -58,30 +105,41 @@ static int bind_fields(sqlite3_stmt *st, int first, const struct record_desc *d,
 	return first + (int)d->nfields;
 }
 
+/* a result column read by kind: the source field_fill reads from */
+struct column_ctx {
+	sqlite3_stmt *st;
+	int col;
+};
+
+static char *column_str(void *ctx)
+{
+	struct column_ctx *c = ctx;
+
+	return store_column_strdup(c->st, c->col);
+}
+
+static int64_t column_i64(void *ctx)
+{
+	struct column_ctx *c = ctx;
+
+	return sqlite3_column_int64(c->st, c->col);
+}
+
+static double column_dbl(void *ctx)
+{
+	struct column_ctx *c = ctx;
+
+	return sqlite3_column_double(c->st, c->col);
+}
+
 static void read_field(sqlite3_stmt *st, int col, const struct field *f, void *rec)
 {
-	void *p = (char *)rec + f->offset;
+	static const struct field_source column = {column_str, column_i64, column_dbl};
+	struct column_ctx c = {st, col};
 
 	if (sqlite3_column_type(st, col) == SQLITE_NULL)
 		return; /* the record was set to unknown */
-	switch (f->type) {
-	case FT_STR:
-		*(char **)p = store_column_strdup(st, col);
-		break;
-	case FT_U64:
-	case FT_SIZE:
-		*(uint64_t *)p = (uint64_t)sqlite3_column_int64(st, col);
-		break;
-	case FT_INT:
-		*(int64_t *)p = sqlite3_column_int64(st, col);
-		break;
-	case FT_DBL:
-		*(double *)p = sqlite3_column_double(st, col);
-		break;
-	case FT_BOOL:
-		*(bool *)p = sqlite3_column_int(st, col) != 0;
-		break;
-	}
+	field_fill(f, rec, &column, &c);
 }
 
 static int read_fields(sqlite3_stmt *st, int first, const struct record_desc *d, void *rec)
