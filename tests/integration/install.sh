@@ -1,5 +1,5 @@
 #!/bin/bash
-# 'meson install' puts the binary, the man page and the bash completion where
+# 'meson install' puts the binary, the man pages and the bash completion where
 # a packaged tool has them (issue 13.4): DESTDIR=... meson install into a
 # scratch root, then the installed files are checked and used.
 . "$(dirname "$0")/lib.sh"
@@ -21,7 +21,10 @@ comp=$root/$datadir/bash-completion/completions/usbperf
 
 # 13.4: the standard places, and nothing else installed (no test programs)
 check "defaults: bin, share/man, share" test "$bindir $mandir $datadir" = "bin share/man share"
-want=$(printf '%s\n' "$bin" "$man" "$comp" | sort)
+# a page per command beside usbperf(1): usbperf-CMD.1 for each command of 'usbperf help'
+cmdpages=$("$USBPERF" help | awk -v d="$root/$mandir/man1" '/^commands:/ { on = 1; next }
+	on && /^  [a-z]/ { print d "/usbperf-" $1 ".1" } on && /^$/ { exit }')
+want=$(printf '%s\n' "$bin" "$man" "$comp" $cmdpages | sort)
 got=$(find "$DEST" -type f -o -type l | sort)
 if [ "$want" = "$got" ]; then ok "installed exactly: $(echo ${got//$DEST/})"
 else bad "installed files differ"; diff <(echo "$want") <(echo "$got") | sed 's/^/    /'; fi
@@ -39,6 +42,9 @@ if command -v man >/dev/null; then
 	# man finds it by name below the installed prefix, as it would in /usr/local
 	MANPATH=$root/$mandir man -w usbperf >"$WORK/manw" 2>&1
 	check "man -w usbperf finds it in MANPATH ($(cat "$WORK/manw"))" test "$(cat "$WORK/manw")" = "$man"
+	MANPATH=$root/$mandir man -w usbperf-disk >"$WORK/manw" 2>&1
+	check "man -w usbperf-disk finds the command's own page" \
+		test "$(cat "$WORK/manw")" = "$root/$mandir/man1/usbperf-disk.1"
 fi
 check "completion is the source file" cmp -s "$comp" "$(dirname "$0")/../../contrib/bash-completion/usbperf"
 got=$(env -i PATH="$root/$bindir:/usr/bin:/bin" bash --norc --noprofile -c '

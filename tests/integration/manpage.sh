@@ -9,7 +9,7 @@ need_cmd man groff
 
 # the page as built: mkman fills in the version and the options of every
 # command with a table (src/cmd/opt/), so the source alone is not the page
-PAGE=${MANPAGE:-$(dirname "$USBPERF")/usbperf.1}
+PAGE=${MANPAGE:-$(dirname "$USBPERF")/man/usbperf.1}
 if [ ! -f "$PAGE" ]; then
 	bad "no built man page at $PAGE (ninja builds it beside usbperf)"
 	finish
@@ -101,6 +101,24 @@ for c in $cmds; do
 	if [ -z "$bad_opts" ]; then ok "$c: every long option in its section is accepted by 'usbperf $c'"
 	else bad "$c: the page names options usbperf $c does not accept:$bad_opts"; fi
 done
+
+# 30.5: a page per command, usbperf-CMD(1), cut from its section by mkman: it
+# renders quietly, NAME is the summary 'usbperf help' gives, OPTIONS lists the
+# long options of 'CMD -h', and it points back at usbperf(1)
+while read -r c summary; do
+	cpage=$(dirname "$PAGE")/usbperf-$c.1
+	if [ ! -s "$cpage" ]; then bad "usbperf-$c(1): no page $cpage"; continue; fi
+	werr=$(man --warnings -l "$cpage" 2>&1 >"$WORK/c.txt"; groff -ww -man -z "$cpage" 2>&1)
+	if [ -z "$werr" ] && [ -s "$WORK/c.txt" ]; then ok "usbperf-$c(1) renders without a warning"
+	else bad "usbperf-$c(1): $(head -2 <<<"$werr")"; fi
+	name=$(awk '/^\.SH NAME/ { getline; print; exit }' "$cpage" | sed 's/\\-/-/g')
+	check "usbperf-$c(1): NAME is 'usbperf help''s summary" test "$name" = "usbperf-$c - $summary"
+	same_set "usbperf-$c(1): OPTIONS are the long options of '$c -h'" \
+		"$(option_lines <"$WORK/h.$c" | long_opts)" \
+		"$(sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$cpage" | sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' |
+			tp_heads | long_opts)"
+	check "usbperf-$c(1) points at usbperf(1)" grep -q '^\.BR usbperf (1)' "$cpage"
+done < <(awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { c = $1; $1 = ""; sub(/^ +/, ""); print c, $0 } on && /^$/ { exit }' "$WORK/help")
 
 # 13.4: units, exit statuses, examples
 tr -s ' \n' ' ' <"$WORK/man.txt" >"$WORK/man.flat"
