@@ -76,46 +76,52 @@ void field_fill(const struct field *f, void *rec, const struct field_source *src
 
 	switch (f->type) {
 	case FT_STR:
-		*(char **)p = src->str(ctx);
+		*(char **)p = src->str(ctx, f);
 		break;
 	case FT_U64:
 	case FT_SIZE:
-		*(uint64_t *)p = (uint64_t)src->i64(ctx);
+		*(uint64_t *)p = (uint64_t)src->i64(ctx, f);
 		break;
 	case FT_INT:
-		*(int64_t *)p = src->i64(ctx);
+		*(int64_t *)p = src->i64(ctx, f);
 		break;
 	case FT_DBL:
-		*(double *)p = src->dbl(ctx);
+		*(double *)p = src->dbl(ctx, f);
 		break;
 	case FT_BOOL:
-		*(bool *)p = src->i64(ctx) != 0;
+		*(bool *)p = src->i64(ctx, f) != 0;
 		break;
 	}
 }
 
+/* the unknown value of each kind: what field_set_unknown fills in */
+static char *unknown_str(void *ctx, const struct field *f)
+{
+	(void)ctx;
+	(void)f;
+	return NULL;
+}
+
+static int64_t unknown_i64(void *ctx, const struct field *f)
+{
+	(void)ctx;
+	if (f->type == FT_INT)
+		return FIELD_INT_UNKNOWN;
+	return f->type == FT_BOOL ? 0 : (int64_t)U64_UNKNOWN; /* a bool is false */
+}
+
+static double unknown_dbl(void *ctx, const struct field *f)
+{
+	(void)ctx;
+	(void)f;
+	return NAN;
+}
+
 void field_set_unknown(const struct field *f, void *rec)
 {
-	char *p = (char *)rec + f->offset;
+	static const struct field_source unknown = {unknown_str, unknown_i64, unknown_dbl};
 
-	switch (f->type) {
-	case FT_STR:
-		*(char **)p = NULL;
-		break;
-	case FT_U64:
-	case FT_SIZE:
-		*(uint64_t *)p = U64_UNKNOWN;
-		break;
-	case FT_INT:
-		*(int64_t *)p = FIELD_INT_UNKNOWN;
-		break;
-	case FT_DBL:
-		*(double *)p = NAN;
-		break;
-	case FT_BOOL:
-		*(bool *)p = false;
-		break;
-	}
+	field_fill(f, rec, &unknown, NULL);
 }
 
 /* the items of an FF_LIST string, sep between them */

@@ -166,9 +166,9 @@ int field_visit(const struct field *f, const void *rec, const struct field_visit
  * then owns. Integers of every width come through i64 (a U64 as its bits).
  */
 struct field_source {
-	char *(*str)(void *ctx);
-	int64_t (*i64)(void *ctx);
-	double (*dbl)(void *ctx);
+	char *(*str)(void *ctx, const struct field *f);
+	int64_t (*i64)(void *ctx, const struct field *f);
+	double (*dbl)(void *ctx, const struct field *f);
 };
 void field_fill(const struct field *f, void *rec, const struct field_source *src, void *ctx);
 /* F of REC unknown: NULL, U64_UNKNOWN, FIELD_INT_UNKNOWN, NaN; a bool false */

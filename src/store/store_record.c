@@ -111,24 +111,27 @@ struct column_ctx {
 	int col;
 };
 
-static char *column_str(void *ctx)
+static char *column_str(void *ctx, const struct field *f)
 {
 	struct column_ctx *c = ctx;
 
+	(void)f;
 	return store_column_strdup(c->st, c->col);
 }
 
-static int64_t column_i64(void *ctx)
+static int64_t column_i64(void *ctx, const struct field *f)
 {
 	struct column_ctx *c = ctx;
 
+	(void)f;
 	return sqlite3_column_int64(c->st, c->col);
 }
 
-static double column_dbl(void *ctx)
+static double column_dbl(void *ctx, const struct field *f)
 {
 	struct column_ctx *c = ctx;
 
+	(void)f;
 	return sqlite3_column_double(c->st, c->col);
 }
 

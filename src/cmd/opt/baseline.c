@@ -9,12 +9,7 @@ const struct cmd_opt baseline_options[] = {
 	     ".I NAME\n"
 	     "(not its run).", 0},
 	OPT_ENTRY_DB,
-	{"format", 'F', "FMT",
-	 "text, json or csv",
-	 NULL, 0},
-	{"output", 'o', "FILE",
-	 "write the result to FILE",
-	 "Write the result to\n"
-	     ".IR FILE .", 0},
+	OPT_ENTRY_FORMAT("text, json or csv"),
+	OPT_ENTRY_OUTPUT,
 	OPT_END,
 };

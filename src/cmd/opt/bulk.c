@@ -42,15 +42,8 @@ const struct cmd_opt bulk_options[] = {
 	 "Watch each point on the wire (usbmon, as root): its row gains the wire MB/s,\n"
 	     "the dominant URB size, URBs in flight (mean), the bus busy share, URB latency\n"
 	     "p99 and USB errors (unlinked URBs, cancelled at a point's end, are not errors).", 0},
-	{"format", 'F', "FMT",
-	 "text, json or csv",
-	 "Text, json or csv.", 0},
-	{"output", 'o', "FILE",
-	 "write the result to FILE",
-	 "Write the result to\n"
-	     ".IR FILE .", 0},
-	{"quiet", 'q', NULL,
-	 "no progress on stderr",
-	 NULL, 0},
+	OPT_ENTRY_FORMAT("text, json or csv"),
+	OPT_ENTRY_OUTPUT,
+	OPT_ENTRY_QUIET,
 	OPT_END,
 };

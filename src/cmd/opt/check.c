@@ -22,12 +22,7 @@ const struct cmd_opt check_options[] = {
 	 "text: also the metrics nothing was asked of ('measured';\n"
 	     "JSON and CSV always have them)",
 	 "Text: also the measured rows (JSON and CSV always have them).", 0},
-	{"format", 'F', "FMT",
-	 "text, json or csv (csv: the checks)",
-	 NULL, 0},
-	{"output", 'o', "FILE",
-	 "write the result to FILE",
-	 "Write the result to\n"
-	     ".IR FILE .", 0},
+	OPT_ENTRY_FORMAT("text, json or csv (csv: the checks)"),
+	OPT_ENTRY_OUTPUT,
 	OPT_END,
 };

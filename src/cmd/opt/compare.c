@@ -13,12 +13,7 @@ const struct cmd_opt compare_options[] = {
 	 "smallest change that counts, in percent (default 5)",
 	 NULL, 0},
 	OPT_ENTRY_DB,
-	{"format", 'F', "FMT",
-	 "text, json or csv (csv: the metrics)",
-	 NULL, 0},
-	{"output", 'o', "FILE",
-	 "write the result to FILE",
-	 "Write the result to\n"
-	     ".IR FILE .", 0},
+	OPT_ENTRY_FORMAT("text, json or csv (csv: the metrics)"),
+	OPT_ENTRY_OUTPUT,
 	OPT_END,
 };

@@ -86,15 +86,8 @@ const struct cmd_opt disk_options[] = {
 	     "share, URB latency, USB errors and, for Bulk-Only (usb-storage), the commands\n"
 	     "and their 44 B of wrappers each. Without usbmon, or off USB, one warning says\n"
 	     "why and the passes run unmonitored.", 0},
-	{"format", 'F', "FMT",
-	 "text, json or csv",
-	 NULL, 0},
-	{"output", 'o', "FILE",
-	 "write the result to FILE",
-	 "Write the result to\n"
-	     ".IR FILE .", 0},
-	{"quiet", 'q', NULL,
-	 "no progress on stderr",
-	 NULL, 0},
+	OPT_ENTRY_FORMAT("text, json or csv"),
+	OPT_ENTRY_OUTPUT,
+	OPT_ENTRY_QUIET,
 	OPT_END,
 };

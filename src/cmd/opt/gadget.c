@@ -50,12 +50,7 @@ const struct cmd_opt gadget_options[] = {
 	{"format", 'F', "FMT",
 	 "text, json or csv",
 	 "Text, json or csv (csv: the functions).", 0},
-	{"output", 'o', "FILE",
-	 "write the result to FILE",
-	 "Write the result to\n"
-	     ".IR FILE .", 0},
-	{"quiet", 'q', NULL,
-	 "no progress on stderr",
-	 NULL, 0},
+	OPT_ENTRY_OUTPUT,
+	OPT_ENTRY_QUIET,
 	OPT_END,
 };

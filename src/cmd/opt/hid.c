@@ -73,15 +73,8 @@ const struct cmd_opt hid_options[] = {
 	     "a reader that falls behind (a busy CPU) loses reports; the finding\n"
 	     ".B hid.reports_unread\n"
 	     "says how many, and the rate is then the reader's, not the link's.", 0},
-	{"format", 'F', "FMT",
-	 "text, json or csv",
-	 "Text, json or csv.", 0},
-	{"output", 'o', "FILE",
-	 "write the result to FILE",
-	 "Write the result to\n"
-	     ".IR FILE .", 0},
-	{"quiet", 'q', NULL,
-	 "no progress on stderr",
-	 NULL, 0},
+	OPT_ENTRY_FORMAT("text, json or csv"),
+	OPT_ENTRY_OUTPUT,
+	OPT_ENTRY_QUIET,
 	OPT_END,
 };

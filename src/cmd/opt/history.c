@@ -23,12 +23,7 @@ const struct cmd_opt history_options[] = {
 	     "foreign key checks, and what it holds",
 	 NULL, 0},
 	OPT_ENTRY_DB,
-	{"format", 'F', "FMT",
-	 "text, json or csv (csv: the runs)",
-	 NULL, 0},
-	{"output", 'o', "FILE",
-	 "write the result to FILE",
-	 "Write the result to\n"
-	     ".IR FILE .", 0},
+	OPT_ENTRY_FORMAT("text, json or csv (csv: the runs)"),
+	OPT_ENTRY_OUTPUT,
 	OPT_END,
 };

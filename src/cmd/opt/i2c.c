@@ -50,15 +50,8 @@ const struct cmd_opt i2c_options[] = {
 	{"sysroot", I2C_O_SYSROOT, "DIR|FILE",
 	 "read sysfs from a recorded tree (the node is real)",
 	 "Read sysfs from a recorded tree; the node is still the real one.", 0},
-	{"format", 'F', "FMT",
-	 "text, json or csv",
-	 "Text, json or csv.", 0},
-	{"output", 'o', "FILE",
-	 "write the result to FILE",
-	 "Write the result to\n"
-	     ".IR FILE .", 0},
-	{"quiet", 'q', NULL,
-	 "no progress on stderr",
-	 NULL, 0},
+	OPT_ENTRY_FORMAT("text, json or csv"),
+	OPT_ENTRY_OUTPUT,
+	OPT_ENTRY_QUIET,
 	OPT_END,
 };

@@ -118,15 +118,8 @@ const struct cmd_opt limits_options[] = {
 	     "packets per service interval.", OPT_AGAIN},
 	OPT_TEXT("ncm: the bitrate the Linux NCM gadget reports to the host, per speed"),
 	OPT_TEXT("all:"),
-	{"format", 'F', "FMT",
-	 "text, json or csv",
-	 NULL, 0},
-	{"output", 'o', "FILE",
-	 "write the result to FILE",
-	 "Write the result to\n"
-	     ".IR FILE .", 0},
-	{"quiet", 'q', NULL,
-	 "no progress on stderr",
-	 NULL, 0},
+	OPT_ENTRY_FORMAT("text, json or csv"),
+	OPT_ENTRY_OUTPUT,
+	OPT_ENTRY_QUIET,
 	OPT_END,
 };

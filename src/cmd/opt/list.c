@@ -16,12 +16,7 @@ const struct cmd_opt list_options[] = {
 	 "For csv:\n"
 	     ".BR controllers \", \" devices \" (default), \" interfaces \", \" nodes \", \" findings \", \"\n"
 	     ".BR mmc_hosts \", \" mmc_cards \", \" mmc_partitions \" or \" mtd .", 0},
-	{"format", 'F', "FMT",
-	 "text (default: a tree), json or csv",
-	 NULL, 0},
-	{"output", 'o', "FILE",
-	 "write the result to FILE",
-	 "Write the result to\n"
-	     ".IR FILE .", 0},
+	OPT_ENTRY_FORMAT("text (default: a tree), json or csv"),
+	OPT_ENTRY_OUTPUT,
 	OPT_END,
 };

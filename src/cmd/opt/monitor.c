@@ -33,10 +33,7 @@ const struct cmd_opt monitor_options[] = {
 	 "text, json or csv (the device rows)",
 	 "Text, json (the capture, the devices and the endpoints) or csv (the device\n"
 	     "rows).", 0},
-	{"output", 'o', "FILE",
-	 "write the result to FILE",
-	 "Write the result to\n"
-	     ".IR FILE .", 0},
+	OPT_ENTRY_OUTPUT,
 	{"quiet", 'q', NULL,
 	 "no live view",
 	 NULL, 0},

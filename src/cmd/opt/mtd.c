@@ -53,15 +53,8 @@ const struct cmd_opt mtd_options[] = {
 	     "still the real one; the write rules read the live system)",
 	 "Read the geometry from a recorded tree; the node is still the real one, and\n"
 	     "the write rules read the live system.", 0},
-	{"format", 'F', "FMT",
-	 "text, json or csv",
-	 "Text, json or csv.", 0},
-	{"output", 'o', "FILE",
-	 "write the result to FILE",
-	 "Write the result to\n"
-	     ".IR FILE .", 0},
-	{"quiet", 'q', NULL,
-	 "no progress on stderr",
-	 NULL, 0},
+	OPT_ENTRY_FORMAT("text, json or csv"),
+	OPT_ENTRY_OUTPUT,
+	OPT_ENTRY_QUIET,
 	OPT_END,
 };

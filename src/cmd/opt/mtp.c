@@ -42,15 +42,8 @@ const struct cmd_opt mtp_options[] = {
 	     "on it, and take it down again: one row per buffer size and file size, the\n"
 	     "rate against the device's buffers. Nothing of the sweep is left; a gadget the\n"
 	     "user put up is left alone. No DEVICE with it.", 0},
-	{"format", 'F', "FMT",
-	 "text, json or csv",
-	 "Text, json or csv.", 0},
-	{"output", 'o', "FILE",
-	 "write the result to FILE",
-	 "Write the result to\n"
-	     ".IR FILE .", 0},
-	{"quiet", 'q', NULL,
-	 "no progress on stderr",
-	 NULL, 0},
+	OPT_ENTRY_FORMAT("text, json or csv"),
+	OPT_ENTRY_OUTPUT,
+	OPT_ENTRY_QUIET,
 	OPT_END,
 };

@@ -33,16 +33,9 @@ const struct cmd_opt net_options[] = {
 	{"sysroot", NET_O_SYSROOT, "DIR|FILE",
 	 "read the interface's USB facts from a recorded tree",
 	 "Read the interface's USB facts from a recorded tree or snapshot.", 0},
-	{"format", 'F', "FMT",
-	 "text, json or csv",
-	 NULL, 0},
-	{"output", 'o', "FILE",
-	 "write the result to FILE",
-	 "Write the result to\n"
-	     ".IR FILE .", 0},
-	{"quiet", 'q', NULL,
-	 "no progress on stderr",
-	 NULL, 0},
+	OPT_ENTRY_FORMAT("text, json or csv"),
+	OPT_ENTRY_OUTPUT,
+	OPT_ENTRY_QUIET,
 	{"monitor", NET_O_MONITOR, NULL,
 	 "watch the interface's USB device on usbmon (root), each\n"
 	     "test: wire MB/s, the dominant URB size, USB errors, and\n"

@@ -109,8 +109,6 @@ const struct cmd_opt run_options[] = {
 	 "write the report to FILE",
 	 "Write the report to\n"
 	     ".IR FILE .", 0},
-	{"quiet", 'q', NULL,
-	 "no progress on stderr",
-	 NULL, 0},
+	OPT_ENTRY_QUIET,
 	OPT_END,
 };

@@ -17,6 +17,12 @@
 #define OPT_WIDE 0x1d1de   /* --wide, a global option */
 #define OPT_SCHEMA 0x1d1df /* --schema, before or after the command (cmd/common.c) */
 
+/* the common options as most commands list them; a command that says more writes its own */
+#define OPT_ENTRY_FORMAT(help) {"format", 'F', "FMT", (help), NULL, 0}
+#define OPT_ENTRY_OUTPUT                                                                         \
+	{"output", 'o', "FILE", "write the result to FILE", "Write the result to\n.IR FILE .", 0}
+#define OPT_ENTRY_QUIET {"quiet", 'q', NULL, "no progress on stderr", NULL, 0}
+
 #define OPT_DB_HELP                                                                              \
 	"the history (default: $XDG_DATA_HOME/usbperf/history.db or\n"                          \
 	"~/.local/share/usbperf/history.db)"

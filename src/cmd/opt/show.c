@@ -10,9 +10,6 @@ const struct cmd_opt show_options[] = {
 	 "Text, json (the run as\n"
 	     ".B export\n"
 	     "writes it) or csv (the metrics).", 0},
-	{"output", 'o', "FILE",
-	 "write the result to FILE",
-	 "Write the result to\n"
-	     ".IR FILE .", 0},
+	OPT_ENTRY_OUTPUT,
 	OPT_END,
 };

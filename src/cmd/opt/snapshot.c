@@ -11,9 +11,7 @@ const struct cmd_opt snapshot_options[] = {
 	{"sysroot", SNAPSHOT_O_SYSROOT, "DIR",
 	 "record from a directory tree (a copy of /sys and /proc)",
 	 NULL, 0},
-	{"format", 'F', "FMT",
-	 "text or json: what was written",
-	 NULL, 0},
+	OPT_ENTRY_FORMAT("text or json: what was written"),
 	{"output", 'o', "FILE",
 	 "write the summary to FILE",
 	 "Write the summary to\n"

@@ -8,15 +8,11 @@ const struct cmd_opt sysinfo_options[] = {
 	 "Read /sys and /proc below\n"
 	     ".IR DIR ,\n"
 	     "or from a snapshot file.", 0},
-	{"format", 'F', "FMT",
-	 "text, json or csv (csv: the cpufreq table)",
-	 NULL, 0},
+	OPT_ENTRY_FORMAT("text, json or csv (csv: the cpufreq table)"),
 	{"output", 'o', "FILE",
 	 "write the report to FILE",
 	 "Write the report to\n"
 	     ".IR FILE .", 0},
-	{"quiet", 'q', NULL,
-	 "no progress on stderr",
-	 NULL, 0},
+	OPT_ENTRY_QUIET,
 	OPT_END,
 };

@@ -212,15 +212,8 @@ const struct cmd_opt video_options[] = {
 	 "watch each mode's capture on usbmon, as for a capture",
 	 NULL, OPT_AGAIN},
 	OPT_TEXT("all:"),
-	{"format", 'F', "FMT",
-	 "text, json or csv",
-	 NULL, 0},
-	{"output", 'o', "FILE",
-	 "write the result to FILE",
-	 "Write the result to\n"
-	     ".IR FILE .", 0},
-	{"quiet", 'q', NULL,
-	 "no progress on stderr",
-	 NULL, 0},
+	OPT_ENTRY_FORMAT("text, json or csv"),
+	OPT_ENTRY_OUTPUT,
+	OPT_ENTRY_QUIET,
 	OPT_END,
 };
