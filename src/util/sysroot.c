@@ -85,15 +85,55 @@ static int vnode_cmp(const void *a, const void *b)
 	return strcmp(((const struct vnode *)a)->path, ((const struct vnode *)b)->path);
 }
 
+/*
+ * Mark the nodes the path walk can take as they are: no link or file above
+ * them. Sorted paths list a directory's descendants right after it, so a
+ * stack of the explicit ancestors is enough (one pass; implicit directories
+ * are directories).
+ */
+static void mark_canonical(struct vnode *v, size_t n)
+{
+	size_t *stack = malloc(n * sizeof(*stack)), depth = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		v[i].canon = false;
+		if (!stack)
+			continue; /* no fast path: every lookup walks */
+		while (depth) {
+			const struct vnode *a = &v[stack[depth - 1]];
+			size_t len = strlen(a->path);
+
+			if (!strncmp(v[i].path, a->path, len) && v[i].path[len] == '/')
+				break;
+			depth--;
+		}
+		v[i].canon = !depth || (v[stack[depth - 1]].kind == VNODE_DIR &&
+					v[stack[depth - 1]].canon);
+		stack[depth++] = i;
+	}
+	free(stack);
+}
+
+static bool sorted_unique(const struct vnode *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(v[i - 1].path, v[i].path) >= 0)
+			return false;
+	return true;
+}
+
 int sysroot_set_nodes(struct vnode *v, size_t n)
 {
 	size_t i;
 
-	if (n)
+	/* snapshots are written sorted: check before paying for a sort */
+	if (n && !sorted_unique(v, n)) {
 		qsort(v, n, sizeof(*v), vnode_cmp);
-	for (i = 1; i < n; i++)
-		if (!strcmp(v[i - 1].path, v[i].path))
-			return -EINVAL;
+		for (i = 1; i < n; i++)
+			if (!strcmp(v[i - 1].path, v[i].path))
+				return -EINVAL;
+	}
+	mark_canonical(v, n);
 	sysroot_set(NULL);
 	mem = v;
 	mem_n = n;
@@ -302,6 +342,70 @@ static void pop_component(struct strbuf *p)
 	p->buf[p->len] = '\0';
 }
 
+/* "/a/b": no empty, "." or ".." component, no trailing slash */
+static bool canonical_form(const char *p)
+{
+	if (p[0] != '/' || p[1] == '\0')
+		return false;
+	for (const char *s = p; *s;) {
+		const char *e = strchrnul(s + 1, '/');
+		size_t n = (size_t)(e - s - 1);
+
+		if (n == 0 || (n == 1 && s[1] == '.') || (n == 2 && s[1] == '.' && s[2] == '.'))
+			return false;
+		s = e;
+	}
+	return true;
+}
+
+/*
+ * In a loaded snapshot a path the walk would take unchanged (it names a
+ * node with only directories above it, and is not a link to follow) is its
+ * own canonical form: one lookup instead of one per component. The probes
+ * read attributes of directories they resolved, so this is most lookups.
+ */
+static bool mem_fast(const char *path, bool follow_last, struct strbuf *ret, int *ret_r)
+{
+	const struct vnode *n, *parent;
+	const char *slash;
+
+	if (!mem || !canonical_form(path))
+		return false;
+	n = mem_find(path);
+	if (n) {
+		if (!n->canon || (n->kind == VNODE_LINK && follow_last))
+			return false;
+		strbuf_reset(ret);
+		strbuf_adds(ret, path);
+		*ret_r = 0;
+		return true;
+	}
+	/* absent: below a file ("dir/attr/partition") or a directory it is not in */
+	slash = strrchr(path, '/');
+	if (slash == path)
+		return false;
+	{
+		char *dir = strndup(path, (size_t)(slash - path));
+
+		parent = dir ? mem_find(dir) : NULL;
+		free(dir);
+	}
+	if (!parent || !parent->canon || parent->kind == VNODE_LINK)
+		return false;
+	if (parent->kind == VNODE_FILE) {
+		*ret_r = -ENOTDIR;
+		return true;
+	}
+	if (mem_has_children(path)) {
+		strbuf_reset(ret);
+		strbuf_adds(ret, path);
+		*ret_r = 0;
+		return true;
+	}
+	*ret_r = -ENOENT;
+	return true;
+}
+
 /*
  * Walk path below the root. follow_last: resolve a final symlink too. The
  * result has no trailing slash; the root itself is "/".
@@ -316,6 +420,8 @@ static int resolve(const char *path, bool follow_last, struct strbuf *ret)
 
 	if (strlen(path) > MAX_PATH_LEN)
 		return -ENAMETOOLONG;
+	if (mem_fast(path, follow_last, ret, &r))
+		return r;
 	strbuf_adds(&todo, path);
 	while (pos < todo.len) {
 		enum vnode_kind kind;
@@ -567,22 +673,35 @@ void name_list_release(struct name_list *l)
 	l->n = 0;
 }
 
+/*
+ * The names right below dir. What lies deeper under a child is skipped with
+ * one search ("a/b/..." all sort before "a/b0"), so listing a hub does not
+ * go through every device below it. A child can come twice ("x", "x-a",
+ * then "x/..."): sysroot_list drops the repeat after sorting.
+ */
 static void mem_list(const char *dir, struct name_list *l)
 {
-	struct strbuf p = STRBUF_INIT;
+	struct strbuf p = STRBUF_INIT, next = STRBUF_INIT;
 	size_t i;
 
 	strbuf_addf(&p, "%s/", strcmp(dir, "/") ? dir : "");
-	for (i = mem_lower_bound(p.buf); i < mem_n && !strncmp(mem[i].path, p.buf, p.len); i++) {
+	for (i = mem_lower_bound(p.buf); i < mem_n && !strncmp(mem[i].path, p.buf, p.len);) {
 		const char *name = mem[i].path + p.len;
 		size_t len = strcspn(name, "/");
 
-		/* sorted: a repeated first component follows its previous one */
-		if (l->n && strlen(l->v[l->n - 1]) == len && !strncmp(l->v[l->n - 1], name, len))
+		if (!l->n || strlen(l->v[l->n - 1]) != len || strncmp(l->v[l->n - 1], name, len))
+			push_name(l, name, len);
+		if (name[len] != '/') {
+			i++;
 			continue;
-		push_name(l, name, len);
+		}
+		strbuf_reset(&next);
+		strbuf_add(&next, mem[i].path, p.len + len);
+		strbuf_addch(&next, '/' + 1);
+		i = mem_lower_bound(next.buf);
 	}
 	strbuf_release(&p);
+	strbuf_release(&next);
 }
 
 static int fs_list(const char *dir, struct name_list *l)
@@ -654,6 +773,17 @@ int sysroot_list(const char *path, struct name_list *ret)
 	/* an empty directory has no array: qsort must not see its NULL */
 	if (l.n)
 		qsort(l.v, l.n, sizeof(*l.v), name_cmp);
+	if (mem && l.n) {
+		size_t i, k = 1;
+
+		for (i = 1; i < l.n; i++) {
+			if (!strcmp(l.v[i], l.v[k - 1]))
+				free(l.v[i]);
+			else
+				l.v[k++] = l.v[i];
+		}
+		l.n = k;
+	}
 	*ret = l;
 	return 0;
 }

@@ -93,6 +93,7 @@ struct vnode {
 	char *data; /* file contents or link target, NUL-terminated */
 	size_t len;
 	bool unread; /* a file that was listed or tested but not read: reads fail (EACCES) */
+	bool canon;  /* set by sysroot_set_nodes: no link or file among its parents */
 };
 /*
  * Replace the root by an in-memory tree; takes ownership of the array and

@@ -1,12 +1,32 @@
 // SPDX-License-Identifier: MIT
 /* libFuzzer target: snapshot files (JSON from a bug report) and the path walk over them. */
 #include "util/snapshot.h"
+#include "util/snapshot_priv.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* what the fast reader takes, json-c reads to the same nodes */
+static void same_as_json(const char *buf, size_t len)
+{
+	struct vnode *a, *b;
+	size_t na, nb;
+
+	if (snapshot_scan(buf, len, &a, &na) != 0)
+		return;
+	if (snapshot_parse_json(buf, len, &b, &nb, NULL) != 0 || na != nb)
+		abort();
+	for (size_t i = 0; i < na; i++)
+		if (strcmp(a[i].path, b[i].path) || a[i].kind != b[i].kind ||
+		    a[i].unread != b[i].unread || a[i].len != b[i].len ||
+		    memcmp(a[i].data, b[i].data, a[i].len))
+			abort();
+	vnodes_free(a, na);
+	vnodes_free(b, nb);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -15,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct name_list l = NAME_LIST_INIT;
 	size_t i, j;
 
+	same_as_json((const char *)data, size);
 	if (snapshot_load_buf((const char *)data, size, NULL) < 0)
 		return 0;
 	if (!sysroot_is_snapshot())

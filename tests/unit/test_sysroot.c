@@ -2,6 +2,7 @@
 /* sysroot: the path walk, both backends, recording and snapshot files. */
 #include "unit.h"
 #include "util/snapshot.h"
+#include "util/snapshot_priv.h"
 #include "util/sysroot.h"
 
 #include <errno.h>
@@ -204,12 +205,140 @@ static void test_record_replay(void **state)
 	strbuf_release(&err);
 }
 
+/* the fast reader gives exactly the nodes json-c's does, or declines */
+static void same_nodes(const char *buf, size_t len)
+{
+	struct vnode *a, *b;
+	size_t na, nb, i;
+
+	assert_int_equal(snapshot_scan(buf, len, &a, &na), 0);
+	assert_int_equal(snapshot_parse_json(buf, len, &b, &nb, NULL), 0);
+	assert_int_equal(na, nb);
+	for (i = 0; i < na; i++) {
+		assert_string_equal(a[i].path, b[i].path);
+		assert_int_equal(a[i].kind, b[i].kind);
+		assert_int_equal(a[i].unread, b[i].unread);
+		assert_int_equal(a[i].len, b[i].len);
+		assert_memory_equal(a[i].data, b[i].data, a[i].len + 1);
+	}
+	vnodes_free(a, na);
+	vnodes_free(b, nb);
+}
+
+static void test_scan_matches_json(void **state)
+{
+	static const char *const files[] = {"lab-usb-host.json", "lab-gadget.json", "pc-usb.json",
+					    "board.json"};
+	static const char *const declined[] = {
+		"{\"usbperf_snapshot\": 1, \"entries\": [{\"path\": \"/a\", \"type\": \"file\", \"text\": \"\\u00e9\"}]}",
+		"{\"usbperf_snapshot\": 1, \"entries\": [{\"path\": \"/a\", \"type\": \"file\", \"text\": \"\xc3\xa9\"}]}",
+		"{\"usbperf_snapshot\": 1, \"entries\": [{\"path\": \"/a\", \"type\": \"dir\", \"x\": 1}]}",
+		"{\"usbperf_snapshot\": 1, \"entries\": [{\"path\": \"/a\", \"path\": \"/b\", \"type\": \"dir\"}]}",
+		"{\"usbperf_snapshot\": 1, \"entries\": [], \"extra\": true}",
+		"{\"usbperf_snapshot\": 1e0, \"entries\": []}",
+		"{\"usbperf_snapshot\": 1, \"entries\": [{\"path\": \"/a\", \"type\": \"dir\"},]}",
+		"{\"usbperf_snapshot\": 1, \"entries\": [{\"path\": \"/a\", \"type\": \"dir\"}]} x",
+		"{\"usbperf_snapshot\": 1, \"entries\": [{\"path\": \"/a/../b\", \"type\": \"dir\"}]}",
+	};
+	/* every short escape, members in another order, a trailing newline */
+	static const char escapes[] =
+		"{\"entries\": [{\"type\": \"file\", \"text\": \"a\\\"\\\\\\/\\b\\f\\n\\r\\tz\","
+		" \"path\": \"/q\"}], \"created\": \"x\", \"usbperf_snapshot\": 1}\n";
+	const char *dir = getenv("USBPERF_FIXTURES");
+	struct strbuf sb = STRBUF_INIT, p = STRBUF_INIT;
+	struct vnode *v;
+	size_t n, i;
+
+	(void)state;
+	same_nodes(doc, strlen(doc));
+	same_nodes(escapes, strlen(escapes));
+	for (i = 0; dir && i < ARRAY_SIZE(files); i++) {
+		FILE *f;
+
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", dir, files[i]);
+		f = fopen(p.buf, "r");
+		assert_non_null(f);
+		strbuf_reset(&sb);
+		strbuf_grow(&sb, 1 << 22);
+		sb.len = fread(sb.buf, 1, sb.alloc - 1, f);
+		sb.buf[sb.len] = '\0';
+		fclose(f);
+		same_nodes(sb.buf, sb.len);
+	}
+	if (!dir)
+		fail_msg("USBPERF_FIXTURES is not set");
+	/* declined, and the general reader still decides (the valid ones load) */
+	for (i = 0; i < ARRAY_SIZE(declined); i++) {
+		size_t len = strlen(declined[i]);
+
+		assert_int_equal(snapshot_scan(declined[i], len, &v, &n), -EAGAIN);
+		if (snapshot_parse_json(declined[i], len, &v, &n, NULL) == 0) {
+			assert_int_equal(snapshot_parse_buf(declined[i], len, &v, &n, NULL), 0);
+			vnodes_free(v, n);
+		}
+	}
+	strbuf_release(&sb);
+	strbuf_release(&p);
+}
+
+/*
+ * The one-lookup path takes a node only when the walk would: an entry
+ * recorded below a link is reached through the link's target, below a file
+ * is ENOTDIR; a name listed twice around a sibling ("x", "x-a", "x/y") once.
+ */
+static void test_fast_lookup_agrees(void **state)
+{
+	static const char d[] =
+		"{\"usbperf_snapshot\": 1, \"entries\": ["
+		"{\"path\": \"/d/x\", \"type\": \"file\", \"text\": \"real\"},"
+		"{\"path\": \"/l\", \"type\": \"link\", \"target\": \"d\"},"
+		"{\"path\": \"/l/x\", \"type\": \"file\", \"text\": \"shadow\"},"
+		"{\"path\": \"/f\", \"type\": \"file\", \"text\": \"f\"},"
+		"{\"path\": \"/f/y\", \"type\": \"file\", \"text\": \"under a file\"},"
+		"{\"path\": \"/m/x\", \"type\": \"dir\"},"
+		"{\"path\": \"/m/x-a\", \"type\": \"file\", \"text\": \"1\"},"
+		"{\"path\": \"/m/x.b\", \"type\": \"file\", \"text\": \"2\"},"
+		"{\"path\": \"/m/x/y/z\", \"type\": \"file\", \"text\": \"3\"},"
+		"{\"path\": \"/m/xz\", \"type\": \"file\", \"text\": \"4\"}"
+		"]}";
+	struct strbuf sb = STRBUF_INIT;
+	struct name_list l = NAME_LIST_INIT;
+
+	(void)state;
+	assert_int_equal(snapshot_load_buf(d, strlen(d), NULL), 0);
+	assert_int_equal(sysroot_read_attr("/l/x", &sb), 0);
+	assert_string_equal(sb.buf, "real");
+	assert_int_equal(sysroot_resolve("/l/x", &sb), 0);
+	assert_string_equal(sb.buf, "/d/x");
+	assert_int_equal(sysroot_read("/f/y", 100, &sb), -ENOTDIR);
+	assert_int_equal(sysroot_read("/d/x/nothing", 100, &sb), -ENOTDIR);
+	assert_int_equal(sysroot_read("/m/x/nothing", 100, &sb), -ENOENT);
+	assert_int_equal(sysroot_resolve("/m/x/y", &sb), 0); /* implicit */
+	assert_string_equal(sb.buf, "/m/x/y");
+	assert_int_equal(sysroot_list("/m", &l), 0);
+	assert_int_equal(l.n, 4);
+	assert_string_equal(l.v[0], "x");
+	assert_string_equal(l.v[1], "x-a");
+	assert_string_equal(l.v[2], "x.b");
+	assert_string_equal(l.v[3], "xz");
+	name_list_release(&l);
+	assert_int_equal(sysroot_list("/m/x", &l), 0);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "y");
+	name_list_release(&l);
+	sysroot_set(NULL);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mem_walk),
 		cmocka_unit_test(test_bad_snapshots),
 		cmocka_unit_test(test_record_replay),
+		cmocka_unit_test(test_scan_matches_json),
+		cmocka_unit_test(test_fast_lookup_agrees),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -175,6 +175,47 @@ static int cmp_busport(const void *a, const void *b)
 	return strverscmp(x->path, y->path);
 }
 
+/* the key cmp_busport orders by, from the path alone: "usb2" and "2-1.4" are on bus 2 */
+static bool busport_key(const char *path, struct usb_device *key)
+{
+	uint64_t bus;
+	char num[24];
+	size_t n;
+
+	key->path = (char *)path;
+	key->is_root_hub = !strncmp(path, "usb", 3);
+	if (key->is_root_hub)
+		path += 3;
+	n = strcspn(path, "-");
+	if (!n || n >= sizeof(num) || (!key->is_root_hub && !path[n]))
+		return false;
+	memcpy(num, path, n);
+	num[n] = '\0';
+	if (parse_u64(num, 0, UINT64_MAX - 1, &bus) < 0)
+		return false;
+	key->busnum = bus;
+	return true;
+}
+
+const struct usb_device *usb_topology_device(const struct usb_topology *t, const char *path)
+{
+	struct usb_device key = {0};
+	const struct usb_device *d;
+
+	if (!path)
+		return NULL;
+	/* the probe sorts the devices: one search; a tree built another way is walked */
+	if (busport_key(path, &key)) {
+		d = bsearch(&key, t->dev, t->ndev, sizeof(*t->dev), cmp_busport);
+		if (d && !strcmp(d->path, path))
+			return d;
+	}
+	for (size_t i = 0; i < t->ndev; i++)
+		if (!strcmp(t->dev[i].path, path))
+			return &t->dev[i];
+	return NULL;
+}
+
 int usb_topology_probe(struct usb_topology *ret)
 {
 	struct usb_topology t = {0};

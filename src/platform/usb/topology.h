@@ -120,6 +120,8 @@ struct usb_topology {
 /* Read the whole tree. 0 even with no USB (no_usb set); -errno only for ENOMEM. */
 int usb_topology_probe(struct usb_topology *ret);
 void usb_topology_release(struct usb_topology *t);
+/* The device at a bus-port path ("2-1.4", "usb2"), NULL if none. */
+const struct usb_device *usb_topology_device(const struct usb_topology *t, const char *path);
 /* Findings about how devices are attached; appended to out. */
 void usb_topology_findings(const struct usb_topology *t, struct finding_list *out);
 /*

@@ -87,15 +87,14 @@ void probe_descriptors(struct usb_device *d, const char *dir)
 
 void link_uas_offers(struct usb_topology *t)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < t->nintf; i++) {
 		struct usb_interface *f = &t->intf[i];
+		const struct usb_device *d = usb_topology_device(t, f->device);
 
-		for (j = 0; j < t->ndev; j++)
-			if (!strcmp(t->dev[j].path, f->device) && f->number < 64 &&
-			    t->dev[j].uas_ifmask & 1ull << f->number)
-				f->offers_uas = true;
+		if (d && f->number < 64 && d->uas_ifmask & 1ull << f->number)
+			f->offers_uas = true;
 	}
 }
 

@@ -10,12 +10,7 @@
 
 static const struct usb_device *find_dev(const struct usb_topology *t, const char *path)
 {
-	size_t i;
-
-	for (i = 0; path && i < t->ndev; i++)
-		if (!strcmp(t->dev[i].path, path))
-			return &t->dev[i];
-	return NULL;
+	return usb_topology_device(t, path);
 }
 
 /*
