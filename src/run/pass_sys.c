@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #define PER_CPU "irq_count_cpu"
 
@@ -345,8 +346,58 @@ static void clock_findings(struct run_result *r)
 	}
 }
 
+/* a figure of this machine's in % of one CPU (a peer's is another machine's) */
+static bool own_cpu_figure(const struct run_metric *m)
+{
+	return m->unit && !strcmp(m->unit, UNIT_PCT_ONE_CPU) && strncmp(m->metric, "peer_", 5) &&
+	       isfinite(m->value);
+}
+
+void run_cpu_time_findings(struct run_result *r, unsigned ncpus)
+{
+	struct run_record *rec = &r->rec;
+	/* getrusage and /proc/stat are exact to the tick: 2 % and half a point of slack */
+	double most = 100.0 * ncpus * 1.02 + 0.5;
+
+	for (size_t d = 0; ncpus && d < rec->ndevices; d++) {
+		const char *dev = rec->devices[d].key;
+		struct evidence_groups g = {0};
+		struct strbuf ev = STRBUF_INIT, msg = STRBUF_INIT;
+		char pass[96];
+
+		for (size_t i = 0; i < rec->nmetrics; i++) {
+			const struct run_metric *m = &rec->metrics[i];
+
+			if (strcmp(m->device_key, dev) || !own_cpu_figure(m) || m->value <= most)
+				continue;
+			snprintf(pass, sizeof(pass), "%s %s", m->test, m->name);
+			evidence_add(&g, m->metric, pass, &m->value, 1);
+		}
+		evidence_render(&g, "{k} {0} % of one CPU", &ev);
+		evidence_release(&g);
+		if (ev.len) {
+			strbuf_addf(&msg,
+				    "CPU figures above what this machine's %u CPU%s can give: its CPU "
+				    "time and its wall clock disagree (a virtual machine's emulated "
+				    "clock), so this run's CPU figures are not to be read, nor its "
+				    "rates held to better than that",
+				    ncpus, ncpus == 1 ? "" : "s");
+			finding_add(&rec->findings, FINDING_WARN, "run.cpu_time_above_wall", dev,
+				    msg.buf, ev.buf,
+				    "measure CPU use on hardware, or on a VM with a stable clock source "
+				    "(kvm-clock, a constant TSC): /sys/devices/system/clocksource/"
+				    "clocksource0/current_clocksource");
+		}
+		strbuf_release(&ev);
+		strbuf_release(&msg);
+	}
+}
+
 void run_pass_sys_findings(struct run_result *r)
 {
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
 	irq_findings(r);
 	clock_findings(r);
+	run_cpu_time_findings(r, n > 0 ? (unsigned)n : 0);
 }

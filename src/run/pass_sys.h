@@ -24,9 +24,17 @@ void run_add_pass_sys(struct run_record *rec, const struct measure_class *c, con
  * others idled (run.irq_saturated); usbperf's I/O thread on the core that
  * took the controller's interrupts (run.irq_same_cpu); a pass of a class
  * other than disk (whose rule reads its own rows) at a low clock under a
- * scaling governor (run.cpu_clock_low).
+ * scaling governor (run.cpu_clock_low); CPU figures above what the CPUs can
+ * give (run_cpu_time_findings).
  */
 void run_pass_sys_findings(struct run_result *r);
+/*
+ * A figure of this machine's in % of one CPU above what its NCPUS can give
+ * (usbperf's own CPU time, the system's busy time): the CPU accounting and
+ * the wall clock disagree, and the run says so (run.cpu_time_above_wall);
+ * its verdict then names no CPU limit from those figures.
+ */
+void run_cpu_time_findings(struct run_result *r, unsigned ncpus);
 
 /*
  * One core's irq+softirq share (of its time over the pass, /proc/stat) past

@@ -226,7 +226,9 @@ static const char *decide(const struct run_record *r, const struct measure_class
 				"cache)");
 		return RUN_LIMITER_EMULATION;
 	}
-	if (!isnan(f->cpu_pct) && f->cpu_pct >= CPU_PCT) {
+	/* CPU figures the wall clock contradicts are no evidence of a CPU limit */
+	if (!isnan(f->cpu_pct) && f->cpu_pct >= CPU_PCT &&
+	    !finding_list_find(&r->findings, "run.cpu_time_above_wall", d->key)) {
 		add_figure(ev, f);
 		strbuf_addf(ev, " with usbperf at %.0f %% of a core: the figure is the CPU's",
 			    f->cpu_pct);
@@ -385,6 +387,7 @@ static int weight(const struct finding *f, const struct run_verdict *v)
 	    {"cpu.max_freq_capped", RUN_LIMITER_CPU, 80},
 	    {"cpu.governor", RUN_LIMITER_CPU, 80},
 	    {"usbmon.protocol_overhead", NULL, 85},
+	    {"run.cpu_time_above_wall", NULL, 85},
 	    {"usbmon.net_overhead", NULL, 85},
 	};
 

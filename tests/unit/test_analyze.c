@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* run_analyze: every bottleneck finding, triggered and not, from made-up figures. */
 #include "unit.h"
+
+#include "run/pass_sys.h"
 #include "classes/disk/run_disk.h"
 #include "run/run_priv.h"
 
@@ -245,6 +247,62 @@ static void test_verdict_mmc(void **state)
 	    strstr(r.verdicts[0].evidence, "bulk"))
 		fail_msg("mmc: got '%s: %s'", r.verdicts[0].limiter, r.verdicts[0].evidence);
 	run_record_release(&r);
+}
+
+/*
+ * CPU figures above what the machine's CPUs can give (a 1-vCPU TCG guest saw
+ * usbperf at 135 % of one CPU): the run says its CPU time and wall clock
+ * disagree, and the verdict claims no CPU limit from them
+ */
+static void test_cpu_time_above_wall(void **state)
+{
+	static const struct {
+		unsigned ncpus;
+		const char *metric, *unit;
+		double value;
+		bool finding;
+	} t[] = {
+	    {1, "self_cpu_pct", UNIT_PCT_ONE_CPU, 99.0, false},
+	    {1, "self_cpu_pct", UNIT_PCT_ONE_CPU, 102.4, false}, /* within the tick's slack */
+	    {1, "self_cpu_pct", UNIT_PCT_ONE_CPU, 135.7, true},
+	    {1, "cpu_busy_pct", UNIT_PCT_ONE_CPU, 110.0, true},
+	    {1, "peer_cpu_pct", UNIT_PCT_ONE_CPU, 300.0, false}, /* another machine's */
+	    {1, "irq_share_pct", "% of IRQs", 300.0, false},	    /* not a CPU's time */
+	    {2, "self_cpu_pct", UNIT_PCT_ONE_CPU, 135.7, false},  /* two threads on two CPUs */
+	    {2, "self_cpu_pct", UNIT_PCT_ONE_CPU, 210.0, true},
+	};
+	static const struct vcase c = {"host CPU", "super", "super", NULL, "xhci_hcd 0000:00:14.0",
+				       484.848, 300, 97, NULL, "host CPU", NULL};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct run_result res;
+		struct run_metric *m;
+		const struct finding *f;
+
+		memset(&res, 0, sizeof(res));
+		sample_device(&res.rec, &c);
+		m = run_record_add_metric(&res.rec, "2-1", "disk", "seq-read 1M", t[i].metric,
+					  t[i].unit, false);
+		m->value = t[i].value;
+		run_cpu_time_findings(&res, t[i].ncpus);
+		f = finding_list_find(&res.rec.findings, "run.cpu_time_above_wall", "2-1");
+		if (!f != !t[i].finding)
+			fail_msg("case %zu (%s %.1f on %u): finding %s", i, t[i].metric, t[i].value,
+				 t[i].ncpus, f ? "raised" : "missing");
+		if (f) {
+			assert_string_equal(f->severity, "warn");
+			assert_non_null(strstr(f->evidence, t[i].metric));
+			assert_non_null(strstr(f->message, t[i].ncpus == 1 ? "1 CPU can give" : "2 CPUs can give"));
+		}
+		/* usbperf at 97 % of a core: the CPU's figure, unless the clocks disagree */
+		run_verdicts(&res.rec);
+		assert_int_equal(res.rec.nverdicts, 1);
+		if (!strcmp(res.rec.verdicts[0].limiter, "host CPU") == t[i].finding)
+			fail_msg("case %zu: verdict '%s: %s'", i, res.rec.verdicts[0].limiter,
+				 res.rec.verdicts[0].evidence);
+		run_result_release(&res);
+	}
 }
 
 static void test_verdicts(void **state)
@@ -492,6 +550,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_verdict_mmc),
+		cmocka_unit_test(test_cpu_time_above_wall),
 		cmocka_unit_test(test_verdict_without_figures),
 		cmocka_unit_test(test_findings_order),
 		cmocka_unit_test(test_findings_order_class),
