@@ -113,13 +113,13 @@ static void test_disk_limits_said(void **state)
 }
 
 static const struct cmd_opt sample[] = {
-    {"size", 's', "SIZE", "how much\nin bytes", NULL, 0},
-    {"a-rather-long-option", OPT_KEY, "NAME|PATH", "wraps below", NULL, 0},
+    {"size", 's', "SIZE", "how much\nin bytes", 0},
+    {"a-rather-long-option", OPT_KEY, "NAME|PATH", "wraps below", 0},
     OPT_TEXT("a group:"),
-    {"flag", OPT_KEY + 1, NULL, "-1 is .5 less", NULL, 0},
-    {"size", 's', "SIZE", "again, in this group's words", NULL, OPT_AGAIN},
-    {"old-flag", OPT_KEY + 2, NULL, "not shown", NULL, OPT_HIDDEN},
-    {"rich", OPT_KEY + 3, NULL, "plain", ".B roff\nas given", 0},
+    {"flag", OPT_KEY + 1, NULL, "-1 is .5 less", 0},
+    {"size", 's', "SIZE", "again, in this group's words", OPT_AGAIN},
+    {"old-flag", OPT_KEY + 2, NULL, "not shown", OPT_HIDDEN},
+    {"rich", OPT_KEY + 3, NULL, "plain", 0 OPT_MAN(".B roff\nas given")},
     OPT_END,
 };
 

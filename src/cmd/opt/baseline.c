@@ -5,9 +5,9 @@
 const struct cmd_opt baseline_options[] = {
 	{"delete", BASELINE_O_DELETE, "NAME",
 	 "remove the baseline NAME (not its run)",
-	 "Remove the baseline\n"
+	 0 OPT_MAN("Remove the baseline\n"
 	     ".I NAME\n"
-	     "(not its run).", 0},
+	     "(not its run).")},
 	OPT_ENTRY_DB,
 	OPT_ENTRY_FORMAT("text, json or csv"),
 	OPT_ENTRY_OUTPUT,

@@ -6,10 +6,10 @@ const struct cmd_opt clean_options[] = {
 	OPT_ENTRY_DB,
 	{"format", 'F', "FMT",
 	 "text, json or csv",
-	 "The list as text, json or csv.", 0},
+	 0 OPT_MAN("The list as text, json or csv.")},
 	{"output", 'o', "FILE",
 	 "write the list to FILE",
-	 "Write the list to\n"
-	     ".IR FILE .", 0},
+	 0 OPT_MAN("Write the list to\n"
+	     ".IR FILE .")},
 	OPT_END,
 };

@@ -5,13 +5,12 @@
 const struct cmd_opt compare_options[] = {
 	{"baseline", OPT_BASELINE, "NAME",
 	 "compare RUN against this baseline ('usbperf baseline')",
-	 "Compare\n"
+	 0 OPT_MAN("Compare\n"
 	     ".I RUN\n"
 	     "against this baseline (its run is\n"
-	     ".IR A ).", 0},
+	     ".IR A ).")},
 	{"threshold", OPT_THRESHOLD, "PCT",
-	 "smallest change that counts, in percent (default 5)",
-	 NULL, 0},
+	 "smallest change that counts, in percent (default 5)", 0},
 	OPT_ENTRY_DB,
 	OPT_ENTRY_FORMAT("text, json or csv (csv: the metrics)"),
 	OPT_ENTRY_OUTPUT,

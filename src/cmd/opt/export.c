@@ -6,8 +6,8 @@ const struct cmd_opt export_options[] = {
 	OPT_ENTRY_DB,
 	{"output", 'o', "FILE",
 	 "write to FILE (atomically) instead of stdout",
-	 "Write to\n"
+	 0 OPT_MAN("Write to\n"
 	     ".I FILE\n"
-	     "(atomically) instead of standard output.", 0},
+	     "(atomically) instead of standard output.")},
 	OPT_END,
 };

@@ -6,10 +6,10 @@ const struct cmd_opt import_options[] = {
 	OPT_ENTRY_DB,
 	{"format", 'F', "FMT",
 	 "text, json or csv (the counts)",
-	 "The counts as text, json or csv.", 0},
+	 0 OPT_MAN("The counts as text, json or csv.")},
 	{"output", 'o', "FILE",
 	 "write the counts to FILE",
-	 "Write the counts to\n"
-	     ".IR FILE .", 0},
+	 0 OPT_MAN("Write the counts to\n"
+	     ".IR FILE .")},
 	OPT_END,
 };

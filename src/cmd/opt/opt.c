@@ -84,6 +84,7 @@ void opt_usage(FILE *f, const struct cmd_opt *t)
 	}
 }
 
+#ifdef OPT_WITH_MAN
 /* plain text as roff: '-' as \-, a backslash as \e, '\n' as a space, no line opening with . or ' */
 static void roff_text(FILE *f, const char *s, bool italic_alternatives)
 {
@@ -152,3 +153,4 @@ void opt_roff(FILE *f, const struct cmd_opt *t)
 			roff_sentence(f, t->help, true);
 	}
 }
+#endif

@@ -18,9 +18,23 @@ struct cmd_opt {
 	int key;	  /* a letter for a short form (-X), else an id from OPT_KEY up */
 	const char *arg;  /* the value's name ("SIZE", "LIST"); NULL for a flag */
 	const char *help; /* 'CMD -h': lines split at '\n' */
-	const char *man;  /* the man page's item, roff; NULL: the help as one paragraph */
 	unsigned flags;
+#ifdef OPT_WITH_MAN
+	const char *man; /* the man page's item, roff; NULL: the help as one paragraph */
+#endif
 };
+
+/*
+ * An entry's man page item, after its flags: { ..., help, 0 OPT_MAN("roff") }.
+ * Only where mkman builds the pages (OPT_WITH_MAN) does the table hold it;
+ * usbperf itself, whose -h prints the help, carries no roff and no pointer
+ * for it (on a board some 30 KB nothing reads).
+ */
+#ifdef OPT_WITH_MAN
+#define OPT_MAN(roff) , (roff)
+#else
+#define OPT_MAN(roff)
+#endif
 
 #define OPT_KEY 256	    /* the first key without a letter */
 #define OPT_HIDDEN 0x1u	    /* an old spelling: accepted, not listed */
@@ -29,11 +43,11 @@ struct cmd_opt {
 #define OPT_HELP_ONLY 0x8u  /* listed by -h, not in the man page (a heading the page words itself) */
 
 /* the end of a table */
-#define OPT_END {NULL, 0, NULL, NULL, NULL, 0}
+#define OPT_END {NULL, 0, NULL, NULL, 0}
 /* a line of its own between options: a group's heading or a note */
-#define OPT_TEXT(text) {NULL, 0, NULL, (text), NULL, 0}
+#define OPT_TEXT(text) {NULL, 0, NULL, (text), 0}
 /* a heading whose man page paragraph says more (roff) */
-#define OPT_TEXT_MAN(text, roff) {NULL, 0, NULL, (text), (roff), 0}
+#define OPT_TEXT_MAN(text, roff) {NULL, 0, NULL, (text), 0 OPT_MAN(roff)}
 
 struct cmd_opt_table {
 	const char *command; /* as typed: "disk", "net client" */
@@ -53,5 +67,7 @@ unsigned opt_count(const struct cmd_opt *t);
  * names are longer), continuation lines under it; a heading flush left
  */
 void opt_usage(FILE *f, const struct cmd_opt *t);
-/* the man page's items: .TP per option, .PP before a heading */
+#ifdef OPT_WITH_MAN
+/* the man page's items: .TP per option, .PP before a heading (mkman) */
 void opt_roff(FILE *f, const struct cmd_opt *t);
+#endif

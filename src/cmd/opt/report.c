@@ -5,30 +5,30 @@
 const struct cmd_opt report_options[] = {
 	{"html", REPORT_O_HTML, "FILE",
 	 "write the HTML page to FILE (the text report is not printed)",
-	 "Write the HTML page to\n"
+	 0 OPT_MAN("Write the HTML page to\n"
 	     ".I FILE\n"
-	     "(the text report is not printed).", 0},
+	     "(the text report is not printed).")},
 	OPT_ENTRY_CRITERIA,
 	OPT_ENTRY_BASELINE_GATE,
 	{"threshold", OPT_THRESHOLD, "PCT",
 	 "smallest change from the baseline that counts (default 5);\n"
 	     "also what the comparison of runs counts",
-	 "Smallest change from the baseline that counts (default 5); also what the\n"
-	     "comparison of runs counts.", 0},
+	 0 OPT_MAN("Smallest change from the baseline that counts (default 5); also what the\n"
+	     "comparison of runs counts.")},
 	OPT_ENTRY_JUNIT,
 	{"lava", OPT_LAVA, NULL,
 	 "also print the checks as LAVA test-case signals on stdout,\n"
 	     "after the text report (-q: the signals alone), as check does",
-	 "Also print LAVA test-case signals on standard output, after the text report\n"
+	 0 OPT_MAN("Also print LAVA test-case signals on standard output, after the text report\n"
 	     "(with\n"
 	     ".BR \\-q ,\n"
 	     "the signals alone), as\n"
 	     ".B check\n"
-	     "does.", 0},
+	     "does.")},
 	OPT_ENTRY_DB,
 	{"output", 'o', "FILE",
 	 "write the text report to FILE",
-	 "Write the text report to\n"
-	     ".IR FILE .", 0},
+	 0 OPT_MAN("Write the text report to\n"
+	     ".IR FILE .")},
 	OPT_END,
 };

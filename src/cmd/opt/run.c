@@ -5,19 +5,19 @@
 const struct cmd_opt run_options[] = {
 	{"quick", RUN_O_QUICK, NULL,
 	 "three block sizes each way + random 4K (default; ~30 s a device)",
-	 "Three block sizes each way and random 4K (default; about 30 s a device).", 0},
+	 0 OPT_MAN("Three block sizes each way and random 4K (default; about 30 s a device).")},
 	{"full", RUN_O_FULL, NULL,
 	 "the complete sweep: 4K..4M each way + random 4K",
-	 "The complete sweep, 4K to 4M each way, and random 4K.", 0},
+	 0 OPT_MAN("The complete sweep, 4K to 4M each way, and random 4K.")},
 	{"destructive", RUN_O_DESTRUCTIVE, NULL,
 	 "allow writes to a block or MTD device named as TARGET",
-	 "Allow writes to a block or MTD device named as\n"
-	     ".IR TARGET .", 0},
+	 0 OPT_MAN("Allow writes to a block or MTD device named as\n"
+	     ".IR TARGET .")},
 	{"no-monitor", RUN_O_NO_MONITOR, NULL,
 	 "do not watch USB disk, network and camera passes on the\n"
 	     "wire (by default each is, when usbmon is there or\n"
 	     "loadable and usbperf is root)",
-	 "Do not watch USB disk and network passes on the wire. By default each pass of\n"
+	 0 OPT_MAN("Do not watch USB disk and network passes on the wire. By default each pass of\n"
 	     "a USB disk is watched on usbmon (when the interface is there or its module\n"
 	     "loads, and usbperf is root) and the record gets the pass's wire MB/s, dominant\n"
 	     "URB size, URBs in flight, bus busy share, URB latency p99, USB errors and, for\n"
@@ -25,42 +25,42 @@ const struct cmd_opt run_options[] = {
 	     "TCP pass of a USB network interface gets its wire MB/s, URB size, USB errors\n"
 	     "and the share of the wire bytes that is not payload (overhead_pct;\n"
 	     "finding usbmon.net_overhead); each USB camera's pass its wire MB/s, URB size,\n"
-	     "isochronous packet errors and USB errors.", 0},
+	     "isochronous packet errors and USB errors.")},
 	{"governor", RUN_O_GOVERNOR, "NAME",
 	 "every cpufreq policy on governor NAME (e.g. performance) for\n"
 	     "the run, put back after it (also after SIGINT/SIGTERM): A/B\n"
 	     "the clock's effect with 'usbperf compare'",
-	 "Every cpufreq policy on governor\n"
+	 0 OPT_MAN("Every cpufreq policy on governor\n"
 	     ".I NAME\n"
 	     "(e.g. performance; it must be in each policy's scaling_available_governors)\n"
 	     "for the run, each put back to what it was after it, also after SIGINT or\n"
 	     "SIGTERM: the clock's effect, A/B with\n"
 	     ".BR compare .\n"
-	     "Refused (exit 2) where nothing scales (a VM) and when not allowed.", 0},
+	     "Refused (exit 2) where nothing scales (a VM) and when not allowed.")},
 	{"scratch", RUN_O_SCRATCH, "DIR",
 	 "the host's test directory without USB (default /var/tmp)",
-	 "The host's test directory when there is no USB disk (default\n"
-	     ".IR /var/tmp ).", 0},
+	 0 OPT_MAN("The host's test directory when there is no USB disk (default\n"
+	     ".IR /var/tmp ).")},
 	{"size", RUN_O_SIZE, "SIZE",
 	 "test region per target (default 256M)",
-	 "Test region per target (default 256M).", 0},
+	 0 OPT_MAN("Test region per target (default 256M).")},
 	{"time", RUN_O_TIME, "SECONDS",
 	 "cap per pass (default 3 quick, 5 full), its repeats together",
-	 "Cap per pass (default 3 with \\-\\-quick, 5 with \\-\\-full), its repeats\n"
-	     "together unless \\-\\-repeat is given.", 0},
+	 0 OPT_MAN("Cap per pass (default 3 with \\-\\-quick, 5 with \\-\\-full), its repeats\n"
+	     "together unless \\-\\-repeat is given.")},
 	{"min-time", RUN_O_MIN_TIME, "SECONDS",
 	 "minimum time of a disk pass: the region is gone over again\n"
 	     "until it has passed (default 1 quick, 2 full; 0: none)",
-	 "Minimum time of a disk pass: the test region is gone over again from its\n"
+	 0 OPT_MAN("Minimum time of a disk pass: the test region is gone over again from its\n"
 	     "start until it has passed, as fio's time_based does (default 1 with\n"
 	     "\\-\\-quick, 2 with \\-\\-full; 0: a pass moves the region once), its repeats\n"
 	     "together unless \\-\\-repeat is given.\n"
-	     "A cap lower than the floor wins.", 0},
+	     "A cap lower than the floor wins.")},
 	{"repeat", RUN_O_REPEAT, "N",
 	 "run each disk pass N times, each as long as a whole pass\n"
 	     "may be: mean and spread, which 'compare' uses to tell a\n"
 	     "change from noise (default: 3 repeats that share its time)",
-	 "Run each disk pass\n"
+	 0 OPT_MAN("Run each disk pass\n"
 	     ".I N\n"
 	     "times, each with the whole \\-\\-time and \\-\\-min\\-time: mean and spread,\n"
 	     "which\n"
@@ -70,21 +70,21 @@ const struct cmd_opt run_options[] = {
 	     "under 0.25 s), so that each figure, its CPU share and p99 as well as its rate,\n"
 	     "has a spread from the run itself at no cost in time; each repeat is then a\n"
 	     "third as long, which a device whose rate ramps up over seconds (a stick's\n"
-	     "write cache) shows as a lower mean.", 0},
+	     "write cache) shows as a lower mean.")},
 	{"nice", RUN_O_NICE, "N",
 	 "the measuring thread's nice value, -20 to 19 (default -10\n"
 	     "where permitted, root: its wake-ups go ahead of other work\n"
 	     "at nice 0; a note says when it was not permitted)",
-	 "The measuring thread's nice value, \\-20 to 19 (default \\-10 where it is\n"
+	 0 OPT_MAN("The measuring thread's nice value, \\-20 to 19 (default \\-10 where it is\n"
 	     "permitted: as root, or with CAP_SYS_NICE or RLIMIT_NICE). Beside other work at\n"
 	     "nice 0 (a CI worker's, a farm host's other jobs) a pass that needs its CPU at\n"
 	     "every completion, such as 4K at queue depth 1, otherwise waits behind that work\n"
 	     "for a third of its time, and its rate is then the scheduler's, not the\n"
 	     "device's. Where it was not permitted a note says so. Other work in another\n"
-	     "cgroup is weighed by the cgroups' CPU weights, which this does not change.", 0},
+	     "cgroup is weighed by the cgroups' CPU weights, which this does not change.")},
 	{"db", OPT_DB, "PATH",
 	 OPT_DB_HELP,
-	 "The history database (see\n"
+	 0 OPT_MAN("The history database (see\n"
 	     ".BR FILES ).\n"
 	     "A run the history cannot take (locked by another writer beyond 10 s, a full\n"
 	     "disk) is not lost: it is kept as an export of one run in\n"
@@ -93,22 +93,22 @@ const struct cmd_opt run_options[] = {
 	     ".IR $XDG_STATE_HOME/usbperf/pending ),\n"
 	     "named on standard error, for\n"
 	     ".BR import ;\n"
-	     "the run exits 3.", 0},
+	     "the run exits 3.")},
 	{"no-save", RUN_O_NO_SAVE, NULL,
 	 "do not keep the run in the history",
-	 "Do not keep the run in the history.", 0},
+	 0 OPT_MAN("Do not keep the run in the history.")},
 	{"sysroot", RUN_O_SYSROOT, "DIR|FILE",
 	 "read sysfs and /proc from a recorded tree (devices are\n"
 	     "still the real ones)",
-	 "Read sysfs and /proc from a recorded tree (the devices are still the real\n"
-	     "ones).", 0},
+	 0 OPT_MAN("Read sysfs and /proc from a recorded tree (the devices are still the real\n"
+	     "ones).")},
 	{"format", 'F', "FMT",
 	 "text (default), json or csv (the results table)",
-	 "The results table as text, json or csv.", 0},
+	 0 OPT_MAN("The results table as text, json or csv.")},
 	{"output", 'o', "FILE",
 	 "write the report to FILE",
-	 "Write the report to\n"
-	     ".IR FILE .", 0},
+	 0 OPT_MAN("Write the report to\n"
+	     ".IR FILE .")},
 	OPT_ENTRY_QUIET,
 	OPT_END,
 };

@@ -18,28 +18,28 @@
 #define OPT_SCHEMA 0x1d1df /* --schema, before or after the command (cmd/common.c) */
 
 /* the common options as most commands list them; a command that says more writes its own */
-#define OPT_ENTRY_FORMAT(help) {"format", 'F', "FMT", (help), NULL, 0}
+#define OPT_ENTRY_FORMAT(help) {"format", 'F', "FMT", (help), 0}
 #define OPT_ENTRY_OUTPUT                                                                         \
-	{"output", 'o', "FILE", "write the result to FILE", "Write the result to\n.IR FILE .", 0}
-#define OPT_ENTRY_QUIET {"quiet", 'q', NULL, "no progress on stderr", NULL, 0}
+	{"output", 'o', "FILE", "write the result to FILE", 0 OPT_MAN("Write the result to\n.IR FILE .")}
+#define OPT_ENTRY_QUIET {"quiet", 'q', NULL, "no progress on stderr", 0}
 
 #define OPT_DB_HELP                                                                              \
 	"the history (default: $XDG_DATA_HOME/usbperf/history.db or\n"                          \
 	"~/.local/share/usbperf/history.db)"
 /* --db as the history's readers list it */
-#define OPT_ENTRY_DB {"db", OPT_DB, "PATH", OPT_DB_HELP, "The history database.", 0}
+#define OPT_ENTRY_DB {"db", OPT_DB, "PATH", OPT_DB_HELP, 0 OPT_MAN("The history database.")}
 
 /* the pass/fail options check and report share; their --threshold and --lava say more */
 #define OPT_ENTRY_CRITERIA                                                                       \
 	{"criteria", OPT_CRITERIA, "FILE", "thresholds per metric (docs/criteria.md)",           \
-	 "Thresholds per metric (docs/criteria.md).", 0}
+	 0 OPT_MAN("Thresholds per metric (docs/criteria.md).")}
 #define OPT_ENTRY_BASELINE_GATE                                                                  \
 	{"baseline", OPT_BASELINE, "NAME", "a metric 'worse' than in this baseline fails",       \
-	 "A metric worse than in this baseline fails.", 0}
+	 0 OPT_MAN("A metric worse than in this baseline fails.")}
 #define OPT_THRESHOLD_HELP "smallest change from the baseline that counts (default 5)"
 #define OPT_ENTRY_JUNIT                                                                          \
 	{"junit", OPT_JUNIT, "FILE", "also write the checks as JUnit XML to FILE",                \
-	 "Also write the checks as JUnit XML to\n.IR FILE .", 0}
+	 0 OPT_MAN("Also write the checks as JUnit XML to\n.IR FILE .")}
 #define OPT_LAVA_HELP                                                                            \
 	"also print the checks as LAVA test-case signals on stdout,\n"                          \
 	"after the table (-q: the signals alone)"

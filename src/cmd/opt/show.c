@@ -7,9 +7,9 @@ const struct cmd_opt show_options[] = {
 	{"format", 'F', "FMT",
 	 "text, json (the run as 'usbperf export' writes it) or\n"
 	     "csv (the metrics)",
-	 "Text, json (the run as\n"
+	 0 OPT_MAN("Text, json (the run as\n"
 	     ".B export\n"
-	     "writes it) or csv (the metrics).", 0},
+	     "writes it) or csv (the metrics).")},
 	OPT_ENTRY_OUTPUT,
 	OPT_END,
 };

@@ -5,16 +5,15 @@
 const struct cmd_opt snapshot_options[] = {
 	{"force", SNAPSHOT_O_FORCE, NULL,
 	 "overwrite FILE if it exists",
-	 "Overwrite\n"
+	 0 OPT_MAN("Overwrite\n"
 	     ".I FILE\n"
-	     "if it exists.", 0},
+	     "if it exists.")},
 	{"sysroot", SNAPSHOT_O_SYSROOT, "DIR",
-	 "record from a directory tree (a copy of /sys and /proc)",
-	 NULL, 0},
+	 "record from a directory tree (a copy of /sys and /proc)", 0},
 	OPT_ENTRY_FORMAT("text or json: what was written"),
 	{"output", 'o', "FILE",
 	 "write the summary to FILE",
-	 "Write the summary to\n"
-	     ".IR FILE .", 0},
+	 0 OPT_MAN("Write the summary to\n"
+	     ".IR FILE .")},
 	OPT_END,
 };

@@ -5,14 +5,14 @@
 const struct cmd_opt sysinfo_options[] = {
 	{"sysroot", SYSINFO_O_SYSROOT, "DIR|FILE",
 	 "read /sys and /proc below DIR, or from a snapshot file",
-	 "Read /sys and /proc below\n"
+	 0 OPT_MAN("Read /sys and /proc below\n"
 	     ".IR DIR ,\n"
-	     "or from a snapshot file.", 0},
+	     "or from a snapshot file.")},
 	OPT_ENTRY_FORMAT("text, json or csv (csv: the cpufreq table)"),
 	{"output", 'o', "FILE",
 	 "write the report to FILE",
-	 "Write the report to\n"
-	     ".IR FILE .", 0},
+	 0 OPT_MAN("Write the report to\n"
+	     ".IR FILE .")},
 	OPT_ENTRY_QUIET,
 	OPT_END,
 };

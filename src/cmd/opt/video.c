@@ -6,7 +6,7 @@ const struct cmd_opt video_options[] = {
 	{"pixel-format", VIDEO_O_PIXFMT, "FOURCC",
 	 "pixel format, e.g. YUYV, MJPG (--format is the output\n"
 	     "format here too; --pixel and --pixfmt are the same option)",
-	 "Pixel format, e.g. YUYV or MJPG\n"
+	 0 OPT_MAN("Pixel format, e.g. YUYV or MJPG\n"
 	     ".RB ( \\-\\-pixel\n"
 	     "and\n"
 	     ".B \\-\\-pixfmt\n"
@@ -14,86 +14,83 @@ const struct cmd_opt video_options[] = {
 	     ".B \\-\\-format\n"
 	     "is the output format here as in every command: a pixel format given to it\n"
 	     "is refused (exit 2) with a pointer to\n"
-	     ".BR \\-\\-pixel\\-format .", 0},
+	     ".BR \\-\\-pixel\\-format .")},
 	{"pixel", VIDEO_O_PIXFMT, "FOURCC",
-	 "--pixel-format's other spelling",
-	 NULL, OPT_HIDDEN},
+	 "--pixel-format's other spelling", OPT_HIDDEN},
 	{"pixfmt", VIDEO_O_PIXFMT, "FOURCC",
-	 "--pixel-format's other spelling",
-	 NULL, OPT_HIDDEN},
+	 "--pixel-format's other spelling", OPT_HIDDEN},
 	{"frame-size", VIDEO_O_SIZE, "WxH",
 	 "frame size, e.g. 640x480\n"
 	     "(its old spelling, --size, is still taken, with a note)",
-	 "Frame size, e.g. 640x480\n"
+	 0 OPT_MAN("Frame size, e.g. 640x480\n"
 	     ".RB ( \\-\\-size ,\n"
 	     "a byte count in the other commands, is still taken here, with a note on\n"
-	     "stderr).", 0},
+	     "stderr).")},
 	{"size", VIDEO_O_SIZE_OLD, "WxH",
-	 "--frame-size's old name",
-	 NULL, OPT_HIDDEN},
+	 "--frame-size's old name", OPT_HIDDEN},
 	{"fps", VIDEO_O_FPS, "N",
 	 "frame rate (default: the mode's highest)\n"
 	     "default mode: the largest size of the first format, fastest",
-	 "Frame rate (default: the mode's highest); a stepwise range takes any rate in it.", 0},
+	 0 OPT_MAN("Frame rate (default: the mode's highest); a stepwise range takes any rate in it.")},
 	{"all-modes", VIDEO_O_ALL, NULL,
 	 "a short pass per mode offered, and a table; the modes\n"
 	     "narrowed by --pixel-format, --frame-size, --fps; each 1 s or\n"
 	     "10 frame intervals, unless --time or --frames is given",
-	 "A short pass for each mode offered (narrowed by \\-\\-pixel\\-format, \\-\\-frame\\-size and\n"
+	 0 OPT_MAN("A short pass for each mode offered (narrowed by \\-\\-pixel\\-format, \\-\\-frame\\-size and\n"
 	     "\\-\\-fps; 1 s or 10 frame intervals each, whichever is longer, unless\n"
 	     "\\-\\-time or \\-\\-frames) and a table: mode, nominal\n"
 	     "and achieved fps, drops, p99 interval, MB/s, and whether the mode misses its\n"
-	     "rate (achieved below 99% of nominal, or any drop).", 0},
+	     "rate (achieved below 99% of nominal, or any drop).")},
 	{"list-modes", VIDEO_O_LIST, NULL,
 	 "print the modes offered, capture nothing",
-	 "Print the modes offered (ENUM_FMT, ENUM_FRAMESIZES, ENUM_FRAMEINTERVALS:\n"
+	 0 OPT_MAN("Print the modes offered (ENUM_FMT, ENUM_FRAMESIZES, ENUM_FRAMEINTERVALS:\n"
 	     "discrete ones, and for stepwise ranges the ends and three sizes between);\n"
 	     "capture nothing. At most 256 modes per device are kept; the rest are counted\n"
-	     "in a warning.", 0},
+	     "in a warning.")},
 	{"io", VIDEO_O_IO, "METHOD",
 	 "mmap (default), userptr or dmabuf (the device's own buffers\n"
 	     "exported and imported back)",
-	 ".BR mmap \" (default), \" userptr \", or \" dmabuf\n"
+	 0 OPT_MAN(".BR mmap \" (default), \" userptr \", or \" dmabuf\n"
 	     "(the device's own buffers exported with VIDIOC_EXPBUF and imported back;\n"
-	     "refused with the reason when the driver cannot).", 0},
+	     "refused with the reason when the driver cannot).")},
 	{"buffers", VIDEO_O_BUFFERS, "N",
 	 "buffers queued, 1-32 (default 4)",
-	 "Buffers queued, 1 to 32 (default 4).", 0},
+	 0 OPT_MAN("Buffers queued, 1 to 32 (default 4).")},
 	{"time", VIDEO_O_TIME, "SEC",
 	 "counted time after the warm-up (default 5; 500ms, 2m)",
-	 "Counted time after the warm-up (default 5; 500ms and 2m are also accepted).", 0},
+	 0 OPT_MAN("Counted time after the warm-up (default 5; 500ms and 2m are also accepted).")},
 	{"frames", VIDEO_O_FRAMES, "N",
 	 "count N good frames instead of a time",
-	 "Count\n"
+	 0 OPT_MAN("Count\n"
 	     ".I N\n"
-	     "good frames instead of a time.", 0},
+	     "good frames instead of a time.")},
 	{"warmup", VIDEO_O_WARMUP, "N",
 	 "buffers dequeued before counting starts (default 3)",
-	 "Buffers dequeued before counting starts (default 3).", 0},
+	 0 OPT_MAN("Buffers dequeued before counting starts (default 3).")},
 	{"timeout", VIDEO_O_TIMEOUT, "SEC",
 	 "end the pass when no frame came for SEC (default 2):\n"
 	     "partial results, exit 3",
-	 "End the pass when no frame has come for\n"
+	 0 OPT_MAN("End the pass when no frame has come for\n"
 	     ".I SEC\n"
-	     "(default 2): the results so far, flagged, and exit 3.", 0},
+	     "(default 2): the results so far, flagged, and exit 3.")},
 	{"save", VIDEO_O_SAVE, "FILE",
 	 "append the raw frames to FILE (created, never replaced;\n"
 	     "removed unless the pass completes)",
-	 "Append the raw frames to\n"
+	 0 OPT_MAN("Append the raw frames to\n"
 	     ".IR FILE ,\n"
-	     "created (never an existing file or a link), kept only when the pass completes.", 0},
+	     "created (never an existing file or a link), kept only when the pass completes.")},
 	{"monitor", VIDEO_O_MONITOR, NULL,
 	 "watch a USB camera's device on usbmon (root) during each pass:\n"
 	     "wire MB/s, URB size, isochronous packets and their errors,\n"
 	     "USB errors",
-	 "Watch a USB camera's device on usbmon (root) from STREAMON to STREAMOFF: the\n"
+	 0 OPT_MAN("Watch a USB camera's device on usbmon (root) from STREAMON to STREAMOFF: the\n"
 	     "pass gets wire MB/s (every URB's bytes, the payload headers and any padding\n"
 	     "with the frames), the dominant URB size, isochronous packets and how many\n"
 	     "completed with an error, USB errors and events usbmon lost. A camera not on\n"
 	     "USB is measured unwatched, with a warning that says so.\n"
 	     ".B run\n"
 	     "watches every USB camera's pass the same way by default (see\n"
-	     ".BR run ).", 0},
+	     ".BR run ).")},
 	OPT_TEXT_MAN("the device side of a camera (--gadget PATH --send):",
 		     "The device side of a camera:\n"
 	     ".B usbperf video \\-\\-gadget\n"
@@ -136,47 +133,43 @@ const struct cmd_opt video_options[] = {
 	     "V4L2 output node of the kernel's f_uvc: usbperf is its frame\n"
 	     "source. Serves until SIGINT/SIGTERM or --time, then prints per\n"
 	     "stream the frames made, sent, dropped late, payloads, CPU",
-	 "A gadgetfs mount, or an f_uvc V4L2 output node.", 0},
+	 0 OPT_MAN("A gadgetfs mount, or an f_uvc V4L2 output node.")},
 	{"send", VIDEO_O_SEND, NULL,
 	 "serve frames (the only --gadget mode)",
-	 "Serve frames until SIGINT, SIGTERM or\n"
-	     ".BR \\-\\-time .", 0},
+	 0 OPT_MAN("Serve frames until SIGINT, SIGTERM or\n"
+	     ".BR \\-\\-time .")},
 	{"spec", VIDEO_O_SPEC, "KEYS",
 	 "gadgetfs: the camera, as gadget up uvc-bulk's keys\n"
 	     "(frames=WxH[+...],fps=N[+...],formats=yuyv[+mjpg],\n"
 	     "maxpayload=SIZE,stream_frames=N,stall_ms=N)",
-	 "gadgetfs: the camera, as\n"
+	 0 OPT_MAN("gadgetfs: the camera, as\n"
 	     ".BR \"gadget up uvc\\-bulk\" 's\n"
-	     "keys.", 0},
+	     "keys.")},
 	{"stats", VIDEO_O_STATS, "FILE",
 	 "the figures as JSON in FILE, rewritten each second",
-	 "The figures as JSON, rewritten each second and when a stream ends.", 0},
+	 0 OPT_MAN("The figures as JSON, rewritten each second and when a stream ends.")},
 	{"id", VIDEO_O_ID, "VID:PID",
-	 "gadgetfs: the device's IDs",
-	 NULL, 0},
+	 "gadgetfs: the device's IDs", 0},
 	{"serial", VIDEO_O_SERIAL, "S",
-	 "gadgetfs: the device's serial number string",
-	 NULL, 0},
+	 "gadgetfs: the device's serial number string", 0},
 	{"product", VIDEO_O_PRODUCT, "S",
-	 "gadgetfs: the device's product string",
-	 NULL, 0},
+	 "gadgetfs: the device's product string", 0},
 	{"manufacturer", VIDEO_O_MANUF, "S",
-	 "gadgetfs: the device's manufacturer string",
-	 NULL, 0},
+	 "gadgetfs: the device's manufacturer string", 0},
 	{"max-speed", VIDEO_O_MAXSPEED, "S",
 	 "gadgetfs: full or high (default high)",
-	 "gadgetfs: full or high (default high).", 0},
+	 0 OPT_MAN("gadgetfs: full or high (default high).")},
 	{"stall", VIDEO_O_STALL, "SEC",
 	 "a write the host leaves for SEC ends the stream (uvcvideo stops\n"
 	     "a bulk stream by killing its URBs; default 2)",
-	 "A write the host leaves for\n"
+	 0 OPT_MAN("A write the host leaves for\n"
 	     ".I SEC\n"
-	     "ends the stream (default 2).", 0},
+	     "ends the stream (default 2).")},
 	{"time", VIDEO_O_TIME, "SEC",
 	 "serve for SEC, then stop as at SIGTERM",
-	 "Serve for\n"
+	 OPT_AGAIN OPT_MAN("Serve for\n"
 	     ".I SEC\n"
-	     "seconds, then stop as at SIGTERM.", OPT_AGAIN},
+	     "seconds, then stop as at SIGTERM.")},
 	OPT_TEXT("a sweep through usbperf's own camera (both sides on this machine):"),
 	{"uvc-sweep", VIDEO_O_SWEEP, "SPEC",
 	 "the table of frame size x format x rate through usbperf's own\n"
@@ -184,7 +177,7 @@ const struct cmd_opt video_options[] = {
 	     "back), SPEC as --spec: a uvc-bulk gadget per frame size, each\n"
 	     "mode captured for --time (default 2 s) next to the frame rate\n"
 	     "the bulk endpoint carries at the link's speed",
-	 "The guide's table: on a machine that is both sides of the link (dummy_hcd, a\n"
+	 0 OPT_MAN("The guide's table: on a machine that is both sides of the link (dummy_hcd, a\n"
 	     "board's UDC looped back), usbperf's own camera is brought up with\n"
 	     ".B \"gadget up uvc\\-bulk\"\n"
 	     "once per frame size of\n"
@@ -201,16 +194,13 @@ const struct cmd_opt video_options[] = {
 	     "(MJPG, a smaller size, maxpayload, the rate, the isochronous f_uvc of a board);\n"
 	     "a mode that met its rate beyond it is dummy_hcd's figure, not the bus's\n"
 	     "(uvc.above_ceiling); a mode that fits and missed names the CPU or side that\n"
-	     "held it back. Each gadget is taken down before the next.", 0},
+	     "held it back. Each gadget is taken down before the next.")},
 	{"time", VIDEO_O_TIME, "SEC",
-	 "each mode captured for SEC (default 2)",
-	 NULL, OPT_AGAIN},
+	 "each mode captured for SEC (default 2)", OPT_AGAIN},
 	{"warmup", VIDEO_O_WARMUP, "N",
-	 "buffers dequeued before counting starts",
-	 NULL, OPT_AGAIN},
+	 "buffers dequeued before counting starts", OPT_AGAIN},
 	{"monitor", VIDEO_O_MONITOR, NULL,
-	 "watch each mode's capture on usbmon, as for a capture",
-	 NULL, OPT_AGAIN},
+	 "watch each mode's capture on usbmon, as for a capture", OPT_AGAIN},
 	OPT_TEXT("all:"),
 	OPT_ENTRY_FORMAT("text, json or csv"),
 	OPT_ENTRY_OUTPUT,
