@@ -43,6 +43,14 @@ static void page_add(struct page *p, const char *s, size_t len)
 		abort();
 }
 
+static void page_release(struct page *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->line[i]);
+	free(p->line);
+	*p = (struct page){0};
+}
+
 /* text of several lines (a table's roff) as the page's lines */
 static void page_add_text(struct page *p, const char *text)
 {
@@ -274,8 +282,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: mkman IN VERSION OUT...\n");
 		return 2;
 	}
-	if (read_page(argv[1], argv[2], &p) < 0)
+	if (read_page(argv[1], argv[2], &p) < 0) {
+		page_release(&p);
 		return 1;
+	}
 	for (i = 3; i < argc && !bad; i++) {
 		FILE *f;
 
@@ -305,5 +315,6 @@ int main(int argc, char **argv)
 	if (bad)
 		for (i = 3; i < argc; i++)
 			remove(argv[i]);
+	page_release(&p);
 	return bad;
 }
