@@ -274,6 +274,7 @@ static void test_scan_matches_json(void **state)
 
 		assert_int_equal(snapshot_scan(declined[i], len, &v, &n), -EAGAIN);
 		if (snapshot_parse_json(declined[i], len, &v, &n, NULL) == 0) {
+			vnodes_free(v, n);
 			assert_int_equal(snapshot_parse_buf(declined[i], len, &v, &n, NULL), 0);
 			vnodes_free(v, n);
 		}
