@@ -19,3 +19,31 @@ void json_share(struct json_object *o, const struct field *f, const void *rec,
 	snprintf(key, sizeof(key), "%s_anomaly", f->key);
 	json_object_object_add(o, key, json_object_new_boolean(anomaly));
 }
+
+int field_json_null(void *ctx, const struct field *f)
+{
+	(void)f;
+	*(struct json_object **)ctx = NULL;
+	return 0;
+}
+
+int field_json_u64(void *ctx, const struct field *f, uint64_t v)
+{
+	(void)f;
+	*(struct json_object **)ctx = json_u64(v);
+	return 0;
+}
+
+int field_json_i64(void *ctx, const struct field *f, int64_t v)
+{
+	(void)f;
+	*(struct json_object **)ctx = json_i64(v);
+	return 0;
+}
+
+int field_json_bool(void *ctx, const struct field *f, bool v)
+{
+	(void)f;
+	*(struct json_object **)ctx = json_object_new_boolean(v);
+	return 0;
+}

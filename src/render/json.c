@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* JSON renderer: json-c builds the tree, so escaping and validity are its job. */
+#include "model/field_json.h"
 #include "render/render.h"
 #include "version.h"
 
@@ -36,20 +37,6 @@ static int jv_str(void *ctx, const struct field *f, const char *v)
 	return 0;
 }
 
-static int jv_u64(void *ctx, const struct field *f, uint64_t v)
-{
-	(void)f;
-	*(json_object **)ctx = json_u64(v);
-	return 0;
-}
-
-static int jv_i64(void *ctx, const struct field *f, int64_t v)
-{
-	(void)f;
-	*(json_object **)ctx = json_i64(v);
-	return 0;
-}
-
 static int jv_dbl(void *ctx, const struct field *f, double v)
 {
 	char buf[400]; /* %f of DBL_MAX is 309 digits */
@@ -62,25 +49,11 @@ static int jv_dbl(void *ctx, const struct field *f, double v)
 	return 0;
 }
 
-static int jv_bool(void *ctx, const struct field *f, bool v)
-{
-	(void)f;
-	*(json_object **)ctx = json_object_new_boolean(v);
-	return 0;
-}
-
-static int jv_null(void *ctx, const struct field *f)
-{
-	(void)f;
-	*(json_object **)ctx = NULL;
-	return 0;
-}
-
 static json_object *field_json(const struct field *f, const void *rec)
 {
 	static const struct field_visitor json = {
-	    .unknown = jv_null, .str = jv_str,	 .u64 = jv_u64,
-	    .i64 = jv_i64,	.dbl = jv_dbl, .boolean = jv_bool,
+	    .unknown = field_json_null, .str = jv_str, .u64 = field_json_u64,
+	    .i64 = field_json_i64,	.dbl = jv_dbl, .boolean = field_json_bool,
 	};
 	json_object *o = NULL;
 

@@ -48,20 +48,6 @@ static int av_str(void *ctx, const struct field *f, const char *v)
 	return 0;
 }
 
-static int av_u64(void *ctx, const struct field *f, uint64_t v)
-{
-	(void)f;
-	*(struct json_object **)ctx = json_u64(v);
-	return 0;
-}
-
-static int av_i64(void *ctx, const struct field *f, int64_t v)
-{
-	(void)f;
-	*(struct json_object **)ctx = json_i64(v);
-	return 0;
-}
-
 static int av_dbl(void *ctx, const struct field *f, double v)
 {
 	(void)f;
@@ -69,25 +55,11 @@ static int av_dbl(void *ctx, const struct field *f, double v)
 	return 0;
 }
 
-static int av_bool(void *ctx, const struct field *f, bool v)
-{
-	(void)f;
-	*(struct json_object **)ctx = json_object_new_boolean(v);
-	return 0;
-}
-
-static int av_null(void *ctx, const struct field *f)
-{
-	(void)f;
-	*(struct json_object **)ctx = NULL;
-	return 0;
-}
-
 static struct json_object *field_to_json(const struct field *f, const void *rec)
 {
 	static const struct field_visitor archive = {
-	    .unknown = av_null, .str = av_str,	 .u64 = av_u64,
-	    .i64 = av_i64,	.dbl = av_dbl, .boolean = av_bool,
+	    .unknown = field_json_null, .str = av_str, .u64 = field_json_u64,
+	    .i64 = field_json_i64,	.dbl = av_dbl, .boolean = field_json_bool,
 	};
 	struct json_object *o = NULL;
 

@@ -7,9 +7,6 @@ const struct cmd_opt clean_options[] = {
 	{"format", 'F', "FMT",
 	 "text, json or csv",
 	 0 OPT_MAN("The list as text, json or csv.")},
-	{"output", 'o', "FILE",
-	 "write the list to FILE",
-	 0 OPT_MAN("Write the list to\n"
-	     ".IR FILE .")},
+	OPT_ENTRY_OUTPUT_OF("list"),
 	OPT_END,
 };

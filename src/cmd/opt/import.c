@@ -7,9 +7,6 @@ const struct cmd_opt import_options[] = {
 	{"format", 'F', "FMT",
 	 "text, json or csv (the counts)",
 	 0 OPT_MAN("The counts as text, json or csv.")},
-	{"output", 'o', "FILE",
-	 "write the counts to FILE",
-	 0 OPT_MAN("Write the counts to\n"
-	     ".IR FILE .")},
+	OPT_ENTRY_OUTPUT_OF("counts"),
 	OPT_END,
 };

@@ -103,19 +103,22 @@ static int expand_marker(struct page *p, const char *line, unsigned char *used)
 /* LINE with every @VERSION@ replaced */
 static void add_versioned(struct page *p, const char *line, const char *version)
 {
-	char out[8192];
-	size_t n = 0;
+	char *buf = NULL;
+	size_t size = 0;
 	const char *at;
+	FILE *f = open_memstream(&buf, &size);
 
-	while ((at = strstr(line, "@VERSION@")) && n + (size_t)(at - line) + strlen(version) < 4096) {
-		memcpy(out + n, line, (size_t)(at - line));
-		n += (size_t)(at - line);
-		memcpy(out + n, version, strlen(version));
-		n += strlen(version);
+	if (!f)
+		abort();
+	while ((at = strstr(line, "@VERSION@"))) {
+		fwrite(line, 1, (size_t)(at - line), f);
+		fputs(version, f);
 		line = at + strlen("@VERSION@");
 	}
-	snprintf(out + n, sizeof(out) - n, "%s", line);
-	page_add(p, out, strlen(out));
+	fputs(line, f);
+	fclose(f);
+	page_add(p, buf, size);
+	free(buf);
 }
 
 static int read_page(const char *path, const char *version, struct page *p)

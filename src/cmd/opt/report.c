@@ -26,9 +26,6 @@ const struct cmd_opt report_options[] = {
 	     ".B check\n"
 	     "does.")},
 	OPT_ENTRY_DB,
-	{"output", 'o', "FILE",
-	 "write the text report to FILE",
-	 0 OPT_MAN("Write the text report to\n"
-	     ".IR FILE .")},
+	OPT_ENTRY_OUTPUT_OF("text report"),
 	OPT_END,
 };

@@ -105,10 +105,7 @@ const struct cmd_opt run_options[] = {
 	{"format", 'F', "FMT",
 	 "text (default), json or csv (the results table)",
 	 0 OPT_MAN("The results table as text, json or csv.")},
-	{"output", 'o', "FILE",
-	 "write the report to FILE",
-	 0 OPT_MAN("Write the report to\n"
-	     ".IR FILE .")},
+	OPT_ENTRY_OUTPUT_OF("report"),
 	OPT_ENTRY_QUIET,
 	OPT_END,
 };

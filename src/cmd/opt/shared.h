@@ -19,8 +19,11 @@
 
 /* the common options as most commands list them; a command that says more writes its own */
 #define OPT_ENTRY_FORMAT(help) {"format", 'F', "FMT", (help), 0}
-#define OPT_ENTRY_OUTPUT                                                                         \
-	{"output", 'o', "FILE", "write the result to FILE", 0 OPT_MAN("Write the result to\n.IR FILE .")}
+/* -o written as "write the WHAT to FILE" (a string literal: "report", "list") */
+#define OPT_ENTRY_OUTPUT_OF(what)                                                                \
+	{"output", 'o', "FILE", "write the " what " to FILE",                                    \
+	 0 OPT_MAN("Write the " what " to\n.IR FILE .")}
+#define OPT_ENTRY_OUTPUT OPT_ENTRY_OUTPUT_OF("result")
 #define OPT_ENTRY_QUIET {"quiet", 'q', NULL, "no progress on stderr", 0}
 
 #define OPT_DB_HELP                                                                              \

@@ -11,9 +11,6 @@ const struct cmd_opt snapshot_options[] = {
 	{"sysroot", SNAPSHOT_O_SYSROOT, "DIR",
 	 "record from a directory tree (a copy of /sys and /proc)", 0},
 	OPT_ENTRY_FORMAT("text or json: what was written"),
-	{"output", 'o', "FILE",
-	 "write the summary to FILE",
-	 0 OPT_MAN("Write the summary to\n"
-	     ".IR FILE .")},
+	OPT_ENTRY_OUTPUT_OF("summary"),
 	OPT_END,
 };

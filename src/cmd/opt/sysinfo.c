@@ -9,10 +9,7 @@ const struct cmd_opt sysinfo_options[] = {
 	     ".IR DIR ,\n"
 	     "or from a snapshot file.")},
 	OPT_ENTRY_FORMAT("text, json or csv (csv: the cpufreq table)"),
-	{"output", 'o', "FILE",
-	 "write the report to FILE",
-	 0 OPT_MAN("Write the report to\n"
-	     ".IR FILE .")},
+	OPT_ENTRY_OUTPUT_OF("report"),
 	OPT_ENTRY_QUIET,
 	OPT_END,
 };
