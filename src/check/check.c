@@ -414,7 +414,8 @@ static void check_baseline(struct builder *b, const struct check_input *in,
 {
 	bool worse = !strcmp(cr->verdict, compare_verdict_name(VERDICT_WORSE));
 	bool unknown = !strcmp(cr->verdict, compare_verdict_name(VERDICT_UNKNOWN));
-	bool no_spread = !strcmp(cr->verdict, compare_verdict_name(VERDICT_SPREAD_UNKNOWN));
+	bool no_spread = !strcmp(cr->verdict, compare_verdict_name(VERDICT_SPREAD_UNKNOWN)) ||
+			 !strcmp(cr->verdict, compare_verdict_name(VERDICT_CONTENDED));
 	struct check_row *row = add_row(b, run, ri,
 					worse || unknown ? CHECK_FAIL
 					: no_spread	 ? CHECK_SKIPPED

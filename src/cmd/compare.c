@@ -28,10 +28,13 @@ void usage_compare(void)
 	       "or a cache's bursts. A figure is judged on its pass's own evidence of leaning\n"
 	       "on the CPU, not the machine's load: the share of the pass its I/O thread\n"
 	       "waited for a CPU may have cost it nothing to 3 times that, and a verdict\n"
-	       "stands only if it holds both ways. Without a spread, or where the waits\n"
-	       "could explain it, a change past the threshold is 'spread unknown', which is\n"
-	       "no regression; the comparison says why and what to do. Also 'unknown' (a\n"
-	       "value unknown, units differ), 'missing' (only in A) and 'new' (only in B).\n"
+	       "stands only if it holds both ways. Without a spread, a change past the\n"
+	       "threshold is 'spread unknown' (rerun with --repeat 3); where other work on\n"
+	       "the CPUs could explain it (a figure that leans on the CPU, measured beside\n"
+	       "that work, or waits that may have cost it the change) it is 'contended'\n"
+	       "(rerun on a quieter machine). Neither is a regression; the comparison says\n"
+	       "why and what to do. Also 'unknown' (a value unknown, units differ),\n"
+	       "'missing' (only in A) and 'new' (only in B).\n"
 	       "A device is the same in both runs when VID:PID and serial match, else its\n"
 	       "port path. What differs in the environment (host, board, kernel, preemption,\n"
 	       "governor, usbperf version) and in each device's port, speed, driver and\n"
@@ -42,7 +45,7 @@ void usage_compare(void)
 	       "\n" RUNS_ARG_HELP "\n");
 	opt_usage(stdout, compare_options);
 	printf("\n"
-	       "Exit: 0 no metric is worse (also when a spread is unknown), 1 a regression\n"
+	       "Exit: 0 no metric is worse (also spread unknown or contended), 1 a regression\n"
 	       "(a metric is worse), 2 bad input, no such run, A and B the same run, or runs\n"
 	       "that share no device or metric (nothing to compare), 3 the database could not\n"
 	       "be read.\n");

@@ -47,6 +47,8 @@ enum {
 				      cell: "599.9 (572.1)" under "MB/s (MiB/s)" */
 	FF_SAME = 1 << 10,	   /* text: left out when every row has the same value (one
 				      device: named above the table, not on every row) */
+	FF_PROSE = 1 << 11,	   /* text: a sentence, wrapped under its row ("  why: ..."),
+				      not a column as wide as its longest */
 };
 
 /* between the items of an FF_LIST string: a character no device key or name holds */

@@ -220,12 +220,13 @@ static void comparison_one(struct strbuf *out, const struct report_model *m,
 	html_run_heading(out, m, b);
 	strbuf_addf(out,
 		    "</h3><p>%llu better, %llu worse, %llu same, %llu within noise, "
-		    "%llu spread unknown, %llu missing, %llu new (threshold %.1f%%, and beyond "
-		    "2 standard deviations of the difference): <b>%s</b></p>\n",
+		    "%llu spread unknown, %llu contended, %llu missing, %llu new (threshold "
+		    "%.1f%%, and beyond 2 standard deviations of the difference): <b>%s</b></p>\n",
 		    (unsigned long long)c->better, (unsigned long long)c->worse,
 		    (unsigned long long)c->same, (unsigned long long)c->noise,
-		    (unsigned long long)c->spread_unknown, (unsigned long long)c->missing,
-		    (unsigned long long)c->added, c->threshold_pct, c->result);
+		    (unsigned long long)c->spread_unknown, (unsigned long long)c->contended,
+		    (unsigned long long)c->missing, (unsigned long long)c->added, c->threshold_pct,
+		    c->result);
 	if (c->ncaveats) {
 		strbuf_adds(out, "<p>Differences that may explain a change:</p><ul>");
 		for (size_t i = 0; i < c->ncaveats; i++) {
@@ -271,6 +272,11 @@ static void comparison_one(struct strbuf *out, const struct report_model *m,
 				 "the threshold whose spread is unknown is not judged: run each side "
 				 "again with <code>usbperf run --repeat 3</code> on a machine without "
 				 "other work, then compare those runs.</p>\n");
+	if (c->contended)
+		strbuf_adds(out, "<p class=\"next\"><span class=\"mut\">next:</span> a change past "
+				 "the threshold in a figure that leans on the CPU, measured beside "
+				 "other work, is not judged (contended): run each side again on a "
+				 "machine without other work, then compare those runs.</p>\n");
 }
 
 void html_td(struct strbuf *out, const char *s)

@@ -197,6 +197,22 @@ static bool any_anomaly(const struct report_section *s)
 	return false;
 }
 
+/* a row's sentences (FF_PROSE), each under it, wrapped: "    why: ..." */
+static void text_prose(const struct report_section *s, const void *rec, struct strbuf *out)
+{
+	for (size_t i = 0; i < s->desc->nfields; i++) {
+		const struct field *f = &s->desc->fields[i];
+		struct strbuf v = STRBUF_INIT;
+
+		if (!(f->flags & FF_TEXT) || !(f->flags & FF_PROSE) || !field_known(f, rec))
+			continue;
+		field_format(f, rec, true, &v);
+		strbuf_addf(out, "    %s: ", f->header);
+		text_wrap(out, 6, v.buf);
+		strbuf_release(&v);
+	}
+}
+
 static void text_table(const struct report_section *s, struct strbuf *out)
 {
 	struct column cols[64];
@@ -206,7 +222,7 @@ static void text_table(const struct report_section *s, struct strbuf *out)
 
 	for (i = 0; i < s->desc->nfields && nc < 64; i++) {
 		const struct field *f = &s->desc->fields[i];
-		if (!(f->flags & FF_TEXT))
+		if (!(f->flags & FF_TEXT) || f->flags & FF_PROSE)
 			continue;
 		if (f->flags & FF_OPTIONAL && !column_known(s, f))
 			continue;
@@ -286,6 +302,7 @@ static void text_table(const struct report_section *s, struct strbuf *out)
 			line.buf[--line.len] = '\0';
 		strbuf_addf(out, "%s\n", line.buf);
 		strbuf_release(&line);
+		text_prose(s, record_at(s, i), out);
 	}
 	if (any_anomaly(s))
 		strbuf_adds(out, "  " FIELD_ANOMALY_NOTE "\n");

@@ -523,13 +523,14 @@ static void comparison(struct strbuf *out, const struct report_model *m,
 
 		struct strbuf line = STRBUF_INIT;
 
-		strbuf_addf(&line,
-			    "run %zu against run 1: %s: %llu worse, %llu better, %llu same, "
-			    "%llu noise, %llu spread unknown, %llu missing, %llu new",
-			    i + 1, c->result, (unsigned long long)c->worse,
-			    (unsigned long long)c->better, (unsigned long long)c->same,
-			    (unsigned long long)c->noise, (unsigned long long)c->spread_unknown,
-			    (unsigned long long)c->missing, (unsigned long long)c->added);
+		strbuf_addf(
+		    &line,
+		    "run %zu against run 1: %s: %llu worse, %llu better, %llu same, "
+		    "%llu noise, %llu spread unknown, %llu contended, %llu missing, %llu new",
+		    i + 1, c->result, (unsigned long long)c->worse, (unsigned long long)c->better,
+		    (unsigned long long)c->same, (unsigned long long)c->noise,
+		    (unsigned long long)c->spread_unknown, (unsigned long long)c->contended,
+		    (unsigned long long)c->missing, (unsigned long long)c->added);
 		strbuf_addch(out, '\n');
 		text_wrap(out, 2, line.buf);
 		strbuf_release(&line);
@@ -549,7 +550,7 @@ static void comparison(struct strbuf *out, const struct report_model *m,
 			const struct compare_row *r = &c->rows[j];
 
 			if (strcmp(r->verdict, "worse") && strcmp(r->verdict, "better") &&
-			    strcmp(r->verdict, "spread unknown"))
+			    strcmp(r->verdict, "spread unknown") && strcmp(r->verdict, "contended"))
 				continue;
 			strbuf_addf(out, "  %-6s %s %s %s: %.1f -> %.1f %s (%+.1f%%)\n", r->verdict,
 				    s_or(r->device_key), r->name, r->metric, r->a, r->b,

@@ -14,6 +14,7 @@ static const char *const verdict_names[] = {
 	[VERDICT_SAME] = "same",       [VERDICT_NOISE] = "noise",     [VERDICT_BETTER] = "better",
 	[VERDICT_WORSE] = "worse",     [VERDICT_UNKNOWN] = "unknown", [VERDICT_MISSING] = "missing",
 	[VERDICT_NEW] = "new",	       [VERDICT_SPREAD_UNKNOWN] = "spread unknown",
+	[VERDICT_CONTENDED] = "contended",
 };
 
 const char *compare_verdict_name(enum compare_verdict v)
@@ -158,7 +159,9 @@ void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 	if (s.from && is_share)
 		s.sd = fmax(s.sd, fmax(COMPARE_SHARE_FLOOR * fabs(m->value), COMPARE_SHARE_FLOOR_PTS));
 	if (s.from && is_tail)
-		s.sd = fmax(s.sd, COMPARE_TAIL_FLOOR * fabs(m->value));
+		s.sd = fmax(s.sd, (fabs(m->value) < COMPARE_SHORT_TAIL_US ? COMPARE_SHORT_TAIL_FLOOR
+									  : COMPARE_TAIL_FLOOR) *
+				      fabs(m->value));
 	/* known, but only as far as the waits are weighed (compare_sides) */
 	if (contended && lean == SPREAD_CPU_WAIT && scale != SCALE_NONE)
 		s.why = SPREAD_CPU_WAIT;
@@ -288,6 +291,24 @@ enum compare_verdict compare_metric(double a, double sd_a, double b, double sd_b
 	return (delta > 0) == higher_is_better ? VERDICT_BETTER : VERDICT_WORSE;
 }
 
+bool compare_why_contended(enum spread_why why)
+{
+	switch (why) {
+	case SPREAD_CPU_WAIT:
+	case SPREAD_CONTENDED:
+	case SPREAD_SHARED:
+	case SPREAD_CPU_SHARED:
+	case SPREAD_TAIL_SHARED:
+		return true;
+	case SPREAD_KNOWN:
+	case SPREAD_CPU_BOUND:
+	case SPREAD_ONE_PASS:
+	case SPREAD_UNSTEADY:
+		break;
+	}
+	return false;
+}
+
 /* what a side's figure would be had contention cost it as much as it can: INFINITY unbounded */
 static double worst_case(const struct compare_side *s)
 {
@@ -303,8 +324,9 @@ static bool calm(enum compare_verdict v)
 	return v == VERDICT_SAME || v == VERDICT_NOISE;
 }
 
-enum compare_verdict compare_sides(const struct compare_side *a, const struct compare_side *b,
-				   bool higher_is_better, double threshold_pct, double *ret_change_pct)
+static enum compare_verdict weigh_sides(const struct compare_side *a, const struct compare_side *b,
+					bool higher_is_better, double threshold_pct,
+					double *ret_change_pct)
 {
 	enum compare_verdict v, vk;
 	double fa = worst_case(a), fb = worst_case(b), ignored;
@@ -329,6 +351,24 @@ enum compare_verdict compare_sides(const struct compare_side *a, const struct co
 	if (calm(v) && calm(vk))
 		return VERDICT_NOISE;
 	return VERDICT_SPREAD_UNKNOWN; /* contention could explain it, or hide it */
+}
+
+/* a side that could not be judged for other work beside it */
+static bool side_contended(const struct compare_side *s)
+{
+	return isnan(s->sd) && compare_why_contended(s->why);
+}
+
+enum compare_verdict compare_sides(const struct compare_side *a, const struct compare_side *b,
+				   bool higher_is_better, double threshold_pct, double *ret_change_pct)
+{
+	enum compare_verdict v = weigh_sides(a, b, higher_is_better, threshold_pct, ret_change_pct);
+
+	/* both spreads known: what left it unjudged was what the waits may have cost */
+	if (v == VERDICT_SPREAD_UNKNOWN &&
+	    (side_contended(a) || side_contended(b) || (!isnan(a->sd) && !isnan(b->sd))))
+		return VERDICT_CONTENDED;
+	return v;
 }
 
 /* ---- matching ---- */
@@ -452,6 +492,7 @@ static void count(struct compare_result *c, enum compare_verdict v)
 		[VERDICT_BETTER] = &c->better,	 [VERDICT_WORSE] = &c->worse,
 		[VERDICT_UNKNOWN] = &c->unknown, [VERDICT_MISSING] = &c->missing,
 		[VERDICT_NEW] = &c->added,	 [VERDICT_SPREAD_UNKNOWN] = &c->spread_unknown,
+		[VERDICT_CONTENDED] = &c->contended,
 	};
 
 	(*counters[v])++;
@@ -506,10 +547,14 @@ static char *unknown_why(const struct compare_row *row, const struct run_metric 
 /* a busy CPU first: repeating the passes there does not help */
 static const char *unknown_todo(const struct compare_row *row)
 {
-	enum spread_why w = row->a_why != SPREAD_KNOWN ? row->a_why : row->b_why;
+	bool contended = !strcmp(row->verdict, compare_verdict_name(VERDICT_CONTENDED));
+	enum spread_why w = SPREAD_CPU_WAIT; /* both known: the waits decided */
 
-	if (row->b_why == SPREAD_CPU_WAIT || row->b_why == SPREAD_CONTENDED || w == SPREAD_KNOWN)
-		w = SPREAD_CPU_WAIT;
+	/* the side whose reason gave the verdict; B's first, the run being judged */
+	if (row->b_why != SPREAD_KNOWN && compare_why_contended(row->b_why) == contended)
+		w = row->b_why;
+	else if (row->a_why != SPREAD_KNOWN && compare_why_contended(row->a_why) == contended)
+		w = row->a_why;
 	return compare_spread_todo(w);
 }
 
@@ -524,7 +569,8 @@ static void add_unknown(struct compare_result *c, struct compare_row *row,
 	row->todo = unknown_todo(row);
 	for (size_t i = 0; i < c->nunknowns && !u; i++)
 		if (same_str(c->unknowns[i].device_key, row->device_key) &&
-		    same_str(c->unknowns[i].pass, row->name) && !strcmp(c->unknowns[i].why, row->why))
+		    same_str(c->unknowns[i].pass, row->name) && !strcmp(c->unknowns[i].why, row->why) &&
+		    !strcmp(c->unknowns[i].verdict, row->verdict))
 			u = &c->unknowns[i];
 	if (u) {
 		strbuf_adds(&sb, u->metrics);
@@ -538,7 +584,8 @@ static void add_unknown(struct compare_result *c, struct compare_row *row,
 		abort();
 	c->unknowns = u;
 	c->unknowns[c->nunknowns++] = (struct compare_unknown){
-	    row->device_key, row->name, xstrdup(row->metric), xstrdup(row->why), row->todo};
+	    row->device_key, row->name, row->verdict, xstrdup(row->metric), xstrdup(row->why),
+	    row->todo};
 }
 
 /*
@@ -585,7 +632,7 @@ static void add_row(struct compare_result *c, const struct run_metric *ma,
 	count(c, v);
 	if (ma && mb)
 		c->compared++;
-	if (v == VERDICT_SPREAD_UNKNOWN)
+	if (v == VERDICT_SPREAD_UNKNOWN || v == VERDICT_CONTENDED)
 		add_unknown(c, row, ma, mb);
 }
 
@@ -692,6 +739,7 @@ int run_compare(const struct run_record *a, const struct run_record *b, double t
 	c.result = !c.compared	     ? COMPARE_NOTHING
 		   : c.worse	     ? "regression"
 		   : c.spread_unknown ? "spread unknown"
+		   : c.contended      ? "contended"
 				      : "ok";
 	*ret = c;
 	return 0;
@@ -731,6 +779,7 @@ static const struct field summary_fields[] = {
 	N(noise, "noise"),
 	N(same, "same"),
 	FIELD(R, spread_unknown, "spread_unknown", "spread unknown", NULL, FT_U64, 0, T),
+	N(contended, "contended"),
 	N(unknown, "unknown"),
 	N(missing, "missing"),
 	N(added, "new"),
@@ -776,9 +825,10 @@ static const struct field caveat_fields[] = {
 static const struct field unknown_fields[] = {
 	FIELD(K, device_key, "device", "device", NULL, FT_STR, 0, T),
 	FIELD(K, pass, "name", "pass", NULL, FT_STR, 0, T),
+	FIELD(K, verdict, "verdict", "verdict", NULL, FT_STR, 0, T),
 	FIELD(K, metrics, "metrics", "metrics", NULL, FT_STR, 0, T),
-	FIELD(K, why, "why", "why", NULL, FT_STR, 0, T),
-	FIELD(K, todo, "todo", "what to do", NULL, FT_STR, 0, T),
+	FIELD(K, why, "why", "why", NULL, FT_STR, 0, T | FF_PROSE),
+	FIELD(K, todo, "todo", "next", NULL, FT_STR, 0, T | FF_PROSE),
 };
 #undef K
 #undef T
@@ -794,7 +844,7 @@ void compare_describe(const struct compare_result *c, struct report *out)
 	report_add_object(out, "comparison", "comparison", &compare_summary_desc, c);
 	report_add_table(out, "metrics", "metrics", &compare_row_desc, c->rows, c->nrows,
 			 sizeof(*c->rows));
-	report_add_table(out, "spread_unknown", "spread unknown: why, and what to do",
+	report_add_table(out, "not_judged", "not judged: why, and what to do",
 			 &compare_unknown_desc, c->unknowns, c->nunknowns, sizeof(*c->unknowns));
 	report_add_table(out, "caveats", "caveats: the runs differ in", &compare_caveat_desc,
 			 c->caveats, c->ncaveats, sizeof(*c->caveats));

@@ -17,8 +17,10 @@
 #     (throttle.sh's tight_drops);
 #  3. R against 0.9 R with --repeat 3, on the same terms.
 # Each pass's figures carry their spread within the pass and their CPU
-# evidence; every "spread unknown" says why and what to do. How many pairs
-# were caught, how many rates judged and the share of "spread unknown" go to
+# evidence; every figure not judged ("spread unknown" for want of a spread,
+# "contended" for other work beside a figure of the CPU's) says why and what
+# to do. How many pairs were caught, how many rates judged and the shares of
+# "spread unknown" and "contended" go to
 # the log: on a machine busier than two hogs most passes wait for a CPU most
 # of their time and are rightly left unjudged (bench/compare-noise measures
 # it properly, quiet and loaded).
@@ -59,11 +61,11 @@ cmp() {
 
 # every metric not judged carries why, in words, and what to do; and the pass is listed
 unknowns_say_why() {
-	jq_check "$WORK/cmp.json" '[.metrics[] | select(.verdict == "spread unknown") |
-		(.why | test("^(A|B): ")) and (.todo | test("--repeat 3|quieter machine"))] | all' \
-		"$1: every spread unknown says why and what to do"
-	jq_check "$WORK/cmp.json" '([.metrics[] | select(.verdict == "spread unknown") | .name] | unique) ==
-		([.spread_unknown[].name] | unique)' "$1: ... and its pass is in the table of them"
+	jq_check "$WORK/cmp.json" '[.metrics[] | select(.verdict == "spread unknown" or .verdict == "contended") | . as $m |
+		($m.why | test("^(A|B): ")) and ($m.todo | test(if $m.verdict == "contended" then "quieter machine" else "--repeat 3|longer passes" end))] | all' \
+		"$1: every figure not judged says why, and what to do: contended a quieter machine, spread unknown repeats"
+	jq_check "$WORK/cmp.json" '([.metrics[] | select(.verdict == "spread unknown" or .verdict == "contended") | [.name, .verdict]] | unique) ==
+		([.not_judged[] | [.name, .verdict]] | unique)' "$1: ... and its pass is in the table of them, with its verdict"
 }
 
 # quiet_rates A B: into $WORK/quiet, the read rates of the last comparison whose
@@ -79,8 +81,9 @@ quiet_rates() {
 			{name, verdict, psi: ([$x.cpu_pressure_pct, $y.cpu_pressure_pct] | max)}]' >"$WORK/quiet"
 }
 
-share() { # verdicts file: "N of M metrics spread unknown (P %)"
-	awk -F'\t' '{ n++ } $1 == "spread unknown" { u++ } END { printf "%d of %d metrics spread unknown (%.1f %%)", u, n, n ? 100 * u / n : 0 }' "$1"
+share() { # verdicts file: "N of M metrics spread unknown (P %), K contended (Q %)"
+	awk -F'\t' '{ n++ } $1 == "spread unknown" { u++ } $1 == "contended" { c++ }
+		END { printf "%d of %d metrics spread unknown (%.1f %%), %d contended (%.1f %%)", u, n, n ? 100 * u / n : 0, c, n ? 100 * c / n : 0 }' "$1"
 }
 
 # ---- 1. a loop device in RAM, unthrottled, beside two hogs: nothing worse ----
@@ -139,7 +142,7 @@ for ((a = 0; a < 3; a++)); do
 		quiet_rates "${fast[a]}" "${fast[b]}"
 		[ "$(jq length "$WORK/quiet")" -gt 0 ] &&
 			echo "    waited $WAIT_LIMIT % or less in both, PSI up to $(jq -r 'map(.psi) | max | round' "$WORK/quiet") %: $(jq -r 'map("\(.name) \(.verdict)") | join(", ")' "$WORK/quiet")"
-		judged=$((judged + $(jq '[.[] | select(.verdict != "spread unknown")] | length' "$WORK/quiet")))
+		judged=$((judged + $(jq '[.[] | select(.verdict != "spread unknown" and .verdict != "contended")] | length' "$WORK/quiet")))
 		# an I/O-bound rate is judged beside the hogs: its thread did not wait, its I/O took
 		# under half a CPU in both runs (only the CPU's own figures are excused by them);
 		# quiet_rates left both runs in qa.json and qb.json
@@ -150,7 +153,7 @@ for ((a = 0; a < 3; a++)); do
 				select((ev($a; $m.name) | io_bound) and (ev($b; $m.name) | io_bound)) | {name, verdict}]' >"$WORK/iobound"
 		iob=$((iob + $(jq length "$WORK/iobound")))
 		[ "$(jq length "$WORK/iobound")" = 0 ] ||
-			jq_check "$WORK/iobound" 'all(.verdict != "spread unknown")' \
+			jq_check "$WORK/iobound" 'all(.verdict != "spread unknown" and .verdict != "contended")' \
 				"R against R ($((a + 1)), $((b + 1))): the I/O-bound read rates ($(jq -r 'map("\(.name) \(.verdict)") | join(", ")' "$WORK/iobound")) are judged beside the hogs"
 	done
 done
@@ -165,7 +168,7 @@ for a in "${fast[@]}"; do
 		[ "$ST" = 0 ] || [ "$ST" = 1 ] || bad "R against 0.75 R: exit $ST $(cat "$WORK/cmp.err")"
 		[ "$ST" = 1 ] && caught=$((caught + 1))
 		jq_check "$WORK/cmp.json" '[.metrics[] | select(.metric == "mb_s" and .change_pct <= -5) | .verdict] |
-			all(. == "worse" or . == "noise" or . == "spread unknown")' \
+			all(. == "worse" or . == "noise" or . == "spread unknown" or . == "contended")' \
 			"R against 0.75 R: no read rate 5 % down or more called the same or better"
 		[ "$ST" = 1 ] && jq_check "$WORK/cmp.json" '[.metrics[] | select(.verdict == "worse") | .name] | any(test("^seq-read|^rand-read"))' \
 			"R against 0.75 R: its regression names a read pass"
@@ -197,7 +200,7 @@ cmp "$base" "$drop"
 jq -r '.metrics[] | select(.metric == "mb_s") | "    \(.name): \(.a * 10 | round / 10) ±\(.a_stdev // "?") -> \(.b * 10 | round / 10) ±\(.b_stdev // "?") MB/s (\(.change_pct * 10 | round / 10)%) \(.verdict)"' "$WORK/cmp.json"
 [ "$ST" = 0 ] || [ "$ST" = 1 ] || bad "R against 0.9 R: exit $ST $(cat "$WORK/cmp.err")"
 jq_check "$WORK/cmp.json" '[.metrics[] | select(.metric == "mb_s" and .change_pct <= -5) | .verdict] |
-	all(. == "worse" or . == "noise" or . == "spread unknown")' \
+	all(. == "worse" or . == "noise" or . == "spread unknown" or . == "contended")' \
 	"R against 0.9 R, 3 repeats each: no read rate 5 % down or more called the same or better"
 if [ "$ST" = 1 ]; then
 	jq_check "$WORK/cmp.json" '[.metrics[] | select(.verdict == "worse") | .name] | any(test("^seq-read|^rand-read"))' \

@@ -158,7 +158,7 @@ jq_check "$WORK/out" '[.metrics[] | select(.metric == "mb_s") | .verdict] == ["n
 	"-8% within 2 x sqrt(4^2 + 3.7^2)% is noise, -20% is not"
 expect_status 0 "report: two one-pass runs" u report "$WORK/one-a.json" "$WORK/one-b.json" -F text
 check "report: the comparison counts spread unknown" \
-	sh -c "tr '\n' ' ' <'$WORK/out' | tr -s ' ' | grep -q 'run 2 against run 1: spread unknown: 0 worse, 0 better, 4 same, 0 noise, 2 spread unknown, 0 missing, 0 new '"
+	sh -c "tr '\n' ' ' <'$WORK/out' | tr -s ' ' | grep -q 'run 2 against run 1: spread unknown: 0 worse, 0 better, 4 same, 0 noise, 2 spread unknown, 0 contended, 0 missing, 0 new '"
 check "report: why each was not judged and what to run next (29.2.11, compare's words)" \
 	sh -c "tr '\n' ' ' <'$WORK/out' | tr -s ' ' | grep -q ' not judged: 2-1 seq-write 1M (mb_s): A: one pass.* next: rerun both with --repeat 3'"
 check "report: and lists them" grep -Eq '^  spread unknown 2-1 seq-write 1M mb_s: 61.3 -> 49.0 MB/s \(-20.0%\)$' "$WORK/out"

@@ -101,13 +101,16 @@ static const struct {
 	 SPREAD_KNOWN, S},
 	{"one pass, a stdev of 0 from one repeat: still the batches", RATE, 100, 0, 1, 1.5, X, 0,
 	 X, X, X, X, 1.5, "pass", SPREAD_KNOWN, S},
-	{"a tail's batches (a p99): COMPARE_TAIL_FLOOR of it at least", LATENCY, 900, X, 1, 40, X,
-	 0, 0, 5, 1, 2, 900 * COMPARE_TAIL_FLOOR, "pass", SPREAD_KNOWN, S},
-	{"a tail's batches, wider than that", LATENCY, 900, X, 1, 150, X, 0, 0, 5, 1, 2, 150,
+	{"a tail's batches (a p99): COMPARE_TAIL_FLOOR of it at least", LATENCY, 1900, X, 1, 40, X,
+	 0, 0, 5, 1, 2, 1900 * COMPARE_TAIL_FLOOR, "pass", SPREAD_KNOWN, S},
+	{"a tail's batches, wider than that", LATENCY, 1900, X, 1, 400, X, 0, 0, 5, 1, 2, 400,
 	 "pass", SPREAD_KNOWN, S},
-	{"a tail's repeats: the same floor", LATENCY, 900, 30, 3, X, X, 0, 0, 5, 1, 2,
-	 900 * COMPARE_TAIL_FLOOR,
-	 "repeats", SPREAD_KNOWN, S},
+	{"a tail's repeats: the same floor", LATENCY, 1900, 30, 3, X, X, 0, 0, 5, 1, 2,
+	 1900 * COMPARE_TAIL_FLOOR, "repeats", SPREAD_KNOWN, S},
+	{"a tail under a millisecond, repeats that agree: COMPARE_SHORT_TAIL_FLOOR", LATENCY, 55, 3,
+	 3, 2, X, 0, 0, 5, 1, 2, 55 * COMPARE_SHORT_TAIL_FLOOR, "repeats", SPREAD_KNOWN, S},
+	{"... its batches alike", LATENCY, 95, X, 1, 5, X, 0, 0, 5, 1, 2,
+	 95 * COMPARE_SHORT_TAIL_FLOOR, "pass", SPREAD_KNOWN, S},
 	{"CPU use's batches: a point at least", CPU, 3, X, 1, 0.2, X, 0, 0, 5, 1, 2, 1, "pass",
 	 SPREAD_KNOWN, S},
 	{"CPU use's batches: a tenth of it at least", CPU, 40, X, 1, 0.5, X, 0, 0, 5, 1, 2, 4,
@@ -120,12 +123,12 @@ static const struct {
 	 200, 6, 5, X, NULL, SPREAD_SHARED, S},
 	{"CPU use with repeats, others' 40 % beside it: judged", CPU, 10, 2, 3, 0.5, X, 0, 17, 50,
 	 6, 5, 2 / 1.7320508075688772 > 1 ? 2 / 1.7320508075688772 : 1, "repeats", SPREAD_KNOWN, S},
-	{"a tail with others' 180 % of a CPU beside it: not from one pass", LATENCY, 900, X, 1, 40,
+	{"a tail with others' 180 % of a CPU beside it: not from one pass", LATENCY, 1900, X, 1, 40,
 	 X, 0, 56, 200, 3, 20, X, NULL, SPREAD_TAIL_SHARED, S},
-	{"... from its repeats, floored", LATENCY, 900, 30, 3, 40, X, 0, 56, 200, 3, 20,
-	 900 * COMPARE_TAIL_FLOOR, "repeats", SPREAD_KNOWN, S},
-	{"a tail beside others' 40 % of a CPU: judged", LATENCY, 900, X, 1, 40, X, 0, 20, 60, 3,
-	 20, 900 * COMPARE_TAIL_FLOOR, "pass", SPREAD_KNOWN, S},
+	{"... from its repeats, floored", LATENCY, 1900, 30, 3, 40, X, 0, 56, 200, 3, 20,
+	 1900 * COMPARE_TAIL_FLOOR, "repeats", SPREAD_KNOWN, S},
+	{"a tail beside others' 40 % of a CPU: judged", LATENCY, 1900, X, 1, 40, X, 0, 20, 60, 3,
+	 20, 1900 * COMPARE_TAIL_FLOOR, "pass", SPREAD_KNOWN, S},
 	{"no batches (an older run): steady samples", RATE, 100, X, 1, X, 3, 5, X, X, X, X, 3,
 	 "samples", SPREAD_KNOWN, S},
 	{"steady enough: a quarter of the mean", RATE, 100, X, 1, X, 25, 10, X, X, X, X, 25,
@@ -134,7 +137,7 @@ static const struct {
 	 X, X, X, NULL, SPREAD_UNSTEADY, S},
 	{"too few samples", RATE, 100, X, 1, X, 3, COMPARE_MIN_SAMPLES - 1, X, X, X, X, X, NULL,
 	 SPREAD_ONE_PASS, S},
-	{"one pass, neither batches nor samples", LATENCY, 900, X, 1, X, X, 0, X, X, X, X, X, NULL,
+	{"one pass, neither batches nor samples", LATENCY, 1900, X, 1, X, X, 0, X, X, X, X, X, NULL,
 	 SPREAD_ONE_PASS, S},
 	/* leaning on the CPU: the pass's own evidence */
 	{"two CPU hogs beside a throttled disk (PSI 100 %): its thread did not wait: judged", RATE,
@@ -153,7 +156,7 @@ static const struct {
 	 20, 0.8, "repeats", SPREAD_CPU_WAIT, S},
 	{"a contended rate without a spread", RATE, 42, X, 1, X, X, 0, 100, 200, 12, 20, X, NULL,
 	 SPREAD_CPU_WAIT, S},
-	{"a latency whose thread waited 20 %: either way, unknown", LATENCY, 900, X, 1, 40, X, 0,
+	{"a latency whose thread waited 20 %: either way, unknown", LATENCY, 1900, X, 1, 40, X, 0,
 	 100, 200, 20, 20, X, NULL, SPREAD_CPU_WAIT, S},
 	{"CPU use whose thread waited 20 %: either way, unknown", CPU, 3, 0.1, 3, 0.2, X, 0, 100,
 	 200, 20, 20, X, NULL, SPREAD_CPU_WAIT, S},
@@ -261,6 +264,7 @@ static void test_spread(void **state)
 /* a side: value, spread, its I/O thread's wait share (0 to 1) */
 struct side_case {
 	double v, sd, wait;
+	enum spread_why why; /* with sd unknown: why */
 };
 
 /* judged as measured and as if the waits cost twice their share: a verdict holds at both */
@@ -271,41 +275,126 @@ static const struct {
 	bool higher;
 	enum compare_verdict want;
 } sides[] = {
-	{"no waits: compare_metric's verdict", {40, 1, 0}, {30, 1, 0}, SCALE_RATE, true,
-	 VERDICT_WORSE},
-	{"B waited 5 %: 30 might be 33.3; still worse", {42, 1, 0}, {30, 1, 0.05}, SCALE_RATE, true,
-	 VERDICT_WORSE},
-	{"B waited 15 %: 30 might be 55: unknown", {42, 1, 0}, {30, 1, 0.15}, SCALE_RATE, true,
-	 VERDICT_SPREAD_UNKNOWN},
-	{"A waited, B did not, a drop: waits only deepen it", {42, 1, 0.15}, {30, 1, 0}, SCALE_RATE,
-	 true, VERDICT_WORSE},
-	{"A waited 15 %, B did not, a rise: may be what A lost", {30, 1, 0.15}, {42, 1, 0},
-	 SCALE_RATE, true, VERDICT_SPREAD_UNKNOWN},
-	{"a rise beyond what A's 5 % may have cost", {30, 1, 0.05}, {42, 1, 0}, SCALE_RATE, true,
-	 VERDICT_BETTER},
-	{"both waited alike (two hogs in both runs): a 25 % drop is a drop", {42, 0.8, 0.1},
-	 {31.5, 0.6, 0.09}, SCALE_RATE, true, VERDICT_WORSE},
-	{"both waited alike, unchanged: the same", {42, 0.8, 0.1}, {41, 0.8, 0.11}, SCALE_RATE, true,
-	 VERDICT_SAME},
-	{"waits that differ turn 'same' into noise", {42, 2, 0}, {40, 2, 0.04}, SCALE_RATE, true,
-	 VERDICT_NOISE},
-	{"waits of half the pass or more: no bound, unknown", {42, 1, 0.5}, {30, 1, 0.6}, SCALE_RATE,
-	 true, VERDICT_SPREAD_UNKNOWN},
-	{"... one side without bound, the drop only deeper for it", {42, 1, 0.6}, {30, 1, 0},
-	 SCALE_RATE, true, VERDICT_WORSE},
-	{"B waited 15 %: 31.5 might be 57; unknown", {42, 0.8, 0}, {31.5, 0.6, 0.15},
-	 SCALE_RATE, true, VERDICT_SPREAD_UNKNOWN},
-	{"a latency: waits weigh nothing here (its side is unknown instead)", {100, 5, 0},
-	 {150, 5, 0.05}, SCALE_NONE, false, VERDICT_WORSE},
-	{"no scale: waits change nothing here", {40, 1, 0.3}, {30, 1, 0.3}, SCALE_NONE, true,
-	 VERDICT_WORSE},
-	{"a spread unknown", {42, X, 0.2}, {30, 1, 0.2}, SCALE_RATE, true, VERDICT_SPREAD_UNKNOWN},
-	{"a value unknown", {X, 1, 0.2}, {30, 1, 0}, SCALE_RATE, true, VERDICT_UNKNOWN},
+    {"no waits: compare_metric's verdict",
+     {40, 1, 0, SPREAD_KNOWN},
+     {30, 1, 0, SPREAD_KNOWN},
+     SCALE_RATE,
+     true,
+     VERDICT_WORSE},
+    {"B waited 5 %: 30 might be 33.3; still worse",
+     {42, 1, 0, SPREAD_KNOWN},
+     {30, 1, 0.05, SPREAD_KNOWN},
+     SCALE_RATE,
+     true,
+     VERDICT_WORSE},
+    {"B waited 15 %: 30 might be 55: contended",
+     {42, 1, 0, SPREAD_KNOWN},
+     {30, 1, 0.15, SPREAD_KNOWN},
+     SCALE_RATE,
+     true,
+     VERDICT_CONTENDED},
+    {"A waited, B did not, a drop: waits only deepen it",
+     {42, 1, 0.15, SPREAD_KNOWN},
+     {30, 1, 0, SPREAD_KNOWN},
+     SCALE_RATE,
+     true,
+     VERDICT_WORSE},
+    {"A waited 15 %, B did not, a rise: may be what A lost",
+     {30, 1, 0.15, SPREAD_KNOWN},
+     {42, 1, 0, SPREAD_KNOWN},
+     SCALE_RATE,
+     true,
+     VERDICT_CONTENDED},
+    {"a rise beyond what A's 5 % may have cost",
+     {30, 1, 0.05, SPREAD_KNOWN},
+     {42, 1, 0, SPREAD_KNOWN},
+     SCALE_RATE,
+     true,
+     VERDICT_BETTER},
+    {"both waited alike (two hogs in both runs): a 25 % drop is a drop",
+     {42, 0.8, 0.1, SPREAD_KNOWN},
+     {31.5, 0.6, 0.09, SPREAD_KNOWN},
+     SCALE_RATE,
+     true,
+     VERDICT_WORSE},
+    {"both waited alike, unchanged: the same",
+     {42, 0.8, 0.1, SPREAD_KNOWN},
+     {41, 0.8, 0.11, SPREAD_KNOWN},
+     SCALE_RATE,
+     true,
+     VERDICT_SAME},
+    {"waits that differ turn 'same' into noise",
+     {42, 2, 0, SPREAD_KNOWN},
+     {40, 2, 0.04, SPREAD_KNOWN},
+     SCALE_RATE,
+     true,
+     VERDICT_NOISE},
+    {"waits of half the pass or more: no bound, contended",
+     {42, 1, 0.5, SPREAD_KNOWN},
+     {30, 1, 0.6, SPREAD_KNOWN},
+     SCALE_RATE,
+     true,
+     VERDICT_CONTENDED},
+    {"... one side without bound, the drop only deeper for it",
+     {42, 1, 0.6, SPREAD_KNOWN},
+     {30, 1, 0, SPREAD_KNOWN},
+     SCALE_RATE,
+     true,
+     VERDICT_WORSE},
+    {"B waited 15 %: 31.5 might be 57; contended",
+     {42, 0.8, 0, SPREAD_KNOWN},
+     {31.5, 0.6, 0.15, SPREAD_KNOWN},
+     SCALE_RATE,
+     true,
+     VERDICT_CONTENDED},
+    {"a latency: waits weigh nothing here (its side is unknown instead)",
+     {100, 5, 0, SPREAD_KNOWN},
+     {150, 5, 0.05, SPREAD_KNOWN},
+     SCALE_NONE,
+     false,
+     VERDICT_WORSE},
+    {"no scale: waits change nothing here",
+     {40, 1, 0.3, SPREAD_KNOWN},
+     {30, 1, 0.3, SPREAD_KNOWN},
+     SCALE_NONE,
+     true,
+     VERDICT_WORSE},
+    {"a spread unknown",
+     {42, X, 0.2, SPREAD_KNOWN},
+     {30, 1, 0.2, SPREAD_KNOWN},
+     SCALE_RATE,
+     true,
+     VERDICT_SPREAD_UNKNOWN},
+    {"a spread unknown for other work beside it: contended",
+     {42, X, 0.2, SPREAD_SHARED},
+     {30, 1, 0.2, SPREAD_KNOWN},
+     SCALE_RATE,
+     true,
+     VERDICT_CONTENDED},
+    {"... for one pass on A, other work on B: contended",
+     {42, X, 0, SPREAD_ONE_PASS},
+     {30, X, 0.2, SPREAD_CPU_SHARED},
+     SCALE_RATE,
+     true,
+     VERDICT_CONTENDED},
+    {"... one pass on A, a CPU-bound one on B, no other work: spread unknown",
+     {42, X, 0, SPREAD_ONE_PASS},
+     {30, X, 0, SPREAD_CPU_BOUND},
+     SCALE_RATE,
+     true,
+     VERDICT_SPREAD_UNKNOWN},
+    {"a value unknown",
+     {X, 1, 0.2, SPREAD_KNOWN},
+     {30, 1, 0, SPREAD_KNOWN},
+     SCALE_RATE,
+     true,
+     VERDICT_UNKNOWN},
 };
 
 static void side_of(const struct side_case *c, enum compare_scale scale, struct compare_side *s)
 {
-	*s = (struct compare_side){.value = c->v, .sd = c->sd, .wait = c->wait, .scale = scale};
+	*s = (struct compare_side){
+	    .value = c->v, .sd = c->sd, .wait = c->wait, .why = c->why, .scale = scale};
 }
 
 static void test_sides(void **state)
@@ -633,7 +722,7 @@ static void test_unknown_why(void **state)
 	assert_int_equal(run_compare(&a, &b, 5, &c), 0);
 	/* the rate -8%: within what 63 % of waits may have cost it */
 	r = row(&c, "seq-read 1M", "mb_s");
-	assert_string_equal(r->verdict, "spread unknown");
+	assert_string_equal(r->verdict, "contended");
 	assert_null(strstr(r->why, "A: "));
 	assert_non_null(strstr(r->why, "B: its I/O thread waited for a CPU 63 % of the pass"));
 	assert_non_null(strstr(r->todo, "quieter machine"));
@@ -643,6 +732,7 @@ static void test_unknown_why(void **state)
 	assert_non_null(strstr(r->todo, "--repeat 3"));
 	/* the latency: A's one pass, B's waits; the 4K pass for another reason */
 	r = row(&c, "seq-read 1M", "lat_p99_us");
+	assert_string_equal(r->verdict, "contended");
 	assert_non_null(strstr(r->why, "A: one pass"));
 	assert_non_null(strstr(r->why, "; B: its I/O thread waited"));
 	assert_non_null(strstr(r->todo, "quieter machine"));
@@ -651,6 +741,12 @@ static void test_unknown_why(void **state)
 	assert_string_equal(c.unknowns[0].metrics, "mb_s");
 	assert_string_equal(c.unknowns[1].metrics, "lat_p99_us");
 	assert_string_equal(c.unknowns[2].pass, "seq-read 4K");
+	assert_string_equal(c.unknowns[0].verdict, "contended");
+	assert_string_equal(c.unknowns[2].verdict, "spread unknown");
+	assert_int_equal(c.contended, 2);
+	assert_int_equal(c.spread_unknown, 1);
+	/* a spread unknown is the one a rerun with repeats settles: the result says it first */
+	assert_string_equal(c.result, "spread unknown");
 	/* one reason for several metrics of a pass: one entry, the metrics listed */
 	compare_result_release(&c);
 	for (int i = 0; i < 2; i++) {
@@ -668,6 +764,15 @@ static void test_unknown_why(void **state)
 	assert_non_null(strstr(c.unknowns[0].why, "more than can be bounded"));
 	assert_non_null(strstr(c.unknowns[1].why, "which moves this figure either way"));
 	assert_null(row(&c, "seq-write 1M", "mb_s")->why);
+	compare_result_release(&c);
+	/* every pass of B beside other work: nothing left for want of a spread */
+	for (size_t i = 0; i < b.nmetrics; i++)
+		b.metrics[i].cpu_wait_pct = 63, b.metrics[i].pass_spread = 1;
+	assert_int_equal(run_compare(&a, &b, 5, &c), 0);
+	assert_int_equal(c.spread_unknown, 0);
+	assert_true(c.contended >= 3);
+	assert_string_equal(c.result, "contended");
+	assert_non_null(strstr(c.unknowns[0].todo, "quieter machine"));
 	compare_result_release(&c);
 	run_record_release(&a);
 	run_record_release(&b);
@@ -693,6 +798,11 @@ static void test_describe(void **state)
 	strbuf_reset(&out);
 	assert_int_equal(render_text(&rep, &out), 0);
 	assert_non_null(strstr(out.buf, "spread unknown"));
+	/* why and what next: sentences under their pass, wrapped, not 400-column cells */
+	assert_non_null(strstr(out.buf, "\n    why: B: one pass"));
+	assert_non_null(strstr(out.buf, "\n    next: rerun both with --repeat 3"));
+	for (const char *l = out.buf; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
+		assert_true(strcspn(l, "\n") <= 100);
 	strbuf_release(&out);
 	compare_result_release(&c);
 	run_record_release(&a);
