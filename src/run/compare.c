@@ -158,6 +158,8 @@ void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 	}
 	if (s.from && is_share)
 		s.sd = fmax(s.sd, fmax(COMPARE_SHARE_FLOOR * fabs(m->value), COMPARE_SHARE_FLOOR_PTS));
+	if (s.from && cpu && !contended)
+		s.sd = fmax(s.sd, COMPARE_CPU_BOUND_FLOOR * fabs(m->value));
 	if (s.from && is_tail)
 		s.sd = fmax(s.sd, (fabs(m->value) < COMPARE_SHORT_TAIL_US ? COMPARE_SHORT_TAIL_FLOOR
 									  : COMPARE_TAIL_FLOOR) *

@@ -167,8 +167,11 @@ static const struct {
 	 SCALE_NONE},
 	{"quiet, the I/O took 88 % of a CPU (a loop device in RAM): not from one pass", RATE, 2800,
 	 X, 1, 10, 50, 29, 0.1, 95, 0, 88, X, NULL, SPREAD_CPU_BOUND, S},
-	{"... from its repeats, as they are", RATE, 2800, 60, 3, 10, 50, 29, 0.1, 95, 0, 88, 60,
-	 "repeats", SPREAD_KNOWN, S},
+	{"... from its repeats, COMPARE_CPU_BOUND_FLOOR of it at least (they share the placement)",
+	 RATE, 2800, 60, 3, 10, 50, 29, 0.1, 95, 0, 88, 2800 * COMPARE_CPU_BOUND_FLOOR, "repeats",
+	 SPREAD_KNOWN, S},
+	{"... repeats wider than that, as they are", RATE, 2800, 400, 3, 10, 50, 29, 0.1, 95, 0, 88,
+	 400, "repeats", SPREAD_KNOWN, S},
 	{"quiet, the I/O at 50 % of a CPU: judged", RATE, 2800, X, 1, 10, X, 0, 0.1, 95, 0, 50, 10,
 	 "pass", SPREAD_KNOWN, S},
 	{"contended, its thread did not wait, the I/O at 88 % of a CPU: not from one pass", RATE,
@@ -176,14 +179,14 @@ static const struct {
 	{"... contended, its thread waited 12 %: the CPU's figure beside others' 112 %, repeats or "
 	 "not", RATE, 524, 20, 3, 8, X, 0, 60, 200, 12, 88, X, NULL, SPREAD_CPU_SHARED, S},
 	{"... its thread waited 12 % beside others' 30 %: its repeats as they are (compare_sides "
-	 "weighs the waits)", RATE, 524, 20, 3, 8, X, 0, 60, 118, 12, 88, 20, "repeats",
-	 SPREAD_KNOWN, S},
+	 "weighs the waits), floored", RATE, 524, 20, 3, 8, X, 0, 60, 118, 12, 88,
+	 524 * COMPARE_CPU_BOUND_FLOOR, "repeats", SPREAD_KNOWN, S},
 	{"... contended, its thread waited 60 %: the waits are the pass, unknown", RATE, 524, 20, 3,
 	 8, X, 0, 60, 200, 60, 88, X, NULL, SPREAD_CPU_WAIT, SCALE_NONE},
 	{"... its repeats beside others' 112 % of a CPU: unknown", RATE, 524, 20, 3, 8, X, 0, 60,
 	 200, 2, 88, X, NULL, SPREAD_CPU_SHARED, S},
-	{"... its repeats beside others' 30 % of a CPU: judged, as they are", RATE, 524, 20, 3, 8,
-	 X, 0, 20, 118, 2, 88, 20, "repeats", SPREAD_KNOWN, S},
+	{"... its repeats beside others' 30 % of a CPU: judged, floored", RATE, 524, 20, 3, 8, X, 0,
+	 20, 118, 2, 88, 524 * COMPARE_CPU_BOUND_FLOOR, "repeats", SPREAD_KNOWN, S},
 	{"contended, its thread did not wait, the I/O at 30 % of a CPU: judged", RATE, 42, X, 1, 0.8,
 	 X, 0, 60, 200, 2, 30, 0.8, "pass", SPREAD_KNOWN, S},
 	{"no I/O CPU known: the machine's busy time stands in", RATE, 2800, X, 1, 10, X, 0, 0, 88, 0,
@@ -197,8 +200,8 @@ static const struct {
 	 SPREAD_KNOWN, S},
 	{"older run, busy 88 %: its samples say nothing of the next run", RATE, 42, X, 1, X, 3, 20,
 	 X, 88, X, X, X, NULL, SPREAD_CPU_BOUND, S},
-	{"older run, busy 88 %, repeats: they tell", RATE, 42, 2, 3, X, 3, 20, X, 88, X, X, 2,
-	 "repeats", SPREAD_KNOWN, S},
+	{"older run, busy 88 %, repeats: they tell, floored", RATE, 42, 2, 3, X, 3, 20, X, 88, X, X,
+	 42 * COMPARE_CPU_BOUND_FLOOR, "repeats", SPREAD_KNOWN, S},
 };
 
 static struct run_metric spread_metric(size_t i)

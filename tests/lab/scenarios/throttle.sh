@@ -39,7 +39,17 @@ check() {
 		done
 		# the rates: CPU time inside an emulated guest on a busy host is not the guest's
 		# own (TCG reports no steal), so its CPU and busy shares are left to compare_noise.sh
-		jq_check "$o/$ph-same.json" '[.metrics[] | select(.metric == "mb_s" or .metric == "iops") | .verdict] | index("worse") | not' "$ph: R against R: no rate worse"
+		# ... of the passes whose I/O took half a CPU or less in both runs (compare.h's
+		# COMPARE_MAX_CPU_BUSY_PCT): in this emulated guest a CPU-bound pass moves with the
+		# host from run to run (4K at QD1: 38.9 then 20.5 MB/s, repeats within 1.2 %), which
+		# its guest cannot see; those are logged
+		jq -n --slurpfile a "$o/$ph-r1.json" --slurpfile b "$o/$ph-r2.json" --slurpfile c "$o/$ph-same.json" '
+			def io($r; $m): [$r[0].metrics[] | select(.name == $m.name and .metric == $m.metric) | .cpu_io_pct][0];
+			[$c[0].metrics[] | select(.metric == "mb_s" or .metric == "iops") | . as $m |
+				{name, metric, verdict, change_pct, io_a: io($a; $m), io_b: io($b; $m)} |
+				.io_bound = (.io_a != null and .io_b != null and .io_a <= 50 and .io_b <= 50)]' >"$o/$ph-same.rates"
+		echo "    $ph R against R: $(jq -r 'map("\(.name) \(.metric) \(.change_pct * 10 | round / 10)% \(.verdict) (I/O \(.io_a | round) and \(.io_b | round) % of a CPU)") | join(", ")' "$o/$ph-same.rates")"
+		jq_check "$o/$ph-same.rates" '[.[] | select(.io_bound)] | length > 0 and (map(.verdict) | index("worse") | not)' "$ph: R against R: no rate worse among the passes whose I/O took half a CPU or less"
 		jq_check "$o/$ph-same.json" '[.metrics[] | select(.verdict == "spread unknown" or .verdict == "contended") | (.why | test("^(A|B): ")) and (.todo | length > 0)] | all' "$ph: R against R: each figure not judged says why and what to do"
 		for p in drop drop2; do
 			echo "    $ph $p: exit $(rc "$ph-$p"), $(jq -r '[.metrics[] | select(.metric == "mb_s") | "\(.name) \(.change_pct * 10 | round / 10)% \(.verdict)"] | join(", ")' "$o/$ph-$p.json" 2>/dev/null)"
