@@ -206,11 +206,13 @@ const char *compare_verdict_name(enum compare_verdict v);
  */
 /*
  * Beside other work (more than COMPARE_MAX_OTHERS_BUSY_PCT of a CPU) a tail
- * from one pass is not judged at all: at QD1 behind an unchanged throttle
- * beside two CPU hogs, the thread at nice -10 and waiting 3-4 %, p99 was
- * 60 us in one run and 8 ms in the next (a full test run, 2026-12-06): the
- * throttle's slow requests crossed the slowest 1 % in one and not the other.
- * Repeats give it a spread.
+ * is not judged at all, repeats or not ("contended"): at QD1 behind an
+ * unchanged throttle beside two CPU hogs, the thread at nice -10 and waiting
+ * 3-4 %, p99 was 60 us in one run and 8 ms in the next (a full test run,
+ * 2026-12-06): the throttle's slow requests crossed the slowest 1 % in one
+ * and not the other; and the p99 of seq-read 64K from three repeats each,
+ * +98 % and +138 % between unchanged runs (bench/compare-noise; CI13,
+ * 2026-12-06), the repeats of each run close
  */
 /* a pass whose sampled rate swung more than this (stdev / mean) gives no spread */
 #define COMPARE_MAX_SAMPLE_CV 0.25
