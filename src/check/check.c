@@ -374,8 +374,7 @@ static int baseline_index_build(const struct run_record *base, const struct run_
 		const struct compare_row *cr = &bi.cmp.rows[i];
 
 		/* paired rows only: "missing" holds A's strings, "new" has no baseline */
-		if (strcmp(cr->verdict, compare_verdict_name(VERDICT_MISSING)) &&
-		    strcmp(cr->verdict, compare_verdict_name(VERDICT_NEW)))
+		if (cr->v != VERDICT_MISSING && cr->v != VERDICT_NEW)
 			bi.v[bi.n++] = (struct by_ptr){cr->metric, cr};
 	}
 	qsort(bi.v, bi.n, sizeof(*bi.v), cmp_ptr);
@@ -412,10 +411,9 @@ static void check_baseline(struct builder *b, const struct check_input *in,
 			   const struct run_record *run, size_t ri, const struct run_metric *m,
 			   const struct compare_row *cr)
 {
-	bool worse = !strcmp(cr->verdict, compare_verdict_name(VERDICT_WORSE));
-	bool unknown = !strcmp(cr->verdict, compare_verdict_name(VERDICT_UNKNOWN));
-	bool no_spread = !strcmp(cr->verdict, compare_verdict_name(VERDICT_SPREAD_UNKNOWN)) ||
-			 !strcmp(cr->verdict, compare_verdict_name(VERDICT_CONTENDED));
+	bool worse = cr->v == VERDICT_WORSE;
+	bool unknown = cr->v == VERDICT_UNKNOWN;
+	bool no_spread = compare_not_judged(cr->v);
 	struct check_row *row = add_row(b, run, ri,
 					worse || unknown ? CHECK_FAIL
 					: no_spread	 ? CHECK_SKIPPED
@@ -499,7 +497,7 @@ static void check_run(struct builder *b, const struct check_input *in, size_t ri
 		if (!matches[j])
 			criterion_unmatched(b, run, ri, &cs->v[j]);
 	for (size_t i = 0; bi && i < bi->cmp.nrows; i++)
-		if (!strcmp(bi->cmp.rows[i].verdict, compare_verdict_name(VERDICT_MISSING)))
+		if (bi->cmp.rows[i].v == VERDICT_MISSING)
 			baseline_missing(b, in, run, ri, &bi->cmp.rows[i]);
 }
 

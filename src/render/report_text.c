@@ -549,8 +549,8 @@ static void comparison(struct strbuf *out, const struct report_model *m,
 		for (size_t j = 0; j < c->nrows; j++) {
 			const struct compare_row *r = &c->rows[j];
 
-			if (strcmp(r->verdict, "worse") && strcmp(r->verdict, "better") &&
-			    strcmp(r->verdict, "spread unknown") && strcmp(r->verdict, "contended"))
+			if (r->v != VERDICT_WORSE && r->v != VERDICT_BETTER &&
+			    !compare_not_judged(r->v))
 				continue;
 			strbuf_addf(out, "  %-6s %s %s %s: %.1f -> %.1f %s (%+.1f%%)\n", r->verdict,
 				    s_or(r->device_key), r->name, r->metric, r->a, r->b,

@@ -160,10 +160,12 @@ void compare_side_of(const struct run_metric *m, struct compare_side *ret)
 		s.sd = fmax(s.sd, fmax(COMPARE_SHARE_FLOOR * fabs(m->value), COMPARE_SHARE_FLOOR_PTS));
 	if (s.from && cpu && !contended)
 		s.sd = fmax(s.sd, COMPARE_CPU_BOUND_FLOOR * fabs(m->value));
-	if (s.from && is_tail)
-		s.sd = fmax(s.sd, (fabs(m->value) < COMPARE_SHORT_TAIL_US ? COMPARE_SHORT_TAIL_FLOOR
-									  : COMPARE_TAIL_FLOOR) *
-				      fabs(m->value));
+	if (s.from && is_tail) {
+		double least = fabs(m->value) < COMPARE_SHORT_TAIL_US ? COMPARE_SHORT_TAIL_FLOOR
+								      : COMPARE_TAIL_FLOOR;
+
+		s.sd = fmax(s.sd, least * fabs(m->value));
+	}
 	/* known, but only as far as the waits are weighed (compare_sides) */
 	if (contended && lean == SPREAD_CPU_WAIT && scale != SCALE_NONE)
 		s.why = SPREAD_CPU_WAIT;
@@ -549,7 +551,7 @@ static char *unknown_why(const struct compare_row *row, const struct run_metric 
 /* what to do: the remedy of the reason that gave the verdict (contended: a quieter machine) */
 static const char *unknown_todo(const struct compare_row *row)
 {
-	bool contended = !strcmp(row->verdict, compare_verdict_name(VERDICT_CONTENDED));
+	bool contended = row->v == VERDICT_CONTENDED;
 	enum spread_why w = SPREAD_CPU_WAIT; /* both known: the waits decided */
 
 	/* the side whose reason gave the verdict; B's first, the run being judged */
@@ -571,8 +573,9 @@ static void add_unknown(struct compare_result *c, struct compare_row *row,
 	row->todo = unknown_todo(row);
 	for (size_t i = 0; i < c->nunknowns && !u; i++)
 		if (same_str(c->unknowns[i].device_key, row->device_key) &&
-		    same_str(c->unknowns[i].pass, row->name) && !strcmp(c->unknowns[i].why, row->why) &&
-		    !strcmp(c->unknowns[i].verdict, row->verdict))
+		    same_str(c->unknowns[i].pass, row->name) &&
+		    !strcmp(c->unknowns[i].why, row->why) &&
+		    c->unknowns[i].verdict == row->verdict) /* both compare_verdict_name's */
 			u = &c->unknowns[i];
 	if (u) {
 		strbuf_adds(&sb, u->metrics);
@@ -630,11 +633,12 @@ static void add_row(struct compare_result *c, const struct run_metric *ma,
 		v = compare_sides(&sa, &sb, ma->higher_is_better, c->threshold_pct,
 				  &row->change_pct);
 	}
+	row->v = v;
 	row->verdict = compare_verdict_name(v);
 	count(c, v);
 	if (ma && mb)
 		c->compared++;
-	if (v == VERDICT_SPREAD_UNKNOWN || v == VERDICT_CONTENDED)
+	if (compare_not_judged(v))
 		add_unknown(c, row, ma, mb);
 }
 

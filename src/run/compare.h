@@ -111,6 +111,12 @@ enum compare_verdict {
 
 const char *compare_verdict_name(enum compare_verdict v);
 
+/* past the threshold and not judged (listed with why and what to do): no regression */
+static inline bool compare_not_judged(enum compare_verdict v)
+{
+	return v == VERDICT_SPREAD_UNKNOWN || v == VERDICT_CONTENDED;
+}
+
 #define COMPARE_DEFAULT_THRESHOLD_PCT 5.0
 /* how many standard deviations of the difference count as noise */
 #define COMPARE_SPREAD_K 2.0
@@ -297,7 +303,8 @@ struct compare_row {
 	char *why;	  /* a spread unknown: why, each side ("A: ...; B: ..."); else NULL */
 	const char *todo; /* ... and what to do */
 	double change_pct;
-	const char *verdict;
+	enum compare_verdict v;
+	const char *verdict; /* compare_verdict_name(v), for the field tables */
 	char *device_id; /* the identity they were matched by */
 	bool higher_is_better;
 };
