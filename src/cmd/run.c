@@ -163,13 +163,6 @@ static int run_option(int c, const char *arg, void *ctx)
 	case RUN_O_NO_MONITOR:
 		o->no_monitor = true;
 		return 0;
-	case RUN_O_SCRATCH:
-		if (!*arg) {
-			log_error("invalid --scratch '': expected a directory");
-			return -EINVAL;
-		}
-		o->scratch = arg;
-		return 0;
 	case RUN_O_SIZE:
 		if (parse_size(arg, 1 << 20, 1ull << 40, &o->size) < 0) {
 			log_error("invalid --size '%s': expected a size from 1M to 1T", arg);
@@ -179,12 +172,6 @@ static int run_option(int c, const char *arg, void *ctx)
 	case RUN_O_TIME:
 		if (parse_duration(arg, 0.1, 3600, &o->time_s) < 0) {
 			log_error("invalid --time '%s': expected a duration from 0.1s to 1h", arg);
-			return -EINVAL;
-		}
-		return 0;
-	case RUN_O_MIN_TIME:
-		if (parse_duration(arg, 0, 3600, &o->min_time_s) < 0) {
-			log_error("invalid --min-time '%s': expected a duration from 0 to 1h", arg);
 			return -EINVAL;
 		}
 		return 0;
@@ -492,7 +479,7 @@ static int run_cmd(int argc, char **argv, struct global_opts *g, struct run_opti
 
 int cmd_run(int argc, char **argv, struct global_opts *g)
 {
-	struct run_options o = {.stop = &signal_stop, .min_time_s = -1};
+	struct run_options o = {.stop = &signal_stop};
 	struct governor_saved gov = {0};
 	int status;
 

@@ -23,7 +23,7 @@ void run_add_pass_sys(struct run_record *rec, const struct measure_class *c, con
  * Findings over those rows: a core saturated with interrupt work while the
  * others idled (run.irq_saturated); usbperf's I/O thread on the core that
  * took the controller's interrupts (run.irq_same_cpu); a pass of a class
- * other than disk (whose rule reads its own rows) at a low clock under a
+ * without its own clock rule (class.h own_clock_rule) at a low clock under a
  * scaling governor (run.cpu_clock_low); CPU figures above what the CPUs can
  * give (run_cpu_time_findings).
  */

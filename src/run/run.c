@@ -41,7 +41,7 @@ struct run_row *run_add_row(struct run_result *r)
 
 	r->rows = xgrow(r->rows, &r->nrows, sizeof(*r->rows));
 	row = &r->rows[r->nrows - 1];
-	/* what only disk passes have: unknown, not 0, for the others */
+	/* what a class that takes no latency or interval samples leaves: unknown, not 0 */
 	row->lat_p50_us = row->lat_p90_us = row->bw_min_mb_s = row->bw_stdev_mb_s = NAN;
 	row->util_pct = NAN;
 	row->bw_samples = U64_UNKNOWN;
@@ -138,11 +138,6 @@ static void discover(const struct run_options *o, struct run_result *r)
 			run_classes[i]->discover_host(o, r);
 }
 
-const char *run_scratch(const struct run_options *o)
-{
-	return o->scratch ? o->scratch : "/var/tmp";
-}
-
 /* the class a named target belongs to: the first that claims it, else the catch-all */
 static const struct measure_class *class_of_target(const char *t, const struct stat *st)
 {
@@ -169,12 +164,6 @@ int run_check_targets(const struct run_options *o, char **ret_why)
 	for (i = 0; i < run_nclasses; i++)
 		if (run_classes[i]->check_options && run_classes[i]->check_options(o, ret_why) < 0)
 			return -EINVAL;
-	if (o->scratch && safety_check_dir(o->scratch, 0, ret_why) < 0) {
-		strbuf_addf(&why, "--scratch: %s", *ret_why);
-		free(*ret_why);
-		*ret_why = strbuf_detach(&why);
-		return -EINVAL;
-	}
 
 	for (i = 0; i < o->ntargets; i++) {
 		const char *t = o->targets[i];

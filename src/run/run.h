@@ -31,12 +31,9 @@ struct run_options {
 	size_t ntargets;
 	bool full;	  /* the complete sweeps; default quick */
 	bool destructive; /* allow writes to a raw block device named explicitly */
-	bool no_monitor;  /* USB disk and net passes not watched on usbmon (run --no-monitor) */
-	const char
-	    *scratch;	 /* the host's test directory when there is no USB disk (NULL: /var/tmp) */
+	bool no_monitor;  /* passes not watched on usbmon (run --no-monitor) */
 	uint64_t size;	 /* test region per target */
 	double time_s;	 /* cap per pass */
-	double min_time_s; /* floor per disk pass (0: none); < 0: the default */
 	unsigned repeat; /* each pass this many times (0: once) */
 	/* --nice: the measuring thread's nice value; unset: PRIORITY_RUN_NICE, raised only */
 	int nice;
@@ -63,7 +60,9 @@ struct run_row {
 	const char *pass, *op;
 	uint64_t bs, qd;
 	double mb_s, mb_s_sd, mib_s, iops, lat_p50_us, lat_p90_us, lat_p99_us, self_cpu_pct;
-	double bw_min_mb_s, bw_stdev_mb_s, util_pct; /* disk: interval samples, %util */
+	/* its rate's interval samples and the device's busy share: NaN, unknown where the
+	   class takes none */
+	double bw_min_mb_s, bw_stdev_mb_s, util_pct;
 	uint64_t bw_samples;
 	double ceiling_mb_s, efficiency_pct;
 };
@@ -79,10 +78,10 @@ struct run_plan_item {
 	char *why;	  /* how it was chosen, for the report */
 	bool named;	  /* named on the command line: a failure ends the run */
 	/*
-	 * A USB disk or network interface found: it stands for the machine's
-	 * USB I/O, so the host fallback (scratch directory, loopback) is not
-	 * needed. Cameras and HID devices on USB do not: they are measured
-	 * besides.
+	 * Found on USB by a class whose discover_host stands in for it when
+	 * nothing is (class.h): it stands for the machine's USB I/O, so the
+	 * host fallback is not needed. A class that only measures besides
+	 * leaves it false.
 	 */
 	bool on_usb;
 	bool device_key_from_usb;
@@ -112,8 +111,8 @@ struct run_result {
 };
 
 /*
- * Plan (discover or take the explicit targets) and open every disk target,
- * so each passes the safety rules before anything is measured. -EINVAL with
+ * Plan (discover or take the explicit targets) and open every target
+ * (the classes' prepare), so each passes the safety rules before anything is measured. -EINVAL with
  * *ret_why for a target that cannot be used: nothing written, nothing left.
  */
 int run_prepare(const struct run_options *o, struct run_result *ret, char **ret_why);

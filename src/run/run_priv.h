@@ -7,24 +7,10 @@
 #define RUN_QUICK_SIZE (256ull << 20)
 #define RUN_QUICK_TIME_S 3.0
 #define RUN_FULL_TIME_S 5.0
-/* the floor of a disk pass: twice the 0.5 s the run warns under, 10 bandwidth samples */
-#define RUN_QUICK_MIN_TIME_S 1.0
-#define RUN_FULL_MIN_TIME_S 2.0
-/*
- * Without --repeat, a disk pass is this many consecutive repeats sharing the
- * pass's --time and --min-time, as long as each keeps RUN_MIN_REPEAT_S: each
- * figure then has a spread from the run itself (its CPU share and its p99 as
- * well as its rate), which compare needs to judge a figure measured beside
- * other work (compare.h). With --repeat N, each repeat has the whole of them.
- */
-#define RUN_DISK_REPEATS 3
-#define RUN_MIN_REPEAT_S 0.25
 
 struct usb_topology;
 struct usb_attach;
 
-/* the host's test directory when there is no USB disk */
-const char *run_scratch(const struct run_options *o);
 /* a plan item of class c (strings copied); its state is the class's to set */
 struct run_plan_item *run_plan_add(struct run_result *r, const struct measure_class *c,
 				   const char *path, const char *key, const char *kind,

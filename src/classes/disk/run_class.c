@@ -9,6 +9,7 @@
  */
 #include "run/class_kit.h"
 #include "classes/disk/run_disk.h"
+#include "classes/disk/run_opts.h"
 #include "run/run_priv.h"
 #include "run/pass_sys.h"
 #include "platform/sys/safety.h"
@@ -440,8 +441,8 @@ static void disk_discover_host(const struct run_options *o, struct run_result *r
 	struct strbuf why = STRBUF_INIT;
 
 	strbuf_addf(&why, "no USB disk here: the host's %s characterises this machine",
-		    run_scratch(o));
-	run_plan_add(r, &run_class_disk, run_scratch(o), "host", "host-disk", false, why.buf);
+		    disk_run_scratch(o));
+	run_plan_add(r, &run_class_disk, disk_run_scratch(o), "host", "host-disk", false, why.buf);
 	strbuf_release(&why);
 }
 
@@ -492,13 +493,12 @@ static void progress_to_run(void *ctx, const struct disk_progress *p)
 	o->progress(o->progress_ctx, &rp);
 }
 
-/* --repeat's repeats, each with the whole pass's time; else RUN_DISK_REPEATS sharing it */
+/* --repeat's repeats, each with the whole pass's time; else DISK_RUN_REPEATS sharing it */
 static void disk_repeats(const struct run_options *o, struct disk_config *cfg)
 {
 	double time_s = o->time_s > 0 ? o->time_s : (o->full ? RUN_FULL_TIME_S : RUN_QUICK_TIME_S);
-	double min_s = o->min_time_s >= 0 ? o->min_time_s
-					  : (o->full ? RUN_FULL_MIN_TIME_S : RUN_QUICK_MIN_TIME_S);
-	unsigned n = RUN_DISK_REPEATS;
+	double min_s = disk_run_min_time(o);
+	unsigned n = DISK_RUN_REPEATS;
 
 	if (o->repeat) {
 		cfg->repeat = o->repeat;
@@ -506,7 +506,7 @@ static void disk_repeats(const struct run_options *o, struct disk_config *cfg)
 		cfg->min_time_s = min_s;
 		return;
 	}
-	while (n > 1 && time_s / n < RUN_MIN_REPEAT_S)
+	while (n > 1 && time_s / n < DISK_MIN_REPEAT_S)
 		n--;
 	cfg->repeat = n;
 	cfg->time_s = time_s / n;
@@ -694,7 +694,11 @@ static enum class_sweep disk_sweep_point(const struct run_metric *m, struct clas
 
 const struct measure_class run_class_disk = {
     .name = "disk",
+    .options = disk_run_options,
+    .noptions = DISK_RUN_NOPTIONS,
+    .opts_size = sizeof(struct disk_run_opts),
     .what = "USB disks",
+    .check_options = disk_run_check_options,
     .discover = disk_discover,
     .discover_host = disk_discover_host,
     .claims = disk_claims,

@@ -37,10 +37,6 @@ const struct cmd_opt run_options[] = {
 	     "SIGTERM: the clock's effect, A/B with\n"
 	     ".BR compare .\n"
 	     "Refused (exit 2) where nothing scales (a VM) and when not allowed.")},
-	{"scratch", RUN_O_SCRATCH, "DIR",
-	 "the host's test directory without USB (default /var/tmp)",
-	 0 OPT_MAN("The host's test directory when there is no USB disk (default\n"
-	     ".IR /var/tmp ).")},
 	{"size", RUN_O_SIZE, "SIZE",
 	 "test region per target (default 256M)",
 	 0 OPT_MAN("Test region per target (default 256M).")},
@@ -48,14 +44,6 @@ const struct cmd_opt run_options[] = {
 	 "cap per pass (default 3 quick, 5 full), its repeats together",
 	 0 OPT_MAN("Cap per pass (default 3 with \\-\\-quick, 5 with \\-\\-full), its repeats\n"
 	     "together unless \\-\\-repeat is given.")},
-	{"min-time", RUN_O_MIN_TIME, "SECONDS",
-	 "minimum time of a disk pass: the region is gone over again\n"
-	     "until it has passed (default 1 quick, 2 full; 0: none)",
-	 0 OPT_MAN("Minimum time of a disk pass: the test region is gone over again from its\n"
-	     "start until it has passed, as fio's time_based does (default 1 with\n"
-	     "\\-\\-quick, 2 with \\-\\-full; 0: a pass moves the region once), its repeats\n"
-	     "together unless \\-\\-repeat is given.\n"
-	     "A cap lower than the floor wins.")},
 	{"repeat", RUN_O_REPEAT, "N",
 	 "run each disk pass N times, each as long as a whole pass\n"
 	     "may be: mean and spread, which 'compare' uses to tell a\n"
