@@ -2,6 +2,7 @@
 #include "cmd/common.h"
 #include "render/spark.h"
 #include "cmd/paths.h"
+#include "cmd/opt/tables.h"
 #include "util/fileio.h"
 #include "util/leftovers.h"
 #include "util/signals.h"
@@ -112,9 +113,11 @@ int global_option(int argc, char **argv, int *i, struct global_opts *g)
 	return common_option(opt, val, g) < 0 ? -1 : 1;
 }
 
+static const char *const format_names[] = {"text", "json", "csv"};
+
 int check_format(const struct global_opts *g, const char *what, unsigned formats)
 {
-	static const char *const names[] = {"text", "json", "csv"};
+	const char *const *names = format_names;
 	struct strbuf can = STRBUF_INIT;
 	unsigned i, n = 0, left;
 
@@ -651,6 +654,32 @@ static size_t table_longopts(const struct cmd_opt *t, struct option *lo, size_t 
 	return n;
 }
 
+/*
+ * 'usbperf CMD --completion-values OPTION': what the bash completion offers
+ * after OPTION, from the table (opt_print_values); --format's from the
+ * command's formats (any before a command: "help"). Listed nowhere: 1, as -h.
+ */
+static int completion_values(const char *cmd, const struct cmd_opt *t, const char *option)
+{
+	const struct cmd_opt *o = opt_lookup(t, option);
+	unsigned formats = FMT_ALL;
+
+	if (!o)
+		o = opt_lookup(global_options, option);
+	if (o && o->key == 'F') {
+		for (unsigned i = 0; i < ncommands; i++)
+			if (!strncmp(cmd, commands[i].name, strlen(commands[i].name)) &&
+			    strchr(" ", cmd[strlen(commands[i].name)]) && strcmp(cmd, "help"))
+				formats = commands[i].formats;
+		for (unsigned i = 0; i < 3; i++)
+			if (formats & (1u << i))
+				printf("%s\n", format_names[i]);
+	} else if (o) {
+		opt_print_values(stdout, o);
+	}
+	return 1;
+}
+
 int parse_table(int argc, char **argv, struct global_opts *g, const char *cmd,
 		const struct cmd_opt *t, void (*usage)(void),
 		int (*opt)(int c, const char *arg, void *ctx), void *ctx)
@@ -658,6 +687,9 @@ int parse_table(int argc, char **argv, struct global_opts *g, const char *cmd,
 	struct option lo[PARSE_TABLE_MAX + 8];
 	char so[2 * PARSE_TABLE_MAX + sizeof(COMMON_SHORT_OPTIONS)];
 	size_t n;
+
+	if (argc == 3 && !strcmp(argv[1], OPT_COMPLETION_VALUES))
+		return completion_values(cmd, t, argv[2]);
 
 	if (opt_count(t) > PARSE_TABLE_MAX)
 		abort(); /* a table this long needs PARSE_TABLE_MAX raised */

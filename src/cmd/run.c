@@ -236,7 +236,8 @@ static const struct cmd_opt *run_table(void)
 	for (size_t k = 0; k < nclass_opt; k++) {
 		const struct class_option *co = class_opt[k].opt;
 
-		all[n++] = (struct cmd_opt){co->name, RUN_O_CLASS + (int)k, co->args, co->help, 0};
+		all[n++] = (struct cmd_opt){.name = co->name, .key = RUN_O_CLASS + (int)k,
+					    .arg = co->args, .help = co->help};
 	}
 	all[n] = (struct cmd_opt)OPT_END;
 	return all;

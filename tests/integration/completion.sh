@@ -104,15 +104,18 @@ offers "no history: no ids, only last" "last" usbperf show --db "$WORK/none.db" 
 offers "no history: no baselines" "" usbperf compare --db "$WORK/none.db" x --baseline ""
 check "completion created no history" test ! -e "$WORK/none.db"
 
-# 13.4: the script's table of values against each command's -h: every value
-# is a word of the option's description there, and for the lists -h spells out
-# in one line, exactly those
+# 13.4: the values the option tables give the completion ('CMD
+# --completion-values OPTION') against each command's -h: every value is a word
+# of the option's description there, and for the lists -h spells out in one
+# line, exactly those
+# values CMD OPTION: the words the binary offers, without "@list"
+values() { "$USBPERF" "$1" --completion-values "$2" | grep -v '^@list$'; }
 # desc CMD OPTION: the -h lines of OPTION, up to the next option
 desc() { "$USBPERF" "$1" -h | awk -v o="$2" '
 	/^ +-/ { on = 0; if (index($0, o " ") || index($0, o ",")) on = 1 }
 	on { print }'; }
 while read -r c o; do
-	vals=$(bash --norc -c '. "$1"; _usbperf_values "$2" "$3"' v "$SCRIPT" "$c" "$o")
+	vals=$(values "$c" "$o")
 	d=$(desc "$c" "$o")
 	miss=""
 	for v in $vals; do grep -qw -- "$v" <<<"$d" || miss="$miss $v"; done
@@ -135,9 +138,15 @@ exact() { # CMD OPTION
 for co in "limits --speed" "disk --engine" "disk --format"; do
 	set -- $co
 	want=$(exact "$1" "$2")
-	got=$(bash --norc -c '. "$1"; _usbperf_values "$2" "$3"' v "$SCRIPT" "$1" "$2" | sort)
+	got=$(values "$1" "$2" | sort)
 	if [ -n "$want" ] && [ "$want" = "$got" ]; then ok "$co: exactly the values of '$1 -h' ($(echo $got))"
-	else bad "$co: '$1 -h' says '$(echo $want)', the script '$(echo $got)'"; fi
+	else bad "$co: '$1 -h' says '$(echo $want)', the table '$(echo $got)'"; fi
 done
+# a path by its value's name in the table; nothing for a number; a list marked as one
+check "run --scratch DIR: a directory" test "$("$USBPERF" run --completion-values --scratch)" = @dir
+check "report --html FILE: a file" test "$("$USBPERF" report --completion-values --html)" = @file
+check "disk --qd N: nothing" test -z "$("$USBPERF" disk --completion-values --qd)"
+check "disk --tests: a list" test "$("$USBPERF" disk --completion-values --tests | head -1)" = @list
+check "report -F: report's one format" test "$("$USBPERF" report --completion-values -F)" = text
 
 finish

@@ -76,6 +76,13 @@ static void test_tables_complete(void **state)
 				if (strcspn(line, "\n") > 100 - 22)
 					fail_msg("%s --%s: a help line over 78 columns", tab->command,
 						 o->name);
+			/* completion values: of an option that takes one, words, a list marked */
+			if (o->values && (!o->arg || !*o->values || strstr(o->values, "  ") ||
+					  o->values[0] == ' ' || o->values[0] == '@'))
+				fail_msg("%s --%s: values '%s' of no value, or not words",
+					 tab->command, o->name, o->values ? o->values : "");
+			if ((o->flags & OPT_LIST) && !o->values)
+				fail_msg("%s --%s: a list with no values", tab->command, o->name);
 			if (o->help[strlen(o->help) - 1] == '\n' || (o->man && !*o->man))
 				fail_msg("%s --%s: a help ending in a newline or an empty man item",
 					 tab->command, o->name);
@@ -83,6 +90,45 @@ static void test_tables_complete(void **state)
 		assert_int_equal(opt_count(tab->opts), n);
 		assert_true(n > 0);
 	}
+}
+
+/* the completion's answer: values a line each, a list marked first, paths by their kind */
+static void test_completion_values(void **state)
+{
+	static const struct cmd_opt t[] = {
+	    {"tests", 'T', "LIST", "help", OPT_LIST, .values = "seq-read rand-read"},
+	    {"engine", OPT_KEY, "NAME", "help", 0, .values = "psync null"},
+	    {"scratch", OPT_KEY + 1, "DIR", "help", 0},
+	    {"html", OPT_KEY + 2, "FILE", "help", 0},
+	    {"qd", OPT_KEY + 3, "N", "help", 0},
+	    OPT_END,
+	};
+	static const struct {
+		const char *option, *want;
+	} cases[] = {
+	    {"--tests", "@list\nseq-read\nrand-read\n"}, {"-T", "@list\nseq-read\nrand-read\n"},
+	    {"--engine", "psync\nnull\n"},		      {"--scratch", "@dir\n"},
+	    {"--html", "@file\n"},			      {"--qd", ""},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		const struct cmd_opt *o = opt_lookup(t, cases[i].option);
+
+		assert_non_null(f);
+		assert_non_null(o);
+		opt_print_values(f, o);
+		assert_int_equal(fclose(f), 0);
+		assert_string_equal(buf, cases[i].want);
+		free(buf);
+	}
+	assert_null(opt_lookup(t, "--test"));
+	assert_null(opt_lookup(t, "-X"));
+	assert_string_equal(opt_path_kind("DIR|FILE"), "file");
+	assert_null(opt_path_kind("SIZE"));
 }
 
 /* a table's figures are the code's: limits, depths, repeats, buffers */
@@ -178,6 +224,7 @@ int main(void)
 	    cmocka_unit_test(test_disk_limits_said),
 	    cmocka_unit_test(test_usage_layout),
 	    cmocka_unit_test(test_roff_items),
+	    cmocka_unit_test(test_completion_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,20 +10,23 @@ const struct cmd_opt disk_options[] = {
 	{"tests", DISK_O_TESTS, "LIST",
 	 "seq-read,seq-write,rand-read,rand-write (default all; also\n"
 	     "'read', 'write', 'seq', 'rand', 'all')",
-	 0 OPT_MAN("Any of\n"
+	 OPT_LIST OPT_MAN("Any of\n"
 	     ".BR seq\\-read \", \" seq\\-write \", \" rand\\-read \", \" rand\\-write ,\n"
 	     "or\n"
 	     ".BR read \", \" write \", \" seq \", \" rand \", \" all\n"
-	     "(default all).")},
+	     "(default all)."),
+	 .values = "seq-read seq-write rand-read rand-write read write seq rand all"},
 	{"mode", DISK_O_MODE, "LIST",
 	 "direct,buffered (default direct): buffered writes include\n"
 	     "fsync, buffered reads follow a page-cache drop",
-	 0 OPT_MAN(".BR direct \" (default, O_DIRECT), \" buffered\n"
-	     "(writes include the fsync, reads follow a page-cache drop), or both.")},
+	 OPT_LIST OPT_MAN(".BR direct \" (default, O_DIRECT), \" buffered\n"
+	     "(writes include the fsync, reads follow a page-cache drop), or both."),
+	 .values = "direct buffered"},
 	{"engine", DISK_O_ENGINE, "NAME",
 	 "psync, io_uring or null (default: psync at QD1, else io_uring)",
 	 0 OPT_MAN(".BR psync \", \" io_uring \" or \" null\n"
-	     "(default: psync at queue depth 1, else io_uring).")},
+	     "(default: psync at queue depth 1, else io_uring)."),
+	 .values = "psync io_uring null"},
 	{"qd", DISK_O_QD, "N",
 	 "queue depth, 1-1024 (default 1)", 0},
 	{"preset", DISK_O_PRESET, "cdm",
@@ -34,7 +37,8 @@ const struct cmd_opt disk_options[] = {
 	     "RND4K Q32T1, RND4K Q1T1, with CrystalDiskMark's defaults: a 1 GiB test\n"
 	     "region, each test 5 times, the best reported (\"best of 5 passes, 1 GiB\").\n"
 	     "\\-\\-size and \\-\\-repeat override them; a target smaller than 1 GiB is\n"
-	     "refused unless \\-\\-size is given.")},
+	     "refused unless \\-\\-size is given."),
+	 .values = "cdm"},
 	{"size", DISK_O_SIZE, "SIZE",
 	 "test file size / device region, and the bytes a pass moves\n"
 	     "(default 128M; K M G = 1024-based, KB MB GB = 1000-based)", 0},

@@ -7,7 +7,8 @@ const struct cmd_opt limits_options[] = {
 	 "low, full, high, super, gen1x2, gen2x1, gen2x2\n"
 	     "(also ls, fs, hs, ss, 1.5, 12, 480, 5000, 10000, 20000)",
 	 0 OPT_MAN(".BR low \", \" full \", \" high \", \" super \", \" gen1x2 \", \" gen2x1 \", \" gen2x2\n"
-	     "(also ls, fs, hs, ss, 1.5, 12, 480, 5000, 10000, 20000).")},
+	     "(also ls, fs, hs, ss, 1.5, 12, 480, 5000, 10000, 20000)."),
+	 .values = "low full high super gen1x2 gen2x1 gen2x2"},
 	OPT_TEXT("uvc: video over an isochronous endpoint, as its descriptor says; a 12 B\n"
 	     "payload header (2 B + PTS + SCR) is assumed per service interval"),
 	{"maxpacket", LIMITS_O_MAXPACKET, "N",
@@ -38,7 +39,8 @@ const struct cmd_opt limits_options[] = {
 	 0 OPT_MAN(".BR yuyv \" (2 B/px), \" nv12 \" (1.5 B/px) or \" mjpeg\n"
 	     "(default: all;\n"
 	     ".B \\-\\-pixel\n"
-	     "is the same option).")},
+	     "is the same option)."),
+	 .values = "yuyv nv12 mjpeg"},
 	{"pixel", LIMITS_O_PIXEL, "FMT",
 	 "--pixel-format's other spelling", OPT_HIDDEN},
 	{"mjpeg-ratio", LIMITS_O_MJPEG_RATIO, "R",

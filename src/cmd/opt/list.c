@@ -15,7 +15,8 @@ const struct cmd_opt list_options[] = {
 	     "mmc_partitions or mtd",
 	 0 OPT_MAN("For csv:\n"
 	     ".BR controllers \", \" devices \" (default), \" interfaces \", \" nodes \", \" findings \", \"\n"
-	     ".BR mmc_hosts \", \" mmc_cards \", \" mmc_partitions \" or \" mtd .")},
+	     ".BR mmc_hosts \", \" mmc_cards \", \" mmc_partitions \" or \" mtd ."),
+	 .values = "controllers devices interfaces nodes findings mmc_hosts mmc_cards mmc_partitions mtd"},
 	OPT_ENTRY_FORMAT("text (default: a tree), json or csv"),
 	OPT_ENTRY_OUTPUT,
 	OPT_END,

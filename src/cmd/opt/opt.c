@@ -14,6 +14,54 @@ const struct cmd_opt *opt_find(const struct cmd_opt *t, int key)
 	return NULL;
 }
 
+const struct cmd_opt *opt_lookup(const struct cmd_opt *t, const char *option)
+{
+	for (; t->name || t->help; t++) {
+		if (!t->name)
+			continue;
+		if (option[0] == '-' && option[1] == '-' && !strcmp(option + 2, t->name))
+			return t;
+		if (t->key > ' ' && t->key < 127 && option[0] == '-' && option[1] == t->key &&
+		    !option[2])
+			return t;
+	}
+	return NULL;
+}
+
+const char *opt_path_kind(const char *arg)
+{
+	static const char *const files[] = {"FILE", "PATH", "DIR|FILE", "SRC DST"};
+
+	if (!arg)
+		return NULL;
+	if (!strcmp(arg, "DIR"))
+		return "dir";
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (!strcmp(arg, files[i]))
+			return "file";
+	return NULL;
+}
+
+void opt_print_values(FILE *f, const struct cmd_opt *o)
+{
+	const char *v = o->values, *kind = opt_path_kind(o->arg);
+
+	if (!v) {
+		if (kind)
+			fprintf(f, "@%s\n", kind);
+		return;
+	}
+	if (o->flags & OPT_LIST)
+		fputs("@list\n", f);
+	while (*v) {
+		size_t n = strcspn(v, " ");
+
+		fprintf(f, "%.*s\n", (int)n, v);
+		v += n;
+		v += strspn(v, " ");
+	}
+}
+
 unsigned opt_count(const struct cmd_opt *t)
 {
 	unsigned n = 0;

@@ -22,6 +22,14 @@ struct cmd_opt {
 #ifdef OPT_WITH_MAN
 	const char *man; /* the man page's item, roff; NULL: the help as one paragraph */
 #endif
+	/*
+	 * The words it takes, for the bash completion ('usbperf CMD
+	 * --completion-values OPTION'), space-separated; NULL: none to offer,
+	 * or a path where arg says so (opt_path_kind). Given by name after the
+	 * others: { ..., 0 OPT_MAN("roff"), .values = "a b c" }. --format's are
+	 * the command's formats (main.c's commands[]), not written here.
+	 */
+	const char *values;
 };
 
 /*
@@ -41,11 +49,15 @@ struct cmd_opt {
 #define OPT_MAN_ONLY 0x2u   /* listed in the man page, not by -h (a heading's note) */
 #define OPT_AGAIN 0x4u	    /* an option listed before, described again in another group */
 #define OPT_HELP_ONLY 0x8u  /* listed by -h, not in the man page (a heading the page words itself) */
+#define OPT_LIST 0x10u	    /* its values are a comma-separated list of them ("seq-read,rand-read") */
+
+/* what 'usbperf CMD' takes first for the completion's question (cmd/common.c) */
+#define OPT_COMPLETION_VALUES "--completion-values"
 
 /* the end of a table */
-#define OPT_END {NULL, 0, NULL, NULL, 0}
+#define OPT_END {.name = NULL, .help = NULL}
 /* a line of its own between options: a group's heading or a note */
-#define OPT_TEXT(text) {NULL, 0, NULL, (text), 0}
+#define OPT_TEXT(text) {.name = NULL, .help = (text)}
 /* a heading whose man page paragraph says more (roff) */
 #define OPT_TEXT_MAN(text, roff) {NULL, 0, NULL, (text), 0 OPT_MAN(roff)}
 
@@ -56,6 +68,17 @@ struct cmd_opt_table {
 
 /* the tables mkman knows, NULL-ended (cmd/opt/tables.c) */
 extern const struct cmd_opt_table cmd_opt_tables[];
+
+/* what a value named arg is: "dir" (DIR), "file" (FILE, PATH, DIR|FILE, SRC DST), or NULL */
+const char *opt_path_kind(const char *arg);
+/* option ("--tests", "-q") in t, else NULL */
+const struct cmd_opt *opt_lookup(const struct cmd_opt *t, const char *option);
+/*
+ * The completion's answer for an option: "@list" first for an OPT_LIST,
+ * then its values a line each; "@dir" or "@file" for a path; nothing for
+ * one that takes something else (a number) or no value
+ */
+void opt_print_values(FILE *f, const struct cmd_opt *o);
 
 /* the entry for KEY, or NULL */
 const struct cmd_opt *opt_find(const struct cmd_opt *t, int key);
