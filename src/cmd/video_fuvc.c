@@ -47,10 +47,9 @@ int video_fuvc_send(const char *node, const char *spec, const char *stats, doubl
 	struct uvcg_fuvc_config c = {.node = node, .spec = spec, .stats = stats, .to_json = render_json,
 				     .stop = &stop_flag};
 	struct uvcg_function *fn = calloc(1, sizeof(*fn));
-	struct report view = {.command = "video --gadget"};
 	pthread_t th;
 	char *why = NULL;
-	int r, status;
+	int r;
 
 	if (!fn) {
 		log_error("video: out of memory");
@@ -65,16 +64,5 @@ int video_fuvc_send(const char *node, const char *spec, const char *stats, doubl
 	r = uvcg_fuvc_serve(&c, fn, &why);
 	stop_flag = 1;
 	pthread_join(th, NULL);
-	if (r < 0) {
-		log_error("video: %s", why ? why : strerror(-r));
-		free(why);
-		free(fn);
-		return r == -EINVAL || r == -EBUSY || r == -ENOENT ? EXIT_USAGE : EXIT_RUNTIME;
-	}
-	uvcg_function_describe(fn, &view);
-	status = emit_report(g, &view) < 0 ? EXIT_RUNTIME : EXIT_OK;
-	if (signal_stop)
-		status = 128 + signal_stop;
-	free(fn);
-	return status;
+	return video_gadget_finish(fn, r, why, r == -EINVAL || r == -EBUSY || r == -ENOENT, g);
 }

@@ -147,16 +147,35 @@ static void *signal_watch(void *arg)
 	return NULL;
 }
 
+int video_gadget_finish(struct uvcg_function *fn, int r, char *why, bool usage,
+			struct global_opts *g)
+{
+	struct report view = {.command = "video --gadget"};
+	int status;
+
+	if (r < 0) {
+		log_error("video: %s", why ? why : strerror(-r));
+		status = usage ? EXIT_USAGE : EXIT_RUNTIME;
+	} else {
+		uvcg_function_describe(fn, &view);
+		status = emit_report(g, &view) < 0 ? EXIT_RUNTIME : EXIT_OK;
+		if (signal_stop)
+			status = 128 + signal_stop;
+	}
+	free(why);
+	free(fn);
+	return status;
+}
+
 static int serve_gadgetfs(struct gadget_opts *o, struct global_opts *g)
 {
 	struct uvcg_serve_config c = {.dir = o->path, .stats = o->stats, .to_json = render_json, .stop = &stop_flag,
 				      .ident = o->id, .stall_s = o->stall_s,
 				      .full_speed = o->full_speed};
 	struct uvcg_function *fn = calloc(1, sizeof(*fn));
-	struct report view = {.command = "video --gadget"};
 	pthread_t tw, tt;
 	char *why = NULL;
-	int r, status;
+	int r;
 
 	if (!fn) {
 		log_error("video: out of memory");
@@ -184,19 +203,8 @@ static int serve_gadgetfs(struct gadget_opts *o, struct global_opts *g)
 		pthread_cancel(tt);
 		pthread_join(tt, NULL);
 	}
-	if (r < 0) {
-		log_error("video: %s", why ? why : strerror(-r));
-		free(why);
-		free(fn);
-		return r == -EINVAL || r == -ENODEV || r == -EBUSY || r == -E2BIG ? EXIT_USAGE
-										  : EXIT_RUNTIME;
-	}
-	uvcg_function_describe(fn, &view);
-	status = emit_report(g, &view) < 0 ? EXIT_RUNTIME : EXIT_OK;
-	if (signal_stop)
-		status = 128 + signal_stop;
-	free(fn);
-	return status;
+	return video_gadget_finish(fn, r, why,
+				   r == -EINVAL || r == -ENODEV || r == -EBUSY || r == -E2BIG, g);
 }
 
 int cmd_video_gadget(int argc, char **argv, struct global_opts *g)

@@ -75,6 +75,20 @@ struct run_metric *run_record_add_metric(struct run_record *r, const char *devic
 	return m;
 }
 
+const struct run_metric *run_record_metric(const struct run_record *r, const char *device_key,
+					   const char *test, const char *name, const char *metric)
+{
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		const struct run_metric *m = &r->metrics[i];
+
+		if (m->device_key && !strcmp(m->device_key, device_key) && m->test &&
+		    !strcmp(m->test, test) && (!name || (m->name && !strcmp(m->name, name))) &&
+		    !strcmp(m->metric, metric))
+			return m;
+	}
+	return NULL;
+}
+
 static void env_release(struct run_env *e)
 {
 	free(e->hostname);

@@ -181,6 +181,9 @@ const struct run_verdict *run_record_verdict(const struct run_record *r, const c
 struct run_metric *run_record_add_metric(struct run_record *r, const char *device_key,
 					 const char *test, const char *name, const char *metric,
 					 const char *unit, bool higher_is_better);
+/* the first metric of device_key, test, pass name (NULL: any) and key metric in r; NULL */
+const struct run_metric *run_record_metric(const struct run_record *r, const char *device_key,
+					   const char *test, const char *name, const char *metric);
 
 /*
  * The same device in two runs: "VID:PID serial" when both are known (it may

@@ -99,39 +99,30 @@ void html_findings(struct strbuf *out, const struct report_model *m)
 
 void html_glance_verdicts(struct strbuf *out, const struct report_model *m)
 {
+	struct rm_verdict_at at = {0};
 	bool any = false;
 
-	for (size_t k = 0; k < m->ndevices; k++) {
-		const struct rm_device *d = &m->devices[k];
-
-		for (size_t i = 0; i < m->nruns; i++) {
-			const struct run_verdict *v = d->verdict[i];
-			const char *next;
-
-			if (!v)
-				continue;
-			if (!any)
-				strbuf_adds(out, "<ul class=\"verdicts\">");
-			any = true;
-			strbuf_adds(out, "<li class=\"verdict\" data-limiter=\"");
-			html_esc(out, v->limiter);
-			strbuf_adds(out, "\">");
-			if (m->nruns > 1)
-				strbuf_addf(out, "run %zu: ", i + 1);
-			strbuf_addf(out, "<a href=\"#device-%zu\">", k + 1);
-			html_esc(out, d->dev[i]->port_path ? d->dev[i]->port_path : d->dev[i]->key);
-			strbuf_adds(out, "</a> <b>");
-			html_esc(out, v->limiter);
-			strbuf_adds(out, "</b>: ");
-			html_esc(out, v->evidence);
+	while (report_next_verdict(m, &at)) {
+		if (!any)
+			strbuf_adds(out, "<ul class=\"verdicts\">");
+		any = true;
+		strbuf_adds(out, "<li class=\"verdict\" data-limiter=\"");
+		html_esc(out, at.v->limiter);
+		strbuf_adds(out, "\">");
+		if (m->nruns > 1)
+			strbuf_addf(out, "run %zu: ", at.run + 1);
+		strbuf_addf(out, "<a href=\"#device-%zu\">", at.device + 1);
+		html_esc(out, at.where);
+		strbuf_adds(out, "</a> <b>");
+		html_esc(out, at.v->limiter);
+		strbuf_adds(out, "</b>: ");
+		html_esc(out, at.v->evidence);
+		strbuf_adds(out, "</li>\n");
+		/* an uncertain verdict: what to run next, once, under the newest run's */
+		if (at.next) {
+			strbuf_adds(out, "<li class=\"next\"><span class=\"mut\">next:</span> ");
+			html_esc(out, at.next);
 			strbuf_adds(out, "</li>\n");
-			/* an uncertain verdict: what to run next, once, under the newest run's */
-			next = i + 1 == m->nruns ? run_verdict_next(&m->runs[i], v) : NULL;
-			if (next) {
-				strbuf_adds(out, "<li class=\"next\"><span class=\"mut\">next:</span> ");
-				html_esc(out, next);
-				strbuf_adds(out, "</li>\n");
-			}
 		}
 	}
 	if (any)

@@ -356,32 +356,21 @@ static void rates(struct strbuf *out, const struct report_model *m, const struct
 /* what limits each device, first: one line per device and run */
 static void verdicts(struct strbuf *out, const struct report_model *m)
 {
+	struct rm_verdict_at at = {0};
 	bool any = false;
 
-	for (size_t k = 0; k < m->ndevices; k++) {
-		const struct rm_device *d = &m->devices[k];
-
-		for (size_t i = 0; i < m->nruns; i++) {
-			const struct run_verdict *v = d->verdict[i];
-			const char *next;
-
-			if (!v)
-				continue;
-			if (!any)
-				strbuf_adds(out, "\nverdict: what limits each device\n");
-			any = true;
-			if (m->nruns > 1)
-				strbuf_addf(out, "  run %zu", i + 1);
-			strbuf_addf(out, "  %s  %s: ",
-				    d->dev[i]->port_path ? d->dev[i]->port_path : d->dev[i]->key,
-				    v->limiter);
-			text_wrap(out, 6, s_or(v->evidence));
-			/* an uncertain verdict: what to run next, under the newest run's (29.2.11) */
-			next = i + 1 == m->nruns ? run_verdict_next(&m->runs[i], v) : NULL;
-			if (next) {
-				strbuf_adds(out, "    next: ");
-				text_wrap(out, 10, next);
-			}
+	while (report_next_verdict(m, &at)) {
+		if (!any)
+			strbuf_adds(out, "\nverdict: what limits each device\n");
+		any = true;
+		if (m->nruns > 1)
+			strbuf_addf(out, "  run %zu", at.run + 1);
+		strbuf_addf(out, "  %s  %s: ", at.where, at.v->limiter);
+		text_wrap(out, 6, s_or(at.v->evidence));
+		/* an uncertain verdict: what to run next, under the newest run's (29.2.11) */
+		if (at.next) {
+			strbuf_adds(out, "    next: ");
+			text_wrap(out, 10, at.next);
 		}
 	}
 }

@@ -19,6 +19,28 @@ size_t report_model_run_of(const struct report_model *m, const struct run_metric
 	return 0;
 }
 
+bool report_next_verdict(const struct report_model *m, struct rm_verdict_at *at)
+{
+	for (size_t pos = at->pos; pos < m->ndevices * m->nruns; pos++) {
+		const struct rm_device *d = &m->devices[pos / m->nruns];
+		size_t i = pos % m->nruns;
+		const struct run_verdict *v = d->verdict[i];
+
+		if (!v)
+			continue;
+		*at = (struct rm_verdict_at){
+		    .device = pos / m->nruns,
+		    .run = i,
+		    .v = v,
+		    .where = d->dev[i]->port_path ? d->dev[i]->port_path : d->dev[i]->key,
+		    .next = i + 1 == m->nruns ? run_verdict_next(&m->runs[i], v) : NULL,
+		    .pos = pos + 1,
+		};
+		return true;
+	}
+	return false;
+}
+
 const struct run_metric *report_find_metric(const struct run_record *r, const char *device_key,
 					    const char *name, const char *metric)
 {

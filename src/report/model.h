@@ -104,6 +104,18 @@ struct report_model {
 /* the run of a metric in the model (by address) */
 size_t report_model_run_of(const struct report_model *m, const struct run_metric *x);
 
+/* a device's verdict in one run, as the glance lists them: by device, then by run */
+struct rm_verdict_at {
+	size_t device, run; /* m->devices[device], in m->runs[run] */
+	const struct run_verdict *v;
+	const char *where; /* the device in that run: its port path, else its key */
+	const char *next;  /* the newest run's uncertain verdict: what to run next; else NULL */
+	size_t pos;	   /* where the next call goes on from */
+};
+
+/* the verdict after *at (a zeroed one: the first) into *at; false when there is none */
+bool report_next_verdict(const struct report_model *m, struct rm_verdict_at *at);
+
 /*
  * 0, -EINVAL when nruns is 0 or above REPORT_MAX_RUNS, -ENOMEM. Devices in
  * the order they first appear.

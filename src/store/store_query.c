@@ -3,6 +3,7 @@
 #include "run/record_json.h"
 #include "store/store_priv.h"
 #include "util/utctime.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -146,13 +147,8 @@ int store_list_runs(struct store *s, const struct store_filter *f, struct run_su
 		return r;
 	r = prepare_list(s, f ? f : &all, &q);
 	while (r == 0 && (r = store_step(s, q.runs)) > 0) {
-		struct run_summary *nv = realloc(v, (n + 1) * sizeof(*v));
-
-		if (!nv)
-			abort();
-		v = nv;
-		memset(&v[n], 0, sizeof(v[n]));
-		r = read_summary(s, &q, &v[n++]);
+		v = xgrow(v, &n, sizeof(*v));
+		r = read_summary(s, &q, &v[n - 1]);
 	}
 	sqlite3_finalize(q.runs);
 	sqlite3_finalize(q.devices);
@@ -278,12 +274,8 @@ int store_list_baselines(struct store *s, struct store_baseline **ret, size_t *r
 	if (r < 0)
 		return r;
 	while ((r = store_step(s, st)) > 0) {
-		struct store_baseline *nv = realloc(v, (n + 1) * sizeof(*v));
-
-		if (!nv)
-			abort();
-		v = nv;
-		v[n++] = (struct store_baseline){
+		v = xgrow(v, &n, sizeof(*v));
+		v[n - 1] = (struct store_baseline){
 			store_column_strdup(st, 0), store_column_strdup(st, 1),
 			store_column_strdup(st, 2), store_column_strdup(st, 3),
 			store_column_strdup(st, 4), store_column_strdup(st, 5),

@@ -15,24 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* canonical: "/a/b", no "//", no "." or "..", no trailing slash */
-static bool path_ok(const char *p)
-{
-	const char *s = p;
-
-	if (p[0] != '/' || p[1] == '\0' || strlen(p) > 4096)
-		return false;
-	while (*s == '/') {
-		const char *e = strchrnul(s + 1, '/');
-		size_t n = (size_t)(e - s - 1);
-
-		if (n == 0 || (n == 1 && s[1] == '.') || (n == 2 && s[1] == '.' && s[2] == '.'))
-			return false;
-		s = e;
-	}
-	return true;
-}
-
 static int decode_hex(const char *s, size_t len, char **ret, size_t *ret_len)
 {
 	char *out;
@@ -75,7 +57,7 @@ int snapshot_entry_node(const struct snapshot_entry *e, size_t idx, struct vnode
 {
 	const char *path = e->path, *type = e->type;
 
-	if (!path || !path_ok(path)) {
+	if (!path || strlen(path) > 4096 || !sysroot_path_canonical(path)) {
 		strbuf_addf(err, "entry %zu: missing or non-canonical \"path\"", idx);
 		return -EINVAL;
 	}

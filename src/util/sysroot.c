@@ -342,8 +342,7 @@ static void pop_component(struct strbuf *p)
 	p->buf[p->len] = '\0';
 }
 
-/* "/a/b": no empty, "." or ".." component, no trailing slash */
-static bool canonical_form(const char *p)
+bool sysroot_path_canonical(const char *p)
 {
 	if (p[0] != '/' || p[1] == '\0')
 		return false;
@@ -369,7 +368,7 @@ static bool mem_fast(const char *path, bool follow_last, struct strbuf *ret, int
 	const struct vnode *n, *parent;
 	const char *slash;
 
-	if (!mem || !canonical_form(path))
+	if (!mem || !sysroot_path_canonical(path))
 		return false;
 	n = mem_find(path);
 	if (n) {

@@ -95,6 +95,8 @@ struct vnode {
 	bool unread; /* a file that was listed or tested but not read: reads fail (EACCES) */
 	bool canon;  /* set by sysroot_set_nodes: no link or file among its parents */
 };
+/* "/a/b": no empty, "." or ".." component, no trailing slash (a vnode's path) */
+bool sysroot_path_canonical(const char *p);
 /*
  * Replace the root by an in-memory tree; takes ownership of the array and
  * its strings. Returns -EINVAL (nothing taken) on a duplicate path.

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "classes/disk/batch.h"
 #include "classes/disk/iostat.h"
+#include "platform/sys/cpustat.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 /* shorter batches than this hold too few requests of a slow device to say anything */
 #define BATCH_MIN_NS 50000000ULL /* 50 ms */
@@ -17,16 +17,6 @@ void disk_batches_release(struct disk_batches *b)
 		return;
 	free(b->v);
 	memset(b, 0, sizeof(*b));
-}
-
-static double self_cpu_s(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru) < 0)
-		return NAN;
-	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 uint64_t batch_len_ns(uint64_t min_ns, uint64_t limit_ns)
@@ -62,7 +52,7 @@ int batch_clock_init(struct batch_clock *c, struct disk_batches *out, uint64_t l
 void batch_clock_begin(struct batch_clock *c, uint64_t now_ns)
 {
 	c->t0 = now_ns;
-	c->self0 = self_cpu_s();
+	c->self0 = cpu_self_s();
 	c->ticks_ok = iostat_io_ticks(c->dev_major, c->dev_minor, &c->ticks0) == 0;
 }
 
@@ -88,7 +78,7 @@ static void halve(struct batch_clock *c)
 static void close_batch(struct batch_clock *c, uint64_t now_ns, uint64_t bytes, uint64_t ios)
 {
 	struct disk_batch *v, *b;
-	double self = self_cpu_s();
+	double self = cpu_self_s();
 	uint64_t ticks;
 
 	if (c->out->n - c->first >= BATCH_MAX)

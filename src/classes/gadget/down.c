@@ -38,8 +38,13 @@ void gadget_built_release(struct gadget_built *b)
 	*b = (struct gadget_built){0};
 }
 
-/* every symlink below dir, depth first: the class links before what they point at */
-static void unlink_all(const char *dir, const struct gadget_fs *fs, int64_t *n)
+/*
+ * every node of kind want below dir, depth first: a link (VNODE_LINK) before
+ * what it points at, a directory (VNODE_DIR) after its children; the
+ * kernel's own groups refuse and stay
+ */
+static void remove_below(const char *dir, const struct gadget_fs *fs, enum vnode_kind want,
+			 int64_t *n)
 {
 	struct name_list l = NAME_LIST_INIT;
 	struct strbuf p = STRBUF_INIT;
@@ -54,31 +59,8 @@ static void unlink_all(const char *dir, const struct gadget_fs *fs, int64_t *n)
 		if (sysroot_lkind(p.buf, &k) < 0)
 			continue;
 		if (k == VNODE_DIR)
-			unlink_all(p.buf, fs, n);
-		else if (k == VNODE_LINK && fs->unlink(p.buf) == 0)
-			(*n)++;
-	}
-	name_list_release(&l);
-	strbuf_release(&p);
-}
-
-/* every directory below dir, children first; the kernel's own groups refuse and stay */
-static void rmdir_all(const char *dir, const struct gadget_fs *fs, int64_t *n)
-{
-	struct name_list l = NAME_LIST_INIT;
-	struct strbuf p = STRBUF_INIT;
-	enum vnode_kind k;
-	size_t i;
-
-	if (sysroot_list(dir, &l) < 0)
-		return;
-	for (i = l.n; i > 0; i--) {
-		strbuf_reset(&p);
-		strbuf_addf(&p, "%s/%s", dir, l.v[i - 1]);
-		if (sysroot_lkind(p.buf, &k) < 0 || k != VNODE_DIR)
-			continue;
-		rmdir_all(p.buf, fs, n);
-		if (fs->rmdir(p.buf) == 0)
+			remove_below(p.buf, fs, want, n);
+		if (k == want && (k == VNODE_DIR ? fs->rmdir(p.buf) : fs->unlink(p.buf)) == 0)
 			(*n)++;
 	}
 	name_list_release(&l);
@@ -130,8 +112,8 @@ static int force_down(const char *dir, const struct gadget_fs *fs, int64_t *ret_
 	}
 	/* uvc's links depend on each other: a second pass takes what the first could not */
 	for (pass = 0; pass < 2; pass++)
-		unlink_all(g.buf, fs, &n);
-	rmdir_all(g.buf, fs, &n);
+		remove_below(g.buf, fs, VNODE_LINK, &n);
+	remove_below(g.buf, fs, VNODE_DIR, &n);
 	r = fs->rmdir(g.buf);
 	if (r < 0)
 		r = reason_set(r, why, "cannot remove '%s': %s", g.buf, strerror(-r));

@@ -311,31 +311,11 @@ static void add_device(struct run_result *r, const struct run_plan_item *it,
 static void add_metrics(struct run_result *r, const struct run_plan_item *it,
 			const struct gadget_item *h)
 {
-	const struct hid_pass *p = &h->pass;
-	const struct {
-		const char *key;
-		double value, ceiling;
-	} m[] = {
-	    {"reports_per_s", p->reports_per_s, p->ceiling_reports_per_s},
-	    {"bytes_per_s", p->Bps, p->ceiling_Bps},
-	    {"write_p99_us", p->p99_us, NAN},
-	    {"write_max_us", p->max_us, NAN},
-	};
 	struct strbuf pass = STRBUF_INIT;
 
 	strbuf_addf(&pass, "%s send", h->fn.function);
-	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
-		struct run_metric *rm;
-
-		if (!isfinite(m[i].value))
-			continue;
-		rm = run_class_add_metric(&r->rec, &run_class_gadget, it->device_key, pass.buf,
-					  m[i].key);
-		rm->value = m[i].value;
-		rm->repeats = 1;
-		if (m[i].ceiling > 0)
-			rm->ceiling = m[i].ceiling;
-	}
+	hid_pass_add_metrics(&r->rec, &run_class_gadget, it->device_key, pass.buf, &h->pass,
+			     "write_p99_us", "write_max_us");
 	strbuf_release(&pass);
 }
 

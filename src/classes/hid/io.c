@@ -125,35 +125,40 @@ static int put(int fd, const uint8_t *buf, size_t len)
 	return w == (ssize_t)len ? 1 : -EIO;
 }
 
+/* a blocking-paced read into s->rbuf: 1 (its length in *ret_len), 0 nothing yet, -errno */
+static int get(int fd, struct pass_state *s, size_t *ret_len)
+{
+	ssize_t got;
+	int r;
+
+	r = wait_fd(fd, POLLIN, -1);
+	if (r <= 0)
+		return r;
+	got = read(fd, s->rbuf, HID_IO_MAX_REPORT);
+	if (got < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -errno;
+	*ret_len = (size_t)got;
+	return 1;
+}
+
 /* the next report into s->rbuf: 1 (its length in *ret_len), 0 when the pass is done, -errno */
 static int next_report(int fd, struct pass_state *s, size_t *ret_len)
 {
 	for (;;) {
-		ssize_t got;
 		int r;
 
 		if (done(s, clock_now_ns()))
 			return 0;
-		r = wait_fd(fd, POLLIN, -1);
-		if (r < 0)
+		r = get(fd, s, ret_len);
+		if (r)
 			return r;
-		if (!r)
-			continue;
-		got = read(fd, s->rbuf, HID_IO_MAX_REPORT);
-		if (got < 0) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			return -errno;
-		}
-		*ret_len = (size_t)got;
-		return 1;
 	}
 }
 
 /* in, receive: reports as they come */
 static int run_read(int fd, struct pass_state *s)
 {
-	size_t got;
+	size_t got = 0;
 	int r;
 
 	while ((r = next_report(fd, s, &got)) > 0)
@@ -173,30 +178,41 @@ static int send_next(int fd, struct pass_state *s)
 	return r;
 }
 
-/* out, send: as fast as the endpoint takes them; each write timed */
-static int run_write(int fd, struct pass_state *s)
+/* the next numbered report written: 1 (begun at *ret_t0), 0 when the pass is done, -errno */
+static int send_report(int fd, struct pass_state *s, uint64_t *ret_t0)
 {
 	for (;;) {
-		uint64_t now = clock_now_ns(), t1;
+		uint64_t now = clock_now_ns();
 		int r;
 
 		if (done(s, now))
 			return 0;
 		r = send_next(fd, s);
-		if (r < 0)
+		if (r > 0)
+			*ret_t0 = now;
+		if (r)
 			return r;
-		if (!r)
-			continue;
+	}
+}
+
+/* out, send: as fast as the endpoint takes them; each write timed */
+static int run_write(int fd, struct pass_state *s)
+{
+	uint64_t t0 = 0, t1;
+	int r;
+
+	while ((r = send_report(fd, s, &t0)) > 0) {
 		t1 = clock_now_ns();
-		hist_record(s->h, t1 - now);
+		hist_record(s->h, t1 - t0);
 		count_report(s, t1, s->c->report_bytes, false);
 	}
+	return r;
 }
 
 /* echo: write back each report received, as it came */
 static int run_echo(int fd, struct pass_state *s)
 {
-	size_t got;
+	size_t got = 0;
 	int r;
 
 	while ((r = next_report(fd, s, &got)) > 0) {
@@ -235,34 +251,23 @@ static int run_latency(int fd, struct pass_state *s)
 	uint64_t limit = (uint64_t)(s->c->echo_timeout_s * 1e9);
 
 	for (;;) {
-		uint64_t now = clock_now_ns(), sent;
+		uint64_t now = 0, sent;
 		uint32_t seq = s->seq;
 		bool back = false;
 		int r;
 
-		if (done(s, now))
-			return 0;
-		r = send_next(fd, s);
-		if (r < 0)
+		r = send_report(fd, s, &now);
+		if (r <= 0)
 			return r;
-		if (!r)
-			continue;
 		sent = clock_now_ns();
 		while (!back && clock_now_ns() - sent < limit && !signal_stop) {
-			ssize_t got;
+			size_t got = 0;
 
-			r = wait_fd(fd, POLLIN, -1);
+			r = get(fd, s, &got);
 			if (r < 0)
 				return r;
-			if (!r)
-				continue;
-			got = read(fd, s->rbuf, HID_IO_MAX_REPORT);
-			if (got < 0) {
-				if (errno == EINTR || errno == EAGAIN)
-					continue;
-				return -errno;
-			}
-			back = is_echo(s, (size_t)got, seq);
+			if (r)
+				back = is_echo(s, got, seq);
 		}
 		if (signal_stop && !back) {
 			s->p->ended = "signal";

@@ -136,8 +136,9 @@ static void add_device(struct run_result *r, const struct run_plan_item *it,
 		run_device_attach(d, &h->dev.usb);
 }
 
-static void add_metrics(struct run_result *r, const struct run_plan_item *it,
-			const struct hid_pass *p)
+void hid_pass_add_metrics(struct run_record *rec, const struct measure_class *c,
+			  const char *device_key, const char *pass, const struct hid_pass *p,
+			  const char *p99_key, const char *max_key)
 {
 	const struct {
 		const char *key;
@@ -145,8 +146,8 @@ static void add_metrics(struct run_result *r, const struct run_plan_item *it,
 	} m[] = {
 	    {"reports_per_s", p->reports_per_s, p->ceiling_reports_per_s},
 	    {"bytes_per_s", p->Bps, p->ceiling_Bps},
-	    {"interval_p99_us", p->p99_us, NAN},
-	    {"interval_max_us", p->max_us, NAN},
+	    {p99_key, p->p99_us, NAN},
+	    {max_key, p->max_us, NAN},
 	};
 
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
@@ -154,13 +155,19 @@ static void add_metrics(struct run_result *r, const struct run_plan_item *it,
 
 		if (!isfinite(m[i].value))
 			continue;
-		rm = run_class_add_metric(&r->rec, &run_class_hid, it->device_key, "input reports",
-					  m[i].key);
+		rm = run_class_add_metric(rec, c, device_key, pass, m[i].key);
 		rm->value = m[i].value;
 		rm->repeats = 1;
 		if (m[i].ceiling > 0)
 			rm->ceiling = m[i].ceiling;
 	}
+}
+
+static void add_metrics(struct run_result *r, const struct run_plan_item *it,
+			const struct hid_pass *p)
+{
+	hid_pass_add_metrics(&r->rec, &run_class_hid, it->device_key, "input reports", p,
+			     "interval_p99_us", "interval_max_us");
 	run_add_pass_sys(&r->rec, &run_class_hid, it->device_key, "input reports", &p->sys, 1);
 }
 
@@ -241,13 +248,8 @@ const char *hid_rate_verdict(const struct run_record *r, const struct run_device
 			     const char *test, const struct hid_rate_words *w, struct strbuf *ev,
 			     double *ret_share_pct)
 {
-	const struct run_metric *m = NULL;
+	const struct run_metric *m = run_record_metric(r, d->key, test, NULL, "reports_per_s");
 
-	for (size_t i = 0; i < r->nmetrics && !m; i++)
-		if (r->metrics[i].device_key && !strcmp(r->metrics[i].device_key, d->key) &&
-		    !strcmp(r->metrics[i].test, test) &&
-		    !strcmp(r->metrics[i].metric, "reports_per_s"))
-			m = &r->metrics[i];
 	if (!m) {
 		strbuf_adds(ev, w->none);
 		return RUN_LIMITER_UNKNOWN;

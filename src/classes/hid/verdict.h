@@ -8,8 +8,10 @@
  * bInterval asks), from 90 % "bus" (bInterval is the limit), else the
  * side's own limiter.
  */
-struct run_record;
+struct hid_pass;
+struct measure_class;
 struct run_device;
+struct run_record;
 struct strbuf;
 
 struct hid_rate_words {
@@ -24,3 +26,13 @@ struct hid_rate_words {
 const char *hid_rate_verdict(const struct run_record *r, const struct run_device *d,
 			     const char *test, const struct hid_rate_words *w, struct strbuf *ev,
 			     double *ret_share_pct);
+
+/*
+ * The figures that verdict reads, as either side records a pass p: its
+ * reports/s and B/s against their ceilings, and its p99 and max times under
+ * the side's keys ("interval_p99_us", "write_p99_us"), as metrics of class
+ * c's pass named pass. A figure p does not have (NaN) is left out.
+ */
+void hid_pass_add_metrics(struct run_record *rec, const struct measure_class *c,
+			  const char *device_key, const char *pass, const struct hid_pass *p,
+			  const char *p99_key, const char *max_key);

@@ -236,54 +236,44 @@ fail:
 	return r;
 }
 
-int net_read_full(int fd, void *buf, size_t len, uint64_t deadline_ns, const volatile int *stop)
+/* all len bytes into in (recv) or from out (send), each wait up to the deadline (net_read_full) */
+static int move_full(int fd, char *in, const char *out, size_t len, uint64_t deadline_ns,
+		     const volatile int *stop)
 {
-	char *p = buf;
+	size_t done = 0;
 
-	while (len) {
-		int r = wait_fd(fd, POLLIN, deadline_ns, stop);
+	while (done < len) {
+		int r = wait_fd(fd, in ? POLLIN : POLLOUT, deadline_ns, stop);
 		ssize_t n;
 
 		if (r == 0)
 			return -ETIMEDOUT;
 		if (r < 0)
 			return r;
-		n = recv(fd, p, len, MSG_DONTWAIT);
-		if (n == 0)
+		if (in)
+			n = recv(fd, in + done, len - done, MSG_DONTWAIT);
+		else
+			n = send(fd, out + done, len - done, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (in && n == 0)
 			return -ECONNRESET;
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				continue;
 			return -errno;
 		}
-		p += n;
-		len -= (size_t)n;
+		done += (size_t)n;
 	}
 	return 0;
 }
 
+int net_read_full(int fd, void *buf, size_t len, uint64_t deadline_ns, const volatile int *stop)
+{
+	return move_full(fd, buf, NULL, len, deadline_ns, stop);
+}
+
 int net_write_full(int fd, const void *buf, size_t len, uint64_t deadline_ns)
 {
-	const char *p = buf;
-
-	while (len) {
-		int r = wait_fd(fd, POLLOUT, deadline_ns, NULL);
-		ssize_t n;
-
-		if (r == 0)
-			return -ETIMEDOUT;
-		if (r < 0)
-			return r;
-		n = send(fd, p, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-		if (n < 0) {
-			if (errno == EAGAIN || errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return move_full(fd, NULL, buf, len, deadline_ns, NULL);
 }
 
 int net_set_io_timeout(int fd, unsigned ms)

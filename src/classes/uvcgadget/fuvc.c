@@ -2,6 +2,7 @@
 /* The frame source of f_uvc, and of any V4L2 output node (fuvc.h). */
 #include "classes/uvcgadget/fuvc.h"
 #include "model/field.h"
+#include "platform/sys/cpustat.h"
 #include "util/clock.h"
 #include "util/strbuf.h"
 
@@ -16,7 +17,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #define MAX_BUFS 16
@@ -57,16 +57,6 @@ static int xioctl(int fd, unsigned long req, void *arg)
 		r = ioctl(fd, req, arg);
 	while (r < 0 && errno == EINTR);
 	return r < 0 ? -errno : 0;
-}
-
-static double cpu_s(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru) < 0)
-		return 0;
-	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 bool uvcg_fuvc_is_output(const char *node)
@@ -149,7 +139,7 @@ static struct uvcg_stats *cur(struct fsrc *s)
 static void publish(struct fsrc *s, uint64_t now)
 {
 	struct uvcg_stats *st = cur(s);
-	double wall = (double)(now - s->pace.t0) / 1e9, cpu = cpu_s() - s->cpu0;
+	double wall = (double)(now - s->pace.t0) / 1e9, cpu = cpu_self_s() - s->cpu0;
 
 	if (!st || !st->running)
 		return;
@@ -268,7 +258,7 @@ static int stream_start(struct fsrc *s, const struct uvcg_probe *pr, char **why)
 				  .zlps = U64_UNKNOWN, .header_bytes = U64_UNKNOWN, .running = true,
 				  .make_s = s->frames.make_s};
 	s->queued = s->t_first = s->t_last = s->t_exhausted = 0;
-	s->cpu0 = cpu_s();
+	s->cpu0 = cpu_self_s();
 	uvcg_pace_start(&s->pace, clock_now_ns(), (uint64_t)pr->interval * 100,
 			s->events ? 0 : s->p.stream_frames);
 	r = xioctl(s->fd, VIDIOC_STREAMON, &type);

@@ -116,40 +116,36 @@ static int one_format(const char *item, void *ctx)
 	return 0;
 }
 
-static int list_why(int r, char **why, const char *key, const char *v, unsigned max,
-		    const char *what)
+/* a '+'-separated list of key into p: *n reset, each item through one; what: what it takes */
+static int set_list(struct uvcg_params *p, unsigned *n, int (*one)(const char *item, void *ctx),
+		    unsigned max, const char *key, const char *v, const char *what, char **why)
 {
+	int r;
+
+	*n = 0;
+	r = each_item(v, max, one, p);
 	if (r == -E2BIG)
 		return reason_set(-EINVAL, why, "uvc-bulk: %s='%s': at most %u", key, v, max);
 	if (r == -EEXIST)
 		return reason_set(-EINVAL, why, "uvc-bulk: %s='%s': an item given twice", key, v);
-	return reason_set(-EINVAL, why, "uvc-bulk: %s='%s': %s", key, v, what);
+	if (r < 0)
+		return reason_set(-EINVAL, why, "uvc-bulk: %s='%s': %s", key, v, what);
+	return 0;
 }
 
 int uvcg_params_set(struct uvcg_params *p, const char *key, const char *v, char **ret_why)
 {
 	uint64_t u;
-	int r;
 
-	if (!strcmp(key, "frames")) {
-		p->nframes = 0;
-		r = each_item(v, UVCG_MAX_FRAMES, one_frame, p);
-		return r < 0 ? list_why(r, ret_why, key, v, UVCG_MAX_FRAMES,
-					"WxH[+WxH...], even widths up to 4096")
-			     : 0;
-	}
-	if (!strcmp(key, "fps")) {
-		p->nfps = 0;
-		r = each_item(v, UVCG_MAX_FPS, one_fps, p);
-		return r < 0 ? list_why(r, ret_why, key, v, UVCG_MAX_FPS, "N[+N...], 1 to 240") : 0;
-	}
-	if (!strcmp(key, "formats")) {
-		p->nformats = 0;
-		r = each_item(v, UVCG_MAX_FORMATS, one_format, p);
-		return r < 0 ? list_why(r, ret_why, key, v, UVCG_MAX_FORMATS,
-					"yuyv, mjpg or yuyv+mjpg")
-			     : 0;
-	}
+	if (!strcmp(key, "frames"))
+		return set_list(p, &p->nframes, one_frame, UVCG_MAX_FRAMES, key, v,
+				"WxH[+WxH...], even widths up to 4096", ret_why);
+	if (!strcmp(key, "fps"))
+		return set_list(p, &p->nfps, one_fps, UVCG_MAX_FPS, key, v, "N[+N...], 1 to 240",
+				ret_why);
+	if (!strcmp(key, "formats"))
+		return set_list(p, &p->nformats, one_format, UVCG_MAX_FORMATS, key, v,
+				"yuyv, mjpg or yuyv+mjpg", ret_why);
 	if (!strcmp(key, "maxpayload")) {
 		if (parse_size(v, UVCG_MAXPAYLOAD_MIN, UVCG_MAXPAYLOAD_MAX, &u) < 0)
 			return reason_set(-EINVAL, ret_why,

@@ -210,15 +210,7 @@ static void sweep_release(struct run_plan_item *it)
 static const struct run_metric *figure(const struct run_record *r, const char *key,
 				       const char *pass, const char *metric)
 {
-	for (size_t i = 0; i < r->nmetrics; i++) {
-		const struct run_metric *m = &r->metrics[i];
-
-		if (m->device_key && !strcmp(m->device_key, key) && m->test &&
-		    !strcmp(m->test, run_class_uvc_sweep.name) && m->name &&
-		    !strcmp(m->name, pass) && !strcmp(m->metric, metric))
-			return m;
-	}
-	return NULL;
+	return run_record_metric(r, key, run_class_uvc_sweep.name, pass, metric);
 }
 
 /*

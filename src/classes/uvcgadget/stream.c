@@ -8,6 +8,7 @@
  * shows as a write nobody takes, which the watchdog interrupts.
  */
 #include "classes/uvcgadget/serve_priv.h"
+#include "platform/sys/cpustat.h"
 #include "util/clock.h"
 
 #include <errno.h>
@@ -15,20 +16,9 @@
 #include <stdio.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
-
-static double cpu_s(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru) < 0)
-		return 0;
-	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-}
 
 struct uvcg_stats *uvcg_stream_slot(struct uvcg_server *s)
 {
@@ -55,7 +45,7 @@ struct run {
 static void publish(struct run *r, uint64_t now)
 {
 	struct uvcg_stats *st = &r->st;
-	double cpu = cpu_s() - r->cpu0, wall = (double)(now - r->pace.t0) / 1e9;
+	double cpu = cpu_self_s() - r->cpu0, wall = (double)(now - r->pace.t0) / 1e9;
 
 	st->frames = r->pace.slots;
 	st->late = r->pace.late;
@@ -251,7 +241,7 @@ static void *stream_main(void *arg)
 		publish(&r, clock_now_ns());
 		return NULL;
 	}
-	r.cpu0 = cpu_s();
+	r.cpu0 = cpu_self_s();
 	uvcg_pace_start(&r.pace, clock_now_ns(), (uint64_t)s->commit.interval * 100,
 			s->cfg->params.stream_frames);
 	stream_loop(&r);

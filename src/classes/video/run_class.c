@@ -307,17 +307,9 @@ static void add_metrics(struct run_result *r, const struct run_plan_item *it,
 static void add_findings(struct run_result *r, const struct run_plan_item *it,
 			 const struct video_item *v)
 {
-	const struct video_pass *p = &v->pass;
 	const struct finding_list *l = &v->view.findings;
 	struct uvc_facts f = {.subject = it->device_key};
-	struct uvc_measured m = {
-	    .nominal_fps = video_mode_fps(&p->set),
-	    .achieved_fps = p->st.fps,
-	    .drops_pct = p->st.dropped ? p->st.drop_pct : NAN,
-	    .frame_bytes_mean = p->st.bytes_mean,
-	    .frame_bytes_max = p->st.bytes_max,
-	    .self_cpu_pct = p->self_cpu_pct,
-	};
+	struct uvc_measured m = uvc_view_measured(&v->pass);
 
 	if (!v->is_uvc) {
 		uvc_findings(&f, &m, &r->rec.findings);
@@ -412,15 +404,7 @@ static void video_release(struct run_plan_item *it)
 static const struct run_metric *figure(const struct run_record *r, const char *key,
 				       const char *pass, const char *metric)
 {
-	for (size_t i = 0; i < r->nmetrics; i++) {
-		const struct run_metric *m = &r->metrics[i];
-
-		if (m->device_key && !strcmp(m->device_key, key) && m->test &&
-		    !strcmp(m->test, "video") && (!pass || !strcmp(m->name, pass)) &&
-		    !strcmp(m->metric, metric))
-			return m;
-	}
-	return NULL;
+	return run_record_metric(r, key, "video", pass, metric);
 }
 
 #define VIDEO_CPU_PCT 85.0   /* usbperf's own CPU, % of one core: the capture is the CPU's */

@@ -365,10 +365,9 @@ static void add_streaming_row(struct uvc_view *v, const struct uvc_camera *c,
 	row->carries = current_carries(c, fr, &n);
 }
 
-void uvc_view_add_streaming(struct uvc_view *v, const struct uvc_camera *c,
-			    const struct video_pass *p)
+struct uvc_measured uvc_view_measured(const struct video_pass *p)
 {
-	const struct uvc_measured m = {
+	return (struct uvc_measured){
 	    .nominal_fps = video_mode_fps(&p->set),
 	    .achieved_fps = p->st.fps,
 	    .drops_pct = p->st.dropped ? p->st.drop_pct : NAN,
@@ -376,6 +375,12 @@ void uvc_view_add_streaming(struct uvc_view *v, const struct uvc_camera *c,
 	    .frame_bytes_max = p->st.bytes_max,
 	    .self_cpu_pct = p->self_cpu_pct,
 	};
+}
+
+void uvc_view_add_streaming(struct uvc_view *v, const struct uvc_camera *c,
+			    const struct video_pass *p)
+{
+	const struct uvc_measured m = uvc_view_measured(p);
 	uint32_t interval_100ns =
 	    p->set.fps_num ? (uint32_t)llround(1e7 * (double)p->set.fps_den / p->set.fps_num) : 0;
 	const struct uvc_frame *fr;

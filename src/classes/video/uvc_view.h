@@ -97,6 +97,8 @@ struct uvc_view {
 void uvc_view_add_camera(struct uvc_view *v, const struct uvc_camera *c);
 /* every format and frame size at its fastest interval: the bandwidth it needs */
 void uvc_view_add_modes(struct uvc_view *v, const struct uvc_camera *c);
+/* a capture pass's figures as uvc_findings() judges them */
+struct uvc_measured uvc_view_measured(const struct video_pass *p);
 /*
  * A capture pass p on the camera: the alternate setting read while it
  * streamed (uvc_camera_read_state from video_config.on_streaming), its

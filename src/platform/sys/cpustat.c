@@ -103,6 +103,16 @@ static int read_own_schedstat(struct strbuf *sb)
 	return r;
 }
 
+double cpu_self_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return NAN;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
 int cpu_sample_take(struct cpu_sample *ret)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -68,4 +68,6 @@ int schedstat_parse_delay(const char *text, double *ret_s);
 /* Parse the aggregate "cpu " line of /proc/stat text. */
 int cpustat_parse(const char *text, struct cpu_times *ret);
 int cpu_sample_take(struct cpu_sample *ret);
+/* usbperf's own CPU time so far, user and system, in seconds; NaN when getrusage fails */
+double cpu_self_s(void);
 void cpu_use_between(const struct cpu_sample *a, const struct cpu_sample *b, struct cpu_use *ret);
