@@ -176,7 +176,7 @@ int store_schema_version(void)
 static int log_migration(struct store *s, int version)
 {
 	char now[UTC_TIME_LEN + 1];
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	int r;
 
 	utc_time_format(time(NULL), now);
@@ -184,11 +184,11 @@ static int log_migration(struct store *s, int version)
 			     "VALUES (?, ?, ?)", &st);
 	if (r < 0)
 		return r;
-	sqlite3_bind_int(st, 1, version);
-	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, USBPERF_VERSION, -1, SQLITE_STATIC);
+	sql_bind_int64(st, 1, version);
+	sql_bind_text(st, 2, now);
+	sql_bind_text(st, 3, USBPERF_VERSION);
 	r = store_step(s, st);
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	return r < 0 ? r : 0;
 }
 
@@ -198,13 +198,16 @@ static int apply(struct store *s, const struct migration *m)
 	int64_t v = 0;
 	int r;
 
-	/* IMMEDIATE: two processes opening a new database migrate one after the other */
-	r = store_exec(s, "BEGIN IMMEDIATE");
+	/*
+	 * the write lock now (SQLite: IMMEDIATE): two processes opening a new
+	 * database migrate one after the other
+	 */
+	r = store_begin(s, SQL_TX_WRITE);
 	if (r < 0)
 		return r;
 	r = store_query_int(s, "PRAGMA user_version", &v);
 	if (r == 0 && v >= m->version)
-		return store_exec(s, "COMMIT"); /* another process did it meanwhile */
+		return store_commit(s); /* another process did it meanwhile */
 	if (r == 0 && v != m->version - 1)
 		r = -EBADMSG;
 	if (r == 0)
@@ -217,9 +220,9 @@ static int apply(struct store *s, const struct migration *m)
 		r = store_exec(s, pragma);
 	}
 	if (r == 0)
-		r = store_exec(s, "COMMIT");
+		r = store_commit(s);
 	if (r < 0)
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		sql_rollback(s->conn);
 	return r;
 }
 

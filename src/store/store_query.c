@@ -28,26 +28,26 @@
 	" AND (?2 IS NULL OR r.started_at >= ?2) AND (?3 IS NULL OR r.started_at < ?3)"          \
 	" ORDER BY r.started_at " order ", r.id " order " LIMIT ?4"
 
-static void bind_opt_text(sqlite3_stmt *st, int idx, const char *s)
+static void bind_opt_text(struct sql_stmt *st, int idx, const char *s)
 {
 	if (s)
-		sqlite3_bind_text(st, idx, s, -1, SQLITE_STATIC);
+		sql_bind_text(st, idx, s);
 	else
-		sqlite3_bind_null(st, idx);
+		sql_bind_null(st, idx);
 }
 
 /* "0781:5583@2-1", "host": what was measured, in the run's order (an FF_LIST) */
-static int device_summary(struct store *s, sqlite3_stmt *st, sqlite3_int64 pk, char **ret)
+static int device_summary(struct store *s, struct sql_stmt *st, int64_t pk, char **ret)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int r;
 
-	sqlite3_reset(st);
-	sqlite3_bind_int64(st, 1, pk);
+	sql_reset(st);
+	sql_bind_int64(st, 1, pk);
 	while ((r = store_step(s, st)) > 0) {
-		const char *key = (const char *)sqlite3_column_text(st, 0);
-		const char *vid = (const char *)sqlite3_column_text(st, 1);
-		const char *port = (const char *)sqlite3_column_text(st, 2);
+		const char *key = sql_column_text(st, 0);
+		const char *vid = sql_column_text(st, 1);
+		const char *port = sql_column_text(st, 2);
 
 		if (sb.len)
 			strbuf_addch(&sb, FIELD_LIST_SEP);
@@ -64,17 +64,17 @@ static int device_summary(struct store *s, sqlite3_stmt *st, sqlite3_int64 pk, c
 	return 0;
 }
 
-static int baseline_names(struct store *s, sqlite3_stmt *st, sqlite3_int64 pk, char **ret)
+static int baseline_names(struct store *s, struct sql_stmt *st, int64_t pk, char **ret)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int r;
 
-	sqlite3_reset(st);
-	sqlite3_bind_int64(st, 1, pk);
+	sql_reset(st);
+	sql_bind_int64(st, 1, pk);
 	while ((r = store_step(s, st)) > 0) {
 		if (sb.len)
 			strbuf_addch(&sb, FIELD_LIST_SEP);
-		strbuf_adds(&sb, (const char *)sqlite3_column_text(st, 0));
+		strbuf_adds(&sb, sql_column_text(st, 0));
 	}
 	if (r < 0) {
 		strbuf_release(&sb);
@@ -85,25 +85,24 @@ static int baseline_names(struct store *s, sqlite3_stmt *st, sqlite3_int64 pk, c
 }
 
 struct list_stmts {
-	sqlite3_stmt *runs, *devices, *baselines;
+	struct sql_stmt *runs, *devices, *baselines;
 };
 
 static int read_summary(struct store *s, struct list_stmts *q, struct run_summary *v)
 {
-	sqlite3_stmt *st = q->runs;
-	sqlite3_int64 pk = sqlite3_column_int64(st, 0);
+	struct sql_stmt *st = q->runs;
+	int64_t pk = sql_column_int64(st, 0);
 	int r;
 
 	v->id = store_column_strdup(st, 1);
 	v->started_at = store_column_strdup(st, 2);
-	v->duration_s = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN
-								    : sqlite3_column_double(st, 3);
+	v->duration_s = sql_column_is_null(st, 3) ? NAN : sql_column_double(st, 3);
 	v->hostname = store_column_strdup(st, 4);
 	v->board = store_column_strdup(st, 5);
 	v->kernel = store_column_strdup(st, 6);
-	v->nmetrics = (uint64_t)sqlite3_column_int64(st, 7);
-	v->nfindings = (uint64_t)sqlite3_column_int64(st, 8);
-	v->nwarnings = (uint64_t)sqlite3_column_int64(st, 9);
+	v->nmetrics = (uint64_t)sql_column_int64(st, 7);
+	v->nfindings = (uint64_t)sql_column_int64(st, 8);
+	v->nwarnings = (uint64_t)sql_column_int64(st, 9);
 	r = device_summary(s, q->devices, pk, &v->devices);
 	if (r == 0)
 		r = baseline_names(s, q->baselines, pk, &v->baselines);
@@ -127,8 +126,7 @@ static int prepare_list(struct store *s, const struct store_filter *f, struct li
 	bind_opt_text(q->runs, 2, f->since);
 	bind_opt_text(q->runs, 3, f->until);
 	/* a negative LIMIT is none */
-	sqlite3_bind_int64(q->runs, 4, f->limit && f->limit <= INT64_MAX ? (sqlite3_int64)f->limit
-									  : -1);
+	sql_bind_int64(q->runs, 4, f->limit && f->limit <= INT64_MAX ? (int64_t)f->limit : -1);
 	return 0;
 }
 
@@ -141,7 +139,7 @@ int store_list_runs(struct store *s, const struct store_filter *f, struct run_su
 	size_t n = 0;
 	int r;
 
-	r = store_exec(s, "BEGIN");
+	r = store_begin(s, SQL_TX_READ);
 	if (r < 0)
 		return r;
 	r = prepare_list(s, f ? f : &all, &q);
@@ -154,10 +152,10 @@ int store_list_runs(struct store *s, const struct store_filter *f, struct run_su
 		memset(&v[n], 0, sizeof(v[n]));
 		r = read_summary(s, &q, &v[n++]);
 	}
-	sqlite3_finalize(q.runs);
-	sqlite3_finalize(q.devices);
-	sqlite3_finalize(q.baselines);
-	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	sql_finalize(q.runs);
+	sql_finalize(q.devices);
+	sql_finalize(q.baselines);
+	sql_commit(s->conn);
 	if (r < 0) {
 		run_summaries_free(v, n);
 		return r;
@@ -202,13 +200,13 @@ const struct record_desc run_summary_desc = RECORD_DESC("run_summary", summary_f
 int store_baseline_set(struct store *s, const char *name, const char *id_or_prefix)
 {
 	char now[UTC_TIME_LEN + 1];
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	char *id = NULL;
 	int r;
 
 	if (!run_id_valid(name))
 		return -EINVAL;
-	r = store_exec(s, "BEGIN IMMEDIATE");
+	r = store_begin(s, SQL_TX_WRITE);
 	if (r < 0)
 		return r;
 	r = store_resolve_run(s, id_or_prefix, &id);
@@ -219,49 +217,49 @@ int store_baseline_set(struct store *s, const char *name, const char *id_or_pref
 				     " set_at = excluded.set_at", &st);
 	if (r == 0) {
 		utc_time_format(time(NULL), now);
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
+		sql_bind_text(st, 1, name);
+		sql_bind_text(st, 2, id);
+		sql_bind_text(st, 3, now);
 		r = store_step(s, st);
-		sqlite3_finalize(st);
+		sql_finalize(st);
 	}
 	if (r == 0)
-		r = store_exec(s, "COMMIT");
+		r = store_commit(s);
 	if (r < 0)
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		sql_rollback(s->conn);
 	free(id);
 	return r;
 }
 
 int store_baseline_get(struct store *s, const char *name, char **ret_run_id)
 {
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	int r;
 
 	r = store_prepare(s, "SELECT r.id FROM baselines b JOIN runs r ON r.pk = b.run"
 			     " WHERE b.name = ?", &st);
 	if (r < 0)
 		return r;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sql_bind_text(st, 1, name);
 	r = store_step(s, st);
 	if (r > 0)
 		*ret_run_id = store_column_strdup(st, 0);
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	return r > 0 ? 0 : r == 0 ? -ENOENT : r;
 }
 
 int store_baseline_delete(struct store *s, const char *name)
 {
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	int r;
 
 	r = store_prepare(s, "DELETE FROM baselines WHERE name = ?", &st);
 	if (r < 0)
 		return r;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sql_bind_text(st, 1, name);
 	r = store_step(s, st);
-	sqlite3_finalize(st);
-	if (r == 0 && sqlite3_changes(s->db) == 0)
+	sql_finalize(st);
+	if (r == 0 && sql_changes(s->conn) == 0)
 		r = -ENOENT;
 	return r;
 }
@@ -269,7 +267,7 @@ int store_baseline_delete(struct store *s, const char *name)
 int store_list_baselines(struct store *s, struct store_baseline **ret, size_t *ret_n)
 {
 	struct store_baseline *v = NULL;
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	size_t n = 0;
 	int r;
 
@@ -289,7 +287,7 @@ int store_list_baselines(struct store *s, struct store_baseline **ret, size_t *r
 			store_column_strdup(st, 4), store_column_strdup(st, 5),
 		};
 	}
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	if (r < 0) {
 		store_baselines_free(v, n);
 		return r;
