@@ -12,6 +12,7 @@
 #include "version.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -194,8 +195,8 @@ static int log_migration(struct store *s, int version)
 
 static int apply(struct store *s, const struct migration *m)
 {
-	char pragma[64];
 	int64_t v = 0;
+	char *sql;
 	int r;
 
 	/*
@@ -205,20 +206,21 @@ static int apply(struct store *s, const struct migration *m)
 	r = store_begin(s, SQL_TX_WRITE);
 	if (r < 0)
 		return r;
-	r = store_query_int(s, "PRAGMA user_version", &v);
+	r = store_version(s, &v);
 	if (r == 0 && v >= m->version)
 		return store_commit(s); /* another process did it meanwhile */
 	if (r == 0 && v != m->version - 1)
 		r = -EBADMSG;
-	if (r == 0)
-		r = store_exec(s, m->sql);
+	if (r == 0) {
+		/* written in SQLite's words, said in the back end's */
+		sql = sql_translate_ddl(s->conn, m->sql);
+		r = sql ? store_exec(s, sql) : -ENOMEM;
+		free(sql);
+	}
 	if (r == 0)
 		r = log_migration(s, m->version);
-	if (r == 0) {
-		/* a pragma takes no parameters: the number is ours, not input */
-		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m->version);
-		r = store_exec(s, pragma);
-	}
+	if (r == 0)
+		r = store_err(s, sql_set_version(s->conn, m->version));
 	if (r == 0)
 		r = store_commit(s);
 	if (r < 0)
@@ -231,7 +233,7 @@ int store_migrate(struct store *s, const struct migration *m, size_t n)
 	int64_t v = 0;
 	int r;
 
-	r = store_query_int(s, "PRAGMA user_version", &v);
+	r = store_version(s, &v);
 	for (size_t i = 0; r == 0 && i < n; i++)
 		if (m[i].version > v)
 			r = apply(s, &m[i]);

@@ -3,6 +3,8 @@
 #include "store/sql_backend.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 void sql_close(struct sql_conn *c)
 {
@@ -117,11 +119,6 @@ const char *sql_strerror(struct sql_conn *c, int err)
 	return c->ops->strerror(c, err);
 }
 
-int sql_open_scratch(struct sql_conn *c, struct sql_conn **ret)
-{
-	return c->ops->open_scratch ? c->ops->open_scratch(c, ret) : -EOPNOTSUPP;
-}
-
 int sql_copy_private(struct sql_conn *c)
 {
 	return c->ops->copy_private ? c->ops->copy_private(c) : -EOPNOTSUPP;
@@ -140,4 +137,45 @@ int sql_checkpoint(struct sql_conn *c)
 int sql_file_journal_mode(struct sql_conn *c, char **ret)
 {
 	return c->ops->file_journal_mode ? c->ops->file_journal_mode(c, ret) : -EOPNOTSUPP;
+}
+
+int sql_identity(struct sql_conn *c, int64_t app_id, bool *ret_ours, int64_t *ret_version,
+		 int64_t *ret_objects)
+{
+	return c->ops->identity(c, app_id, ret_ours, ret_version, ret_objects);
+}
+
+int sql_set_version(struct sql_conn *c, int version)
+{
+	return c->ops->set_version(c, version);
+}
+
+char *sql_translate_ddl(struct sql_conn *c, const char *sql)
+{
+	return c->ops->translate_ddl ? c->ops->translate_ddl(sql) : strdup(sql);
+}
+
+int sql_has_object(struct sql_conn *c, const char *type, const char *name)
+{
+	return c->ops->has_object(c, type, name);
+}
+
+int sql_has_column(struct sql_conn *c, const char *table, const char *column)
+{
+	return c->ops->has_column(c, table, column);
+}
+
+int sql_setup_reader(struct sql_conn *c)
+{
+	return c->ops->setup_reader(c);
+}
+
+bool sql_file_checks(struct sql_conn *c)
+{
+	return c->ops->file_checks;
+}
+
+const char *sql_backend(struct sql_conn *c)
+{
+	return c->ops->name;
 }

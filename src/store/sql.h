@@ -109,9 +109,31 @@ struct sql_ops {
 	/* the back end's words for an errno it maps to (the store's messages) */
 	const char *(*strerror)(struct sql_conn *c, int err);
 
+	/* ---- the dialect: what SQL does not say alike on every back end ---- */
+	/*
+	 * What the database is: *ret_ours when it is marked as app_id's (SQLite:
+	 * PRAGMA application_id; PostgreSQL: its migrations table), its schema
+	 * version (0: none) and how many tables and indexes it holds (0: empty,
+	 * ours to make)
+	 */
+	int (*identity)(struct sql_conn *c, int64_t app_id, bool *ret_ours, int64_t *ret_version,
+			int64_t *ret_objects);
+	/* in a migration's transaction, after its statements: the schema is at version now */
+	int (*set_version)(struct sql_conn *c, int version);
+	/*
+	 * A migration's statements, written in SQLite's words, as this back
+	 * end takes them (allocated; NULL on ENOMEM). NULL op: as written.
+	 */
+	char *(*translate_ddl)(const char *sql);
+	/* 1 when the table or index (type "table", "index") is there, 0 when not, or -errno */
+	int (*has_object)(struct sql_conn *c, const char *type, const char *name);
+	int (*has_column)(struct sql_conn *c, const char *table, const char *column);
+	/* a reader's connection: nothing it sends may write (SQLite: query_only) */
+	int (*setup_reader)(struct sql_conn *c);
+	/* the back end checks the stored bytes itself (SQLite's integrity_check), else the server does */
+	bool file_checks;
+
 	/* ---- optional: a file back end's own ---- */
-	/* an empty private database of the same kind, gone on close */
-	int (*open_scratch)(struct sql_conn *c, struct sql_conn **ret);
 	/*
 	 * Go on with a private writable copy of the database, which nothing
 	 * writes back (SQLite: a copy in memory), so that an older schema
@@ -165,8 +187,20 @@ int64_t sql_last_insert_id(struct sql_conn *c);
 const char *sql_errmsg(struct sql_conn *c);
 const char *sql_strerror(struct sql_conn *c, int err);
 
+/* the dialect's ops (above) */
+int sql_identity(struct sql_conn *c, int64_t app_id, bool *ret_ours, int64_t *ret_version,
+		 int64_t *ret_objects);
+int sql_set_version(struct sql_conn *c, int version);
+/* sql as the back end takes it, allocated (the caller frees), NULL on ENOMEM */
+char *sql_translate_ddl(struct sql_conn *c, const char *sql);
+int sql_has_object(struct sql_conn *c, const char *type, const char *name);
+int sql_has_column(struct sql_conn *c, const char *table, const char *column);
+int sql_setup_reader(struct sql_conn *c);
+bool sql_file_checks(struct sql_conn *c);
+/* the back end's name: "sqlite", "postgresql" */
+const char *sql_backend(struct sql_conn *c);
+
 /* the optional ops: -EOPNOTSUPP without them, except where said */
-int sql_open_scratch(struct sql_conn *c, struct sql_conn **ret);
 int sql_copy_private(struct sql_conn *c);
 /* 0 without the op: nothing to set up */
 int sql_setup_writer(struct sql_conn *c);

@@ -10,6 +10,7 @@
 #include "util/xdg.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
@@ -245,6 +246,78 @@ static const char *sqlite_strerror(struct sql_conn *c, int err)
 	return strerror(-err);
 }
 
+/* ---- the dialect ---- */
+
+/* the first column of the one row of sql, an integer */
+static int query_int(struct sql_conn *c, const char *sql, int64_t *ret)
+{
+	struct sql_stmt *st;
+	int r = sqlite_prepare(c, sql, &st);
+
+	if (r < 0)
+		return r;
+	r = sqlite_step(st);
+	if (r == SQL_ROW)
+		*ret = sqlite_column_int64(st, 0);
+	sqlite_finalize(st);
+	return r < 0 ? r : 0;
+}
+
+static int sqlite_identity(struct sql_conn *c, int64_t app_id, bool *ret_ours,
+			   int64_t *ret_version, int64_t *ret_objects)
+{
+	int64_t app = 0;
+	int r = query_int(c, "PRAGMA application_id", &app);
+
+	if (r == 0)
+		r = query_int(c, "PRAGMA user_version", ret_version);
+	if (r == 0)
+		r = query_int(c, "SELECT count(*) FROM sqlite_master", ret_objects);
+	*ret_ours = app == app_id;
+	return r;
+}
+
+static int sqlite_set_version(struct sql_conn *c, int version)
+{
+	char pragma[64];
+
+	/* a pragma takes no parameters: the number is ours, not input */
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", version);
+	return sqlite_exec(c, pragma);
+}
+
+/* 1 when a row of sql with a and b bound is there, 0 when none */
+static int exists(struct sql_conn *c, const char *sql, const char *a, const char *b)
+{
+	struct sql_stmt *st;
+	int r = sqlite_prepare(c, sql, &st);
+
+	if (r < 0)
+		return r;
+	r = sqlite_bind_text(st, 1, a);
+	if (r == 0)
+		r = sqlite_bind_text(st, 2, b);
+	if (r == 0)
+		r = sqlite_step(st);
+	sqlite_finalize(st);
+	return r;
+}
+
+static int sqlite_has_object(struct sql_conn *c, const char *type, const char *name)
+{
+	return exists(c, "SELECT 1 FROM sqlite_master WHERE type = ?1 AND name = ?2", type, name);
+}
+
+static int sqlite_has_column(struct sql_conn *c, const char *table, const char *column)
+{
+	return exists(c, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", table, column);
+}
+
+static int sqlite_setup_reader(struct sql_conn *c)
+{
+	return sqlite_exec(c, "PRAGMA query_only = ON");
+}
+
 /* ---- a file's own ---- */
 
 static int open_memory(struct sqlite_conn **ret)
@@ -267,12 +340,11 @@ static int open_memory(struct sqlite_conn **ret)
 	return 0;
 }
 
-static int sqlite_open_scratch(struct sql_conn *c, struct sql_conn **ret)
+int sql_sqlite_open_memory(struct sql_conn **ret)
 {
 	struct sqlite_conn *sc;
 	int r = open_memory(&sc);
 
-	(void)c;
 	if (r < 0)
 		return r;
 	*ret = &sc->base;
@@ -325,6 +397,8 @@ static int sqlite_setup_writer(struct sql_conn *c)
 	}
 	if (r == 0)
 		r = sqlite_exec(c, "PRAGMA synchronous = NORMAL");
+	if (r == 0)
+		r = sqlite_exec(c, "PRAGMA foreign_keys = ON");
 	return r;
 }
 
@@ -379,7 +453,12 @@ static const struct sql_ops sqlite_ops = {
 	.last_insert_id = sqlite_last_insert_id,
 	.errmsg = sqlite_errmsg,
 	.strerror = sqlite_strerror,
-	.open_scratch = sqlite_open_scratch,
+	.identity = sqlite_identity,
+	.set_version = sqlite_set_version,
+	.has_object = sqlite_has_object,
+	.has_column = sqlite_has_column,
+	.setup_reader = sqlite_setup_reader,
+	.file_checks = true,
 	.copy_private = sqlite_copy_private,
 	.setup_writer = sqlite_setup_writer,
 	.checkpoint = sqlite_checkpoint,

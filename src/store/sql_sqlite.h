@@ -28,5 +28,8 @@ enum sql_sqlite_mode {
  */
 int sql_sqlite_open(const char *path, enum sql_sqlite_mode mode, struct sql_conn **ret);
 
+/* an empty database in memory, gone on close: the schema's reference (store_schema.c) */
+int sql_sqlite_open_memory(struct sql_conn **ret);
+
 /* the handle under a connection of this back end, for the unit tests */
 struct sqlite3 *sql_sqlite_handle(struct sql_conn *c);

@@ -98,32 +98,37 @@ int store_query_int(struct store *s, const char *sql, int64_t *ret)
 	return r < 0 ? r : 0;
 }
 
+int store_version(struct store *s, int64_t *ret)
+{
+	int64_t objects;
+	bool ours;
+
+	return store_err(s, sql_identity(s->conn, STORE_APPLICATION_ID, &ours, ret, &objects));
+}
+
 /*
  * Ours, or refused before anything is written to it. *ret_version: the
  * schema's version, 0 for a new empty file (write mode makes it ours).
  */
 static int check_identity(struct store *s, int64_t *ret_version)
 {
-	int64_t app = 0, version = 0, objects = 0;
+	int64_t version = 0, objects = 0;
+	bool ours = false;
 	int r;
 
 	/* one read transaction: another process may be creating the schema right now */
 	r = store_begin(s, SQL_TX_READ);
 	if (r < 0)
 		return r;
-	r = store_query_int(s, "PRAGMA application_id", &app);
-	if (r == 0)
-		r = store_query_int(s, "PRAGMA user_version", &version);
-	if (r == 0)
-		r = store_query_int(s, "SELECT count(*) FROM sqlite_master", &objects);
+	r = store_err(s, sql_identity(s->conn, STORE_APPLICATION_ID, &ours, &version, &objects));
 	sql_commit(s->conn);
 	if (r < 0)
 		return r;
-	if (app != STORE_APPLICATION_ID && (app != 0 || objects != 0))
+	if (!ours && objects != 0)
 		return -EBADMSG;
 	if (version > store_schema_version())
 		return -EPROTONOSUPPORT;
-	*ret_version = app == STORE_APPLICATION_ID ? version : 0;
+	*ret_version = ours ? version : 0;
 	return 0;
 }
 
@@ -136,8 +141,6 @@ static int configure_write(struct store *s)
 	/* ours: the back end may write now (SQLite: WAL, synchronous NORMAL) */
 	if (r == 0)
 		r = store_err(s, sql_setup_writer(s->conn));
-	if (r == 0)
-		r = store_exec(s, "PRAGMA foreign_keys = ON");
 	if (r == 0)
 		r = store_migrate(s, store_migrations, store_nmigrations);
 	return r;
@@ -164,7 +167,7 @@ static int configure_read(struct store *s)
 	if (r == 0 && version < store_schema_version())
 		r = migrate_in_memory(s);
 	if (r == 0)
-		r = store_exec(s, "PRAGMA query_only = ON");
+		r = store_err(s, sql_setup_reader(s->conn));
 	return r;
 }
 
@@ -306,6 +309,8 @@ static char *journal_mode(struct store *s)
 	char *t = NULL;
 	int r = sql_file_journal_mode(s->conn, &t);
 
+	if (r == -EOPNOTSUPP && !sql_file_checks(s->conn))
+		return strdup(sql_backend(s->conn)); /* a server's: its own write-ahead log */
 	if (r == -EOPNOTSUPP)
 		return pragma_text(s, "PRAGMA journal_mode");
 	return r == 0 ? t : NULL;
@@ -314,7 +319,11 @@ static char *journal_mode(struct store *s)
 int store_quick_check(struct store *s)
 {
 	struct strbuf problems = STRBUF_INIT;
-	int r = check_rows(s, "PRAGMA quick_check", true, &problems);
+	int r;
+
+	if (!sql_file_checks(s->conn))
+		return 0; /* a server keeps its own pages whole */
+	r = check_rows(s, "PRAGMA quick_check", true, &problems);
 
 	if (r == 0 && problems.len) {
 		/* SQLite's own words for a damaged file: what every command prints for one */
@@ -344,12 +353,12 @@ int store_check(struct store *s, struct store_stats *ret)
 	int64_t version = 0;
 	int r;
 
-	r = store_query_int(s, "PRAGMA user_version", &version);
+	r = store_version(s, &version);
 	if (r == 0)
 		r = store_schema_missing(s, &missing);
-	if (r == 0)
+	if (r == 0 && sql_file_checks(s->conn))
 		r = check_rows(s, "PRAGMA integrity_check", true, &problems);
-	if (r == 0)
+	if (r == 0 && sql_file_checks(s->conn))
 		r = check_rows(s, "PRAGMA foreign_key_check", false, &problems);
 	for (size_t i = 0; r == 0 && i < sizeof(tables) / sizeof(tables[0]); i++) {
 		*counts[i] = U64_UNKNOWN;

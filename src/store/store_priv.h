@@ -26,6 +26,8 @@ int store_commit(struct store *s);
 int store_step(struct store *s, struct sql_stmt *st);
 /* the first column of the first row of sql ("PRAGMA user_version"); *ret untouched without a row */
 int store_query_int(struct store *s, const char *sql, int64_t *ret);
+/* the schema version the history is at (0: none yet) */
+int store_version(struct store *s, int64_t *ret);
 /* a column as a new string (NULL for SQL NULL); aborts on ENOMEM like record.c */
 char *store_column_strdup(struct sql_stmt *st, int col);
 

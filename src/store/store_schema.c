@@ -3,10 +3,12 @@
  * Is the schema whole? The migrations say what a history of this version
  * holds: they are applied to an empty scratch database (SQLite's is in
  * memory), and every table, column and index of that reference must be in
- * the history. A table or
+ * the history, which may be of another back end (asked through sql.h's
+ * has_object and has_column). A table or
  * column dropped by hand (or by a tool) would otherwise pass SQLite's own
  * checks and fail every command that reads the history later.
  */
+#include "store/sql_sqlite.h"
 #include "store/store_priv.h"
 
 #include <errno.h>
@@ -20,7 +22,8 @@ static int reference(struct store *s, struct store *ret)
 
 	memset(ret, 0, sizeof(*ret));
 	strbuf_init(&ret->errmsg);
-	r = sql_open_scratch(s->conn, &ret->conn);
+	(void)s;
+	r = sql_sqlite_open_memory(&ret->conn);
 	if (r < 0)
 		return r;
 	return store_migrate(ret, store_migrations, store_nmigrations);
@@ -30,22 +33,6 @@ static void reference_release(struct store *ref)
 {
 	sql_close(ref->conn);
 	strbuf_release(&ref->errmsg);
-}
-
-/* does the history have it: SELECT 1 FROM ... with the names bound */
-static int has(struct store *s, const char *sql, const char *a, const char *b)
-{
-	struct sql_stmt *st;
-	int r = store_prepare(s, sql, &st);
-
-	if (r < 0)
-		return r;
-	sql_bind_text(st, 1, a);
-	if (b)
-		sql_bind_text(st, 2, b);
-	r = store_step(s, st);
-	sql_finalize(st);
-	return r;
 }
 
 static void note(struct strbuf *missing, const char *kind, const char *a, const char *b)
@@ -66,7 +53,7 @@ static int columns(struct store *s, struct store *ref, const char *table, struct
 	while ((r = store_step(ref, st)) > 0) {
 		const char *col = sql_column_text(st, 0);
 
-		r = has(s, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", table, col);
+		r = store_err(s, sql_has_column(s->conn, table, col));
 		if (r < 0)
 			break;
 		if (r == 0)
@@ -91,7 +78,7 @@ static int compare(struct store *s, struct store *ref, struct strbuf *missing)
 		const char *type = sql_column_text(st, 0);
 		const char *name = sql_column_text(st, 1);
 
-		r = has(s, "SELECT 1 FROM sqlite_master WHERE type = ?1 AND name = ?2", type, name);
+		r = store_err(s, sql_has_object(s->conn, type, name));
 		if (r == 0)
 			note(missing, type, name, NULL);
 		else if (r > 0 && !strcmp(type, "table"))
@@ -110,7 +97,7 @@ int store_schema_missing(struct store *s, struct strbuf *missing)
 	int r = reference(s, &ref);
 
 	if (r == 0)
-		r = store_query_int(s, "PRAGMA user_version", &version);
+		r = store_version(s, &version);
 	if (r == 0 && version != store_schema_version())
 		strbuf_addf(missing, "%sschema version %lld, not %d", missing->len ? ", " : "",
 			    (long long)version, store_schema_version());
@@ -124,6 +111,5 @@ int store_schema_missing(struct store *s, struct strbuf *missing)
 
 bool store_has_table(struct store *s, const char *table)
 {
-	return has(s, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", table,
-		   NULL) > 0;
+	return sql_has_object(s->conn, "table", table) > 0;
 }
