@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Opening the history: where it lives, checking it is ours, migrating it. */
+#include "store/sql_pg.h"
 #include "store/sql_sqlite.h"
 #include "store/store_priv.h"
 #include "util/strbuf.h"
@@ -71,6 +72,48 @@ const char *store_path(const struct store *s)
 
 /* ---- where it lives ---- */
 
+bool store_is_server(const char *path)
+{
+	return path && (!strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11));
+}
+
+char *store_display_name(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *at, *colon, *q, *p;
+
+	if (!store_is_server(path))
+		return strdup(path);
+	/* scheme://user:PASSWORD@host: the password as "***" */
+	p = strstr(path, "://") + 3;
+	at = strchr(p, '@');
+	q = strpbrk(p, "/?");
+	colon = strchr(p, ':');
+	if (at && (!q || at < q) && colon && colon < at) {
+		strbuf_add(&sb, path, (size_t)(colon + 1 - path));
+		strbuf_adds(&sb, "***");
+		p = at;
+	} else {
+		strbuf_add(&sb, path, (size_t)(p - path));
+	}
+	/* and a password=... parameter */
+	while (*p) {
+		const char *pw = strstr(p, "password=");
+
+		if (!pw || (pw != p && pw[-1] != '?' && pw[-1] != '&')) {
+			size_t n = pw ? (size_t)(pw + 9 - p) : strlen(p);
+
+			strbuf_add(&sb, p, n);
+			p += n;
+			continue;
+		}
+		strbuf_add(&sb, p, (size_t)(pw + 9 - p));
+		strbuf_adds(&sb, "***");
+		p = pw + 9 + strcspn(pw + 9, "&");
+	}
+	return strbuf_detach(&sb);
+}
+
 int store_default_path(char **ret)
 {
 	struct strbuf p = STRBUF_INIT;
@@ -138,6 +181,9 @@ static int configure_write(struct store *s)
 	int r;
 
 	r = check_identity(s, &version);
+	/* a server's database has no file to be there or not: no schema is no history yet */
+	if (r == 0 && version == 0 && s->server && s->existing)
+		r = -ENOENT;
 	/* ours: the back end may write now (SQLite: WAL, synchronous NORMAL) */
 	if (r == 0)
 		r = store_err(s, sql_setup_writer(s->conn));
@@ -163,7 +209,7 @@ static int configure_read(struct store *s)
 
 	r = check_identity(s, &version);
 	if (r == 0 && version == 0) /* an empty file is no history: nothing is made of it */
-		r = -EBADMSG;
+		r = s->server ? -ENOENT : -EBADMSG;
 	if (r == 0 && version < store_schema_version())
 		r = migrate_in_memory(s);
 	if (r == 0)
@@ -185,17 +231,22 @@ int store_open_flags(const char *path, unsigned flags, struct store **ret)
 		mode = SQL_SQLITE_READ;
 	else if (flags & STORE_OPEN_EXISTING)
 		mode = SQL_SQLITE_WRITE;
-	r = sql_sqlite_open(path, mode, &conn);
+	if (store_is_server(path))
+		r = sql_pg_open(path, read, &conn);
+	else
+		r = sql_sqlite_open(path, mode, &conn);
 	if (r < 0)
 		return r;
 	s = calloc(1, sizeof(*s));
-	if (!s || !(s->path = strdup(path))) {
+	if (!s || !(s->path = store_display_name(path))) {
 		free(s);
 		sql_close(conn);
 		return -ENOMEM;
 	}
 	s->conn = conn;
 	strbuf_init(&s->errmsg);
+	s->server = store_is_server(path);
+	s->existing = flags & STORE_OPEN_EXISTING;
 	r = read ? configure_read(s) : configure_write(s);
 	if (r < 0) {
 		store_close(s);
@@ -203,6 +254,11 @@ int store_open_flags(const char *path, unsigned flags, struct store **ret)
 	}
 	*ret = s;
 	return 0;
+}
+
+const char *store_open_error(const char *path)
+{
+	return store_is_server(path) ? sql_pg_open_error() : "";
 }
 
 int store_open(const char *path, struct store **ret)
@@ -224,8 +280,11 @@ int store_recover(const char *path)
 {
 	struct store s = {.path = (char *)path, .errmsg = STRBUF_INIT};
 	int64_t version = 0;
-	int r = sql_sqlite_open(path, SQL_SQLITE_WRITE, &s.conn);
+	int r;
 
+	if (store_is_server(path))
+		return 0; /* a server recovers its own */
+	r = sql_sqlite_open(path, SQL_SQLITE_WRITE, &s.conn);
 	if (r < 0)
 		return r;
 	r = check_identity(&s, &version);
@@ -375,7 +434,7 @@ int store_check(struct store *s, struct store_stats *ret)
 	st.schema_ok = missing.len == 0;
 	st.ok = problems.len == 0 && st.schema_ok;
 	if (!problems.len)
-		strbuf_adds(&problems, "ok");
+		strbuf_adds(&problems, sql_file_checks(s->conn) ? "ok" : "ok (the server checks its own)");
 	if (!missing.len)
 		strbuf_adds(&missing, "ok");
 	st.integrity = one_line(&problems);

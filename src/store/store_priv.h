@@ -9,7 +9,9 @@
 
 struct store {
 	struct sql_conn *conn;
-	char *path;
+	char *path; /* as shown: a server URI's password masked */
+	bool server;   /* a database server's (PostgreSQL), not a file */
+	bool existing; /* STORE_OPEN_EXISTING */
 	/* the back end's words for the last failure, kept: a ROLLBACK would replace them */
 	struct strbuf errmsg;
 };

@@ -2,6 +2,7 @@
 /* Listing runs and naming baselines. */
 #include "run/record_json.h"
 #include "store/store_priv.h"
+#include "util/strbuf.h"
 #include "util/utctime.h"
 
 #include <errno.h>
@@ -13,8 +14,9 @@
 /*
  * Filters are parameters too: a NULL one matches everything. Devices match
  * by substring, case-insensitive (VID:PID is lowercase hex in sysfs, a
- * user may type it in capitals); instr() and not LIKE, so that '%' and '_'
- * typed by a user are plain characters.
+ * user may type it in capitals): LIKE, which SQLite and PostgreSQL both
+ * have, with '%', '_' and '\\' typed by a user escaped (like_pattern). A
+ * parameter tested for NULL is cast: PostgreSQL infers no type from IS NULL.
  */
 #define LIST_SQL(order)                                                                          \
 	"SELECT r.pk, r.id, r.started_at, r.duration_s, r.hostname, r.board, r.kernel,"          \
@@ -22,11 +24,27 @@
 	" (SELECT count(*) FROM findings f WHERE f.run = r.pk),"                                 \
 	" (SELECT count(*) FROM findings f WHERE f.run = r.pk AND f.severity = 'warn')"          \
 	" FROM runs r"                                                                           \
-	" WHERE (?1 IS NULL OR EXISTS (SELECT 1 FROM devices d WHERE d.run = r.pk AND"           \
-	"  (instr(lower(d.vid_pid), lower(?1)) OR instr(lower(d.serial), lower(?1))"             \
-	"   OR instr(lower(d.port_path), lower(?1)))))"                                          \
-	" AND (?2 IS NULL OR r.started_at >= ?2) AND (?3 IS NULL OR r.started_at < ?3)"          \
+	" WHERE (CAST(?1 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM devices d WHERE d.run = r.pk AND"           \
+	"  (lower(d.vid_pid) LIKE ?1 ESCAPE '\\' OR lower(d.serial) LIKE ?1 ESCAPE '\\'"           \
+	"   OR lower(d.port_path) LIKE ?1 ESCAPE '\\')))"                                       \
+	" AND (CAST(?2 AS TEXT) IS NULL OR r.started_at >= ?2)"                                   \
+	" AND (CAST(?3 AS TEXT) IS NULL OR r.started_at < ?3)"                                   \
 	" ORDER BY r.started_at " order ", r.id " order " LIMIT ?4"
+
+/* "%s%" of s, lowercase (ASCII), its '%', '_' and '\\' plain characters */
+static char *like_pattern(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addch(&sb, '%');
+	for (; *s; s++) {
+		if (strchr("%_\\", *s))
+			strbuf_addch(&sb, '\\');
+		strbuf_addch(&sb, *s >= 'A' && *s <= 'Z' ? (char)(*s - 'A' + 'a') : *s);
+	}
+	strbuf_addch(&sb, '%');
+	return strbuf_detach(&sb);
+}
 
 static void bind_opt_text(struct sql_stmt *st, int idx, const char *s)
 {
@@ -86,6 +104,7 @@ static int baseline_names(struct store *s, struct sql_stmt *st, int64_t pk, char
 
 struct list_stmts {
 	struct sql_stmt *runs, *devices, *baselines;
+	char *pattern; /* the device filter, bound to runs */
 };
 
 static int read_summary(struct store *s, struct list_stmts *q, struct run_summary *v)
@@ -122,11 +141,12 @@ static int prepare_list(struct store *s, const struct store_filter *f, struct li
 				  &q->baselines);
 	if (r < 0)
 		return r;
-	bind_opt_text(q->runs, 1, f->device);
+	q->pattern = f->device ? like_pattern(f->device) : NULL;
+	bind_opt_text(q->runs, 1, q->pattern);
 	bind_opt_text(q->runs, 2, f->since);
 	bind_opt_text(q->runs, 3, f->until);
-	/* a negative LIMIT is none */
-	sql_bind_int64(q->runs, 4, f->limit && f->limit <= INT64_MAX ? (int64_t)f->limit : -1);
+	/* no limit: the most there could be (PostgreSQL takes no negative LIMIT) */
+	sql_bind_int64(q->runs, 4, f->limit && f->limit <= INT64_MAX ? (int64_t)f->limit : INT64_MAX);
 	return 0;
 }
 
@@ -155,6 +175,7 @@ int store_list_runs(struct store *s, const struct store_filter *f, struct run_su
 	sql_finalize(q.runs);
 	sql_finalize(q.devices);
 	sql_finalize(q.baselines);
+	free(q.pattern);
 	sql_commit(s->conn);
 	if (r < 0) {
 		run_summaries_free(v, n);
