@@ -65,10 +65,55 @@ static int check_ancestor(const char *path)
 	return r;
 }
 
-static void describe_open_error(struct strbuf *sb, const char *path, bool explicit,
+/* a server's history: what its server said, the password never shown */
+static bool describe_server_error(struct strbuf *sb, const char *uri, int r)
+{
+	char *shown = store_display_name(uri);
+	const char *said = store_open_error(uri);
+
+	switch (r) {
+	case -ECONNREFUSED:
+		strbuf_addf(sb, "cannot reach the history's server '%s': %s", shown, said);
+		break;
+	case -EKEYREJECTED:
+		strbuf_addf(sb, "the history's server '%s' refused usbperf: %s", shown, said);
+		break;
+	case -ENXIO:
+		strbuf_addf(sb, "no history database '%s' on its server: %s", shown, said);
+		break;
+	case -ECONNRESET:
+		strbuf_addf(sb, "the history's server '%s' went away: %s", shown, said);
+		break;
+	case -EOPNOTSUPP:
+		strbuf_addf(sb,
+			    "the history '%s' has an older schema: a command that writes to it "
+			    "('usbperf run', 'usbperf import') brings it up to date",
+			    shown);
+		break;
+	case -EPROTONOSUPPORT:
+		if (*said) { /* a build without libpq */
+			strbuf_addf(sb, "cannot open the history '%s': %s", shown, said);
+			break;
+		}
+		/* fall through */
+	default:
+		free(shown);
+		return false;
+	}
+	free(shown);
+	return true;
+}
+
+static void describe_file_error(struct strbuf *sb, const char *path, bool explicit,
 				enum db_mode mode, int r)
 {
 	switch (r) {
+	case -ENODATA: /* a server's database without a history's schema */
+		strbuf_addf(sb,
+			    "no history yet at '%s': 'usbperf run' and 'usbperf import' save "
+			    "runs there",
+			    path);
+		break;
 	case -ENOENT:
 		if (!explicit) {
 			strbuf_addf(sb,
@@ -117,6 +162,23 @@ static void describe_open_error(struct strbuf *sb, const char *path, bool explic
 	}
 }
 
+static void describe_open_error(struct strbuf *sb, const char *path, bool explicit,
+				enum db_mode mode, int r)
+{
+	char *shown;
+
+	if (!store_is_server(path)) {
+		describe_file_error(sb, path, explicit, mode, r);
+		return;
+	}
+	if (describe_server_error(sb, path, r))
+		return;
+	/* the rest as a file's, by its shown name */
+	shown = store_display_name(path);
+	describe_file_error(sb, shown, explicit, mode, r == -ENOENT ? -ENODATA : r);
+	free(shown);
+}
+
 static void log_open_error(const char *path, bool explicit, enum db_mode mode, int r)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -151,7 +213,8 @@ int db_open_quiet(const char *db, enum db_mode mode, struct store **ret, struct 
 			strbuf_adds(why, "no home directory for the history: use --db PATH");
 			return r;
 		}
-	} else if (mode == DB_CREATE && access(db, F_OK) < 0 && errno == ENOENT) {
+	} else if (mode == DB_CREATE && !store_is_server(db) && access(db, F_OK) < 0 &&
+		   errno == ENOENT) {
 		r = check_parent(db);
 		if (r < 0) {
 			describe_open_error(why, db, true, mode, r);
@@ -188,7 +251,10 @@ int db_prepare_save(const char *db, struct store **ret)
 			return r;
 		path = dflt;
 	}
-	if (access(path, F_OK) == 0 || errno != ENOENT) {
+	/* a server's database is there or not: opened now, its schema made if new */
+	if (store_is_server(path)) {
+		r = db_open(db, DB_CREATE, ret);
+	} else if (access(path, F_OK) == 0 || errno != ENOENT) {
 		r = db_open(db, DB_WRITE, ret);
 		/* a damaged history is found now, not after the measurement it was to keep */
 		if (r == 0 && (r = store_quick_check(*ret)) < 0) {
@@ -232,6 +298,9 @@ int db_failed(struct store *s, int r)
 {
 	if (r == -ENOMEM)
 		log_error("out of memory");
+	else if (r == -ECONNRESET)
+		log_error("the history's server '%s' went away: %s", store_path(s),
+			  store_errmsg(s));
 	else if (r == -EBADMSG)
 		log_error("'%s' is not a usbperf history database", store_path(s));
 	else
@@ -288,6 +357,8 @@ int db_inputs_add_db(struct inputs *in, const char *db)
 
 	if (!db && store_default_path(&dflt) < 0)
 		return 0; /* no default: nothing to protect */
+	if (store_is_server(db))
+		return 0; /* no file of this machine's */
 	for (size_t i = 0; r == 0 && i < sizeof(beside) / sizeof(beside[0]); i++) {
 		strbuf_reset(&p);
 		strbuf_addf(&p, "%s%s", db ? db : dflt, beside[i]);

@@ -24,7 +24,12 @@
 int db_pending_dir(const char *db, struct strbuf *ret)
 {
 	char *dflt = NULL;
-	int r = db ? 0 : store_default_path(&dflt);
+	int r;
+
+	/* a server's history has no directory of ours: this machine's state directory */
+	if (store_is_server(db))
+		return xdg_path("XDG_STATE_HOME", ".local/state", "pending", ret);
+	r = db ? 0 : store_default_path(&dflt);
 
 	if (r == 0)
 		strbuf_addf(ret, "%s%s", db ? db : dflt, PENDING_SUFFIX);
@@ -130,6 +135,7 @@ int db_save_run(const char *db, struct store **s, const struct run_record *rec, 
 {
 	struct strbuf why = STRBUF_INIT, kept = STRBUF_INIT;
 	int r = try_save(db, s, rec, &why), k;
+	char *shown;
 
 	if (r == 0) {
 		if (!quiet)
@@ -140,12 +146,15 @@ int db_save_run(const char *db, struct store **s, const struct run_record *rec, 
 	}
 	/* nothing measured is lost: the run waits in a file for 'import' */
 	k = keep(db, rec, &kept);
+	shown = db ? store_display_name(db) : NULL;
 	if (k == 0)
 		log_error("run %s not saved: %s; kept in '%s' ('usbperf import %s%s%s' adds it)",
-			  rec->id, why.buf, kept.buf, kept.buf, db ? " --db " : "", db ? db : "");
+			  rec->id, why.buf, kept.buf, kept.buf, db ? " --db " : "",
+			  shown ? shown : "");
 	else
 		log_error("run %s not saved: %s; nor kept aside: cannot create '%s': %s", rec->id,
 			  why.buf, kept.buf, strerror(-k));
+	free(shown);
 	strbuf_release(&why);
 	strbuf_release(&kept);
 	return r;

@@ -334,14 +334,21 @@ static int emit_run(const struct global_opts *g, const struct run_result *res,
 }
 
 /* the command line as run, for the record */
+/* the command line as the record keeps it: a server history's password never in it */
 static char *joined(int argc, char **argv)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int i;
 
 	strbuf_adds(&sb, "usbperf");
-	for (i = 0; i < argc; i++)
-		strbuf_addf(&sb, " %s", argv[i]);
+	for (i = 0; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		const char *uri = argv[i][0] == '-' && eq ? eq + 1 : argv[i];
+		char *shown = store_display_name(uri);
+
+		strbuf_addf(&sb, " %.*s%s", (int)(uri - argv[i]), argv[i], shown ? shown : uri);
+		free(shown);
+	}
 	return strbuf_detach(&sb);
 }
 

@@ -12,6 +12,7 @@
 #include "version.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -176,7 +177,7 @@ int store_schema_version(void)
 static int log_migration(struct store *s, int version)
 {
 	char now[UTC_TIME_LEN + 1];
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	int r;
 
 	utc_time_format(time(NULL), now);
@@ -184,42 +185,46 @@ static int log_migration(struct store *s, int version)
 			     "VALUES (?, ?, ?)", &st);
 	if (r < 0)
 		return r;
-	sqlite3_bind_int(st, 1, version);
-	sqlite3_bind_text(st, 2, now, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, USBPERF_VERSION, -1, SQLITE_STATIC);
+	sql_bind_int64(st, 1, version);
+	sql_bind_text(st, 2, now);
+	sql_bind_text(st, 3, USBPERF_VERSION);
 	r = store_step(s, st);
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	return r < 0 ? r : 0;
 }
 
 static int apply(struct store *s, const struct migration *m)
 {
-	char pragma[64];
 	int64_t v = 0;
+	char *sql;
 	int r;
 
-	/* IMMEDIATE: two processes opening a new database migrate one after the other */
-	r = store_exec(s, "BEGIN IMMEDIATE");
+	/*
+	 * the write lock now (SQLite: IMMEDIATE): two processes opening a new
+	 * database migrate one after the other
+	 */
+	r = store_begin(s, SQL_TX_WRITE);
 	if (r < 0)
 		return r;
-	r = store_query_int(s, "PRAGMA user_version", &v);
+	r = store_version(s, &v);
 	if (r == 0 && v >= m->version)
-		return store_exec(s, "COMMIT"); /* another process did it meanwhile */
+		return store_commit(s); /* another process did it meanwhile */
 	if (r == 0 && v != m->version - 1)
 		r = -EBADMSG;
-	if (r == 0)
-		r = store_exec(s, m->sql);
-	if (r == 0)
-		r = log_migration(s, m->version);
 	if (r == 0) {
-		/* a pragma takes no parameters: the number is ours, not input */
-		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m->version);
-		r = store_exec(s, pragma);
+		/* written in SQLite's words, said in the back end's */
+		sql = sql_translate_ddl(s->conn, m->sql);
+		r = sql ? store_exec(s, sql) : -ENOMEM;
+		free(sql);
 	}
 	if (r == 0)
-		r = store_exec(s, "COMMIT");
+		r = log_migration(s, m->version);
+	if (r == 0)
+		r = store_err(s, sql_set_version(s->conn, m->version));
+	if (r == 0)
+		r = store_commit(s);
 	if (r < 0)
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		sql_rollback(s->conn);
 	return r;
 }
 
@@ -228,7 +233,7 @@ int store_migrate(struct store *s, const struct migration *m, size_t n)
 	int64_t v = 0;
 	int r;
 
-	r = store_query_int(s, "PRAGMA user_version", &v);
+	r = store_version(s, &v);
 	for (size_t i = 0; r == 0 && i < n; i++)
 		if (m[i].version > v)
 			r = apply(s, &m[i]);

@@ -1,94 +1,60 @@
 // SPDX-License-Identifier: MIT
 /* Opening the history: where it lives, checking it is ours, migrating it. */
+#include "store/sql_pg.h"
+#include "store/sql_sqlite.h"
 #include "store/store_priv.h"
 #include "util/strbuf.h"
 #include "util/xdg.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
-#include <limits.h>
-#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/statfs.h>
-#include <unistd.h>
 
 /* ---- helpers shared by the store's files ---- */
 
-int store_err(struct store *s, int rc)
+int store_err(struct store *s, int r)
 {
-	int sys = s && s->db ? sqlite3_system_errno(s->db) : 0;
-
-	if (s && s->db && rc != SQLITE_OK) {
+	if (s && s->conn && r < 0) {
 		strbuf_reset(&s->errmsg);
-		strbuf_adds(&s->errmsg, sqlite3_errmsg(s->db));
+		strbuf_adds(&s->errmsg, sql_errmsg(s->conn));
 	}
-	switch (rc & 0xff) {
-	case SQLITE_OK:
-		return 0;
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-		return -EBUSY;
-	case SQLITE_NOMEM:
-		return -ENOMEM;
-	case SQLITE_READONLY:
-		return -EROFS;
-	case SQLITE_FULL:
-		return -ENOSPC;
-	case SQLITE_NOTADB:
-		return -EBADMSG;
-	case SQLITE_CORRUPT:
-		return -EUCLEAN;
-	case SQLITE_CONSTRAINT:
-		/* a run id stored twice; anything else breaks the schema's rules */
-		if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
-			return -EEXIST;
-		return -EINVAL;
-	case SQLITE_CANTOPEN:
-		return sys ? -sys : -EACCES;
-	case SQLITE_PERM:
-	case SQLITE_AUTH:
-		return -EACCES;
-	}
-	return sys ? -sys : -EIO;
+	return r;
 }
 
-int store_prepare(struct store *s, const char *sql, sqlite3_stmt **ret)
+int store_prepare(struct store *s, const char *sql, struct sql_stmt **ret)
 {
-	int rc = sqlite3_prepare_v2(s->db, sql, -1, ret, NULL);
-
-	return rc == SQLITE_OK ? 0 : store_err(s, rc);
+	return store_err(s, sql_prepare(s->conn, sql, ret));
 }
 
 int store_exec(struct store *s, const char *sql)
 {
-	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
-
-	return rc == SQLITE_OK ? 0 : store_err(s, rc);
+	return store_err(s, sql_exec(s->conn, sql));
 }
 
-int store_step(struct store *s, sqlite3_stmt *st)
+int store_begin(struct store *s, enum sql_tx tx)
 {
-	int rc = sqlite3_step(st);
-
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc == SQLITE_DONE)
-		return 0;
-	return store_err(s, rc);
+	return store_err(s, sql_begin(s->conn, tx));
 }
 
-char *store_column_strdup(sqlite3_stmt *st, int col)
+int store_commit(struct store *s)
 {
-	const unsigned char *t = sqlite3_column_text(st, col);
+	return store_err(s, sql_commit(s->conn));
+}
+
+int store_step(struct store *s, struct sql_stmt *st)
+{
+	return store_err(s, sql_step(st));
+}
+
+char *store_column_strdup(struct sql_stmt *st, int col)
+{
+	const char *t = sql_column_text(st, col);
 	char *d;
 
 	if (!t)
 		return NULL;
-	d = strdup((const char *)t);
+	d = strdup(t);
 	if (!d)
 		abort();
 	return d;
@@ -106,6 +72,48 @@ const char *store_path(const struct store *s)
 
 /* ---- where it lives ---- */
 
+bool store_is_server(const char *path)
+{
+	return path && (!strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11));
+}
+
+char *store_display_name(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *at, *colon, *q, *p;
+
+	if (!store_is_server(path))
+		return strdup(path);
+	/* scheme://user:PASSWORD@host: the password as "***" */
+	p = strstr(path, "://") + 3;
+	at = strchr(p, '@');
+	q = strpbrk(p, "/?");
+	colon = strchr(p, ':');
+	if (at && (!q || at < q) && colon && colon < at) {
+		strbuf_add(&sb, path, (size_t)(colon + 1 - path));
+		strbuf_adds(&sb, "***");
+		p = at;
+	} else {
+		strbuf_add(&sb, path, (size_t)(p - path));
+	}
+	/* and a password=... parameter */
+	while (*p) {
+		const char *pw = strstr(p, "password=");
+
+		if (!pw || (pw != p && pw[-1] != '?' && pw[-1] != '&')) {
+			size_t n = pw ? (size_t)(pw + 9 - p) : strlen(p);
+
+			strbuf_add(&sb, p, n);
+			p += n;
+			continue;
+		}
+		strbuf_add(&sb, p, (size_t)(pw + 9 - p));
+		strbuf_adds(&sb, "***");
+		p = pw + 9 + strcspn(pw + 9, "&");
+	}
+	return strbuf_detach(&sb);
+}
+
 int store_default_path(char **ret)
 {
 	struct strbuf p = STRBUF_INIT;
@@ -121,16 +129,24 @@ int store_default_path(char **ret)
 
 int store_query_int(struct store *s, const char *sql, int64_t *ret)
 {
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	int r = store_prepare(s, sql, &st);
 
 	if (r < 0)
 		return r;
 	r = store_step(s, st);
 	if (r > 0)
-		*ret = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+		*ret = sql_column_int64(st, 0);
+	sql_finalize(st);
 	return r < 0 ? r : 0;
+}
+
+int store_version(struct store *s, int64_t *ret)
+{
+	int64_t objects;
+	bool ours;
+
+	return store_err(s, sql_identity(s->conn, STORE_APPLICATION_ID, &ours, ret, &objects));
 }
 
 /*
@@ -139,43 +155,24 @@ int store_query_int(struct store *s, const char *sql, int64_t *ret)
  */
 static int check_identity(struct store *s, int64_t *ret_version)
 {
-	int64_t app = 0, version = 0, objects = 0;
+	int64_t version = 0, objects = 0;
+	bool ours = false;
 	int r;
 
 	/* one read transaction: another process may be creating the schema right now */
-	r = store_exec(s, "BEGIN");
+	r = store_begin(s, SQL_TX_READ);
 	if (r < 0)
 		return r;
-	r = store_query_int(s, "PRAGMA application_id", &app);
-	if (r == 0)
-		r = store_query_int(s, "PRAGMA user_version", &version);
-	if (r == 0)
-		r = store_query_int(s, "SELECT count(*) FROM sqlite_master", &objects);
-	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	r = store_err(s, sql_identity(s->conn, STORE_APPLICATION_ID, &ours, &version, &objects));
+	sql_commit(s->conn);
 	if (r < 0)
 		return r;
-	if (app != STORE_APPLICATION_ID && (app != 0 || objects != 0))
+	if (!ours && objects != 0)
 		return -EBADMSG;
 	if (version > store_schema_version())
 		return -EPROTONOSUPPORT;
-	*ret_version = app == STORE_APPLICATION_ID ? version : 0;
+	*ret_version = ours ? version : 0;
 	return 0;
-}
-
-/*
- * The switch to WAL of a new file takes an exclusive lock for which SQLite
- * does not call the busy handler: two processes creating the history at
- * once would see "database is locked". Wait as the busy timeout would.
- */
-static int set_wal(struct store *s)
-{
-	for (int waited_ms = 0;; waited_ms += 5) {
-		int r = store_exec(s, "PRAGMA journal_mode = WAL");
-
-		if (r != -EBUSY || waited_ms >= STORE_BUSY_TIMEOUT_MS)
-			return r;
-		usleep(5000);
-	}
 }
 
 static int configure_write(struct store *s)
@@ -184,44 +181,24 @@ static int configure_write(struct store *s)
 	int r;
 
 	r = check_identity(s, &version);
-	/*
-	 * WAL: a reader never blocks the writer, and a process killed mid-write
-	 * leaves uncommitted frames that the next opener ignores. NORMAL sync is
-	 * safe in WAL mode: a power cut can only lose the last commits.
-	 */
+	/* a server's database has no file to be there or not: no schema is no history yet */
+	if (r == 0 && version == 0 && s->server && s->existing)
+		r = -ENOENT;
+	/* ours: the back end may write now (SQLite: WAL, synchronous NORMAL) */
 	if (r == 0)
-		r = set_wal(s);
-	if (r == 0)
-		r = store_exec(s, "PRAGMA synchronous = NORMAL");
-	if (r == 0)
-		r = store_exec(s, "PRAGMA foreign_keys = ON");
+		r = store_err(s, sql_setup_writer(s->conn));
 	if (r == 0)
 		r = store_migrate(s, store_migrations, store_nmigrations);
 	return r;
 }
 
-/* an older schema, read: copied into memory and migrated there, the file untouched */
+/* an older schema, read: copied (SQLite: into memory) and migrated there, the file untouched */
 static int migrate_in_memory(struct store *s)
 {
-	sqlite3_backup *b;
-	sqlite3 *mem;
-	int rc;
+	int r = store_err(s, sql_copy_private(s->conn));
 
-	rc = sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
-	if (rc != SQLITE_OK) {
-		sqlite3_close(mem);
-		return -ENOMEM;
-	}
-	b = sqlite3_backup_init(mem, "main", s->db, "main");
-	rc = b ? sqlite3_backup_step(b, -1) : sqlite3_errcode(mem);
-	sqlite3_backup_finish(b);
-	if (rc != SQLITE_DONE) {
-		sqlite3_close(mem);
-		return store_err(s, rc);
-	}
-	sqlite3_close_v2(s->db);
-	s->db = mem;
-	sqlite3_extended_result_codes(s->db, 1);
+	if (r < 0)
+		return r;
 	return store_migrate(s, store_migrations, store_nmigrations);
 }
 
@@ -232,197 +209,56 @@ static int configure_read(struct store *s)
 
 	r = check_identity(s, &version);
 	if (r == 0 && version == 0) /* an empty file is no history: nothing is made of it */
-		r = -EBADMSG;
+		r = s->server ? -ENOENT : -EBADMSG;
 	if (r == 0 && version < store_schema_version())
 		r = migrate_in_memory(s);
 	if (r == 0)
-		r = store_exec(s, "PRAGMA query_only = ON");
+		r = store_err(s, sql_setup_reader(s->conn));
 	return r;
-}
-
-/* /proc/self/mem and its kind: regular files to stat(2), whose reads fail (EIO) */
-static bool kernel_file(const char *path)
-{
-	struct statfs sf;
-
-	if (statfs(path, &sf) < 0)
-		return false;
-	return sf.f_type == PROC_SUPER_MAGIC || sf.f_type == SYSFS_MAGIC ||
-	       sf.f_type == DEBUGFS_MAGIC;
-}
-
-/* SQLite's unix VFS refuses a full path name of this many bytes */
-#define SQLITE_MAX_PATHNAME 512
-
-/*
- * What is at path, stat(2)'d before SQLite opens it: SQLite opens the name
- * itself, and a FIFO would block its open(2) (a device would be opened,
- * with whatever that does). lock_shared() checks again, with O_NONBLOCK,
- * the file it opens; what remains is the window between that and SQLite's
- * own open, open only to someone who can rename in the history's
- * directory, and so could as well replace the history itself.
- */
-static int check_path(const char *path, bool write)
-{
-	char cwd[PATH_MAX], *dir;
-	size_t len = strlen(path);
-	struct stat sb;
-	int r = 0;
-
-	if (path[0] != '/' && getcwd(cwd, sizeof(cwd)))
-		len += strlen(cwd) + 1;
-	if (len >= SQLITE_MAX_PATHNAME)
-		return -ENAMETOOLONG;
-	if (stat(path, &sb) < 0)
-		return -errno;
-	if (S_ISDIR(sb.st_mode))
-		return -EISDIR;
-	if (!S_ISREG(sb.st_mode) || kernel_file(path))
-		return -ENODEV;
-	if (!write)
-		return access(path, R_OK) < 0 ? -errno : 0;
-	/* SQLite would open a read-only file read-only, and fail at the first write */
-	if (access(path, R_OK | W_OK) < 0)
-		return -errno;
-	/* the -wal and -shm are made beside it */
-	dir = strdup(path);
-	if (!dir)
-		return -ENOMEM;
-	if (access(dirname(dir), W_OK) < 0)
-		r = -errno;
-	free(dir);
-	return r;
-}
-
-static bool exists_beside(const char *path, const char *suffix)
-{
-	struct strbuf p = STRBUF_INIT;
-	struct stat sb;
-	bool r;
-
-	strbuf_addf(&p, "%s%s", path, suffix);
-	r = stat(p.buf, &sb) == 0 || errno != ENOENT;
-	strbuf_release(&p);
-	return r;
-}
-
-/* "file:" URI of path with immutable=1, every byte but [A-Za-z0-9/._~-] %-escaped */
-static void immutable_uri(const char *path, struct strbuf *out)
-{
-	strbuf_adds(out, path[0] == '/' ? "file://" : "file:");
-	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
-		/* not isalnum(): a locale could count bytes of UTF-8 in */
-		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-		    (*c >= '0' && *c <= '9') || strchr("/._~-", *c))
-			strbuf_addf(out, "%c", *c);
-		else
-			strbuf_addf(out, "%%%02X", *c);
-	}
-	strbuf_adds(out, "?immutable=1");
-}
-
-/*
- * SQLite's shared lock (unix VFS: a read lock on the 510 bytes after the
- * pending byte), taken as an open file description lock of our own: a
- * writer that starts meanwhile cannot take the exclusive lock it needs to
- * checkpoint its WAL into the file on close, so the file does not change
- * under an immutable reader. A checkpoint while writing (beyond 1000 WAL
- * pages, e.g. a big import) does not take it: that race remains.
- */
-static int lock_shared(const char *path, int *ret_fd)
-{
-	struct flock fl = {
-	    .l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = 0x40000002, .l_len = 510};
-	struct stat sb;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	/* swapped for something else since check_path() */
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return -ENODEV;
-	}
-	for (int waited_ms = 0; fcntl(fd, F_OFD_SETLK, &fl) < 0; waited_ms += 5) {
-		if (errno != EAGAIN && errno != EACCES)
-			break; /* no OFD locks: read without */
-		if (waited_ms >= STORE_BUSY_TIMEOUT_MS) {
-			close(fd);
-			return -EBUSY;
-		}
-		usleep(5000);
-	}
-	*ret_fd = fd;
-	return 0;
-}
-
-/*
- * Read mode. With a -wal (or -journal) beside the file a writer may be
- * at work: a plain read-only open, which uses them. Without one the file
- * is whole, and a plain read-only open would create a -wal and -shm (and
- * cannot in a directory it cannot write): read it as immutable instead.
- */
-static int open_read(struct store *s)
-{
-	struct strbuf uri = STRBUF_INIT;
-	int r, rc;
-
-	if (exists_beside(s->path, "-wal") || exists_beside(s->path, "-journal")) {
-		rc = sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
-				     NULL);
-		return rc == SQLITE_OK ? 0 : store_err(s, rc);
-	}
-	r = lock_shared(s->path, &s->lock_fd);
-	if (r < 0)
-		return r;
-	s->immutable = true;
-	immutable_uri(s->path, &uri);
-	rc = sqlite3_open_v2(uri.buf, &s->db,
-			     SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL);
-	strbuf_release(&uri);
-	return rc == SQLITE_OK ? 0 : store_err(s, rc);
 }
 
 int store_open_flags(const char *path, unsigned flags, struct store **ret)
 {
 	bool read = flags & STORE_OPEN_READ;
-	int oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	enum sql_sqlite_mode mode = SQL_SQLITE_CREATE;
+	struct sql_conn *conn;
 	struct store *s;
-	int r, rc;
+	int r;
 
 	if (!path || !*path)
 		return -EINVAL;
-	r = check_path(path, !read);
-	if (r == -ENOENT && !read && !(flags & STORE_OPEN_EXISTING)) {
-		r = xdg_make_parents(path);
-		oflags |= SQLITE_OPEN_CREATE;
-	}
+	if (read)
+		mode = SQL_SQLITE_READ;
+	else if (flags & STORE_OPEN_EXISTING)
+		mode = SQL_SQLITE_WRITE;
+	if (store_is_server(path))
+		r = sql_pg_open(path, read, &conn);
+	else
+		r = sql_sqlite_open(path, mode, &conn);
 	if (r < 0)
 		return r;
 	s = calloc(1, sizeof(*s));
-	if (!s || !(s->path = strdup(path))) {
+	if (!s || !(s->path = store_display_name(path))) {
 		free(s);
+		sql_close(conn);
 		return -ENOMEM;
 	}
-	s->lock_fd = -1;
+	s->conn = conn;
 	strbuf_init(&s->errmsg);
-	if (read) {
-		r = open_read(s);
-	} else {
-		rc = sqlite3_open_v2(path, &s->db, oflags, NULL);
-		r = rc == SQLITE_OK ? 0 : store_err(s, rc);
-	}
-	if (r == 0) {
-		sqlite3_extended_result_codes(s->db, 1);
-		sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
-		r = read ? configure_read(s) : configure_write(s);
-	}
+	s->server = store_is_server(path);
+	s->existing = flags & STORE_OPEN_EXISTING;
+	r = read ? configure_read(s) : configure_write(s);
 	if (r < 0) {
 		store_close(s);
 		return r;
 	}
 	*ret = s;
 	return 0;
+}
+
+const char *store_open_error(const char *path)
+{
+	return store_is_server(path) ? sql_pg_open_error() : "";
 }
 
 int store_open(const char *path, struct store **ret)
@@ -434,9 +270,7 @@ void store_close(struct store *s)
 {
 	if (!s)
 		return;
-	sqlite3_close_v2(s->db);
-	if (s->lock_fd >= 0)
-		close(s->lock_fd);
+	sql_close(s->conn);
 	strbuf_release(&s->errmsg);
 	free(s->path);
 	free(s);
@@ -444,24 +278,21 @@ void store_close(struct store *s)
 
 int store_recover(const char *path)
 {
-	struct store s = {.path = (char *)path, .lock_fd = -1, .errmsg = STRBUF_INIT};
+	struct store s = {.path = (char *)path, .errmsg = STRBUF_INIT};
 	int64_t version = 0;
-	int r = check_path(path, true), rc;
+	int r;
 
+	if (store_is_server(path))
+		return 0; /* a server recovers its own */
+	r = sql_sqlite_open(path, SQL_SQLITE_WRITE, &s.conn);
 	if (r < 0)
 		return r;
-	rc = sqlite3_open_v2(path, &s.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
-	r = rc == SQLITE_OK ? 0 : store_err(&s, rc);
-	if (r == 0) {
-		sqlite3_extended_result_codes(s.db, 1);
-		sqlite3_busy_timeout(s.db, STORE_BUSY_TIMEOUT_MS);
-		r = check_identity(&s, &version);
-	}
+	r = check_identity(&s, &version);
 	if (r == 0 && version == 0)
 		r = -EBADMSG; /* an empty file: nothing of SQLite's to recover */
 	if (r == 0)
-		r = store_exec(&s, "PRAGMA wal_checkpoint(TRUNCATE)");
-	sqlite3_close_v2(s.db);
+		r = store_err(&s, sql_checkpoint(s.conn));
+	sql_close(s.conn);
 	strbuf_release(&s.errmsg);
 	return r;
 }
@@ -470,14 +301,14 @@ int store_recover(const char *path)
 
 static char *pragma_text(struct store *s, const char *sql)
 {
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	char *t = NULL;
 
 	if (store_prepare(s, sql, &st) < 0)
 		return NULL;
 	if (store_step(s, st) > 0)
 		t = store_column_strdup(st, 0);
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	return t;
 }
 
@@ -510,12 +341,12 @@ static int count_rows(struct store *s, const char *table, uint64_t *ret, struct 
 /* every row of a check pragma, "; "-joined; none means no problem */
 static int check_rows(struct store *s, const char *sql, bool skip_ok, struct strbuf *out)
 {
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	int r = store_prepare(s, sql, &st);
 
 	while (r == 0 && (r = store_step(s, st)) > 0) {
-		int ncol = sqlite3_column_count(st);
-		const char *t = (const char *)sqlite3_column_text(st, 0);
+		int ncol = sql_column_count(st);
+		const char *t = sql_column_text(st, 0);
 
 		r = 0;
 		if (skip_ok && ncol == 1 && t && !strcmp(t, "ok"))
@@ -523,39 +354,40 @@ static int check_rows(struct store *s, const char *sql, bool skip_ok, struct str
 		if (out->len)
 			strbuf_adds(out, "; ");
 		for (int c = 0; c < ncol; c++) {
-			t = (const char *)sqlite3_column_text(st, c);
+			t = sql_column_text(st, c);
 			strbuf_addf(out, "%s%s", c ? " " : "", t ? t : "-");
 		}
 	}
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	return r < 0 ? damage(s, r, out) : 0;
 }
 
-/*
- * Read as immutable, SQLite reports the journal mode "delete": the file's
- * header says what it is (bytes 18 and 19, the read and write versions: 2
- * for WAL).
- */
+/* read as immutable, SQLite reports the journal mode "delete": the back end reads the file's */
 static char *journal_mode(struct store *s)
 {
-	unsigned char v[2];
+	char *t = NULL;
+	int r = sql_file_journal_mode(s->conn, &t);
 
-	if (!s->immutable)
+	if (r == -EOPNOTSUPP && !sql_file_checks(s->conn))
+		return strdup(sql_backend(s->conn)); /* a server's: its own write-ahead log */
+	if (r == -EOPNOTSUPP)
 		return pragma_text(s, "PRAGMA journal_mode");
-	if (pread(s->lock_fd, v, sizeof(v), 18) != sizeof(v))
-		return NULL;
-	return strdup(v[0] == 2 && v[1] == 2 ? "wal" : "delete");
+	return r == 0 ? t : NULL;
 }
 
 int store_quick_check(struct store *s)
 {
 	struct strbuf problems = STRBUF_INIT;
-	int r = check_rows(s, "PRAGMA quick_check", true, &problems);
+	int r;
+
+	if (!sql_file_checks(s->conn))
+		return 0; /* a server keeps its own pages whole */
+	r = check_rows(s, "PRAGMA quick_check", true, &problems);
 
 	if (r == 0 && problems.len) {
 		/* SQLite's own words for a damaged file: what every command prints for one */
 		strbuf_reset(&s->errmsg);
-		strbuf_adds(&s->errmsg, sqlite3_errstr(SQLITE_CORRUPT));
+		strbuf_adds(&s->errmsg, sql_strerror(s->conn, -EUCLEAN));
 		r = -EUCLEAN;
 	}
 	strbuf_release(&problems);
@@ -580,12 +412,12 @@ int store_check(struct store *s, struct store_stats *ret)
 	int64_t version = 0;
 	int r;
 
-	r = store_query_int(s, "PRAGMA user_version", &version);
+	r = store_version(s, &version);
 	if (r == 0)
 		r = store_schema_missing(s, &missing);
-	if (r == 0)
+	if (r == 0 && sql_file_checks(s->conn))
 		r = check_rows(s, "PRAGMA integrity_check", true, &problems);
-	if (r == 0)
+	if (r == 0 && sql_file_checks(s->conn))
 		r = check_rows(s, "PRAGMA foreign_key_check", false, &problems);
 	for (size_t i = 0; r == 0 && i < sizeof(tables) / sizeof(tables[0]); i++) {
 		*counts[i] = U64_UNKNOWN;
@@ -602,7 +434,7 @@ int store_check(struct store *s, struct store_stats *ret)
 	st.schema_ok = missing.len == 0;
 	st.ok = problems.len == 0 && st.schema_ok;
 	if (!problems.len)
-		strbuf_adds(&problems, "ok");
+		strbuf_adds(&problems, sql_file_checks(s->conn) ? "ok" : "ok (the server checks its own)");
 	if (!missing.len)
 		strbuf_adds(&missing, "ok");
 	st.integrity = one_line(&problems);

@@ -26,6 +26,13 @@ struct store;
  */
 int store_default_path(char **ret);
 
+/* a libpq URI ("postgresql://", "postgres://"): the history on a PostgreSQL server */
+bool store_is_server(const char *path);
+/* path as output may show it: a server URI's password as "***" (allocated) */
+char *store_display_name(const char *path);
+/* why the last store_open() of a server failed, in its words ("" for a file) */
+const char *store_open_error(const char *path);
+
 enum {
 	/* the file must exist: -ENOENT otherwise */
 	STORE_OPEN_EXISTING = 1 << 0,
@@ -55,6 +62,11 @@ enum {
  *   -EUCLEAN           a damaged SQLite file (SQLITE_CORRUPT)
  *   -EPROTONOSUPPORT   written by a newer usbperf
  *   -EBUSY             locked beyond the busy timeout
+ * A server's (store_is_server(), PostgreSQL): -ECONNREFUSED not reached,
+ * -EKEYREJECTED refused (password, pg_hba.conf), -ENXIO no such database,
+ * -ECONNRESET gone mid-way, -ENOENT no history's schema in it yet (read, or
+ * STORE_OPEN_EXISTING), -EOPNOTSUPP an older schema opened to read (a
+ * writer migrates it); store_open_error() has the server's words.
  * Every later call may also fail with -EBADMSG / -EUCLEAN as above.
  */
 int store_open(const char *path, struct store **ret);

@@ -1,36 +1,37 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
-/* Inside the store: the connection, statement helpers and the migrations. */
+/* Inside the store: its connection (sql.h), statement helpers and the migrations. */
+#include "store/sql.h"
 #include "store/store.h"
-
-#include <sqlite3.h>
 
 /* 'uspf': tells a usbperf history from any other SQLite file (schema_v1 sets it) */
 #define STORE_APPLICATION_ID 1970499686
-#define STORE_BUSY_TIMEOUT_MS 10000
 
 struct store {
-	sqlite3 *db;
-	char *path;
-	/* read mode: holds SQLite's shared lock while the file is read as immutable */
-	int lock_fd;
-	bool immutable;
-	/* SQLite's words for the last failure, kept: a ROLLBACK would replace them */
+	struct sql_conn *conn;
+	char *path; /* as shown: a server URI's password masked */
+	bool server;   /* a database server's (PostgreSQL), not a file */
+	bool existing; /* STORE_OPEN_EXISTING */
+	/* the back end's words for the last failure, kept: a ROLLBACK would replace them */
 	struct strbuf errmsg;
 };
 
-/* SQLite's result code as a negative errno (store.h lists them); keeps the message */
-int store_err(struct store *s, int rc);
-/* prepare one statement; logs nothing, returns -errno */
-int store_prepare(struct store *s, const char *sql, sqlite3_stmt **ret);
-/* a statement without rows or parameters (BEGIN, COMMIT, ...) */
+/* r, and when it is a failure (< 0) the back end's words for it kept as store_errmsg() */
+int store_err(struct store *s, int r);
+/* the calls of sql.h through store_err(): logs nothing, returns -errno */
+int store_prepare(struct store *s, const char *sql, struct sql_stmt **ret);
+/* a statement without rows or parameters (PRAGMA ..., a migration) */
 int store_exec(struct store *s, const char *sql);
-/* SQLITE_ROW -> 1, SQLITE_DONE -> 0, else -errno */
-int store_step(struct store *s, sqlite3_stmt *st);
+int store_begin(struct store *s, enum sql_tx tx);
+int store_commit(struct store *s);
+/* SQL_ROW (1), SQL_DONE (0), else -errno */
+int store_step(struct store *s, struct sql_stmt *st);
 /* the first column of the first row of sql ("PRAGMA user_version"); *ret untouched without a row */
 int store_query_int(struct store *s, const char *sql, int64_t *ret);
+/* the schema version the history is at (0: none yet) */
+int store_version(struct store *s, int64_t *ret);
 /* a column as a new string (NULL for SQL NULL); aborts on ENOMEM like record.c */
-char *store_column_strdup(sqlite3_stmt *st, int col);
+char *store_column_strdup(struct sql_stmt *st, int col);
 
 struct migration {
 	int version;

@@ -2,6 +2,7 @@
 /* Listing runs and naming baselines. */
 #include "run/record_json.h"
 #include "store/store_priv.h"
+#include "util/strbuf.h"
 #include "util/utctime.h"
 #include "util/xalloc.h"
 
@@ -14,8 +15,9 @@
 /*
  * Filters are parameters too: a NULL one matches everything. Devices match
  * by substring, case-insensitive (VID:PID is lowercase hex in sysfs, a
- * user may type it in capitals); instr() and not LIKE, so that '%' and '_'
- * typed by a user are plain characters.
+ * user may type it in capitals): LIKE, which SQLite and PostgreSQL both
+ * have, with '%', '_' and '\\' typed by a user escaped (like_pattern). A
+ * parameter tested for NULL is cast: PostgreSQL infers no type from IS NULL.
  */
 #define LIST_SQL(order)                                                                          \
 	"SELECT r.pk, r.id, r.started_at, r.duration_s, r.hostname, r.board, r.kernel,"          \
@@ -23,32 +25,48 @@
 	" (SELECT count(*) FROM findings f WHERE f.run = r.pk),"                                 \
 	" (SELECT count(*) FROM findings f WHERE f.run = r.pk AND f.severity = 'warn')"          \
 	" FROM runs r"                                                                           \
-	" WHERE (?1 IS NULL OR EXISTS (SELECT 1 FROM devices d WHERE d.run = r.pk AND"           \
-	"  (instr(lower(d.vid_pid), lower(?1)) OR instr(lower(d.serial), lower(?1))"             \
-	"   OR instr(lower(d.port_path), lower(?1)))))"                                          \
-	" AND (?2 IS NULL OR r.started_at >= ?2) AND (?3 IS NULL OR r.started_at < ?3)"          \
+	" WHERE (CAST(?1 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM devices d WHERE d.run = r.pk AND"           \
+	"  (lower(d.vid_pid) LIKE ?1 ESCAPE '\\' OR lower(d.serial) LIKE ?1 ESCAPE '\\'"           \
+	"   OR lower(d.port_path) LIKE ?1 ESCAPE '\\')))"                                       \
+	" AND (CAST(?2 AS TEXT) IS NULL OR r.started_at >= ?2)"                                   \
+	" AND (CAST(?3 AS TEXT) IS NULL OR r.started_at < ?3)"                                   \
 	" ORDER BY r.started_at " order ", r.id " order " LIMIT ?4"
 
-static void bind_opt_text(sqlite3_stmt *st, int idx, const char *s)
+/* "%s%" of s, lowercase (ASCII), its '%', '_' and '\\' plain characters */
+static char *like_pattern(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addch(&sb, '%');
+	for (; *s; s++) {
+		if (strchr("%_\\", *s))
+			strbuf_addch(&sb, '\\');
+		strbuf_addch(&sb, *s >= 'A' && *s <= 'Z' ? (char)(*s - 'A' + 'a') : *s);
+	}
+	strbuf_addch(&sb, '%');
+	return strbuf_detach(&sb);
+}
+
+static void bind_opt_text(struct sql_stmt *st, int idx, const char *s)
 {
 	if (s)
-		sqlite3_bind_text(st, idx, s, -1, SQLITE_STATIC);
+		sql_bind_text(st, idx, s);
 	else
-		sqlite3_bind_null(st, idx);
+		sql_bind_null(st, idx);
 }
 
 /* "0781:5583@2-1", "host": what was measured, in the run's order (an FF_LIST) */
-static int device_summary(struct store *s, sqlite3_stmt *st, sqlite3_int64 pk, char **ret)
+static int device_summary(struct store *s, struct sql_stmt *st, int64_t pk, char **ret)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int r;
 
-	sqlite3_reset(st);
-	sqlite3_bind_int64(st, 1, pk);
+	sql_reset(st);
+	sql_bind_int64(st, 1, pk);
 	while ((r = store_step(s, st)) > 0) {
-		const char *key = (const char *)sqlite3_column_text(st, 0);
-		const char *vid = (const char *)sqlite3_column_text(st, 1);
-		const char *port = (const char *)sqlite3_column_text(st, 2);
+		const char *key = sql_column_text(st, 0);
+		const char *vid = sql_column_text(st, 1);
+		const char *port = sql_column_text(st, 2);
 
 		if (sb.len)
 			strbuf_addch(&sb, FIELD_LIST_SEP);
@@ -65,17 +83,17 @@ static int device_summary(struct store *s, sqlite3_stmt *st, sqlite3_int64 pk, c
 	return 0;
 }
 
-static int baseline_names(struct store *s, sqlite3_stmt *st, sqlite3_int64 pk, char **ret)
+static int baseline_names(struct store *s, struct sql_stmt *st, int64_t pk, char **ret)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int r;
 
-	sqlite3_reset(st);
-	sqlite3_bind_int64(st, 1, pk);
+	sql_reset(st);
+	sql_bind_int64(st, 1, pk);
 	while ((r = store_step(s, st)) > 0) {
 		if (sb.len)
 			strbuf_addch(&sb, FIELD_LIST_SEP);
-		strbuf_adds(&sb, (const char *)sqlite3_column_text(st, 0));
+		strbuf_adds(&sb, sql_column_text(st, 0));
 	}
 	if (r < 0) {
 		strbuf_release(&sb);
@@ -86,25 +104,25 @@ static int baseline_names(struct store *s, sqlite3_stmt *st, sqlite3_int64 pk, c
 }
 
 struct list_stmts {
-	sqlite3_stmt *runs, *devices, *baselines;
+	struct sql_stmt *runs, *devices, *baselines;
+	char *pattern; /* the device filter, bound to runs */
 };
 
 static int read_summary(struct store *s, struct list_stmts *q, struct run_summary *v)
 {
-	sqlite3_stmt *st = q->runs;
-	sqlite3_int64 pk = sqlite3_column_int64(st, 0);
+	struct sql_stmt *st = q->runs;
+	int64_t pk = sql_column_int64(st, 0);
 	int r;
 
 	v->id = store_column_strdup(st, 1);
 	v->started_at = store_column_strdup(st, 2);
-	v->duration_s = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN
-								    : sqlite3_column_double(st, 3);
+	v->duration_s = sql_column_is_null(st, 3) ? NAN : sql_column_double(st, 3);
 	v->hostname = store_column_strdup(st, 4);
 	v->board = store_column_strdup(st, 5);
 	v->kernel = store_column_strdup(st, 6);
-	v->nmetrics = (uint64_t)sqlite3_column_int64(st, 7);
-	v->nfindings = (uint64_t)sqlite3_column_int64(st, 8);
-	v->nwarnings = (uint64_t)sqlite3_column_int64(st, 9);
+	v->nmetrics = (uint64_t)sql_column_int64(st, 7);
+	v->nfindings = (uint64_t)sql_column_int64(st, 8);
+	v->nwarnings = (uint64_t)sql_column_int64(st, 9);
 	r = device_summary(s, q->devices, pk, &v->devices);
 	if (r == 0)
 		r = baseline_names(s, q->baselines, pk, &v->baselines);
@@ -124,12 +142,12 @@ static int prepare_list(struct store *s, const struct store_filter *f, struct li
 				  &q->baselines);
 	if (r < 0)
 		return r;
-	bind_opt_text(q->runs, 1, f->device);
+	q->pattern = f->device ? like_pattern(f->device) : NULL;
+	bind_opt_text(q->runs, 1, q->pattern);
 	bind_opt_text(q->runs, 2, f->since);
 	bind_opt_text(q->runs, 3, f->until);
-	/* a negative LIMIT is none */
-	sqlite3_bind_int64(q->runs, 4, f->limit && f->limit <= INT64_MAX ? (sqlite3_int64)f->limit
-									  : -1);
+	/* no limit: the most there could be (PostgreSQL takes no negative LIMIT) */
+	sql_bind_int64(q->runs, 4, f->limit && f->limit <= INT64_MAX ? (int64_t)f->limit : INT64_MAX);
 	return 0;
 }
 
@@ -142,7 +160,7 @@ int store_list_runs(struct store *s, const struct store_filter *f, struct run_su
 	size_t n = 0;
 	int r;
 
-	r = store_exec(s, "BEGIN");
+	r = store_begin(s, SQL_TX_READ);
 	if (r < 0)
 		return r;
 	r = prepare_list(s, f ? f : &all, &q);
@@ -150,10 +168,11 @@ int store_list_runs(struct store *s, const struct store_filter *f, struct run_su
 		v = xgrow(v, &n, sizeof(*v));
 		r = read_summary(s, &q, &v[n - 1]);
 	}
-	sqlite3_finalize(q.runs);
-	sqlite3_finalize(q.devices);
-	sqlite3_finalize(q.baselines);
-	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	sql_finalize(q.runs);
+	sql_finalize(q.devices);
+	sql_finalize(q.baselines);
+	free(q.pattern);
+	sql_commit(s->conn);
 	if (r < 0) {
 		run_summaries_free(v, n);
 		return r;
@@ -198,13 +217,13 @@ const struct record_desc run_summary_desc = RECORD_DESC("run_summary", summary_f
 int store_baseline_set(struct store *s, const char *name, const char *id_or_prefix)
 {
 	char now[UTC_TIME_LEN + 1];
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	char *id = NULL;
 	int r;
 
 	if (!run_id_valid(name))
 		return -EINVAL;
-	r = store_exec(s, "BEGIN IMMEDIATE");
+	r = store_begin(s, SQL_TX_WRITE);
 	if (r < 0)
 		return r;
 	r = store_resolve_run(s, id_or_prefix, &id);
@@ -215,49 +234,49 @@ int store_baseline_set(struct store *s, const char *name, const char *id_or_pref
 				     " set_at = excluded.set_at", &st);
 	if (r == 0) {
 		utc_time_format(time(NULL), now);
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
+		sql_bind_text(st, 1, name);
+		sql_bind_text(st, 2, id);
+		sql_bind_text(st, 3, now);
 		r = store_step(s, st);
-		sqlite3_finalize(st);
+		sql_finalize(st);
 	}
 	if (r == 0)
-		r = store_exec(s, "COMMIT");
+		r = store_commit(s);
 	if (r < 0)
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		sql_rollback(s->conn);
 	free(id);
 	return r;
 }
 
 int store_baseline_get(struct store *s, const char *name, char **ret_run_id)
 {
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	int r;
 
 	r = store_prepare(s, "SELECT r.id FROM baselines b JOIN runs r ON r.pk = b.run"
 			     " WHERE b.name = ?", &st);
 	if (r < 0)
 		return r;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sql_bind_text(st, 1, name);
 	r = store_step(s, st);
 	if (r > 0)
 		*ret_run_id = store_column_strdup(st, 0);
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	return r > 0 ? 0 : r == 0 ? -ENOENT : r;
 }
 
 int store_baseline_delete(struct store *s, const char *name)
 {
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	int r;
 
 	r = store_prepare(s, "DELETE FROM baselines WHERE name = ?", &st);
 	if (r < 0)
 		return r;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sql_bind_text(st, 1, name);
 	r = store_step(s, st);
-	sqlite3_finalize(st);
-	if (r == 0 && sqlite3_changes(s->db) == 0)
+	sql_finalize(st);
+	if (r == 0 && sql_changes(s->conn) == 0)
 		r = -ENOENT;
 	return r;
 }
@@ -265,7 +284,7 @@ int store_baseline_delete(struct store *s, const char *name)
 int store_list_baselines(struct store *s, struct store_baseline **ret, size_t *ret_n)
 {
 	struct store_baseline *v = NULL;
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	size_t n = 0;
 	int r;
 
@@ -281,7 +300,7 @@ int store_list_baselines(struct store *s, struct store_baseline **ret, size_t *r
 			store_column_strdup(st, 4), store_column_strdup(st, 5),
 		};
 	}
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	if (r < 0) {
 		store_baselines_free(v, n);
 		return r;

@@ -29,7 +29,7 @@ static void add_placeholders(struct strbuf *sql, size_t n)
 
 /* a field's value bound to a statement's parameter: the visitor's context */
 struct bind_ctx {
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	int idx;
 };
 
@@ -38,7 +38,7 @@ static int bind_null(void *ctx, const struct field *f)
 	struct bind_ctx *b = ctx;
 
 	(void)f;
-	return sqlite3_bind_null(b->st, b->idx);
+	return sql_bind_null(b->st, b->idx);
 }
 
 static int bind_str(void *ctx, const struct field *f, const char *v)
@@ -46,7 +46,7 @@ static int bind_str(void *ctx, const struct field *f, const char *v)
 	struct bind_ctx *b = ctx;
 
 	(void)f;
-	return sqlite3_bind_text(b->st, b->idx, v, -1, SQLITE_STATIC);
+	return sql_bind_text(b->st, b->idx, v);
 }
 
 static int bind_u64(void *ctx, const struct field *f, uint64_t v)
@@ -54,7 +54,7 @@ static int bind_u64(void *ctx, const struct field *f, uint64_t v)
 	struct bind_ctx *b = ctx;
 
 	(void)f;
-	return sqlite3_bind_int64(b->st, b->idx, (sqlite3_int64)v); /* validated to fit */
+	return sql_bind_int64(b->st, b->idx, (int64_t)v); /* validated to fit */
 }
 
 static int bind_i64(void *ctx, const struct field *f, int64_t v)
@@ -62,7 +62,7 @@ static int bind_i64(void *ctx, const struct field *f, int64_t v)
 	struct bind_ctx *b = ctx;
 
 	(void)f;
-	return sqlite3_bind_int64(b->st, b->idx, v);
+	return sql_bind_int64(b->st, b->idx, v);
 }
 
 static int bind_dbl(void *ctx, const struct field *f, double v)
@@ -70,7 +70,7 @@ static int bind_dbl(void *ctx, const struct field *f, double v)
 	struct bind_ctx *b = ctx;
 
 	(void)f;
-	return sqlite3_bind_double(b->st, b->idx, v);
+	return sql_bind_double(b->st, b->idx, v);
 }
 
 static int bind_bool(void *ctx, const struct field *f, bool v)
@@ -78,10 +78,10 @@ static int bind_bool(void *ctx, const struct field *f, bool v)
 	struct bind_ctx *b = ctx;
 
 	(void)f;
-	return sqlite3_bind_int(b->st, b->idx, v);
+	return sql_bind_int64(b->st, b->idx, v);
 }
 
-static int bind_field(sqlite3_stmt *st, int idx, const struct field *f, const void *rec)
+static int bind_field(struct sql_stmt *st, int idx, const struct field *f, const void *rec)
 {
 	static const struct field_visitor bind = {
 	    .unknown = bind_null,
@@ -97,17 +97,17 @@ static int bind_field(sqlite3_stmt *st, int idx, const struct field *f, const vo
 }
 
 /* the fields of rec to parameters first.. ; returns the next index */
-static int bind_fields(sqlite3_stmt *st, int first, const struct record_desc *d, const void *rec)
+static int bind_fields(struct sql_stmt *st, int first, const struct record_desc *d, const void *rec)
 {
 	for (size_t i = 0; i < d->nfields; i++)
-		if (bind_field(st, first + (int)i, &d->fields[i], rec) != SQLITE_OK)
+		if (bind_field(st, first + (int)i, &d->fields[i], rec) < 0)
 			return -ENOMEM;
 	return first + (int)d->nfields;
 }
 
 /* a result column read by kind: the source field_fill reads from */
 struct column_ctx {
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	int col;
 };
 
@@ -124,7 +124,7 @@ static int64_t column_i64(void *ctx, const struct field *f)
 	struct column_ctx *c = ctx;
 
 	(void)f;
-	return sqlite3_column_int64(c->st, c->col);
+	return sql_column_int64(c->st, c->col);
 }
 
 static double column_dbl(void *ctx, const struct field *f)
@@ -132,20 +132,20 @@ static double column_dbl(void *ctx, const struct field *f)
 	struct column_ctx *c = ctx;
 
 	(void)f;
-	return sqlite3_column_double(c->st, c->col);
+	return sql_column_double(c->st, c->col);
 }
 
-static void read_field(sqlite3_stmt *st, int col, const struct field *f, void *rec)
+static void read_field(struct sql_stmt *st, int col, const struct field *f, void *rec)
 {
 	static const struct field_source column = {column_str, column_i64, column_dbl};
 	struct column_ctx c = {st, col};
 
-	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+	if (sql_column_is_null(st, col))
 		return; /* the record was set to unknown */
 	field_fill(f, rec, &column, &c);
 }
 
-static int read_fields(sqlite3_stmt *st, int first, const struct record_desc *d, void *rec)
+static int read_fields(struct sql_stmt *st, int first, const struct record_desc *d, void *rec)
 {
 	fields_set_unknown(d, rec);
 	for (size_t i = 0; i < d->nfields; i++)
@@ -155,10 +155,10 @@ static int read_fields(sqlite3_stmt *st, int first, const struct record_desc *d,
 
 /* ---- saving ---- */
 
-static int insert_run(struct store *s, const struct run_record *r, sqlite3_int64 *ret_pk)
+static int insert_run(struct store *s, const struct run_record *r, int64_t *ret_pk)
 {
 	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	int ret;
 
 	strbuf_adds(&sql, "INSERT INTO runs (");
@@ -176,19 +176,19 @@ static int insert_run(struct store *s, const struct run_record *r, sqlite3_int64
 		ret = bind_fields(st, ret, &run_env_desc, &r->env);
 	if (ret > 0)
 		ret = store_step(s, st);
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	if (ret < 0)
 		return ret;
-	*ret_pk = sqlite3_last_insert_rowid(s->db);
+	*ret_pk = sql_last_insert_id(s->conn);
 	return 0;
 }
 
 /* n records of one per-run table, in order (seq) */
-static int insert_rows(struct store *s, const char *table, const struct record_desc *d,
-		       sqlite3_int64 pk, const void *v, size_t n, size_t stride)
+static int insert_rows(struct store *s, const char *table, const struct record_desc *d, int64_t pk,
+		       const void *v, size_t n, size_t stride)
 {
 	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	int ret;
 
 	strbuf_addf(&sql, "INSERT INTO %s (run, seq, ", table);
@@ -199,20 +199,20 @@ static int insert_rows(struct store *s, const char *table, const struct record_d
 	ret = store_prepare(s, sql.buf, &st);
 	strbuf_release(&sql);
 	for (size_t i = 0; ret == 0 && i < n; i++) {
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, pk);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+		sql_reset(st);
+		sql_bind_int64(st, 1, pk);
+		sql_bind_int64(st, 2, (int64_t)i);
 		ret = bind_fields(st, 3, d, (const char *)v + i * stride);
 		if (ret > 0)
 			ret = store_step(s, st);
 	}
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	return ret;
 }
 
 int store_save_run(struct store *s, const struct run_record *r)
 {
-	sqlite3_int64 pk;
+	int64_t pk;
 	int ret;
 
 	/* whatever is stored can be exported and imported again */
@@ -224,7 +224,7 @@ int store_save_run(struct store *s, const struct run_record *r)
 		strbuf_addf(&s->errmsg, "the id '%s' is reserved", r->id);
 		return -EINVAL;
 	}
-	ret = store_exec(s, "BEGIN IMMEDIATE");
+	ret = store_begin(s, SQL_TX_WRITE);
 	if (ret < 0)
 		return ret;
 	ret = insert_run(s, r, &pk);
@@ -247,9 +247,9 @@ int store_save_run(struct store *s, const struct run_record *r)
 		ret = insert_rows(s, "unmeasured", &run_unmeasured_desc, pk, r->unmeasured,
 				  r->nunmeasured, sizeof(*r->unmeasured));
 	if (ret == 0)
-		ret = store_exec(s, "COMMIT");
+		ret = store_commit(s);
 	if (ret < 0)
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		sql_rollback(s->conn);
 	return ret;
 }
 
@@ -258,17 +258,17 @@ int store_save_run(struct store *s, const struct run_record *r)
 /* "last~N": the Nth run before the newest, as `history` lists them ("last" is "last~0") */
 static int resolve_last(struct store *s, uint64_t back, char **ret_id)
 {
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	int r = store_prepare(
 	    s, "SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT 1 OFFSET ?", &st);
 
 	if (r < 0)
 		return r;
-	sqlite3_bind_int64(st, 1, back > INT64_MAX ? INT64_MAX : (sqlite3_int64)back);
+	sql_bind_int64(st, 1, back > INT64_MAX ? INT64_MAX : (int64_t)back);
 	r = store_step(s, st);
 	if (r > 0)
 		*ret_id = store_column_strdup(st, 0);
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	return r < 0 ? r : r == 0 ? -ENOENT : 0;
 }
 
@@ -307,7 +307,7 @@ int store_count_runs(struct store *s, uint64_t *ret)
 int store_resolve_run(struct store *s, const char *id_or_prefix, char **ret_id)
 {
 	struct strbuf end = STRBUF_INIT;
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	char *first = NULL;
 	int ret;
 
@@ -327,8 +327,8 @@ int store_resolve_run(struct store *s, const char *id_or_prefix, char **ret_id)
 			    &st);
 	if (ret < 0)
 		goto out;
-	sqlite3_bind_text(st, 1, id_or_prefix, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, end.buf, -1, SQLITE_STATIC);
+	sql_bind_text(st, 1, id_or_prefix);
+	sql_bind_text(st, 2, end.buf);
 	ret = store_step(s, st);
 	if (ret == 0)
 		ret = -ENOENT;
@@ -338,7 +338,7 @@ int store_resolve_run(struct store *s, const char *id_or_prefix, char **ret_id)
 		if (ret > 0) /* a second id with that prefix */
 			ret = -EINVAL;
 	}
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	if (ret == 0) {
 		*ret_id = first;
 		first = NULL;
@@ -349,11 +349,10 @@ out:
 	return ret;
 }
 
-static int load_run_row(struct store *s, const char *id, struct run_record *r,
-			sqlite3_int64 *ret_pk)
+static int load_run_row(struct store *s, const char *id, struct run_record *r, int64_t *ret_pk)
 {
 	struct strbuf sql = STRBUF_INIT;
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	int ret;
 
 	strbuf_adds(&sql, "SELECT pk, ");
@@ -364,16 +363,16 @@ static int load_run_row(struct store *s, const char *id, struct run_record *r,
 	strbuf_release(&sql);
 	if (ret < 0)
 		return ret;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	sql_bind_text(st, 1, id);
 	ret = store_step(s, st);
 	if (ret > 0) {
-		*ret_pk = sqlite3_column_int64(st, 0);
+		*ret_pk = sql_column_int64(st, 0);
 		read_fields(st, read_fields(st, 1, &run_info_desc, r), &run_env_desc, &r->env);
 		ret = 0;
 	} else if (ret == 0) {
 		ret = -ENOENT;
 	}
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	return ret;
 }
 
@@ -409,7 +408,7 @@ static void add_finding(struct run_record *r, struct finding *t)
 	free(t->about);
 }
 
-static int load_part(struct store *s, sqlite3_int64 pk, enum part p, struct run_record *r)
+static int load_part(struct store *s, int64_t pk, enum part p, struct run_record *r)
 {
 	static const char *const tables[] = {"devices",	 "metrics", "findings",
 					     "verdicts", "notes",   "unmeasured"};
@@ -418,7 +417,7 @@ static int load_part(struct store *s, sqlite3_int64 pk, enum part p, struct run_
 					     &run_note_desc,   &run_unmeasured_desc};
 	struct strbuf sql = STRBUF_INIT;
 	struct finding tmp;
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	int ret;
 
 	strbuf_adds(&sql, "SELECT ");
@@ -428,13 +427,13 @@ static int load_part(struct store *s, sqlite3_int64 pk, enum part p, struct run_
 	strbuf_release(&sql);
 	if (ret < 0)
 		return ret;
-	sqlite3_bind_int64(st, 1, pk);
+	sql_bind_int64(st, 1, pk);
 	while ((ret = store_step(s, st)) > 0) {
 		read_fields(st, 0, descs[p], add_part(r, p, &tmp));
 		if (p == PART_FINDINGS)
 			add_finding(r, &tmp);
 	}
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	return ret;
 }
 
@@ -442,12 +441,12 @@ static int load_part(struct store *s, sqlite3_int64 pk, enum part p, struct run_
 static int load_run(struct store *s, const char *id_or_prefix, bool exact, struct run_record *ret)
 {
 	struct run_record r = {.findings = FINDING_LIST_INIT};
-	sqlite3_int64 pk = 0;
+	int64_t pk = 0;
 	char *id = NULL;
 	int rc;
 
 	/* one read transaction: the run as one snapshot */
-	rc = store_exec(s, "BEGIN");
+	rc = store_begin(s, SQL_TX_READ);
 	if (rc < 0)
 		return rc;
 	if (exact)
@@ -464,7 +463,7 @@ static int load_run(struct store *s, const char *id_or_prefix, bool exact, struc
 		rc = load_part(s, pk, PART_FINDINGS, &r);
 	for (enum part p = PART_VERDICTS; rc == 0 && p <= PART_UNMEASURED; p++)
 		rc = load_part(s, pk, p, &r);
-	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	sql_commit(s->conn);
 	free(id);
 	if (rc < 0) {
 		run_record_release(&r);

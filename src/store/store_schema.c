@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * Is the schema whole? The migrations say what a history of this version
- * holds: they are applied to an empty database in memory, and every table,
- * column and index of that reference must be in the history. A table or
+ * holds: they are applied to an empty scratch database (SQLite's is in
+ * memory), and every table, column and index of that reference must be in
+ * the history, which may be of another back end (asked through sql.h's
+ * has_object and has_column). A table or
  * column dropped by hand (or by a tool) would otherwise pass SQLite's own
  * checks and fail every command that reads the history later.
  */
+#include "store/sql_sqlite.h"
 #include "store/store_priv.h"
 
 #include <errno.h>
@@ -13,44 +16,23 @@
 #include <string.h>
 
 /* the current schema, built from the migrations, in a store of its own */
-static int reference(struct store *ret)
+static int reference(struct store *s, struct store *ret)
 {
-	int rc;
+	int r;
 
 	memset(ret, 0, sizeof(*ret));
-	ret->lock_fd = -1;
 	strbuf_init(&ret->errmsg);
-	rc = sqlite3_open_v2(":memory:", &ret->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
-			     NULL);
-	if (rc != SQLITE_OK) {
-		sqlite3_close(ret->db);
-		ret->db = NULL;
-		return -ENOMEM;
-	}
-	sqlite3_extended_result_codes(ret->db, 1);
+	(void)s;
+	r = sql_sqlite_open_memory(&ret->conn);
+	if (r < 0)
+		return r;
 	return store_migrate(ret, store_migrations, store_nmigrations);
 }
 
 static void reference_release(struct store *ref)
 {
-	sqlite3_close(ref->db);
+	sql_close(ref->conn);
 	strbuf_release(&ref->errmsg);
-}
-
-/* does the history have it: SELECT 1 FROM ... with the names bound */
-static int has(struct store *s, const char *sql, const char *a, const char *b)
-{
-	sqlite3_stmt *st;
-	int r = store_prepare(s, sql, &st);
-
-	if (r < 0)
-		return r;
-	sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
-	if (b)
-		sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
-	r = store_step(s, st);
-	sqlite3_finalize(st);
-	return r;
 }
 
 static void note(struct strbuf *missing, const char *kind, const char *a, const char *b)
@@ -62,28 +44,28 @@ static void note(struct strbuf *missing, const char *kind, const char *a, const 
 /* the columns of table in the reference, each looked for in the history */
 static int columns(struct store *s, struct store *ref, const char *table, struct strbuf *missing)
 {
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	int r = store_prepare(ref, "SELECT name FROM pragma_table_info(?1) ORDER BY cid", &st);
 
 	if (r < 0)
 		return r;
-	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	sql_bind_text(st, 1, table);
 	while ((r = store_step(ref, st)) > 0) {
-		const char *col = (const char *)sqlite3_column_text(st, 0);
+		const char *col = sql_column_text(st, 0);
 
-		r = has(s, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", table, col);
+		r = store_err(s, sql_has_column(s->conn, table, col));
 		if (r < 0)
 			break;
 		if (r == 0)
 			note(missing, "column", table, col);
 	}
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	return r;
 }
 
 static int compare(struct store *s, struct store *ref, struct strbuf *missing)
 {
-	sqlite3_stmt *st;
+	struct sql_stmt *st;
 	int r = store_prepare(ref,
 			      "SELECT type, name FROM sqlite_master WHERE type IN"
 			      " ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY"
@@ -93,10 +75,10 @@ static int compare(struct store *s, struct store *ref, struct strbuf *missing)
 	if (r < 0)
 		return r;
 	while ((r = store_step(ref, st)) > 0) {
-		const char *type = (const char *)sqlite3_column_text(st, 0);
-		const char *name = (const char *)sqlite3_column_text(st, 1);
+		const char *type = sql_column_text(st, 0);
+		const char *name = sql_column_text(st, 1);
 
-		r = has(s, "SELECT 1 FROM sqlite_master WHERE type = ?1 AND name = ?2", type, name);
+		r = store_err(s, sql_has_object(s->conn, type, name));
 		if (r == 0)
 			note(missing, type, name, NULL);
 		else if (r > 0 && !strcmp(type, "table"))
@@ -104,7 +86,7 @@ static int compare(struct store *s, struct store *ref, struct strbuf *missing)
 		if (r < 0)
 			break;
 	}
-	sqlite3_finalize(st);
+	sql_finalize(st);
 	return r;
 }
 
@@ -112,10 +94,10 @@ int store_schema_missing(struct store *s, struct strbuf *missing)
 {
 	struct store ref;
 	int64_t version = 0;
-	int r = reference(&ref);
+	int r = reference(s, &ref);
 
 	if (r == 0)
-		r = store_query_int(s, "PRAGMA user_version", &version);
+		r = store_version(s, &version);
 	if (r == 0 && version != store_schema_version())
 		strbuf_addf(missing, "%sschema version %lld, not %d", missing->len ? ", " : "",
 			    (long long)version, store_schema_version());
@@ -129,6 +111,5 @@ int store_schema_missing(struct store *s, struct strbuf *missing)
 
 bool store_has_table(struct store *s, const char *table)
 {
-	return has(s, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", table,
-		   NULL) > 0;
+	return sql_has_object(s->conn, "table", table) > 0;
 }

@@ -15,6 +15,7 @@ CHECKS=0
 cleanup() {
 	local m l g
 	stop_hogs
+	pg_stop
 	for m in "${MOUNTS[@]}"; do umount "$m" 2>/dev/null; done
 	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null; done
 	for g in "${CGROUPS[@]}"; do rmdir "$g" 2>/dev/null; done
@@ -198,3 +199,41 @@ says() {
 		bad "$2: stderr does not match '$1'"; sed 's/^/    stderr: /' "$WORK/err" | head -3
 	fi
 }
+
+# --- a PostgreSQL server of the test's own (Debian's postgresql-15) -----------
+# pg_start: initdb into a temporary directory (owned by the postgres user:
+# the server refuses to run as root), the server on a unix socket there and
+# no TCP; PG_SOCK its directory, PG_SU a superuser's URI for psql. Skips,
+# naming the package, where it is not installed.
+PG_DIR= PG_SOCK= PG_SU=
+PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+pg_start() {
+	[ -x "$PG_BIN/initdb" ] || skip "no PostgreSQL server (Debian's postgresql-15)"
+	id postgres >/dev/null 2>&1 || skip "no 'postgres' user (Debian's postgresql-15 makes it)"
+	need_cmd psql
+	PG_DIR=$(mktemp -d /tmp/usbperf-pg-$TEST_NAME.XXXXXX)
+	chown postgres: "$PG_DIR"
+	PG_SOCK=$PG_DIR/sock
+	runuser -u postgres -- mkdir "$PG_SOCK"
+	runuser -u postgres -- "$PG_BIN/initdb" -D "$PG_DIR/data" -U usbperf -A trust -E UTF8 \
+		--locale=C.UTF-8 --no-sync >"$PG_DIR/initdb.log" 2>&1 ||
+		{ bad "initdb failed: $(tail -1 "$PG_DIR/initdb.log")"; return 1; }
+	pg_ctl_start
+	PG_SU="postgresql:///postgres?host=$PG_SOCK&user=usbperf"
+}
+pg_ctl_start() {
+	runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 30 \
+		-o "-k $PG_SOCK -c listen_addresses='' -c fsync=off -c max_connections=40" start >/dev/null ||
+		{ bad "the PostgreSQL server did not start: $(tail -2 "$PG_DIR/server.log")"; return 1; }
+}
+pg_ctl_stop() { # pg_ctl_stop [MODE]: fast by default, immediate for a crash
+	runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -w -t 30 -m "${1:-fast}" stop >/dev/null 2>&1
+}
+pg_stop() {
+	[ -n "$PG_DIR" ] || return 0
+	pg_ctl_stop immediate
+	rm -rf "$PG_DIR"
+	PG_DIR=
+}
+# psql_su SQL...: as the superuser, on database postgres unless PGDATABASE says another
+psql_su() { psql -X -q -v ON_ERROR_STOP=1 "postgresql:///${PGDATABASE:-postgres}?host=$PG_SOCK&user=usbperf" "$@"; }

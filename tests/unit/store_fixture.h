@@ -2,9 +2,11 @@
 #pragma once
 /* The store's unit tests: histories on real files in a scratch directory. */
 #include "unit.h"
+#include "store/sql_sqlite.h"
 #include "store/store_priv.h"
 
 #include <ftw.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,12 @@ static char *path_in(const char *name)
 
 	snprintf(p, sizeof(p), "%s/%s", dir, name);
 	return p;
+}
+
+/* the SQLite handle under a store, to look at the file behind its back */
+static inline sqlite3 *store_db(struct store *s)
+{
+	return sql_sqlite_handle(s->conn);
 }
 
 static struct store *open_new(const char *name)

@@ -87,7 +87,7 @@ static void test_save_is_atomic(void **state)
 	struct store_stats st;
 
 	(void)state;
-	assert_int_equal(sqlite3_exec(s->db, "CREATE TEMP TRIGGER fail BEFORE INSERT ON findings"
+	assert_int_equal(sqlite3_exec(store_db(s), "CREATE TEMP TRIGGER fail BEFORE INSERT ON findings"
 					     " BEGIN SELECT RAISE(ABORT, 'injected'); END",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
@@ -338,7 +338,7 @@ static void test_columns_follow_field_tables(void **state)
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
 		for (size_t j = 0; j < t[i].d->nfields; j++)
-			if (!has_column(s->db, t[i].table, FIELD_COLUMN(&t[i].d->fields[j])))
+			if (!has_column(store_db(s), t[i].table, FIELD_COLUMN(&t[i].d->fields[j])))
 				fail_msg("table %s has no column '%s'", t[i].table,
 					 FIELD_COLUMN(&t[i].d->fields[j]));
 	store_close(s);
@@ -354,29 +354,29 @@ static void test_migrations(void **state)
 
 	(void)state;
 	/* a new file: at the current version, marked as ours, the step logged */
-	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
-	assert_int_equal(query_int(s->db, "PRAGMA application_id"), STORE_APPLICATION_ID);
-	assert_int_equal(query_int(s->db, "SELECT count(*) FROM migrations"), store_nmigrations);
-	assert_int_equal(query_int(s->db, "PRAGMA foreign_keys"), 1);
+	assert_int_equal(query_int(store_db(s), "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(query_int(store_db(s), "PRAGMA application_id"), STORE_APPLICATION_ID);
+	assert_int_equal(query_int(store_db(s), "SELECT count(*) FROM migrations"), store_nmigrations);
+	assert_int_equal(query_int(store_db(s), "PRAGMA foreign_keys"), 1);
 	save_sample(s, "keep", "2026-11-30T05:12:00Z");
 	store_close(s);
 	/* reopening changes nothing */
 	s = open_new("migrate.db");
-	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
-	assert_int_equal(query_int(s->db, "SELECT count(*) FROM migrations"), store_nmigrations);
-	assert_int_equal(query_int(s->db, "SELECT count(*) FROM runs"), 1);
+	assert_int_equal(query_int(store_db(s), "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(query_int(store_db(s), "SELECT count(*) FROM migrations"), store_nmigrations);
+	assert_int_equal(query_int(store_db(s), "SELECT count(*) FROM runs"), 1);
 	/* later steps apply in order, each whole or not at all */
 	assert_true(n + 2 <= ARRAY_SIZE(m));
 	memcpy(m, store_migrations, n * sizeof(*m));
 	m[n] = (struct migration){v + 1, "CREATE TABLE extra (x);"};
 	m[n + 1] = (struct migration){v + 2, bad_tail};
 	assert_true(store_migrate(s, m, n + 2) < 0);
-	assert_int_equal(query_int(s->db, "PRAGMA user_version"), v + 1);
-	assert_int_equal(query_int(s->db, "SELECT count(*) FROM extra"), 0);
-	assert_int_equal(query_int(s->db, "SELECT count(*) FROM sqlite_master WHERE name='t3'"), 0);
-	assert_int_equal(query_int(s->db, "SELECT max(version) FROM migrations"), v + 1);
+	assert_int_equal(query_int(store_db(s), "PRAGMA user_version"), v + 1);
+	assert_int_equal(query_int(store_db(s), "SELECT count(*) FROM extra"), 0);
+	assert_int_equal(query_int(store_db(s), "SELECT count(*) FROM sqlite_master WHERE name='t3'"), 0);
+	assert_int_equal(query_int(store_db(s), "SELECT max(version) FROM migrations"), v + 1);
 	/* a database from a newer usbperf is not touched */
-	assert_int_equal(sqlite3_exec(s->db, "PRAGMA user_version = 99", NULL, NULL, NULL), 0);
+	assert_int_equal(sqlite3_exec(store_db(s), "PRAGMA user_version = 99", NULL, NULL, NULL), 0);
 	store_close(s);
 	assert_int_equal(store_open(path_in("migrate.db"), &s), -EPROTONOSUPPORT);
 }
@@ -399,7 +399,7 @@ static void test_upgrade_from_v1(void **state)
 	assert_int_equal(sqlite3_exec(db, run_v1, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	assert_int_equal(store_open(path_in("v1.db"), &s), 0);
-	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(query_int(store_db(s), "PRAGMA user_version"), store_schema_version());
 	assert_int_equal(store_load_run(s, "old", &r), 0);
 	assert_int_equal(r.ndevices, 1);
 	assert_string_equal(r.devices[0].speed, "high");
@@ -427,7 +427,7 @@ static struct store *old_history(const char *name, int version, const char *sql)
 	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	assert_int_equal(store_open(path_in(name), &s), 0);
-	assert_int_equal(query_int(s->db, "PRAGMA user_version"), store_schema_version());
+	assert_int_equal(query_int(store_db(s), "PRAGMA user_version"), store_schema_version());
 	return s;
 }
 
@@ -448,7 +448,7 @@ static void test_upgrade_from_v4(void **state)
 
 	(void)state;
 	s = old_history("v4.db", 4, run_v4);
-	assert_true(has_column(s->db, "metrics", "ceiling"));
+	assert_true(has_column(store_db(s), "metrics", "ceiling"));
 	assert_int_equal(store_load_run(s, "old", &r), 0);
 	assert_int_equal(r.nmetrics, 1);
 	assert_true(r.metrics[0].value == 300.5);
@@ -483,9 +483,9 @@ static void test_upgrade_from_v5(void **state)
 
 	(void)state;
 	s = old_history("v5.db", 5, run_v5);
-	assert_true(has_column(s->db, "metrics", "pass_spread"));
-	assert_true(has_column(s->db, "metrics", "cpu_wait_pct"));
-	assert_true(has_column(s->db, "metrics", "cpu_io_pct"));
+	assert_true(has_column(store_db(s), "metrics", "pass_spread"));
+	assert_true(has_column(store_db(s), "metrics", "cpu_wait_pct"));
+	assert_true(has_column(store_db(s), "metrics", "cpu_io_pct"));
 	assert_int_equal(store_load_run(s, "old", &r), 0);
 	assert_int_equal(r.nmetrics, 1);
 	assert_true(r.metrics[0].value == 43.2 && r.metrics[0].cpu_pressure_pct == 98.5);
@@ -528,8 +528,8 @@ static void test_upgrade_from_v2(void **state)
 
 	(void)state;
 	s = old_history("v2.db", 2, run_v2);
-	assert_true(has_column(s->db, "metrics", "sample_stdev"));
-	assert_true(has_column(s->db, "metrics", "samples"));
+	assert_true(has_column(store_db(s), "metrics", "sample_stdev"));
+	assert_true(has_column(store_db(s), "metrics", "samples"));
 	assert_int_equal(store_load_run(s, "old", &r), 0);
 	assert_string_equal(r.devices[0].via, "2-1 05e3:0610 high");
 	assert_int_equal(r.nmetrics, 1);
@@ -593,8 +593,8 @@ static void test_concurrent_create(void **state)
 		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	}
 	s = open_new("race.db");
-	assert_int_equal(query_int(s->db, "SELECT count(*) FROM runs"), 4);
-	assert_int_equal(query_int(s->db, "SELECT count(*) FROM migrations"), store_nmigrations);
+	assert_int_equal(query_int(store_db(s), "SELECT count(*) FROM runs"), 4);
+	assert_int_equal(query_int(store_db(s), "SELECT count(*) FROM migrations"), store_nmigrations);
 	store_close(s);
 }
 

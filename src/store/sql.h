@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+/*
+ * The store's one way to a database: a connection and its statements,
+ * behind a table of operations per back end (as fio's ioengine_ops). The
+ * store writes SQL with '?' parameters numbered from 1 ('?' or '?N'); a back
+ * end whose server numbers them otherwise (libpq: $1, $2 ...) translates.
+ * Every function that acts returns 0 or a negative errno, the back end's
+ * codes already mapped (the list in store.h); sql_errmsg() has the back
+ * end's words for the last failure.
+ *
+ * Opening is back end specific (sql_sqlite.h): a back end has its own idea
+ * of where a database is. Past that, the operations split in two:
+ *   - every back end: exec .. errmsg below;
+ *   - a file back end's own (SQLite's): the ops marked "optional". A back
+ *     end without the thing leaves the op NULL, and the wrapper answers
+ *     as the op's comment says (mostly -EOPNOTSUPP), so that the store can
+ *     ask without knowing which back end it has.
+ *
+ * SQLite-only constructs the store still sends as SQL, which a PostgreSQL
+ * back end must answer differently (or the store must stop sending):
+ *   - PRAGMA application_id (migrations.c schema_v1; store.c
+ *     check_identity): tells a usbperf history from another SQLite file
+ *   - PRAGMA user_version, read and written (migrations.c apply and
+ *     store_migrate; store.c check_identity and store_check;
+ *     store_schema.c store_schema_missing): the schema version. The
+ *     migrations table holds the same number and is portable.
+ *   - sqlite_master (store.c check_identity: count of objects;
+ *     store_schema.c compare and store_has_table) and pragma_table_info()
+ *     (store_schema.c columns): the catalogue. PostgreSQL:
+ *     information_schema.tables / columns, pg_indexes.
+ *   - PRAGMA foreign_keys = ON (store.c configure_write): PostgreSQL
+ *     always enforces them.
+ *   - PRAGMA query_only = ON (store.c configure_read): PostgreSQL's
+ *     SET default_transaction_read_only = on, or a read-only role.
+ *   - PRAGMA integrity_check, quick_check, foreign_key_check (store.c
+ *     store_check, store_quick_check): no PostgreSQL equivalent; amcheck
+ *     at most. PRAGMA journal_mode (store.c journal_mode): PostgreSQL is
+ *     always write-ahead logged.
+ *   - BEGIN IMMEDIATE: sql_begin(SQL_TX_WRITE) here, so the SQL no longer
+ *     says it; PostgreSQL's BEGIN and a lock where two writers race
+ *     (migrations.c apply: two processes creating the schema).
+ *   - The schema (migrations.c): INTEGER is 64 bits in SQLite, 32 in
+ *     PostgreSQL (runs.pk, seq: BIGINT); "INTEGER PRIMARY KEY" is SQLite's
+ *     rowid alias and numbers itself (PostgreSQL: GENERATED ... AS
+ *     IDENTITY); REAL is a double in SQLite, a float4 in PostgreSQL
+ *     (DOUBLE PRECISION); ALTER TABLE ... ADD COLUMN one at a time, as
+ *     PostgreSQL takes it too. No AUTOINCREMENT, INSERT OR IGNORE/REPLACE
+ *     or WITHOUT ROWID is used; INSERT ... ON CONFLICT (name) DO UPDATE
+ *     ... excluded (store_query.c store_baseline_set) is PostgreSQL's too.
+ *   - instr() (store_query.c LIST_SQL): PostgreSQL's strpos(). LIMIT -1
+ *     for "no limit" (store_query.c prepare_list): PostgreSQL wants
+ *     LIMIT NULL or ALL. ORDER BY rowid (store_schema.c compare).
+ *   - Byte order of TEXT: store_record.c store_resolve_run finds a
+ *     prefix as id >= p AND id < p || 0x7f, which needs a bytewise
+ *     collation (PostgreSQL: COLLATE "C").
+ *   - Dynamic typing: booleans are stored as 0/1 INTEGER and read back by
+ *     column_int64; a PostgreSQL back end converts its text results. A
+ *     parameter's type comes from its value: "?1 IS NULL" (store_query.c
+ *     LIST_SQL) leaves PostgreSQL nothing to infer it from, so the back
+ *     end sends the types of what was bound (paramTypes).
+ * Left in sql_sqlite.c, as SQLite file matters rather than SQL: the path
+ * checks before SQLite opens a name (FIFOs, devices, kernel files, its
+ * 511-byte limit, a writable directory for the -wal), the creation of the
+ * parent directories, the immutable read-only open under SQLite's shared
+ * lock, WAL with synchronous NORMAL, the busy timeout, the checkpoint that
+ * clears a killed writer's -wal, the in-memory copy of an older schema for
+ * reading, the in-memory scratch database, and the mapping of SQLite's
+ * result codes to errno values.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+struct sql_conn;
+struct sql_stmt;
+
+/* sql_step(): a row to read, or the statement is done */
+enum { SQL_DONE = 0, SQL_ROW = 1 };
+
+enum sql_tx {
+	SQL_TX_READ,  /* a snapshot to read in (SQLite: BEGIN, deferred) */
+	SQL_TX_WRITE, /* will write: the write lock now (SQLite: BEGIN IMMEDIATE) */
+};
+
+struct sql_ops {
+	const char *name;
+	void (*close)(struct sql_conn *c);
+	/* statements without rows or parameters, ';'-separated (a migration) */
+	int (*exec)(struct sql_conn *c, const char *sql);
+	int (*prepare)(struct sql_conn *c, const char *sql, struct sql_stmt **ret);
+	int (*bind_text)(struct sql_stmt *st, int idx, const char *v);
+	int (*bind_int64)(struct sql_stmt *st, int idx, int64_t v);
+	int (*bind_double)(struct sql_stmt *st, int idx, double v);
+	int (*bind_null)(struct sql_stmt *st, int idx);
+	int (*step)(struct sql_stmt *st);
+	const char *(*column_text)(struct sql_stmt *st, int col);
+	int64_t (*column_int64)(struct sql_stmt *st, int col);
+	double (*column_double)(struct sql_stmt *st, int col);
+	bool (*column_is_null)(struct sql_stmt *st, int col);
+	int (*column_count)(struct sql_stmt *st);
+	int (*reset)(struct sql_stmt *st);
+	void (*finalize)(struct sql_stmt *st);
+	int (*begin)(struct sql_conn *c, enum sql_tx tx);
+	int (*commit)(struct sql_conn *c);
+	int (*rollback)(struct sql_conn *c);
+	int64_t (*changes)(struct sql_conn *c);
+	int64_t (*last_insert_id)(struct sql_conn *c);
+	const char *(*errmsg)(struct sql_conn *c);
+	/* the back end's words for an errno it maps to (the store's messages) */
+	const char *(*strerror)(struct sql_conn *c, int err);
+
+	/* ---- the dialect: what SQL does not say alike on every back end ---- */
+	/*
+	 * What the database is: *ret_ours when it is marked as app_id's (SQLite:
+	 * PRAGMA application_id; PostgreSQL: its migrations table), its schema
+	 * version (0: none) and how many tables and indexes it holds (0: empty,
+	 * ours to make)
+	 */
+	int (*identity)(struct sql_conn *c, int64_t app_id, bool *ret_ours, int64_t *ret_version,
+			int64_t *ret_objects);
+	/* in a migration's transaction, after its statements: the schema is at version now */
+	int (*set_version)(struct sql_conn *c, int version);
+	/*
+	 * A migration's statements, written in SQLite's words, as this back
+	 * end takes them (allocated; NULL on ENOMEM). NULL op: as written.
+	 */
+	char *(*translate_ddl)(const char *sql);
+	/* 1 when the table or index (type "table", "index") is there, 0 when not, or -errno */
+	int (*has_object)(struct sql_conn *c, const char *type, const char *name);
+	int (*has_column)(struct sql_conn *c, const char *table, const char *column);
+	/* a reader's connection: nothing it sends may write (SQLite: query_only) */
+	int (*setup_reader)(struct sql_conn *c);
+	/* the back end checks the stored bytes itself (SQLite's integrity_check), else the server does */
+	bool file_checks;
+
+	/* ---- optional: a file back end's own ---- */
+	/*
+	 * Go on with a private writable copy of the database, which nothing
+	 * writes back (SQLite: a copy in memory), so that an older schema
+	 * can be migrated for reading; what holds the file stays held.
+	 */
+	int (*copy_private)(struct sql_conn *c);
+	/* before the first write, once the database is known to be ours (SQLite: WAL) */
+	int (*setup_writer)(struct sql_conn *c);
+	/* write back and drop what a killed writer left beside the file (SQLite's -wal) */
+	int (*checkpoint)(struct sql_conn *c);
+	/*
+	 * The journal mode as the file says it, when the connection cannot
+	 * tell (SQLite's immutable open says "delete"); -EOPNOTSUPP: ask
+	 * with PRAGMA journal_mode
+	 */
+	int (*file_journal_mode)(struct sql_conn *c, char **ret);
+};
+
+/* NULL-safe */
+void sql_close(struct sql_conn *c);
+int sql_exec(struct sql_conn *c, const char *sql);
+/*
+ * One statement, its parameters '?' or '?N' from 1. *ret is NULL on
+ * failure, so that sql_finalize() may follow either way.
+ */
+int sql_prepare(struct sql_conn *c, const char *sql, struct sql_stmt **ret);
+/* v is not copied: it must stay until the statement is stepped, reset or finalized */
+int sql_bind_text(struct sql_stmt *st, int idx, const char *v);
+int sql_bind_int64(struct sql_stmt *st, int idx, int64_t v);
+int sql_bind_double(struct sql_stmt *st, int idx, double v);
+int sql_bind_null(struct sql_stmt *st, int idx);
+/* SQL_ROW, SQL_DONE or -errno */
+int sql_step(struct sql_stmt *st);
+/* columns from 0, of the current row. Text: NULL for SQL NULL, valid until the next step */
+const char *sql_column_text(struct sql_stmt *st, int col);
+int64_t sql_column_int64(struct sql_stmt *st, int col);
+double sql_column_double(struct sql_stmt *st, int col);
+bool sql_column_is_null(struct sql_stmt *st, int col);
+int sql_column_count(struct sql_stmt *st);
+/* ready to step again from the start; the parameters stay bound */
+int sql_reset(struct sql_stmt *st);
+/* NULL-safe */
+void sql_finalize(struct sql_stmt *st);
+int sql_begin(struct sql_conn *c, enum sql_tx tx);
+int sql_commit(struct sql_conn *c);
+int sql_rollback(struct sql_conn *c);
+/* rows the last INSERT, UPDATE or DELETE changed */
+int64_t sql_changes(struct sql_conn *c);
+/* the key the last INSERT made (SQLite's rowid; PostgreSQL: lastval() or RETURNING) */
+int64_t sql_last_insert_id(struct sql_conn *c);
+const char *sql_errmsg(struct sql_conn *c);
+const char *sql_strerror(struct sql_conn *c, int err);
+
+/* the dialect's ops (above) */
+int sql_identity(struct sql_conn *c, int64_t app_id, bool *ret_ours, int64_t *ret_version,
+		 int64_t *ret_objects);
+int sql_set_version(struct sql_conn *c, int version);
+/* sql as the back end takes it, allocated (the caller frees), NULL on ENOMEM */
+char *sql_translate_ddl(struct sql_conn *c, const char *sql);
+int sql_has_object(struct sql_conn *c, const char *type, const char *name);
+int sql_has_column(struct sql_conn *c, const char *table, const char *column);
+int sql_setup_reader(struct sql_conn *c);
+bool sql_file_checks(struct sql_conn *c);
+/* the back end's name: "sqlite", "postgresql" */
+const char *sql_backend(struct sql_conn *c);
+
+/* the optional ops: -EOPNOTSUPP without them, except where said */
+int sql_copy_private(struct sql_conn *c);
+/* 0 without the op: nothing to set up */
+int sql_setup_writer(struct sql_conn *c);
+int sql_checkpoint(struct sql_conn *c);
+int sql_file_journal_mode(struct sql_conn *c, char **ret);
