@@ -12,6 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char *db_given(const char *db)
+{
+	const char *env = getenv("USBPERF_DB");
+
+	return db ? db : env && *env ? env : NULL;
+}
+
 int db_option(const char *arg, const char **ret)
 {
 	if (!*arg) {
@@ -207,6 +214,7 @@ int db_open_quiet(const char *db, enum db_mode mode, struct store **ret, struct 
 	char *dflt = NULL;
 	int r;
 
+	db = db_given(db);
 	if (!db) {
 		r = store_default_path(&dflt);
 		if (r < 0) {
@@ -242,9 +250,11 @@ int db_open(const char *db, enum db_mode mode, struct store **ret)
 int db_prepare_save(const char *db, struct store **ret)
 {
 	char *dflt = NULL;
-	const char *path = db;
+	const char *path;
 	int r;
 
+	db = db_given(db);
+	path = db;
 	if (!db) {
 		r = default_path(&dflt);
 		if (r < 0)
@@ -355,6 +365,7 @@ int db_inputs_add_db(struct inputs *in, const char *db)
 	char *dflt = NULL;
 	int r = 0;
 
+	db = db_given(db);
 	if (!db && store_default_path(&dflt) < 0)
 		return 0; /* no default: nothing to protect */
 	if (store_is_server(db))

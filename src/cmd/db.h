@@ -17,6 +17,12 @@
 int db_parse_args(int argc, char **argv, struct global_opts *g, const char *cmd,
 		  const struct cmd_opt *table, void (*usage)(void), const char **ret_db);
 
+/*
+ * The history named: --db's db, else $USBPERF_DB when set and not empty
+ * (a farm's server for every command), else NULL (the default file)
+ */
+const char *db_given(const char *db);
+
 /* --db PATH: refused at once when empty */
 int db_option(const char *arg, const char **ret);
 

@@ -26,6 +26,8 @@ int db_pending_dir(const char *db, struct strbuf *ret)
 	char *dflt = NULL;
 	int r;
 
+	db = db_given(db);
+
 	/* a server's history has no directory of ours: this machine's state directory */
 	if (store_is_server(db))
 		return xdg_path("XDG_STATE_HOME", ".local/state", "pending", ret);
@@ -134,8 +136,11 @@ static int try_save(const char *db, struct store **s, const struct run_record *r
 int db_save_run(const char *db, struct store **s, const struct run_record *rec, bool quiet)
 {
 	struct strbuf why = STRBUF_INIT, kept = STRBUF_INIT;
-	int r = try_save(db, s, rec, &why), k;
 	char *shown;
+	int r, k;
+
+	db = db_given(db);
+	r = try_save(db, s, rec, &why);
 
 	if (r == 0) {
 		if (!quiet)
@@ -181,6 +186,8 @@ size_t db_pending_count(struct store *s, const char *db)
 	struct dirent *e;
 	size_t count = 0;
 	DIR *d;
+
+	db = db_given(db);
 
 	if (db_pending_dir(db, &dir) < 0 || !(d = opendir(dir.buf))) {
 		strbuf_release(&dir);

@@ -78,6 +78,11 @@ both 1 "check last --baseline ref" check last --baseline ref -F json
 both 0 "report text" report -F text
 FILTER='del(.exported_at)' both 0 "export" export -F json
 
+# USBPERF_DB names the server for every command, as --db does
+USBPERF_DB=$PG "$USBPERF" history -F json >"$WORK/env.out" 2>"$WORK/env.err"
+"$USBPERF" history -F json --db "$PG" >"$WORK/db.out"
+check "USBPERF_DB=URI reads what --db URI reads" cmp -s "$WORK/env.out" "$WORK/db.out"
+
 # an export of PostgreSQL's, imported into a new SQLite history, exports the same runs
 "$USBPERF" export --db "$PG" -o "$WORK/pg-export.json"
 "$USBPERF" import "$WORK/pg-export.json" --db "$WORK/round.db" >/dev/null

@@ -27,8 +27,9 @@
 #define OPT_ENTRY_QUIET {"quiet", 'q', NULL, "no progress on stderr", 0}
 
 #define OPT_DB_HELP                                                                              \
-	"the history (default: $XDG_DATA_HOME/usbperf/history.db or\n"                          \
-	"~/.local/share/usbperf/history.db)"
+	"the history: a file (default: $USBPERF_DB, else\n"                                      \
+	"$XDG_DATA_HOME/usbperf/history.db or ~/.local/share/usbperf/\n"                         \
+	"history.db), or a PostgreSQL server's, postgresql://HOST/DB"
 /* --db as the history's readers list it */
 #define OPT_ENTRY_DB {"db", OPT_DB, "PATH", OPT_DB_HELP, 0 OPT_MAN("The history database.")}
 
