@@ -52,7 +52,7 @@ void usage_compare(void)
 }
 
 struct compare_opts {
-	const char *db, *baseline;
+	const char *db, *baseline, *board;
 	const char *a, *b;
 	double threshold;
 };
@@ -68,6 +68,8 @@ static int compare_option(int c, const char *arg, void *ctx)
 		return threshold_option(arg, &o->threshold);
 	case OPT_DB:
 		return db_option(arg, &o->db);
+	case OPT_BOARD:
+		return board_option(arg, &o->board);
 	}
 	return -ENOENT;
 }
@@ -104,20 +106,26 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct compa
 	return positional(argc, argv, o);
 }
 
-/* With no run: "last~1" and "last", once the history is known to hold two */
+/* With no run: "last~1" and "last", once the history (of --board) is known to hold two */
 static int newest_two(const struct compare_opts *o)
 {
+	struct store_filter f = {.board = o->board, .limit = 2};
+	struct run_summary *v = NULL;
 	struct store *s;
-	uint64_t n;
+	size_t n = 0;
 	int r = db_open(o->db, DB_READ, &s);
 
 	if (r < 0)
 		return r;
-	r = store_count_runs(s, &n);
+	r = store_list_runs(s, &f, &v, &n);
 	if (r < 0)
 		db_failed(s, r);
+	else if (n < 2 && o->board)
+		log_error("compare needs two runs; the history holds %zu of board '%s'", n,
+			  o->board);
 	else if (n < 2)
-		log_error("compare needs two runs; the history holds %" PRIu64, n);
+		log_error("compare needs two runs; the history holds %zu", n);
+	run_summaries_free(v, n);
 	store_close(s);
 	return r < 0 ? r : n < 2 ? -EINVAL : 0;
 }
@@ -157,6 +165,7 @@ static int load_pair(const struct compare_opts *o, struct run_record **ret)
 		return r;
 	if (base_id)
 		args[0] = base_id;
+	runs_scope_board(o->board);
 	r = runs_load_n(o->db, args, 2, "compare", ret);
 	free(base_id);
 	return r;

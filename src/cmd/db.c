@@ -19,6 +19,16 @@ const char *db_given(const char *db)
 	return db ? db : env && *env ? env : NULL;
 }
 
+int board_option(const char *arg, const char **ret)
+{
+	if (!*arg || strlen(arg) > 256) {
+		log_error("invalid --board '%s': 1 to 256 characters", arg);
+		return -EINVAL;
+	}
+	*ret = arg;
+	return 0;
+}
+
 int db_option(const char *arg, const char **ret)
 {
 	if (!*arg) {

@@ -23,6 +23,9 @@ int db_parse_args(int argc, char **argv, struct global_opts *g, const char *cmd,
  */
 const char *db_given(const char *db);
 
+/* --board NAME: 1 to 256 characters */
+int board_option(const char *arg, const char **ret);
+
 /* --db PATH: refused at once when empty */
 int db_option(const char *arg, const char **ret);
 

@@ -72,6 +72,8 @@ static int history_option(int c, const char *arg, void *ctx)
 	case HISTORY_O_CHECK:
 		o->check = true;
 		return 0;
+	case OPT_BOARD:
+		return board_option(arg, &o->f.board);
 	case OPT_DB:
 		return db_option(arg, &o->db);
 	}
@@ -90,7 +92,7 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct histo
 			  argv[optind]);
 		return -1;
 	}
-	if (o->check && (o->f.device || o->f.since || o->f.until || o->f.limit)) {
+	if (o->check && (o->f.device || o->f.since || o->f.until || o->f.limit || o->f.board)) {
 		log_error("history: --check takes no filters");
 		return -1;
 	}
@@ -124,7 +126,7 @@ static int list(struct store *s, const char *db, const struct store_filter *f,
 {
 	static char *const none[] = {"no runs in the history", "no run matches the filters"};
 	struct report rep = {.command = "history"};
-	bool filtered = f->device || f->since || f->until;
+	bool filtered = f->device || f->since || f->until || f->board;
 	struct strbuf dir = STRBUF_INIT, waiting = STRBUF_INIT;
 	char *warn[2];
 	struct run_summary *v;

@@ -76,6 +76,13 @@ static int append(struct run_record **all, size_t *nall, struct run_record *v, s
 	return 0;
 }
 
+static const char *scope_board;
+
+void runs_scope_board(const char *board)
+{
+	scope_board = board;
+}
+
 int runs_load(const char *db, char *const *args, size_t n, struct run_record **ret,
 	      size_t *ret_n)
 {
@@ -96,8 +103,8 @@ int runs_load(const char *db, char *const *args, size_t n, struct run_record **r
 			}
 			continue;
 		}
-		if (!s)
-			r = db_open(db, DB_READ, &s);
+		if (!s && (r = db_open(db, DB_READ, &s)) == 0)
+			r = store_scope_board(s, scope_board);
 		if (r < 0)
 			break;
 		r = db_load_run(s, args[i], &one);

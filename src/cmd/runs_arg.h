@@ -29,6 +29,8 @@ int runs_load(const char *db, char *const *args, size_t n, struct run_record **r
 	      size_t *ret_n);
 
 /* As runs_load(), but exactly n runs (one per operand); else one line, -EINVAL (exit 2) */
+/* "last" and "last~N" among the runs of board from now on (compare --board; NULL: all) */
+void runs_scope_board(const char *board);
 int runs_load_n(const char *db, char *const *args, size_t n, const char *cmd,
 		struct run_record **ret);
 

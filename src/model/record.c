@@ -98,6 +98,7 @@ static void env_release(struct run_env *e)
 	free(e->preempt);
 	free(e->governor);
 	free(e->usbperf_version);
+	free(e->machine);
 }
 
 void run_record_release(struct run_record *r)

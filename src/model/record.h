@@ -20,6 +20,12 @@ struct run_env {
 	char *preempt;	       /* PREEMPT_RT, PREEMPT_DYNAMIC ... */
 	char *governor;	       /* cpufreq governor of policy0, NULL without cpufreq */
 	char *usbperf_version;
+	/*
+	 * The machine, whatever its name: 16 hex digits of a hash of
+	 * /etc/machine-id and usbperf's own key, never the id itself (systemd
+	 * asks that it not leave the machine). NULL: none, or a run from before.
+	 */
+	char *machine;
 };
 
 /* a thing that was measured: a USB device, or the host itself */

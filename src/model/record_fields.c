@@ -21,6 +21,7 @@ static const struct field env_fields[] = {
 	S(struct run_env, preempt, "preempt", "preemption", T),
 	S(struct run_env, governor, "governor", "governor", T),
 	S(struct run_env, usbperf_version, "usbperf_version", "usbperf", T),
+	S(struct run_env, machine, "machine", "machine", T | FF_OPTIONAL),
 };
 
 /* the key is usually the port path: the text shows it once */

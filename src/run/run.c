@@ -216,7 +216,42 @@ static void plan_explicit(const struct run_options *o, struct run_result *r)
 	}
 }
 
-static void fill_env(struct run_env *e, const struct sysinfo_facts *si)
+/*
+ * The machine, whatever it is called: FNV-1a (64 bits) over usbperf's key
+ * and /etc/machine-id, as 16 hex digits. The id itself stays on the machine
+ * (systemd's advice); a 64-bit digest of 128 random bits cannot give it
+ * back. 0 and NULL without one.
+ */
+static char *machine_hash(uint64_t *ret)
+{
+	static const char key[] = "usbperf machine:";
+	char id[64] = "";
+	uint64_t h = 0xcbf29ce484222325ull;
+	FILE *f = fopen("/etc/machine-id", "re");
+	char *out;
+
+	*ret = 0;
+	if (!f)
+		return NULL;
+	if (!fgets(id, sizeof(id), f))
+		id[0] = '\0';
+	fclose(f);
+	id[strcspn(id, "\n")] = '\0';
+	if (strlen(id) < 16)
+		return NULL;
+	for (const char *c = key; *c; c++)
+		h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+	for (const char *c = id; *c; c++)
+		h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+	out = malloc(17);
+	if (!out)
+		abort();
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+	*ret = h;
+	return out;
+}
+
+static void fill_env(struct run_env *e, const struct sysinfo_facts *si, uint64_t *ret_machine)
 {
 	char host[256];
 
@@ -230,14 +265,20 @@ static void fill_env(struct run_env *e, const struct sysinfo_facts *si)
 	e->preempt = xstrdup(si->preempt_model);
 	e->governor = si->npolicies ? xstrdup(si->policies[0].governor) : NULL;
 	e->usbperf_version = xstrdup(USBPERF_VERSION);
+	e->machine = machine_hash(ret_machine);
 }
 
-/* "20261130T051200Z-3f2a1c": sorts by time, unique enough across a board farm */
-static void make_id(struct run_record *rec, time_t now)
+/*
+ * "20261130T051200Z-3f2a1c": sorts by time, unique enough across a board
+ * farm: two boards in the same second differ by their machines' hashes,
+ * two runs of one board by the clock and the process
+ */
+static void make_id(struct run_record *rec, time_t now, uint64_t machine)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char ts[32];
-	uint64_t salt = clock_now_ns() ^ ((uint64_t)getpid() << 20);
+	uint64_t salt = clock_now_ns() ^ ((uint64_t)getpid() << 20) ^ machine ^ (machine >> 24) ^
+			(machine >> 48);
 
 	strftime(ts, sizeof(ts), "%Y%m%dT%H%M%SZ", gmtime(&now));
 	strbuf_addf(&sb, "%s-%06llx", ts, (unsigned long long)(salt & 0xffffff));
@@ -369,6 +410,8 @@ void run_device_attach(struct run_device *d, const struct usb_attach *a)
 int run_prepare(const struct run_options *o, struct run_result *ret, char **ret_why)
 {
 	struct run_result r = {0};
+	uint64_t machine;
+	time_t now;
 	size_t i;
 	int rc;
 
@@ -377,14 +420,15 @@ int run_prepare(const struct run_options *o, struct run_result *ret, char **ret_
 	if (rc < 0)
 		return rc;
 	r.t0 = clock_now_ns();
-	make_id(&r.rec, time(NULL));
+	now = time(NULL);
 	r.rec.command_line = xstrdup(o->command_line);
 	r.si = calloc(1, sizeof(*r.si));
 	r.topo = calloc(1, sizeof(*r.topo));
 	if (!r.si || !r.topo)
 		abort();
 	sysinfo_probe(r.si);
-	fill_env(&r.rec.env, r.si);
+	fill_env(&r.rec.env, r.si, &machine);
+	make_id(&r.rec, now, machine);
 	usb_topology_probe(r.topo);
 	/* a class's own options (--copy) are the whole plan; else the targets, else discovery */
 	r.from_options = plan_options(o, &r);

@@ -17,6 +17,7 @@ static const struct field record_fields[] = {
 	S(struct run_record, env.preempt, "preempt", "preemption", T),
 	S(struct run_record, env.governor, "governor", "governor", T),
 	S(struct run_record, env.usbperf_version, "usbperf_version", "usbperf", 0),
+	S(struct run_record, env.machine, "machine", "machine", 0),
 	S(struct run_record, command_line, "command_line", "command", 0),
 };
 const struct record_desc run_record_desc = RECORD_DESC("run", record_fields);

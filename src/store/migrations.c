@@ -159,6 +159,12 @@ static const char schema_pass_spread[] = "ALTER TABLE metrics ADD COLUMN pass_sp
 					 "ALTER TABLE metrics ADD COLUMN cpu_wait_pct REAL;\n"
 					 "ALTER TABLE metrics ADD COLUMN cpu_io_pct REAL;\n";
 
+/*
+ * The machine a run was made on, whatever its hostname (issue 31: many
+ * boards in one history): unknown (NULL) for the runs saved before.
+ */
+static const char schema_machine[] = "ALTER TABLE runs ADD COLUMN machine TEXT;\n";
+
 const struct migration store_migrations[] = {
 	{1, schema_v1},
 	{2, schema_v2},
@@ -166,6 +172,7 @@ const struct migration store_migrations[] = {
 	{4, schema_verdicts},
 	{5, schema_ceiling},
 	{6, schema_pass_spread},
+	{7, schema_machine},
 };
 const size_t store_nmigrations = sizeof(store_migrations) / sizeof(store_migrations[0]);
 

@@ -272,6 +272,7 @@ void store_close(struct store *s)
 		return;
 	sql_close(s->conn);
 	strbuf_release(&s->errmsg);
+	free(s->board);
 	free(s->path);
 	free(s);
 }

@@ -109,6 +109,11 @@ bool store_run_id_reserved(const char *id);
 /* how many runs the history holds */
 int store_count_runs(struct store *s, uint64_t *ret);
 int store_resolve_run(struct store *s, const char *id_or_prefix, char **ret_id);
+/*
+ * From now on "last" and "last~N" count only the runs of board (as
+ * store_filter's board; NULL: every run): 'compare --board'. -ENOMEM.
+ */
+int store_scope_board(struct store *s, const char *board);
 int store_load_run(struct store *s, const char *id_or_prefix, struct run_record *ret);
 /* The run with exactly this id, never a prefix or "last": -ENOENT when there is none */
 int store_load_run_id(struct store *s, const char *id, struct run_record *ret);
@@ -117,6 +122,7 @@ struct store_filter {
 	const char *device; /* substring of a device's VID:PID, serial or port path */
 	const char *since;  /* UTC "YYYY-MM-DDTHH:MM:SSZ": started at or after */
 	const char *until;  /* started before */
+	const char *board;  /* substring of its hostname or board model, or its machine hash */
 	uint64_t limit;	    /* at most this many (the newest); 0: all */
 	bool oldest_first;  /* default: newest first */
 };

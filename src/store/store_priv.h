@@ -12,6 +12,7 @@ struct store {
 	char *path; /* as shown: a server URI's password masked */
 	bool server;   /* a database server's (PostgreSQL), not a file */
 	bool existing; /* STORE_OPEN_EXISTING */
+	char *board;   /* store_scope_board(): "last" among its runs, lowercase */
 	/* the back end's words for the last failure, kept: a ROLLBACK would replace them */
 	struct strbuf errmsg;
 };
@@ -30,6 +31,17 @@ int store_step(struct store *s, struct sql_stmt *st);
 int store_query_int(struct store *s, const char *sql, int64_t *ret);
 /* the schema version the history is at (0: none yet) */
 int store_version(struct store *s, int64_t *ret);
+/*
+ * The SQL that matches a run r of a board (store_filter.board) with the
+ * board's LIKE pattern as ?P and the board itself, lowercase, as ?E
+ */
+#define STORE_BOARD_SQL(P, E)                                                                    \
+	"(CAST(?" P " AS TEXT) IS NULL OR lower(r.hostname) LIKE ?" P " ESCAPE '\\'"             \
+	" OR lower(r.board) LIKE ?" P " ESCAPE '\\' OR r.machine = ?" E ")"
+/* "%s%": s lowercase (ASCII), its '%', '_' and '\\' plain characters (allocated) */
+char *store_like_pattern(const char *s);
+/* s lowercase (ASCII), allocated */
+char *store_lower(const char *s);
 /* a column as a new string (NULL for SQL NULL); aborts on ENOMEM like record.c */
 char *store_column_strdup(struct sql_stmt *st, int col);
 

@@ -30,10 +30,21 @@
 	"   OR lower(d.port_path) LIKE ?1 ESCAPE '\\')))"                                       \
 	" AND (CAST(?2 AS TEXT) IS NULL OR r.started_at >= ?2)"                                   \
 	" AND (CAST(?3 AS TEXT) IS NULL OR r.started_at < ?3)"                                   \
+	" AND " STORE_BOARD_SQL("5", "6")                                                        \
 	" ORDER BY r.started_at " order ", r.id " order " LIMIT ?4"
 
-/* "%s%" of s, lowercase (ASCII), its '%', '_' and '\\' plain characters */
-static char *like_pattern(const char *s)
+char *store_lower(const char *s)
+{
+	char *l = strdup(s);
+
+	if (!l)
+		abort();
+	for (char *c = l; *c; c++)
+		*c = *c >= 'A' && *c <= 'Z' ? (char)(*c - 'A' + 'a') : *c;
+	return l;
+}
+
+char *store_like_pattern(const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -106,6 +117,7 @@ static int baseline_names(struct store *s, struct sql_stmt *st, int64_t pk, char
 struct list_stmts {
 	struct sql_stmt *runs, *devices, *baselines;
 	char *pattern; /* the device filter, bound to runs */
+	char *board, *board_exact; /* the board filter's pattern, and the board lowercase */
 };
 
 static int read_summary(struct store *s, struct list_stmts *q, struct run_summary *v)
@@ -142,8 +154,13 @@ static int prepare_list(struct store *s, const struct store_filter *f, struct li
 				  &q->baselines);
 	if (r < 0)
 		return r;
-	q->pattern = f->device ? like_pattern(f->device) : NULL;
+	q->pattern = f->device ? store_like_pattern(f->device) : NULL;
 	bind_opt_text(q->runs, 1, q->pattern);
+	q->board = f->board ? store_like_pattern(f->board) : NULL;
+	bind_opt_text(q->runs, 5, q->board);
+	/* the pattern's middle, unescaped: the board lowercase, for its machine hash */
+	q->board_exact = f->board ? store_lower(f->board) : NULL;
+	bind_opt_text(q->runs, 6, q->board_exact);
 	bind_opt_text(q->runs, 2, f->since);
 	bind_opt_text(q->runs, 3, f->until);
 	/* no limit: the most there could be (PostgreSQL takes no negative LIMIT) */
@@ -172,6 +189,8 @@ int store_list_runs(struct store *s, const struct store_filter *f, struct run_su
 	sql_finalize(q.devices);
 	sql_finalize(q.baselines);
 	free(q.pattern);
+	free(q.board);
+	free(q.board_exact);
 	sql_commit(s->conn);
 	if (r < 0) {
 		run_summaries_free(v, n);

@@ -41,6 +41,26 @@ check "--since day" test "$(hist_ids --since 2026-12-01)" = "$B2 $B1"
 check "--until day includes that day" test "$(hist_ids --until 2026-12-01)" = "$B1 $A"
 check "--until time excludes it" test "$(hist_ids --until 2026-12-01T05:15:00Z)" = "$A"
 check "--limit" test "$(hist_ids --limit 1)" = "$B2"
+# issue 31: --board, by hostname or board model (any case) or machine hash; in
+# another history, so the rest of this test sees the three runs alone
+BDB=$WORK/boards.db
+jq '.runs |= map(.id = "am62-" + .id | .started_at = "2026-12-06T06:00:00Z" |
+	.env.hostname = "am62-lab-1" | .env.board = "TI AM62x SK" | .env.machine = "0123456789abcdef")' \
+	"$FIXTURES/runs-a.json" >"$WORK/am62.json"
+for f in runs-a runs-b; do "$USBPERF" import "$FIXTURES/$f.json" --db "$BDB" >/dev/null; done
+"$USBPERF" import "$WORK/am62.json" --db "$BDB" >/dev/null
+board_ids() { "$USBPERF" history --db "$BDB" -F json "$@" | jq -r '[.runs[].id] | join(" ")'; }
+check "--board by hostname" test "$(board_ids --board rock5b)" = "$B2 $B1 $A"
+check "--board by board model, any case" test "$(board_ids --board 'am62X SK')" = "am62-$A"
+check "--board by machine hash" test "$(board_ids --board 0123456789ABCDEF)" = "am62-$A"
+check "--board '%' is a plain character" test "$(board_ids --board '%')" = ""
+expect_status 1 "compare --board: the two newest runs of that board, not the newest of all" \
+	"$USBPERF" compare --board rock5b --db "$BDB" -F json
+jq_check "$WORK/out" ".comparison.a == \"$B1\" and .comparison.b == \"$B2\"" "compare --board rock5b: $B1 against $B2"
+expect_status 2 "compare --board with one run" "$USBPERF" compare --board am62 --db "$BDB"
+says "holds 1 of board 'am62'" "it says how many that board has"
+expect_status 0 "show the am62 run's machine" "$USBPERF" show last --db "$BDB" -F json
+jq_check "$WORK/out" '.env.machine == "0123456789abcdef"' "the machine hash kept in the history"
 expect_status 0 "history csv" u history -F csv
 check "csv header from the field table" \
 	grep -qx 'id,started_at,duration_s,hostname,board,kernel,devices,metrics,findings,warnings,baselines' \
@@ -56,7 +76,7 @@ check "text: findings as blocks" grep -q '^  warn  2-2: mass storage runs on usb
 expect_status 0 "show json" u show 2026113 -F json
 # the fixtures predate verdicts, notes, unmeasured devices and a finding's
 # "about" (issue 14): a record shows them, empty for such a run
-NEW_PARTS='del(.verdicts, .notes, .unmeasured) | .findings |= map(del(.about))'
+NEW_PARTS='del(.verdicts, .notes, .unmeasured, .env.machine) | .findings |= map(del(.about))'
 # the fixtures are runs of before the keys were renamed (issue 29.2.6): read as now
 AS_NOW='def ren(a; b): map(with_entries(.key |= if . == a then b else . end));
 	(.devices |= ren("key"; "device")) | (.metrics |= ren("device_key"; "device")) |
@@ -311,6 +331,7 @@ if command -v sqlite3 >/dev/null; then
 		ALTER TABLE metrics DROP COLUMN cpu_pressure_pct; ALTER TABLE metrics DROP COLUMN cpu_busy_pct;
 		ALTER TABLE metrics DROP COLUMN ceiling; ALTER TABLE metrics DROP COLUMN pass_spread;
 		ALTER TABLE metrics DROP COLUMN cpu_wait_pct; ALTER TABLE metrics DROP COLUMN cpu_io_pct;
+		ALTER TABLE runs DROP COLUMN machine;
 		DELETE FROM migrations WHERE version >= 3; PRAGMA user_version = 2;" ||
 		bad "make a version 2 history"
 	expect_status 0 "v2: show reads it as it is" "$USBPERF" show "$A" --db "$V2" -F json

@@ -84,6 +84,7 @@ sqlite3 "$WORK/old/v1.db" "ALTER TABLE devices DROP COLUMN capable_speed;
 		ALTER TABLE metrics DROP COLUMN cpu_pressure_pct; ALTER TABLE metrics DROP COLUMN cpu_busy_pct;
 		ALTER TABLE metrics DROP COLUMN ceiling; ALTER TABLE metrics DROP COLUMN pass_spread;
 		ALTER TABLE metrics DROP COLUMN cpu_wait_pct; ALTER TABLE metrics DROP COLUMN cpu_io_pct;
+		ALTER TABLE runs DROP COLUMN machine;
 	DELETE FROM migrations WHERE version >= 2; PRAGMA user_version = 1;" ||
 	bad "make a version 1 history"
 reads "12.5: history on a version 1 history" "$WORK/old" -- "$USBPERF" history --db "$WORK/old/v1.db" -F json

@@ -62,6 +62,7 @@ cp "$DB" "$WORK/old/v4.db"
 sqlite3 "$WORK/old/v4.db" "ALTER TABLE metrics DROP COLUMN ceiling;
 	ALTER TABLE metrics DROP COLUMN pass_spread; ALTER TABLE metrics DROP COLUMN cpu_wait_pct;
 	ALTER TABLE metrics DROP COLUMN cpu_io_pct;
+	ALTER TABLE runs DROP COLUMN machine;
 	DELETE FROM migrations WHERE version >= 5; PRAGMA user_version = 4;" || bad "make a version 4 history"
 refused 2 "28.3.10: baseline b1 NOSUCHRUN on a version 4 history" "$WORK/old" -- \
 	"$USBPERF" baseline b1 nosuchrun --db "$WORK/old/v4.db"

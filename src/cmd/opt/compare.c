@@ -9,6 +9,7 @@ const struct cmd_opt compare_options[] = {
 	     ".I RUN\n"
 	     "against this baseline (its run is\n"
 	     ".IR A ).")},
+	OPT_ENTRY_BOARD("'last', 'last~N' and no RUN: the runs of one board:\n" OPT_BOARD_WHICH),
 	{"threshold", OPT_THRESHOLD, "PCT",
 	 "smallest change that counts, in percent (default 5)", 0},
 	OPT_ENTRY_DB,

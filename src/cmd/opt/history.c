@@ -11,6 +11,7 @@ const struct cmd_opt history_options[] = {
 	     "YYYY-MM-DDTHH:MM:SSZ; UTC)", 0},
 	{"until", HISTORY_O_UNTIL, "DATE",
 	 "started before DATE (a day: up to its end)", 0},
+	OPT_ENTRY_BOARD("the runs of one board:\n" OPT_BOARD_WHICH),
 	{"limit", HISTORY_O_LIMIT, "N",
 	 "the newest N", 0},
 	{"check", HISTORY_O_CHECK, NULL,

@@ -14,6 +14,7 @@
 #define OPT_JUNIT 0x1c4
 #define OPT_LAVA 0x1c5
 #define OPT_DB 0x1db
+#define OPT_BOARD 0x1b0
 #define OPT_WIDE 0x1d1de   /* --wide, a global option */
 #define OPT_SCHEMA 0x1d1df /* --schema, before or after the command (cmd/common.c) */
 
@@ -30,6 +31,9 @@
 	"the history: a file (default: $USBPERF_DB, else\n"                                      \
 	"$XDG_DATA_HOME/usbperf/history.db or ~/.local/share/usbperf/\n"                         \
 	"history.db), or a PostgreSQL server's, postgresql://HOST/DB"
+/* --board: the runs of one machine of a shared history; help: what it does with them */
+#define OPT_BOARD_WHICH "its hostname or board model contains NAME (any\ncase), or its machine hash is NAME"
+#define OPT_ENTRY_BOARD(help) {"board", OPT_BOARD, "NAME", help, 0}
 /* --db as the history's readers list it */
 #define OPT_ENTRY_DB {"db", OPT_DB, "PATH", OPT_DB_HELP, 0 OPT_MAN("The history database.")}
 
