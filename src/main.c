@@ -64,7 +64,7 @@ const struct command commands[] = {
 	{"baseline", "name a run to compare against; list the baselines", cmd_baseline,
 	 usage_baseline, FMT_ALL, false, schema_baseline},
 	{"report", "runs as a self-contained HTML page, or text with bars and sparklines",
-	 cmd_report, usage_report, FMT_TEXT, false, NULL},
+	 cmd_report, usage_report, FMT_ALL, false, NULL},
 	{"export", "runs from the history as JSON, for another machine's history", cmd_export,
 	 usage_export, FMT_TEXT | FMT_JSON, false, schema_export},
 	{"import", "add the runs of an export file to the history", cmd_import, usage_import,

@@ -2,6 +2,7 @@
 #include "cmd/db.h"
 #include "run/class.h"
 #include "util/strbuf.h"
+#include "util/utctime.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -17,6 +18,19 @@ const char *db_given(const char *db)
 	const char *env = getenv("USBPERF_DB");
 
 	return db ? db : env && *env ? env : NULL;
+}
+
+int db_date_option(const char *opt, const char *arg, bool end, char *ret)
+{
+	time_t t;
+	bool day;
+
+	if (utc_date_parse(arg, &t, &day) < 0) {
+		log_error("invalid %s '%s': expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ", opt, arg);
+		return -EINVAL;
+	}
+	utc_time_format(end && day ? t + 86400 : t, ret);
+	return 0;
 }
 
 int board_option(const char *arg, const char **ret)

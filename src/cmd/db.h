@@ -23,6 +23,11 @@ int db_parse_args(int argc, char **argv, struct global_opts *g, const char *cmd,
  */
 const char *db_given(const char *db);
 
+/*
+ * --since/--until DATE into ret (UTC_TIME_LEN + 1 bytes) as the history
+ * compares it; a day given to --until (end) counts whole
+ */
+int db_date_option(const char *opt, const char *arg, bool end, char *ret);
 /* --board NAME: 1 to 256 characters */
 int board_option(const char *arg, const char **ret);
 

@@ -31,19 +31,6 @@ struct history_opts {
 	bool check;
 };
 
-/* the bound as the database compares it; a day given to --until counts whole */
-static int date_option(const char *opt, const char *arg, bool end, char *ret)
-{
-	time_t t;
-	bool day;
-
-	if (utc_date_parse(arg, &t, &day) < 0) {
-		log_error("invalid %s '%s': expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ", opt, arg);
-		return -EINVAL;
-	}
-	utc_time_format(end && day ? t + 86400 : t, ret);
-	return 0;
-}
 
 static int history_option(int c, const char *arg, void *ctx)
 {
@@ -59,10 +46,10 @@ static int history_option(int c, const char *arg, void *ctx)
 		return 0;
 	case HISTORY_O_SINCE:
 		o->f.since = o->since;
-		return date_option("--since", arg, false, o->since);
+		return db_date_option("--since", arg, false, o->since);
 	case HISTORY_O_UNTIL:
 		o->f.until = o->until;
-		return date_option("--until", arg, true, o->until);
+		return db_date_option("--until", arg, true, o->until);
 	case HISTORY_O_LIMIT:
 		if (parse_u64(arg, 1, 1000000000, &o->f.limit) < 0) {
 			log_error("invalid --limit '%s': a count from 1", arg);

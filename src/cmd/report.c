@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* usbperf report: runs as a self-contained HTML page, or as text with bars and sparklines. */
+#include "cmd/report_fleet.h"
 #include "cmd/check_opts.h"
 #include "cmd/commands.h"
 #include "cmd/db.h"
@@ -23,6 +24,11 @@
 void usage_report(void)
 {
 	printf("usage: usbperf report [RUN...] [--html FILE] [options]\n"
+	       "       usbperf report --fleet [--since DATE] [--board NAME] [--html FILE] [options]\n"
+	       "\n"
+	       "With --fleet: every board of the history in one view (a farm's): per board\n"
+	       "and device, each headline figure's latest run against its first in the\n"
+	       "range, its ceiling, the verdict and a trend; text, json, csv or --html.\n"
 	       "\n"
 	       "Runs as people look at them. With --html: one self-contained page (inline\n"
 	       "CSS and SVG, no script, nothing fetched) that opens offline in any browser,\n"
@@ -57,6 +63,9 @@ struct report_opts {
 	struct check_opts co;
 	char **runs;
 	size_t nruns;
+	bool fleet;
+	struct fleet_opts fo;
+	char since[UTC_TIME_LEN + 1], until[UTC_TIME_LEN + 1];
 };
 
 static int report_option(int c, const char *arg, void *ctx)
@@ -76,8 +85,45 @@ static int report_option(int c, const char *arg, void *ctx)
 		return 0;
 	case OPT_DB:
 		return db_option(arg, &o->db);
+	case REPORT_O_FLEET:
+		o->fleet = true;
+		return 0;
+	case REPORT_O_SINCE:
+		o->fo.since = o->since;
+		return db_date_option("--since", arg, false, o->since);
+	case REPORT_O_UNTIL:
+		o->fo.until = o->until;
+		return db_date_option("--until", arg, true, o->until);
+	case OPT_BOARD:
+		return board_option(arg, &o->fo.board);
 	}
 	return -ENOENT;
+}
+
+/* --fleet reads the history alone: no RUN, no checks; its options only with it */
+static int fleet_args(int argc, struct report_opts *o)
+{
+	if (!o->fleet) {
+		if (o->fo.since || o->fo.until || o->fo.board) {
+			log_error("report: --since, --until and --board go with --fleet");
+			return -1;
+		}
+		return 0;
+	}
+	if (optind < argc) {
+		log_error("report --fleet: takes no RUN (it reads every run of the history in the "
+			  "range)");
+		return -1;
+	}
+	if (check_opts_any(&o->co) || o->co.junit || o->co.lava) {
+		log_error("report --fleet: --criteria, --baseline, --junit and --lava are for runs "
+			  "(usbperf report RUN...)");
+		return -1;
+	}
+	o->fo.db = o->db;
+	o->fo.html = o->html;
+	o->fo.threshold_pct = o->co.threshold_pct;
+	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct global_opts *g, struct report_opts *o)
@@ -86,8 +132,14 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 	int r;
 
 	r = parse_table(argc, argv, g, "report", report_options, usage_report, report_option, o);
+	if (r == 0)
+		r = fleet_args(argc, o);
 	if (r != 0)
 		return r;
+	if (o->fleet)
+		return check_format(g, "report --fleet", FMT_ALL);
+	if (check_format(g, "report", FMT_TEXT) < 0)
+		return -1;
 	if ((size_t)(argc - optind) > REPORT_MAX_RUNS) {
 		log_error("report: at most %d runs at a time, %d given", REPORT_MAX_RUNS,
 			  argc - optind);
@@ -197,6 +249,12 @@ int cmd_report(int argc, char **argv, struct global_opts *g)
 	r = parse_args(argc, argv, g, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
+	if (o.fleet) {
+		if (check_output(g) < 0 || check_writable("--html", o.html) < 0 ||
+		    db_refuse_output_db(o.db, g->output) < 0 || db_refuse_output_db(o.db, o.html) < 0)
+			return EXIT_USAGE;
+		return report_fleet(g, &o.fo);
+	}
 	if (check_output(g) < 0 || check_writable("--html", o.html) < 0 ||
 	    check_refuse_outputs(&o.co, o.db, o.runs, o.nruns, g->output, o.html) < 0)
 		return EXIT_USAGE;

@@ -89,7 +89,7 @@ const struct run_metric *run_record_metric(const struct run_record *r, const cha
 	return NULL;
 }
 
-static void env_release(struct run_env *e)
+void run_env_release(struct run_env *e)
 {
 	free(e->hostname);
 	free(e->board);
@@ -101,6 +101,11 @@ static void env_release(struct run_env *e)
 	free(e->machine);
 }
 
+void run_metric_release(struct run_metric *m)
+{
+	free(m->device_key), free(m->test), free(m->name), free(m->metric), free(m->unit);
+}
+
 void run_record_release(struct run_record *r)
 {
 	size_t i;
@@ -110,7 +115,7 @@ void run_record_release(struct run_record *r)
 	free(r->id);
 	free(r->started_at);
 	free(r->command_line);
-	env_release(&r->env);
+	run_env_release(&r->env);
 	for (i = 0; i < r->ndevices; i++) {
 		struct run_device *d = &r->devices[i];
 
@@ -119,11 +124,8 @@ void run_record_release(struct run_record *r)
 		free(d->capable_speed), free(d->controller), free(d->via);
 	}
 	free(r->devices);
-	for (i = 0; i < r->nmetrics; i++) {
-		struct run_metric *m = &r->metrics[i];
-
-		free(m->device_key), free(m->test), free(m->name), free(m->metric), free(m->unit);
-	}
+	for (i = 0; i < r->nmetrics; i++)
+		run_metric_release(&r->metrics[i]);
 	free(r->metrics);
 	finding_list_release(&r->findings);
 	for (i = 0; i < r->nverdicts; i++) {

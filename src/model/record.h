@@ -184,6 +184,9 @@ void run_record_add_note(struct run_record *r, const char *text);
 struct run_unmeasured *run_record_add_unmeasured(struct run_record *r);
 /* the verdict of a device, NULL if it has none */
 const struct run_verdict *run_record_verdict(const struct run_record *r, const char *device_key);
+/* the strings of an environment or a metric (not the struct itself) */
+void run_env_release(struct run_env *e);
+void run_metric_release(struct run_metric *m);
 struct run_metric *run_record_add_metric(struct run_record *r, const char *device_key,
 					 const char *test, const char *name, const char *metric,
 					 const char *unit, bool higher_is_better);

@@ -147,6 +147,28 @@ int store_list_runs(struct store *s, const struct store_filter *f, struct run_su
 void run_summaries_free(struct run_summary *v, size_t n);
 extern const struct record_desc run_summary_desc;
 
+/*
+ * One figure of one run, with where the run was made: what the fleet view
+ * (report --fleet) draws its table and trends from.
+ */
+struct store_point {
+	char *run_id, *started_at, *kernel;
+	struct run_env env; /* hostname, board, machine ... of the run */
+	struct run_metric m;
+	char *vid_pid, *serial, *product; /* of the figure's device, NULL unknown */
+	double ceiling_mb_s;		  /* its link's bulk ceiling, NaN unknown */
+};
+
+/*
+ * The figures of the runs f selects (since, until, board; not device or
+ * limit) whose metric key is one of metrics[0..n), oldest run first, in
+ * each run the order it recorded them. One query, whatever the number of
+ * runs: a farm's history of 10,000 runs is read in one go.
+ */
+int store_points(struct store *s, const struct store_filter *f, const char *const *metrics,
+		 size_t n, struct store_point **ret, size_t *ret_n);
+void store_points_free(struct store_point *v, size_t n);
+
 /* baseline names: what run_id_valid() accepts */
 struct store_baseline {
 	char *name;

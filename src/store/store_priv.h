@@ -40,6 +40,11 @@ int store_version(struct store *s, int64_t *ret);
 	" OR lower(r.board) LIKE ?" P " ESCAPE '\\' OR r.machine = ?" E ")"
 /* "%s%": s lowercase (ASCII), its '%', '_' and '\\' plain characters (allocated) */
 char *store_like_pattern(const char *s);
+/* the columns of d's fields, ", "-joined ("first": no comma before), each table.COLUMN */
+void store_add_columns(struct strbuf *sql, const struct record_desc *d, bool first,
+		       const char *table);
+/* d's fields of rec from the row's columns from first on (NULL: unknown); the next column */
+int store_read_fields(struct sql_stmt *st, int first, const struct record_desc *d, void *rec);
 /* s lowercase (ASCII), allocated */
 char *store_lower(const char *s);
 /* a column as a new string (NULL for SQL NULL); aborts on ENOMEM like record.c */

@@ -15,10 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void add_columns(struct strbuf *sql, const struct record_desc *d, bool first)
+void store_add_columns(struct strbuf *sql, const struct record_desc *d, bool first,
+		       const char *table)
 {
 	for (size_t i = 0; i < d->nfields; i++)
-		strbuf_addf(sql, "%s\"%s\"", first && !i ? "" : ", ", FIELD_COLUMN(&d->fields[i]));
+		strbuf_addf(sql, "%s%s%s\"%s\"", first && !i ? "" : ", ", table ? table : "",
+			    table ? "." : "", FIELD_COLUMN(&d->fields[i]));
 }
 
 static void add_placeholders(struct strbuf *sql, size_t n)
@@ -145,7 +147,7 @@ static void read_field(struct sql_stmt *st, int col, const struct field *f, void
 	field_fill(f, rec, &column, &c);
 }
 
-static int read_fields(struct sql_stmt *st, int first, const struct record_desc *d, void *rec)
+int store_read_fields(struct sql_stmt *st, int first, const struct record_desc *d, void *rec)
 {
 	fields_set_unknown(d, rec);
 	for (size_t i = 0; i < d->nfields; i++)
@@ -162,8 +164,8 @@ static int insert_run(struct store *s, const struct run_record *r, int64_t *ret_
 	int ret;
 
 	strbuf_adds(&sql, "INSERT INTO runs (");
-	add_columns(&sql, &run_info_desc, true);
-	add_columns(&sql, &run_env_desc, false);
+	store_add_columns(&sql, &run_info_desc, true, NULL);
+	store_add_columns(&sql, &run_env_desc, false, NULL);
 	strbuf_adds(&sql, ") VALUES (");
 	add_placeholders(&sql, run_info_desc.nfields + run_env_desc.nfields);
 	strbuf_adds(&sql, ")");
@@ -192,7 +194,7 @@ static int insert_rows(struct store *s, const char *table, const struct record_d
 	int ret;
 
 	strbuf_addf(&sql, "INSERT INTO %s (run, seq, ", table);
-	add_columns(&sql, d, true);
+	store_add_columns(&sql, d, true, NULL);
 	strbuf_adds(&sql, ") VALUES (?, ?, ");
 	add_placeholders(&sql, d->nfields);
 	strbuf_adds(&sql, ")");
@@ -376,8 +378,8 @@ static int load_run_row(struct store *s, const char *id, struct run_record *r, i
 	int ret;
 
 	strbuf_adds(&sql, "SELECT pk, ");
-	add_columns(&sql, &run_info_desc, true);
-	add_columns(&sql, &run_env_desc, false);
+	store_add_columns(&sql, &run_info_desc, true, NULL);
+	store_add_columns(&sql, &run_env_desc, false, NULL);
 	strbuf_adds(&sql, " FROM runs WHERE id = ?");
 	ret = store_prepare(s, sql.buf, &st);
 	strbuf_release(&sql);
@@ -387,7 +389,7 @@ static int load_run_row(struct store *s, const char *id, struct run_record *r, i
 	ret = store_step(s, st);
 	if (ret > 0) {
 		*ret_pk = sql_column_int64(st, 0);
-		read_fields(st, read_fields(st, 1, &run_info_desc, r), &run_env_desc, &r->env);
+		store_read_fields(st, store_read_fields(st, 1, &run_info_desc, r), &run_env_desc, &r->env);
 		ret = 0;
 	} else if (ret == 0) {
 		ret = -ENOENT;
@@ -441,7 +443,7 @@ static int load_part(struct store *s, int64_t pk, enum part p, struct run_record
 	int ret;
 
 	strbuf_adds(&sql, "SELECT ");
-	add_columns(&sql, descs[p], true);
+	store_add_columns(&sql, descs[p], true, NULL);
 	strbuf_addf(&sql, " FROM %s WHERE run = ? ORDER BY seq", tables[p]);
 	ret = store_prepare(s, sql.buf, &st);
 	strbuf_release(&sql);
@@ -449,7 +451,7 @@ static int load_part(struct store *s, int64_t pk, enum part p, struct run_record
 		return ret;
 	sql_bind_int64(st, 1, pk);
 	while ((ret = store_step(s, st)) > 0) {
-		read_fields(st, 0, descs[p], add_part(r, p, &tmp));
+		store_read_fields(st, 0, descs[p], add_part(r, p, &tmp));
 		if (p == PART_FINDINGS)
 			add_finding(r, &tmp);
 	}

@@ -147,6 +147,6 @@ check "run --scratch DIR: a directory" test "$("$USBPERF" run --completion-value
 check "report --html FILE: a file" test "$("$USBPERF" report --completion-values --html)" = @file
 check "disk --qd N: nothing" test -z "$("$USBPERF" disk --completion-values --qd)"
 check "disk --tests: a list" test "$("$USBPERF" disk --completion-values --tests | head -1)" = @list
-check "report -F: report's one format" test "$("$USBPERF" report --completion-values -F)" = text
+check "import -F: its two formats" test "$("$USBPERF" import --completion-values -F | tr "\n" " ")" = "text json "
 
 finish

@@ -84,6 +84,8 @@ for f in "--board rock5b" "--board 'am62X SK'" "--board 0123456789ABCDEF"; do
 	eval "both 0 \"history $f\" history -F json $f"
 done
 both 1 "compare --board: that board's two newest" compare --board rock5b -F json
+both 0 "report --fleet" report --fleet -F json
+both 0 "report --fleet --board --since" report --fleet -F json --board rock --since 2026-12-01
 FILTER='del(.exported_at)' both 0 "export" export -F json
 
 # USBPERF_DB names the server for every command, as --db does

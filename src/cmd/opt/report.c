@@ -8,6 +8,24 @@ const struct cmd_opt report_options[] = {
 	 0 OPT_MAN("Write the HTML page to\n"
 	     ".I FILE\n"
 	     "(the text report is not printed).")},
+	{"fleet", REPORT_O_FLEET, NULL,
+	 "many boards in one table from the history: each board's\n"
+	     "headline figures, latest against first in the range, with\n"
+	     "ceiling, verdict and trend (text, json, csv or --html)",
+	 0 OPT_MAN("Many boards in one view, from the history (no RUN): for each board (by its\n"
+	     "machine, else its hostname) and device, each headline figure (what its\n"
+	     "verdict rests on, else its rates) of its latest run against its first in the\n"
+	     "range, judged as\n"
+	     ".B compare\n"
+	     "judges them, next to its link ceiling, with a trend over the runs (text: a\n"
+	     "sparkline; HTML: the figure, its spread as a band and each kernel change\n"
+	     "marked; JSON: every point). Read in one query, whatever the number of runs.")},
+	{"since", REPORT_O_SINCE, "DATE",
+	 "with --fleet: runs started at or after DATE (YYYY-MM-DD or\n"
+	     "YYYY-MM-DDTHH:MM:SSZ, UTC)", 0},
+	{"until", REPORT_O_UNTIL, "DATE",
+	 "with --fleet: runs started before DATE (a day: to its end)", 0},
+	OPT_ENTRY_BOARD("with --fleet: the runs of one board:\n" OPT_BOARD_WHICH),
 	OPT_ENTRY_CRITERIA,
 	OPT_ENTRY_BASELINE_GATE,
 	{"threshold", OPT_THRESHOLD, "PCT",

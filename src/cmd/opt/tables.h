@@ -76,6 +76,9 @@ enum check_opt_key {
 
 enum report_opt_key {
 	REPORT_O_HTML = OPT_KEY,
+	REPORT_O_FLEET,
+	REPORT_O_SINCE,
+	REPORT_O_UNTIL,
 };
 
 enum run_opt_key {
