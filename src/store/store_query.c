@@ -66,65 +66,89 @@ static void bind_opt_text(struct sql_stmt *st, int idx, const char *s)
 		sql_bind_null(st, idx);
 }
 
-/* "0781:5583@2-1", "host": what was measured, in the run's order (an FF_LIST) */
-static int device_summary(struct store *s, struct sql_stmt *st, int64_t pk, char **ret)
+/* a listed run's pk, and where its summary is: found by pk (bsearch) */
+struct pk_at {
+	int64_t pk;
+	size_t at;
+};
+
+static int by_pk(const void *a, const void *b)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int r;
+	int64_t x = ((const struct pk_at *)a)->pk, y = ((const struct pk_at *)b)->pk;
 
-	sql_reset(st);
-	sql_bind_int64(st, 1, pk);
-	while ((r = store_step(s, st)) > 0) {
-		const char *key = sql_column_text(st, 0);
-		const char *vid = sql_column_text(st, 1);
-		const char *port = sql_column_text(st, 2);
-
-		if (sb.len)
-			strbuf_addch(&sb, FIELD_LIST_SEP);
-		if (vid)
-			strbuf_addf(&sb, "%s@%s", vid, port ? port : key);
-		else
-			strbuf_adds(&sb, key);
-	}
-	if (r < 0) {
-		strbuf_release(&sb);
-		return r;
-	}
-	*ret = sb.len ? strbuf_detach(&sb) : NULL;
-	return 0;
+	return x < y ? -1 : x > y;
 }
 
-static int baseline_names(struct store *s, struct sql_stmt *st, int64_t pk, char **ret)
+/*
+ * Each listed run's devices ("0781:5583@2-1", "host", in the run's order:
+ * an FF_LIST) and baseline names, two queries for all of them (a farm's
+ * 10,000 runs: not 20,000 round trips to a server): the rows of the pks
+ * from the lowest listed to the highest, those of runs not listed passed by.
+ */
+static int add_parts(struct store *s, struct run_summary *v, struct pk_at *pks, size_t n)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int r;
+	static const char *const sql[] = {
+	    "SELECT run, \"key\", vid_pid, port_path FROM devices WHERE run >= ?1 AND run <= ?2"
+	    " ORDER BY run, seq",
+	    "SELECT run, name, NULL, NULL FROM baselines WHERE run >= ?1 AND run <= ?2"
+	    " ORDER BY run, name",
+	};
+	struct strbuf *sb = calloc(n ? n : 1, sizeof(*sb));
+	int r = 0;
 
-	sql_reset(st);
-	sql_bind_int64(st, 1, pk);
-	while ((r = store_step(s, st)) > 0) {
-		if (sb.len)
-			strbuf_addch(&sb, FIELD_LIST_SEP);
-		strbuf_adds(&sb, sql_column_text(st, 0));
+	if (!sb)
+		abort();
+	qsort(pks, n, sizeof(*pks), by_pk);
+	for (size_t part = 0; n && r == 0 && part < 2; part++) {
+		struct sql_stmt *st;
+
+		for (size_t i = 0; i < n; i++)
+			strbuf_reset(&sb[i]);
+		r = store_prepare(s, sql[part], &st);
+		if (r == 0) {
+			sql_bind_int64(st, 1, pks[0].pk);
+			sql_bind_int64(st, 2, pks[n - 1].pk);
+		}
+		while (r == 0 && (r = store_step(s, st)) > 0) {
+			struct pk_at key = {sql_column_int64(st, 0), 0}, *at;
+			const char *name = sql_column_text(st, 1), *vid = sql_column_text(st, 2);
+			const char *port = sql_column_text(st, 3);
+			struct strbuf *out;
+
+			r = 0;
+			at = bsearch(&key, pks, n, sizeof(*pks), by_pk);
+			if (!at)
+				continue;
+			out = &sb[at->at];
+			if (out->len)
+				strbuf_addch(out, FIELD_LIST_SEP);
+			if (vid)
+				strbuf_addf(out, "%s@%s", vid, port ? port : name);
+			else
+				strbuf_adds(out, name ? name : "");
+		}
+		sql_finalize(st);
+		for (size_t i = 0; r == 0 && i < n; i++) {
+			char **to = part ? &v[i].baselines : &v[i].devices;
+
+			*to = sb[i].len ? strbuf_detach(&sb[i]) : NULL;
+		}
 	}
-	if (r < 0) {
-		strbuf_release(&sb);
-		return r;
-	}
-	*ret = sb.len ? strbuf_detach(&sb) : NULL;
-	return 0;
+	for (size_t i = 0; i < n; i++)
+		strbuf_release(&sb[i]);
+	free(sb);
+	return r;
 }
 
 struct list_stmts {
-	struct sql_stmt *runs, *devices, *baselines;
+	struct sql_stmt *runs;
 	char *pattern; /* the device filter, bound to runs */
 	char *board, *board_exact; /* the board filter's pattern, and the board lowercase */
 };
 
-static int read_summary(struct store *s, struct list_stmts *q, struct run_summary *v)
+static void read_summary(struct list_stmts *q, struct run_summary *v, int64_t *ret_pk)
 {
 	struct sql_stmt *st = q->runs;
-	int64_t pk = sql_column_int64(st, 0);
-	int r;
 
 	v->id = store_column_strdup(st, 1);
 	v->started_at = store_column_strdup(st, 2);
@@ -135,10 +159,7 @@ static int read_summary(struct store *s, struct list_stmts *q, struct run_summar
 	v->nmetrics = (uint64_t)sql_column_int64(st, 7);
 	v->nfindings = (uint64_t)sql_column_int64(st, 8);
 	v->nwarnings = (uint64_t)sql_column_int64(st, 9);
-	r = device_summary(s, q->devices, pk, &v->devices);
-	if (r == 0)
-		r = baseline_names(s, q->baselines, pk, &v->baselines);
-	return r;
+	*ret_pk = sql_column_int64(st, 0);
 }
 
 static int prepare_list(struct store *s, const struct store_filter *f, struct list_stmts *q)
@@ -146,12 +167,6 @@ static int prepare_list(struct store *s, const struct store_filter *f, struct li
 	int r;
 
 	r = store_prepare(s, f->oldest_first ? LIST_SQL("ASC") : LIST_SQL("DESC"), &q->runs);
-	if (r == 0)
-		r = store_prepare(s, "SELECT \"key\", vid_pid, port_path FROM devices"
-				     " WHERE run = ? ORDER BY seq", &q->devices);
-	if (r == 0)
-		r = store_prepare(s, "SELECT name FROM baselines WHERE run = ? ORDER BY name",
-				  &q->baselines);
 	if (r < 0)
 		return r;
 	q->pattern = f->device ? store_like_pattern(f->device) : NULL;
@@ -174,7 +189,8 @@ int store_list_runs(struct store *s, const struct store_filter *f, struct run_su
 	static const struct store_filter all;
 	struct list_stmts q = {0};
 	struct run_summary *v = NULL;
-	size_t n = 0;
+	struct pk_at *pks = NULL;
+	size_t n = 0, npks = 0;
 	int r;
 
 	r = store_begin(s, SQL_TX_READ);
@@ -183,11 +199,15 @@ int store_list_runs(struct store *s, const struct store_filter *f, struct run_su
 	r = prepare_list(s, f ? f : &all, &q);
 	while (r == 0 && (r = store_step(s, q.runs)) > 0) {
 		v = xgrow(v, &n, sizeof(*v));
-		r = read_summary(s, &q, &v[n - 1]);
+		pks = xgrow(pks, &npks, sizeof(*pks));
+		read_summary(&q, &v[n - 1], &pks[npks - 1].pk);
+		pks[npks - 1].at = n - 1;
+		r = 0;
 	}
 	sql_finalize(q.runs);
-	sql_finalize(q.devices);
-	sql_finalize(q.baselines);
+	if (r == 0)
+		r = add_parts(s, v, pks, n);
+	free(pks);
 	free(q.pattern);
 	free(q.board);
 	free(q.board_exact);
