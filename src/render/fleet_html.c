@@ -9,9 +9,11 @@
 #include "render/fleet_html.h"
 #include "render/html_priv.h"
 #include "render/svg.h"
+#include "util/utctime.h"
 #include "version.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,14 +56,41 @@ static void trend_range(const struct fleet_row *r, double *lo, double *hi)
 	}
 }
 
+/*
+ * Where each run stands on the x axis, 0 to 1: by its start time, so a gap
+ * of weeks shows as one; by its place in the row where the times cannot be
+ * read or are all one
+ */
+static void trend_x(const struct fleet_row *r, double *x)
+{
+	time_t t0 = 0, t1 = 0, t;
+	bool timed = true;
+
+	for (size_t i = 0; timed && i < r->runs; i++) {
+		timed = r->points[i].started_at && utc_time_parse(r->points[i].started_at, &t) == 0;
+		t0 = i == 0 || t < t0 ? t : t0;
+		t1 = i == 0 || t > t1 ? t : t1;
+	}
+	for (size_t i = 0; i < r->runs; i++) {
+		if (timed && t1 > t0 && utc_time_parse(r->points[i].started_at, &t) == 0)
+			x[i] = (double)(t - t0) / (double)(t1 - t0);
+		else
+			x[i] = r->runs > 1 ? (double)i / (double)(r->runs - 1) : 0.5;
+	}
+}
+
 /* the series: a band of ±spread, the line, a dot a run (its title: run, date, kernel) */
 static void trend(struct strbuf *out, const struct fleet_row *r)
 {
 	double lo, hi, w = TREND_W - 2 * TREND_PAD, h = TREND_H - 2 * TREND_PAD - 10;
+	double *xs = calloc(r->runs ? r->runs : 1, sizeof(*xs));
 	size_t n = r->runs;
 
+	if (!xs)
+		abort();
+	trend_x(r, xs);
 	trend_range(r, &lo, &hi);
-#define X(i) (TREND_PAD + (n > 1 ? w * (double)(i) / (double)(n - 1) : w / 2))
+#define X(i) (TREND_PAD + w * xs[i])
 #define Y(v) (TREND_PAD + 10 + h * (hi - (v)) / (hi - lo))
 	strbuf_addf(out, "<svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
 		    TREND_W, TREND_H, TREND_W, TREND_H);
@@ -106,6 +135,7 @@ static void trend(struct strbuf *out, const struct fleet_row *r)
 	}
 #undef X
 #undef Y
+	free(xs);
 	strbuf_adds(out, "</svg>");
 }
 
