@@ -320,7 +320,6 @@ int db_exit_status(int r)
 	case -ELOOP:
 	case -ENAMETOOLONG:
 	case -EBADMSG:
-	case -EPROTONOSUPPORT:
 	case -EINVAL:
 	case -EEXIST:
 		return EXIT_USAGE;

@@ -184,7 +184,7 @@ int store_schema_version(void)
 static int log_migration(struct store *s, int version)
 {
 	char now[UTC_TIME_LEN + 1];
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	int r;
 
 	utc_time_format(time(NULL), now);

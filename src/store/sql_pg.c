@@ -159,14 +159,14 @@ static int pg_prepare(struct sql_conn *c, const char *sql, struct sql_stmt **ret
 static int bind(struct sql_stmt *s, int idx, const char *v, unsigned type)
 {
 	struct pg_stmt *st = stmt_of(s);
-	char *copy = NULL;
+	char *dup = NULL;
 
 	if (idx < 1 || idx > st->nparams)
 		return -ERANGE;
-	if (v && !(copy = strdup(v)))
+	if (v && !(dup = strdup(v)))
 		return -ENOMEM;
 	free(st->p[idx - 1].v);
-	st->p[idx - 1] = (struct pg_param){copy, type};
+	st->p[idx - 1] = (struct pg_param){dup, type};
 	return 0;
 }
 
@@ -353,7 +353,7 @@ static int64_t pg_changes(struct sql_conn *c)
 /* the first column of the one row of sql (no parameters); *ret untouched without one */
 static int query_int(struct sql_conn *c, const char *sql, int64_t *ret)
 {
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	int r = pg_prepare(c, sql, &st);
 
 	if (r < 0)
@@ -391,7 +391,7 @@ static const char *pg_strerror(struct sql_conn *c, int err)
 /* a row of sql, with a and b bound (b may be NULL): 1, none 0, or -errno */
 static int exists(struct sql_conn *c, const char *sql, const char *a, const char *b)
 {
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	int r = pg_prepare(c, sql, &st);
 
 	if (r < 0)

@@ -251,7 +251,7 @@ static const char *sqlite_strerror(struct sql_conn *c, int err)
 /* the first column of the one row of sql, an integer */
 static int query_int(struct sql_conn *c, const char *sql, int64_t *ret)
 {
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	int r = sqlite_prepare(c, sql, &st);
 
 	if (r < 0)
@@ -289,7 +289,7 @@ static int sqlite_set_version(struct sql_conn *c, int version)
 /* 1 when a row of sql with a and b bound is there, 0 when none */
 static int exists(struct sql_conn *c, const char *sql, const char *a, const char *b)
 {
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	int r = sqlite_prepare(c, sql, &st);
 
 	if (r < 0)

@@ -129,7 +129,7 @@ int store_default_path(char **ret)
 
 int store_query_int(struct store *s, const char *sql, int64_t *ret)
 {
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	int r = store_prepare(s, sql, &st);
 
 	if (r < 0)
@@ -302,7 +302,7 @@ int store_recover(const char *path)
 
 static char *pragma_text(struct store *s, const char *sql)
 {
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	char *t = NULL;
 
 	if (store_prepare(s, sql, &st) < 0)
@@ -342,7 +342,7 @@ static int count_rows(struct store *s, const char *table, uint64_t *ret, struct 
 /* every row of a check pragma, "; "-joined; none means no problem */
 static int check_rows(struct store *s, const char *sql, bool skip_ok, struct strbuf *out)
 {
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	int r = store_prepare(s, sql, &st);
 
 	while (r == 0 && (r = store_step(s, st)) > 0) {

@@ -100,7 +100,7 @@ static int add_parts(struct store *s, struct run_summary *v, struct pk_at *pks, 
 		abort();
 	qsort(pks, n, sizeof(*pks), by_pk);
 	for (size_t part = 0; n && r == 0 && part < 2; part++) {
-		struct sql_stmt *st;
+		struct sql_stmt *st = NULL;
 
 		for (size_t i = 0; i < n; i++)
 			strbuf_reset(&sb[i]);
@@ -256,7 +256,7 @@ const struct record_desc run_summary_desc = RECORD_DESC("run_summary", summary_f
 int store_baseline_set(struct store *s, const char *name, const char *id_or_prefix)
 {
 	char now[UTC_TIME_LEN + 1];
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	char *id = NULL;
 	int r;
 
@@ -289,7 +289,7 @@ int store_baseline_set(struct store *s, const char *name, const char *id_or_pref
 
 int store_baseline_get(struct store *s, const char *name, char **ret_run_id)
 {
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	int r;
 
 	r = store_prepare(s, "SELECT r.id FROM baselines b JOIN runs r ON r.pk = b.run"
@@ -306,7 +306,7 @@ int store_baseline_get(struct store *s, const char *name, char **ret_run_id)
 
 int store_baseline_delete(struct store *s, const char *name)
 {
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	int r;
 
 	r = store_prepare(s, "DELETE FROM baselines WHERE name = ?", &st);
@@ -323,7 +323,7 @@ int store_baseline_delete(struct store *s, const char *name)
 int store_list_baselines(struct store *s, struct store_baseline **ret, size_t *ret_n)
 {
 	struct store_baseline *v = NULL;
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	size_t n = 0;
 	int r;
 

@@ -160,7 +160,7 @@ int store_read_fields(struct sql_stmt *st, int first, const struct record_desc *
 static int insert_run(struct store *s, const struct run_record *r, int64_t *ret_pk)
 {
 	struct strbuf sql = STRBUF_INIT;
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	int ret;
 
 	strbuf_adds(&sql, "INSERT INTO runs (");
@@ -190,7 +190,7 @@ static int insert_rows(struct store *s, const char *table, const struct record_d
 		       const void *v, size_t n, size_t stride)
 {
 	struct strbuf sql = STRBUF_INIT;
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	int ret;
 
 	strbuf_addf(&sql, "INSERT INTO %s (run, seq, ", table);
@@ -260,7 +260,7 @@ int store_save_run(struct store *s, const struct run_record *r)
 /* "last~N": the Nth run before the newest, as `history` lists them ("last" is "last~0") */
 static int resolve_last(struct store *s, uint64_t back, char **ret_id)
 {
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	char *pattern = s->board ? store_like_pattern(s->board) : NULL;
 	int r = store_prepare(s,
 			      "SELECT id FROM runs r WHERE " STORE_BOARD_SQL("1", "2")
@@ -329,7 +329,7 @@ int store_count_runs(struct store *s, uint64_t *ret)
 int store_resolve_run(struct store *s, const char *id_or_prefix, char **ret_id)
 {
 	struct strbuf end = STRBUF_INIT;
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	char *first = NULL;
 	int ret;
 
@@ -374,7 +374,7 @@ out:
 static int load_run_row(struct store *s, const char *id, struct run_record *r, int64_t *ret_pk)
 {
 	struct strbuf sql = STRBUF_INIT;
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	int ret;
 
 	strbuf_adds(&sql, "SELECT pk, ");
@@ -439,7 +439,7 @@ static int load_part(struct store *s, int64_t pk, enum part p, struct run_record
 					     &run_note_desc,   &run_unmeasured_desc};
 	struct strbuf sql = STRBUF_INIT;
 	struct finding tmp;
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	int ret;
 
 	strbuf_adds(&sql, "SELECT ");

@@ -44,7 +44,7 @@ static void note(struct strbuf *missing, const char *kind, const char *a, const 
 /* the columns of table in the reference, each looked for in the history */
 static int columns(struct store *s, struct store *ref, const char *table, struct strbuf *missing)
 {
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	int r = store_prepare(ref, "SELECT name FROM pragma_table_info(?1) ORDER BY cid", &st);
 
 	if (r < 0)
@@ -65,7 +65,7 @@ static int columns(struct store *s, struct store *ref, const char *table, struct
 
 static int compare(struct store *s, struct store *ref, struct strbuf *missing)
 {
-	struct sql_stmt *st;
+	struct sql_stmt *st = NULL;
 	int r = store_prepare(ref,
 			      "SELECT type, name FROM sqlite_master WHERE type IN"
 			      " ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY"

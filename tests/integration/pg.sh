@@ -144,10 +144,10 @@ jq_check "$WORK/out" ".database.schema == \"ok\" and .database.schema_version ==
 NEW=$(pguri new)
 "$USBPERF" import "$FIXTURES/runs-a.json" --db "$NEW" >/dev/null
 PGDATABASE=new psql_su -c "INSERT INTO migrations VALUES (99, 'later', '9.9.9')"
-expect_status 2 "history on a newer schema" "$USBPERF" history --db "$NEW"
+expect_status 3 "history on a newer schema" "$USBPERF" history --db "$NEW"
 one_line_error "newer schema"
 says "newer usbperf" "it says a newer usbperf wrote it"
-expect_status 2 "import into a newer schema" "$USBPERF" import "$FIXTURES/runs-b.json" --db "$NEW"
+expect_status 3 "import into a newer schema" "$USBPERF" import "$FIXTURES/runs-b.json" --db "$NEW"
 check "... and nothing was added" test "$(PGDATABASE=new psql_su -tAc 'SELECT count(*) FROM runs')" = 1
 
 # ---- imports killed mid-save: each run whole or absent ----
