@@ -98,7 +98,8 @@ static int add_parts(struct store *s, struct run_summary *v, struct pk_at *pks, 
 
 	if (!sb)
 		abort();
-	qsort(pks, n, sizeof(*pks), by_pk);
+	if (n)
+		qsort(pks, n, sizeof(*pks), by_pk);
 	for (size_t part = 0; n && r == 0 && part < 2; part++) {
 		struct sql_stmt *st = NULL;
 
