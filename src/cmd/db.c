@@ -288,6 +288,13 @@ int db_prepare_save(const char *db, struct store **ret)
 	/* a server's database is there or not: opened now, its schema made if new */
 	if (store_is_server(path)) {
 		r = db_open(db, DB_CREATE, ret);
+		/* a role that may only read learns it now, not after the measurement */
+		if (r == 0 && (r = store_check_writable(*ret)) < 0) {
+			log_error("cannot write the history '%s': %s", store_path(*ret),
+				  store_errmsg(*ret));
+			store_close(*ret);
+			*ret = NULL;
+		}
 	} else if (access(path, F_OK) == 0 || errno != ENOENT) {
 		r = db_open(db, DB_WRITE, ret);
 		/* a damaged history is found now, not after the measurement it was to keep */

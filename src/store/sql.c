@@ -179,3 +179,8 @@ const char *sql_backend(struct sql_conn *c)
 {
 	return c->ops->name;
 }
+
+int sql_can_insert(struct sql_conn *c, const char *const *tables)
+{
+	return c->ops->can_insert ? c->ops->can_insert(c, tables) : 1;
+}

@@ -132,6 +132,12 @@ struct sql_ops {
 	int (*setup_reader)(struct sql_conn *c);
 	/* the back end checks the stored bytes itself (SQLite's integrity_check), else the server does */
 	bool file_checks;
+	/*
+	 * 1 when this connection may add rows to every one of tables (NULL-ended),
+	 * 0 when not, -errno; NULL op: whatever opened it read-write may
+	 * (SQLite: the file's permissions, checked at open)
+	 */
+	int (*can_insert)(struct sql_conn *c, const char *const *tables);
 
 	/* ---- optional: a file back end's own ---- */
 	/*
@@ -197,6 +203,7 @@ int sql_has_object(struct sql_conn *c, const char *type, const char *name);
 int sql_has_column(struct sql_conn *c, const char *table, const char *column);
 int sql_setup_reader(struct sql_conn *c);
 bool sql_file_checks(struct sql_conn *c);
+int sql_can_insert(struct sql_conn *c, const char *const *tables);
 /* the back end's name: "sqlite", "postgresql" */
 const char *sql_backend(struct sql_conn *c);
 

@@ -513,42 +513,55 @@ static char *pg_translate_ddl(const char *sql)
 	return strbuf_detach(&out);
 }
 
+static int pg_can_insert(struct sql_conn *c, const char *const *tables)
+{
+	int r = 1;
+
+	for (size_t i = 0; r == 1 && tables[i]; i++)
+		r = exists(
+		    c,
+		    "SELECT 1 WHERE has_table_privilege(current_user, CAST(?1 AS TEXT), 'INSERT')",
+		    tables[i], NULL);
+	return r;
+}
+
 static int pg_setup_reader(struct sql_conn *c)
 {
 	return pg_exec(c, "SET default_transaction_read_only = on");
 }
 
 static const struct sql_ops pg_ops = {
-	.name = "postgresql",
-	.close = pg_close,
-	.exec = pg_exec,
-	.prepare = pg_prepare,
-	.bind_text = pg_bind_text,
-	.bind_int64 = pg_bind_int64,
-	.bind_double = pg_bind_double,
-	.bind_null = pg_bind_null,
-	.step = pg_step,
-	.column_text = pg_column_text,
-	.column_int64 = pg_column_int64,
-	.column_double = pg_column_double,
-	.column_is_null = pg_column_is_null,
-	.column_count = pg_column_count,
-	.reset = pg_reset,
-	.finalize = pg_finalize,
-	.begin = pg_begin,
-	.commit = pg_commit,
-	.rollback = pg_rollback,
-	.changes = pg_changes,
-	.last_insert_id = pg_last_insert_id,
-	.errmsg = pg_errmsg,
-	.strerror = pg_strerror,
-	.identity = pg_identity,
-	.set_version = pg_set_version,
-	.translate_ddl = pg_translate_ddl,
-	.has_object = pg_has_object,
-	.has_column = pg_has_column,
-	.setup_reader = pg_setup_reader,
-	.file_checks = false,
+    .name = "postgresql",
+    .close = pg_close,
+    .exec = pg_exec,
+    .prepare = pg_prepare,
+    .bind_text = pg_bind_text,
+    .bind_int64 = pg_bind_int64,
+    .bind_double = pg_bind_double,
+    .bind_null = pg_bind_null,
+    .step = pg_step,
+    .column_text = pg_column_text,
+    .column_int64 = pg_column_int64,
+    .column_double = pg_column_double,
+    .column_is_null = pg_column_is_null,
+    .column_count = pg_column_count,
+    .reset = pg_reset,
+    .finalize = pg_finalize,
+    .begin = pg_begin,
+    .commit = pg_commit,
+    .rollback = pg_rollback,
+    .changes = pg_changes,
+    .last_insert_id = pg_last_insert_id,
+    .errmsg = pg_errmsg,
+    .strerror = pg_strerror,
+    .identity = pg_identity,
+    .set_version = pg_set_version,
+    .translate_ddl = pg_translate_ddl,
+    .has_object = pg_has_object,
+    .has_column = pg_has_column,
+    .setup_reader = pg_setup_reader,
+    .file_checks = false,
+    .can_insert = pg_can_insert,
 };
 
 /* ---- opening ---- */

@@ -89,6 +89,11 @@ int store_schema_version(void);
  * or an id store_run_id_reserved() refuses
  */
 int store_save_run(struct store *s, const struct run_record *r);
+/*
+ * Before a run is measured: may this connection save one? -EACCES (its
+ * words as store_errmsg()) when a server's role may not add to its tables
+ */
+int store_check_writable(struct store *s);
 
 /*
  * A run by its id or a unique prefix of it, like git: an exact id wins;

@@ -212,6 +212,20 @@ static int insert_rows(struct store *s, const char *table, const struct record_d
 	return ret;
 }
 
+int store_check_writable(struct store *s)
+{
+	static const char *const tables[] = {"runs",	 "devices", "metrics",	  "findings",
+					     "verdicts", "notes",   "unmeasured", NULL};
+	int r = store_err(s, sql_can_insert(s->conn, tables));
+
+	if (r == 0) {
+		strbuf_reset(&s->errmsg);
+		strbuf_adds(&s->errmsg, "this role may not add runs to it (INSERT on its tables)");
+		return -EACCES;
+	}
+	return r < 0 ? r : 0;
+}
+
 int store_save_run(struct store *s, const struct run_record *r)
 {
 	int64_t pk;

@@ -194,6 +194,16 @@ done
 expect_status 3 "read-only role: baseline set" "$USBPERF" baseline other "$A" --db "$RO"
 one_line_error "a write refused"
 check "... nothing written" test "$(PGDATABASE=h psql_su -tAc "SELECT count(*) FROM baselines WHERE name = 'other'")" = 0
+mkdir -p "$WORK/tr"
+nruns=$(PGDATABASE=h psql_su -tAc 'SELECT count(*) FROM runs')
+npend=$(ls "$XDG_STATE_HOME"/usbperf/pending 2>/dev/null | wc -l)
+expect_status 2 "read-only role: run is refused before it measures" \
+	"$USBPERF" run "$WORK/tr" --size 4M --time 0.2 --min-time 0 --db "$RO"
+one_line_error "run into a history it may not write"
+says "cannot write the history .*may not add runs" "it says the role may not add runs"
+check "... nothing measured, saved or kept aside" test -z "$(cat "$WORK/out")" -a \
+	"$(PGDATABASE=h psql_su -tAc 'SELECT count(*) FROM runs')" = "$nruns" -a \
+	"$(ls "$XDG_STATE_HOME"/usbperf/pending 2>/dev/null | wc -l)" = "$npend"
 
 # ---- a password: never shown; bad servers in one line, exit 3 ----
 psql_su -c "CREATE ROLE pw LOGIN SUPERUSER PASSWORD 'S3cret-pw'"
