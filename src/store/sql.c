@@ -184,3 +184,33 @@ int sql_can_insert(struct sql_conn *c, const char *const *tables)
 {
 	return c->ops->can_insert ? c->ops->can_insert(c, tables) : 1;
 }
+
+int sql_query_int(struct sql_conn *c, const char *sql, int64_t *ret)
+{
+	struct sql_stmt *st = NULL;
+	int r = sql_prepare(c, sql, &st);
+
+	if (r < 0)
+		return r;
+	r = sql_step(st);
+	if (r == SQL_ROW)
+		*ret = sql_column_int64(st, 0);
+	sql_finalize(st);
+	return r < 0 ? r : 0;
+}
+
+int sql_exists(struct sql_conn *c, const char *sql, const char *a, const char *b)
+{
+	struct sql_stmt *st = NULL;
+	int r = sql_prepare(c, sql, &st);
+
+	if (r < 0)
+		return r;
+	r = sql_bind_text(st, 1, a);
+	if (r == 0 && b)
+		r = sql_bind_text(st, 2, b);
+	if (r == 0)
+		r = sql_step(st);
+	sql_finalize(st);
+	return r;
+}

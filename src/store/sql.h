@@ -193,6 +193,15 @@ int64_t sql_last_insert_id(struct sql_conn *c);
 const char *sql_errmsg(struct sql_conn *c);
 const char *sql_strerror(struct sql_conn *c, int err);
 
+/*
+ * For back ends and the store alike, on the calls above: the first column
+ * of the first row of sql as an integer (*ret untouched without a row);
+ * whether sql, its ?1 and ?2 (b NULL: none) bound to a and b, has a row (1,
+ * 0, or -errno)
+ */
+int sql_query_int(struct sql_conn *c, const char *sql, int64_t *ret);
+int sql_exists(struct sql_conn *c, const char *sql, const char *a, const char *b);
+
 /* the dialect's ops (above) */
 int sql_identity(struct sql_conn *c, int64_t app_id, bool *ret_ours, int64_t *ret_version,
 		 int64_t *ret_objects);

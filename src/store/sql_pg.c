@@ -350,26 +350,11 @@ static int64_t pg_changes(struct sql_conn *c)
 	return conn_of(c)->changes;
 }
 
-/* the first column of the one row of sql (no parameters); *ret untouched without one */
-static int query_int(struct sql_conn *c, const char *sql, int64_t *ret)
-{
-	struct sql_stmt *st = NULL;
-	int r = pg_prepare(c, sql, &st);
-
-	if (r < 0)
-		return r;
-	r = pg_step(st);
-	if (r == SQL_ROW)
-		*ret = pg_column_int64(st, 0);
-	pg_finalize(st);
-	return r < 0 ? r : 0;
-}
-
 static int64_t pg_last_insert_id(struct sql_conn *c)
 {
 	int64_t id = 0;
 
-	query_int(c, "SELECT lastval()", &id);
+	sql_query_int(c, "SELECT lastval()", &id);
 	return id;
 }
 
@@ -388,37 +373,20 @@ static const char *pg_strerror(struct sql_conn *c, int err)
 
 /* ---- the dialect ---- */
 
-/* a row of sql, with a and b bound (b may be NULL): 1, none 0, or -errno */
-static int exists(struct sql_conn *c, const char *sql, const char *a, const char *b)
-{
-	struct sql_stmt *st = NULL;
-	int r = pg_prepare(c, sql, &st);
-
-	if (r < 0)
-		return r;
-	r = pg_bind_text(st, 1, a);
-	if (r == 0 && b)
-		r = pg_bind_text(st, 2, b);
-	if (r == 0)
-		r = pg_step(st);
-	pg_finalize(st);
-	return r;
-}
-
 static int pg_has_object(struct sql_conn *c, const char *type, const char *name)
 {
 	if (!strcmp(type, "index"))
-		return exists(c, "SELECT 1 FROM pg_indexes WHERE schemaname = current_schema()"
+		return sql_exists(c, "SELECT 1 FROM pg_indexes WHERE schemaname = current_schema()"
 				 " AND indexname = ?1",
 			      name, NULL);
-	return exists(c, "SELECT 1 FROM information_schema.tables WHERE table_schema ="
+	return sql_exists(c, "SELECT 1 FROM information_schema.tables WHERE table_schema ="
 			 " current_schema() AND table_name = ?1",
 		      name, NULL);
 }
 
 static int pg_has_column(struct sql_conn *c, const char *table, const char *column)
 {
-	return exists(c, "SELECT 1 FROM information_schema.columns WHERE table_schema ="
+	return sql_exists(c, "SELECT 1 FROM information_schema.columns WHERE table_schema ="
 			 " current_schema() AND table_name = ?1 AND column_name = ?2",
 		      table, column);
 }
@@ -431,7 +399,7 @@ static int pg_has_column(struct sql_conn *c, const char *table, const char *colu
 static int pg_identity(struct sql_conn *c, int64_t app_id, bool *ret_ours, int64_t *ret_version,
 		       int64_t *ret_objects)
 {
-	int r = query_int(c,
+	int r = sql_query_int(c,
 			  "SELECT count(*) FROM pg_class k JOIN pg_namespace n ON n.oid ="
 			  " k.relnamespace WHERE n.nspname = current_schema()"
 			  " AND k.relkind IN ('r', 'p', 'i', 'v', 'm', 'S')",
@@ -444,7 +412,7 @@ static int pg_identity(struct sql_conn *c, int64_t app_id, bool *ret_ours, int64
 		r = pg_has_column(c, "migrations", "usbperf_version");
 	if (r > 0) {
 		*ret_ours = true;
-		r = query_int(c, "SELECT coalesce(max(version), 0) FROM migrations", ret_version);
+		r = sql_query_int(c, "SELECT coalesce(max(version), 0) FROM migrations", ret_version);
 	}
 	return r < 0 ? r : 0;
 }
@@ -518,8 +486,7 @@ static int pg_can_insert(struct sql_conn *c, const char *const *tables)
 	int r = 1;
 
 	for (size_t i = 0; r == 1 && tables[i]; i++)
-		r = exists(
-		    c,
+		r = sql_exists(c,
 		    "SELECT 1 WHERE has_table_privilege(current_user, CAST(?1 AS TEXT), 'INSERT')",
 		    tables[i], NULL);
 	return r;

@@ -248,31 +248,16 @@ static const char *sqlite_strerror(struct sql_conn *c, int err)
 
 /* ---- the dialect ---- */
 
-/* the first column of the one row of sql, an integer */
-static int query_int(struct sql_conn *c, const char *sql, int64_t *ret)
-{
-	struct sql_stmt *st = NULL;
-	int r = sqlite_prepare(c, sql, &st);
-
-	if (r < 0)
-		return r;
-	r = sqlite_step(st);
-	if (r == SQL_ROW)
-		*ret = sqlite_column_int64(st, 0);
-	sqlite_finalize(st);
-	return r < 0 ? r : 0;
-}
-
 static int sqlite_identity(struct sql_conn *c, int64_t app_id, bool *ret_ours,
 			   int64_t *ret_version, int64_t *ret_objects)
 {
 	int64_t app = 0;
-	int r = query_int(c, "PRAGMA application_id", &app);
+	int r = sql_query_int(c, "PRAGMA application_id", &app);
 
 	if (r == 0)
-		r = query_int(c, "PRAGMA user_version", ret_version);
+		r = sql_query_int(c, "PRAGMA user_version", ret_version);
 	if (r == 0)
-		r = query_int(c, "SELECT count(*) FROM sqlite_master", ret_objects);
+		r = sql_query_int(c, "SELECT count(*) FROM sqlite_master", ret_objects);
 	*ret_ours = app == app_id;
 	return r;
 }
@@ -286,31 +271,14 @@ static int sqlite_set_version(struct sql_conn *c, int version)
 	return sqlite_exec(c, pragma);
 }
 
-/* 1 when a row of sql with a and b bound is there, 0 when none */
-static int exists(struct sql_conn *c, const char *sql, const char *a, const char *b)
-{
-	struct sql_stmt *st = NULL;
-	int r = sqlite_prepare(c, sql, &st);
-
-	if (r < 0)
-		return r;
-	r = sqlite_bind_text(st, 1, a);
-	if (r == 0)
-		r = sqlite_bind_text(st, 2, b);
-	if (r == 0)
-		r = sqlite_step(st);
-	sqlite_finalize(st);
-	return r;
-}
-
 static int sqlite_has_object(struct sql_conn *c, const char *type, const char *name)
 {
-	return exists(c, "SELECT 1 FROM sqlite_master WHERE type = ?1 AND name = ?2", type, name);
+	return sql_exists(c, "SELECT 1 FROM sqlite_master WHERE type = ?1 AND name = ?2", type, name);
 }
 
 static int sqlite_has_column(struct sql_conn *c, const char *table, const char *column)
 {
-	return exists(c, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", table, column);
+	return sql_exists(c, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", table, column);
 }
 
 static int sqlite_setup_reader(struct sql_conn *c)

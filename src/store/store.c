@@ -129,16 +129,7 @@ int store_default_path(char **ret)
 
 int store_query_int(struct store *s, const char *sql, int64_t *ret)
 {
-	struct sql_stmt *st = NULL;
-	int r = store_prepare(s, sql, &st);
-
-	if (r < 0)
-		return r;
-	r = store_step(s, st);
-	if (r > 0)
-		*ret = sql_column_int64(st, 0);
-	sql_finalize(st);
-	return r < 0 ? r : 0;
+	return store_err(s, sql_query_int(s->conn, sql, ret));
 }
 
 int store_version(struct store *s, int64_t *ret)
