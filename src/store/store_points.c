@@ -37,21 +37,12 @@ static int build_sql(const char *const *metrics, size_t n, struct strbuf *sql)
 	return n ? r : -EINVAL;
 }
 
-static void bind_or_null(struct sql_stmt *st, int idx, const char *v)
-{
-	if (v)
-		sql_bind_text(st, idx, v);
-	else
-		sql_bind_null(st, idx);
-}
-
 int store_points(struct store *s, const struct store_filter *f, const char *const *metrics,
 		 size_t n, struct store_point **ret, size_t *ret_n)
 {
 	struct strbuf sql = STRBUF_INIT;
 	struct store_point *v = NULL;
-	char *pattern = f->board ? store_like_pattern(f->board) : NULL;
-	char *exact = f->board ? store_lower(f->board) : NULL;
+	struct store_board board = {0};
 	struct sql_stmt *st = NULL;
 	size_t nv = 0;
 	int r = build_sql(metrics, n, &sql);
@@ -61,10 +52,9 @@ int store_points(struct store *s, const struct store_filter *f, const char *cons
 	if (r == 0) {
 		r = store_prepare(s, sql.buf, &st);
 		if (r == 0) {
-			bind_or_null(st, 1, f->since);
-			bind_or_null(st, 2, f->until);
-			bind_or_null(st, 3, pattern);
-			bind_or_null(st, 4, exact);
+			store_bind_opt_text(st, 1, f->since);
+			store_bind_opt_text(st, 2, f->until);
+			store_board_bind(&board, f->board, st, 3, 4);
 		}
 		while (r == 0 && (r = store_step(s, st)) > 0) {
 			struct store_point *p;
@@ -87,8 +77,7 @@ int store_points(struct store *s, const struct store_filter *f, const char *cons
 		sql_commit(s->conn);
 	}
 	strbuf_release(&sql);
-	free(pattern);
-	free(exact);
+	store_board_release(&board);
 	if (r < 0) {
 		store_points_free(v, nv);
 		return r;

@@ -12,7 +12,7 @@ struct store {
 	char *path; /* as shown: a server URI's password masked */
 	bool server;   /* a database server's (PostgreSQL), not a file */
 	bool existing; /* STORE_OPEN_EXISTING */
-	char *board;   /* store_scope_board(): "last" among its runs, lowercase */
+	char *board;   /* store_scope_board(): "last" among its runs */
 	/* the back end's words for the last failure, kept: a ROLLBACK would replace them */
 	struct strbuf errmsg;
 };
@@ -45,8 +45,16 @@ void store_add_columns(struct strbuf *sql, const struct record_desc *d, bool fir
 		       const char *table);
 /* d's fields of rec from the row's columns from first on (NULL: unknown); the next column */
 int store_read_fields(struct sql_stmt *st, int first, const struct record_desc *d, void *rec);
-/* s lowercase (ASCII), allocated */
-char *store_lower(const char *s);
+/* v bound to st's parameter idx, or SQL NULL for NULL (v must outlive the statement) */
+void store_bind_opt_text(struct sql_stmt *st, int idx, const char *v);
+/* a board as STORE_BOARD_SQL matches it: its LIKE pattern, and itself lowercase */
+struct store_board {
+	char *pattern, *exact; /* both NULL: any board */
+};
+/* board (NULL: any) into b, bound to st's ?p and ?e; released after the statement */
+void store_board_bind(struct store_board *b, const char *board, struct sql_stmt *st, int p,
+		      int e);
+void store_board_release(struct store_board *b);
 /* a column as a new string (NULL for SQL NULL); aborts on ENOMEM like record.c */
 char *store_column_strdup(struct sql_stmt *st, int col);
 

@@ -33,7 +33,7 @@
 	" AND " STORE_BOARD_SQL("5", "6")                                                        \
 	" ORDER BY r.started_at " order ", r.id " order " LIMIT ?4"
 
-char *store_lower(const char *s)
+static char *lower(const char *s)
 {
 	char *l = strdup(s);
 
@@ -58,12 +58,29 @@ char *store_like_pattern(const char *s)
 	return strbuf_detach(&sb);
 }
 
-static void bind_opt_text(struct sql_stmt *st, int idx, const char *s)
+void store_bind_opt_text(struct sql_stmt *st, int idx, const char *v)
 {
-	if (s)
-		sql_bind_text(st, idx, s);
+	if (v)
+		sql_bind_text(st, idx, v);
 	else
 		sql_bind_null(st, idx);
+}
+
+void store_board_bind(struct store_board *b, const char *board, struct sql_stmt *st, int p,
+		      int e)
+{
+	b->pattern = board ? store_like_pattern(board) : NULL;
+	/* the pattern's middle, unescaped: for a machine hash, matched whole */
+	b->exact = board ? lower(board) : NULL;
+	store_bind_opt_text(st, p, b->pattern);
+	store_bind_opt_text(st, e, b->exact);
+}
+
+void store_board_release(struct store_board *b)
+{
+	free(b->pattern);
+	free(b->exact);
+	b->pattern = b->exact = NULL;
 }
 
 /* a listed run's pk, and where its summary is: found by pk (bsearch) */
@@ -144,7 +161,7 @@ static int add_parts(struct store *s, struct run_summary *v, struct pk_at *pks, 
 struct list_stmts {
 	struct sql_stmt *runs;
 	char *pattern; /* the device filter, bound to runs */
-	char *board, *board_exact; /* the board filter's pattern, and the board lowercase */
+	struct store_board board;
 };
 
 static void read_summary(struct list_stmts *q, struct run_summary *v, int64_t *ret_pk)
@@ -171,14 +188,10 @@ static int prepare_list(struct store *s, const struct store_filter *f, struct li
 	if (r < 0)
 		return r;
 	q->pattern = f->device ? store_like_pattern(f->device) : NULL;
-	bind_opt_text(q->runs, 1, q->pattern);
-	q->board = f->board ? store_like_pattern(f->board) : NULL;
-	bind_opt_text(q->runs, 5, q->board);
-	/* the pattern's middle, unescaped: the board lowercase, for its machine hash */
-	q->board_exact = f->board ? store_lower(f->board) : NULL;
-	bind_opt_text(q->runs, 6, q->board_exact);
-	bind_opt_text(q->runs, 2, f->since);
-	bind_opt_text(q->runs, 3, f->until);
+	store_bind_opt_text(q->runs, 1, q->pattern);
+	store_bind_opt_text(q->runs, 2, f->since);
+	store_bind_opt_text(q->runs, 3, f->until);
+	store_board_bind(&q->board, f->board, q->runs, 5, 6);
 	/* no limit: the most there could be (PostgreSQL takes no negative LIMIT) */
 	sql_bind_int64(q->runs, 4, f->limit && f->limit <= INT64_MAX ? (int64_t)f->limit : INT64_MAX);
 	return 0;
@@ -210,8 +223,7 @@ int store_list_runs(struct store *s, const struct store_filter *f, struct run_su
 		r = add_parts(s, v, pks, n);
 	free(pks);
 	free(q.pattern);
-	free(q.board);
-	free(q.board_exact);
+	store_board_release(&q.board);
 	sql_commit(s->conn);
 	if (r < 0) {
 		run_summaries_free(v, n);

@@ -274,38 +274,30 @@ int store_save_run(struct store *s, const struct run_record *r)
 /* "last~N": the Nth run before the newest, as `history` lists them ("last" is "last~0") */
 static int resolve_last(struct store *s, uint64_t back, char **ret_id)
 {
+	struct store_board board = {0};
 	struct sql_stmt *st = NULL;
-	char *pattern = s->board ? store_like_pattern(s->board) : NULL;
 	int r = store_prepare(s,
 			      "SELECT id FROM runs r WHERE " STORE_BOARD_SQL("1", "2")
 			      " ORDER BY started_at DESC, id DESC LIMIT 1 OFFSET ?3",
 			      &st);
 
-	if (r < 0) {
-		free(pattern);
+	if (r < 0)
 		return r;
-	}
-	if (pattern) {
-		sql_bind_text(st, 1, pattern);
-		sql_bind_text(st, 2, s->board);
-	} else {
-		sql_bind_null(st, 1);
-		sql_bind_null(st, 2);
-	}
+	store_board_bind(&board, s->board, st, 1, 2);
 	sql_bind_int64(st, 3, back > INT64_MAX ? INT64_MAX : (int64_t)back);
 	r = store_step(s, st);
 	if (r > 0)
 		*ret_id = store_column_strdup(st, 0);
 	sql_finalize(st);
-	free(pattern);
+	store_board_release(&board);
 	return r < 0 ? r : r == 0 ? -ENOENT : 0;
 }
 
 int store_scope_board(struct store *s, const char *board)
 {
 	free(s->board);
-	s->board = board ? store_lower(board) : NULL;
-	return 0;
+	s->board = board ? strdup(board) : NULL;
+	return board && !s->board ? -ENOMEM : 0;
 }
 
 int store_run_last_offset(const char *arg, uint64_t *ret)
