@@ -659,20 +659,28 @@ static size_t table_longopts(const struct cmd_opt *t, struct option *lo, size_t 
  * after OPTION, from the table (opt_print_values); --format's from the
  * command's formats (any before a command: "help"). Listed nowhere: 1, as -h.
  */
+/* the formats cmd writes ("limits uvc", "net client": its first word); any for "help" */
+static unsigned command_formats(const char *cmd)
+{
+	for (unsigned i = 0; i < ncommands; i++) {
+		size_t len = strlen(commands[i].name);
+
+		if (!strncmp(cmd, commands[i].name, len) && (cmd[len] == '\0' || cmd[len] == ' ') &&
+		    strcmp(cmd, "help"))
+			return commands[i].formats;
+	}
+	return FMT_ALL;
+}
+
 static int completion_values(const char *cmd, const struct cmd_opt *t, const char *option)
 {
 	const struct cmd_opt *o = opt_lookup(t, option);
-	unsigned formats = FMT_ALL;
 
 	if (!o)
 		o = opt_lookup(global_options, option);
 	if (o && o->key == 'F') {
-		for (unsigned i = 0; i < ncommands; i++)
-			if (!strncmp(cmd, commands[i].name, strlen(commands[i].name)) &&
-			    strchr(" ", cmd[strlen(commands[i].name)]) && strcmp(cmd, "help"))
-				formats = commands[i].formats;
 		for (unsigned i = 0; i < 3; i++)
-			if (formats & (1u << i))
+			if (command_formats(cmd) & (1u << i))
 				printf("%s\n", format_names[i]);
 	} else if (o) {
 		opt_print_values(stdout, o);

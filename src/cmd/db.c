@@ -103,6 +103,12 @@ static bool describe_server_error(struct strbuf *sb, const char *uri, int r)
 	const char *said = store_open_error(uri);
 
 	switch (r) {
+	case -ENOENT: /* there, with no history's schema in it */
+		strbuf_addf(sb,
+			    "no history yet at '%s': 'usbperf run' and 'usbperf import' save "
+			    "runs there",
+			    shown);
+		break;
 	case -ECONNREFUSED:
 		strbuf_addf(sb, "cannot reach the history's server '%s': %s", shown, said);
 		break;
@@ -139,12 +145,6 @@ static void describe_file_error(struct strbuf *sb, const char *path, bool explic
 				enum db_mode mode, int r)
 {
 	switch (r) {
-	case -ENODATA: /* a server's database without a history's schema */
-		strbuf_addf(sb,
-			    "no history yet at '%s': 'usbperf run' and 'usbperf import' save "
-			    "runs there",
-			    path);
-		break;
 	case -ENOENT:
 		if (!explicit) {
 			strbuf_addf(sb,
@@ -206,7 +206,7 @@ static void describe_open_error(struct strbuf *sb, const char *path, bool explic
 		return;
 	/* the rest as a file's, by its shown name */
 	shown = store_display_name(path);
-	describe_file_error(sb, shown, explicit, mode, r == -ENOENT ? -ENODATA : r);
+	describe_file_error(sb, shown, explicit, mode, r);
 	free(shown);
 }
 

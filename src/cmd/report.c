@@ -115,7 +115,7 @@ static int fleet_args(int argc, struct report_opts *o)
 			  "range)");
 		return -1;
 	}
-	if (check_opts_any(&o->co) || o->co.junit || o->co.lava) {
+	if (check_opts_any(&o->co)) {
 		log_error("report --fleet: --criteria, --baseline, --junit and --lava are for runs "
 			  "(usbperf report RUN...)");
 		return -1;

@@ -94,16 +94,13 @@ static void trend(struct strbuf *out, const struct fleet_row *r)
 #define Y(v) (TREND_PAD + 10 + h * (hi - (v)) / (hi - lo))
 	strbuf_addf(out, "<svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
 		    TREND_W, TREND_H, TREND_W, TREND_H);
+	/* the band: along its top edge, then back along its bottom one */
 	strbuf_adds(out, "<polygon fill=\"#cfe0f5\" points=\"");
-	for (size_t i = 0; i < n; i++) {
+	for (size_t k = 0; k < 2 * n; k++) {
+		size_t i = k < n ? k : 2 * n - 1 - k;
 		double sd = isnan(r->points[i].stdev) ? 0 : r->points[i].stdev;
 
-		strbuf_addf(out, "%.1f,%.1f ", X(i), Y(r->points[i].value + sd));
-	}
-	for (size_t i = n; i-- > 0;) {
-		double sd = isnan(r->points[i].stdev) ? 0 : r->points[i].stdev;
-
-		strbuf_addf(out, "%.1f,%.1f ", X(i), Y(r->points[i].value - sd));
+		strbuf_addf(out, "%.1f,%.1f ", X(i), Y(r->points[i].value + (k < n ? sd : -sd)));
 	}
 	strbuf_adds(out, "\"/><polyline fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"1.5\" points=\"");
 	for (size_t i = 0; i < n; i++)

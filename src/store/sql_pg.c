@@ -254,11 +254,7 @@ static int64_t pg_column_int64(struct sql_stmt *st, int col)
 {
 	const char *t = pg_column_text(st, col);
 
-	if (!t)
-		return 0;
-	if (!strcmp(t, "t") || !strcmp(t, "f")) /* a boolean, as SQLite's 1 and 0 */
-		return *t == 't';
-	return strtoll(t, NULL, 10);
+	return t ? strtoll(t, NULL, 10) : 0;
 }
 
 static double pg_column_double(struct sql_stmt *st, int col)
