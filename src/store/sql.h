@@ -17,56 +17,25 @@
  *     as the op's comment says (mostly -EOPNOTSUPP), so that the store can
  *     ask without knowing which back end it has.
  *
- * SQLite-only constructs the store still sends as SQL, which a PostgreSQL
- * back end must answer differently (or the store must stop sending):
- *   - PRAGMA application_id (migrations.c schema_v1; store.c
- *     check_identity): tells a usbperf history from another SQLite file
- *   - PRAGMA user_version, read and written (migrations.c apply and
- *     store_migrate; store.c check_identity and store_check;
- *     store_schema.c store_schema_missing): the schema version. The
- *     migrations table holds the same number and is portable.
- *   - sqlite_master (store.c check_identity: count of objects;
- *     store_schema.c compare and store_has_table) and pragma_table_info()
- *     (store_schema.c columns): the catalogue. PostgreSQL:
- *     information_schema.tables / columns, pg_indexes.
- *   - PRAGMA foreign_keys = ON (store.c configure_write): PostgreSQL
- *     always enforces them.
- *   - PRAGMA query_only = ON (store.c configure_read): PostgreSQL's
- *     SET default_transaction_read_only = on, or a read-only role.
- *   - PRAGMA integrity_check, quick_check, foreign_key_check (store.c
- *     store_check, store_quick_check): no PostgreSQL equivalent; amcheck
- *     at most. PRAGMA journal_mode (store.c journal_mode): PostgreSQL is
- *     always write-ahead logged.
- *   - BEGIN IMMEDIATE: sql_begin(SQL_TX_WRITE) here, so the SQL no longer
- *     says it; PostgreSQL's BEGIN and a lock where two writers race
- *     (migrations.c apply: two processes creating the schema).
- *   - The schema (migrations.c): INTEGER is 64 bits in SQLite, 32 in
- *     PostgreSQL (runs.pk, seq: BIGINT); "INTEGER PRIMARY KEY" is SQLite's
- *     rowid alias and numbers itself (PostgreSQL: GENERATED ... AS
- *     IDENTITY); REAL is a double in SQLite, a float4 in PostgreSQL
- *     (DOUBLE PRECISION); ALTER TABLE ... ADD COLUMN one at a time, as
- *     PostgreSQL takes it too. No AUTOINCREMENT, INSERT OR IGNORE/REPLACE
- *     or WITHOUT ROWID is used; INSERT ... ON CONFLICT (name) DO UPDATE
- *     ... excluded (store_query.c store_baseline_set) is PostgreSQL's too.
- *   - instr() (store_query.c LIST_SQL): PostgreSQL's strpos(). LIMIT -1
- *     for "no limit" (store_query.c prepare_list): PostgreSQL wants
- *     LIMIT NULL or ALL. ORDER BY rowid (store_schema.c compare).
- *   - Byte order of TEXT: store_record.c store_resolve_run finds a
- *     prefix as id >= p AND id < p || 0x7f, which needs a bytewise
- *     collation (PostgreSQL: COLLATE "C").
- *   - Dynamic typing: booleans are stored as 0/1 INTEGER and read back by
- *     column_int64; a PostgreSQL back end converts its text results. A
- *     parameter's type comes from its value: "?1 IS NULL" (store_query.c
- *     LIST_SQL) leaves PostgreSQL nothing to infer it from, so the back
- *     end sends the types of what was bound (paramTypes).
+ * What SQL does not say alike is the dialect's ops (identity, version,
+ * translate_ddl, has_object/has_column, setup_reader, can_insert): the
+ * store sends no PRAGMA but SQLite's own file checks, and only to a back
+ * end with file_checks. Its SQL is what both take: LIKE ... ESCAPE, a
+ * LIMIT of INT64_MAX for none, CAST(?N AS TEXT) where a parameter is only
+ * tested for NULL, INSERT ... ON CONFLICT. The migrations are written in
+ * SQLite's words; PostgreSQL's translate_ddl says them as BIGINT, an
+ * identity key, DOUBLE PRECISION and TEXT COLLATE "C" (a run id's prefix
+ * is found by byte order). Writers are one at a time on both:
+ * sql_begin(SQL_TX_WRITE) is SQLite's BEGIN IMMEDIATE, PostgreSQL's BEGIN
+ * and an advisory lock.
+ *
  * Left in sql_sqlite.c, as SQLite file matters rather than SQL: the path
  * checks before SQLite opens a name (FIFOs, devices, kernel files, its
  * 511-byte limit, a writable directory for the -wal), the creation of the
  * parent directories, the immutable read-only open under SQLite's shared
  * lock, WAL with synchronous NORMAL, the busy timeout, the checkpoint that
  * clears a killed writer's -wal, the in-memory copy of an older schema for
- * reading, the in-memory scratch database, and the mapping of SQLite's
- * result codes to errno values.
+ * reading, and the mapping of SQLite's result codes to errno values.
  */
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 /*
- * The history: every run in one SQLite file, so that a later run can be
- * compared with it. WAL mode (readers never block the writer), a schema
- * version with migrations, foreign keys on, and every save in one
- * transaction: a process killed mid-save leaves the database as it was.
+ * The history: every run in one SQLite file, or in a PostgreSQL database
+ * many boards share (store_is_server()), so that a later run can be
+ * compared with it; which one is the back end's (sql.h), never the
+ * caller's concern. A schema version with migrations, foreign keys on, and
+ * every save in one transaction: a process killed mid-save leaves the
+ * database as it was (SQLite: in WAL mode, readers never block the writer).
  * Columns are the keys of the run record's field tables (record_fields.h).
  * Every function returns 0 or a negative errno; ret_* are untouched on
- * failure. store_errmsg() has SQLite's words for the last failure.
+ * failure. store_errmsg() has the back end's words for the last failure.
  */
 #include "model/record.h"
 #include "model/field.h"
