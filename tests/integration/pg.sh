@@ -71,7 +71,7 @@ both 2 "show an ambiguous prefix" show 2026
 both 0 "compare A B1" compare 2026113 20261201 -F json
 both 1 "compare A B2: regression" compare 2026113 20261205 -F json
 both 1 "compare text" compare 2026113 20261205
-both 0 "baseline ref A" baseline ref "$A"
+FILTER='.baselines |= map(del(.set_at))' both 0 "baseline ref A" baseline ref "$A" -F json
 FILTER='.baselines |= map(del(.set_at))' both 0 "baseline list" baseline -F json
 both 1 "compare last against baseline ref" compare last --baseline ref -F json
 both 1 "check last --baseline ref" check last --baseline ref -F json
