@@ -9,8 +9,9 @@
  * codes already mapped (the list in store.h); sql_errmsg() has the back
  * end's words for the last failure.
  *
- * Opening is back end specific (sql_sqlite.h): a back end has its own idea
- * of where a database is. Past that, the operations split in two:
+ * Opening is back end specific: a back end has its own idea of where a
+ * database is (struct sql_backend, one folder each: sqlite/, postgres/,
+ * listed in backends.c). Past that, the operations split in two:
  *   - every back end: exec .. errmsg below;
  *   - a file back end's own (SQLite's): the ops marked "optional". A back
  *     end without the thing leaves the op NULL, and the wrapper answers
@@ -42,6 +43,28 @@
 
 struct sql_conn;
 struct sql_stmt;
+
+/* how a history is opened, whatever the back end */
+enum sql_open {
+	SQL_OPEN_READ,	 /* never creating, migrating or writing a byte */
+	SQL_OPEN_WRITE,	 /* read-write; it must be there */
+	SQL_OPEN_CREATE, /* read-write, made when missing */
+};
+
+/* a back end as the store finds it by a history's name (backends.c) */
+struct sql_backend {
+	const char *name; /* "sqlite", "postgresql" */
+	/* the names it opens ("postgresql://"), NULL-ended; NULL: any other (a file) */
+	const char *const *prefixes;
+	bool server; /* a database server's: nothing of it on this machine's disk */
+	/* errors as store.h lists them for store_open() */
+	int (*open)(const char *name, enum sql_open mode, struct sql_conn **ret);
+	/* why its last open failed, in its words; NULL: the errno says it */
+	const char *(*open_error)(void);
+};
+
+/* the back end of a history's name: the first whose prefix it has, else the files' */
+const struct sql_backend *sql_backend_for(const char *name);
 
 /* sql_step(): a row to read, or the statement is done */
 enum { SQL_DONE = 0, SQL_ROW = 1 };

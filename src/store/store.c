@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* Opening the history: where it lives, checking it is ours, migrating it. */
-#include "store/sql_pg.h"
-#include "store/sql_sqlite.h"
 #include "store/store_priv.h"
 #include "util/strbuf.h"
 #include "util/xdg.h"
@@ -74,7 +72,7 @@ const char *store_path(const struct store *s)
 
 bool store_is_server(const char *path)
 {
-	return path && (!strncmp(path, "postgresql://", 13) || !strncmp(path, "postgres://", 11));
+	return path && sql_backend_for(path)->server;
 }
 
 char *store_display_name(const char *path)
@@ -211,7 +209,8 @@ static int configure_read(struct store *s)
 int store_open_flags(const char *path, unsigned flags, struct store **ret)
 {
 	bool read = flags & STORE_OPEN_READ;
-	enum sql_sqlite_mode mode = SQL_SQLITE_CREATE;
+	enum sql_open mode = SQL_OPEN_CREATE;
+	const struct sql_backend *b;
 	struct sql_conn *conn;
 	struct store *s;
 	int r;
@@ -219,13 +218,11 @@ int store_open_flags(const char *path, unsigned flags, struct store **ret)
 	if (!path || !*path)
 		return -EINVAL;
 	if (read)
-		mode = SQL_SQLITE_READ;
+		mode = SQL_OPEN_READ;
 	else if (flags & STORE_OPEN_EXISTING)
-		mode = SQL_SQLITE_WRITE;
-	if (store_is_server(path))
-		r = sql_pg_open(path, read, &conn);
-	else
-		r = sql_sqlite_open(path, mode, &conn);
+		mode = SQL_OPEN_WRITE;
+	b = sql_backend_for(path);
+	r = b->open(path, mode, &conn);
 	if (r < 0)
 		return r;
 	s = calloc(1, sizeof(*s));
@@ -236,7 +233,7 @@ int store_open_flags(const char *path, unsigned flags, struct store **ret)
 	}
 	s->conn = conn;
 	strbuf_init(&s->errmsg);
-	s->server = store_is_server(path);
+	s->server = b->server;
 	s->existing = flags & STORE_OPEN_EXISTING;
 	r = read ? configure_read(s) : configure_write(s);
 	if (r < 0) {
@@ -249,7 +246,9 @@ int store_open_flags(const char *path, unsigned flags, struct store **ret)
 
 const char *store_open_error(const char *path)
 {
-	return store_is_server(path) ? sql_pg_open_error() : "";
+	const struct sql_backend *b = sql_backend_for(path);
+
+	return b->open_error ? b->open_error() : "";
 }
 
 int store_open(const char *path, struct store **ret)
@@ -276,7 +275,7 @@ int store_recover(const char *path)
 
 	if (store_is_server(path))
 		return 0; /* a server recovers its own */
-	r = sql_sqlite_open(path, SQL_SQLITE_WRITE, &s.conn);
+	r = sql_backend_for(path)->open(path, SQL_OPEN_WRITE, &s.conn);
 	if (r < 0)
 		return r;
 	r = check_identity(&s, &version);

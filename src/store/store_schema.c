@@ -8,7 +8,7 @@
  * column dropped by hand (or by a tool) would otherwise pass SQLite's own
  * checks and fail every command that reads the history later.
  */
-#include "store/sql_sqlite.h"
+#include "store/sqlite/sql_sqlite.h"
 #include "store/store_priv.h"
 
 #include <errno.h>

@@ -2,7 +2,7 @@
 #pragma once
 /* The store's unit tests: histories on real files in a scratch directory. */
 #include "unit.h"
-#include "store/sql_sqlite.h"
+#include "store/sqlite/sql_sqlite.h"
 #include "store/store_priv.h"
 
 #include <ftw.h>

@@ -5,7 +5,7 @@
  * file (sql_sqlite.h). The only file of the store that includes sqlite3.h.
  */
 #include "store/sql_backend.h"
-#include "store/sql_sqlite.h"
+#include "store/sqlite/sql_sqlite.h"
 #include "util/strbuf.h"
 #include "util/xdg.h"
 
@@ -578,14 +578,14 @@ static int open_read(struct sqlite_conn *sc, const char *path)
 	return check(sc->db, rc);
 }
 
-int sql_sqlite_open(const char *path, enum sql_sqlite_mode mode, struct sql_conn **ret)
+int sql_sqlite_open(const char *path, enum sql_open mode, struct sql_conn **ret)
 {
 	int oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 	struct sqlite_conn *sc;
 	int r;
 
-	r = check_path(path, mode != SQL_SQLITE_READ);
-	if (r == -ENOENT && mode == SQL_SQLITE_CREATE) {
+	r = check_path(path, mode != SQL_OPEN_READ);
+	if (r == -ENOENT && mode == SQL_OPEN_CREATE) {
 		r = xdg_make_parents(path);
 		oflags |= SQLITE_OPEN_CREATE;
 	}
@@ -596,7 +596,7 @@ int sql_sqlite_open(const char *path, enum sql_sqlite_mode mode, struct sql_conn
 		return -ENOMEM;
 	sc->base.ops = &sqlite_ops;
 	sc->lock_fd = -1;
-	if (mode == SQL_SQLITE_READ) {
+	if (mode == SQL_OPEN_READ) {
 		r = open_read(sc, path);
 	} else {
 		int rc = sqlite3_open_v2(path, &sc->db, oflags, NULL);
@@ -612,6 +612,12 @@ int sql_sqlite_open(const char *path, enum sql_sqlite_mode mode, struct sql_conn
 	*ret = &sc->base;
 	return 0;
 }
+
+/* a history file: any name no other back end takes */
+const struct sql_backend sql_backend_sqlite = {
+    .name = "sqlite",
+    .open = sql_sqlite_open,
+};
 
 struct sqlite3 *sql_sqlite_handle(struct sql_conn *c)
 {

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* A build without libpq (-Dpostgresql=disabled, the static board builds): no server history. */
-#include "store/sql_pg.h"
+#include "store/postgres/sql_pg.h"
 
 #include <errno.h>
 
-int sql_pg_open(const char *uri, bool read, struct sql_conn **ret)
+int sql_pg_open(const char *uri, enum sql_open mode, struct sql_conn **ret)
 {
 	(void)uri;
-	(void)read;
+	(void)mode;
 	(void)ret;
 	return -EPROTONOSUPPORT;
 }

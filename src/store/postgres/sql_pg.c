@@ -7,7 +7,7 @@
  * the migrations' DDL is said in PostgreSQL's words (translate_ddl).
  */
 #include "store/sql_backend.h"
-#include "store/sql_pg.h"
+#include "store/postgres/sql_pg.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
@@ -542,7 +542,7 @@ static int connect_err(PGconn *pg)
 	return -ECONNREFUSED;
 }
 
-int sql_pg_open(const char *uri, bool read, struct sql_conn **ret)
+int sql_pg_open(const char *uri, enum sql_open mode, struct sql_conn **ret)
 {
 	/* defaults first: what the URI says after them wins (expand_dbname) */
 	static const char *const keys[] = {"connect_timeout", "fallback_application_name",
@@ -572,7 +572,7 @@ int sql_pg_open(const char *uri, bool read, struct sql_conn **ret)
 		return r;
 	}
 	r = pg_exec(&pc->base, "SET client_min_messages = warning");
-	if (r == 0 && read)
+	if (r == 0 && mode == SQL_OPEN_READ)
 		r = pg_setup_reader(&pc->base);
 	if (r < 0) {
 		snprintf(open_error, sizeof(open_error), "%s", pc->err.buf);
