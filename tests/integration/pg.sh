@@ -226,6 +226,21 @@ says "cannot reach the history's server" "it says it cannot reach the server"
 expect_status 3 "no such database" "$USBPERF" history --db "$(pguri nope)"
 one_line_error "missing database"
 says "no history database" "it names the missing database"
+# libpq is opened when a server history is named, not at start-up (every
+# other command would pay for its 22 libraries); without it a server history
+# is refused in one line, as by a build without libpq
+check "libpq is not among the binary's start-up libraries (ldd)" bash -c "! ldd '$USBPERF' | grep -q libpq"
+# (libpq.so.5 beside the C library the binary loads: the same multiarch directory)
+pqlib=$(dirname "$(ldd "$USBPERF" | awk '$1 == "libc.so.6" { print $3 }')")/libpq.so.5
+if [ -e "$pqlib" ] && command -v unshare >/dev/null; then
+	# libpq hidden in a mount namespace of this command's own (the file stays)
+	expect_status 3 "libpq missing: a server history" unshare -m sh -c \
+		"mount --bind /dev/null '$pqlib' && exec '$USBPERF' history --db '$(pguri h)'"
+	one_line_error "libpq missing"
+	says "install libpq5" "it says which package to install"
+else
+	bad "libpq missing: no '$pqlib' beside the C library, or no unshare"
+fi
 check "no password in any output of this test" bash -c "! grep -rq 'S3cret' '$WORK'/*.out '$WORK'/*.err '$WORK/out' '$WORK/err'"
 
 finish

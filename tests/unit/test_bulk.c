@@ -3,10 +3,13 @@
 #include "unit.h"
 
 #include "classes/bulk/bulk.h"
+#include "classes/bulk/engine.h"
 #include "classes/bulk/fields.h"
 #include "util/sysroot.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <libusb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -378,6 +381,60 @@ static void test_dirs(void **state)
 	}
 }
 
+/* a failed URB's status in libusb's words, so the message names the same status */
+static void test_usbfs_status(void **state)
+{
+	static const struct {
+		int st;
+		enum libusb_transfer_status want;
+	} cases[] = {
+	    {-ENODEV, LIBUSB_TRANSFER_NO_DEVICE}, {-ESHUTDOWN, LIBUSB_TRANSFER_NO_DEVICE},
+	    {-EPIPE, LIBUSB_TRANSFER_STALL},	  {-EOVERFLOW, LIBUSB_TRANSFER_OVERFLOW},
+	    {-EPROTO, LIBUSB_TRANSFER_ERROR},	  {-EILSEQ, LIBUSB_TRANSFER_ERROR},
+	    {-ETIME, LIBUSB_TRANSFER_ERROR},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		if (bulk_usbfs_status(cases[i].st) != cases[i].want)
+			fail_msg("status %d: %d, expected %d", cases[i].st,
+				 bulk_usbfs_status(cases[i].st), cases[i].want);
+}
+
+/*
+ * The usbfs path on a node that is no usbfs node (/dev/null): not usable,
+ * and if driven anyway, the first refused submit ends the run with libusb's
+ * I/O error, nothing counted, nothing left in flight, and SIGALRM's action
+ * (the tick's) given back.
+ */
+static void test_usbfs_refused(void **state)
+{
+	unsigned char buf[64];
+	struct libusb_transfer t = {.endpoint = 0x81, .buffer = buf, .length = sizeof(buf)};
+	struct libusb_transfer *v[2] = {NULL, &t};
+	struct bulk_point p = {.dir = BULK_DIR_IN, .size = sizeof(buf), .depth = 1};
+	struct bulk_run run = {.p = &p};
+	struct bulk_usbfs *u = NULL;
+	struct sigaction sa;
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_false(bulk_usbfs_usable(fd));
+	assert_int_equal(bulk_usbfs_new(fd, v, 2, &u), 0);
+	bulk_usbfs_pump(u, &run, UINT64_MAX);
+	assert_int_equal(run.lr, LIBUSB_ERROR_IO);
+	assert_true(run.stopping);
+	assert_int_equal(run.inflight, 0);
+	assert_int_equal(p.transfers, 0);
+	bulk_usbfs_drain(u, &run);
+	bulk_usbfs_free(u);
+	bulk_usbfs_free(NULL);
+	assert_int_equal(sigaction(SIGALRM, NULL, &sa), 0);
+	assert_ptr_equal(sa.sa_handler, SIG_DFL);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +445,8 @@ int main(void)
 	    cmocka_unit_test(test_ceilings),
 	    cmocka_unit_test(test_point),
 	    cmocka_unit_test(test_dirs),
+	    cmocka_unit_test(test_usbfs_status),
+	    cmocka_unit_test(test_usbfs_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

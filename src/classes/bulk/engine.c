@@ -2,9 +2,10 @@
 /*
  * usbperf bulk's engine: the device's usbfs node wrapped by libusb, the
  * interface taken from its kernel driver and given back, and N asynchronous
- * transfers per direction kept in flight for a time.
+ * transfers per direction kept in flight for a time: bulk as URBs on the
+ * usbfs node itself (usbfs.c), isochronous through libusb's event loop.
  */
-#include "classes/bulk/bulk.h"
+#include "classes/bulk/engine.h"
 #include "platform/usb/limits.h"
 #include "util/clock.h"
 #include "util/signals.h"
@@ -27,7 +28,8 @@ struct bulk_session {
 	struct bulk_eps eps;
 	enum usb_speed speed;
 	bool claimed, detached, alt_set;
-	char *irq_lines; /* the host controller's, NULL unknown */
+	bool usbfs_direct; /* bulk points as URBs on fd (usbfs.c) */
+	char *irq_lines;   /* the host controller's, NULL unknown */
 };
 
 /* libusb's errors as errno, for the command's exit status */
@@ -207,6 +209,7 @@ int bulk_open(const struct bulk_sysdev *dev, const struct bulk_want *want,
 		goto out_close;
 	}
 	info->eps = s->eps;
+	s->usbfs_direct = bulk_usbfs_usable(s->fd);
 	*ret = s;
 	return 0;
 
@@ -216,15 +219,6 @@ out_close:
 	bulk_close(s);
 	return r;
 }
-
-/* the measurement in progress */
-struct bulk_run {
-	struct bulk_point *p;
-	unsigned inflight;
-	bool stopping;
-	int lr; /* the first failure: a libusb status or error */
-	enum libusb_transfer_status status;
-};
 
 static void LIBUSB_CALL on_done(struct libusb_transfer *t)
 {
@@ -255,11 +249,7 @@ static void LIBUSB_CALL on_done(struct libusb_transfer *t)
 		}
 	} else
 		n = (uint64_t)t->actual_length;
-	if (in)
-		run->p->bytes_in += n;
-	else
-		run->p->bytes_out += n;
-	run->p->transfers++;
+	bulk_run_count(run, in, n);
 	int lr = libusb_submit_transfer(t);
 
 	if (lr < 0) {
@@ -359,17 +349,10 @@ static int run_error(const struct bulk_run *run, char *why, size_t why_len)
 	return errno_of(run->lr);
 }
 
-int bulk_measure(struct bulk_session *s, double time_s, struct bulk_point *p, char *why,
-		 size_t why_len)
+/* the point's figures zeroed and its ceiling set; the iso alt setting selected afresh */
+static int measure_prepare(struct bulk_session *s, struct bulk_point *p, char *why, size_t why_len)
 {
-	struct bulk_run run = {.p = p};
 	bool want_in = p->dir != BULK_DIR_OUT, want_out = p->dir != BULK_DIR_IN;
-	size_t n = (size_t)p->depth * 2;
-	struct libusb_transfer **v;
-	bool *zc; /* which buffers are usbfs memory */
-	uint64_t t0, t_end = 0, deadline;
-	struct passwatch pw;
-	int r = 0;
 
 	pass_sys_init(&p->sys);
 	if ((want_in && !s->eps.ep_in) || (want_out && !s->eps.ep_out)) {
@@ -404,17 +387,29 @@ int bulk_measure(struct bulk_session *s, double time_s, struct bulk_point *p, ch
 			return errno_of(lr);
 		}
 	}
-	v = calloc(n, sizeof(*v));
-	zc = calloc(n, sizeof(*zc));
+	return 0;
+}
+
+/* depth transfers per direction the point moves: IN first, then OUT */
+static int measure_transfers(struct bulk_session *s, struct bulk_run *run,
+			     struct libusb_transfer ***ret_v, bool **ret_zc, char *why,
+			     size_t why_len)
+{
+	const struct bulk_point *p = run->p;
+	size_t n = (size_t)p->depth * 2;
+	struct libusb_transfer **v = calloc(n, sizeof(*v));
+	bool *zc = calloc(n, sizeof(*zc)); /* which buffers are usbfs memory */
+	int r = 0;
+
 	if (!v || !zc) {
 		free(v);
 		free(zc);
 		return -ENOMEM;
 	}
-	if (want_in)
-		r = make_transfers(s, &run, true, v, zc);
-	if (r >= 0 && want_out)
-		r = make_transfers(s, &run, false, v + p->depth, zc + p->depth);
+	if (p->dir != BULK_DIR_OUT)
+		r = make_transfers(s, run, true, v, zc);
+	if (r >= 0 && p->dir != BULK_DIR_IN)
+		r = make_transfers(s, run, false, v + p->depth, zc + p->depth);
 	if (r < 0) {
 		snprintf(why, why_len, "cannot set up %u transfers of %llu B: %s", p->depth,
 			 (unsigned long long)p->size, strerror(-r));
@@ -422,49 +417,94 @@ int bulk_measure(struct bulk_session *s, double time_s, struct bulk_point *p, ch
 		free(zc);
 		return r;
 	}
-	(void)passwatch_start(&pw, s->irq_lines);
-	t0 = clock_now_ns();
-	deadline = t0 + (uint64_t)(time_s * 1e9);
-	for (size_t i = 0; i < n && !run.stopping; i++) {
+	*ret_v = v;
+	*ret_zc = zc;
+	return 0;
+}
+
+/* libusb's event loop: every transfer submitted, each resubmitted from its callback */
+static void libusb_pump(struct bulk_session *s, struct bulk_run *run, struct libusb_transfer **v,
+			size_t n, uint64_t deadline)
+{
+	for (size_t i = 0; i < n && !run->stopping; i++) {
 		if (!v[i])
 			continue;
 		int lr = libusb_submit_transfer(v[i]);
 
 		if (lr < 0) {
-			run.lr = lr;
-			run.stopping = true;
+			run->lr = lr;
+			run->stopping = true;
 		} else
-			run.inflight++;
+			run->inflight++;
 	}
-	while (!run.stopping) {
+	while (!run->stopping) {
 		struct timeval tv = {0, 50000};
 		uint64_t now = clock_now_ns();
 
 		if (now >= deadline || signal_stop) {
-			p->interrupted = signal_stop != 0;
+			run->p->interrupted = signal_stop != 0;
 			break;
 		}
 		libusb_handle_events_timeout_completed(s->ctx, &tv, NULL);
 	}
-	t_end = clock_now_ns();
-	passwatch_stop(&pw, (double)(t_end - t0) / 1e9, &p->sys);
-	run.stopping = true;
+}
+
+static void libusb_drain(struct bulk_session *s, struct bulk_run *run, struct libusb_transfer **v,
+			 size_t n)
+{
+	run->stopping = true;
 	for (size_t i = 0; i < n; i++)
 		if (v[i])
 			libusb_cancel_transfer(v[i]);
 	/* every transfer back before its buffer is freed: bounded, a gone device cancels at once */
-	for (int k = 0; k < 100 && run.inflight; k++) {
+	for (int k = 0; k < 100 && run->inflight; k++) {
 		struct timeval tv = {0, 50000};
 
 		libusb_handle_events_timeout_completed(s->ctx, &tv, NULL);
 	}
+}
+
+int bulk_measure(struct bulk_session *s, double time_s, struct bulk_point *p, char *why,
+		 size_t why_len)
+{
+	struct bulk_run run = {.p = p};
+	size_t n = (size_t)p->depth * 2;
+	struct libusb_transfer **v;
+	struct bulk_usbfs *u = NULL;
+	bool *zc;
+	uint64_t t0, t_end;
+	struct passwatch pw;
+	int r;
+
+	r = measure_prepare(s, p, why, why_len);
+	if (r < 0)
+		return r;
+	r = measure_transfers(s, &run, &v, &zc, why, why_len);
+	if (r < 0)
+		return r;
+	/* bulk on usbfs directly where it can; else (iso, or no tick) libusb's loop */
+	if (!p->iso && s->usbfs_direct && bulk_usbfs_new(s->fd, v, n, &u) < 0)
+		u = NULL;
+	(void)passwatch_start(&pw, s->irq_lines);
+	t0 = clock_now_ns();
+	if (u)
+		bulk_usbfs_pump(u, &run, t0 + (uint64_t)(time_s * 1e9));
+	else
+		libusb_pump(s, &run, v, n, t0 + (uint64_t)(time_s * 1e9));
+	t_end = clock_now_ns();
+	passwatch_stop(&pw, (double)(t_end - t0) / 1e9, &p->sys);
+	if (u)
+		bulk_usbfs_drain(u, &run);
+	else
+		libusb_drain(s, &run, v, n);
+	bulk_usbfs_free(u);
 	p->seconds = (double)(t_end - t0) / 1e9;
 	bulk_point_finish(p);
 	if (run.lr)
 		r = run_error(&run, why, why_len);
 	else if (p->interrupted)
 		r = -EINTR;
-	if (run.inflight) /* libusb still owns them: leak rather than free under it */
+	if (run.inflight) /* the kernel or libusb still owns them: leak rather than free under it */
 		free(v);
 	else
 		free_transfers(v, zc, n);

@@ -7,12 +7,12 @@
  * the migrations' DDL is said in PostgreSQL's words (translate_ddl).
  */
 #include "store/sql_backend.h"
+#include "store/postgres/libpq_dl.h"
 #include "store/postgres/sql_pg.h"
 #include "util/strbuf.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <libpq-fe.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,12 +94,12 @@ static int state_err(const char *state)
 /* a result that failed: its errno, its words kept; the result cleared */
 static int result_err(struct pg_conn *pc, PGresult *res)
 {
-	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-	const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-	int r = PQstatus(pc->pg) == CONNECTION_BAD ? -ECONNRESET : state_err(state);
+	const char *state = res ? pq.PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+	const char *msg = res ? pq.PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	int r = pq.PQstatus(pc->pg) == CONNECTION_BAD ? -ECONNRESET : state_err(state);
 
-	set_err(pc, msg ? msg : PQerrorMessage(pc->pg));
-	PQclear(res);
+	set_err(pc, msg ? msg : pq.PQerrorMessage(pc->pg));
+	pq.PQclear(res);
 	return r;
 }
 
@@ -213,14 +213,14 @@ static int run(struct pg_stmt *st)
 		values[i] = st->p[i].v;
 		types[i] = st->p[i].type;
 	}
-	res = PQexecParams(pc->pg, st->sql, st->nparams, types, values, NULL, NULL, 0);
-	switch (PQresultStatus(res)) {
+	res = pq.PQexecParams(pc->pg, st->sql, st->nparams, types, values, NULL, NULL, 0);
+	switch (pq.PQresultStatus(res)) {
 	case PGRES_TUPLES_OK:
 		st->res = res;
 		st->row = 0;
-		return PQntuples(res) > 0 ? SQL_ROW : SQL_DONE;
+		return pq.PQntuples(res) > 0 ? SQL_ROW : SQL_DONE;
 	case PGRES_COMMAND_OK:
-		pc->changes = strtoll(PQcmdTuples(res), NULL, 10);
+		pc->changes = strtoll(pq.PQcmdTuples(res), NULL, 10);
 		st->res = res;
 		st->row = 0;
 		return SQL_DONE;
@@ -235,19 +235,19 @@ static int pg_step(struct sql_stmt *s)
 
 	if (!st->res)
 		return run(st);
-	if (st->row < PQntuples(st->res))
+	if (st->row < pq.PQntuples(st->res))
 		st->row++;
-	return st->row < PQntuples(st->res) ? SQL_ROW : SQL_DONE;
+	return st->row < pq.PQntuples(st->res) ? SQL_ROW : SQL_DONE;
 }
 
 static const char *pg_column_text(struct sql_stmt *s, int col)
 {
 	struct pg_stmt *st = stmt_of(s);
 
-	if (!st->res || st->row >= PQntuples(st->res) || col >= PQnfields(st->res) ||
-	    PQgetisnull(st->res, st->row, col))
+	if (!st->res || st->row >= pq.PQntuples(st->res) || col >= pq.PQnfields(st->res) ||
+	    pq.PQgetisnull(st->res, st->row, col))
 		return NULL;
-	return PQgetvalue(st->res, st->row, col);
+	return pq.PQgetvalue(st->res, st->row, col);
 }
 
 static int64_t pg_column_int64(struct sql_stmt *st, int col)
@@ -273,14 +273,14 @@ static int pg_column_count(struct sql_stmt *s)
 {
 	struct pg_stmt *st = stmt_of(s);
 
-	return st->res ? PQnfields(st->res) : 0;
+	return st->res ? pq.PQnfields(st->res) : 0;
 }
 
 static int pg_reset(struct sql_stmt *s)
 {
 	struct pg_stmt *st = stmt_of(s);
 
-	PQclear(st->res);
+	pq.PQclear(st->res);
 	st->res = NULL;
 	st->row = -1;
 	return 0;
@@ -303,7 +303,7 @@ static void pg_close(struct sql_conn *c)
 {
 	struct pg_conn *pc = conn_of(c);
 
-	PQfinish(pc->pg);
+	pq.PQfinish(pc->pg);
 	strbuf_release(&pc->err);
 	free(pc);
 }
@@ -311,12 +311,12 @@ static void pg_close(struct sql_conn *c)
 static int pg_exec(struct sql_conn *c, const char *sql)
 {
 	struct pg_conn *pc = conn_of(c);
-	PGresult *res = PQexec(pc->pg, sql);
-	ExecStatusType s = PQresultStatus(res);
+	PGresult *res = pq.PQexec(pc->pg, sql);
+	ExecStatusType s = pq.PQresultStatus(res);
 
 	if (s != PGRES_COMMAND_OK && s != PGRES_TUPLES_OK)
 		return result_err(pc, res);
-	PQclear(res);
+	pq.PQclear(res);
 	return 0;
 }
 
@@ -532,9 +532,9 @@ static const struct sql_ops pg_ops = {
 /* why a connection failed, from libpq's words: the errno store.h says for it */
 static int connect_err(PGconn *pg)
 {
-	const char *msg = PQerrorMessage(pg);
+	const char *msg = pq.PQerrorMessage(pg);
 
-	if (PQconnectionNeedsPassword(pg) || strstr(msg, "authentication failed") ||
+	if (pq.PQconnectionNeedsPassword(pg) || strstr(msg, "authentication failed") ||
 	    strstr(msg, "no pg_hba.conf entry") || strstr(msg, "permission denied"))
 		return -EKEYREJECTED;
 	if (strstr(msg, "does not exist") && strstr(msg, "database"))
@@ -553,19 +553,22 @@ int sql_pg_open(const char *uri, enum sql_open mode, struct sql_conn **ret)
 	int r;
 
 	open_error[0] = '\0';
+	r = pq_load(open_error, sizeof(open_error));
+	if (r < 0)
+		return r;
 	pc = calloc(1, sizeof(*pc));
 	if (!pc)
 		return -ENOMEM;
 	pc->base.ops = &pg_ops;
 	strbuf_init(&pc->err);
-	pc->pg = PQconnectdbParams(keys, values, 1);
+	pc->pg = pq.PQconnectdbParams(keys, values, 1);
 	if (!pc->pg) {
 		pg_close(&pc->base);
 		return -ENOMEM;
 	}
-	if (PQstatus(pc->pg) != CONNECTION_OK) {
+	if (pq.PQstatus(pc->pg) != CONNECTION_OK) {
 		r = connect_err(pc->pg);
-		msg = PQerrorMessage(pc->pg);
+		msg = pq.PQerrorMessage(pc->pg);
 		/* libpq's first line names host and port, never the password */
 		snprintf(open_error, sizeof(open_error), "%.*s", (int)strcspn(msg, "\n"), msg);
 		pg_close(&pc->base);
