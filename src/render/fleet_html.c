@@ -199,10 +199,7 @@ void html_fleet(struct strbuf *out, const struct fleet_page *p)
 {
 	const struct fleet *f = p->fleet;
 
-	strbuf_addf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-			 "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-			 "<meta name=\"generator\" content=\"usbperf " USBPERF_VERSION "\">"
-			 "<title>usbperf fleet: %zu boards</title><style>%s</style></head><body>\n"
+	strbuf_addf(out, HTML_DOC_START "usbperf fleet: %zu boards</title><style>%s</style></head><body>\n"
 			 "<header><h1>usbperf fleet</h1><p class=\"mut\">%zu board%s, %zu device%s",
 		    f->boards, fleet_css, f->boards, f->boards == 1 ? "" : "s", f->devices,
 		    f->devices == 1 ? "" : "s");

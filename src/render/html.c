@@ -748,10 +748,7 @@ void html_report(struct strbuf *out, const struct html_input *in)
 {
 	const struct report_model *m = in->model;
 
-	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-			 "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-			 "<meta name=\"generator\" content=\"usbperf " USBPERF_VERSION "\">"
-			 "<title>usbperf report: ");
+	strbuf_adds(out, HTML_DOC_START "usbperf report: ");
 	html_esc(out, m->runs[0].env.hostname);
 	strbuf_adds(out, " ");
 	html_esc(out, m->runs[0].id);

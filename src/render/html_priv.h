@@ -5,7 +5,13 @@
 #include "report/model.h"
 #include "run/compare.h"
 #include "util/strbuf.h"
+#include "version.h"
 
+/* a page's start: the doctype, its meta lines and "<title>", the title to follow */
+#define HTML_DOC_START                                                                           \
+	"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"                       \
+	"<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"                  \
+	"<meta name=\"generator\" content=\"usbperf " USBPERF_VERSION "\"><title>"
 /* escaped text, "-" for NULL */
 void html_esc(struct strbuf *out, const char *s);
 /* a number with prec decimals, "-" for NaN */
