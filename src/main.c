@@ -143,10 +143,7 @@ struct version_view {
 	const char *version;
 };
 
-static const struct field version_fields[] = {
-	FIELD(struct version_view, version, "version", "usbperf", NULL, FT_STR, 0, FF_TEXT),
-};
-static const struct record_desc version_desc = RECORD_DESC("version", version_fields);
+#include "main.fields.h"
 
 void schema_version(struct report *r)
 {

@@ -591,49 +591,7 @@ const struct run_record *check_row_run(const struct check_result *c, const struc
 
 /* ---- field tables ---- */
 
-#define T FF_TEXT
-#define R struct check_result
-#define N(member, key) FIELD(R, member, key, key, NULL, FT_U64, 0, T)
-static const struct field summary_fields[] = {
-    FIELD(R, result, "result", "result", NULL, FT_STR, 0, T),
-    N(checked, "checked"),
-    N(passed, "passed"),
-    N(failed, "failed"),
-    N(missing, "missing"),
-    N(skipped, "skipped"),
-    N(measured, "measured"),
-    FIELD(R, runs_n, "runs", "runs", NULL, FT_U64, 0, T),
-    FIELD(R, ncriteria, "criteria", "criteria", NULL, FT_U64, 0, T),
-    FIELD(R, baseline, "baseline", "baseline", NULL, FT_STR, 0, T | FF_OPTIONAL),
-    FIELD(R, baseline_id, "baseline_run", "baseline run", NULL, FT_STR, 0, T | FF_OPTIONAL),
-    FIELD(R, threshold_pct, "threshold_pct", "threshold", "%", FT_DBL, 1, T | FF_OPTIONAL),
-};
-#undef N
-#undef R
-
-#define W struct check_row
-#define S(member, key, header, flags) FIELD(W, member, key, header, NULL, FT_STR, 0, flags)
-static const struct field row_fields[] = {
-    S(run_id, "run", "run", T),
-    S(device_key, "device", "device", T),
-    S(test, "test", "test", T | FF_WIDE),
-    S(name, "name", "pass", T),
-    S(metric, "metric", "metric", T),
-    FIELD(W, value, "value", "value", NULL, FT_DBL, 2, T),
-    FIELD(W, stdev, "stdev", "sd", NULL, FT_DBL, 2, T | FF_PLUSMINUS),
-    S(unit, "unit", "unit", T),
-    S(of, "of", "of", 0),
-    S(criterion, "criterion", "criterion", T),
-    S(result, "result", "result", T),
-    S(note, "note", "note", T),
-    S(case_id, "case_id", "case id", 0),
-};
-#undef S
-#undef W
-#undef T
-
-const struct record_desc check_summary_desc = RECORD_DESC("check", summary_fields);
-const struct record_desc check_row_desc = RECORD_DESC("check_row", row_fields);
+#include "check/check.fields.h"
 
 void check_describe(const struct check_result *c, struct report *out)
 {

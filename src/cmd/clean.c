@@ -41,15 +41,7 @@ struct clean_row {
 	const char *action;
 };
 
-#define S(member, key, header)                                                                   \
-	FIELD(struct clean_row, member, key, header, NULL, FT_STR, 0, FF_TEXT)
-static const struct field clean_fields[] = {
-	S(what, "what", "what"),
-	S(path, "path", "path"),
-	S(action, "action", "done"),
-};
-#undef S
-static const struct record_desc clean_desc = RECORD_DESC("clean", clean_fields);
+#include "cmd/clean.fields.h"
 
 void schema_clean(struct report *r)
 {

@@ -84,7 +84,6 @@ struct gadget_args {
 	int err;
 };
 
-
 static int set_str(char **dst, const char *what, const char *v)
 {
 	if (!*v || strlen(v) > 126 || strchr(v, '\n')) {
@@ -267,16 +266,7 @@ struct gadget_done {
 	int64_t paths;
 };
 
-static const struct field down_fields[] = {
-	FIELD(struct gadget_done, gadget, "gadget", "gadget", NULL, FT_STR, 0, FF_TEXT),
-	FIELD(struct gadget_done, paths, "removed_paths", "paths removed", NULL, FT_INT, 0, FF_TEXT),
-};
-static const struct field bind_fields[] = {
-	FIELD(struct gadget_done, gadget, "gadget", "gadget", NULL, FT_STR, 0, FF_TEXT),
-	FIELD(struct gadget_done, udc, "udc", "UDC", NULL, FT_STR, 0, FF_TEXT),
-};
-static const struct record_desc down_desc = RECORD_DESC("gadget_down", down_fields);
-static const struct record_desc bind_desc = RECORD_DESC("gadget_bind", bind_fields);
+#include "cmd/gadget.fields.h"
 
 void schema_gadget(struct report *r)
 {

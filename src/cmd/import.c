@@ -39,14 +39,7 @@ struct import_summary {
 	uint64_t runs, imported, skipped;
 };
 
-static const struct field summary_fields[] = {
-	FIELD(struct import_summary, file, "file", "file", NULL, FT_STR, 0, FF_TEXT),
-	FIELD(struct import_summary, runs, "runs", "runs in it", NULL, FT_U64, 0, FF_TEXT),
-	FIELD(struct import_summary, imported, "imported", "imported", NULL, FT_U64, 0, FF_TEXT),
-	FIELD(struct import_summary, skipped, "skipped", "already there", NULL, FT_U64, 0,
-	      FF_TEXT),
-};
-static const struct record_desc summary_desc = RECORD_DESC("import", summary_fields);
+#include "cmd/import.fields.h"
 
 static int parse_args(int argc, char **argv, struct global_opts *g, const char **ret_db,
 		      const char **ret_file)

@@ -57,12 +57,7 @@ struct snapshot_summary {
 	uint64_t entries, bytes;
 };
 
-static const struct field summary_fields[] = {
-	FIELD(struct snapshot_summary, file, "file", "wrote", NULL, FT_STR, 0, FF_TEXT),
-	FIELD(struct snapshot_summary, entries, "entries", "entries", NULL, FT_U64, 0, FF_TEXT),
-	FIELD(struct snapshot_summary, bytes, "bytes", "size", "bytes", FT_U64, 0, FF_TEXT),
-};
-static const struct record_desc summary_desc = RECORD_DESC("snapshot", summary_fields);
+#include "cmd/snapshot.fields.h"
 
 /* everything the probes of list and sysinfo read, through the recording sysroot */
 static void run_probes(void)

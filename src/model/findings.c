@@ -69,14 +69,7 @@ void finding_list_release(struct finding_list *l)
 	*l = (struct finding_list)FINDING_LIST_INIT;
 }
 
-#define F(member, key, header) FIELD(struct finding, member, key, header, NULL, FT_STR, 0, FF_TEXT)
-static const struct field finding_fields[] = {
-	F(severity, "severity", "level"), F(subject, "subject", "subject"),
-	F(message, "message", "finding"), F(evidence, "evidence", "evidence"),
-	F(fix, "fix", "fix"),		  FIELD(struct finding, id, "id", "id", NULL, FT_STR, 0, 0),
-	FIELD(struct finding, about, "about", "about", NULL, FT_STR, 0, 0),
-};
-const struct record_desc finding_desc = RECORD_DESC("finding", finding_fields);
+#include "model/findings.fields.h"
 
 void evidence_add(struct evidence_groups *g, const char *key, const char *pass,
 		  const double *figs, size_t nfigs)

@@ -252,43 +252,5 @@ void fleet_release(struct fleet *f)
 
 /* ---- the field tables: text, JSON, CSV ---- */
 
-#define T FF_TEXT
-#define R struct fleet_row
-static const struct field row_fields[] = {
-	FIELD(R, board, "board", "board", NULL, FT_STR, 0, T | FF_SAME),
-	FIELD(R, machine, "machine", "machine", NULL, FT_STR, 0, 0),
-	FIELD(R, device, "device", "device", NULL, FT_STR, 0, T),
-	FIELD(R, test, "test", "test", NULL, FT_STR, 0, 0),
-	FIELD(R, pass, "name", "pass", NULL, FT_STR, 0, T),
-	FIELD(R, metric, "metric", "metric", NULL, FT_STR, 0, T | FF_METRIC),
-	FIELD(R, latest, "latest", "latest", NULL, FT_DBL, 2, T | FF_MAGNITUDE),
-	FIELD(R, latest_sd, "latest_stdev", "sd", NULL, FT_DBL, 2, T | FF_PLUSMINUS | FF_MAGNITUDE),
-	FIELD(R, unit, "unit", "unit", NULL, FT_STR, 0, T),
-	FIELD(R, ceiling, "ceiling", "ceiling", NULL, FT_DBL, 1, T | FF_OPTIONAL),
-	FIELD(R, share_pct, "share_pct", "of ceil", "%", FT_DBL, 0, T | FF_OPTIONAL | FF_CEILING_SHARE),
-	FIELD(R, first, "first", "first", NULL, FT_DBL, 2, T | FF_MAGNITUDE),
-	FIELD(R, change_pct, "change_pct", "change", "%", FT_DBL, 1, T),
-	FIELD(R, verdict, "verdict", "verdict", NULL, FT_STR, 0, T),
-	FIELD(R, runs, "runs", "runs", NULL, FT_U64, 0, T),
-	FIELD(R, trend, "trend", "trend", NULL, FT_STR, 0, T | FF_OPTIONAL),
-	FIELD(R, kernel, "kernel", "kernel", NULL, FT_STR, 0, FF_WIDE | T),
-	FIELD(R, first_run, "first_run", "first run", NULL, FT_STR, 0, 0),
-	FIELD(R, latest_run, "latest_run", "latest run", NULL, FT_STR, 0, 0),
-};
-#undef R
-const struct record_desc fleet_row_desc = RECORD_DESC("fleet_row", row_fields);
+#include "report/fleet.fields.h"
 
-#define P struct fleet_point
-static const struct field point_fields[] = {
-	FIELD(P, board, "board", "board", NULL, FT_STR, 0, T),
-	FIELD(P, device, "device", "device", NULL, FT_STR, 0, T),
-	FIELD(P, pass, "name", "pass", NULL, FT_STR, 0, T),
-	FIELD(P, metric, "metric", "metric", NULL, FT_STR, 0, T),
-	FIELD(P, run, "run", "run", NULL, FT_STR, 0, T),
-	FIELD(P, started_at, "started_at", "started", NULL, FT_STR, 0, T),
-	FIELD(P, kernel, "kernel", "kernel", NULL, FT_STR, 0, T),
-	FIELD(P, value, "value", "value", NULL, FT_DBL, 2, T),
-	FIELD(P, stdev, "stdev", "sd", NULL, FT_DBL, 2, T),
-};
-#undef P
-const struct record_desc fleet_point_desc = RECORD_DESC("fleet_point", point_fields);

@@ -442,19 +442,4 @@ void store_stats_release(struct store_stats *st)
 	st->journal_mode = st->integrity = st->schema = NULL;
 }
 
-#define S struct store_stats
-static const struct field stats_fields[] = {
-	FIELD(S, path, "path", "database", NULL, FT_STR, 0, FF_TEXT),
-	FIELD(S, schema_version, "schema_version", "schema version", NULL, FT_U64, 0, FF_TEXT),
-	FIELD(S, journal_mode, "journal_mode", "journal", NULL, FT_STR, 0, FF_TEXT),
-	FIELD(S, schema, "schema", "schema", NULL, FT_STR, 0, FF_TEXT),
-	FIELD(S, integrity, "integrity", "integrity", NULL, FT_STR, 0, FF_TEXT),
-	FIELD(S, ok, "ok", "ok", NULL, FT_BOOL, 0, 0),
-	FIELD(S, runs, "runs", "runs", NULL, FT_U64, 0, FF_TEXT),
-	FIELD(S, devices, "devices", "devices", NULL, FT_U64, 0, FF_TEXT),
-	FIELD(S, metrics, "metrics", "metrics", NULL, FT_U64, 0, FF_TEXT),
-	FIELD(S, findings, "findings", "findings", NULL, FT_U64, 0, FF_TEXT),
-	FIELD(S, baselines, "baselines", "baselines", NULL, FT_U64, 0, FF_TEXT),
-};
-#undef S
-const struct record_desc store_stats_desc = RECORD_DESC("store_stats", stats_fields);
+#include "store/store.fields.h"

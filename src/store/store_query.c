@@ -243,26 +243,7 @@ void run_summaries_free(struct run_summary *v, size_t n)
 	free(v);
 }
 
-#define S(member, key, header, flags)                                                            \
-	FIELD(struct run_summary, member, key, header, NULL, FT_STR, 0, flags)
-#define N(member, key, header)                                                                   \
-	FIELD(struct run_summary, member, key, header, NULL, FT_U64, 0, FF_TEXT)
-static const struct field summary_fields[] = {
-	S(id, "id", "run", FF_TEXT),
-	S(started_at, "started_at", "started", FF_TEXT),
-	FIELD(struct run_summary, duration_s, "duration_s", "duration", "s", FT_DBL, 1, 0),
-	S(hostname, "hostname", "host", FF_TEXT),
-	S(board, "board", "board", FF_TEXT | FF_OPTIONAL),
-	S(kernel, "kernel", "kernel", FF_TEXT),
-	S(devices, "devices", "devices", FF_TEXT | FF_LIST),
-	N(nmetrics, "metrics", "metrics"),
-	FIELD(struct run_summary, nfindings, "findings", "findings", NULL, FT_U64, 0, FF_TEXT | FF_WIDE),
-	FIELD(struct run_summary, nwarnings, "warnings", "warn", NULL, FT_U64, 0, FF_TEXT | FF_WIDE),
-	S(baselines, "baselines", "baseline", FF_TEXT | FF_OPTIONAL | FF_LIST),
-};
-#undef N
-#undef S
-const struct record_desc run_summary_desc = RECORD_DESC("run_summary", summary_fields);
+#include "store/store_query.fields.h"
 
 /* ---- baselines ---- */
 
@@ -371,15 +352,3 @@ void store_baselines_free(struct store_baseline *v, size_t n)
 	free(v);
 }
 
-#define S(member, key, header)                                                                   \
-	FIELD(struct store_baseline, member, key, header, NULL, FT_STR, 0, FF_TEXT)
-static const struct field baseline_fields[] = {
-	S(name, "name", "baseline"),
-	S(run_id, "run", "run"),
-	S(started_at, "started_at", "started"),
-	S(board, "board", "board"),
-	S(kernel, "kernel", "kernel"),
-	S(set_at, "set_at", "set"),
-};
-#undef S
-const struct record_desc store_baseline_desc = RECORD_DESC("baseline", baseline_fields);

@@ -12,65 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define T FF_TEXT
-#define B struct gadget_built
-static const struct field built_fields[] = {
-    FIELD(B, gadget, "gadget", "gadget", NULL, FT_STR, 0, T),
-    FIELD(B, udc, "udc", "UDC", NULL, FT_STR, 0, T),
-    FIELD(B, max_speed, "max_speed", "max speed", NULL, FT_STR, 0, T),
-    FIELD(B, udc_state, "udc_state", "UDC state", NULL, FT_STR, 0, T),
-    FIELD(B, udc_speed, "udc_current_speed", "UDC speed", NULL, FT_STR, 0, T),
-    FIELD(B, max_power_ma, "max_power_ma", "MaxPower", "mA", FT_INT, 0, T),
-    FIELD(B, ep_speed, "endpoints_speed", "endpoints at", NULL, FT_STR, 0, 0),
-    FIELD(B, ep_speed_assumed, "endpoints_speed_assumed", "speed assumed", NULL, FT_BOOL, 0, 0),
-    FIELD(B, unbound_why, "unbound", "unbound", NULL, FT_STR, 0, T | FF_OPTIONAL),
-    FIELD(B, state_file, "state_file", "state file", NULL, FT_STR, 0, T),
-    FIELD(B, npaths, "state_paths", "paths created", NULL, FT_INT, 0, T),
-};
-#undef B
-#define F struct gadget_built_fn
-static const struct field fn_fields[] = {
-    FIELD(F, function, "function", "function", NULL, FT_STR, 0, T),
-    FIELD(F, profile, "profile", "profile", NULL, FT_STR, 0, T),
-    FIELD(F, ifname, "ifname", "ifname", NULL, FT_STR, 0, T),
-    FIELD(F, settings, "settings", "settings", NULL, FT_STR, 0, T),
-    FIELD(F, ep_source, "endpoints_declared_by", "declared by", NULL, FT_STR, 0, 0),
-    FIELD(F, ep_note, "endpoints_note", "note", NULL, FT_STR, 0, 0),
-    FIELD(F, daemon_pid, "daemon_pid", "daemon pid", NULL, FT_INT, 0, T | FF_OPTIONAL),
-    FIELD(F, rd_buffer, "rd_buffer_bytes", "rd buffer", "B", FT_SIZE, 0, T | FF_OPTIONAL),
-    FIELD(F, wr_buffer, "wr_buffer_bytes", "wr buffer", "B", FT_SIZE, 0, T | FF_OPTIONAL),
-    FIELD(F, cache, "cache_bytes", "read cache", "B", FT_SIZE, 0, T | FF_OPTIONAL),
-};
-#undef F
-#define E struct gadget_ep
-static const struct field ep_fields[] = {
-    FIELD(E, iface, "interface", "interface", NULL, FT_STR, 0, T),
-    FIELD(E, type, "type", "type", NULL, FT_STR, 0, T),
-    FIELD(E, dir, "dir", "dir", NULL, FT_STR, 0, T),
-    FIELD(E, max_packet, "max_packet_bytes", "packet", "B", FT_U64, 0, T),
-    FIELD(E, interval_us, "interval_us", "every", "us", FT_DBL, 0, T),
-    FIELD(E, mult, "mult", "mult", NULL, FT_U64, 0, T),
-    FIELD(E, maxburst, "maxburst", "maxburst", NULL, FT_U64, 0, T),
-    FIELD(E, ceiling_mb_s, "ceiling_mb_s", "ceiling", "MB/s", FT_DBL, 6, T),
-    FIELD(E, ceiling_basis, "ceiling_basis", "ceiling from", NULL, FT_STR, 0, T),
-};
-#undef E
-#define O struct gadget_owned
-static const struct field owned_fields[] = {
-    FIELD(O, gadget, "gadget", "gadget", NULL, FT_STR, 0, T),
-    FIELD(O, udc, "udc", "UDC", NULL, FT_STR, 0, T),
-    FIELD(O, paths, "state_paths", "paths created", NULL, FT_INT, 0, T),
-    FIELD(O, state_file, "state_file", "state file", NULL, FT_STR, 0, T),
-    FIELD(O, daemon, "daemon", "daemon", NULL, FT_STR, 0, T | FF_OPTIONAL),
-    FIELD(O, daemon_pid, "daemon_pid", "pid", NULL, FT_INT, 0, T | FF_OPTIONAL),
-    FIELD(O, daemon_state, "daemon_state", "daemon state", NULL, FT_STR, 0, T | FF_OPTIONAL),
-};
-#undef O
-
-static const struct record_desc built_desc = RECORD_DESC("gadget_up", built_fields);
-static const struct record_desc fn_desc = RECORD_DESC("gadget_up_function", fn_fields);
-static const struct record_desc ep_desc = RECORD_DESC("gadget_endpoint", ep_fields);
-static const struct record_desc owned_desc = RECORD_DESC("usbperf_gadget", owned_fields);
+#include "classes/gadget/fields.fields.h"
 
 void gadget_built_describe(const struct gadget_built *b, struct report *out)
 {

@@ -45,24 +45,7 @@ struct i2c_run_row {
 	double msg_s, payload_b_s, ceiling_b_s, efficiency_pct, lat_p50_us, lat_p99_us, cpu_pct;
 };
 
-static const struct field i2c_row_fields[] = {
-    FIELD(struct i2c_run_row, device, "device", "device", NULL, FT_STR, 0, FF_TEXT),
-    FIELD(struct i2c_run_row, op, "op", "pass", NULL, FT_STR, 0, FF_TEXT),
-    FIELD(struct i2c_run_row, size, "size_bytes", "size", "B", FT_U64, 0, FF_TEXT),
-    FIELD(struct i2c_run_row, messages, "messages", "messages", NULL, FT_U64, 0, FF_TEXT),
-    FIELD(struct i2c_run_row, msg_s, "msg_s", "rate", "msg/s", FT_DBL, 1, FF_TEXT),
-    FIELD(struct i2c_run_row, payload_b_s, "payload_b_s", "payload", "B/s", FT_DBL, 0, FF_TEXT),
-    FIELD(struct i2c_run_row, ceiling_b_s, "ceiling_b_s", "ceiling", "B/s", FT_DBL, 0,
-	  FF_TEXT | FF_OPTIONAL),
-    FIELD(struct i2c_run_row, efficiency_pct, "efficiency_pct", "of ceiling", "%", FT_DBL, 1,
-	  FF_TEXT | FF_OPTIONAL | FF_CEILING_SHARE),
-    FIELD(struct i2c_run_row, lat_p50_us, "lat_p50_us", "p50", "us", FT_DBL, 1, FF_TEXT),
-    FIELD(struct i2c_run_row, lat_p99_us, "lat_p99_us", "p99", "us", FT_DBL, 1, FF_TEXT),
-    FIELD(struct i2c_run_row, cpu_pct, "cpu_pct", "CPU", UNIT_PCT_ONE_CPU, FT_DBL, 1, FF_TEXT),
-    FIELD(struct i2c_run_row, naks, "naks", "NAKs", NULL, FT_U64, 0, FF_TEXT),
-    FIELD(struct i2c_run_row, errors, "bus_errors", "bus errors", NULL, FT_U64, 0, FF_TEXT),
-};
-static const struct record_desc i2c_row_desc = RECORD_DESC("i2c_run_row", i2c_row_fields);
+#include "classes/i2c/run_class.fields.h"
 
 static const struct class_metric i2c_metrics[] = {
     /* payload first: the figure a pass is shown by, against the bus clock's ceiling */

@@ -4,62 +4,7 @@
 
 #include <stddef.h>
 
-#define T FF_TEXT
-#define O (FF_TEXT | FF_OPTIONAL)
-
-static const struct field device_fields[] = {
-    FIELD(struct mtd_device_view, node, "node", "node", NULL, FT_STR, 0, T),
-    FIELD(struct mtd_device_view, name, "name", "name", NULL, FT_STR, 0, T),
-    FIELD(struct mtd_device_view, type, "type", "type", NULL, FT_STR, 0, T),
-    FIELD(struct mtd_device_view, parent, "parent", "partition of", NULL, FT_STR, 0, O),
-    FIELD(struct mtd_device_view, offset, "offset_bytes", "offset in master", "B", FT_U64, 0, O),
-    FIELD(struct mtd_device_view, size, "size_bytes", "size", "B", FT_U64, 0, T),
-    FIELD(struct mtd_device_view, erasesize, "eraseblock_bytes", "eraseblock", "B", FT_U64, 0, T),
-    FIELD(struct mtd_device_view, writesize, "page_bytes", "page (write size)", "B", FT_U64, 0, T),
-    FIELD(struct mtd_device_view, oobsize, "oob_bytes", "OOB per page", "B", FT_U64, 0, T),
-    FIELD(struct mtd_device_view, subpagesize, "subpage_bytes", "subpage", "B", FT_U64, 0, O),
-    FIELD(struct mtd_device_view, eraseblocks, "eraseblocks", "eraseblocks", NULL, FT_U64, 0, T),
-    FIELD(struct mtd_device_view, writeable, "writeable", "writeable", NULL, FT_BOOL, 0, T),
-    FIELD(struct mtd_device_view, ecc_strength, "ecc_strength_bits", "ECC strength", "bits", FT_U64,
-	  0, O),
-    FIELD(struct mtd_device_view, bad_blocks_device, "bad_blocks_device",
-	  "bad eraseblocks (device)", NULL, FT_U64, 0, O),
-    FIELD(struct mtd_device_view, bbt_blocks, "bbt_blocks", "bad block table blocks", NULL, FT_U64,
-	  0, O),
-    FIELD(struct mtd_device_view, region_bytes, "region_bytes", "region", "B", FT_U64, 0, T),
-    FIELD(struct mtd_device_view, region_blocks, "region_eraseblocks", "region eraseblocks", NULL,
-	  FT_U64, 0, T),
-    FIELD(struct mtd_device_view, bad_blocks_region, "bad_blocks_region",
-	  "bad eraseblocks (region, skipped)", NULL, FT_U64, 0, T),
-    FIELD(struct mtd_device_view, mode, "mode", "mode", NULL, FT_STR, 0, T),
-};
-
-static const struct field pass_fields[] = {
-    FIELD(struct mtd_pass, op, "op", "pass", NULL, FT_STR, 0, T),
-    FIELD(struct mtd_pass, io_size, "io_size_bytes", "request", "B", FT_U64, 0, T),
-    FIELD(struct mtd_pass, bytes, "bytes", "bytes", "B", FT_U64, 0, T),
-    FIELD(struct mtd_pass, blocks, "eraseblocks", "eraseblocks", NULL, FT_U64, 0, T),
-    FIELD(struct mtd_pass, seconds, "seconds", "time", "s", FT_DBL, 3, T),
-    FIELD(struct mtd_pass, mb_s, "mb_s", "rate", "MB/s", FT_DBL, 2, T),
-    FIELD(struct mtd_pass, blocks_per_s, "eraseblocks_per_s", "rate", "eraseblocks/s", FT_DBL, 1,
-	  T),
-    FIELD(struct mtd_pass, bad_skipped, "bad_skipped", "bad skipped", NULL, FT_U64, 0, T),
-    FIELD(struct mtd_pass, failed, "failed", "failed", NULL, FT_U64, 0, T),
-    FIELD(struct mtd_pass, verified, "verified", "verified", NULL, FT_BOOL, 0, 0),
-    FIELD(struct mtd_pass, mismatches, "mismatched_pages", "mismatched pages", NULL, FT_U64, 0, T),
-    FIELD(struct mtd_pass, interrupted, "interrupted", "interrupted", NULL, FT_BOOL, 0, 0),
-};
-
-static const struct field ecc_fields[] = {
-    FIELD(struct mtd_ecc_row, counter, "counter", "ECC counter", NULL, FT_STR, 0, T),
-    FIELD(struct mtd_ecc_row, before, "before", "before", NULL, FT_U64, 0, T),
-    FIELD(struct mtd_ecc_row, after, "after", "after", NULL, FT_U64, 0, T),
-    FIELD(struct mtd_ecc_row, delta, "delta", "delta", NULL, FT_U64, 0, T),
-};
-
-static const struct record_desc device_desc = RECORD_DESC("mtd_device", device_fields);
-static const struct record_desc pass_desc = RECORD_DESC("mtd_pass", pass_fields);
-static const struct record_desc ecc_desc = RECORD_DESC("mtd_ecc", ecc_fields);
+#include "classes/mtd/fields.fields.h"
 
 void mtd_device_describe(const char *node, const struct mtd_geometry *g, uint64_t region,
 			 uint64_t bad_region, bool destructive, struct mtd_device_view *v,

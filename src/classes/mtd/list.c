@@ -13,26 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define T FF_TEXT
-#define O (FF_TEXT | FF_OPTIONAL)
-
-static const struct field list_fields[] = {
-    FIELD(struct mtd_listed, node, "node", "node", NULL, FT_STR, 0, T),
-    FIELD(struct mtd_listed, g.name, "name", "name", NULL, FT_STR, 0, T),
-    FIELD(struct mtd_listed, g.type, "type", "type", NULL, FT_STR, 0, T),
-    FIELD(struct mtd_listed, g.parent, "parent", "partition of", NULL, FT_STR, 0, O),
-    FIELD(struct mtd_listed, g.offset, "offset_bytes", "offset", "B", FT_U64, 0, 0),
-    FIELD(struct mtd_listed, g.size, "size_bytes", "size", NULL, FT_SIZE, 0, T),
-    FIELD(struct mtd_listed, g.erasesize, "eraseblock_bytes", "eraseblock", NULL, FT_SIZE, 0, T),
-    FIELD(struct mtd_listed, g.writesize, "page_bytes", "page", "B", FT_U64, 0, T),
-    FIELD(struct mtd_listed, g.oobsize, "oob_bytes", "OOB", "B", FT_U64, 0, T),
-    FIELD(struct mtd_listed, g.subpagesize, "subpage_bytes", "subpage", "B", FT_U64, 0, 0),
-    FIELD(struct mtd_listed, eraseblocks, "eraseblocks", "eraseblocks", NULL, FT_U64, 0, T),
-    FIELD(struct mtd_listed, g.bad_blocks, "bad_blocks", "bad", NULL, FT_U64, 0, O),
-    FIELD(struct mtd_listed, g.ecc_strength, "ecc_strength_bits", "ECC bits", NULL, FT_U64, 0, O),
-    FIELD(struct mtd_listed, g.writeable, "writeable", "writeable", NULL, FT_BOOL, 0, T),
-};
-const struct record_desc mtd_list_desc = RECORD_DESC("mtd", list_fields);
+#include "classes/mtd/list.fields.h"
 
 static int by_index(const void *a, const void *b)
 {

@@ -57,22 +57,7 @@ static const struct class_metric mtd_metrics[] = {
     CLASS_METRIC("ecc_failed", "errors", "ECC failed", false),
 };
 
-#define T FF_TEXT
-static const struct field row_fields[] = {
-    FIELD(struct mtd_run_row, device, "device", "device", NULL, FT_STR, 0, T),
-    FIELD(struct mtd_run_row, pass, "name", "pass", NULL, FT_STR, 0, T),
-    FIELD(struct mtd_run_row, io_size, "io_size_bytes", "request", "B", FT_SIZE, 0, T),
-    FIELD(struct mtd_run_row, repeats, "repeats", "repeats", NULL, FT_U64, 0, T),
-    FIELD(struct mtd_run_row, mb_s, "mb_s", "rate", "MB/s", FT_DBL, 2, T),
-    FIELD(struct mtd_run_row, mb_s_sd, "mb_s_stdev", "+-", "MB/s", FT_DBL, 2, T | FF_OPTIONAL),
-    FIELD(struct mtd_run_row, blocks_per_s, "eraseblocks_per_s", "rate", "eraseblocks/s", FT_DBL, 1,
-	  T),
-    FIELD(struct mtd_run_row, failed, "failed", "failed", NULL, FT_U64, 0, T),
-    FIELD(struct mtd_run_row, mismatches, "mismatched_pages", "mismatched pages", NULL, FT_U64, 0,
-	  T | FF_OPTIONAL),
-};
-#undef T
-static const struct record_desc row_desc = RECORD_DESC("mtd_run", row_fields);
+#include "classes/mtd/run_class.fields.h"
 
 bool mtd_run_claims(const char *target, bool is_chr, unsigned major_nr)
 {

@@ -194,38 +194,7 @@ void net_sweep_release(struct net_sweep *s)
 	*s = (struct net_sweep){0};
 }
 
-#define T FF_TEXT
-#define R struct net_sweep_row
-static const struct field row_fields[] = {
-    FIELD(R, proto, "protocol", "proto", NULL, FT_STR, 0, T),
-    FIELD(R, length, "length_bytes", "length", "B", FT_U64, 0, T),
-    FIELD(R, mbit_s, "mbit_s", "received", "Mbit/s", FT_DBL, 2, T),
-    FIELD(R, pps, "pps", "rate", "1/s", FT_DBL, 0, T),
-    FIELD(R, loss_pct, "loss_pct", "loss", "%", FT_DBL, 2, T | FF_OPTIONAL),
-    FIELD(R, lost, "lost", "lost", NULL, FT_INT, 0, 0),
-    FIELD(R, packets, "packets", "datagrams", NULL, FT_INT, 0, 0),
-    FIELD(R, bytes_ceiling_mbit_s, "bytes_ceiling_mbit_s", "bytes ceiling", "Mbit/s", FT_DBL, 1,
-	  T | FF_OPTIONAL),
-    FIELD(R, packet_ceiling_mbit_s, "packet_ceiling_mbit_s", "packets ceiling", "Mbit/s",
-	  FT_DBL, 1, T | FF_OPTIONAL),
-    FIELD(R, ceiling_mbit_s, "ceiling_mbit_s", "ceiling", "Mbit/s", FT_DBL, 1, 0),
-    FIELD(R, efficiency_pct, "efficiency_pct", "of ceiling", "%", FT_DBL, 1, T | FF_OPTIONAL | FF_CEILING_SHARE),
-    FIELD(R, cpu_pct, "cpu_pct", "CPU", UNIT_PCT_ONE_CPU, FT_DBL, 1, T),
-    FIELD(R, peer_cpu_pct, "peer_cpu_pct", "peer CPU", UNIT_PCT_ONE_CPU, FT_DBL, 1, 0),
-};
-#undef R
-#define S struct net_sweep
-static const struct field link_fields[] = {
-    FIELD(S, iface, "interface", "interface", NULL, FT_STR, 0, T),
-    FIELD(S, mtu, "mtu", "MTU", "B", FT_U64, 0, T),
-    FIELD(S, on_usb, "on_usb", "on USB", NULL, FT_BOOL, 0, T),
-    FIELD(S, driver, "driver", "driver", NULL, FT_STR, 0, T | FF_OPTIONAL),
-    FIELD(S, speed, "speed", "speed", NULL, FT_STR, 0, T | FF_OPTIONAL),
-    FIELD(S, framing, "framing", "framing", NULL, FT_STR, 0, T | FF_OPTIONAL),
-};
-#undef S
-static const struct record_desc row_desc = RECORD_DESC("net_length", row_fields);
-static const struct record_desc link_desc = RECORD_DESC("net_link", link_fields);
+#include "classes/net/sweep.fields.h"
 
 void net_sweep_describe(const struct net_sweep *s, struct report *out)
 {

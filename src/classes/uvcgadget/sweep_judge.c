@@ -187,46 +187,7 @@ void uvcg_sweep_judge(struct uvcg_sweep *s, const struct uvcg_params *p)
 	}
 }
 
-#define T FF_TEXT
-#define R struct uvcg_sweep_row
-static const struct field row_fields[] = {
-    FIELD(R, fourcc, "fourcc", "format", NULL, FT_STR, 0, T),
-    FIELD(R, width, "width", "width", NULL, FT_U64, 0, T),
-    FIELD(R, height, "height", "height", NULL, FT_U64, 0, T),
-    FIELD(R, nominal_fps, "nominal_fps", "asked", "fps", FT_DBL, 0, T),
-    FIELD(R, fps, "fps", "achieved", "fps", FT_DBL, 2, T),
-    FIELD(R, fps_wall, "fps_wall", "achieved (wall)", "fps", FT_DBL, 2, 0),
-    FIELD(R, ceiling_fps, "ceiling_fps", "bulk ceiling", "fps", FT_DBL, 2, T),
-    FIELD(R, need_mb_s, "need_mb_s", "needs", "MB/s", FT_DBL, 2, T),
-    FIELD(R, ceiling_mb_s, "ceiling_mb_s", "bulk", "MB/s", FT_DBL, 2, 0),
-    FIELD(R, mb_s, "mb_s", "payload", "MB/s", FT_DBL, 2, 0),
-    FIELD(R, wire_mb_s, "wire_mb_s", "wire", "MB/s", FT_DBL, 2, T | FF_OPTIONAL),
-    FIELD(R, frame_bytes, "frame_bytes_mean", "frame", "B", FT_DBL, 0, T),
-    FIELD(R, frames, "frames", "received", NULL, FT_U64, 0, T),
-    FIELD(R, lost, "lost", "lost", NULL, FT_U64, 0, 0),
-    FIELD(R, errors, "errors", "errors", NULL, FT_U64, 0, 0),
-    FIELD(R, drop_pct, "drop_pct", "host drops", "%", FT_DBL, 1, T),
-    FIELD(R, sent, "camera_sent", "sent", NULL, FT_U64, 0, T),
-    FIELD(R, late, "camera_late", "late", NULL, FT_U64, 0, T),
-    FIELD(R, aborted, "camera_aborted", "cut off", NULL, FT_U64, 0, 0),
-    FIELD(R, camera_fps, "camera_fps", "camera sent", "fps", FT_DBL, 2, 0),
-    FIELD(R, camera_cpu_pct, "camera_cpu_pct", "camera CPU", UNIT_PCT_ONE_CPU, FT_DBL, 1, T),
-    FIELD(R, camera_cpu_us_per_frame, "camera_cpu_us_per_frame", "camera CPU/frame", "us",
-	  FT_DBL, 0, 0),
-    FIELD(R, host_cpu_pct, "host_cpu_pct", "host CPU", UNIT_PCT_ONE_CPU, FT_DBL, 1, 0),
-    FIELD(R, host_cpu_us_per_frame, "host_cpu_us_per_frame", "host CPU/frame", "us", FT_DBL, 0,
-	  T),
-    FIELD(R, max_payload, "max_payload_bytes", "max payload", "B", FT_U64, 0, 0),
-    FIELD(R, speed, "speed", "speed", NULL, FT_STR, 0, 0),
-    FIELD(R, stream, "camera_stream", "stream", NULL, FT_U64, 0, 0),
-    FIELD(R, timeout, "timeout", "timed out", NULL, FT_BOOL, 0, 0),
-    FIELD(R, fits, "fits", "fits", NULL, FT_BOOL, 0, 0),
-    FIELD(R, meets, "meets", "meets", NULL, FT_BOOL, 0, 0),
-    FIELD(R, above, "above_ceiling", "above ceiling", NULL, FT_BOOL, 0, 0),
-    FIELD(R, limit, "limit", "limit", NULL, FT_STR, 0, T),
-};
-#undef R
-const struct record_desc uvcg_sweep_row_desc = RECORD_DESC("uvc_sweep", row_fields);
+#include "classes/uvcgadget/sweep_judge.fields.h"
 
 void uvcg_sweep_describe(const struct uvcg_sweep *s, struct report *out)
 {

@@ -23,8 +23,6 @@
 #include <sys/sysmacros.h>
 
 #define DESC_MAX (64 << 10)
-#define T FF_TEXT
-#define O FF_OPTIONAL
 #define MB 1e6
 
 /* "/dev/video0" -> its USB device ("1-1"); NULL off USB */
@@ -406,104 +404,7 @@ void uvc_view_add_streaming(struct uvc_view *v, const struct uvc_camera *c,
 	uvc_findings(&f, &m, &v->findings);
 }
 
-static const struct field cam_fields[] = {
-    FIELD(struct uvc_cam_row, device, "device", "device", NULL, FT_STR, 0, T),
-    FIELD(struct uvc_cam_row, vid_pid, "vid_pid", "id", NULL, FT_STR, 0, T | O),
-    FIELD(struct uvc_cam_row, speed, "speed", "speed", NULL, FT_STR, 0, T),
-    FIELD(struct uvc_cam_row, capable, "capable", "capable of", NULL, FT_STR, 0, T | O),
-    FIELD(struct uvc_cam_row, uvc_version, "uvc_version", "UVC", NULL, FT_STR, 0, T | O),
-    FIELD(struct uvc_cam_row, streams, "streams", "streaming interfaces", NULL, FT_U64, 0, T),
-    FIELD(struct uvc_cam_row, formats, "formats", "formats", NULL, FT_U64, 0, T),
-    FIELD(struct uvc_cam_row, frames, "frames", "frame sizes", NULL, FT_U64, 0, T),
-    FIELD(struct uvc_cam_row, flags, "flags", "descriptor flags", NULL, FT_STR, 0, T | O),
-};
-
-static const struct field stream_fields[] = {
-    FIELD(struct uvc_stream_row, device, "device", "device", NULL, FT_STR, 0, 0),
-    FIELD(struct uvc_stream_row, ifnum, "interface", "interface", NULL, FT_U64, 0, T),
-    FIELD(struct uvc_stream_row, transfer, "transfer", "transfer", NULL, FT_STR, 0, T),
-    FIELD(struct uvc_stream_row, alts, "alt_settings", "alt settings", NULL, FT_U64, 0, T),
-    FIELD(struct uvc_stream_row, current_alt, "current_alt", "current alt", NULL, FT_INT, 0, T),
-    FIELD(struct uvc_stream_row, bus_mb_s, "current_bus_mb_s", "bus", "MB/s", FT_DBL, 3, T),
-    FIELD(struct uvc_stream_row, ceiling_mb_s, "current_payload_mb_s", "payload", "MB/s", FT_DBL, 3,
-	  T),
-};
-
-static const struct field alt_fields[] = {
-    FIELD(struct uvc_alt_row, device, "device", "device", NULL, FT_STR, 0, 0),
-    FIELD(struct uvc_alt_row, ifnum, "interface", "if", NULL, FT_U64, 0, T),
-    FIELD(struct uvc_alt_row, alt, "alt", "alt", NULL, FT_U64, 0, T),
-    FIELD(struct uvc_alt_row, current, "current", "current", NULL, FT_BOOL, 0, T),
-    FIELD(struct uvc_alt_row, transfer, "transfer", "transfer", NULL, FT_STR, 0, T),
-    FIELD(struct uvc_alt_row, ep, "endpoint", "ep", NULL, FT_STR, 0, 0),
-    FIELD(struct uvc_alt_row, max_packet_raw, "max_packet_raw", "wMaxPacketSize", NULL, FT_STR, 0,
-	  T),
-    FIELD(struct uvc_alt_row, max_packet, "max_packet_bytes", "packet", "B", FT_U64, 0, T),
-    FIELD(struct uvc_alt_row, mult, "mult", "mult", NULL, FT_U64, 0, T),
-    FIELD(struct uvc_alt_row, burst, "burst", "bMaxBurst", NULL, FT_DBL, 0, T),
-    FIELD(struct uvc_alt_row, interval, "interval", "bInterval", NULL, FT_U64, 0, T),
-    FIELD(struct uvc_alt_row, period_us, "period_us", "period", "us", FT_DBL, 0, T),
-    FIELD(struct uvc_alt_row, bytes_per_interval, "bytes_per_interval", "per interval", "B", FT_DBL,
-	  0, T),
-    FIELD(struct uvc_alt_row, bus_mb_s, "bus_mb_s", "bus", "MB/s", FT_DBL, 3, T),
-    FIELD(struct uvc_alt_row, payload_mb_s, "payload_mb_s", "payload", "MB/s", FT_DBL, 3, T),
-    FIELD(struct uvc_alt_row, derivation, "derivation", "derivation", NULL, FT_STR, 0, T),
-};
-
-static const struct field mode_fields[] = {
-    FIELD(struct uvc_mode_row, device, "device", "device", NULL, FT_STR, 0, 0),
-    FIELD(struct uvc_mode_row, ifnum, "interface", "if", NULL, FT_U64, 0, 0),
-    FIELD(struct uvc_mode_row, fourcc, "format", "format", NULL, FT_STR, 0, T),
-    FIELD(struct uvc_mode_row, kind, "kind", "kind", NULL, FT_STR, 0, 0),
-    FIELD(struct uvc_mode_row, width, "width_px", "width", "px", FT_U64, 0, T),
-    FIELD(struct uvc_mode_row, height, "height_px", "height", "px", FT_U64, 0, T),
-    FIELD(struct uvc_mode_row, fps, "fps", "fps", "1/s", FT_DBL, 2, T),
-    FIELD(struct uvc_mode_row, frame_bytes, "frame_bytes", "frame", "B", FT_DBL, 0, T),
-    FIELD(struct uvc_mode_row, basis, "frame_basis", "from", NULL, FT_STR, 0, T),
-    FIELD(struct uvc_mode_row, need_mb_s, "need_mb_s", "needs", "MB/s", FT_DBL, 3, T),
-    FIELD(struct uvc_mode_row, smallest_alt, "smallest_alt", "smallest alt", NULL, FT_INT, 0, T),
-    FIELD(struct uvc_mode_row, smallest_need_mb_s, "smallest_alt_need_mb_s", "with headers", "MB/s",
-	  FT_DBL, 3, T),
-    FIELD(struct uvc_mode_row, largest_alt, "largest_alt", "largest alt", NULL, FT_INT, 0, T),
-    FIELD(struct uvc_mode_row, largest_fps, "largest_alt_max_fps", "its max fps", "1/s", FT_DBL, 2,
-	  T),
-    FIELD(struct uvc_mode_row, current_carries, "current_alt_carries", "current alt carries", NULL,
-	  FT_STR, 0, T),
-};
-
-static const struct field streaming_fields[] = {
-    FIELD(struct uvc_streaming_row, device, "device", "device", NULL, FT_STR, 0, T),
-    FIELD(struct uvc_streaming_row, mode, "mode", "mode", NULL, FT_STR, 0, T),
-    FIELD(struct uvc_streaming_row, ifnum, "interface", "interface", NULL, FT_U64, 0, T),
-    FIELD(struct uvc_streaming_row, transfer, "transfer", "transfer", NULL, FT_STR, 0, T),
-    FIELD(struct uvc_streaming_row, alt, "alt", "alt setting while streaming", NULL, FT_INT, 0, T),
-    FIELD(struct uvc_streaming_row, bus_mb_s, "bus_mb_s", "its bus ceiling", "MB/s", FT_DBL, 3, T),
-    FIELD(struct uvc_streaming_row, ceiling_mb_s, "ceiling_mb_s", "its payload ceiling", "MB/s",
-	  FT_DBL, 3, T),
-    FIELD(struct uvc_streaming_row, derivation, "derivation", "derivation", NULL, FT_STR, 0, T | O),
-    FIELD(struct uvc_streaming_row, need_mb_s, "need_mb_s", "the mode needs", "MB/s", FT_DBL, 3, T),
-    FIELD(struct uvc_streaming_row, basis, "frame_basis", "frame size from", NULL, FT_STR, 0,
-	  T | O),
-    FIELD(struct uvc_streaming_row, smallest_alt, "smallest_alt", "smallest alt that carries it",
-	  NULL, FT_INT, 0, T),
-    FIELD(struct uvc_streaming_row, smallest_need_mb_s, "smallest_alt_need_mb_s", "with headers",
-	  "MB/s", FT_DBL, 3, T | O),
-    FIELD(struct uvc_streaming_row, carries, "alt_carries_mode", "the alt setting carries it", NULL,
-	  FT_STR, 0, T),
-};
-
-static const struct field kv_fields[] = {
-    FIELD(struct uvc_kv_row, device, "source", "source", NULL, FT_STR, 0, T),
-    FIELD(struct uvc_kv_row, name, "name", "name", NULL, FT_STR, 0, T),
-    FIELD(struct uvc_kv_row, value, "value", "value", NULL, FT_STR, 0, T),
-};
-
-static const struct record_desc cam_desc = RECORD_DESC("uvc_camera", cam_fields);
-static const struct record_desc stream_desc = RECORD_DESC("uvc_stream", stream_fields);
-static const struct record_desc alt_desc = RECORD_DESC("uvc_alt_setting", alt_fields);
-static const struct record_desc mode_desc = RECORD_DESC("uvc_mode_need", mode_fields);
-static const struct record_desc streaming_desc = RECORD_DESC("uvc_streaming", streaming_fields);
-static const struct record_desc kv_desc = RECORD_DESC("uvc_value", kv_fields);
+#include "classes/video/uvc_view.fields.h"
 
 void uvc_view_describe(const struct uvc_view *v, struct report *r)
 {

@@ -4,73 +4,10 @@
 
 #include <math.h>
 
-#define T FF_TEXT
 #define MB 1e6
 #define MIB 1048576.0
 
-static const struct field xfer_fields[] = {
-	FIELD(struct limits_xfer_row, speed, "speed", "speed", NULL, FT_STR, 0, T),
-	FIELD(struct limits_xfer_row, type, "type", "type", NULL, FT_STR, 0, T),
-	FIELD(struct limits_xfer_row, allowed, "allowed", "allowed", NULL, FT_BOOL, 0, 0),
-	FIELD(struct limits_xfer_row, max_packet, "max_packet_bytes", "packet", "B", FT_DBL, 0, T),
-	FIELD(struct limits_xfer_row, packets, "packets_per_interval", "packets", NULL, FT_DBL, 0, T | FF_WIDE),
-	FIELD(struct limits_xfer_row, interval_us, "interval_us", "every", "us", FT_DBL, 0, T | FF_WIDE),
-	FIELD(struct limits_xfer_row, burst, "burst", "burst", NULL, FT_DBL, 0, T | FF_WIDE),
-	FIELD(struct limits_xfer_row, overhead, "overhead_bytes", "overhead", "B", FT_DBL, 0, 0),
-	FIELD(struct limits_xfer_row, mb_s, "mb_s", "rate", "MB/s", FT_DBL, 3, T),
-	FIELD(struct limits_xfer_row, mib_s, "mib_s", "rate", "MiB/s", FT_DBL, 3, T | FF_ALT),
-	FIELD(struct limits_xfer_row, mbit_s, "mbit_s", "rate", "Mbit/s", FT_DBL, 3, T | FF_WIDE),
-	FIELD(struct limits_xfer_row, derivation, "derivation", "derivation", NULL, FT_STR, 0, T),
-	FIELD(struct limits_xfer_row, source, "source", "source", NULL, FT_STR, 0, 0),
-	FIELD(struct limits_xfer_row, note, "note", "note", NULL, FT_STR, 0, 0),
-};
-
-static const struct field link_fields[] = {
-	FIELD(struct limits_link_row, speed, "speed", "speed", NULL, FT_STR, 0, T),
-	FIELD(struct limits_link_row, label, "label", "label", NULL, FT_STR, 0, 0),
-	FIELD(struct limits_link_row, usb, "usb", "specification", NULL, FT_STR, 0, T),
-	FIELD(struct limits_link_row, signal_mbit_s, "signal_mbit_s", "signal", "Mbit/s", FT_DBL, 1,
-	      T),
-	FIELD(struct limits_link_row, lanes, "lanes", "lanes", NULL, FT_U64, 0, T | FF_WIDE),
-	FIELD(struct limits_link_row, coding, "coding", "line coding", NULL, FT_STR, 0, T),
-	FIELD(struct limits_link_row, coded_mb_s, "coded_mb_s", "after coding", "MB/s", FT_DBL, 3,
-	      T),
-	FIELD(struct limits_link_row, interval, "interval", "interval", NULL, FT_STR, 0, T | FF_WIDE),
-	FIELD(struct limits_link_row, bulk_mb_s, "bulk_mb_s", "bulk", "MB/s", FT_DBL, 3, T),
-	FIELD(struct limits_link_row, bulk_pct, "bulk_pct", "bulk", "%", FT_DBL, 1, T),
-};
-
-static const struct field ref_fields[] = {
-	FIELD(struct limits_ref_row, what, "what", "what", NULL, FT_STR, 0, T),
-	FIELD(struct limits_ref_row, speed, "speed", "bus", NULL, FT_STR, 0, T),
-	FIELD(struct limits_ref_row, range, "range", "seen", NULL, FT_STR, 0, T),
-	FIELD(struct limits_ref_row, mb_s_min, "mb_s_min", "min", "MB/s", FT_DBL, 1, 0),
-	FIELD(struct limits_ref_row, mb_s_max, "mb_s_max", "max", "MB/s", FT_DBL, 1, 0),
-	FIELD(struct limits_ref_row, mbit_s_min, "mbit_s_min", "min", "Mbit/s", FT_DBL, 0, 0),
-	FIELD(struct limits_ref_row, mbit_s_max, "mbit_s_max", "max", "Mbit/s", FT_DBL, 0, 0),
-	FIELD(struct limits_ref_row, ceiling_mb_s, "bulk_ceiling_mb_s", "bulk ceiling", "MB/s",
-	      FT_DBL, 1, T),
-	FIELD(struct limits_ref_row, pct_max, "max_pct_of_ceiling", "max of ceiling", "%", FT_DBL,
-	      0, T),
-	FIELD(struct limits_ref_row, kind, "kind", "kind", NULL, FT_STR, 0, 0),
-	FIELD(struct limits_ref_row, note, "note", "note", NULL, FT_STR, 0, T | FF_WIDE),
-};
-
-static const struct field ncm_fields[] = {
-	FIELD(struct limits_ncm_row, speed, "speed", "speed", NULL, FT_STR, 0, T),
-	FIELD(struct limits_ncm_row, bit_s, "reported_bit_s", "reported", "bit/s", FT_U64, 0, T),
-	FIELD(struct limits_ncm_row, mbit_s, "reported_mbit_s", "reported", "Mbit/s", FT_DBL, 3, T),
-	FIELD(struct limits_ncm_row, formula, "formula", "kernel formula", NULL, FT_STR, 0, T),
-	FIELD(struct limits_ncm_row, bulk_mbit_s, "bulk_ceiling_mbit_s", "bulk ceiling", "Mbit/s",
-	      FT_DBL, 3, T),
-	FIELD(struct limits_ncm_row, pct, "pct_of_ceiling", "of ceiling", "%", FT_DBL, 1, T),
-	FIELD(struct limits_ncm_row, note, "note", "note", NULL, FT_STR, 0, T),
-};
-
-static const struct record_desc limits_xfer_desc = RECORD_DESC("usb_transfer_ceiling", xfer_fields);
-static const struct record_desc limits_link_desc = RECORD_DESC("usb_link", link_fields);
-static const struct record_desc limits_ref_desc = RECORD_DESC("usb_field_reference", ref_fields);
-static const struct record_desc limits_ncm_desc = RECORD_DESC("usb_ncm_rate", ncm_fields);
+#include "platform/usb/limits_fields.fields.h"
 
 static bool wanted(enum usb_speed only, enum usb_speed s)
 {
@@ -202,40 +139,6 @@ void limits_ncm_describe(enum usb_speed only, struct limits_ncm_view *v, struct 
 			 &limits_ncm_desc, v->rows, v->n, sizeof(v->rows[0]));
 }
 
-static const struct field uvc_fields[] = {
-	FIELD(struct limits_uvc_view, speed, "speed", "speed", NULL, FT_STR, 0, T),
-	FIELD(struct limits_uvc_view, max_packet, "max_packet_bytes", "wMaxPacketSize", "B", FT_U64,
-	      0, T),
-	FIELD(struct limits_uvc_view, mult, "mult", "mult", NULL, FT_U64, 0, T),
-	FIELD(struct limits_uvc_view, burst, "burst", "bMaxBurst", NULL, FT_DBL, 0, T),
-	FIELD(struct limits_uvc_view, interval, "interval", "bInterval", NULL, FT_U64, 0, T),
-	FIELD(struct limits_uvc_view, period_us, "period_us", "period", "us", FT_DBL, 0, T),
-	FIELD(struct limits_uvc_view, derivation, "derivation", "derivation", NULL, FT_STR, 0, T),
-	FIELD(struct limits_uvc_view, bytes_per_interval, "bytes_per_interval", "per interval", "B",
-	      FT_DBL, 0, T),
-	FIELD(struct limits_uvc_view, bus_mb_s, "bus_mb_s", "bandwidth", "MB/s", FT_DBL, 3, T),
-	FIELD(struct limits_uvc_view, header, "header", "header", NULL, FT_STR, 0, T),
-	FIELD(struct limits_uvc_view, header_bytes, "header_bytes", "header", "B", FT_DBL, 0, 0),
-	FIELD(struct limits_uvc_view, mb_s, "mb_s", "payload", "MB/s", FT_DBL, 3, T),
-	FIELD(struct limits_uvc_view, mib_s, "mib_s", "payload", "MiB/s", FT_DBL, 3, T),
-	FIELD(struct limits_uvc_view, mbit_s, "mbit_s", "payload", "Mbit/s", FT_DBL, 3, T),
-	FIELD(struct limits_uvc_view, mjpeg_ratio, "mjpeg_ratio", "MJPEG ratio",
-	      "x smaller than YUYV (assumed)", FT_DBL, 1, T),
-};
-
-static const struct field fps_fields[] = {
-	FIELD(struct limits_fps_row, width, "width_px", "width", "px", FT_U64, 0, T),
-	FIELD(struct limits_fps_row, height, "height_px", "height", "px", FT_U64, 0, T),
-	FIELD(struct limits_fps_row, pixel, "pixel", "pixel", NULL, FT_STR, 0, T),
-	FIELD(struct limits_fps_row, frame_bytes, "frame_bytes", "frame", "B", FT_DBL, 0, T),
-	FIELD(struct limits_fps_row, intervals, "intervals_per_frame", "intervals", NULL, FT_DBL, 0,
-	      T),
-	FIELD(struct limits_fps_row, fps, "max_fps", "max fps", "1/s", FT_DBL, 2, T),
-};
-
-static const struct record_desc limits_uvc_desc = RECORD_DESC("uvc_endpoint", uvc_fields);
-static const struct record_desc limits_fps_desc = RECORD_DESC("uvc_fps", fps_fields);
-
 void limits_uvc_describe(const struct usb_uvc_result *res, struct limits_uvc_view *v,
 			 struct report *r)
 {
@@ -274,33 +177,6 @@ void limits_uvc_describe(const struct usb_uvc_result *res, struct limits_uvc_vie
 			 "B/px, MJPEG estimated)",
 			 &limits_fps_desc, v->rows, res->nrows, sizeof(v->rows[0]));
 }
-
-static const struct field hid_fields[] = {
-	FIELD(struct limits_hid_view, speed, "speed", "speed", NULL, FT_STR, 0, T),
-	FIELD(struct limits_hid_view, report_bytes, "report_bytes", "report", "B", FT_U64, 0, T),
-	FIELD(struct limits_hid_view, interval, "interval", "bInterval", NULL, FT_U64, 0, T),
-	FIELD(struct limits_hid_view, max_packet, "max_packet_bytes", "largest packet", "B", FT_U64,
-	      0, T),
-	FIELD(struct limits_hid_view, packets, "packets_per_report", "packets per report", NULL,
-	      FT_U64, 0, T),
-	FIELD(struct limits_hid_view, packets_per_interval, "packets_per_interval",
-	      "packets per interval", NULL, FT_U64, 0, 0),
-	FIELD(struct limits_hid_view, intervals, "intervals_per_report", "intervals per report",
-	      NULL, FT_U64, 0, 0),
-	FIELD(struct limits_hid_view, derivation, "derivation", "derivation", NULL, FT_STR, 0, T),
-	FIELD(struct limits_hid_view, note, "note", "note", NULL, FT_STR, 0, T),
-};
-
-static const struct field hid_row_fields[] = {
-	FIELD(struct limits_hid_row, basis, "basis", "period from", NULL, FT_STR, 0, T),
-	FIELD(struct limits_hid_row, period_us, "period_us", "period", "us", FT_DBL, 0, T),
-	FIELD(struct limits_hid_row, reports_per_s, "reports_per_s", "reports", "1/s", FT_DBL, 1,
-	      T),
-	FIELD(struct limits_hid_row, bytes_per_s, "bytes_per_s", "rate", "B/s", FT_DBL, 0, T),
-};
-
-static const struct record_desc limits_hid_desc = RECORD_DESC("hid_endpoint", hid_fields);
-static const struct record_desc limits_hid_row_desc = RECORD_DESC("hid_rate", hid_row_fields);
 
 void limits_hid_describe(const struct usb_hid_result *res, struct limits_hid_view *v,
 			 struct report *r)

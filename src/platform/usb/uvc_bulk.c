@@ -125,37 +125,7 @@ void usb_uvc_bulk_result_release(struct usb_uvc_bulk_result *r)
 	strbuf_release(&r->derivation);
 }
 
-#define T FF_TEXT
-#define V struct limits_uvc_bulk_view
-static const struct field ep_fields[] = {
-    FIELD(V, speed, "speed", "speed", NULL, FT_STR, 0, T),
-    FIELD(V, max_packet, "max_packet_bytes", "wMaxPacketSize", "B", FT_DBL, 0, T),
-    FIELD(V, max_payload, "max_payload_bytes", "dwMaxPayloadTransferSize", "B", FT_U64, 0, T),
-    FIELD(V, header, "header", "header", NULL, FT_STR, 0, T),
-    FIELD(V, packets_per_s, "packets_per_s", "packets", "1/s", FT_DBL, 0, T | FF_OPTIONAL),
-    FIELD(V, link_mb_s, "link_mb_s", "link", "MB/s", FT_DBL, 3, T | FF_OPTIONAL),
-    FIELD(V, framing_bytes, "framing_bytes", "framing per packet", "B", FT_DBL, 0,
-	  T | FF_OPTIONAL),
-    FIELD(V, bulk_mb_s, "bulk_mb_s", "bulk ceiling", "MB/s", FT_DBL, 3, T),
-    FIELD(V, derivation, "derivation", "derivation", NULL, FT_STR, 0, T),
-    FIELD(V, mjpeg_ratio, "mjpeg_ratio", "MJPEG ratio", "x smaller than YUYV (assumed)", FT_DBL,
-	  1, T),
-};
-#undef V
-#define R struct limits_uvc_bulk_row
-static const struct field row_fields[] = {
-    FIELD(R, width, "width_px", "width", "px", FT_U64, 0, T),
-    FIELD(R, height, "height_px", "height", "px", FT_U64, 0, T),
-    FIELD(R, pixel, "pixel", "pixel", NULL, FT_STR, 0, T),
-    FIELD(R, frame_bytes, "frame_bytes", "frame", "B", FT_DBL, 0, T),
-    FIELD(R, payloads, "payloads_per_frame", "payloads", NULL, FT_DBL, 0, T),
-    FIELD(R, packets, "packets_per_frame", "packets", NULL, FT_DBL, 0, T),
-    FIELD(R, fps, "max_fps", "max fps", "1/s", FT_DBL, 2, T),
-    FIELD(R, need_mb_s, "wire_mb_s", "at that rate", "MB/s", FT_DBL, 3, T),
-};
-#undef R
-static const struct record_desc ep_desc = RECORD_DESC("uvc_bulk_endpoint", ep_fields);
-static const struct record_desc row_desc = RECORD_DESC("uvc_bulk_fps", row_fields);
+#include "platform/usb/uvc_bulk.fields.h"
 
 void limits_uvc_bulk_describe(const struct usb_uvc_bulk_result *res,
 			      struct limits_uvc_bulk_view *v, struct report *r)

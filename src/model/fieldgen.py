@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""
+fieldgen: a .fields file (the field tables of one C file, as data) to the C
+that file includes. Run by meson at build time: fieldgen.py FIELD_H IN OUT.
+
+The format, a line each (blank lines and '#' comments skipped):
+  table NAME STRUCT        starts 'static const struct field NAME[]' of STRUCT
+  MEMBER KEY HEADER UNIT TYPE DECIMALS FLAGS
+                           a field: MEMBER of STRUCT ('usb.speed' reaches in);
+                           KEY its JSON key, CSV and SQL column ('new<old':
+                           stored under old, the key it had); HEADER its text
+                           label; UNIT '-' for none, UNIT_* for model/field.h's
+                           units, else the text; TYPE a field_type without FT_,
+                           lower case; FLAGS '-' or field flags without FF_,
+                           lower case, comma-separated
+  +pass_sys MEMBER         the pass's CPU and system figures (PASS_SYS_FIELDS)
+  [static] desc VAR NAME   after the table: 'const struct record_desc VAR', the
+                           record NAME (a schema's section) of these fields
+Words with spaces are quoted ("max speed"). What model/field.h does not name
+(a type, a flag, a unit macro) and a key twice in one table stop the build
+with the file and line.
+"""
+import re
+import shlex
+import sys
+
+
+def vocabulary(field_h):
+    text = open(field_h, encoding='utf-8').read()
+    types = set(t.lower() for t in re.findall(r'\bFT_([A-Z0-9_]+)\b', text))
+    flags = set(f.lower() for f in re.findall(r'^\s*FF_([A-Z0-9_]+)\s*=', text, re.M))
+    units = set(re.findall(r'^#define\s+(UNIT_\w+)\s', text, re.M))
+    return types, flags, units
+
+
+def cstring(s):
+    return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
+
+
+class Bad(Exception):
+    pass
+
+
+def field_row(words, vocab, keys):
+    types, flags, units = vocab
+    if len(words) != 7:
+        raise Bad('a field has 7 words (member key header unit type decimals flags), not %d'
+                  % len(words))
+    member, key, header, unit, typ, prec, fl = words
+    if not re.fullmatch(r'[A-Za-z_][\w.\[\]]*', member):
+        raise Bad('member %r is not a C member' % member)
+    key, _, stored = key.partition('<')
+    if not re.fullmatch(r'[a-z][a-z0-9_]*', key) or (stored and not re.fullmatch(r'[a-z][a-z0-9_]*', stored)):
+        raise Bad('key %r: snake_case' % key)
+    if key in keys:
+        raise Bad('key %r twice in this table' % key)
+    keys.add(key)
+    if unit == '-':
+        unit_c = 'NULL'
+    elif unit.startswith('UNIT_'):
+        if unit not in units:
+            raise Bad('unit %s is not in model/field.h' % unit)
+        unit_c = unit
+    else:
+        unit_c = cstring(unit)
+    if typ not in types:
+        raise Bad('type %r: one of %s' % (typ, ', '.join(sorted(types))))
+    if not re.fullmatch(r'\d{1,2}', prec):
+        raise Bad('decimals %r: a number' % prec)
+    if fl == '-':
+        flags_c = '0'
+    else:
+        names = fl.split(',')
+        for f in names:
+            if f not in flags:
+                raise Bad('flag %r: one of %s' % (f, ', '.join(sorted(flags))))
+        flags_c = ' | '.join('FF_' + f.upper() for f in names)
+    args = [member, cstring(key)] + ([cstring(stored)] if stored else []) + [
+        cstring(header), unit_c, 'FT_' + typ.upper(), prec, flags_c]
+    return ('FIELD_RENAMED' if stored else 'FIELD'), args
+
+
+def generate(field_h, src, name_in_errors):
+    vocab = vocabulary(field_h)
+    out = ['/* made by src/model/fieldgen.py from %s: edit that file */' % name_in_errors]
+    table, struct, keys, descs = None, None, set(), []
+
+    def close():
+        if table:
+            out.append('};')
+            for static, var, name in descs:
+                out.append('%sconst struct record_desc %s = RECORD_DESC(%s, %s);'
+                           % ('static ' if static else '', var, cstring(name), table))
+
+    for n, line in enumerate(open(src, encoding='utf-8'), 1):
+        s = line.strip()
+        if not s or s.startswith('#'):
+            continue
+        try:
+            words = shlex.split(s, comments=False, posix=True)
+            if words[0] == 'table':
+                if len(words) < 3 or not re.fullmatch(r'[A-Za-z_]\w*', words[1]):
+                    raise Bad('"table NAME STRUCT"')
+                close()
+                table, struct, keys, descs = words[1], ' '.join(words[2:]), set(), []
+                out.append('static const struct field %s[] = {' % table)
+                continue
+            if table is None:
+                raise Bad('a field before the first "table" line')
+            if words[0] in ('desc', 'static'):
+                static = words[0] == 'static'
+                if static:
+                    words = words[1:]
+                if len(words) != 3 or words[0] != 'desc' or not re.fullmatch(r'[A-Za-z_]\w*', words[1]):
+                    raise Bad('"[static] desc VAR NAME"')
+                descs.append((static, words[1], words[2]))
+                continue
+            out.append('#line %d "%s"' % (n, name_in_errors))
+            if words[0] == '+pass_sys':
+                if len(words) != 2:
+                    raise Bad('"+pass_sys MEMBER"')
+                out.append('\tPASS_SYS_FIELDS(%s, %s),' % (struct, words[1]))
+                continue
+            macro, args = field_row(words, vocab, keys)
+            out.append('\t%s(%s, %s),' % (macro, struct, ', '.join(args)))
+        except (Bad, ValueError) as e:
+            sys.stderr.write('%s:%d: %s\n' % (name_in_errors, n, e))
+            sys.exit(1)
+    close()
+    if table is None:
+        sys.stderr.write('%s: no table\n' % name_in_errors)
+        sys.exit(1)
+    return '\n'.join(out) + '\n'
+
+
+def main():
+    if len(sys.argv) != 5:
+        sys.stderr.write('usage: fieldgen.py FIELD_H IN.fields NAME_IN_ERRORS OUT.h\n')
+        sys.exit(2)
+    field_h, src, name, dst = sys.argv[1:]
+    text = generate(field_h, src, name)
+    with open(dst, 'w', encoding='utf-8') as f:
+        f.write(text)
+
+
+if __name__ == '__main__':
+    main()
