@@ -69,6 +69,8 @@ static int parse_ep(const char *opt, const char *arg, bool in, int *ret)
 	return 0;
 }
 
+#include "cmd/bulk.opts.h"
+
 static int bulk_opt(int c, const char *arg, void *ctx)
 {
 	struct bulk_opts *o = ctx;
@@ -84,23 +86,10 @@ static int bulk_opt(int c, const char *arg, void *ctx)
 		}
 		*(c == BULK_O_VID ? &o->sel.vid : &o->sel.pid) = (int)v;
 		return 0;
-	case BULK_O_IFACE:
-		if (parse_u64(arg, 0, 255, &v) < 0) {
-			log_error("invalid --interface '%s': expected 0..255", arg);
-			return -EINVAL;
-		}
-		o->want.iface = (int)v;
-		return 0;
 	case BULK_O_EP_IN:
 		return parse_ep("--ep-in", arg, true, &o->want.ep_in);
 	case BULK_O_EP_OUT:
 		return parse_ep("--ep-out", arg, false, &o->want.ep_out);
-	case BULK_O_TIME:
-		if (parse_duration(arg, 0.05, 3600, &o->time_s) < 0) {
-			log_error("invalid --time '%s': expected seconds (0.05..3600)", arg);
-			return -EINVAL;
-		}
-		return 0;
 	case BULK_O_SIZES:
 		free(o->sizes);
 		o->sizes = NULL;
@@ -126,12 +115,6 @@ static int bulk_opt(int c, const char *arg, void *ctx)
 			log_error("invalid --dir '%s': expected in, out, both or all", arg);
 			return -EINVAL;
 		}
-		return 0;
-	case BULK_O_ISO:
-		o->want.iso = true;
-		return 0;
-	case BULK_O_MONITOR:
-		o->monitor = true;
 		return 0;
 	}
 	return -ENOENT;
@@ -482,7 +465,7 @@ int cmd_bulk(int argc, char **argv, struct global_opts *g)
 	};
 	int r, status = EXIT_USAGE;
 
-	r = parse_table(argc, argv, g, "bulk", bulk_options, usage_bulk, bulk_opt, &o);
+	r = parse_bound(argc, argv, g, "bulk", bulk_options, usage_bulk, bulk_binds, bulk_opt, &o);
 	if (r != 0) {
 		status = r > 0 ? EXIT_OK : EXIT_USAGE;
 		goto out;

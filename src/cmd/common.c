@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cmd/common.h"
+#include "cmd/bind.h"
 #include "render/spark.h"
 #include "cmd/paths.h"
 #include "cmd/opt/tables.h"
@@ -592,9 +593,16 @@ void bad_option(const char *cmd, int ret, char **argv)
 	strbuf_release(&word);
 }
 
+struct option_handler {
+	const struct cmd_opt *table;
+	const struct opt_bind *binds;
+	int (*opt)(int c, const char *arg, void *ctx);
+	void *ctx;
+};
+
 static int option_loop(int argc, char **argv, struct global_opts *g, const char *cmd,
 		       const char *shortopts, const struct option *longopts, void (*usage)(void),
-		       int (*opt)(int c, const char *arg, void *ctx), void *ctx)
+		       const struct option_handler *h)
 {
 	int c, r;
 
@@ -610,7 +618,11 @@ static int option_loop(int argc, char **argv, struct global_opts *g, const char 
 			usage();
 			return 1;
 		}
-		r = opt ? opt(c, optarg, ctx) : -ENOENT;
+		r = opt_bind_take(h->binds, h->table, c, optarg, h->ctx);
+		if (r == 0)
+			r = h->opt ? h->opt(c, optarg, h->ctx) : -ENOENT;
+		else if (r > 0)
+			r = 0;
 		if (r == -ENOENT)
 			bad_option(cmd, c, argv);
 		if (r < 0)
@@ -692,6 +704,14 @@ int parse_table(int argc, char **argv, struct global_opts *g, const char *cmd,
 		const struct cmd_opt *t, void (*usage)(void),
 		int (*opt)(int c, const char *arg, void *ctx), void *ctx)
 {
+	return parse_bound(argc, argv, g, cmd, t, usage, NULL, opt, ctx);
+}
+
+int parse_bound(int argc, char **argv, struct global_opts *g, const char *cmd,
+		const struct cmd_opt *t, void (*usage)(void), const struct opt_bind *binds,
+		int (*opt)(int c, const char *arg, void *ctx), void *ctx)
+{
+	const struct option_handler h = {t, binds, opt, ctx};
 	struct option lo[PARSE_TABLE_MAX + 8];
 	char so[2 * PARSE_TABLE_MAX + sizeof(COMMON_SHORT_OPTIONS)];
 	size_t n;
@@ -703,7 +723,7 @@ int parse_table(int argc, char **argv, struct global_opts *g, const char *cmd,
 		abort(); /* a table this long needs PARSE_TABLE_MAX raised */
 	n = table_longopts(t, lo, PARSE_TABLE_MAX + 7, so, sizeof(so));
 	lo[n] = (struct option){NULL, 0, NULL, 0};
-	return option_loop(argc, argv, g, cmd, so, lo, usage, opt, ctx);
+	return option_loop(argc, argv, g, cmd, so, lo, usage, &h);
 }
 
 int load_input(const char *what, const char *file, size_t max,

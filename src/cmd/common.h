@@ -176,6 +176,11 @@ void bad_option(const char *cmd, int ret, char **argv);
 int parse_table(int argc, char **argv, struct global_opts *g, const char *cmd,
 		const struct cmd_opt *t, void (*usage)(void),
 		int (*opt)(int c, const char *arg, void *ctx), void *ctx);
+/* parse_table, the options binds declares (cmd/bind.h) set in ctx before opt sees the rest */
+struct opt_bind;
+int parse_bound(int argc, char **argv, struct global_opts *g, const char *cmd,
+		const struct cmd_opt *t, void (*usage)(void), const struct opt_bind *binds,
+		int (*opt)(int c, const char *arg, void *ctx), void *ctx);
 
 /* append one printf-formatted line to a report's warnings (v, n); dropped when out of memory */
 void warnings_vaddf(char ***v, size_t *n, const char *fmt, va_list ap)

@@ -233,6 +233,8 @@ static void progress(void *ctx, const struct disk_progress *p)
 	fflush(stderr);
 }
 
+#include "cmd/disk.opts.h"
+
 static int disk_option(int c, const char *arg, void *ctx)
 {
 	struct disk_opts *o = ctx;
@@ -248,12 +250,6 @@ static int disk_option(int c, const char *arg, void *ctx)
 			log_error("invalid --bs '%s': expected sizes 512..64M separated by commas "
 				  "(at most %d)",
 				  arg, MAX_BS_ITEMS);
-			return -EINVAL;
-		}
-		return 0;
-	case DISK_O_RBS:
-		if (parse_size(arg, 512, DISK_MAX_BS, &o->rand_bs) < 0) {
-			log_error("invalid --rand-bs '%s': expected a size 512..64M", arg);
 			return -EINVAL;
 		}
 		return 0;
@@ -304,22 +300,6 @@ static int disk_option(int c, const char *arg, void *ctx)
 		}
 		o->size_set = true;
 		return 0;
-	case DISK_O_TIME:
-		if (parse_duration(arg, 0.01, 86400, &o->cfg.time_s) < 0) {
-			log_error("invalid --time '%s': expected seconds (0.01..86400), e.g. 5, "
-				  "500ms, 2m",
-				  arg);
-			return -EINVAL;
-		}
-		return 0;
-	case DISK_O_MIN_TIME:
-		if (parse_duration(arg, 0, 86400, &o->cfg.min_time_s) < 0) {
-			log_error("invalid --min-time '%s': expected seconds (0..86400), e.g. 1, "
-				  "500ms, 0 for none",
-				  arg);
-			return -EINVAL;
-		}
-		return 0;
 	case DISK_O_REPEAT:
 		if (parse_u64(arg, 1, DISK_MAX_REPEAT, &v) < 0) {
 			log_error("invalid --repeat '%s': expected 1..%u", arg,
@@ -329,24 +309,12 @@ static int disk_option(int c, const char *arg, void *ctx)
 		o->cfg.repeat = (unsigned)v;
 		o->repeat_set = true;
 		return 0;
-	case DISK_O_VERIFY:
-		o->cfg.verify = true;
-		return 0;
 	case DISK_O_SEED:
 		if (parse_u64(arg, 0, UINT64_MAX, &o->cfg.seed) < 0) {
 			log_error("invalid --seed '%s': expected a whole number", arg);
 			return -EINVAL;
 		}
 		o->seed_set = true;
-		return 0;
-	case DISK_O_DESTRUCTIVE:
-		o->cfg.allow_write = true;
-		return 0;
-	case DISK_O_KEEP:
-		o->cfg.keep = true;
-		return 0;
-	case DISK_O_MONITOR:
-		o->cfg.monitor = true;
 		return 0;
 	case DISK_O_CPU:
 		if (parse_u64(arg, 0, CPU_SETSIZE - 1, &v) < 0) {
@@ -362,7 +330,8 @@ static int disk_option(int c, const char *arg, void *ctx)
 static int parse_args(int argc, char **argv, struct global_opts *g, struct disk_opts *o,
 		      const char **ret_target)
 {
-	int r = parse_table(argc, argv, g, "disk", disk_options, usage_disk, disk_option, o);
+	int r = parse_bound(argc, argv, g, "disk", disk_options, usage_disk, disk_binds,
+			    disk_option, o);
 
 	if (r != 0)
 		return r > 0 ? 1 : -EINVAL;

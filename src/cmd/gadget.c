@@ -95,6 +95,8 @@ static int set_str(char **dst, const char *what, const char *v)
 	return *dst ? 0 : -ENOMEM;
 }
 
+#include "cmd/gadget.opts.h"
+
 static int gadget_opt(int c, const char *arg, void *ctx)
 {
 	struct gadget_args *a = ctx;
@@ -123,15 +125,6 @@ static int gadget_opt(int c, const char *arg, void *ctx)
 	case GADGET_O_NAME:
 		r = gadget_spec_set_name(&a->spec, arg, &why);
 		break;
-	case GADGET_O_FORCE:
-		a->force = true;
-		return 0;
-	case GADGET_O_DESTRUCTIVE:
-		a->spec.destructive = true;
-		return 0;
-	case GADGET_O_SYSROOT:
-		a->sysroot = arg;
-		return 0;
 	default:
 		return -ENOENT;
 	}
@@ -371,7 +364,8 @@ int cmd_gadget(int argc, char **argv, struct global_opts *g)
 	int r, status = EXIT_USAGE;
 
 	gadget_spec_init(&a.spec);
-	r = parse_table(argc, argv, g, "gadget", gadget_options, usage_gadget, gadget_opt, &a);
+	r = parse_bound(argc, argv, g, "gadget", gadget_options, usage_gadget, gadget_binds,
+			gadget_opt, &a);
 	if (r != 0) {
 		status = r > 0 ? EXIT_OK : EXIT_USAGE;
 		goto out;

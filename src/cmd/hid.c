@@ -59,6 +59,8 @@ struct hid_opts {
 	bool monitor; /* each pass watched on usbmon */
 };
 
+#include "cmd/hid.opts.h"
+
 static int hid_opt(int c, const char *arg, void *ctx)
 {
 	struct hid_opts *o = ctx;
@@ -74,17 +76,6 @@ static int hid_opt(int c, const char *arg, void *ctx)
 	case HID_O_RECEIVE:
 		o->pass[HID_PASS_SEND + (c - HID_O_SEND)] = true;
 		return 0;
-	case HID_O_GADGET:
-		o->gadget = arg;
-		return 0;
-	case HID_O_TIME:
-		if (parse_duration(arg, 0.01, 86400, &o->time_s) < 0) {
-			log_error(
-			    "invalid --time '%s': expected seconds (0.01..86400), e.g. 5, 500ms",
-			    arg);
-			return -EINVAL;
-		}
-		return 0;
 	case HID_O_TIMEOUT:
 		if (parse_duration(arg, 0.01, 86400, &o->timeout_s) < 0) {
 			log_error("invalid --timeout '%s': expected seconds (0.01..86400)", arg);
@@ -98,9 +89,6 @@ static int hid_opt(int c, const char *arg, void *ctx)
 				  arg);
 			return -EINVAL;
 		}
-		return 0;
-	case HID_O_MONITOR:
-		o->monitor = true;
 		return 0;
 	case HID_O_REPORT_SIZE:
 		if (parse_u64(arg, 1, HID_IO_MAX_REPORT, &o->report_size) < 0) {
@@ -412,7 +400,7 @@ int cmd_hid(int argc, char **argv, struct global_opts *g)
 	unsigned host, dev;
 	int r;
 
-	r = parse_table(argc, argv, g, "hid", hid_options, usage_hid, hid_opt, &o);
+	r = parse_bound(argc, argv, g, "hid", hid_options, usage_hid, hid_binds, hid_opt, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	host = o.pass[HID_PASS_IN] + o.pass[HID_PASS_OUT] + o.pass[HID_PASS_LATENCY];

@@ -31,6 +31,7 @@ struct history_opts {
 	bool check;
 };
 
+#include "cmd/history.opts.h"
 
 static int history_option(int c, const char *arg, void *ctx)
 {
@@ -50,15 +51,6 @@ static int history_option(int c, const char *arg, void *ctx)
 	case HISTORY_O_UNTIL:
 		o->f.until = o->until;
 		return db_date_option("--until", arg, true, o->until);
-	case HISTORY_O_LIMIT:
-		if (parse_u64(arg, 1, 1000000000, &o->f.limit) < 0) {
-			log_error("invalid --limit '%s': a count from 1", arg);
-			return -EINVAL;
-		}
-		return 0;
-	case HISTORY_O_CHECK:
-		o->check = true;
-		return 0;
 	case OPT_BOARD:
 		return board_option(arg, &o->f.board);
 	case OPT_DB:
@@ -71,7 +63,8 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct histo
 {
 	int r;
 
-	r = parse_table(argc, argv, g, "history", history_options, usage_history, history_option, o);
+	r = parse_bound(argc, argv, g, "history", history_options, usage_history, history_binds,
+			history_option, o);
 	if (r != 0)
 		return r;
 	if (optind < argc) {

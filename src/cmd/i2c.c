@@ -50,14 +50,12 @@ struct i2c_opts {
 	const char *sysroot;
 };
 
+#include "cmd/i2c.opts.h"
 static int i2c_opt(int c, const char *arg, void *ctx)
 {
 	struct i2c_opts *o = ctx;
 
 	switch (c) {
-	case I2C_O_ADDR:
-		o->addr = arg;
-		return 0;
 	case I2C_O_SIZES:
 		free(o->sizes);
 		o->sizes = NULL;
@@ -76,18 +74,6 @@ static int i2c_opt(int c, const char *arg, void *ctx)
 			return -EINVAL;
 		}
 		return 0;
-	case I2C_O_TIME:
-		if (parse_duration(arg, 0.001, 3600, &o->seconds) < 0) {
-			log_error("invalid --time '%s': expected seconds, e.g. 0.5", arg);
-			return -EINVAL;
-		}
-		return 0;
-	case I2C_O_COUNT:
-		if (parse_u64(arg, 1, 100000000, &o->count) < 0) {
-			log_error("invalid --count '%s': expected 1..100000000 messages", arg);
-			return -EINVAL;
-		}
-		return 0;
 	case I2C_O_OPS:
 		if (i2c_ops_parse(arg, &o->ops) < 0) {
 			log_error("invalid --ops '%s': expected read, write-read, write", arg);
@@ -101,15 +87,6 @@ static int i2c_opt(int c, const char *arg, void *ctx)
 			log_error("invalid --register '%s': expected a byte, 0..0xff", arg);
 			return -EINVAL;
 		}
-		return 0;
-	case I2C_O_DESTRUCTIVE:
-		o->destructive = true;
-		return 0;
-	case I2C_O_FORCE:
-		o->force = true;
-		return 0;
-	case I2C_O_SYSROOT:
-		o->sysroot = arg;
 		return 0;
 	default:
 		return -ENOENT;
@@ -252,7 +229,7 @@ int cmd_i2c(int argc, char **argv, struct global_opts *g)
 	size_t n = 0, nc, i;
 	int r, status;
 
-	r = parse_table(argc, argv, g, "i2c", i2c_options, usage_i2c, i2c_opt, &o);
+	r = parse_bound(argc, argv, g, "i2c", i2c_options, usage_i2c, i2c_binds, i2c_opt, &o);
 	if (r != 0) {
 		free(o.sizes);
 		return r > 0 ? EXIT_OK : EXIT_USAGE;

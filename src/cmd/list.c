@@ -147,15 +147,14 @@ struct list_args {
 	bool table_given;
 };
 
+#include "cmd/list.opts.h"
+
 static int list_option(int c, const char *arg, void *ctx)
 {
 	struct list_args *a = ctx;
 	size_t i;
 
 	switch (c) {
-	case LIST_O_SYSROOT:
-		a->sysroot = arg;
-		return 0;
 	case LIST_O_TABLE:
 		for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
 			if (!strcmp(arg, tables[i]))
@@ -187,7 +186,8 @@ int cmd_list(int argc, char **argv, struct global_opts *g)
 	bool table_given;
 	int r;
 
-	r = parse_table(argc, argv, g, "list", list_options, usage_list, list_option, &a);
+	r = parse_bound(argc, argv, g, "list", list_options, usage_list, list_binds, list_option,
+			&a);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	sysroot = a.sysroot;

@@ -57,39 +57,8 @@ struct monitor_opts {
 	uint64_t snaplen;
 };
 
-static int monitor_opt(int c, const char *arg, void *ctx)
-{
-	struct monitor_opts *o = ctx;
+#include "cmd/monitor.opts.h"
 
-	switch (c) {
-	case MONITOR_O_TIME:
-		if (parse_duration(arg, 0.05, 86400, &o->time_s) < 0) {
-			log_error("invalid --time '%s': expected seconds (0.05..86400; 500ms, 2s)",
-				  arg);
-			return -EINVAL;
-		}
-		return 0;
-	case MONITOR_O_BUS:
-		if (parse_u64(arg, 1, 127, &o->bus) < 0) {
-			log_error("invalid --bus '%s': expected a bus number 1..127", arg);
-			return -EINVAL;
-		}
-		return 0;
-	case MONITOR_O_PCAP:
-		o->pcap = arg;
-		return 0;
-	case MONITOR_O_READ:
-		o->read = arg;
-		return 0;
-	case MONITOR_O_SNAPLEN:
-		if (parse_size(arg, 1, 1u << 30, &o->snaplen) < 0) {
-			log_error("invalid --snaplen '%s': expected bytes (1..1G; 64, 4K)", arg);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	return -ENOENT;
-}
 
 /* the devices asked for, as (bus, devnum) */
 struct selection {
@@ -507,7 +476,8 @@ int cmd_monitor(int argc, char **argv, struct global_opts *g)
 	struct selection sel = {0};
 	int r;
 
-	r = parse_table(argc, argv, g, "monitor", monitor_options, usage_monitor, monitor_opt, &o);
+	r = parse_bound(argc, argv, g, "monitor", monitor_options, usage_monitor, monitor_binds,
+			NULL, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (check_output_target(g, o.read, "the capture read") < 0)

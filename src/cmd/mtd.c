@@ -45,29 +45,13 @@ struct mtd_opts {
 	const char *force_boot, *sysroot;
 };
 
+#include "cmd/mtd.opts.h"
+
 static int mtd_opt(int c, const char *arg, void *ctx)
 {
 	struct mtd_opts *o = ctx;
 
 	switch (c) {
-	case MTD_O_SIZE:
-		if (parse_size(arg, 1, 1ull << 40, &o->size) < 0) {
-			log_error("invalid --size '%s': expected bytes, e.g. 1M, 16K", arg);
-			return -EINVAL;
-		}
-		return 0;
-	case MTD_O_DESTRUCTIVE:
-		o->destructive = true;
-		return 0;
-	case MTD_O_VERIFY:
-		o->verify = true;
-		return 0;
-	case MTD_O_FORCE_BOOT:
-		o->force_boot = arg;
-		return 0;
-	case MTD_O_SYSROOT:
-		o->sysroot = arg;
-		return 0;
 	case MTD_O_WRITE_SIZES:
 		free(o->sizes);
 		o->sizes = NULL;
@@ -150,7 +134,7 @@ int cmd_mtd(int argc, char **argv, struct global_opts *g)
 	struct mtd_io io;
 	int fd, r, status;
 
-	r = parse_table(argc, argv, g, "mtd", mtd_options, usage_mtd, mtd_opt, &o);
+	r = parse_bound(argc, argv, g, "mtd", mtd_options, usage_mtd, mtd_binds, mtd_opt, &o);
 	if (r != 0) {
 		free(o.sizes);
 		return r > 0 ? EXIT_OK : EXIT_USAGE;

@@ -62,6 +62,8 @@ int mtp_parse_buffers(const char *opt, const char *arg, uint64_t **ret, size_t *
 	return r;
 }
 
+#include "cmd/mtp.opts.h"
+
 static int mtp_opt(int c, const char *arg, void *ctx)
 {
 	struct mtp_opts *o = ctx;
@@ -87,15 +89,6 @@ static int mtp_opt(int c, const char *arg, void *ctx)
 			log_error("invalid --objects '%s': expected 0..%u", arg, MTP_MAX_OBJECTS);
 			return -EINVAL;
 		}
-		return 0;
-	case MTP_O_OBJECT_SIZE:
-		if (parse_size(arg, 1, 1 << 20, &o->object_size) < 0) {
-			log_error("invalid --object-size '%s': expected 1..1M", arg);
-			return -EINVAL;
-		}
-		return 0;
-	case MTP_O_STORAGE:
-		o->storage = arg;
 		return 0;
 	case MTP_O_BUFFER_SWEEP:
 		return mtp_parse_buffers("--buffer-sweep", arg, &o->buffers, &o->nbuffers);
@@ -588,7 +581,7 @@ int cmd_mtp(int argc, char **argv, struct global_opts *g)
 	};
 	int r, status = EXIT_USAGE;
 
-	r = parse_table(argc, argv, g, "mtp", mtp_options, usage_mtp, mtp_opt, &o);
+	r = parse_bound(argc, argv, g, "mtp", mtp_options, usage_mtp, mtp_binds, mtp_opt, &o);
 	if (r != 0) {
 		status = r > 0 ? EXIT_OK : EXIT_USAGE;
 		goto out;

@@ -68,6 +68,8 @@ struct report_opts {
 	char since[UTC_TIME_LEN + 1], until[UTC_TIME_LEN + 1];
 };
 
+#include "cmd/report.opts.h"
+
 static int report_option(int c, const char *arg, void *ctx)
 {
 	struct report_opts *o = ctx;
@@ -85,9 +87,6 @@ static int report_option(int c, const char *arg, void *ctx)
 		return 0;
 	case OPT_DB:
 		return db_option(arg, &o->db);
-	case REPORT_O_FLEET:
-		o->fleet = true;
-		return 0;
 	case REPORT_O_SINCE:
 		o->fo.since = o->since;
 		return db_date_option("--since", arg, false, o->since);
@@ -131,7 +130,8 @@ static int parse_args(int argc, char **argv, struct global_opts *g, struct repor
 	static char *newest[] = {(char *)STORE_RUN_LAST};
 	int r;
 
-	r = parse_table(argc, argv, g, "report", report_options, usage_report, report_option, o);
+	r = parse_bound(argc, argv, g, "report", report_options, usage_report, report_binds,
+			report_option, o);
 	if (r == 0)
 		r = fleet_args(argc, o);
 	if (r != 0)

@@ -37,20 +37,8 @@ struct snapshot_args {
 	bool force;
 };
 
-static int snapshot_option(int c, const char *arg, void *ctx)
-{
-	struct snapshot_args *a = ctx;
+#include "cmd/snapshot.opts.h"
 
-	switch (c) {
-	case SNAPSHOT_O_FORCE:
-		a->force = true;
-		return 0;
-	case SNAPSHOT_O_SYSROOT:
-		a->sysroot = arg;
-		return 0;
-	}
-	return -ENOENT;
-}
 
 struct snapshot_summary {
 	const char *file;
@@ -114,8 +102,8 @@ int cmd_snapshot(int argc, char **argv, struct global_opts *g)
 	size_t n;
 	int r;
 
-	r = parse_table(argc, argv, g, "snapshot", snapshot_options, usage_snapshot,
-			snapshot_option, &a);
+	r = parse_bound(argc, argv, g, "snapshot", snapshot_options, usage_snapshot, snapshot_binds,
+			NULL, &a);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	sysroot = a.sysroot;

@@ -48,6 +48,7 @@ struct video_opts {
 	struct video_config cfg;
 };
 
+#include "cmd/video.opts.h"
 
 static int video_opt(int c, const char *arg, void *ctx)
 {
@@ -75,18 +76,6 @@ static int video_opt(int c, const char *arg, void *ctx)
 		o->width = (uint32_t)w;
 		o->height = (uint32_t)h;
 		return 0;
-	case VIDEO_O_FPS:
-		if (parse_double(arg, 0.001, 100000, &o->fps) < 0) {
-			log_error("invalid --fps '%s': expected a rate, e.g. 30 or 29.97", arg);
-			return -EINVAL;
-		}
-		return 0;
-	case VIDEO_O_ALL:
-		o->all_modes = true;
-		return 0;
-	case VIDEO_O_LIST:
-		o->list_modes = true;
-		return 0;
 	case VIDEO_O_IO:
 		if (video_io_parse(arg, &o->cfg.io) < 0) {
 			log_error("invalid --io '%s': expected mmap, userptr or dmabuf", arg);
@@ -108,31 +97,6 @@ static int video_opt(int c, const char *arg, void *ctx)
 			return -EINVAL;
 		}
 		o->time_set = true;
-		return 0;
-	case VIDEO_O_FRAMES:
-		if (parse_u64(arg, 1, 100000000, &o->cfg.frames) < 0) {
-			log_error("invalid --frames '%s': expected 1..100000000", arg);
-			return -EINVAL;
-		}
-		return 0;
-	case VIDEO_O_WARMUP:
-		if (parse_u64(arg, 0, 100000, &v) < 0) {
-			log_error("invalid --warmup '%s': expected 0..100000 frames", arg);
-			return -EINVAL;
-		}
-		o->cfg.warmup = (unsigned)v;
-		return 0;
-	case VIDEO_O_TIMEOUT:
-		if (parse_duration(arg, 0.05, 3600, &o->cfg.timeout_s) < 0) {
-			log_error("invalid --timeout '%s': expected seconds (0.05..3600)", arg);
-			return -EINVAL;
-		}
-		return 0;
-	case VIDEO_O_SAVE:
-		o->cfg.save = arg;
-		return 0;
-	case VIDEO_O_MONITOR:
-		o->cfg.monitor = true;
 		return 0;
 	}
 	return -ENOENT;
@@ -484,7 +448,8 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 		return cmd_video_sweep(argc, argv, g);
 	if (refuse_pixel_format(argc, argv) < 0)
 		return EXIT_USAGE;
-	r = parse_table(argc, argv, g, "video", video_options, usage_video, video_opt, &o);
+	r = parse_bound(argc, argv, g, "video", video_options, usage_video, video_binds, video_opt,
+			&o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (optind + 1 < argc) {

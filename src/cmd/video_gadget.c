@@ -43,24 +43,14 @@ static int one_line(const char *opt, const char *v, const char **dst)
 	return 0;
 }
 
+#include "cmd/video_gadget.opts.h"
+
 static int gadget_opt(int c, const char *arg, void *ctx)
 {
 	struct gadget_opts *o = ctx;
 	uint64_t vid, pid;
 
 	switch (c) {
-	case VIDEO_O_GADGET:
-		o->path = arg;
-		return 0;
-	case VIDEO_O_SEND:
-		o->send = true;
-		return 0;
-	case VIDEO_O_SPEC:
-		o->spec = arg;
-		return 0;
-	case VIDEO_O_STATS:
-		o->stats = arg;
-		return 0;
 	case VIDEO_O_ID:
 		if (strlen(arg) != 9 || arg[4] != ':' ||
 		    parse_hex((char[5]){arg[0], arg[1], arg[2], arg[3], 0}, 0xffff, &vid) < 0 ||
@@ -76,24 +66,12 @@ static int gadget_opt(int c, const char *arg, void *ctx)
 		return one_line("--product", arg, &o->id.product);
 	case VIDEO_O_MANUF:
 		return one_line("--manufacturer", arg, &o->id.manufacturer);
-	case VIDEO_O_TIME:
-		if (parse_duration(arg, 0.01, 1e7, &o->time_s) < 0) {
-			log_error("video: invalid --time '%s': expected seconds, e.g. 10, 2m", arg);
-			return -EINVAL;
-		}
-		return 0;
 	case VIDEO_O_MAXSPEED:
 		if (strcmp(arg, "full") && strcmp(arg, "high")) {
 			log_error("video: invalid --max-speed '%s': full or high (gadgetfs)", arg);
 			return -EINVAL;
 		}
 		o->full_speed = !strcmp(arg, "full");
-		return 0;
-	case VIDEO_O_STALL:
-		if (parse_duration(arg, 0.1, 3600, &o->stall_s) < 0) {
-			log_error("video: invalid --stall '%s': expected seconds (0.1..3600)", arg);
-			return -EINVAL;
-		}
 		return 0;
 	}
 	return -ENOENT;
@@ -215,7 +193,8 @@ int cmd_video_gadget(int argc, char **argv, struct global_opts *g)
 	};
 	int r;
 
-	r = parse_table(argc, argv, g, "video", video_options, usage_video, gadget_opt, &o);
+	r = parse_bound(argc, argv, g, "video", video_options, usage_video, video_gadget_binds,
+			gadget_opt, &o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (optind < argc) {

@@ -26,35 +26,8 @@ struct sweep_opts {
 	bool monitor;
 };
 
+#include "cmd/video_sweep.opts.h"
 
-static int sweep_opt(int c, const char *arg, void *ctx)
-{
-	struct sweep_opts *o = ctx;
-	uint64_t v;
-
-	switch (c) {
-	case VIDEO_O_SWEEP:
-		o->spec = arg;
-		return 0;
-	case VIDEO_O_TIME:
-		if (parse_duration(arg, 0.1, 3600, &o->time_s) < 0) {
-			log_error("video: invalid --time '%s': expected seconds (0.1..3600)", arg);
-			return -EINVAL;
-		}
-		return 0;
-	case VIDEO_O_WARMUP:
-		if (parse_u64(arg, 0, 1000, &v) < 0) {
-			log_error("video: invalid --warmup '%s': expected 0..1000 frames", arg);
-			return -EINVAL;
-		}
-		o->warmup = (unsigned)v;
-		return 0;
-	case VIDEO_O_MONITOR:
-		o->monitor = true;
-		return 0;
-	}
-	return -ENOENT;
-}
 
 static void progress(void *ctx, const char *mode)
 {
@@ -85,7 +58,8 @@ int cmd_video_sweep(int argc, char **argv, struct global_opts *g)
 	char *why = NULL;
 	int r, status;
 
-	r = parse_table(argc, argv, g, "video", video_options, usage_video, sweep_opt, &o);
+	r = parse_bound(argc, argv, g, "video", video_options, usage_video, video_sweep_binds, NULL,
+			&o);
 	if (r != 0)
 		return r > 0 ? EXIT_OK : EXIT_USAGE;
 	if (optind < argc) {

@@ -17,6 +17,17 @@ The format, a line each (blank lines and '#' comments skipped):
   +pass_sys MEMBER         the pass's CPU and system figures (PASS_SYS_FIELDS)
   [static] desc VAR NAME   after the table: 'const struct record_desc VAR', the
                            record NAME (a schema's section) of these fields
+Option values (cmd/CMD.opts; cmd/bind.h):
+  options NAME STRUCT      starts 'static const struct opt_bind NAME[]': the
+                           options set in STRUCT as they are parsed
+  KEY MEMBER flag|text     --X sets MEMBER (a bool) or points it at the value
+  KEY MEMBER KIND MIN MAX EXPECTED
+                           KIND number or size (MEMBER a uint64_t, or an
+                           unsigned or int MAX fits in; MIN and MAX whole, K, M, G, T: 2^10..2^40,
+                           or a macro), duration (seconds) or real (MEMBER a
+                           double); a value out of range is told "invalid
+                           --NAME 'VALUE': EXPECTED". The compiler checks
+                           MEMBER's type against KIND (a _Static_assert).
 Words with spaces are quoted ("max speed"). What model/field.h does not name
 (a type, a flag, a unit macro) and a key twice in one table stop the build
 with the file and line.
@@ -81,13 +92,83 @@ def field_row(words, vocab, keys):
     return ('FIELD_RENAMED' if stored else 'FIELD'), args
 
 
+SUFFIX = {'K': 10, 'M': 20, 'G': 30, 'T': 40}
+
+
+def whole(w):
+    m = re.fullmatch(r'(\d+)([KMGT]?)', w)
+    if m:
+        n = int(m.group(1)) << SUFFIX.get(m.group(2), 0)
+        return '%dull' % n
+    if re.fullmatch(r'[A-Z_][A-Z0-9_]*', w):
+        return w
+    raise Bad('%r: a whole number (K, M, G, T) or a macro' % w)
+
+
+def real(w):
+    if re.fullmatch(r'\d+(\.\d+)?([eE][-+]?\d+)?', w) or re.fullmatch(r'[A-Z_][A-Z0-9_]*', w):
+        return w
+    raise Bad('%r: a number or a macro' % w)
+
+
+KINDS = {'flag': 'OV_FLAG', 'text': 'OV_TEXT', 'number': 'OV_NUMBER', 'size': 'OV_SIZE',
+         'duration': 'OV_DURATION', 'real': 'OV_REAL'}
+
+
+def option_row(words, struct, keys, where):
+    """the initializer and the static assertion of one bound option"""
+    if len(words) not in (3, 6):
+        raise Bad('an option has 3 words (key member flag|text) or 6 (key member kind min max '
+                  'expected), not %d' % len(words))
+    key, member, kind = words[:3]
+    if not re.fullmatch(r'[A-Z][A-Z0-9_]*', key):
+        raise Bad('key %r: an option key (RUN_O_TIME)' % key)
+    if key in keys:
+        raise Bad('key %s twice in this table' % key)
+    keys.add(key)
+    if not re.fullmatch(r'[A-Za-z_][\w.]*', member):
+        raise Bad('member %r is not a C member' % member)
+    if kind not in KINDS:
+        raise Bad('kind %r: one of %s' % (kind, ', '.join(KINDS)))
+    if (len(words) == 3) != (kind in ('flag', 'text')):
+        raise Bad('%s takes %s' % (kind, 'no range' if kind in ('flag', 'text')
+                                    else 'MIN MAX EXPECTED'))
+    store = 'OPT_STORE(%s, %s)' % (struct, member)
+    dmin = dmax = umin = umax = '0'
+    expected = 'NULL'
+    if kind == 'flag':
+        need, what = '%s == OS_BOOL' % store, 'a bool'
+    elif kind == 'text':
+        need, what = '%s == OS_STR' % store, 'a const char *'
+    elif kind in ('number', 'size'):
+        umin, umax = whole(words[3]), whole(words[4])
+        need = ('%s == OS_U64 || (%s == OS_UINT && %s <= UINT_MAX) || (%s == OS_INT && %s <= INT_MAX)'
+                % (store, store, umax, store, umax))
+        what = 'a uint64_t, or an unsigned or int its maximum fits'
+    else:
+        dmin, dmax = real(words[3]), real(words[4])
+        need, what = '%s == OS_DOUBLE' % store, 'a double'
+    if len(words) == 6:
+        expected = cstring(words[5])
+    init = '\t{%s, %s, %s, offsetof(%s, %s), %s, %s, %s, %s, %s},' % (
+        key, KINDS[kind], store, struct, member, dmin, dmax, umin, umax, expected)
+    check = '_Static_assert(%s, "%s: %s is read as %s: %s");' % (need, where, member, kind, what)
+    return init, check
+
+
 def generate(field_h, src, name_in_errors):
     vocab = vocabulary(field_h)
     out = ['/* made by src/model/fieldgen.py from %s: edit that file */' % name_in_errors]
     table, struct, keys, descs = None, None, set(), []
+    kind, checks = None, []
 
     def close():
-        if table:
+        if table and kind == 'options':
+            out.append('\t{0},')
+            out.append('};')
+            out.extend(checks)
+            del checks[:]
+        elif table:
             out.append('};')
             for static, var, name in descs:
                 out.append('%sconst struct record_desc %s = RECORD_DESC(%s, %s);'
@@ -99,15 +180,26 @@ def generate(field_h, src, name_in_errors):
             continue
         try:
             words = shlex.split(s, comments=False, posix=True)
-            if words[0] == 'table':
+            if words[0] in ('table', 'options'):
                 if len(words) < 3 or not re.fullmatch(r'[A-Za-z_]\w*', words[1]):
-                    raise Bad('"table NAME STRUCT"')
+                    raise Bad('"%s NAME STRUCT"' % words[0])
                 close()
                 table, struct, keys, descs = words[1], ' '.join(words[2:]), set(), []
-                out.append('static const struct field %s[] = {' % table)
+                kind = words[0]
+                if kind == 'options' and '#include "cmd/bind.h"' not in out:
+                    out.insert(1, '#include "cmd/bind.h"')
+                out.append('static const struct %s %s[] = {'
+                           % ('field' if kind == 'table' else 'opt_bind', table))
                 continue
             if table is None:
-                raise Bad('a field before the first "table" line')
+                raise Bad('a row before the first "table" or "options" line')
+            if kind == 'options':
+                init, check = option_row(words, struct, keys, '%s:%d' % (name_in_errors, n))
+                out.append('#line %d "%s"' % (n, name_in_errors))
+                out.append(init)
+                checks.append('#line %d "%s"' % (n, name_in_errors))
+                checks.append(check)
+                continue
             if words[0] in ('desc', 'static'):
                 static = words[0] == 'static'
                 if static:

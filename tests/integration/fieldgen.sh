@@ -73,6 +73,70 @@ gen
 check "a key twice in one table is refused" grep -q "^t.fields:3: key 'a' twice" "$WORK/err"
 printf 'a  a  A  -  str  0  text\n' >"$WORK/t.fields"
 gen
-check "a row before any table is refused" grep -q "^t.fields:1: .*before the first" "$WORK/err"
+check "a row before any table is refused" grep -q "^t.fields:1: a row before the first" "$WORK/err"
+
+# options: what a command's option sets in its struct (cmd/bind.h), the compiler checking
+# the member's type against how the value is read
+cat >"$WORK/t.fields" <<'T'
+options t_binds struct t_opts
+T_O_FORCE  force     flag
+T_O_ROOT   sysroot   text
+T_O_SIZE   opts.size size      4K    1T    "expected a size from 4K to 1T"
+T_O_TIME   time_s    duration  0.05  3600  "expected seconds"
+T_O_N      count     number    1     CPU_SETSIZE  "expected a count"
+T
+check "an options table is made" gen
+check "it includes cmd/bind.h" grep -qxF '#include "cmd/bind.h"' "$WORK/t.h"
+check "a flag: the member, its type asked of the compiler" \
+	grep -qxF '	{T_O_FORCE, OV_FLAG, OPT_STORE(struct t_opts, force), offsetof(struct t_opts, force), 0, 0, 0, 0, NULL},' "$WORK/t.h"
+check "a size: K and T as whole numbers, what a bad value is told" \
+	grep -qxF '	{T_O_SIZE, OV_SIZE, OPT_STORE(struct t_opts, opts.size), offsetof(struct t_opts, opts.size), 0, 0, 4096ull, 1099511627776ull, "expected a size from 4K to 1T"},' "$WORK/t.h"
+check "a duration: seconds as they are" grep -qF '{T_O_TIME, OV_DURATION, OPT_STORE(struct t_opts, time_s), offsetof(struct t_opts, time_s), 0.05, 3600, 0, 0,' "$WORK/t.h"
+check "a macro for a bound" grep -qF ', 1ull, CPU_SETSIZE, "expected a count"},' "$WORK/t.h"
+check "the table ends with a zero key" grep -qxF '	{0},' "$WORK/t.h"
+check "the compiler checks a number's member: a uint64_t, or one its maximum fits" \
+	grep -qF '_Static_assert(OPT_STORE(struct t_opts, count) == OS_U64 || (OPT_STORE(struct t_opts, count) == OS_UINT && CPU_SETSIZE <= UINT_MAX)' "$WORK/t.h"
+check "... and a flag's: a bool, the row named" \
+	grep -qF '_Static_assert(OPT_STORE(struct t_opts, force) == OS_BOOL, "t.fields:2: force is read as flag: a bool");' "$WORK/t.h"
+refuse_opt() {
+	printf 'options t_binds struct t_opts\n%s\n' "$2" >"$WORK/t.fields"
+	rm -f "$WORK/t.h"
+	gen
+	check "$1: refused with the line and why" grep -q "^t.fields:2: .*$3" "$WORK/err"
+	check "$1: nothing written" test ! -e "$WORK/t.h"
+}
+refuse_opt "an unknown kind" 'T_O_X  x  percent  0  1  "x"' "kind 'percent'"
+refuse_opt "a flag with a range" 'T_O_X  x  flag  0  1  "x"' "flag takes no range"
+refuse_opt "a number without one" 'T_O_X  x  number' "number takes MIN MAX EXPECTED"
+refuse_opt "a bound that is neither" 'T_O_X  x  size  4Q  1T  "x"' "'4Q'"
+refuse_opt "a key not an option key" 'time  x  flag' "an option key"
+
+# every bound option of the binary (src/cmd/*.opts) that takes a value refuses a bad one as
+# its table says: exit 2, one line "invalid --NAME 'VALUE': EXPECTED", before anything runs
+n=0
+for f in "$SRC"/src/cmd/*.opts; do
+	base=$(basename "$f" .opts)
+	case $base in
+	video_gadget) inv="video --gadget /nonexistent --send" ;;
+	video_sweep) inv="video --uvc-sweep 640x480" ;;
+	*) inv=$base ;;
+	esac
+	while read -r key member kind rest; do
+		case $kind in number | size | duration | real) ;; *) continue ;; esac
+		expected=$(printf '%s\n' "$rest" | sed -E 's/^[^ ]+ +[^ ]+ +"(.*)"$/\1/')
+		name=$(grep -ohE "\\{\"[a-z0-9-]+\", *$key\\b" "$SRC"/src/cmd/opt/*.c "$SRC"/src/cmd/opt/shared.h |
+			head -1 | cut -d'"' -f2)
+		# shellcheck disable=SC2086 # inv is the command and its words
+		"$USBPERF" $inv "--$name" not-a-value >"$WORK/bind.out" 2>"$WORK/bind.err"
+		rc=$?
+		if [ "$rc" != 2 ] || [ "$(wc -l <"$WORK/bind.err")" != 1 ] ||
+			! grep -qF "invalid --$name 'not-a-value': $expected" "$WORK/bind.err" ||
+			[ -s "$WORK/bind.out" ]; then
+			bad "$inv --$name not-a-value: exit $rc, $(head -c 200 "$WORK/bind.err")"
+		fi
+		n=$((n + 1))
+	done < <(grep -E '^[A-Z]' "$f")
+done
+check "each of the $n bound options with a value refused a bad one in one line, exit 2" test "$n" -ge 20
 
 finish
