@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """
-fieldgen: a .fields file (the field tables of one C file, as data) to the C
-that file includes. Run by meson at build time: fieldgen.py FIELD_H IN OUT.
+fieldgen: a .fields file (the field tables of one C file, as data) or a
+.opts file (a command's options bound to its struct) to the C that file
+includes. Run by meson at build time:
+fieldgen.py FIELD_H IN NAME_IN_ERRORS OUT (NAME_IN_ERRORS: what #line and the
+messages call IN).
 
 The format, a line each (blank lines and '#' comments skipped):
   table NAME STRUCT        starts 'static const struct field NAME[]' of STRUCT
