@@ -1,9 +1,12 @@
 #!/bin/bash
-# The field tables are data (issue 30): every 'struct field' table of src/ is a
-# NAME.fields file that src/model/fieldgen.py makes C at build time. What it
-# writes for a row and a record_desc, and that a row model/field.h does not know stops the build
-# with the file and line (a type, a flag, a unit macro, a key twice, a key not
-# snake_case, a row before its table, a row of the wrong length).
+# The field tables and the options bound to a command's struct are data
+# (issue 30): every 'struct field' table of src/ is a NAME.fields file, and the
+# bound options of a command src/cmd/CMD.opts, that src/model/fieldgen.py
+# makes C at build time. What it writes for a row, a record_desc and a binding;
+# that a row model/field.h does not know stops the build with the file and
+# line (a type, a flag, a unit macro, a key twice, a key not snake_case, a row
+# before its table, a row of the wrong length); and that the binary refuses a
+# bad value of every bound option as its row says.
 . "$(dirname "$0")/lib.sh"
 need_cmd python3
 
