@@ -23,26 +23,47 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+/*
+ * One line on stderr, whatever a value in it holds: a control character (a
+ * newline or an escape sequence in an option's value, a path, a device's
+ * string) is written as \xNN, and the line goes out in one write.
+ */
+__attribute__((format(printf, 2, 0))) static void log_line(const char *prefix, const char *fmt,
+							   va_list ap)
+{
+	struct strbuf msg = STRBUF_INIT, line = STRBUF_INIT;
+	const unsigned char *p;
+
+	strbuf_vaddf(&msg, fmt, ap);
+	strbuf_adds(&line, prefix);
+	for (p = (const unsigned char *)msg.buf; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			strbuf_addf(&line, "\\x%02x", *p);
+		else
+			strbuf_addch(&line, (char)*p);
+	}
+	strbuf_addch(&line, '\n');
+	fwrite(line.buf, 1, line.len, stderr);
+	strbuf_release(&msg);
+	strbuf_release(&line);
+}
+
 void log_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("usbperf: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	log_line("usbperf: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void log_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("usbperf: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	log_line("usbperf: warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void log_deprecated(const char *cmd, const char *old, const char *now)

@@ -220,4 +220,14 @@ check "version -o wrote the file" grep -q '^usbperf ' "$WORK/version.txt"
 expect_status 0 "help list -q" "$USBPERF" help list -q
 check "help list -q shows list's options" grep -q 'usage: usbperf list' "$WORK/out"
 
+# a value that holds a newline or a terminal escape still gives ONE line on stderr: the
+# control characters are written as \xNN (an option's value, a path in a message)
+refused 2 "--fps with a newline and an escape in its value" -- \
+	"$USBPERF" video /dev/null --fps "$(printf '\033[31m1\n2')"
+check "... shown as \\x1b and \\x0a, no raw escape" grep -qF "invalid --fps '\x1b[31m1\x0a2'" "$WORK/err"
+check "... and no raw ESC byte" test "$(tr -cd '\033' <"$WORK/err" | wc -c)" = 0
+refused 2 "a --db path with a newline" -- "$USBPERF" history --db "$WORK/no
+such/h.db"
+check "... named on one line" grep -qF 'no\x0asuch' "$WORK/err"
+
 finish
