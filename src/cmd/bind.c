@@ -7,14 +7,6 @@
 #include <errno.h>
 #include <stdlib.h>
 
-static int bad(const struct cmd_opt *t, int key, const char *arg, const char *expected)
-{
-	const struct cmd_opt *o = opt_find(t, key);
-
-	log_error("invalid --%s '%s': %s", o ? o->name : "?", arg, expected);
-	return -EINVAL;
-}
-
 int opt_bind_take(const struct opt_bind *b, const struct cmd_opt *t, int key, const char *arg,
 		  void *ctx)
 {
@@ -36,22 +28,22 @@ int opt_bind_take(const struct opt_bind *b, const struct cmd_opt *t, int key, co
 		*(const char **)p = arg;
 		return 1;
 	case OV_NUMBER:
-		r = parse_u64(arg, b->umin, b->umax, &u);
-		break;
 	case OV_SIZE:
-		r = parse_size(arg, b->umin, b->umax, &u);
+		r = (b->value == OV_SIZE ? parse_size : parse_u64)(arg, b->umin, b->umax, &u);
 		break;
 	case OV_DURATION:
-		r = parse_duration(arg, b->min, b->max, &d);
-		break;
 	case OV_REAL:
-		r = parse_double(arg, b->min, b->max, &d);
+		r = (b->value == OV_REAL ? parse_double : parse_duration)(arg, b->min, b->max, &d);
 		break;
 	default:
 		abort(); /* fieldgen writes no other */
 	}
-	if (r < 0)
-		return bad(t, key, arg, b->expected);
+	if (r < 0) {
+		const struct cmd_opt *o = opt_find(t, key);
+
+		log_error("invalid --%s '%s': %s", o ? o->name : "?", arg, b->expected);
+		return -EINVAL;
+	}
 	if (b->store == OS_U64)
 		*(uint64_t *)p = u;
 	else if (b->store == OS_UINT)

@@ -25,10 +25,13 @@ int pq_load(char *err, size_t errlen)
 		loaded = -EPROTONOSUPPORT;
 		PQ_FUNCS(PQ_FIND)
 #undef PQ_FIND
-		if (loaded < 0)
+		if (loaded < 0) {
 			/* dlerror() names the library or the symbol; Debian's package has it */
 			snprintf(why, sizeof(why), "PostgreSQL's client library cannot be used (%s): "
 				 "install libpq5", dlerror());
+			if (h)
+				dlclose(h); /* a libpq without a call usbperf makes: not kept */
+		}
 	}
 	if (loaded < 0)
 		snprintf(err, errlen, "%s", why);
