@@ -4,6 +4,7 @@
 #include "run/class.h"
 #include "run/compare.h"
 #include "model/field.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -575,11 +576,8 @@ void check_result_release(struct check_result *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->nrows; i++) {
-		free(c->rows[i].criterion);
-		free(c->rows[i].note);
-		free(c->rows[i].case_id);
-	}
+	for (size_t i = 0; i < c->nrows; i++)
+		free_all(c->rows[i].criterion, c->rows[i].note, c->rows[i].case_id);
 	free(c->rows);
 	memset(c, 0, sizeof(*c));
 }

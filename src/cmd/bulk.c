@@ -8,6 +8,7 @@
 #include "util/signals.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -496,7 +497,6 @@ int cmd_bulk(int argc, char **argv, struct global_opts *g)
 		goto out;
 	status = run_bulk(&o, g);
 out:
-	free(o.sizes);
-	free(o.depths);
+	free_all(o.sizes, o.depths);
 	return status;
 }

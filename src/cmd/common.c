@@ -10,6 +10,7 @@
 #include "util/snapshot.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -172,8 +173,7 @@ static char *canonical(const char *path)
 		ret = strbuf_detach(&sb);
 		free(dir);
 	}
-	free(copy);
-	free(copy2);
+	free_all(copy, copy2);
 	return ret;
 }
 
@@ -202,8 +202,7 @@ bool same_file(const char *a, const char *b)
 	ca = canonical(a);
 	cb = canonical(b);
 	same = ca && cb && !strcmp(ca, cb);
-	free(ca);
-	free(cb);
+	free_all(ca, cb);
 	return same;
 }
 

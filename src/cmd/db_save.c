@@ -8,6 +8,7 @@
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/xdg.h"
+#include "util/xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -175,8 +176,7 @@ bool db_pending_in_history(struct store *s, const char *name)
 		return false;
 	/* imported since: its run is in the history by that very id */
 	in = run_id_valid(id) && store_resolve_run(s, id, &found) == 0 && !strcmp(found, id);
-	free(found);
-	free(id);
+	free_all(found, id);
 	return in;
 }
 

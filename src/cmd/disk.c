@@ -7,6 +7,7 @@
 #include "platform/sys/irqwatch.h"
 #include "util/parse.h"
 #include "util/signals.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -561,8 +562,7 @@ out_close:
 	signals_set_cleanup(NULL);
 	disk_report_release(&rep);
 out:
-	free(why);
-	free(irq_lines);
+	free_all(why, irq_lines);
 	free((char *)skipped);
 	free(o.bs);
 	return status;

@@ -11,6 +11,7 @@
 #include "util/parse.h"
 #include "util/signals.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -613,7 +614,6 @@ int cmd_mtp(int argc, char **argv, struct global_opts *g)
 		goto out;
 	status = o.buffers ? mtp_run_sweep(&o, g) : run_mtp(&o, g);
 out:
-	free(o.sizes);
-	free(o.buffers);
+	free_all(o.sizes, o.buffers);
 	return status;
 }

@@ -9,6 +9,7 @@
 #include "render/text_stream.h"
 #include "util/parse.h"
 #include "util/signals.h"
+#include "util/xalloc.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -583,8 +584,7 @@ static int run_sweep(struct global_opts *g, const struct net_opts *o)
 	r = net_length_sweep(&c, o->lens, o->nlens, s, &why);
 	if (r < 0) {
 		log_error("net client: %s", why ? why : strerror(-r));
-		free(why);
-		free(s);
+		free_all(why, s);
 		return EXIT_RUNTIME;
 	}
 	for (size_t i = 0; i < s->n; i++)

@@ -9,6 +9,7 @@
 #include "classes/video/video.h"
 #include "util/parse.h"
 #include "util/signals.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -541,8 +542,7 @@ int cmd_video(int argc, char **argv, struct global_opts *g)
 			  "so far",
 			  o.cfg.timeout_s);
 out:
-	free(why);
-	free(devs);
+	free_all(why, devs);
 	video_report_release(&rep);
 	uvc_view_release(&uv);
 	return status;

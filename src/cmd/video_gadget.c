@@ -12,6 +12,7 @@
 #include "util/parse.h"
 #include "util/signals.h"
 #include "util/sysroot.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -140,8 +141,7 @@ int video_gadget_finish(struct uvcg_function *fn, int r, char *why, bool usage,
 		if (signal_stop)
 			status = 128 + signal_stop;
 	}
-	free(why);
-	free(fn);
+	free_all(why, fn);
 	return status;
 }
 
@@ -165,8 +165,7 @@ static int serve_gadgetfs(struct gadget_opts *o, struct global_opts *g)
 		r = uvcg_params_parse("", &c.params, &why);
 	if (r < 0) {
 		log_error("video: --spec: %s", why);
-		free(why);
-		free(fn);
+		free_all(why, fn);
 		return EXIT_USAGE;
 	}
 	if (c.params.stall_ms)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "model/findings.h"
+#include "util/xalloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -57,14 +58,9 @@ void finding_list_release(struct finding_list *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->n; i++) {
-		free(l->v[i].id);
-		free(l->v[i].subject);
-		free(l->v[i].message);
-		free(l->v[i].evidence);
-		free(l->v[i].fix);
-		free(l->v[i].about);
-	}
+	for (i = 0; i < l->n; i++)
+		free_all(l->v[i].id, l->v[i].subject, l->v[i].message, l->v[i].evidence,
+			 l->v[i].fix, l->v[i].about);
 	free(l->v);
 	*l = (struct finding_list)FINDING_LIST_INIT;
 }
@@ -159,8 +155,7 @@ void evidence_release(struct evidence_groups *g)
 	for (size_t i = 0; i < g->n; i++) {
 		for (size_t j = 0; j < g->v[i].n; j++)
 			free(g->v[i].passes[j]);
-		free(g->v[i].passes);
-		free(g->v[i].key);
+		free_all(g->v[i].passes, g->v[i].key);
 	}
 	free(g->v);
 	*g = (struct evidence_groups){0};

@@ -91,14 +91,8 @@ const struct run_metric *run_record_metric(const struct run_record *r, const cha
 
 void run_env_release(struct run_env *e)
 {
-	free(e->hostname);
-	free(e->board);
-	free(e->kernel);
-	free(e->kernel_build);
-	free(e->preempt);
-	free(e->governor);
-	free(e->usbperf_version);
-	free(e->machine);
+	free_all(e->hostname, e->board, e->kernel, e->kernel_build, e->preempt, e->governor,
+		 e->usbperf_version, e->machine);
 }
 
 void run_metric_release(struct run_metric *m)
@@ -112,9 +106,7 @@ void run_record_release(struct run_record *r)
 
 	if (!r)
 		return;
-	free(r->id);
-	free(r->started_at);
-	free(r->command_line);
+	free_all(r->id, r->started_at, r->command_line);
 	run_env_release(&r->env);
 	for (i = 0; i < r->ndevices; i++) {
 		struct run_device *d = &r->devices[i];

@@ -6,6 +6,7 @@
 #include "render/render.h"
 #include "render/spark.h"
 #include "render/svg.h"
+#include "util/xalloc.h"
 
 #include "util/parse.h"
 
@@ -181,8 +182,7 @@ static void sweeps(struct strbuf *out, const struct report_model *m, const struc
 		metric_format(out, best->m->value);
 		strbuf_addf(out, " %s at %s\n", unit, at);
 	}
-	free(v);
-	free(blocks);
+	free_all(v, blocks);
 }
 
 static double scale_of(const struct rm_device *d, const struct run_metric *x)

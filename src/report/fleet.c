@@ -239,13 +239,9 @@ int fleet_build(struct store_point *pts, size_t n, double threshold_pct, struct 
 
 void fleet_release(struct fleet *f)
 {
-	for (size_t i = 0; i < f->nrows; i++) {
-		free(f->rows[i].board);
-		free(f->rows[i].device);
-		free(f->rows[i].trend);
-	}
-	free(f->rows);
-	free(f->points);
+	for (size_t i = 0; i < f->nrows; i++)
+		free_all(f->rows[i].board, f->rows[i].device, f->rows[i].trend);
+	free_all(f->rows, f->points);
 	store_points_free(f->src, f->nsrc);
 	memset(f, 0, sizeof(*f));
 }

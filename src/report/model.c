@@ -4,6 +4,7 @@
 #include "run/class.h"
 #include "platform/usb/speed.h"
 #include "util/parse.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -271,8 +272,7 @@ static int make_series(struct rm_device *d, const struct pending_point *p, size_
 	s->label = strdup(p[0].p.label);
 	s->pts = calloc(n, sizeof(*s->pts));
 	if (!s->label || !s->pts) {
-		free(s->label);
-		free(s->pts);
+		free_all(s->label, s->pts);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -337,8 +337,7 @@ static int add_run(struct build *b, size_t run)
 			continue;
 		r = model_add_row(d, run, x, &b->m->passes[run][pass_of[j]]);
 	}
-	free(head);
-	free(pass_of);
+	free_all(head, pass_of);
 	return r;
 }
 
@@ -376,22 +375,14 @@ void report_model_release(struct report_model *m)
 	for (size_t i = 0; i < m->ndevices; i++) {
 		struct rm_device *d = &m->devices[i];
 
-		for (size_t j = 0; j < d->nsweeps; j++) {
-			free(d->sweeps[j].label);
-			free(d->sweeps[j].pts);
-		}
-		free(d->sweeps);
-		free(d->rates);
-		free(d->cpu);
-		free(d->identity);
-		free(d->tops);
+		for (size_t j = 0; j < d->nsweeps; j++)
+			free_all(d->sweeps[j].label, d->sweeps[j].pts);
+		free_all(d->sweeps, d->rates, d->cpu, d->identity, d->tops);
 		for (size_t j = 0; j < REPORT_MAX_RUNS; j++)
 			free(d->rows[j]);
 	}
 	for (size_t j = 0; j < REPORT_MAX_RUNS; j++) {
-		free(m->passes[j]);
-		free(m->sorted[j]);
-		free(m->keys[j]);
+		free_all(m->passes[j], m->sorted[j], m->keys[j]);
 		m->passes[j] = NULL;
 		m->sorted[j] = NULL;
 		m->keys[j] = NULL;

@@ -465,8 +465,7 @@ static void pair_metrics(const struct entry *ea, size_t na, const struct entry *
 			i++, j++;
 		}
 	}
-	free(sa);
-	free(sb);
+	free_all(sa, sb);
 }
 
 /* ---- the result ---- */
@@ -708,8 +707,7 @@ static void device_caveats(struct compare_result *c, const struct run_record *a,
 			add_caveat(c, ib[j], "device", NULL, b->devices[j].key);
 		free(ib[j]);
 	}
-	free(ib);
-	free(seen);
+	free_all(ib, seen);
 }
 
 int run_compare(const struct run_record *a, const struct run_record *b, double threshold_pct,
@@ -740,8 +738,7 @@ int run_compare(const struct run_record *a, const struct run_record *b, double t
 			add_row(&c, NULL, &b->metrics[i], eb[i].dev);
 	entries_free(ea, a->nmetrics);
 	entries_free(eb, b->nmetrics);
-	free(pair);
-	free(taken);
+	free_all(pair, taken);
 	c.result = !c.compared	     ? COMPARE_NOTHING
 		   : c.worse	     ? "regression"
 		   : c.spread_unknown ? "spread unknown"

@@ -611,9 +611,7 @@ void run_result_release(struct run_result *r)
 
 		if (it->cls && it->cls->release)
 			it->cls->release(it);
-		free(it->path);
-		free(it->device_key);
-		free(it->why);
+		free_all(it->path, it->device_key, it->why);
 	}
 	free(r->plan);
 	for (i = 0; i < RUN_MAX_CLASSES; i++)

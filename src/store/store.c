@@ -3,6 +3,7 @@
 #include "store/store_priv.h"
 #include "util/strbuf.h"
 #include "util/xdg.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -262,9 +263,7 @@ void store_close(struct store *s)
 		return;
 	sql_close(s->conn);
 	strbuf_release(&s->errmsg);
-	free(s->board);
-	free(s->path);
-	free(s);
+	free_all(s->board, s->path, s);
 }
 
 int store_recover(const char *path)
@@ -436,9 +435,7 @@ int store_check(struct store *s, struct store_stats *ret)
 
 void store_stats_release(struct store_stats *st)
 {
-	free(st->journal_mode);
-	free(st->integrity);
-	free(st->schema);
+	free_all(st->journal_mode, st->integrity, st->schema);
 	st->journal_mode = st->integrity = st->schema = NULL;
 }
 

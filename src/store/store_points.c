@@ -90,12 +90,8 @@ int store_points(struct store *s, const struct store_filter *f, const char *cons
 void store_points_free(struct store_point *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		free(v[i].run_id);
-		free(v[i].started_at);
-		free(v[i].kernel);
-		free(v[i].vid_pid);
-		free(v[i].serial);
-		free(v[i].product);
+		free_all(v[i].run_id, v[i].started_at, v[i].kernel, v[i].vid_pid, v[i].serial,
+			 v[i].product);
 		run_env_release(&v[i].env);
 		run_metric_release(&v[i].m);
 	}

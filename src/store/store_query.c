@@ -78,8 +78,7 @@ void store_board_bind(struct store_board *b, const char *board, struct sql_stmt 
 
 void store_board_release(struct store_board *b)
 {
-	free(b->pattern);
-	free(b->exact);
+	free_all(b->pattern, b->exact);
 	b->pattern = b->exact = NULL;
 }
 
@@ -221,8 +220,7 @@ int store_list_runs(struct store *s, const struct store_filter *f, struct run_su
 	sql_finalize(q.runs);
 	if (r == 0)
 		r = add_parts(s, v, pks, n);
-	free(pks);
-	free(q.pattern);
+	free_all(pks, q.pattern);
 	store_board_release(&q.board);
 	sql_commit(s->conn);
 	if (r < 0) {

@@ -4,6 +4,7 @@
 #include "util/parse.h"
 #include "util/jsonin.h"
 #include "version.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -115,8 +116,7 @@ int snapshot_entry_node(const struct snapshot_entry *e, size_t idx, struct vnode
 	}
 	n->path = strdup(path);
 	if (!n->path || !n->data) {
-		free(n->path);
-		free(n->data);
+		free_all(n->path, n->data);
 		return -ENOMEM;
 	}
 	return 0;

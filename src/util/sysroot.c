@@ -2,6 +2,7 @@
 #include "util/sysroot.h"
 #include "util/parse.h"
 #include "util/signals.h"
+#include "util/xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -29,10 +30,8 @@ void vnodes_free(struct vnode *v, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		free(v[i].path);
-		free(v[i].data);
-	}
+	for (i = 0; i < n; i++)
+		free_all(v[i].path, v[i].data);
 	free(v);
 }
 
@@ -222,8 +221,7 @@ void sysroot_record_take(struct vnode **ret, size_t *ret_n)
 				*keep = *drop;
 				*drop = tmp;
 			}
-			free(drop->path);
-			free(drop->data);
+			free_all(drop->path, drop->data);
 			continue;
 		}
 		rec.v[out++] = rec.v[i];

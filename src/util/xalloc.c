@@ -35,3 +35,9 @@ void *xgrow(void *v, size_t *n, size_t size)
 	(*n)++;
 	return nv;
 }
+
+void free_list(void *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+}

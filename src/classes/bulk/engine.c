@@ -11,6 +11,7 @@
 #include "util/signals.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -82,8 +83,7 @@ void bulk_close(struct bulk_session *s)
 		close(s->fd);
 	if (s->ctx)
 		libusb_exit(s->ctx);
-	free(s->irq_lines);
-	free(s);
+	free_all(s->irq_lines, s);
 }
 
 void bulk_open_info_release(struct bulk_open_info *i)
@@ -402,8 +402,7 @@ static int measure_transfers(struct bulk_session *s, struct bulk_run *run,
 	int r = 0;
 
 	if (!v || !zc) {
-		free(v);
-		free(zc);
+		free_all(v, zc);
 		return -ENOMEM;
 	}
 	if (p->dir != BULK_DIR_OUT)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* usbperf bulk's field tables: the device and one row per point. */
 #include "classes/bulk/fields.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -58,11 +59,6 @@ void bulk_device_row_release(struct bulk_device_row *d)
 {
 	if (!d)
 		return;
-	free(d->device);
-	free(d->vid_pid);
-	free(d->product);
-	free(d->ep_in);
-	free(d->ep_out);
-	free(d->driver_detached);
+	free_all(d->device, d->vid_pid, d->product, d->ep_in, d->ep_out, d->driver_detached);
 	memset(d, 0, sizeof(*d));
 }

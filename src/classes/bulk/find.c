@@ -5,6 +5,7 @@
 #include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <libusb.h>
@@ -58,8 +59,7 @@ void bulk_sysdev_release(struct bulk_sysdev *d)
 {
 	if (!d)
 		return;
-	free(d->sysname);
-	free(d->product);
+	free_all(d->sysname, d->product);
 	memset(d, 0, sizeof(*d));
 }
 

@@ -21,6 +21,7 @@
 #include "classes/bulk/engine.h"
 #include "util/clock.h"
 #include "util/signals.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <linux/usbdevice_fs.h>
@@ -140,9 +141,7 @@ void bulk_usbfs_free(struct bulk_usbfs *u)
 	if (!u)
 		return;
 	tick_stop(u);
-	free(u->urbs);
-	free(u->flying);
-	free(u);
+	free_all(u->urbs, u->flying, u);
 }
 
 enum libusb_transfer_status bulk_usbfs_status(int st)

@@ -12,6 +12,7 @@
 #include "classes/disk/cache.h"
 #include "classes/disk/iostat.h"
 #include "util/clock.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,10 +37,7 @@ struct slots {
 
 static void slots_release(struct slots *s)
 {
-	free(s->region);
-	free(s->buf);
-	free(s->io);
-	free(s->free);
+	free_all(s->region, s->buf, s->io, s->free);
 	memset(s, 0, sizeof(*s));
 }
 

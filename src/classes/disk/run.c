@@ -10,6 +10,7 @@
 #include "platform/sys/mounts.h"
 #include "util/clock.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -447,15 +448,8 @@ static int repeat_bufs_alloc(struct repeat_bufs *b, unsigned repeat)
 
 static void repeat_bufs_release(struct repeat_bufs *b)
 {
-	free(b->lat);
-	free(b->rlat);
-	free(b->bw);
-	free(b->rates);
-	free(b->mb);
-	free(b->iops);
-	free(b->p99_us);
-	free(b->cpu_pct);
-	free(b->util_pct);
+	free_all(b->lat, b->rlat, b->bw, b->rates, b->mb, b->iops, b->p99_us, b->cpu_pct,
+		 b->util_pct);
 }
 
 /* what the repeats of a pass left beyond the figures */
@@ -775,10 +769,7 @@ void disk_report_release(struct disk_report *r)
 	free(r->warnings);
 	for (i = 0; i < r->nrows; i++)
 		free(r->rows[i].irq_per_cpu);
-	free(r->rows);
-	free(r->pairs);
-	free(r->samples);
-	free(r->verrs);
+	free_all(r->rows, r->pairs, r->samples, r->verrs);
 	usb_attach_release(&r->usb);
 	mmc_attach_release(&r->mmc);
 	memset(r, 0, sizeof(*r));

@@ -581,8 +581,7 @@ static void disk_release(struct run_plan_item *it)
 		disk_target_close(&d->t);
 	if (d->measured)
 		disk_report_release(&d->rep);
-	free(d->irq_lines);
-	free(d);
+	free_all(d->irq_lines, d);
 	it->state = NULL;
 }
 

@@ -227,11 +227,7 @@ void disk_target_close(struct disk_target *t)
 	t->fd = t->fd_buf = -1;
 	if (t->created && !t->keep && t->io_path)
 		unlink(t->io_path);
-	free(t->path);
-	free(t->io_path);
-	free(t->fs_type);
-	free(t->mount_point);
-	free(t->source);
+	free_all(t->path, t->io_path, t->fs_type, t->mount_point, t->source);
 	memset(t, 0, sizeof(*t));
 	t->fd = t->fd_buf = -1;
 }

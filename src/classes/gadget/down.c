@@ -17,24 +17,14 @@ void gadget_built_release(struct gadget_built *b)
 	size_t i;
 
 	for (i = 0; i < b->nfns; i++) {
-		free(b->fns[i].function);
-		free(b->fns[i].profile);
-		free(b->fns[i].settings);
-		free(b->fns[i].ifname);
+		free_all(b->fns[i].function, b->fns[i].profile, b->fns[i].settings,
+			 b->fns[i].ifname);
 		for (size_t j = 0; j < b->fns[i].neps; j++)
 			free(b->fns[i].eps[j].ceiling_basis);
-		free(b->fns[i].eps);
-		free(b->fns[i].ep_note);
+		free_all(b->fns[i].eps, b->fns[i].ep_note);
 	}
-	free(b->fns);
-	free(b->gadget);
-	free(b->udc);
-	free(b->max_speed);
-	free(b->udc_state);
-	free(b->udc_speed);
-	free(b->state_file);
-	free(b->unbound_why);
-	free(b->ep_speed);
+	free_all(b->fns, b->gadget, b->udc, b->max_speed, b->udc_state, b->udc_speed, b->state_file,
+		 b->unbound_why, b->ep_speed);
 	*b = (struct gadget_built){0};
 }
 

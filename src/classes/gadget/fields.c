@@ -127,8 +127,7 @@ int gadget_owned_probe(struct gadget_owned **ret, size_t *ret_n)
 				}
 				dir = NULL;
 			}
-			free(why);
-			free(dir);
+			free_all(why, dir);
 			gadget_state_release(&st);
 		}
 	}
@@ -142,11 +141,7 @@ void gadget_owned_free(struct gadget_owned *v, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		free(v[i].gadget);
-		free(v[i].state_file);
-		free(v[i].udc);
-		free(v[i].daemon);
-	}
+	for (i = 0; i < n; i++)
+		free_all(v[i].gadget, v[i].state_file, v[i].udc, v[i].daemon);
 	free(v);
 }

@@ -304,8 +304,7 @@ static void add_device(struct run_result *r, const struct run_plan_item *it,
 		*strstr(speed, "-speed") = '\0';
 	d->speed = speed;
 	d->ceiling_mb_s = NAN;
-	free(vid);
-	free(pid);
+	free_all(vid, pid);
 }
 
 static void add_metrics(struct run_result *r, const struct run_plan_item *it,

@@ -152,20 +152,11 @@ void gadget_spec_release(struct gadget_spec *s)
 	size_t i, j;
 
 	for (i = 0; i < s->nfns; i++) {
-		for (j = 0; j < s->fns[i].nkv; j++) {
-			free(s->fns[i].kv[j].key);
-			free(s->fns[i].kv[j].value);
-		}
-		free(s->fns[i].kv);
-		free(s->fns[i].instance);
+		for (j = 0; j < s->fns[i].nkv; j++)
+			free_all(s->fns[i].kv[j].key, s->fns[i].kv[j].value);
+		free_all(s->fns[i].kv, s->fns[i].instance);
 	}
-	free(s->fns);
-	free(s->dir);
-	free(s->manufacturer);
-	free(s->product);
-	free(s->serial);
-	free(s->udc);
-	free(s->max_speed);
+	free_all(s->fns, s->dir, s->manufacturer, s->product, s->serial, s->udc, s->max_speed);
 	*s = (struct gadget_spec){0};
 }
 
@@ -529,12 +520,9 @@ int gadget_spec_add(struct gadget_spec *s, const char *arg, char **ret_why)
 			r = uvcg_spec_check(f, ret_why);
 	}
 	if (r < 0) {
-		for (i = 0; i < f->nkv; i++) {
-			free(f->kv[i].key);
-			free(f->kv[i].value);
-		}
-		free(f->kv);
-		free(f->instance);
+		for (i = 0; i < f->nkv; i++)
+			free_all(f->kv[i].key, f->kv[i].value);
+		free_all(f->kv, f->instance);
 		s->nfns--;
 	}
 	strbuf_release(&inst);

@@ -106,9 +106,7 @@ void gadget_state_release(struct gadget_state *st)
 		close(st->fd);
 	for (i = 0; i < st->n; i++)
 		free(st->v[i].path);
-	free(st->v);
-	free(st->dir);
-	free(st->file);
+	free_all(st->v, st->dir, st->file);
 	*st = (struct gadget_state){.fd = -1};
 }
 
@@ -203,8 +201,7 @@ int gadget_state_load(struct gadget_state *st, const char *dir, char **ret_why)
 out:
 	if (r < 0 && r != -EINVAL) {
 		/* not found, unreadable: nothing to keep */
-		free(st->dir);
-		free(st->file);
+		free_all(st->dir, st->file);
 		st->dir = st->file = NULL;
 	}
 	strbuf_release(&path);
@@ -258,8 +255,7 @@ static void keep_mntdir(const struct gadget_state *st, const char *dir, struct s
 				}
 		}
 		gadget_state_release(&o);
-		free(odir);
-		free(why);
+		free_all(odir, why);
 	}
 	strbuf_addf(note, "%skept '%s': it is not empty", note->len ? "; " : "", dir);
 	if (taker)

@@ -19,14 +19,8 @@
 
 void hid_gadget_fn_release(struct hid_gadget_fn *f)
 {
-	free(f->gadget);
-	free(f->function);
-	free(f->node);
-	free(f->dev);
-	free(f->rdesc);
-	free(f->udc);
-	free(f->udc_state);
-	free(f->udc_speed);
+	free_all(f->gadget, f->function, f->node, f->dev, f->rdesc, f->udc, f->udc_state,
+		 f->udc_speed);
 	*f = (struct hid_gadget_fn){0};
 }
 

@@ -4,6 +4,7 @@
 #include "util/clock.h"
 #include "util/signals.h"
 #include "util/stats.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -378,9 +379,7 @@ int hid_pass_run(int fd, enum hid_pass_kind k, const struct hid_io_config *c, st
 		r = -ETIMEDOUT;
 	*ret = p;
 out:
-	free(s.h);
-	free(s.buf);
-	free(s.rbuf);
+	free_all(s.h, s.buf, s.rbuf);
 	return r;
 }
 

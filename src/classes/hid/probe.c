@@ -5,6 +5,7 @@
 #include "platform/sys/attr.h"
 #include "util/parse.h"
 #include "util/sysroot.h"
+#include "util/xalloc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -292,10 +293,7 @@ void hid_device_release(struct hid_device *d)
 {
 	if (!d)
 		return;
-	free(d->node);
-	free(d->name);
-	free(d->hid);
-	free(d->rdesc);
+	free_all(d->node, d->name, d->hid, d->rdesc);
 	usb_attach_release(&d->usb);
 	if (d->in.has_ceiling)
 		usb_hid_result_release(&d->in.ceiling);

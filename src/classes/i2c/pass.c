@@ -11,6 +11,7 @@
 #include "platform/sys/cpustat.h"
 #include "util/clock.h"
 #include "util/stats.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <linux/i2c-dev.h>
@@ -271,8 +272,7 @@ int i2c_passes_run(const struct i2c_io *io, const struct i2c_plan *p, struct i2c
 	h = malloc(sizeof(*h));
 	buf = malloc((size_t)max + 1);
 	if (!h || !buf) {
-		free(h);
-		free(buf);
+		free_all(h, buf);
 		return -ENOMEM;
 	}
 	for (i = 0; i < p->nsizes && !stopped(p) && !nobody; i++) {
@@ -293,8 +293,7 @@ int i2c_passes_run(const struct i2c_io *io, const struct i2c_plan *p, struct i2c
 				 ret[n - 1].naks + ret[n - 1].errors >= I2C_NAK_LIMIT;
 		}
 	}
-	free(h);
-	free(buf);
+	free_all(h, buf);
 	*ret_n = n;
 	return 0;
 }

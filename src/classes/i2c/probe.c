@@ -7,6 +7,7 @@
 #include "classes/i2c/i2c.h"
 #include "util/parse.h"
 #include "util/sysroot.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -19,8 +20,7 @@ void i2c_adapter_release(struct i2c_adapter *a)
 {
 	if (!a)
 		return;
-	free(a->name);
-	free(a->clock_from);
+	free_all(a->name, a->clock_from);
 	a->name = a->clock_from = NULL;
 }
 

@@ -133,8 +133,7 @@ static bool i2c_claims(const char *target, const struct stat *st)
 	if (!split_target(target, &node, &addr, &clock))
 		return false;
 	yes = is_i2c_dev(node, NULL);
-	free(node);
-	free(addr);
+	free_all(node, addr);
 	return yes;
 }
 
@@ -170,9 +169,7 @@ static int i2c_check_target(const struct run_options *o, const char *target, cha
 	}
 	strbuf_release(&why);
 	i2c_adapter_release(&a);
-	free(node);
-	free(drv);
-	free(cli);
+	free_all(node, drv, cli);
 	return r < 0 ? r : 0;
 }
 

@@ -6,6 +6,7 @@
  * nothing on the bus.
  */
 #include "classes/i2c/i2c.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,8 +22,7 @@ void i2c_target_release(struct i2c_target *t)
 	if (!t)
 		return;
 	i2c_adapter_release(&t->ad);
-	free(t->driver);
-	free(t->client);
+	free_all(t->driver, t->client);
 	t->driver = t->client = NULL;
 	if (t->fd >= 0)
 		close(t->fd);

@@ -2,6 +2,7 @@
 /* run --copy SRC /dev/mtdN: the copy's destination on raw flash (mtd_run.h). */
 #include "classes/mtd/mtd_run.h"
 #include "classes/copy/copy.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -36,8 +37,7 @@ void mtd_sink_release(struct mtd_sink *s)
 {
 	if (!s)
 		return;
-	free(s->bad);
-	free(s->pad);
+	free_all(s->bad, s->pad);
 	s->bad = NULL;
 	s->pad = NULL;
 }

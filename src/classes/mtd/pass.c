@@ -7,6 +7,7 @@
  */
 #include "classes/mtd/mtd.h"
 #include "util/clock.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h> /* loff_t: glibc has it in sys/types.h too, musl (the board builds) only here */
@@ -267,8 +268,6 @@ int mtd_passes_run(const struct mtd_io *io, const struct mtd_plan *p, struct mtd
 	}
 	*ret_n = n;
 out:
-	free(bad);
-	free(buf);
-	free(want);
+	free_all(bad, buf, want);
 	return r;
 }

@@ -6,6 +6,7 @@
 #include "classes/mtd/mtd.h"
 #include "util/parse.h"
 #include "util/sysroot.h"
+#include "util/xalloc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -19,9 +20,7 @@ void mtd_geometry_release(struct mtd_geometry *g)
 {
 	if (!g)
 		return;
-	free(g->name);
-	free(g->type);
-	free(g->parent);
+	free_all(g->name, g->type, g->parent);
 	g->name = g->type = g->parent = NULL;
 }
 

@@ -100,12 +100,8 @@ bool mtd_name_is_boot(const char *name)
 
 void mtd_facts_release(struct mtd_facts *f)
 {
-	for (size_t i = 0; f && i < f->n; i++) {
-		free(f->v[i].name);
-		free(f->v[i].type);
-		free(f->v[i].dir);
-		free(f->v[i].mounted_on);
-	}
+	for (size_t i = 0; f && i < f->n; i++)
+		free_all(f->v[i].name, f->v[i].type, f->v[i].dir, f->v[i].mounted_on);
 	if (f) {
 		free(f->v);
 		*f = (struct mtd_facts){0};

@@ -13,6 +13,7 @@
 #include "util/clock.h"
 #include "util/signals.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -200,10 +201,7 @@ void mtp_devinfo_release(struct mtp_devinfo *d)
 {
 	if (!d)
 		return;
-	free(d->manufacturer);
-	free(d->model);
-	free(d->serial);
-	free(d->version);
+	free_all(d->manufacturer, d->model, d->serial, d->version);
 	for (size_t i = 0; i < d->nstorages; i++)
 		free(d->storages[i].description);
 	free(d->storages);
@@ -320,12 +318,7 @@ void mtp_close(struct mtp_session *s)
 		LIBMTP_Release_Device(s->dev);
 		quiet_end(&q, NULL, 0);
 	}
-	free(s->tracked);
-	free(s->irq_lines);
-	free(s->folder_name);
-	free(s->existing);
-	free(s->moved_why);
-	free(s);
+	free_all(s->tracked, s->irq_lines, s->folder_name, s->existing, s->moved_why, s);
 }
 
 /* --- what usbperf created --- */

@@ -2,6 +2,7 @@
 /* usbperf mtp's field tables: the device, one row per file size, the small objects. */
 #include "classes/mtp/fields.h"
 #include "util/parse.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -83,19 +84,9 @@ void mtp_device_row_release(struct mtp_device_row *d)
 {
 	if (!d)
 		return;
-	free(d->device);
-	free(d->vid_pid);
-	free(d->manufacturer);
-	free(d->model);
-	free(d->serial);
-	free(d->version);
-	free(d->driver);
-	free(d->storage);
-	free(d->storage_id);
-	free(d->storage_anomaly);
-	free(d->folder);
-	free(d->send_folder);
-	free(d->send_path_why);
+	free_all(d->device, d->vid_pid, d->manufacturer, d->model, d->serial, d->version, d->driver,
+		 d->storage, d->storage_id, d->storage_anomaly, d->folder, d->send_folder,
+		 d->send_path_why);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -116,8 +107,7 @@ int mtp_device_row_path(struct mtp_device_row *d, const struct mtp_path *p)
 {
 	d->send_path = p->place == MTP_PLACE_NONE ? NULL : mtp_place_name(p->place);
 	d->handles_reread = p->reread;
-	free(d->send_folder);
-	free(d->send_path_why);
+	free_all(d->send_folder, d->send_path_why);
 	d->send_folder = p->folder ? strdup(p->folder) : NULL;
 	d->send_path_why = p->why ? strdup(p->why) : NULL;
 	if ((p->folder && !d->send_folder) || (p->why && !d->send_path_why))

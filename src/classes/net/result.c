@@ -6,6 +6,7 @@
  */
 #include "classes/net/result.h"
 #include "classes/net/wire.h"
+#include "util/xalloc.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -55,19 +56,9 @@ void net_report_release(struct net_report *r)
 {
 	size_t i;
 
-	free(r->local);
-	free(r->peer);
-	free(r->peer_version);
-	free(r->cookie);
-	free(r->iface);
-	free(r->bind_dev);
-	free(r->framing);
-	free(r->congestion);
-	free(r->peer_congestion);
-	free(r->error_msg);
-	free(r->monitor_why);
-	free(r->rows);
-	free(r->intervals);
+	free_all(r->local, r->peer, r->peer_version, r->cookie, r->iface, r->bind_dev, r->framing,
+		 r->congestion, r->peer_congestion, r->error_msg, r->monitor_why, r->rows,
+		 r->intervals);
 	for (i = 0; i < r->nwarnings; i++)
 		free(r->warnings[i]);
 	free(r->warnings);

@@ -593,9 +593,7 @@ static void net_release(struct run_plan_item *it)
 
 	if (!n)
 		return;
-	free(n->host);
-	free(n->iface);
-	free(n);
+	free_all(n->host, n->iface, n);
 	it->state = NULL;
 }
 

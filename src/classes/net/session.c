@@ -3,6 +3,7 @@
 #include "classes/net/session.h"
 #include "classes/net/sock.h"
 #include "util/clock.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -61,11 +62,7 @@ void net_session_release(struct net_session *s)
 	if (s->sh.wake_fd >= 0)
 		close(s->sh.wake_fd);
 	s->sh.wake_fd = -1;
-	free(s->finals);
-	free(s->base);
-	free(s->prev);
-	free(s->retr_base);
-	free(s->retr_prev);
+	free_all(s->finals, s->base, s->prev, s->retr_base, s->retr_prev);
 	s->finals = NULL;
 	s->base = s->prev = NULL;
 	s->retr_base = s->retr_prev = NULL;

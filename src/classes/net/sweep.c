@@ -184,10 +184,7 @@ void net_sweep_release(struct net_sweep *s)
 {
 	size_t i;
 
-	free(s->iface);
-	free(s->driver);
-	free(s->speed);
-	free(s->framing);
+	free_all(s->iface, s->driver, s->speed, s->framing);
 	for (i = 0; i < s->nwarnings; i++)
 		free(s->warnings[i]);
 	free(s->warnings);

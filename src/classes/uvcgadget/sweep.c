@@ -325,8 +325,7 @@ static int one_gadget(const struct uvcg_sweep_config *c, struct uvcg_sweep *s,
 		r = reason_set(-EIO, why, "gadget down %s: %s", spec.dir, why2 ? why2 : "?");
 	free(why2);
 out:
-	free(node);
-	free(speed);
+	free_all(node, speed);
 	strbuf_release(&stats);
 	gadget_spec_release(&spec);
 	return r;

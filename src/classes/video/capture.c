@@ -10,6 +10,7 @@
 #include "util/clock.h"
 #include "util/fileio.h"
 #include "util/signals.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -469,8 +470,7 @@ int video_capture(const struct video_config *cfg, struct video_pass *ret, char *
 	s = calloc(1, sizeof(*s));
 	info = malloc(sizeof(*info));
 	if (!s || !info) {
-		free(s);
-		free(info);
+		free_all(s, info);
 		return -ENOMEM;
 	}
 	video_acct_init(&s->acct);
@@ -560,8 +560,7 @@ out:
 	if (c.fd >= 0)
 		close(c.fd);
 	video_acct_release(&s->acct);
-	free(s);
-	free(info);
+	free_all(s, info);
 	if (r < 0) {
 		video_pass_release(&p);
 		*ret_why = why;

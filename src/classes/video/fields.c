@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The schema of video results: one table per struct drives text, JSON and CSV. */
 #include "classes/video/fields.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -214,9 +215,6 @@ void video_report_release(struct video_report *r)
 		free(r->modes[i].device), free(r->modes[i].fourcc);
 	for (i = 0; i < r->nwarnings; i++)
 		free(r->warnings[i]);
-	free(r->rows);
-	free(r->hist);
-	free(r->modes);
-	free(r->warnings);
+	free_all(r->rows, r->hist, r->modes, r->warnings);
 	memset(r, 0, sizeof(*r));
 }

@@ -153,7 +153,5 @@ void video_html_section(struct strbuf *out, const struct report_model *m,
 		interval_chart(out, m, d, modes[k]);
 	for (size_t i = 0; i < st.nlabels; i++)
 		free(st.labels[i]);
-	free(st.labels);
-	free(st.nominal);
-	free(modes);
+	free_all(st.labels, st.nominal, modes);
 }

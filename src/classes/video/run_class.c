@@ -354,8 +354,7 @@ static int video_measure(const struct run_options *o, struct run_result *r,
 
 		strbuf_addf(&w, "%s: busy%s%s", it->path, holder ? ": held by " : "",
 			    holder ? holder : "");
-		free(holder);
-		free(*ret_why);
+		free_all(holder, *ret_why);
 		*ret_why = strbuf_detach(&w);
 	}
 	if (rc < 0)

@@ -115,9 +115,7 @@ void uvc_camera_release(struct uvc_camera *c)
 {
 	if (!c)
 		return;
-	free(c->device);
-	free(c->dir);
-	free(c->info);
+	free_all(c->device, c->dir, c->info);
 	*c = (struct uvc_camera){0};
 }
 
@@ -448,14 +446,8 @@ void uvc_view_release(struct uvc_view *v)
 {
 	for (size_t i = 0; i < v->npool; i++)
 		free(v->pool[i]);
-	free(v->pool);
-	free(v->cams);
-	free(v->streams);
-	free(v->alts);
-	free(v->modes);
-	free(v->streaming);
-	free(v->params);
-	free(v->stats);
+	free_all(v->pool, v->cams, v->streams, v->alts, v->modes, v->streaming, v->params,
+		 v->stats);
 	finding_list_release(&v->findings);
 	*v = (struct uvc_view)UVC_VIEW_INIT;
 }

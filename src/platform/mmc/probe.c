@@ -122,9 +122,7 @@ static void card_sd(struct mmc_card *c, const char *dir)
 		c->card_best = MMC_TIMING_LEGACY;
 		c->card_best_basis = "SCR sd_spec 1.0";
 	}
-	free(csd);
-	free(scr);
-	free(ssr);
+	free_all(csd, scr, ssr);
 }
 
 static void card_ext_csd(struct mmc_card *c, const char *dbg)
@@ -531,36 +529,17 @@ void mmc_topology_release(struct mmc_topology *t)
 	for (i = 0; i < t->nhost; i++) {
 		struct mmc_host *h = &t->host[i];
 
-		free(h->name);
-		free(h->driver);
-		free(h->parent);
-		free(h->card);
-		free(h->caps_text);
-		free(h->ceiling_basis);
+		free_all(h->name, h->driver, h->parent, h->card, h->caps_text, h->ceiling_basis);
 	}
 	for (i = 0; i < t->ncard; i++) {
 		struct mmc_card *c = &t->card[i];
 
-		free(c->host);
-		free(c->name);
-		free(c->type);
-		free(c->product);
-		free(c->manfid);
-		free(c->oemid);
-		free(c->date);
-		free(c->serial);
-		free(c->ocr);
-		free(c->blockdev);
+		free_all(c->host, c->name, c->type, c->product, c->manfid, c->oemid, c->date,
+			 c->serial, c->ocr, c->blockdev);
 	}
-	for (i = 0; i < t->npart; i++) {
-		free(t->part[i].name);
-		free(t->part[i].disk);
-		free(t->part[i].card);
-	}
-	free(t->host);
-	free(t->card);
-	free(t->part);
-	free(t->debugfs_mounted);
+	for (i = 0; i < t->npart; i++)
+		free_all(t->part[i].name, t->part[i].disk, t->part[i].card);
+	free_all(t->host, t->card, t->part, t->debugfs_mounted);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -625,12 +604,7 @@ void mmc_attach_release(struct mmc_attach *a)
 {
 	if (!a)
 		return;
-	free(a->host);
-	free(a->card);
-	free(a->product);
-	free(a->blockdev);
-	free(a->ceiling_basis);
-	free(a->debugfs_mounted);
+	free_all(a->host, a->card, a->product, a->blockdev, a->ceiling_basis, a->debugfs_mounted);
 	memset(a, 0, sizeof(*a));
 	a->ceiling_mb_s = a->nominal_mb_s = NAN;
 }

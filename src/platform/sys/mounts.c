@@ -3,6 +3,7 @@
 #include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -91,10 +92,7 @@ static int parse_line(const char *line, size_t len, struct mount_entry *ret)
 	ret->fs_type = unescape(f[sep + 1], fl[sep + 1]);
 	ret->source = unescape(f[sep + 2], fl[sep + 2]);
 	if (!ret->root || !ret->mount_point || !ret->fs_type || !ret->source) {
-		free(ret->root);
-		free(ret->mount_point);
-		free(ret->fs_type);
-		free(ret->source);
+		free_all(ret->root, ret->mount_point, ret->fs_type, ret->source);
 		return -ENOMEM;
 	}
 	return 0;
@@ -150,12 +148,8 @@ void mount_table_release(struct mount_table *t)
 
 	if (!t)
 		return;
-	for (i = 0; i < t->n; i++) {
-		free(t->e[i].root);
-		free(t->e[i].mount_point);
-		free(t->e[i].fs_type);
-		free(t->e[i].source);
-	}
+	for (i = 0; i < t->n; i++)
+		free_all(t->e[i].root, t->e[i].mount_point, t->e[i].fs_type, t->e[i].source);
 	free(t->e);
 	t->e = NULL;
 	t->n = 0;

@@ -379,9 +379,7 @@ static void probe_board(struct sysinfo_facts *si)
 		si->board = strbuf_detach(&b);
 		si->board_source = xstrdup("dmi");
 	}
-	free(vendor);
-	free(product);
-	free(board);
+	free_all(vendor, product, board);
 	strbuf_release(&b);
 }
 
@@ -546,27 +544,15 @@ void sysinfo_release(struct sysinfo_facts *si)
 {
 	size_t i;
 
-	free(si->kernel);
-	free(si->kernel_version);
-	free(si->preempt_model);
-	free(si->preempt_mode);
-	free(si->board);
-	free(si->board_source);
-	free(si->cpu_model);
-	free(si->cpus_online);
-	for (i = 0; i < si->nusbcore_params; i++) {
-		free(si->usbcore_params[i].name);
-		free(si->usbcore_params[i].value);
-	}
+	free_all(si->kernel, si->kernel_version, si->preempt_model, si->preempt_mode, si->board,
+		 si->board_source, si->cpu_model, si->cpus_online);
+	for (i = 0; i < si->nusbcore_params; i++)
+		free_all(si->usbcore_params[i].name, si->usbcore_params[i].value);
 	free(si->usbcore_params);
 	for (i = 0; i < si->npolicies; i++) {
 		struct cpufreq_policy *p = &si->policies[i];
 
-		free(p->name);
-		free(p->cpus);
-		free(p->driver);
-		free(p->governor);
-		free(p->epp);
+		free_all(p->name, p->cpus, p->driver, p->governor, p->epp);
 	}
 	free(si->policies);
 	gadget_facts_release(&si->usb);

@@ -3,6 +3,7 @@
 #include "platform/usb/limits.h"
 #include "platform/usb/topology_priv.h"
 #include "util/sysroot.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -47,8 +48,7 @@ static void attach_device(const char *dir, const char *speed, struct usb_attach 
 		strbuf_addf(&id, "%s:%s", vid, pid);
 		a->vid_pid = strbuf_detach(&id);
 	}
-	free(vid);
-	free(pid);
+	free_all(vid, pid);
 	a->speed = usb_speed_from_sysfs(speed, lanes == U64_UNKNOWN ? 1 : (unsigned)lanes);
 }
 
@@ -160,10 +160,6 @@ int usb_attach_for_netdev(const char *ifname, struct usb_attach *ret)
 
 void usb_attach_release(struct usb_attach *a)
 {
-	free(a->device);
-	free(a->interface);
-	free(a->vid_pid);
-	free(a->product);
-	free(a->driver);
+	free_all(a->device, a->interface, a->vid_pid, a->product, a->driver);
 	*a = (struct usb_attach){0};
 }

@@ -172,8 +172,7 @@ void probe_controller(struct usb_topology *t, const struct usb_device *root, con
 		free(gdrv);
 	}
 	count_irqs(c);
-	free(parent);
-	free(grand);
+	free_all(parent, grand);
 }
 
 uint64_t usb_irq_count(const char *irq_list)

@@ -376,24 +376,8 @@ static void free_fn_strs(struct gadget_function *f)
 	for (i = 0; i < sizeof(fn_attrs) / sizeof(fn_attrs[0]); i++)
 		if (fn_attrs[i].is_str)
 			free(*(char **)((char *)f + fn_attrs[i].offset));
-	free(f->gadget);
-	free(f->name);
-	free(f->type);
-	free(f->instance);
-	free(f->configs);
-	free(f->settings);
+	free_all(f->gadget, f->name, f->type, f->instance, f->configs, f->settings);
 }
-
-static void free_all(char **v[], size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(*v[i]);
-}
-
-#define FREE_ALL(...)                                                                            \
-	free_all((char **[]){__VA_ARGS__}, sizeof((char **[]){__VA_ARGS__}) / sizeof(char **))
 
 void gadget_facts_release(struct gadget_facts *g)
 {
@@ -401,28 +385,27 @@ void gadget_facts_release(struct gadget_facts *g)
 
 	for (i = 0; i < g->ngadgets; i++) {
 		struct gadget_dev *d = &g->gadgets[i];
-		FREE_ALL(&d->name, &d->udc, &d->id_vendor, &d->id_product, &d->bcd_usb,
-			 &d->bcd_device, &d->max_speed, &d->manufacturer, &d->product,
-			 &d->serialnumber);
+
+		free_all(d->name, d->udc, d->id_vendor, d->id_product, d->bcd_usb, d->bcd_device,
+			 d->max_speed, d->manufacturer, d->product, d->serialnumber);
 	}
 	for (i = 0; i < g->nconfigs; i++) {
 		struct gadget_config *c = &g->configs[i];
-		FREE_ALL(&c->gadget, &c->name, &c->label, &c->bm_attributes, &c->functions);
+
+		free_all(c->gadget, c->name, c->label, c->bm_attributes, c->functions);
 	}
 	for (i = 0; i < g->nfunctions; i++)
 		free_fn_strs(&g->functions[i]);
 	for (i = 0; i < g->nluns; i++) {
 		struct gadget_lun *u = &g->luns[i];
-		FREE_ALL(&u->gadget, &u->function, &u->name, &u->file);
+
+		free_all(u->gadget, u->function, u->name, u->file);
 	}
 	for (i = 0; i < g->nudcs; i++) {
 		struct udc_info *u = &g->udcs[i];
-		FREE_ALL(&u->name, &u->state, &u->function, &u->current_speed, &u->maximum_speed);
+
+		free_all(u->name, u->state, u->function, u->current_speed, u->maximum_speed);
 	}
-	free(g->gadgets);
-	free(g->configs);
-	free(g->functions);
-	free(g->luns);
-	free(g->udcs);
+	free_all(g->gadgets, g->configs, g->functions, g->luns, g->udcs);
 	*g = (struct gadget_facts){0};
 }

@@ -88,8 +88,7 @@ static void probe_device(struct usb_device *d, const char *name, const char *dir
 		if (d->vid_pid)
 			snprintf(d->vid_pid, n, "%s:%s", vid, pid);
 	}
-	free(vid);
-	free(pid);
+	free_all(vid, pid);
 	d->manufacturer = attr_get(dir, "manufacturer");
 	d->product = attr_get(dir, "product");
 	d->serial = attr_get(dir, "serial");
@@ -306,9 +305,6 @@ void usb_topology_release(struct usb_topology *t)
 		free(n->parent_name), free(n->devnum), free(n->fs_type), free(n->mount_point), free(n->scheduler);
 		free(n->mac), free(n->operstate), free(n->label);
 	}
-	free(t->ctl);
-	free(t->dev);
-	free(t->intf);
-	free(t->node);
+	free_all(t->ctl, t->dev, t->intf, t->node);
 	*t = (struct usb_topology){0};
 }

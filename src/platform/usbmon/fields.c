@@ -220,8 +220,7 @@ int usbmon_rows_build(const struct usbmon_stats *s, const struct usb_topology *t
 	r.dev = calloc(s->ndevs ? s->ndevs : 1, sizeof(*r.dev));
 	r.ep = calloc(s->neps ? s->neps : 1, sizeof(*r.ep));
 	if (!r.dev || !r.ep) {
-		free(r.dev);
-		free(r.ep);
+		free_all(r.dev, r.ep);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < s->ndevs; i++)
@@ -244,21 +243,11 @@ void usbmon_rows_release(struct usbmon_rows *r)
 {
 	if (!r)
 		return;
-	free(r->sum.source);
-	free(r->sum.pcap);
-	for (size_t i = 0; i < r->ndev; i++) {
-		free(r->dev[i].device);
-		free(r->dev[i].vid_pid);
-		free(r->dev[i].product);
-		free(r->dev[i].driver);
-	}
-	for (size_t i = 0; i < r->nep; i++) {
-		free(r->ep[i].device);
-		free(r->ep[i].endpoint);
-		free(r->ep[i].size_hist);
-		free(r->ep[i].sizes);
-	}
-	free(r->dev);
-	free(r->ep);
+	free_all(r->sum.source, r->sum.pcap);
+	for (size_t i = 0; i < r->ndev; i++)
+		free_all(r->dev[i].device, r->dev[i].vid_pid, r->dev[i].product, r->dev[i].driver);
+	for (size_t i = 0; i < r->nep; i++)
+		free_all(r->ep[i].device, r->ep[i].endpoint, r->ep[i].size_hist, r->ep[i].sizes);
+	free_all(r->dev, r->ep);
 	memset(r, 0, sizeof(*r));
 }

@@ -13,6 +13,7 @@
  * SETUP packet is not in len_urb and is not counted either.
  */
 #include "platform/usbmon/usbmon.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -127,8 +128,7 @@ void usbmon_stats_release(struct usbmon_stats *s)
 {
 	if (!s)
 		return;
-	free(s->eps);
-	free(s->devs);
+	free_all(s->eps, s->devs);
 	if (s->pending)
 		free(s->pending->v);
 	free(s->pending);

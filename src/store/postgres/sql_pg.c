@@ -10,6 +10,7 @@
 #include "store/postgres/libpq_dl.h"
 #include "store/postgres/sql_pg.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -145,8 +146,7 @@ static int pg_prepare(struct sql_conn *c, const char *sql, struct sql_stmt **ret
 		return -ENOMEM;
 	st->sql = dollar_params(sql, &st->nparams);
 	if (st->nparams > PG_MAX_PARAMS) {
-		free(st->sql);
-		free(st);
+		free_all(st->sql, st);
 		set_err(conn_of(c), "too many parameters");
 		return -EINVAL;
 	}
@@ -293,8 +293,7 @@ static void pg_finalize(struct sql_stmt *s)
 	pg_reset(s);
 	for (int i = 0; i < PG_MAX_PARAMS; i++)
 		free(st->p[i].v);
-	free(st->sql);
-	free(st);
+	free_all(st->sql, st);
 }
 
 /* ---- the connection ---- */
