@@ -183,10 +183,7 @@ static void board_table(struct strbuf *out, const struct fleet *f, size_t from, 
 	strbuf_addf(out, " <span class=\"mut\">%zu figure%s, ", to - from, to - from == 1 ? "" : "s");
 	strbuf_addf(out, "%s%zu worse%s", worse ? "</span><span class=\"worse\">" : "", worse,
 		    worse ? "</span><span class=\"mut\">" : "");
-	if (first->machine) {
-		strbuf_adds(out, ", machine ");
-		html_esc(out, first->machine);
-	}
+	html_opt(out, ", machine ", first->machine, "");
 	strbuf_adds(out, "</span></h2><div class=\"scroll\"><table><thead><tr><th>device</th>"
 			 "<th>pass</th><th>latest</th><th>ceiling</th><th>first (change)</th>"
 			 "<th>verdict</th><th>runs</th><th>trend</th></tr></thead><tbody>\n");
@@ -203,18 +200,9 @@ void html_fleet(struct strbuf *out, const struct fleet_page *p)
 			 "<header><h1>usbperf fleet</h1><p class=\"mut\">%zu board%s, %zu device%s",
 		    f->boards, fleet_css, f->boards, f->boards == 1 ? "" : "s", f->devices,
 		    f->devices == 1 ? "" : "s");
-	if (p->board) {
-		strbuf_adds(out, " of board ");
-		html_esc(out, p->board);
-	}
-	if (p->since) {
-		strbuf_adds(out, " \u00b7 since ");
-		html_esc(out, p->since);
-	}
-	if (p->until) {
-		strbuf_adds(out, " \u00b7 until ");
-		html_esc(out, p->until);
-	}
+	html_opt(out, " of board ", p->board, "");
+	html_opt(out, " \u00b7 since ", p->since, "");
+	html_opt(out, " \u00b7 until ", p->until, "");
 	strbuf_adds(out, " \u00b7 generated ");
 	html_esc(out, p->generated_at);
 	strbuf_adds(out, " by usbperf " USBPERF_VERSION " \u00b7 each figure's latest run against its "

@@ -80,6 +80,15 @@ void html_esc(struct strbuf *out, const char *s)
 	html_escape(out, s ? s : "-");
 }
 
+void html_opt(struct strbuf *out, const char *before, const char *s, const char *after)
+{
+	if (!s)
+		return;
+	strbuf_adds(out, before);
+	html_escape(out, s);
+	strbuf_adds(out, after);
+}
+
 void html_num(struct strbuf *out, double v, int prec)
 {
 	if (isnan(v))
@@ -305,26 +314,14 @@ static void device_line(struct strbuf *out, const struct run_device *d)
 	strbuf_adds(out, "</b> ");
 	if (d->product)
 		html_esc(out, d->product);
-	if (d->vid_pid) {
-		strbuf_adds(out, " <code>");
-		html_esc(out, d->vid_pid);
-		strbuf_adds(out, "</code>");
-	}
-	if (d->speed) {
-		strbuf_adds(out, "<span class=\"tag\">");
-		html_esc(out, html_speed_label(d->speed));
-		strbuf_adds(out, "</span>");
-	}
+	html_opt(out, " <code>", d->vid_pid, "</code>");
+	html_opt(out, "<span class=\"tag\">", html_speed_label(d->speed), "</span>");
 	if (d->capable_speed && d->speed && strcmp(d->capable_speed, d->speed)) {
 		strbuf_adds(out, "<span class=\"tag sev-warn\">capable of ");
 		html_esc(out, html_speed_label(d->capable_speed));
 		strbuf_adds(out, "</span>");
 	}
-	if (d->driver) {
-		strbuf_adds(out, "<span class=\"tag\">driver ");
-		html_esc(out, d->driver);
-		strbuf_adds(out, "</span>");
-	}
+	html_opt(out, "<span class=\"tag\">driver ", d->driver, "</span>");
 	strbuf_adds(out, " <span class=\"mut\">");
 	html_esc(out, d->kind);
 	strbuf_adds(out, ", ");
@@ -564,11 +561,7 @@ static void figures_caption(struct strbuf *out, const struct rm_device *d)
 	if (!isnan(d->ceiling_mb_s)) {
 		strbuf_adds(out, " Dashed red: the bulk payload ceiling of the negotiated speed, ");
 		ceiling_format(out, d->ceiling_mb_s, "MB/s");
-		if (d->ceiling_how) {
-			strbuf_adds(out, " (");
-			html_esc(out, d->ceiling_how);
-			strbuf_adds(out, ")");
-		}
+		html_opt(out, " (", d->ceiling_how, ")");
 		strbuf_adds(out, "; a hollow red-crossed mark above it is no figure this bus can "
 				 "carry (an emulated or misreported link).");
 	}
@@ -716,10 +709,7 @@ static void device(struct strbuf *out, const struct report_model *m, size_t idx)
 
 	strbuf_addf(out, "<section class=\"device\" id=\"device-%zu\"><h2>", idx + 1);
 	html_esc(out, d->first->port_path ? d->first->port_path : d->first->key);
-	if (d->first->product) {
-		strbuf_adds(out, " \u2014 ");
-		html_esc(out, d->first->product);
-	}
+	html_opt(out, " \u2014 ", d->first->product, "");
 	strbuf_adds(out, "</h2><p>");
 	device_line(out, d->first);
 	strbuf_adds(out, "</p>\n");

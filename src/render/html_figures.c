@@ -9,10 +9,10 @@
 #include "render/svg.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* the metric keys a device has in any run, in the order they first appear */
 /* a histogram's bin: drawn as its own chart, not a column of figures */
 static bool is_distribution(const struct run_metric *x)
 {
@@ -20,6 +20,32 @@ static bool is_distribution(const struct run_metric *x)
 
 	return cm && cm->distribution;
 }
+
+size_t html_bin_bars(const struct report_model *m, const struct rm_device *d, const char *test,
+		     const char *pass, const char *prefix, unsigned maxbins, struct svg_bar *bars,
+		     size_t cap)
+{
+	size_t n = 0;
+
+	for (unsigned b = 0; b < maxbins; b++) {
+		const struct class_metric *cm;
+		char key[64];
+
+		snprintf(key, sizeof(key), "%s%u", prefix, b);
+		cm = run_class_metric_of(test, key);
+		for (size_t r = 0; cm && r < m->nruns; r++) {
+			const struct run_metric *x =
+			    d->dev[r] ? report_find_metric(&m->runs[r], d->dev[r]->key, pass, key)
+				      : NULL;
+
+			if (x && n < cap)
+				bars[n++] = (struct svg_bar){cm->label, r, x};
+		}
+	}
+	return n;
+}
+
+/* the metric keys a device has in any run, in the order they first appear */
 
 static size_t metric_columns(const struct report_model *m, const struct rm_device *d,
 			     const struct run_metric ***ret)

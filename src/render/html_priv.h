@@ -2,6 +2,7 @@
 #pragma once
 /* What the parts of the HTML report share (render/html.c, html_verdicts.c). */
 #include "check/check.h"
+#include "render/svg.h"
 #include "report/model.h"
 #include "run/compare.h"
 #include "util/strbuf.h"
@@ -14,6 +15,8 @@
 	"<meta name=\"generator\" content=\"usbperf " USBPERF_VERSION "\"><title>"
 /* escaped text, "-" for NULL */
 void html_esc(struct strbuf *out, const char *s);
+/* before, s escaped, after; nothing at all for a NULL s (a fact that may be unknown) */
+void html_opt(struct strbuf *out, const char *before, const char *s, const char *after);
 /* a number with prec decimals, "-" for NaN */
 void html_num(struct strbuf *out, double v, int prec);
 /* decimals that keep about four significant digits */
@@ -46,3 +49,11 @@ void html_wire_section(struct strbuf *out, const struct report_model *m,
 /* a device's figures, one row per pass and run (html_figures.c) */
 void html_figures_table(struct strbuf *out, const struct report_model *m,
 			const struct rm_device *d);
+/*
+ * A histogram's bars: for each bin b below maxbins that test's class names
+ * ("<prefix><b>"), the device's figure of that pass in every run that has
+ * it, under the bin's label; at most cap bars. Returns how many.
+ */
+size_t html_bin_bars(const struct report_model *m, const struct rm_device *d, const char *test,
+		     const char *pass, const char *prefix, unsigned maxbins, struct svg_bar *bars,
+		     size_t cap);

@@ -16,16 +16,8 @@ static void html_finding(struct strbuf *out, const struct finding *f)
 	html_esc(out, f->subject);
 	strbuf_adds(out, "</b>: ");
 	html_esc(out, f->message);
-	if (f->evidence) {
-		strbuf_adds(out, "<p><span class=\"mut\">evidence:</span> <code>");
-		html_esc(out, f->evidence);
-		strbuf_adds(out, "</code></p>");
-	}
-	if (f->fix) {
-		strbuf_adds(out, "<p><span class=\"mut\">fix:</span> <code>");
-		html_esc(out, f->fix);
-		strbuf_adds(out, "</code></p>");
-	}
+	html_opt(out, "<p><span class=\"mut\">evidence:</span> <code>", f->evidence, "</code></p>");
+	html_opt(out, "<p><span class=\"mut\">fix:</span> <code>", f->fix, "</code></p>");
 	strbuf_adds(out, "</div>\n");
 }
 
@@ -42,11 +34,7 @@ static void finding_group(struct strbuf *out, const struct finding_list *fl, con
 			continue;
 		if (first) {
 			strbuf_addf(out, "<div class=\"fgroup\" data-group=\"%s\"", group);
-			if (key) {
-				strbuf_adds(out, " data-device=\"");
-				html_esc(out, key);
-				strbuf_adds(out, "\"");
-			}
+			html_opt(out, " data-device=\"", key, "\"");
 			strbuf_adds(out, "><h4>");
 			html_esc(out, heading);
 			if (v) {
@@ -119,11 +107,8 @@ void html_glance_verdicts(struct strbuf *out, const struct report_model *m)
 		html_esc(out, at.v->evidence);
 		strbuf_adds(out, "</li>\n");
 		/* an uncertain verdict: what to run next, once, under the newest run's */
-		if (at.next) {
-			strbuf_adds(out, "<li class=\"next\"><span class=\"mut\">next:</span> ");
-			html_esc(out, at.next);
-			strbuf_adds(out, "</li>\n");
-		}
+		html_opt(out, "<li class=\"next\"><span class=\"mut\">next:</span> ", at.next,
+			 "</li>\n");
 	}
 	if (any)
 		strbuf_adds(out, "</ul>\n");
@@ -158,21 +143,9 @@ static void unmeasured_line(struct strbuf *out, const struct run_unmeasured *u)
 	strbuf_adds(out, "</b> ");
 	if (u->product)
 		html_esc(out, u->product);
-	if (u->name) {
-		strbuf_adds(out, " <code>");
-		html_esc(out, u->name);
-		strbuf_adds(out, "</code>");
-	}
-	if (u->vid_pid) {
-		strbuf_adds(out, " <code>");
-		html_esc(out, u->vid_pid);
-		strbuf_adds(out, "</code>");
-	}
-	if (u->speed) {
-		strbuf_adds(out, "<span class=\"tag\">");
-		html_esc(out, html_speed_label(u->speed));
-		strbuf_adds(out, "</span>");
-	}
+	html_opt(out, " <code>", u->name, "</code>");
+	html_opt(out, " <code>", u->vid_pid, "</code>");
+	html_opt(out, "<span class=\"tag\">", html_speed_label(u->speed), "</span>");
 	strbuf_adds(out, " <span class=\"mut\">not measured: ");
 	html_esc(out, u->why);
 	strbuf_adds(out, "</span></span>");

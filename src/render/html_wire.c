@@ -30,25 +30,9 @@ static void pass_chart(struct strbuf *out, const struct report_model *m, const s
 		       const char *test, const char *pass)
 {
 	struct svg_bar bars[REPORT_MAX_RUNS * MAX_BINS];
-	size_t n = 0;
+	size_t n = html_bin_bars(m, d, test, pass, BIN_PREFIX, MAX_BINS, bars,
+				 sizeof(bars) / sizeof(bars[0]));
 
-	for (unsigned b = 0; b < MAX_BINS; b++) {
-		const struct class_metric *cm;
-		char key[32];
-
-		snprintf(key, sizeof(key), BIN_PREFIX "%u", b);
-		cm = run_class_metric_of(test, key);
-		if (!cm)
-			continue;
-		for (size_t r = 0; r < m->nruns; r++) {
-			const struct run_metric *x =
-			    d->dev[r] ? report_find_metric(&m->runs[r], d->dev[r]->key, pass, key)
-				      : NULL;
-
-			if (x && n < sizeof(bars) / sizeof(bars[0]))
-				bars[n++] = (struct svg_bar){cm->label, r, x};
-		}
-	}
 	if (!n)
 		return;
 	strbuf_adds(out, "<figure><h4>");

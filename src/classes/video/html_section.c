@@ -87,27 +87,10 @@ static void fps_chart(struct strbuf *out, const struct report_model *m, const st
 static void interval_chart(struct strbuf *out, const struct report_model *m,
 			   const struct rm_device *d, const char *mode)
 {
-	const struct measure_class *c = run_class_find("video");
 	struct svg_bar bars[REPORT_MAX_RUNS * 16];
-	size_t n = 0;
+	size_t n = html_bin_bars(m, d, "video", mode, "interval_bin_", 16, bars,
+				 sizeof(bars) / sizeof(bars[0]));
 
-	for (unsigned b = 0; b < 16; b++) {
-		char key[24];
-		const struct class_metric *cm;
-
-		snprintf(key, sizeof(key), "interval_bin_%u", b);
-		cm = run_class_metric(c, key);
-		if (!cm)
-			break;
-		for (size_t r = 0; r < m->nruns; r++) {
-			const struct run_metric *x =
-			    d->dev[r] ? report_find_metric(&m->runs[r], d->dev[r]->key, mode, key)
-				      : NULL;
-
-			if (x && n < sizeof(bars) / sizeof(bars[0]))
-				bars[n++] = (struct svg_bar){cm->label, r, x};
-		}
-	}
 	if (!n)
 		return;
 	strbuf_adds(out, "<figure><h3>Frame intervals, ");
