@@ -7,8 +7,8 @@
 #include "run/record_json.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
-#include "util/xdg.h"
 #include "util/xalloc.h"
+#include "util/xdg.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -2,8 +2,8 @@
 /* Opening the history: where it lives, checking it is ours, migrating it. */
 #include "store/store_priv.h"
 #include "util/strbuf.h"
-#include "util/xdg.h"
 #include "util/xalloc.h"
+#include "util/xdg.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
 #include "util/snapshot_priv.h"
 #include "util/parse.h"
 #include "util/jsonin.h"
-#include "version.h"
 #include "util/xalloc.h"
+#include "version.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -379,6 +379,13 @@ static void test_dirs(void **state)
 			fail_msg("'%s': r %d mask %u, expected %d %u", cases[i].s, r, m, cases[i].r,
 				 cases[i].mask);
 	}
+	/* a mask's bits by name; a value between them or past them has none */
+	assert_string_equal(bulk_dir_name(BULK_DIR_IN), "in");
+	assert_string_equal(bulk_dir_name(BULK_DIR_OUT), "out");
+	assert_string_equal(bulk_dir_name(BULK_DIR_BOTH), "both");
+	assert_string_equal(bulk_dir_name((enum bulk_dir)3), "?");
+	assert_string_equal(bulk_dir_name((enum bulk_dir)0), "?");
+	assert_string_equal(bulk_dir_name((enum bulk_dir)99), "?");
 }
 
 /* a failed URB's status in libusb's words, so the message names the same status */

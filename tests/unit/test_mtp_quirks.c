@@ -120,6 +120,8 @@ static void test_next_place(void **state)
 	assert_string_equal(mtp_place_name(MTP_PLACE_FOLDER), "folder");
 	assert_string_equal(mtp_place_name(MTP_PLACE_ROOT), "root");
 	assert_string_equal(mtp_place_name(MTP_PLACE_EXISTING), "existing-folder");
+	assert_string_equal(mtp_place_name(MTP_PLACE_NONE), "none");
+	assert_string_equal(mtp_place_name((enum mtp_place)-1), "none");
 }
 
 static void test_storage_findings(void **state)

@@ -2,6 +2,7 @@
 /* usbperf bulk: which device and endpoints, and the ceilings the figures stand next to. */
 #include "classes/bulk/bulk.h"
 #include "platform/usb/limits.h"
+#include "util/names.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/sysroot.h"
@@ -16,15 +17,10 @@
 
 const char *bulk_dir_name(enum bulk_dir d)
 {
-	switch (d) {
-	case BULK_DIR_IN:
-		return "in";
-	case BULK_DIR_OUT:
-		return "out";
-	case BULK_DIR_BOTH:
-		return "both";
-	}
-	return "?";
+	static const char *const names[] = {
+	    [BULK_DIR_IN] = "in", [BULK_DIR_OUT] = "out", [BULK_DIR_BOTH] = "both"};
+
+	return NAME_OF(names, d, "?");
 }
 
 int bulk_dirs_parse(const char *s, unsigned *ret_mask)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "classes/disk/cache.h"
+#include "util/names.h"
 #include "util/sysroot.h"
 
 #include <fcntl.h>
@@ -10,15 +11,11 @@
 
 const char *cache_drop_name(enum cache_drop d)
 {
-	switch (d) {
-	case CACHE_DROP_NONE:
-		return "none";
-	case CACHE_DROP_FADVISE:
-		return "fadvise";
-	case CACHE_DROP_SYSTEM:
-		return "drop_caches";
-	}
-	return "?";
+	static const char *const names[] = {[CACHE_DROP_NONE] = "none",
+					    [CACHE_DROP_FADVISE] = "fadvise",
+					    [CACHE_DROP_SYSTEM] = "drop_caches"};
+
+	return NAME_OF(names, d, "?");
 }
 
 enum cache_drop cache_drop(int fd)

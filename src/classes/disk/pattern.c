@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "classes/disk/pattern.h"
+#include "util/names.h"
 
 #include <string.h>
 
@@ -14,19 +15,15 @@ struct unit_header {
 
 const char *verify_fault_name(enum verify_fault f)
 {
-	switch (f) {
-	case VERIFY_OK:
-		return "ok";
-	case VERIFY_BAD_MAGIC:
-		return "not usbperf data";
-	case VERIFY_BAD_OFFSET:
-		return "data from another offset";
-	case VERIFY_BAD_SEED:
-		return "data from another run";
-	case VERIFY_BAD_CHECKSUM:
-		return "checksum mismatch";
-	}
-	return "?";
+	static const char *const names[] = {
+	    [VERIFY_OK] = "ok",
+	    [VERIFY_BAD_MAGIC] = "not usbperf data",
+	    [VERIFY_BAD_OFFSET] = "data from another offset",
+	    [VERIFY_BAD_SEED] = "data from another run",
+	    [VERIFY_BAD_CHECKSUM] = "checksum mismatch",
+	};
+
+	return NAME_OF(names, f, "?");
 }
 
 static inline uint64_t rotl(uint64_t x, int k)

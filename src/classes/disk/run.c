@@ -9,6 +9,7 @@
 #include "platform/sys/cpufreq.h"
 #include "platform/sys/mounts.h"
 #include "util/clock.h"
+#include "util/names.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -127,15 +128,10 @@ static int layout(struct disk_target *t, const struct disk_config *cfg)
 
 static const char *target_kind_name(enum disk_target_kind k)
 {
-	switch (k) {
-	case TARGET_DIR:
-		return "directory";
-	case TARGET_FILE:
-		return "file";
-	case TARGET_BLOCKDEV:
-		return "block device";
-	}
-	return "?";
+	static const char *const names[] = {
+	    [TARGET_DIR] = "directory", [TARGET_FILE] = "file", [TARGET_BLOCKDEV] = "block device"};
+
+	return NAME_OF(names, k, "?");
 }
 
 /* what a pass's repeats write into, allocated once for every pass */

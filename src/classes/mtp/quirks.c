@@ -6,6 +6,7 @@
  * it).
  */
 #include "classes/mtp/mtp.h"
+#include "util/names.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -89,14 +90,9 @@ enum mtp_place mtp_next_place(enum mtp_place at, bool proven, enum mtp_send_faul
 
 const char *mtp_place_name(enum mtp_place p)
 {
-	switch (p) {
-	case MTP_PLACE_FOLDER:
-		return "folder";
-	case MTP_PLACE_ROOT:
-		return "root";
-	case MTP_PLACE_EXISTING:
-		return "existing-folder";
-	default:
-		return "none";
-	}
+	static const char *const names[] = {[MTP_PLACE_FOLDER] = "folder",
+					    [MTP_PLACE_ROOT] = "root",
+					    [MTP_PLACE_EXISTING] = "existing-folder"};
+
+	return NAME_OF(names, p, "none");
 }

@@ -11,6 +11,7 @@
 #include "classes/uvcgadget/serve_priv.h"
 #include "model/field.h"
 #include "util/clock.h"
+#include "util/names.h"
 #include "util/sysroot.h"
 
 #include <dirent.h>
@@ -247,20 +248,15 @@ static int on_setup(struct uvcg_server *s, const struct usb_ctrlrequest *c, char
 	return (c->bRequestType & USB_DIR_IN) ? stall_in(s) : stall_out(s);
 }
 
+/* the speed the host connected at (ch9's enum), as usbperf names it */
 static const char *speed_name(enum usb_device_speed sp)
 {
-	switch (sp) {
-	case USB_SPEED_LOW:
-		return "low";
-	case USB_SPEED_FULL:
-		return "full";
-	case USB_SPEED_HIGH:
-		return "high";
-	case USB_SPEED_SUPER:
-		return "super";
-	default:
-		return "unknown";
-	}
+	static const char *const names[] = {[USB_SPEED_LOW] = "low",
+					    [USB_SPEED_FULL] = "full",
+					    [USB_SPEED_HIGH] = "high",
+					    [USB_SPEED_SUPER] = "super"};
+
+	return NAME_OF(names, sp, "unknown");
 }
 
 /* the events gadgetfs queued: 0, or -errno when ep0 failed */

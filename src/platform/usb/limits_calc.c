@@ -34,23 +34,6 @@ __attribute__((format(printf, 3, 4))) static int fail(struct usb_calc_error *err
 	return -EINVAL;
 }
 
-/* the words the USB specifications use, for messages */
-static const char *speed_word(enum usb_speed s)
-{
-	switch (s) {
-	case USB_SPEED_LOW:
-		return "low-speed";
-	case USB_SPEED_FULL:
-		return "full-speed";
-	case USB_SPEED_HIGH:
-		return "high-speed";
-	case USB_SPEED_SS:
-		return "SuperSpeed";
-	default:
-		return "SuperSpeedPlus";
-	}
-}
-
 static bool speed_valid(enum usb_speed s)
 {
 	return s > USB_SPEED_UNKNOWN && s < USB_SPEED_COUNT;
@@ -134,7 +117,7 @@ static int uvc_defaults(struct usb_uvc_params *p, struct usb_calc_error *err)
 static int uvc_check_packets(const struct usb_uvc_params *p, struct usb_calc_error *err)
 {
 	unsigned limit = p->speed == USB_SPEED_FULL ? 1023 : 1024;
-	const char *w = speed_word(p->speed);
+	const char *w = usb_speed_word(p->speed);
 
 	if (p->max_packet > limit)
 		return fail(err, "maxpacket", "%s isochronous allows at most %u", w, limit);
@@ -327,17 +310,17 @@ static int hid_defaults(struct usb_hid_params *p, struct usb_calc_error *err)
 		p->report_length = hid_max_packet(p->speed);
 	if (ms && p->interval > 255)
 		return fail(err, "interval", "%s interrupt bInterval is 1-255 (ms)",
-			    speed_word(p->speed));
+			    usb_speed_word(p->speed));
 	if (!ms && p->interval > 16)
 		return fail(err, "interval", "%s interrupt bInterval is 1-16 (2^(N-1) x 125 us)",
-			    speed_word(p->speed));
+			    usb_speed_word(p->speed));
 	if (p->report_length > USB_HID_MAX_REPORT)
 		return fail(err, "report-length", "at most %d bytes", USB_HID_MAX_REPORT);
 	if (!p->max_packet)
 		p->max_packet = hid_max_packet(p->speed);
 	if (p->max_packet > hid_max_packet(p->speed))
 		return fail(err, "maxpacket", "%s interrupt allows at most %u",
-			    speed_word(p->speed), hid_max_packet(p->speed));
+			    usb_speed_word(p->speed), hid_max_packet(p->speed));
 	if (!p->mult)
 		p->mult = 1;
 	if (p->mult > 1 && p->speed != USB_SPEED_HIGH)

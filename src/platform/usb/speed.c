@@ -9,15 +9,19 @@ static const struct {
 	unsigned lanes;
 	double mbps;
 	const char *name, *label;
+	const char *word; /* the specifications' */
 } speeds[USB_SPEED_COUNT] = {
-	[USB_SPEED_UNKNOWN] = {NULL, 0, 0, "unknown", "unknown speed"},
-	[USB_SPEED_LOW] = {"1.5", 1, 1.5, "low", "low-speed (1.5M)"},
-	[USB_SPEED_FULL] = {"12", 1, 12, "full", "full-speed (12M)"},
-	[USB_SPEED_HIGH] = {"480", 1, 480, "high", "high-speed (480M)"},
-	[USB_SPEED_SS] = {"5000", 1, 5000, "super", "SuperSpeed Gen 1 (5G)"},
-	[USB_SPEED_SSP_G1X2] = {"10000", 2, 10000, "gen1x2", "SuperSpeed+ Gen 1x2 (10G)"},
-	[USB_SPEED_SSP_G2X1] = {"10000", 1, 10000, "gen2x1", "SuperSpeed+ Gen 2x1 (10G)"},
-	[USB_SPEED_SSP_G2X2] = {"20000", 2, 20000, "gen2x2", "SuperSpeed+ Gen 2x2 (20G)"},
+    [USB_SPEED_UNKNOWN] = {NULL, 0, 0, "unknown", "unknown speed", "unknown speed"},
+    [USB_SPEED_LOW] = {"1.5", 1, 1.5, "low", "low-speed (1.5M)", "low-speed"},
+    [USB_SPEED_FULL] = {"12", 1, 12, "full", "full-speed (12M)", "full-speed"},
+    [USB_SPEED_HIGH] = {"480", 1, 480, "high", "high-speed (480M)", "high-speed"},
+    [USB_SPEED_SS] = {"5000", 1, 5000, "super", "SuperSpeed Gen 1 (5G)", "SuperSpeed"},
+    [USB_SPEED_SSP_G1X2] = {"10000", 2, 10000, "gen1x2", "SuperSpeed+ Gen 1x2 (10G)",
+			    "SuperSpeedPlus"},
+    [USB_SPEED_SSP_G2X1] = {"10000", 1, 10000, "gen2x1", "SuperSpeed+ Gen 2x1 (10G)",
+			    "SuperSpeedPlus"},
+    [USB_SPEED_SSP_G2X2] = {"20000", 2, 20000, "gen2x2", "SuperSpeed+ Gen 2x2 (20G)",
+			    "SuperSpeedPlus"},
 };
 
 enum usb_speed usb_speed_from_sysfs(const char *speed, unsigned lanes)
@@ -55,6 +59,11 @@ const char *usb_speed_name(enum usb_speed s)
 const char *usb_speed_label(enum usb_speed s)
 {
 	return speeds[s < USB_SPEED_COUNT ? s : USB_SPEED_UNKNOWN].label;
+}
+
+const char *usb_speed_word(enum usb_speed s)
+{
+	return speeds[s < USB_SPEED_COUNT ? s : USB_SPEED_UNKNOWN].word;
 }
 
 int usb_speed_parse(const char *str, enum usb_speed *ret)

@@ -29,5 +29,7 @@ double usb_speed_mbps(enum usb_speed s);
 const char *usb_speed_name(enum usb_speed s);
 /* Human label: "high-speed (480M)", "SuperSpeed+ Gen 2x1 (10G)" */
 const char *usb_speed_label(enum usb_speed s);
+/* The specifications' word, for messages: "high-speed", "SuperSpeed", "SuperSpeedPlus" */
+const char *usb_speed_word(enum usb_speed s);
 /* Parse a name as accepted on the command line (name, or the Mbit/s figure); -EINVAL if unknown. */
 int usb_speed_parse(const char *s, enum usb_speed *ret);
