@@ -4,8 +4,8 @@
 fieldgen: a .fields file (the field tables of one C file, as data) or a
 .opts file (a command's options bound to its struct) to the C that file
 includes. Run by meson at build time:
-fieldgen.py FIELD_H IN NAME_IN_ERRORS OUT (NAME_IN_ERRORS: what #line and the
-messages call IN).
+fieldgen.py FIELD_H IN NAME_IN_ERRORS OUT [DEPFILE] (NAME_IN_ERRORS: what #line and the
+messages call IN; DEPFILE: make rules naming field.h and this script).
 
 The format, a line each (blank lines and '#' comments skipped):
   table NAME STRUCT        starts 'static const struct field NAME[]' of STRUCT
@@ -35,6 +35,7 @@ Words with spaces are quoted ("max speed"). What model/field.h does not name
 (a type, a flag, a unit macro) and a key twice in one table stop the build
 with the file and line.
 """
+import os
 import re
 import shlex
 import sys
@@ -230,13 +231,19 @@ def generate(field_h, src, name_in_errors):
 
 
 def main():
-    if len(sys.argv) != 5:
-        sys.stderr.write('usage: fieldgen.py FIELD_H IN.fields NAME_IN_ERRORS OUT.h\n')
+    if len(sys.argv) not in (5, 6):
+        sys.stderr.write('usage: fieldgen.py FIELD_H IN.fields NAME_IN_ERRORS OUT.h [OUT.d]\n')
         sys.exit(2)
-    field_h, src, name, dst = sys.argv[1:]
+    field_h, src, name, dst = sys.argv[1:5]
     text = generate(field_h, src, name)
     with open(dst, 'w', encoding='utf-8') as f:
         f.write(text)
+    if len(sys.argv) == 6:
+        # what else the output is made from: the vocabulary and this script (a make depfile)
+        deps = [os.path.abspath(p) for p in (field_h, __file__)]
+        with open(sys.argv[5], 'w', encoding='utf-8') as f:
+            f.write('%s: %s\n' % (dst.replace(' ', '\\ '),
+                                   ' '.join(d.replace(' ', '\\ ') for d in deps)))
 
 
 if __name__ == '__main__':

@@ -9,6 +9,7 @@
 # bad value of every bound option as its row says.
 . "$(dirname "$0")/lib.sh"
 need_cmd python3
+need_cmd ninja
 
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 GEN=$SRC/src/model/fieldgen.py
@@ -53,6 +54,15 @@ check "static desc: its record_desc, after the table" \
 	grep -qxF 'static const struct record_desc t_desc = RECORD_DESC("thing", t_fields);' "$WORK/t.h"
 check "desc: one other files name (not static)" \
 	grep -qxF 'const struct record_desc thing_desc = RECORD_DESC("thing", t_fields);' "$WORK/t.h"
+# the build's depfile: a table is made again when the vocabulary or the script changes
+check "a depfile is written beside the output" \
+	python3 "$GEN" "$FIELD_H" "$WORK/t.fields" t.fields "$WORK/t.h" "$WORK/t.d"
+check "the depfile names the output, model/field.h and fieldgen.py" \
+	grep -qxF "$WORK/t.h: $FIELD_H $GEN" "$WORK/t.d"
+# ninja reads each depfile into its log: a table of the build depends on both
+ninja -C "$BUILD" -t deps libusbperf-core.a.p/classes/mtp/fields.fields.h >"$WORK/deps" 2>&1
+check "the build's mtp table depends on model/field.h and fieldgen.py" \
+	bash -c "grep -qxF '    $FIELD_H' '$WORK/deps' && grep -qxF '    $GEN' '$WORK/deps'"
 
 # refuse: NAME ROW WANT (a piece of the message); the row after a good table line
 refuse() {
