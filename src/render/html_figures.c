@@ -35,7 +35,8 @@ size_t html_bin_bars(const struct report_model *m, const struct rm_device *d, co
 		cm = run_class_metric_of(test, key);
 		for (size_t r = 0; cm && r < m->nruns; r++) {
 			const struct run_metric *x =
-			    d->dev[r] ? report_find_metric(&m->runs[r], d->dev[r]->key, pass, key)
+			    d->dev[r] ? report_pass_metric(
+					    report_model_pass(m, r, d->dev[r]->key, pass), key)
 				      : NULL;
 
 			if (x && n < cap)
@@ -169,25 +170,20 @@ void html_figures_table(struct strbuf *out, const struct report_model *m,
 
 		for (size_t j = 0; d->dev[i] && j < r->nmetrics; j++) {
 			const struct run_metric *x = &r->metrics[j];
-			bool first = true;
+			const struct rm_pass *p;
 
 			if (strcmp(x->device_key, d->dev[i]->key))
 				continue;
-			/* a row per pass: at its first metric */
-			for (size_t k = 0; k < j && first; k++)
-				first = strcmp(r->metrics[k].device_key, x->device_key) ||
-					strcmp(r->metrics[k].name, x->name);
-			if (!first)
+			/* a row per pass: at its first metric (the index keeps the record's order) */
+			p = report_model_pass(m, i, x->device_key, x->name);
+			if (!p || !p->n || p->v[0] != x)
 				continue;
 			strbuf_adds(out, "<tr>");
 			if (m->nruns > 1)
 				strbuf_addf(out, "<td>%zu</td>", i + 1);
 			html_td(out, x->name);
 			for (size_t k = 0; k < ncols; k++)
-				figure_cell(out, d,
-					    report_find_metric(r, x->device_key, x->name,
-							       cols[k]->metric),
-					    cols[k]);
+				figure_cell(out, d, report_pass_metric(p, cols[k]->metric), cols[k]);
 			strbuf_addf(out, "<td class=\"n\">%llu</td></tr>\n",
 				    (unsigned long long)x->repeats);
 		}
