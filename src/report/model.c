@@ -42,19 +42,6 @@ bool report_next_verdict(const struct report_model *m, struct rm_verdict_at *at)
 	return false;
 }
 
-const struct run_metric *report_find_metric(const struct run_record *r, const char *device_key,
-					    const char *name, const char *metric)
-{
-	for (size_t i = 0; i < r->nmetrics; i++) {
-		const struct run_metric *m = &r->metrics[i];
-
-		if (!strcmp(m->device_key, device_key) && !strcmp(m->name, name) &&
-		    !strcmp(m->metric, metric))
-			return m;
-	}
-	return NULL;
-}
-
 const char *report_unit(const struct run_metric *m)
 {
 	return m->unit ? m->unit : "";

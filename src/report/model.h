@@ -144,14 +144,6 @@ const struct run_metric *report_pass_unit(const struct rm_pass *p, const char *u
 /* the device's best figure in this unit across the runs, 0 when none is above 0 */
 double report_device_top(const struct rm_device *d, const char *unit);
 
-/*
- * the metric of a pass: run r's metric named name/metric of device d, or
- * NULL. A scan of the record: with the model at hand, report_model_pass()
- * and report_pass_metric() find it without one.
- */
-const struct run_metric *report_find_metric(const struct run_record *r, const char *device_key,
-					    const char *name, const char *metric);
-
 /* a metric's unit, "" when the record has none */
 const char *report_unit(const struct run_metric *m);
 bool report_unit_is(const struct run_metric *m, const char *unit);
