@@ -240,10 +240,10 @@ def main():
         f.write(text)
     if len(sys.argv) == 6:
         # what else the output is made from: the vocabulary and this script (a make depfile)
-        deps = [os.path.abspath(p) for p in (field_h, __file__)]
+        esc = [p.replace(' ', '\\ ') for p in (dst, os.path.abspath(field_h),
+                                                 os.path.abspath(__file__))]
         with open(sys.argv[5], 'w', encoding='utf-8') as f:
-            f.write('%s: %s\n' % (dst.replace(' ', '\\ '),
-                                   ' '.join(d.replace(' ', '\\ ') for d in deps)))
+            f.write('%s: %s\n' % (esc[0], ' '.join(esc[1:])))
 
 
 if __name__ == '__main__':

@@ -25,8 +25,13 @@ size_t html_bin_bars(const struct report_model *m, const struct rm_device *d, co
 		     const char *pass, const char *prefix, unsigned maxbins, struct svg_bar *bars,
 		     size_t cap)
 {
+	const struct rm_pass *p[REPORT_MAX_RUNS] = {0};
 	size_t n = 0;
 
+	/* the pass of each run once; each bin is then a look in it */
+	for (size_t r = 0; r < m->nruns; r++)
+		if (d->dev[r])
+			p[r] = report_model_pass(m, r, d->dev[r]->key, pass);
 	for (unsigned b = 0; b < maxbins; b++) {
 		const struct class_metric *cm;
 		char key[64];
@@ -34,10 +39,7 @@ size_t html_bin_bars(const struct report_model *m, const struct rm_device *d, co
 		snprintf(key, sizeof(key), "%s%u", prefix, b);
 		cm = run_class_metric_of(test, key);
 		for (size_t r = 0; cm && r < m->nruns; r++) {
-			const struct run_metric *x =
-			    d->dev[r] ? report_pass_metric(
-					    report_model_pass(m, r, d->dev[r]->key, pass), key)
-				      : NULL;
+			const struct run_metric *x = report_pass_metric(p[r], key);
 
 			if (x && n < cap)
 				bars[n++] = (struct svg_bar){cm->label, r, x};

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-static const struct {
+static const struct speed_row {
 	const char *sysfs; /* the kernel's "speed" text */
 	unsigned lanes;
 	double mbps;
@@ -46,24 +46,30 @@ enum usb_speed usb_speed_from_sysfs(const char *speed, unsigned lanes)
 	return USB_SPEED_UNKNOWN;
 }
 
+/* s's row; a value past the table is the unknown speed's */
+static const struct speed_row *row(enum usb_speed s)
+{
+	return &speeds[s < USB_SPEED_COUNT ? s : USB_SPEED_UNKNOWN];
+}
+
 double usb_speed_mbps(enum usb_speed s)
 {
-	return s < USB_SPEED_COUNT ? speeds[s].mbps : 0;
+	return row(s)->mbps;
 }
 
 const char *usb_speed_name(enum usb_speed s)
 {
-	return speeds[s < USB_SPEED_COUNT ? s : USB_SPEED_UNKNOWN].name;
+	return row(s)->name;
 }
 
 const char *usb_speed_label(enum usb_speed s)
 {
-	return speeds[s < USB_SPEED_COUNT ? s : USB_SPEED_UNKNOWN].label;
+	return row(s)->label;
 }
 
 const char *usb_speed_word(enum usb_speed s)
 {
-	return speeds[s < USB_SPEED_COUNT ? s : USB_SPEED_UNKNOWN].word;
+	return row(s)->word;
 }
 
 int usb_speed_parse(const char *str, enum usb_speed *ret)
